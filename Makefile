@@ -1,0 +1,113 @@
+# paratrace build.  One command: make (library + CLI), make check, make demo.
+#   make SAN=1 BUILD=build-asan   AddressSanitizer + UBSan build
+#   make CC=clang                 build with clang
+#   make fuzz                     long libFuzzer runs (clang)
+#   make bench                    the PTF vs OTF2 benchmark
+#   make install PREFIX=/usr/local
+
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
+BUILD   ?= build
+PREFIX  ?= /usr/local
+SAN     ?= 0
+OPT     ?= -O2
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
+CFLAGS_BASE := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -pthread
+ifeq ($(SAN),1)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS_SAN := -fsanitize=address,undefined
+endif
+CFLAGS  += $(CFLAGS_BASE)
+LIBS    := -lzstd -lz -lm -pthread $(LDFLAGS_SAN)
+
+LIB_SRCS  := $(sort $(wildcard src/core/*.c src/store/*.c src/formats/*.c src/analysis/*.c src/record/*.c))
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRCS:= $(sort $(wildcard bench/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
+TESTS     := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZERS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+DEPS      := $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+
+STATIC  := $(BUILD)/lib/libparatrace.a
+SHARED  := $(BUILD)/lib/libparatrace.so
+CLI     := $(BUILD)/bin/paratrace
+BENCH   := $(BUILD)/bin/paratrace-bench
+PC      := $(BUILD)/lib/pkgconfig/paratrace.pc
+
+.PHONY: all lib tests check demo bench fuzz fuzz-build install deps clean
+all: $(STATIC) $(SHARED) $(CLI) $(PC)
+lib: $(STATIC) $(SHARED)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libparatrace.so.0 -o $@ $^ $(LIBS)
+
+# The CLI links the static library so that it runs from the build tree.
+$(CLI): $(TOOL_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(TOOL_OBJS) $(STATIC) $(LIBS)
+
+$(PC): scripts/paratrace.pc.in
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' $< > $@
+
+# Unit tests may use internal headers (src/); each is one program.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(STATIC) $(LIBS)
+
+tests: all $(TESTS)
+
+# The benchmark links libotf2 (the peer it is measured against).
+$(BENCH): $(BENCH_SRCS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_SRCS) $(STATIC) -lotf2 $(LIBS)
+
+bench: deps all $(BENCH)
+	scripts/run-bench.sh $(BUILD)
+
+deps:
+	@scripts/install-deps.sh
+
+check: deps
+	scripts/check.sh
+
+demo: deps all
+	scripts/demo.sh $(BUILD)
+
+# libFuzzer targets: clang only, own build tree.
+FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread -fsanitize=fuzzer,address,undefined
+fuzz-build:
+	@mkdir -p build-fuzz/fuzz
+	@for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
+	  clang $(FUZZ_CFLAGS) -o build-fuzz/fuzz/$$n $$f $(LIB_SRCS) -lzstd -lz -lm || exit 1; done
+fuzz: deps fuzz-build
+	scripts/run-fuzz.sh build-fuzz/fuzz $${FUZZ_SECONDS:-300}
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/paratrace $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 include/paratrace/*.h $(DESTDIR)$(PREFIX)/include/paratrace/
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libparatrace.so.0
+	ln -sf libparatrace.so.0 $(DESTDIR)$(PREFIX)/lib/libparatrace.so
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/paratrace.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/paratrace.pc
+
+clean:
+	rm -rf build build-* 
+
+-include $(DEPS)

@@ -1,0 +1,100 @@
+/* paratrace: the format registry, sources and sinks.
+ *
+ * Every format is a *source* (yields pt_items) and/or a *sink* (consumes
+ * them).  convert, dump, merge and friends are "source -> filters -> sink".
+ *
+ * Item order a source yields: stream-map entries, then definitions, then
+ * events in global time order, then summaries, then snapshots.  A sink
+ * accepts definitions at any time; events must come in non-decreasing time
+ * per location.
+ */
+#ifndef PARATRACE_FORMAT_H
+#define PARATRACE_FORMAT_H
+
+#include "reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pt_source pt_source;
+typedef struct pt_sink pt_sink;
+
+typedef struct pt_source_opts {
+  const char *format;        /* NULL = detect from the path and content */
+  const uint64_t *locations; /* filters, as in pt_reader_opts */
+  size_t nlocations;
+  uint64_t from, to;         /* [from, to); to = 0: no end */
+  uint64_t kinds;            /* 0 = all */
+  size_t max_open_files;     /* 0 = 64 */
+  const char *params;        /* format-specific "key=value,key=value" */
+  pt_warn_fn warn;
+  void *warn_user;
+} pt_source_opts;
+
+typedef struct pt_sink_opts {
+  const char *format;  /* NULL = from the output path's extension */
+  int overwrite;       /* replace an existing output (atomically) */
+  size_t block_size;   /* native: as pt_writer_opts */
+  int level;           /* native: as pt_writer_opts */
+  uint64_t streams;    /* native: 0 = keep the source's stream map; M > 0:
+                          distribute locations over M streams */
+  const char *params;  /* format-specific "key=value,..." */
+  pt_warn_fn warn;
+  void *warn_user;
+} pt_sink_opts;
+
+/* Open `path` as a source.  Returns PT_OK, PT_EFORMAT (format unknown or
+ * not detected), PT_ENOTFOUND, or the format's open error; `err` (may be
+ * NULL) gets the detail.  Close with pt_source_close(). */
+PT_API int pt_source_open(pt_source **out, const char *path,
+                          const pt_source_opts *opts, pt_error *err);
+/* Next item: PT_OK (item borrowed until the next call), PT_END, or an
+ * error with the detail (file, position, reason) in pt_source_errmsg(). */
+PT_API int pt_source_next(pt_source *s, pt_item *item);
+/* Name of the source's format ("ptf", "text"...); static string. */
+PT_API const char *pt_source_format(const pt_source *s);
+PT_API const char *pt_source_errmsg(const pt_source *s);
+/* The native reader behind a PTF source, or NULL for other formats.
+ * Borrowed until pt_source_close. */
+PT_API pt_reader *pt_source_reader(pt_source *s);
+PT_API void pt_source_close(pt_source *s);
+
+/* Open `path` as a sink.  Output goes to a temporary name and appears at
+ * `path` only when pt_sink_close succeeds; an existing `path` is an error
+ * (PT_EEXIST) unless opts->overwrite.  Path "-" writes to standard output
+ * (text-like formats only).  Close with pt_sink_close or pt_sink_abort. */
+PT_API int pt_sink_open(pt_sink **out, const char *path,
+                        const pt_sink_opts *opts, pt_error *err);
+PT_API int pt_sink_write(pt_sink *k, const pt_item *item);
+/* Finish and commit the output.  Frees k in every case. */
+PT_API int pt_sink_close(pt_sink *k, pt_error *err);
+/* Discard the output.  Frees k.  NULL is ok. */
+PT_API void pt_sink_abort(pt_sink *k);
+PT_API const char *pt_sink_errmsg(const pt_sink *k);
+
+/* Copy every item of src to dst (the core of convert).  Calls progress
+ * (may be NULL) now and then with the events copied so far.  Returns PT_OK
+ * or the first error; the detail is in the errmsg of whichever failed and,
+ * if err is given, in err. */
+typedef void (*pt_progress_fn)(void *user, uint64_t events);
+PT_API int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
+                   void *user, pt_error *err);
+
+/* The registry. */
+typedef struct pt_format_info {
+  const char *name;        /* "ptf", "text", "picl", "otf", "dumpi"... */
+  const char *description;
+  const char *extensions;  /* space-separated, e.g. ".ptf" */
+  int can_read, can_write;
+} pt_format_info;
+
+PT_API size_t pt_format_count(void);
+PT_API const pt_format_info *pt_format_get(size_t i);
+/* Name of the format `path` holds (by content, then extension), or NULL. */
+PT_API const char *pt_format_detect(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

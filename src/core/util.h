@@ -1,0 +1,150 @@
+/* Internal helpers shared by every module: growable buffers, varints,
+ * CRC32C, an arena for strings, error-detail formatting.  Not public API. */
+#ifndef PT_CORE_UTIL_H
+#define PT_CORE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "paratrace/writer.h"
+
+#if defined(__GNUC__)
+#define PT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PT_LIKELY(x) (x)
+#define PT_UNLIKELY(x) (x)
+#define PT_PRINTF(a, b)
+#endif
+
+/* ---- error detail ------------------------------------------------------ */
+
+/* Format `fmt` into err->msg (if err) and set err->status; returns status. */
+int pt__err(pt_error *err, int status, const char *fmt, ...) PT_PRINTF(3, 4);
+/* Same into a caller buffer of `n` bytes. */
+int pt__errbuf(char *buf, size_t n, int status, const char *fmt, ...)
+    PT_PRINTF(4, 5);
+
+/* ---- growable byte buffer --------------------------------------------- */
+
+typedef struct pt__buf {
+  uint8_t *p;
+  size_t len, cap;
+} pt__buf;
+
+/* Ensure room for `extra` more bytes; returns 0 or PT_ENOMEM. */
+int pt__buf_reserve(pt__buf *b, size_t extra);
+int pt__buf_put(pt__buf *b, const void *src, size_t n);
+void pt__buf_free(pt__buf *b);
+
+/* ---- varints (LEB128, little-endian base-128) -------------------------- */
+
+#define PT_VARINT_MAX 10
+
+static inline size_t pt__varint_put(uint8_t *p, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = (uint8_t)v;
+  return n;
+}
+
+/* Decode from [*pp, end).  Returns 0 and advances *pp, or -1 if the varint
+ * is truncated or longer than 10 bytes / overflows 64 bits. */
+static inline int pt__varint_get(const uint8_t **pp, const uint8_t *end,
+                                 uint64_t *out) {
+  const uint8_t *p = *pp;
+  if (PT_LIKELY(p < end && *p < 0x80)) {
+    *out = *p;
+    *pp = p + 1;
+    return 0;
+  }
+  uint64_t v = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (p >= end) return -1;
+    uint8_t byte = *p++;
+    if (shift == 63 && byte > 1) return -1;
+    v |= (uint64_t)(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      *out = v;
+      *pp = p;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+static inline uint64_t pt__zigzag(int64_t v) {
+  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t pt__unzigzag(uint64_t v) {
+  return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Fixed-width little-endian. */
+static inline void pt__put_u32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void pt__put_u64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint32_t pt__get_u32(const uint8_t *p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+static inline uint64_t pt__get_u64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+static inline uint16_t pt__get_u16(const uint8_t *p) {
+  return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline void pt__put_u16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+
+/* ---- CRC32C (Castagnoli), hardware-accelerated where available --------- */
+
+uint32_t pt__crc32c(uint32_t crc, const void *data, size_t n);
+
+/* ---- string arena ------------------------------------------------------ */
+
+/* Bump allocator for strings and arrays that live as long as an owner.
+ * Chunks are never moved, so returned pointers stay valid until free. */
+typedef struct pt__arena {
+  struct pt__arena_chunk *head;
+  size_t used, cap;
+} pt__arena;
+
+void *pt__arena_alloc(pt__arena *a, size_t n); /* 8-aligned; NULL on OOM */
+char *pt__arena_strdup(pt__arena *a, const char *s); /* NULL in -> NULL */
+void pt__arena_reset(pt__arena *a);                  /* keep first chunk */
+void pt__arena_free(pt__arena *a);
+
+/* Deep-copy the strings/arrays of an event / def into `a`, rewriting the
+ * pointers of *dst (which starts as a shallow copy of src).  `attrs`
+ * storage for events is also taken from the arena.  0 or PT_ENOMEM. */
+int pt__event_copy(pt__arena *a, pt_event *dst, const pt_event *src);
+int pt__def_copy(pt__arena *a, pt_def *dst, const pt_def *src);
+
+/* ---- files ------------------------------------------------------------- */
+
+/* Write all of buf at the current position; 0 or -1 (errno set). */
+int pt__write_all(int fd, const void *buf, size_t n);
+/* pread all n bytes; returns bytes read (< n only at end of file), -1. */
+long long pt__pread_all(int fd, void *buf, size_t n, uint64_t off);
+/* Remove a directory tree (best effort); 0 or -1. */
+int pt__rmtree(const char *path);
+/* Read a whole small file (limit bytes) into a NUL-terminated malloc'd
+ * buffer; 0, PT_ENOTFOUND, PT_EIO, PT_ELIMIT, PT_ENOMEM. */
+int pt__read_file(const char *path, size_t limit, char **out, size_t *len);
+
+#endif
