@@ -1,0 +1,370 @@
+/* The format registry and the generic source/sink layer: detection,
+ * event filters, temporary output names and the final rename. */
+#include "formats/registry.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The one list of formats.  A new format adds one line here. */
+#define PT__FORMATS(X) X(ptf) X(text)
+
+static const pt__format *const formats[] = {
+#define PT__FORMAT_PTR(name) &pt__format_##name,
+    PT__FORMATS(PT__FORMAT_PTR)
+#undef PT__FORMAT_PTR
+};
+enum { NFORMATS = sizeof formats / sizeof formats[0] };
+
+size_t pt_format_count(void) { return NFORMATS; }
+
+const pt_format_info *pt_format_get(size_t i) {
+  return i < NFORMATS ? &formats[i]->info : NULL;
+}
+
+static const pt__format *by_name(const char *name) {
+  for (size_t i = 0; i < NFORMATS; i++)
+    if (strcmp(formats[i]->info.name, name) == 0) return formats[i];
+  return NULL;
+}
+
+/* Does `path` end with one of the space-separated extensions? */
+static int ext_match(const char *path, const char *exts) {
+  size_t plen = strlen(path);
+  while (plen && path[plen - 1] == '/') plen--; /* "x.ptf/" */
+  const char *e = exts;
+  while (e && *e) {
+    while (*e == ' ') e++;
+    size_t n = strcspn(e, " ");
+    if (n && plen >= n && strncmp(path + plen - n, e, n) == 0) return 1;
+    e += n;
+  }
+  return 0;
+}
+
+static const pt__format *by_extension(const char *path, int want_write) {
+  for (size_t i = 0; i < NFORMATS; i++) {
+    const pt__format *f = formats[i];
+    if (want_write ? !f->sink_open : !f->src_open) continue;
+    if (ext_match(path, f->info.extensions)) return f;
+  }
+  return NULL;
+}
+
+static const pt__format *detect(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return NULL;
+  uint8_t head[4096];
+  size_t n = 0;
+  int is_dir = S_ISDIR(st.st_mode);
+  if (!is_dir) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    long long r = pt__pread_all(fd, head, sizeof head, 0);
+    close(fd);
+    if (r > 0) n = (size_t)r;
+  }
+  const pt__format *best = NULL;
+  int best_score = 0;
+  for (size_t i = 0; i < NFORMATS; i++) {
+    const pt__format *f = formats[i];
+    if (!f->src_open || !f->probe) continue;
+    int s = f->probe(path, is_dir, head, n);
+    if (s > best_score) {
+      best_score = s;
+      best = f;
+    }
+  }
+  return best ? best : by_extension(path, 0);
+}
+
+const char *pt_format_detect(const char *path) {
+  const pt__format *f = detect(path);
+  return f ? f->info.name : NULL;
+}
+
+/* ---- sources ------------------------------------------------------------ */
+
+struct pt_source {
+  const pt__format *f;
+  void *st;
+  uint64_t *locs; /* sorted selection, NULL = all */
+  size_t nlocs;
+  uint64_t from, to, kinds;
+  char err[512];
+};
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+int pt_source_open(pt_source **out, const char *path,
+                   const pt_source_opts *opts, pt_error *err) {
+  *out = NULL;
+  pt_source_opts o = {0};
+  if (opts) o = *opts;
+  const pt__format *f;
+  if (o.format) {
+    f = by_name(o.format);
+    if (!f) return pt__err(err, PT_EFORMAT, "%s: unknown format '%s'", path,
+                           o.format);
+    if (!f->src_open)
+      return pt__err(err, PT_EFORMAT, "%s: format '%s' cannot be read", path,
+                     o.format);
+  } else {
+    struct stat st;
+    if (stat(path, &st) != 0)
+      return pt__err(err, errno == ENOENT ? PT_ENOTFOUND : PT_EIO, "%s: %s",
+                     path, strerror(errno));
+    f = detect(path);
+    if (!f) {
+      char names[256] = "";
+      for (size_t i = 0; i < NFORMATS; i++)
+        if (formats[i]->src_open) {
+          size_t l = strlen(names);
+          snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
+                   formats[i]->info.name);
+        }
+      return pt__err(err, PT_EFORMAT,
+                     "%s: not a trace in any known format (tried: %s)", path,
+                     names);
+    }
+  }
+  pt_source *s = calloc(1, sizeof *s);
+  if (!s) return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
+  s->f = f;
+  s->from = o.from;
+  s->to = o.to ? o.to : UINT64_MAX;
+  s->kinds = o.kinds ? o.kinds : PT_KINDS_ALL;
+  if (o.locations && o.nlocations) {
+    s->locs = malloc(o.nlocations * sizeof *s->locs);
+    if (!s->locs) {
+      free(s);
+      return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
+    }
+    memcpy(s->locs, o.locations, o.nlocations * sizeof *s->locs);
+    qsort(s->locs, o.nlocations, sizeof *s->locs, cmp_u64);
+    s->nlocs = o.nlocations;
+  }
+  int rc = f->src_open(&s->st, path, &o, err);
+  if (rc < 0) {
+    free(s->locs);
+    free(s);
+    return rc;
+  }
+  *out = s;
+  return PT_OK;
+}
+
+static int keep_location(const pt_source *s, uint64_t loc) {
+  if (!s->locs) return 1;
+  return bsearch(&loc, s->locs, s->nlocs, sizeof loc, cmp_u64) != NULL;
+}
+
+int pt_source_next(pt_source *s, pt_item *item) {
+  for (;;) {
+    int rc = s->f->src_next(s->st, item);
+    if (rc != PT_OK) return rc;
+    switch (item->type) {
+      case PT_ITEM_EVENT: {
+        const pt_event *e = &item->u.event;
+        if (e->time < s->from || e->time >= s->to) continue;
+        if (e->kind >= 64 || !(s->kinds & PT_KIND_BIT(e->kind))) continue;
+        if (!keep_location(s, e->location)) continue;
+        return PT_OK;
+      }
+      case PT_ITEM_SUMMARY:
+        if (!keep_location(s, item->u.summary.location)) continue;
+        return PT_OK;
+      case PT_ITEM_SNAPSHOT:
+        if (!keep_location(s, item->u.snapshot.location)) continue;
+        return PT_OK;
+      case PT_ITEM_STREAM:
+        if (!keep_location(s, item->u.stream.location)) continue;
+        return PT_OK;
+      default:
+        return PT_OK;
+    }
+  }
+}
+
+const char *pt_source_format(const pt_source *s) { return s->f->info.name; }
+
+const char *pt_source_errmsg(const pt_source *s) {
+  return s->f->src_errmsg ? s->f->src_errmsg(s->st) : "";
+}
+
+pt_reader *pt_source_reader(pt_source *s) {
+  return s->f->src_reader ? s->f->src_reader(s->st) : NULL;
+}
+
+void pt_source_close(pt_source *s) {
+  if (!s) return;
+  if (s->st) s->f->src_close(s->st);
+  free(s->locs);
+  free(s);
+}
+
+/* ---- sinks -------------------------------------------------------------- */
+
+struct pt_sink {
+  const pt__format *f;
+  void *st;
+  char *path; /* final name */
+  char *tmp;  /* where the format writes; NULL for stdout */
+  int overwrite;
+};
+
+static int path_exists(const char *p) {
+  struct stat st;
+  return lstat(p, &st) == 0;
+}
+
+int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
+                 pt_error *err) {
+  *out = NULL;
+  pt_sink_opts o = {0};
+  if (opts) o = *opts;
+  int to_stdout = strcmp(path, "-") == 0;
+  const pt__format *f;
+  if (o.format) {
+    f = by_name(o.format);
+    if (!f) return pt__err(err, PT_EFORMAT, "unknown format '%s'", o.format);
+    if (!f->sink_open)
+      return pt__err(err, PT_EFORMAT, "format '%s' cannot be written",
+                     o.format);
+  } else if (to_stdout) {
+    f = by_name("text");
+  } else {
+    f = by_extension(path, 1);
+    if (!f)
+      return pt__err(err, PT_EFORMAT,
+                     "%s: cannot tell the output format from the name; "
+                     "give one explicitly",
+                     path);
+  }
+  if (to_stdout && !f->stdout_ok)
+    return pt__err(err, PT_EINVAL, "format '%s' cannot be written to stdout",
+                   f->info.name);
+  if (!to_stdout && !o.overwrite && path_exists(path))
+    return pt__err(err, PT_EEXIST, "%s: already exists (not overwritten)",
+                   path);
+
+  pt_sink *k = calloc(1, sizeof *k);
+  if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
+  k->f = f;
+  k->overwrite = o.overwrite;
+  k->path = strdup(path);
+  if (!k->path) goto oom;
+  if (!to_stdout) {
+    /* The temporary lives next to the target so rename() is atomic. */
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/') len--;
+    size_t n = len + 64;
+    k->tmp = malloc(n);
+    if (!k->tmp) goto oom;
+    snprintf(k->tmp, n, "%.*s.tmp-%ld", (int)len, path, (long)getpid());
+    k->path[len] = 0;
+    pt__rmtree(k->tmp); /* a leftover of an earlier run of this pid */
+  }
+  int rc = f->sink_open(&k->st, to_stdout ? "-" : k->tmp, &o, err);
+  if (rc < 0) {
+    if (k->tmp) pt__rmtree(k->tmp);
+    free(k->tmp);
+    free(k->path);
+    free(k);
+    return rc;
+  }
+  *out = k;
+  return PT_OK;
+oom:
+  free(k->tmp);
+  free(k->path);
+  free(k);
+  return pt__err(err, PT_ENOMEM, "out of memory");
+}
+
+int pt_sink_write(pt_sink *k, const pt_item *item) {
+  return k->f->sink_write(k->st, item);
+}
+
+const char *pt_sink_errmsg(const pt_sink *k) {
+  return k->f->sink_errmsg ? k->f->sink_errmsg(k->st) : "";
+}
+
+/* Move the finished temporary into place; an existing target (only when
+ * overwriting) is moved aside first and removed only after success. */
+static int commit(pt_sink *k, pt_error *err) {
+  struct stat st;
+  int exists = lstat(k->path, &st) == 0;
+  if (exists && !k->overwrite)
+    return pt__err(err, PT_EEXIST, "%s: appeared while writing; output left "
+                   "in %s", k->path, k->tmp);
+  if (exists && S_ISDIR(st.st_mode)) {
+    size_t n = strlen(k->path) + 64;
+    char *old = malloc(n);
+    if (!old) return pt__err(err, PT_ENOMEM, "out of memory");
+    snprintf(old, n, "%s.old-%ld", k->path, (long)getpid());
+    if (rename(k->path, old) != 0) {
+      int e = errno;
+      free(old);
+      return pt__err(err, PT_EIO, "%s: cannot move aside: %s", k->path,
+                     strerror(e));
+    }
+    if (rename(k->tmp, k->path) != 0) {
+      int e = errno;
+      rename(old, k->path);
+      free(old);
+      return pt__err(err, PT_EIO, "%s: cannot rename %s into place: %s",
+                     k->path, k->tmp, strerror(e));
+    }
+    pt__rmtree(old);
+    free(old);
+    return PT_OK;
+  }
+  if (rename(k->tmp, k->path) != 0)
+    return pt__err(err, PT_EIO, "%s: cannot rename %s into place: %s",
+                   k->path, k->tmp, strerror(errno));
+  return PT_OK;
+}
+
+int pt_sink_close(pt_sink *k, pt_error *err) {
+  int rc = k->f->sink_close(k->st, err);
+  k->st = NULL;
+  if (rc >= 0 && k->tmp) rc = commit(k, err);
+  if (rc < 0 && k->tmp) pt__rmtree(k->tmp);
+  free(k->tmp);
+  free(k->path);
+  free(k);
+  return rc < 0 ? rc : PT_OK;
+}
+
+void pt_sink_abort(pt_sink *k) {
+  if (!k) return;
+  if (k->st) k->f->sink_abort(k->st);
+  if (k->tmp) pt__rmtree(k->tmp);
+  free(k->tmp);
+  free(k->path);
+  free(k);
+}
+
+int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
+            void *user, pt_error *err) {
+  pt_item it;
+  uint64_t events = 0;
+  int rc;
+  while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    int wrc = pt_sink_write(dst, &it);
+    if (wrc < 0)
+      return pt__err(err, wrc, "%s", pt_sink_errmsg(dst));
+    if (it.type == PT_ITEM_EVENT && (++events & 0xfffff) == 0 && progress)
+      progress(user, events);
+  }
+  if (rc < 0) return pt__err(err, rc, "%s", pt_source_errmsg(src));
+  if (progress) progress(user, events);
+  return PT_OK;
+}
