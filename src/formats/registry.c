@@ -362,8 +362,8 @@ static int commit(pt_sink *k, pt_error *err) {
   struct stat st;
   int exists = lstat(k->path, &st) == 0;
   if (exists && !k->overwrite)
-    return pt__err(err, PT_EEXIST, "%s: appeared while writing; output left "
-                   "in %s", k->path, k->tmp);
+    return pt__err(err, PT_EEXIST, "%s: appeared while writing; not "
+                   "overwritten", k->path);
   if (exists && S_ISDIR(st.st_mode)) {
     size_t n = strlen(k->path) + 64;
     char *old = malloc(n);
