@@ -1,6 +1,7 @@
 /* PTF block header and item codecs: see block.h and doc/format.md. */
 #include "store/block.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* ---- slot masks, cached locally (one load on the hot path) ------------- */
@@ -9,6 +10,7 @@ uint32_t pt__ev_mask[64];
 #define ev_mask pt__ev_mask
 static uint32_t def_mask[64];
 static int masks_ready;
+static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
 
 static void masks_init(void) {
   for (uint32_t k = 0; k < 64; k++) {
@@ -20,7 +22,7 @@ static void masks_init(void) {
 
 static inline void masks_ensure(void) {
   if (PT_UNLIKELY(!__atomic_load_n(&masks_ready, __ATOMIC_ACQUIRE)))
-    masks_init();
+    pthread_once(&masks_once, masks_init);
 }
 
 void pt__codec_init(void) { masks_ensure(); }
