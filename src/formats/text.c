@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -238,7 +239,9 @@ static char *put_double(char *o, double d) {
   char tmp[40];
   locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
   int n = 0;
-  for (int prec = 15; prec <= 17; prec++) {
+  /* For normal numbers a decimal of <= 15 digits that reads back as d is
+   * what %.15g prints; subnormals carry fewer digits, so search upward. */
+  for (int prec = fabs(d) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
     n = snprintf(tmp, sizeof tmp, "%.*g", prec, d);
     if (prec == 17 || strtod(tmp, NULL) == d) break;
   }
@@ -750,8 +753,10 @@ static int next_line(tx_src *s, const char **line, size_t *len) {
     s->mem_pos += nl ? n + 1 : n;
   } else {
     for (;;) {
-      char *nl = memchr(s->buf + s->beg + s->scan, '\n',
-                        s->end - s->beg - s->scan);
+      size_t unscanned = s->end - s->beg - s->scan;
+      char *nl = unscanned ? memchr(s->buf + s->beg + s->scan, '\n',
+                                    unscanned)
+                           : NULL;
       if (nl) {
         lp = s->buf + s->beg;
         n = (size_t)(nl - lp);
@@ -870,9 +875,10 @@ static int need_sep(tx_src *s, cur *c, const char *what) {
 
 static int num_end(tx_src *s, cur *c) {
   if (at_delim(c)) return 0;
-  char tmp[48];
-  return src_fail(s, c, c->p, "unexpected %s after number",
-                  show(c, c->p, tmp, sizeof tmp));
+  unsigned char ch = (unsigned char)*c->p;
+  if (ch >= 0x20 && ch < 0x7f)
+    return src_fail(s, c, c->p, "unexpected '%c' after number", ch);
+  return src_fail(s, c, c->p, "unexpected '\\x%02x' after number", ch);
 }
 
 /* Unsigned decimal or "none" (= PT_NONE). */
