@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #define TX_MAGIC "# paratrace text "
-#define TX_OUTBUF ((size_t)1 << 20) /* sink buffer */
+#define TX_OUTBUF ((size_t)1 << 16) /* sink buffer: a write() per 64 KiB */
 #define TX_CHUNK ((size_t)1 << 20)  /* source read size */
 #define TX_NUMTOK 64                /* longest number token */
 
