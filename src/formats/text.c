@@ -1427,6 +1427,9 @@ static int tx_src_next(void *st, pt_item *item) {
   tx_src *s = st;
   if (s->sticky) return s->sticky;
   pt__arena_reset(&s->arena);
+  /* Give back what one huge line made the scratch buffers grow to. */
+  if (s->sc_list.cap > TX_CHUNK) pt__buf_free(&s->sc_list);
+  if (s->sc_attrs.cap > TX_CHUNK) pt__buf_free(&s->sc_attrs);
   for (;;) {
     const char *line = NULL;
     size_t n = 0;
