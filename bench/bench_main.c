@@ -281,11 +281,6 @@ static int run_case(const options *o, bench_case *c) {
       pr_r.sum.count, pr_r.sum.time_sum, pr_r.sum.hash_sum,
       bad ? "false" : "true");
   fflush(stdout);
-
-  if (!o->keep) {
-    bench_rmtree(c->ptf_path);
-    bench_rmtree(c->otf2_path);
-  }
   return bad ? -1 : 0;
 }
 
@@ -373,12 +368,14 @@ int main(int argc, char **argv) {
                     .events = o.events, .seed = o.seed, .dir = dir,
                     .seeks = o.seeks};
     if (run_case(&o, &c)) rc = 1;
+    if (!o.keep) bench_rmtree(c.ptf_path), bench_rmtree(c.otf2_path);
   }
   if (o.seek_case) {
     bench_case c = {.name = "seek", .locations = o.locations,
                     .events = o.seek_events / o.locations, .seed = o.seed,
                     .dir = dir, .seeks = o.seeks};
     if (run_case(&o, &c)) rc = 1;
+    if (!o.keep) bench_rmtree(c.ptf_path), bench_rmtree(c.otf2_path);
   }
   if (!o.keep && made_dir) rmdir(dir);
   if (rc) fprintf(stderr, "paratrace-bench: FAILED\n");
