@@ -4,20 +4,24 @@
 #   scripts/run-bench.sh BUILD [extra paratrace-bench options]
 # The JSON lines are kept in $BENCH_OUT (default BUILD/bench-results.jsonl).
 # Set BENCH_ARGS to replace the default options (e.g. "--events 1000000").
+#   scripts/run-bench.sh --table FILE   only print the tables of FILE
 set -eu
 
-BUILD=${1:-build}
-[ $# -gt 0 ] && shift
-BIN=$BUILD/bin/paratrace-bench
-OUT=${BENCH_OUT:-$BUILD/bench-results.jsonl}
-if [ ! -x "$BIN" ]; then
-  echo "run-bench: $BIN not found; build it with: make BUILD=$BUILD $BIN" >&2
-  exit 2
-fi
-
-# shellcheck disable=SC2086  # BENCH_ARGS is a word list on purpose
 status=0
-"$BIN" ${BENCH_ARGS:---seek-case} "$@" >"$OUT" || status=$?
+if [ "${1:-}" = "--table" ]; then
+  OUT=${2:?usage: run-bench.sh --table results.jsonl}
+else
+  BUILD=${1:-build}
+  [ $# -gt 0 ] && shift
+  BIN=$BUILD/bin/paratrace-bench
+  OUT=${BENCH_OUT:-$BUILD/bench-results.jsonl}
+  if [ ! -x "$BIN" ]; then
+    echo "run-bench: $BIN not found; build it with: make BUILD=$BUILD $BIN" >&2
+    exit 2
+  fi
+  # shellcheck disable=SC2086  # BENCH_ARGS is a word list on purpose
+  "$BIN" ${BENCH_ARGS:---seek-case} "$@" >"$OUT" || status=$?
+fi
 
 awk '
 function num(k) { return (k in f) ? f[k] + 0 : 0 }
