@@ -22,6 +22,7 @@ typedef struct bench_case {
   const char *dir;    /* where the archives go */
   char ptf_path[4096], otf2_path[4096];
   int seeks;          /* random seeks to time */
+  int threads;        /* writer threads (generate and write phases) */
 } bench_case;
 
 /* Order-independent content checksum plus an order check.  Both readers
@@ -80,6 +81,15 @@ static inline double bench_now(void) {
 /* Set res->err (truncated to fit). */
 void bench_errf(phase_result *res, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Run fn(ctx, loc, res) for every location, on `threads` threads (thread
+ * j takes locations j, j + threads, ...; 1 = the calling thread, in
+ * order).  fn reports errors into its `res` argument (per thread; results
+ * go through ctx).  Returns 0, or -1 with the first failure's message in
+ * res->err. */
+typedef int (*bench_loc_fn)(void *ctx, uint64_t loc, phase_result *res);
+int bench_parallel(int threads, uint64_t nloc, bench_loc_fn fn, void *ctx,
+                   phase_result *res);
 
 /* Phases. */
 int bench_gen(const bench_case *c, phase_result *res);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,61 @@ void bench_errf(phase_result *res, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(res->err, sizeof res->err, fmt, ap);
   va_end(ap);
+}
+
+typedef struct par_arg {
+  int j, threads;
+  uint64_t nloc;
+  bench_loc_fn fn;
+  void *ctx;
+  phase_result r; /* this thread's error */
+  int rc;
+} par_arg;
+
+static void *par_main(void *p) {
+  par_arg *a = p;
+  uint64_t step = (uint64_t)a->threads;
+  for (uint64_t loc = (uint64_t)a->j; loc < a->nloc; loc += step)
+    if ((a->rc = a->fn(a->ctx, loc, &a->r)) != 0) break;
+  return NULL;
+}
+
+int bench_parallel(int threads, uint64_t nloc, bench_loc_fn fn, void *ctx,
+                   phase_result *res) {
+  if (threads <= 1) {
+    for (uint64_t loc = 0; loc < nloc; loc++)
+      if (fn(ctx, loc, res)) return -1;
+    return 0;
+  }
+  par_arg *a = calloc((size_t)threads, sizeof *a);
+  pthread_t *t = calloc((size_t)threads, sizeof *t);
+  int rc = 0, started = 0;
+  if (!a || !t) {
+    bench_errf(res, "out of memory");
+    rc = -1;
+    goto out;
+  }
+  for (int j = 0; j < threads; j++) {
+    a[j] = (par_arg){.j = j, .threads = threads, .nloc = nloc, .fn = fn,
+                     .ctx = ctx};
+    if (pthread_create(&t[j], NULL, par_main, &a[j]) != 0) {
+      bench_errf(res, "pthread_create failed");
+      rc = -1;
+      break;
+    }
+    started++;
+  }
+  for (int j = 0; j < started; j++) {
+    pthread_join(t[j], NULL);
+    if (a[j].rc && !rc) {
+      memcpy(res->err, a[j].r.err, sizeof res->err);
+      rc = -1;
+    }
+  }
+out:
+  free(a);
+  free(t);
+  return rc;
 }
 
 /* ---- files ---------------------------------------------------------------- */
@@ -151,7 +207,7 @@ static double median(double *v, int n) {
 typedef struct options {
   uint64_t locations, events, seed, seek_events;
   const char *dir;
-  int repeat, seeks, seek_case, cold, keep, no_default;
+  int repeat, seeks, seek_case, cold, keep, no_default, threads;
 } options;
 
 #define REPS 64
@@ -177,8 +233,8 @@ static int run_case(const options *o, bench_case *c) {
   snprintf(c->otf2_path, sizeof c->otf2_path, "%s/%s.otf2", c->dir, c->name);
   fprintf(stderr,
           "case %s: %" PRIu64 " locations x %" PRIu64 " events (%" PRIu64
-          " total), seed %" PRIu64 ", dir %s\n",
-          c->name, c->locations, c->events, total, c->seed, c->dir);
+          " total), seed %" PRIu64 ", %d writer thread(s), dir %s\n",
+          c->name, c->locations, c->events, total, c->seed, c->threads, c->dir);
 
   for (int k = 0; k < K; k++) {
     if (run_phase("generate", bench_gen, c, &gen_r)) return -1;
@@ -255,7 +311,7 @@ static int run_case(const options *o, bench_case *c) {
   printf(
       "{\"case\":\"%s\",\"locations\":%" PRIu64 ",\"events\":%" PRIu64
       ",\"total_events\":%" PRIu64 ",\"seed\":%" PRIu64
-      ",\"repeat\":%d,\"cache\":\"%s\""
+      ",\"repeat\":%d,\"threads\":%d,\"cache\":\"%s\""
       ",\"gen_s\":%.3f,\"ptf_write_s\":%.3f,\"otf2_write_s\":%.3f"
       ",\"ptf_write_net_s\":%.3f,\"otf2_write_net_s\":%.3f"
       ",\"ptf_read_s\":%.3f,\"otf2_read_s\":%.3f"
@@ -270,7 +326,7 @@ static int run_case(const options *o, bench_case *c) {
       ",\"read_speedup\":%.3f,\"size_ratio\":%.3f"
       ",\"checksum_count\":%" PRIu64 ",\"checksum_time_sum\":%" PRIu64
       ",\"checksum_hash\":\"%016" PRIx64 "\",\"ok\":%s}\n",
-      c->name, c->locations, c->events, total, c->seed, K,
+      c->name, c->locations, c->events, total, c->seed, K, c->threads,
       o->cold ? "cold" : "warm", gen_s, ptf_w, otf2_w, ptf_wn, otf2_wn, ptf_r,
       otf2_r, ptf_bytes, otf2_bytes, ptf_disk, otf2_disk,
       (double)ptf_bytes / ev, (double)otf2_bytes / ev, seek_r.seek_med_ms,
@@ -295,6 +351,7 @@ static void usage(FILE *f) {
           "  --dir D          where archives go  [$TMPDIR or /tmp]/paratrace-bench-PID\n"
           "  --repeat K       repetitions per phase; medians reported [1]\n"
           "  --seeks M        random seeks timed                [100]\n"
+          "  --threads T      writer threads (locations dealt round robin) [1]\n"
           "  --seek-case      also run the large seek case\n"
           "  --seek-events T  total events of the seek case     [100000000]\n"
           "  --no-default     skip the default case\n"
@@ -315,7 +372,8 @@ static uint64_t parse_u64(const char *opt, const char *s) {
 
 int main(int argc, char **argv) {
   options o = {.locations = 4, .events = 10000000, .seed = 1,
-               .seek_events = 100000000, .repeat = 1, .seeks = 100};
+               .seek_events = 100000000, .repeat = 1, .seeks = 100,
+               .threads = 1};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--locations")) o.locations = parse_u64(a, v), i++;
@@ -328,6 +386,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--repeat")) o.repeat = (int)parse_u64(a, v), i++;
     else if (!strcmp(a, "--seeks")) o.seeks = (int)parse_u64(a, v), i++;
     else if (!strcmp(a, "--seek-events")) o.seek_events = parse_u64(a, v), i++;
+    else if (!strcmp(a, "--threads")) o.threads = (int)parse_u64(a, v), i++;
     else if (!strcmp(a, "--seek-case")) o.seek_case = 1;
     else if (!strcmp(a, "--no-default")) o.no_default = 1;
     else if (!strcmp(a, "--cold")) o.cold = 1;
@@ -335,10 +394,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
     else { usage(stderr); return 2; }
   }
-  if (o.locations == 0 || o.repeat < 1 || o.repeat > REPS || o.seeks < 1 ||
-      o.seeks > 1000000) {
-    fprintf(stderr, "paratrace-bench: need locations >= 1, 1 <= repeat <= %d, "
-                    "seeks >= 1\n", REPS);
+  if (o.locations == 0 || o.threads < 1 || o.threads > 1024 ||
+      o.repeat < 1 || o.repeat > REPS || o.seeks < 1 || o.seeks > 1000000) {
+    fprintf(stderr,
+            "paratrace-bench: need locations >= 1, 1 <= threads <= 1024, "
+            "1 <= repeat <= %d, 1 <= seeks <= 1000000\n",
+            REPS);
     return 2;
   }
 
@@ -366,14 +427,14 @@ int main(int argc, char **argv) {
   if (!o.no_default) {
     bench_case c = {.name = "default", .locations = o.locations,
                     .events = o.events, .seed = o.seed, .dir = dir,
-                    .seeks = o.seeks};
+                    .seeks = o.seeks, .threads = o.threads};
     if (run_case(&o, &c)) rc = 1;
     if (!o.keep) bench_rmtree(c.ptf_path), bench_rmtree(c.otf2_path);
   }
   if (o.seek_case) {
     bench_case c = {.name = "seek", .locations = o.locations,
                     .events = o.seek_events / o.locations, .seed = o.seed,
-                    .dir = dir, .seeks = o.seeks};
+                    .dir = dir, .seeks = o.seeks, .threads = o.threads};
     if (run_case(&o, &c)) rc = 1;
     if (!o.keep) bench_rmtree(c.ptf_path), bench_rmtree(c.otf2_path);
   }

@@ -4,6 +4,7 @@
  * (one event writer per location, then the global definitions) and reads
  * them back with the global event reader, which merges all locations in
  * time order. */
+#include <otf2/OTF2_Pthread_Locks.h>
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,58 +227,70 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const pt_event *ev) {
   }
 }
 
+typedef struct otf2_ctx {
+  pt_gen *g;
+  OTF2_Archive *ar;
+} otf2_ctx;
+
+/* One event writer per location. */
+static int otf2_loc(void *ctx, uint64_t loc, phase_result *res) {
+  otf2_ctx *x = ctx;
+  OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(x->ar, loc);
+  if (!w) FAIL("OTF2_Archive_GetEvtWriter(%llu) failed", (unsigned long long)loc);
+  pt_event ev;
+  int rc;
+  while ((rc = pt_gen_next(x->g, loc, &ev)) == PT_OK)
+    OTF2_CHECK(write_event(w, &ev));
+  if (rc != PT_END) FAIL("pt_gen_next: %s", pt_strerror(rc));
+  OTF2_CHECK(OTF2_Archive_CloseEvtWriter(x->ar, w));
+  return 0;
+fail:
+  return -1;
+}
+
 int bench_otf2_write(const bench_case *c, phase_result *res) {
-  pt_gen *g = NULL;
-  OTF2_Archive *ar = NULL;
+  otf2_ctx x = {0};
   strtab st = {0};
   pt_gen_opts go = {.locations = c->locations, .events = c->events,
                     .seed = c->seed};
   double t0 = bench_now();
-  if (pt_gen_create(&g, &go) != PT_OK) FAIL("pt_gen_create failed");
-  ar = OTF2_Archive_Open(c->otf2_path, "traces", OTF2_FILEMODE_WRITE,
-                         OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
-                         OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
-                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (!ar) FAIL("OTF2_Archive_Open(%s) failed", c->otf2_path);
-  OTF2_CHECK(OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL));
-  OTF2_CHECK(OTF2_Archive_SetSerialCollectiveCallbacks(ar));
-  OTF2_CHECK(OTF2_Archive_SetCreator(ar, "paratrace-bench"));
-  OTF2_CHECK(OTF2_Archive_OpenEvtFiles(ar));
-  for (uint64_t loc = 0; loc < c->locations; loc++) {
-    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, loc);
-    if (!w) FAIL("OTF2_Archive_GetEvtWriter(%llu) failed",
-                 (unsigned long long)loc);
-    pt_event ev;
-    int rc;
-    while ((rc = pt_gen_next(g, loc, &ev)) == PT_OK)
-      OTF2_CHECK(write_event(w, &ev));
-    if (rc != PT_END) FAIL("pt_gen_next: %s", pt_strerror(rc));
-    OTF2_CHECK(OTF2_Archive_CloseEvtWriter(ar, w));
-  }
-  OTF2_CHECK(OTF2_Archive_CloseEvtFiles(ar));
+  if (pt_gen_create(&x.g, &go) != PT_OK) FAIL("pt_gen_create failed");
+  x.ar = OTF2_Archive_Open(c->otf2_path, "traces", OTF2_FILEMODE_WRITE,
+                           OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+                           OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
+                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!x.ar) FAIL("OTF2_Archive_Open(%s) failed", c->otf2_path);
+  OTF2_CHECK(OTF2_Archive_SetFlushCallbacks(x.ar, &flush_callbacks, NULL));
+  OTF2_CHECK(OTF2_Archive_SetSerialCollectiveCallbacks(x.ar));
+  if (c->threads > 1)
+    OTF2_CHECK(OTF2_Pthread_Archive_SetLockingCallbacks(x.ar, NULL));
+  OTF2_CHECK(OTF2_Archive_SetCreator(x.ar, "paratrace-bench"));
+  OTF2_CHECK(OTF2_Archive_OpenEvtFiles(x.ar));
+  if (bench_parallel(c->threads, c->locations, otf2_loc, &x, res)) goto fail;
+  OTF2_CHECK(OTF2_Archive_CloseEvtFiles(x.ar));
   /* Empty local definition files, as a measurement system writes them. */
-  OTF2_CHECK(OTF2_Archive_OpenDefFiles(ar));
+  OTF2_CHECK(OTF2_Archive_OpenDefFiles(x.ar));
   for (uint64_t loc = 0; loc < c->locations; loc++) {
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, loc);
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(x.ar, loc);
     if (!dw) FAIL("OTF2_Archive_GetDefWriter failed");
-    OTF2_CHECK(OTF2_Archive_CloseDefWriter(ar, dw));
+    OTF2_CHECK(OTF2_Archive_CloseDefWriter(x.ar, dw));
   }
-  OTF2_CHECK(OTF2_Archive_CloseDefFiles(ar));
-  st.w = OTF2_Archive_GetGlobalDefWriter(ar);
+  OTF2_CHECK(OTF2_Archive_CloseDefFiles(x.ar));
+  st.w = OTF2_Archive_GetGlobalDefWriter(x.ar);
   if (!st.w) FAIL("OTF2_Archive_GetGlobalDefWriter failed");
-  for (size_t i = 0; i < pt_gen_ndefs(g); i++)
-    OTF2_CHECK(write_def(&st, pt_gen_def(g, i)));
-  OTF2_ErrorCode e = OTF2_Archive_Close(ar);
-  ar = NULL;
+  for (size_t i = 0; i < pt_gen_ndefs(x.g); i++)
+    OTF2_CHECK(write_def(&st, pt_gen_def(x.g, i)));
+  OTF2_ErrorCode e = OTF2_Archive_Close(x.ar);
+  x.ar = NULL;
   if (e != OTF2_SUCCESS) FAIL("OTF2_Archive_Close: %s", OTF2_Error_GetName(e));
   res->secs = bench_now() - t0;
   strtab_free(&st);
-  pt_gen_destroy(g);
+  pt_gen_destroy(x.g);
   return 0;
 fail:
-  if (ar) OTF2_Archive_Close(ar);
+  if (x.ar) OTF2_Archive_Close(x.ar);
   strtab_free(&st);
-  pt_gen_destroy(g);
+  pt_gen_destroy(x.g);
   return -1;
 }
 

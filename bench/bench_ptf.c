@@ -14,21 +14,37 @@
 
 /* The generator alone, consuming each event as cheaply as a sink could
  * (count and time sum), to subtract from the write times. */
+typedef struct gen_ctx {
+  pt_gen *g;
+  bench_sum *sum; /* shared by the threads */
+} gen_ctx;
+
+static int gen_loc(void *ctx, uint64_t loc, phase_result *res) {
+  gen_ctx *x = ctx;
+  pt_event ev;
+  uint64_t n = 0, tsum = 0;
+  int rc;
+  while ((rc = pt_gen_next(x->g, loc, &ev)) == PT_OK) {
+    n++;
+    tsum += ev.time;
+  }
+  if (rc != PT_END) {
+    bench_errf(res, "pt_gen_next: %s", pt_strerror(rc));
+    return -1;
+  }
+  __atomic_fetch_add(&x->sum->count, n, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&x->sum->time_sum, tsum, __ATOMIC_RELAXED);
+  return 0;
+}
+
 int bench_gen(const bench_case *c, phase_result *res) {
   pt_gen *g = NULL;
   pt_gen_opts go = {.locations = c->locations, .events = c->events,
                     .seed = c->seed};
   double t0 = bench_now();
   if (pt_gen_create(&g, &go) != PT_OK) FAIL("pt_gen_create failed");
-  for (uint64_t loc = 0; loc < c->locations; loc++) {
-    pt_event ev;
-    int rc;
-    while ((rc = pt_gen_next(g, loc, &ev)) == PT_OK) {
-      res->sum.count++;
-      res->sum.time_sum += ev.time;
-    }
-    if (rc != PT_END) FAIL("pt_gen_next: %s", pt_strerror(rc));
-  }
+  gen_ctx x = {g, &res->sum};
+  if (bench_parallel(c->threads, c->locations, gen_loc, &x, res)) goto fail;
   res->secs = bench_now() - t0;
   pt_gen_destroy(g);
   return 0;
@@ -37,44 +53,55 @@ fail:
   return -1;
 }
 
+typedef struct ptf_ctx {
+  pt_gen *g;
+  pt_writer *w;
+} ptf_ctx;
+
+/* One stream per location, id = location id. */
+static int ptf_loc(void *ctx, uint64_t loc, phase_result *res) {
+  ptf_ctx *x = ctx;
+  pt_stream *s;
+  int rc = pt_writer_stream(x->w, loc, &s);
+  if (rc != PT_OK)
+    FAIL("pt_writer_stream: %s: %s", pt_strerror(rc), pt_writer_errmsg(x->w));
+  pt_event ev;
+  while ((rc = pt_gen_next(x->g, loc, &ev)) == PT_OK) {
+    int wrc = pt_stream_event(s, &ev);
+    if (wrc != PT_OK)
+      FAIL("pt_stream_event: %s: %s", pt_strerror(wrc), pt_stream_errmsg(s));
+  }
+  if (rc != PT_END) FAIL("pt_gen_next: %s", pt_strerror(rc));
+  return 0;
+fail:
+  return -1;
+}
+
 int bench_ptf_write(const bench_case *c, phase_result *res) {
-  pt_gen *g = NULL;
-  pt_writer *w = NULL;
+  ptf_ctx x = {0};
   pt_error err = {0};
   pt_gen_opts go = {.locations = c->locations, .events = c->events,
                     .seed = c->seed};
   pt_writer_opts wo = {.creator = "paratrace-bench"};
   double t0 = bench_now();
-  if (pt_gen_create(&g, &go) != PT_OK) FAIL("pt_gen_create failed");
-  int rc = pt_writer_open(&w, c->ptf_path, &wo, &err);
+  if (pt_gen_create(&x.g, &go) != PT_OK) FAIL("pt_gen_create failed");
+  int rc = pt_writer_open(&x.w, c->ptf_path, &wo, &err);
   if (rc != PT_OK) FAIL("pt_writer_open: %s: %s", pt_strerror(rc), err.msg);
-  for (size_t i = 0; i < pt_gen_ndefs(g); i++) {
-    rc = pt_writer_def(w, pt_gen_def(g, i));
+  for (size_t i = 0; i < pt_gen_ndefs(x.g); i++) {
+    rc = pt_writer_def(x.w, pt_gen_def(x.g, i));
     if (rc != PT_OK)
-      FAIL("pt_writer_def: %s: %s", pt_strerror(rc), pt_writer_errmsg(w));
+      FAIL("pt_writer_def: %s: %s", pt_strerror(rc), pt_writer_errmsg(x.w));
   }
-  for (uint64_t loc = 0; loc < c->locations; loc++) {
-    pt_stream *s;
-    rc = pt_writer_stream(w, loc, &s);
-    if (rc != PT_OK)
-      FAIL("pt_writer_stream: %s: %s", pt_strerror(rc), pt_writer_errmsg(w));
-    pt_event ev;
-    while ((rc = pt_gen_next(g, loc, &ev)) == PT_OK) {
-      int wrc = pt_stream_event(s, &ev);
-      if (wrc != PT_OK)
-        FAIL("pt_stream_event: %s: %s", pt_strerror(wrc), pt_stream_errmsg(s));
-    }
-    if (rc != PT_END) FAIL("pt_gen_next: %s", pt_strerror(rc));
-  }
-  rc = pt_writer_close(w, &err);
-  w = NULL;
+  if (bench_parallel(c->threads, c->locations, ptf_loc, &x, res)) goto fail;
+  rc = pt_writer_close(x.w, &err);
+  x.w = NULL;
   if (rc != PT_OK) FAIL("pt_writer_close: %s: %s", pt_strerror(rc), err.msg);
   res->secs = bench_now() - t0;
-  pt_gen_destroy(g);
+  pt_gen_destroy(x.g);
   return 0;
 fail:
-  pt_writer_abort(w);
-  pt_gen_destroy(g);
+  pt_writer_abort(x.w);
+  pt_gen_destroy(x.g);
   return -1;
 }
 
