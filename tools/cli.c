@@ -103,9 +103,15 @@ int cli_fail(const char *file, const char *fmt, ...) {
   va_end(ap);
   const char *m = msg;
   if (file) {
+    /* "FILE: reason" is not doubled; "FILE:line:col: reason" already names
+     * the file, with a position: print it as it is. */
     size_t n = strlen(file);
-    if (strncmp(m, file, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-      m += n + 2;
+    if (strncmp(m, file, n) == 0 && m[n] == ':') {
+      if (m[n + 1] == ' ')
+        m += n + 2;
+      else
+        file = NULL;
+    }
   }
   /* keep it to one line */
   for (char *c = msg; *c; c++)
