@@ -227,10 +227,8 @@ int cmd_generate(int argc, char **argv) {
     pt_writer_abort(sh.w);
   }
   if (status == CLI_OK && !cli.quiet)
-    fprintf(stderr,
-            "paratrace generate: %s: %" PRIu64 " locations x %" PRIu64
-            " events\n",
-            out, go.locations, go.events);
+    printf("%s: %" PRIu64 " locations x %" PRIu64 " events\n", out,
+           go.locations, go.events);
   pt_gen_destroy(sh.gen);
   pthread_mutex_destroy(&sh.lock);
   return status;
