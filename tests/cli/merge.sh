@@ -1,5 +1,5 @@
 #!/bin/sh
-# merge 4 -> 2 streams (and 4 -> 1, 4 -> 8) keeps every event: the dump is
+# merge 4 -> 2 streams (and 4 -> 1, 4 -> 3) keeps every event: the dump is
 # identical, since the reader merges streams in global time order.
 . "$(dirname "$0")/common.inc"
 
@@ -9,7 +9,7 @@ ok info4 "$PT" info four.ptf >i4.txt
 grep -q '^streams *4$' i4.txt && t_pass four_streams ||
   t_fail four_streams "$(grep streams i4.txt)"
 
-for m in 2 1 8; do
+for m in 2 1 3; do
   ok merge_$m "$PT" -q merge four.ptf -o m$m.ptf --streams $m
   ok info_$m "$PT" info --json m$m.ptf >i$m.json
   grep -q "\"streams\": $m[,}]" i$m.json && t_pass streams_$m ||
