@@ -103,14 +103,16 @@ int cli_fail(const char *file, const char *fmt, ...) {
   va_end(ap);
   const char *m = msg;
   if (file) {
-    /* "FILE: reason" is not doubled; "FILE:line:col: reason" already names
-     * the file, with a position: print it as it is. */
+    /* "FILE: reason" is not doubled; "FILE:line:col: reason" and
+     * "FILE/part: reason" already name the file: print them as they are. */
     size_t n = strlen(file);
     if (strncmp(m, file, n) == 0 && m[n] == ':') {
       if (m[n + 1] == ' ')
         m += n + 2;
       else
         file = NULL;
+    } else if (strncmp(m, file, n) == 0 && m[n] == '/') {
+      file = NULL; /* names a file inside FILE (an archive's part) */
     }
   }
   /* keep it to one line */

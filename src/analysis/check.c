@@ -550,10 +550,10 @@ int pt_check_event(pt_check *c, const pt_event *ev) {
   if (s->seen && ev->time < s->last_time)
     report(c, PT_CHECK_TIME_ORDER, ev->location, ev->time, PT_NONE,
            s->last_time, 1,
-           "%s at t=%" PRIu64 " after an event at t=%" PRIu64,
+           "%s goes back in time: the previous event was at t=%" PRIu64,
            pt_event_kind_name(ev->kind) ? pt_event_kind_name(ev->kind)
                                         : "event",
-           ev->time, s->last_time);
+           s->last_time);
   s->seen = 1;
   s->last_time = ev->time;
 
