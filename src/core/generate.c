@@ -73,7 +73,7 @@ struct pt_gen {
 };
 
 static const char *const base_names[16] = {
-    "main",         "solve",     "compute_flux", "exchange_halo",
+    "timestep",     "solve",     "compute_flux", "exchange_halo",
     "update_cells", "residual",  "apply_bc",     "sweep",
     "interpolate",  "restrict",  "prolong",      "smooth",
     "assemble",     "dot",       "axpy",         "norm2"};

@@ -2,6 +2,7 @@
  * event filters, temporary output names and the final rename. */
 #include "formats/registry.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -214,8 +215,9 @@ void pt_source_close(pt_source *s) {
 struct pt_sink {
   const pt__format *f;
   void *st;
-  char *path; /* final name */
-  char *tmp;  /* where the format writes; NULL for stdout */
+  char *path;   /* final name */
+  char *tmp;    /* where the format writes; NULL for stdout */
+  char *tmpdir; /* multi-file formats: the temporary directory */
   int overwrite;
 };
 
@@ -270,19 +272,39 @@ int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
     snprintf(k->tmp, n, "%.*s.tmp-%ld", (int)len, path, (long)getpid());
     k->path[len] = 0;
     pt__rmtree(k->tmp); /* a leftover of an earlier run of this pid */
+    if (f->multi_file) {
+      if (mkdir(k->tmp, 0777) != 0) {
+        pt__err(err, PT_EIO, "%s: cannot create %s: %s", path, k->tmp,
+                strerror(errno));
+        free(k->tmp);
+        free(k->path);
+        free(k);
+        return err ? err->status : PT_EIO;
+      }
+      const char *base = strrchr(k->path, '/');
+      base = base ? base + 1 : k->path;
+      size_t m = strlen(k->tmp) + strlen(base) + 2;
+      char *inner = malloc(m);
+      if (!inner) {
+        rmdir(k->tmp);
+        goto oom;
+      }
+      snprintf(inner, m, "%s/%s", k->tmp, base);
+      k->tmpdir = k->tmp;
+      k->tmp = inner;
+    }
   }
   int rc = f->sink_open(&k->st, to_stdout ? "-" : k->tmp, &o, err);
   if (rc < 0) {
-    if (k->tmp) pt__rmtree(k->tmp);
-    free(k->tmp);
-    free(k->path);
-    free(k);
+    k->st = NULL;
+    pt_sink_abort(k);
     return rc;
   }
   *out = k;
   return PT_OK;
 oom:
   free(k->tmp);
+  free(k->tmpdir);
   free(k->path);
   free(k);
   return pt__err(err, PT_ENOMEM, "out of memory");
@@ -296,14 +318,52 @@ const char *pt_sink_errmsg(const pt_sink *k) {
   return k->f->sink_errmsg ? k->f->sink_errmsg(k->st) : "";
 }
 
+/* Multi-file output: move every file of k->tmpdir next to the target. */
+static int commit_many(pt_sink *k, pt_error *err) {
+  char *dir = strdup(k->path);
+  if (!dir) return pt__err(err, PT_ENOMEM, "out of memory");
+  char *slash = strrchr(dir, '/');
+  if (slash == dir) slash[1] = 0;
+  else if (slash) *slash = 0;
+  else strcpy(dir, ".");
+  int rc = PT_OK;
+  for (int pass = 0; pass < 2 && rc == PT_OK; pass++) {
+    DIR *d = opendir(k->tmpdir);
+    if (!d) {
+      rc = pt__err(err, PT_EIO, "%s: %s", k->tmpdir, strerror(errno));
+      break;
+    }
+    struct dirent *e;
+    while (rc == PT_OK && (e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      char from[4096], to[4096];
+      snprintf(from, sizeof from, "%s/%s", k->tmpdir, e->d_name);
+      snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+      if (pass == 0) { /* check everything before moving anything */
+        if (!k->overwrite && path_exists(to))
+          rc = pt__err(err, PT_EEXIST,
+                       "%s: already exists (not overwritten); output left in "
+                       "%s", to, k->tmpdir);
+      } else if (rename(from, to) != 0) {
+        rc = pt__err(err, PT_EIO, "%s: cannot move into place: %s", to,
+                     strerror(errno));
+      }
+    }
+    closedir(d);
+  }
+  free(dir);
+  if (rc == PT_OK) rmdir(k->tmpdir);
+  return rc;
+}
+
 /* Move the finished temporary into place; an existing target (only when
  * overwriting) is moved aside first and removed only after success. */
 static int commit(pt_sink *k, pt_error *err) {
   struct stat st;
   int exists = lstat(k->path, &st) == 0;
   if (exists && !k->overwrite)
-    return pt__err(err, PT_EEXIST, "%s: appeared while writing; output left "
-                   "in %s", k->path, k->tmp);
+    return pt__err(err, PT_EEXIST, "%s: appeared while writing; not "
+                   "overwritten", k->path);
   if (exists && S_ISDIR(st.st_mode)) {
     size_t n = strlen(k->path) + 64;
     char *old = malloc(n);
@@ -335,9 +395,11 @@ static int commit(pt_sink *k, pt_error *err) {
 int pt_sink_close(pt_sink *k, pt_error *err) {
   int rc = k->f->sink_close(k->st, err);
   k->st = NULL;
-  if (rc >= 0 && k->tmp) rc = commit(k, err);
-  if (rc < 0 && k->tmp) pt__rmtree(k->tmp);
+  if (rc >= 0 && k->tmp) rc = k->tmpdir ? commit_many(k, err) : commit(k, err);
+  if (rc < 0 && k->tmp && !(rc == PT_EEXIST && k->tmpdir))
+    pt__rmtree(k->tmpdir ? k->tmpdir : k->tmp);
   free(k->tmp);
+  free(k->tmpdir);
   free(k->path);
   free(k);
   return rc < 0 ? rc : PT_OK;
@@ -346,8 +408,9 @@ int pt_sink_close(pt_sink *k, pt_error *err) {
 void pt_sink_abort(pt_sink *k) {
   if (!k) return;
   if (k->st) k->f->sink_abort(k->st);
-  if (k->tmp) pt__rmtree(k->tmp);
+  if (k->tmp) pt__rmtree(k->tmpdir ? k->tmpdir : k->tmp);
   free(k->tmp);
+  free(k->tmpdir);
   free(k->path);
   free(k);
 }

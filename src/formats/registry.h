@@ -33,6 +33,13 @@ typedef struct pt__format {
    * the output there and frees the state, sink_abort frees it (the
    * generic layer removes the temporary). */
   int stdout_ok; /* 1 if the sink can write to "-" */
+  /* 1 if the sink writes several files next to `path` (DUMPI: .meta plus
+   * one .bin per rank; OTF: master file plus streams).  The generic layer
+   * then hands it `TMPDIR/<basename of the target>` inside a fresh
+   * temporary directory, and on commit moves every file of that directory
+   * next to the target (refusing, before moving any, if one exists and
+   * overwrite is off). */
+  int multi_file;
   int (*sink_open)(void **st, const char *path, const pt_sink_opts *o,
                    pt_error *err);
   int (*sink_write)(void *st, const pt_item *item);
