@@ -172,7 +172,9 @@ enum { NDESC = sizeof desc_strings / sizeof desc_strings[0] };
   X(NDATA, "picl.ndata", INT, "number of data fields as written")             \
   X(RECORD, "picl.record", INT, "record type of a record kept in a MARK")     \
   X(DECIMALS, "picl.decimals", INT, "decimals of the timestamp")              \
-  X(TIME, "picl.time", STRING, "timestamp as written")
+  X(TIME, "picl.time", STRING, "timestamp as written")                       \
+  X(DDEC, "picl.double_decimals", INT,                                        \
+    "decimals of the floating point data (-1: shortest)")
 
 enum {
 #define K_ENUM(NAME, name, type, desc) K_##NAME,
@@ -436,6 +438,25 @@ static int parse_double(const char *p, const char *e, double *out) {
   if (end != tmp + n) return -1;
   *out = d;
   return 0;
+}
+
+/* Fixed-notation double: `decimals` >= 0 digits if that reads back
+ * exactly, else (and for decimals < 0) the fewest that do; %.17g for
+ * values fixed notation cannot show well.  Returns the length. */
+static size_t fmt_double(char *buf, size_t cap, double d, int decimals,
+                         int strict) {
+  if (!isfinite(d)) return (size_t)snprintf(buf, cap, "%s", d != d ? "nan" : d < 0 ? "-inf" : "inf");
+  if (fabs(d) < 1e15 && (d == 0 || fabs(d) >= 1e-9)) {
+    if (decimals >= 0) {
+      int n = snprintf(buf, cap, "%.*f", decimals, d);
+      if (strict || strtod(buf, NULL) == d) return (size_t)n;
+    }
+    for (int p = 0; p <= 20; p++) {
+      int n = snprintf(buf, cap, "%.*f", p, d);
+      if (strtod(buf, NULL) == d) return (size_t)n;
+    }
+  }
+  return (size_t)snprintf(buf, cap, "%.17g", d);
 }
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
@@ -1075,15 +1096,48 @@ static int data_attrs(picl_src *s, const rec *r, int text_slot, attrs *A,
     v = (pt_value){PT_TYPE_INTS, (uint32_t)r->nvals, {.ints = ints}};
     at_add(A, s->attr_id[K_INTS], v);
   } else {
-    for (size_t i = 0; i < r->nvals; i++) {
+    /* floating point values must read back as written: the writer's
+     * default (file decimals), the shortest form, one fixed number of
+     * decimals -- else the data are kept verbatim */
+    int ddec = INT32_MIN, mode = 0; /* 0 default, 1 shortest, 2 fixed */
+    for (int m = 0; m < 3; m++) {
+      int ok = 1;
+      for (size_t i = 0; i < r->nvals && ok; i++) {
+        if (r->vals[i].type != PT_TYPE_DOUBLE) continue;
+        if (m == 2 && ddec == INT32_MIN) {
+          const char *dot = memchr(r->vtok[i], '.', r->vlen[i]);
+          ddec = dot ? (int)(r->vtok[i] + r->vlen[i] - dot - 1) : 0;
+        }
+        char buf[400];
+        size_t n = fmt_double(buf, sizeof buf, r->vals[i].v.d,
+                              m == 0 ? s->decimals : m == 1 ? -1 : ddec, m == 2);
+        ok = n == r->vlen[i] && memcmp(buf, r->vtok[i], n) == 0;
+      }
+      if (ok) {
+        mode = m;
+        break;
+      }
+      mode = 3;
+    }
+    if (mode == 3) {
+      /* verbatim: the data after the descriptor */
+      const char *p = r->vtok[0], *e = r->vtok[r->nvals - 1] + r->vlen[r->nvals - 1];
+      v = (pt_value){PT_TYPE_STRING, 0, {.s = arena_strndup(&s->arena, p, (size_t)(e - p))}};
+      if (!v.v.s) return PT_ENOMEM;
+      at_add(A, s->attr_id[K_RAW], v);
+    } else if (mode) {
+      at_add(A, s->attr_id[K_DDEC], (pt_value){PT_TYPE_INT, 0, {.i = mode == 1 ? -1 : ddec}});
+    }
+    for (size_t i = 0; i < r->nvals && mode != 3; i++) {
       int k = r->vals[i].type == PT_TYPE_INT      ? K_INT
               : r->vals[i].type == PT_TYPE_DOUBLE ? K_DOUBLE
                                                   : K_STRING;
       at_add(A, s->attr_id[k], r->vals[i]);
     }
   }
+  int verbatim = A->n && A->a[0].key == s->attr_id[K_RAW];
   if (r->has_desc) {
-    int dflt = r->raw ? -2 : default_code(r->vals, r->nvals, r->text != NULL);
+    int dflt = verbatim ? -2 : default_code(r->vals, r->nvals, r->text != NULL);
     int64_t want_ndata;
     if (r->desc_is_string) {
       char *d = arena_strndup(&s->arena, r->desc_str, r->desc_len);
@@ -1099,7 +1153,7 @@ static int data_attrs(picl_src *s, const rec *r, int text_slot, attrs *A,
       if (r->nconv > 1 && !r->text)
         want_ndata = (int64_t)(r->nvals / (size_t)r->nconv);
     }
-    if (r->raw || want_ndata != r->ndata)
+    if (verbatim || want_ndata != r->ndata)
       at_add(A, s->attr_id[K_NDATA], (pt_value){PT_TYPE_INT, 0, {.i = r->ndata}});
   }
   if (r->decimals != s->decimals)
@@ -1761,6 +1815,7 @@ typedef struct picl_sink {
   int64_t next_proc;
   int64_t next_user;
   hmap user_codes; /* region id / label id | bit63 -> user code */
+  hmap descs;      /* descriptor code -> conversions (from -6 records) */
   wrec *q;
   size_t qh, qn, qcap;
   uint64_t seq;
@@ -1845,29 +1900,10 @@ static void lb_time(lbuf *b, int64_t ns, int decimals) {
 
 /* A double in fixed notation: the file's decimals if that is exact, else
  * the fewest decimals that read back to the same value. */
-static void lb_double(lbuf *b, double d, int decimals) {
+static void lb_double(lbuf *b, double d, int decimals, int strict) {
   char tmp[400];
-  if (!isfinite(d)) {
-    lb_str(b, d != d ? "nan" : d < 0 ? "-inf" : "inf");
-    return;
-  }
-  if (fabs(d) < 1e15 && (d == 0 || fabs(d) >= 1e-9)) {
-    int lo = decimals;
-    snprintf(tmp, sizeof tmp, "%.*f", lo, d);
-    if (strtod(tmp, NULL) == d) {
-      lb_str(b, tmp);
-      return;
-    }
-    for (int p = 0; p <= 20; p++) {
-      snprintf(tmp, sizeof tmp, "%.*f", p, d);
-      if (strtod(tmp, NULL) == d) {
-        lb_str(b, tmp);
-        return;
-      }
-    }
-  }
-  snprintf(tmp, sizeof tmp, "%.17g", d);
-  lb_str(b, tmp);
+  size_t n = fmt_double(tmp, sizeof tmp, d, decimals, strict);
+  lb_put(b, tmp, n);
 }
 
 /* ---- lookups ------------------------------------------------------------ */
@@ -2040,7 +2076,7 @@ static int sk_emit(picl_sink *k, wloc *l, int64_t rt, int64_t et, int64_t t,
   if (!l->started) {
     l->started = 1;
     l->first = t;
-    if (traced_proc(l->proc) && !(rt == R_ENTRY && et == -901)) {
+    if (!l->picl && traced_proc(l->proc) && !(rt == R_ENTRY && et == -901)) {
       lbuf h = {0};
       rec_head(k, &h, R_ENTRY, -901, t, l, k->decimals);
       lb_str(&h, " 0");
@@ -2050,7 +2086,8 @@ static int sk_emit(picl_sink *k, wloc *l, int64_t rt, int64_t et, int64_t t,
     }
   }
   l->last = t;
-  l->last_exit901 = rt == R_EXIT && et == -901;
+  if (et == -901 && (rt == R_EXIT || rt == R_ENTRY))
+    l->last_exit901 = rt == R_EXIT;
   if (pending) return sk_queue(k, t, NULL, seq);
   if (b->oom) return PT_ENOMEM;
   char *line = malloc(b->n + 2);
@@ -2066,7 +2103,7 @@ static int sk_emit(picl_sink *k, wloc *l, int64_t rt, int64_t et, int64_t t,
 static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
                             const char *text_slot) {
   const pt_attr *raw = NULL, *desc = NULL, *dcode = NULL, *nd = NULL,
-                *text = NULL, *ints = NULL;
+                *text = NULL, *ints = NULL, *ddec = NULL;
   size_t nval = 0;
   uint32_t t0 = PT_TYPE_NONE;
   int mixed = 0;
@@ -2080,6 +2117,7 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
       case K_NDATA: nd = a; break;
       case K_TEXT: text = a; break;
       case K_INTS: ints = a; break;
+      case K_DDEC: ddec = a; break;
       case K_INT: case K_DOUBLE: case K_STRING:
         if (nval && a->val.type != t0) mixed = 1;
         t0 = a->val.type;
@@ -2128,9 +2166,11 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
   } else if (!dcode && code < 0) {
     nconv = (int)nvalues;
   } else if (dcode && dcode->val.type == PT_TYPE_INT) {
-    uint64_t dummy;
-    (void)dummy;
-    nconv = 1;
+    uint64_t nc;
+    nconv = hm_get(&k->descs, (uint64_t)dcode->val.v.i, &nc) ? (int)nc : 1;
+  } else if (code == 5 || code == 2 || code == 1) {
+    uint64_t nc;
+    if (hm_get(&k->descs, (uint64_t)code, &nc)) nconv = (int)nc;
   }
   ndata = txt ? (int64_t)strlen(txt) : (int64_t)(nvalues / (size_t)(nconv ? nconv : 1));
   if (nd && nd->val.type == PT_TYPE_INT) ndata = nd->val.v.i;
@@ -2173,7 +2213,10 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
       lb_sp_i64(b, v->v.i);
     } else if (K == K_DOUBLE && v->type == PT_TYPE_DOUBLE) {
       lb_str(b, " ");
-      lb_double(b, v->v.d, k->decimals);
+      if (ddec && ddec->val.type == PT_TYPE_INT)
+        lb_double(b, v->v.d, (int)ddec->val.v.i, ddec->val.v.i >= 0);
+      else
+        lb_double(b, v->v.d, k->decimals, 0);
     } else if (K == K_STRING && v->type == PT_TYPE_STRING) {
       lb_str(b, " ");
       const char *s = v->v.s;
@@ -2645,6 +2688,12 @@ static int sk_def(picl_sink *k, const pt_def *d) {
       }
       break;
     }
+    case PT_DEF_DESCRIPTOR: {
+      uint8_t cv[PICL_MAX_CONV];
+      int n = d->s1 ? parse_control(d->s1, strlen(d->s1), cv, PICL_MAX_CONV) : 0;
+      if (n > 0) rc = hm_put(&k->descs, (uint64_t)d->i2, (uint64_t)n);
+      break;
+    }
     case PT_DEF_LABEL: {
       uint64_t ix;
       if (!hm_get(&k->labels, d->id, &ix)) {
@@ -2811,7 +2860,7 @@ static int sk_tails(picl_sink *k, tails *T) {
   /* tracing exits */
   for (size_t i = 0; i < k->nL; i++) {
     wloc *l = k->L[i];
-    if (!l->started || !traced_proc(l->proc)) continue;
+    if (!l->started || l->picl || !traced_proc(l->proc)) continue;
     while (l->depth) { /* close what is still open */
       frame *f = &l->st[l->depth - 1];
       if (f->code == -901) break;
@@ -2929,6 +2978,7 @@ static void sink_free(picl_sink *k) {
   hm_free(&k->pending_within);
   hm_free(&k->taken);
   hm_free(&k->user_codes);
+  hm_free(&k->descs);
   free(k->path);
   free(k);
 }
