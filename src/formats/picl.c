@@ -3042,7 +3042,7 @@ static int picl_sink_close(void *st, pt_error *err) {
   tails T = {0};
   if (!rc) rc = sk_tails(k, &T);
   if (!rc) {
-    qsort(T.a, T.n, sizeof *T.a, tail_cmp);
+    if (T.n) qsort(T.a, T.n, sizeof *T.a, tail_cmp);
     if (fflush(k->body) || fseek(k->body, 0, SEEK_SET)) rc = PT_EIO;
   }
   /* merge body and tails */
