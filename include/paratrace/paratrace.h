@@ -12,5 +12,6 @@
 #include "writer.h"
 #include "reader.h"
 #include "format.h"
+#include "generate.h"
 
 #endif

@@ -1,0 +1,91 @@
+#!/bin/sh
+# check: a good trace passes (exit 0); traces broken in the text form --
+# an unmatched send, an unbalanced leave, a receive before its send, time
+# going backwards, an undefined region -- fail (exit 1) naming the problem.
+. "$(dirname "$0")/common.inc"
+
+cat >good.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="thread 0"
+def location id=1 group=1 name="thread 1"
+def region id=1 name="main"
+def region id=2 name="MPI_Send"
+def region id=3 name="MPI_Recv"
+event 100 0 enter region=1
+event 110 1 enter region=1
+event 120 0 enter region=2
+event 125 1 enter region=3
+event 130 0 send callsite=0 peer=1 comm=0 tag=7 bytes=8
+event 140 0 leave region=2
+event 150 1 recv callsite=0 peer=0 comm=0 tag=7 bytes=8
+event 155 1 leave region=3
+event 200 0 leave region=1
+event 210 1 leave region=1
+TXT
+
+# check_broken NAME SED-SCRIPT PATTERN: break good.txt, expect exit 1 and
+# PATTERN in the report.
+check_broken() {
+  name=$1
+  sed -e "$2" good.txt >"$name.txt"
+  if cmp -s good.txt "$name.txt"; then
+    t_fail "$name" "the sed script changed nothing"
+    return
+  fi
+  "$PT" check "$name.txt" >"$name.out" 2>"$name.err"
+  rc=$?
+  if crashed "$name.err" "$rc"; then t_fail "$name" "crashed: $(cat "$name.err")"
+  elif [ "$rc" -ne 1 ]; then t_fail "$name" "exit $rc, want 1: $(cat "$name.out")"
+  elif ! grep -q -e "$3" "$name.out"; then
+    t_fail "$name" "no '$3' in: $(cat "$name.out")"
+  else t_pass "$name"; fi
+}
+
+ok check_good "$PT" check good.txt >good.out
+grep -q 'OK' good.out && t_pass check_good_says_ok || t_fail check_good_says_ok "$(cat good.out)"
+
+check_broken unmatched_send '/ recv /d' 'unmatched_send'
+check_broken unmatched_recv '/ send /d' 'unmatched_recv'
+check_broken unbalanced_leave '/^event 140 0 leave/s/region=2/region=1/' 'leave_mismatch'
+check_broken leave_without_enter '/^event 100 0 enter/d' 'leave_without_enter'
+check_broken unclosed_region '/^event 210 1 leave/d' 'unclosed_region'
+check_broken wrong_tag '/ recv /s/tag=7/tag=8/' 'unmatched_send'
+check_broken recv_before_send 's/^event 150 1 recv/event 126 1 recv/' 'recv_before_send'
+check_broken undefined_region '/^event 120 0 enter/s/region=2/region=9/; /^event 140 0 leave/s/region=2/region=9/' 'undefined_region'
+check_broken undefined_location '/^def location id=1 /d' 'undefined_location'
+
+# The summary names the counts; --max limits the lines printed.
+check_broken two_problems '/ recv /d; /^event 210 1 leave/d' '2 problems'
+"$PT" check --max 0 two_problems.txt >max0.out 2>&1
+[ $? -eq 1 ] && [ "$(wc -l <max0.out)" -eq 1 ] && t_pass check_max0 ||
+  t_fail check_max0 "$(cat max0.out)"
+
+# Time going backwards cannot be written to a native archive (the writer
+# refuses), so it is checked on the text form; the reader may also refuse
+# it: either way exit 1 and no crash.
+sed -e 's/^event 140 0 leave/event 119 0 leave/' good.txt >backwards.txt
+"$PT" check backwards.txt >backwards.out 2>backwards.err
+rc=$?
+if crashed backwards.err $rc; then t_fail time_order "crashed"
+elif [ $rc -eq 1 ] && grep -q -e 'time_order' -e 'order' backwards.out backwards.err; then
+  t_pass time_order
+else t_fail time_order "exit $rc: $(cat backwards.out backwards.err)"; fi
+
+# Through the native archive: a broken trace stays broken after convert.
+if ok to_ptf "$PT" -q convert unmatched_send.txt -o broken.ptf; then
+  "$PT" -q check broken.ptf >broken.out 2>&1
+  [ $? -eq 1 ] && grep -q unmatched_send broken.out && t_pass check_ptf_broken ||
+    t_fail check_ptf_broken "$(cat broken.out)"
+fi
+# A generated trace with one receive removed.
+if ok generate "$PT" -q generate -o gen.ptf --locations 3 --events 500 --seed 11; then
+  "$PT" dump gen.ptf | awk '/ recv / && !done { done = 1; next } { print }' >gen-broken.txt
+  "$PT" check gen-broken.txt >gb.out 2>&1
+  [ $? -eq 1 ] && grep -q 'unmatched_send' gb.out && t_pass check_generated_broken ||
+    t_fail check_generated_broken "$(tail -3 gb.out)"
+fi
+
+t_done

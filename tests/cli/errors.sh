@@ -1,0 +1,111 @@
+#!/bin/sh
+# Bad input -- a nonexistent file, a garbage file, a garbage directory, a
+# truncated archive -- gives one line "paratrace CMD: FILE: reason" and
+# exit 1, never a crash; usage errors exit 2; convert never clobbers and
+# never leaves a partial output behind.
+. "$(dirname "$0")/common.inc"
+
+head -c 4096 /dev/urandom >garbage.bin 2>/dev/null ||
+  awk 'BEGIN { for (i = 0; i < 4096; i++) printf "%c", (i * 7 + 3) % 256 }' >garbage.bin
+printf 'hello world\n' >hello.txt
+printf '# paratrace text 1\nevent 10 0 enter region=\n' >badline.txt
+mkdir -p junk.ptf && printf 'not an anchor\n' >junk.ptf/anchor
+: >empty.txt
+
+for cmd in info dump check; do
+  fails_cleanly ${cmd}_missing 1 "^paratrace $cmd: nonexistent.ptf: " "$PT" $cmd nonexistent.ptf
+  fails_cleanly ${cmd}_garbage 1 "^paratrace $cmd: garbage.bin" "$PT" $cmd garbage.bin
+  fails_cleanly ${cmd}_hello 1 "^paratrace $cmd: hello.txt" "$PT" $cmd hello.txt
+  fails_cleanly ${cmd}_badline 1 "badline.txt:2" "$PT" $cmd badline.txt
+  fails_cleanly ${cmd}_junkdir 1 "^paratrace $cmd: junk.ptf" "$PT" $cmd junk.ptf
+  fails_cleanly ${cmd}_empty 1 "^paratrace $cmd: empty.txt" "$PT" $cmd empty.txt
+done
+fails_cleanly convert_missing 1 "nonexistent.ptf" "$PT" convert nonexistent.ptf -o out.txt
+fails_cleanly merge_garbage 1 "garbage.bin" "$PT" merge garbage.bin -o out.ptf --streams 2
+fails_cleanly recover_missing 1 "^paratrace recover: nonexistent.ptf" "$PT" recover nonexistent.ptf
+fails_cleanly recover_garbage 1 "^paratrace recover: garbage.bin" "$PT" recover garbage.bin
+[ ! -e out.txt ] && [ ! -e out.ptf ] && t_pass no_output_from_bad_input ||
+  t_fail no_output_from_bad_input "$(ls)"
+
+# Usage errors: exit 2.
+fails_cleanly unknown_option 2 "unknown option" "$PT" info --bogus x
+fails_cleanly unknown_command 2 "not a paratrace command" "$PT" frobnicate
+fails_cleanly missing_arg 2 "missing" "$PT" info
+fails_cleanly missing_value 2 "needs a value" "$PT" dump x --from
+fails_cleanly bad_time 2 "bad time" "$PT" dump x --from 1.5parsecs
+fails_cleanly bad_locations 2 "location list" "$PT" dump x --locations 5-2
+fails_cleanly bad_kind 2 "unknown event kind" "$PT" dump x --kinds enter,bogus
+fails_cleanly generate_missing 2 "events" "$PT" generate -o g.ptf --locations 2
+fails_cleanly generate_bad_msg 2 "msg-every" "$PT" generate -o g.ptf --locations 2 --events 5 --msg-every 2
+fails_cleanly convert_no_out 2 "missing -o" "$PT" convert x.txt
+fails_cleanly convert_unknown_ext 1 "format" "$PT" convert hello.txt -o out.weird
+
+# An archive to damage.
+if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 5; then
+  ok dump_good "$PT" dump good.ptf >good.txt
+
+  # convert refuses to overwrite, and leaves OUT as it was
+  cp good.txt keep.txt
+  fails_cleanly convert_no_clobber 1 "exists" "$PT" convert good.ptf -o keep.txt
+  cmp -s good.txt keep.txt && t_pass clobber_untouched || t_fail clobber_untouched "changed"
+  fails_cleanly convert_no_clobber_dir 1 "exists" "$PT" convert good.txt -o good.ptf
+  ok convert_force "$PT" -q convert good.ptf -o keep.txt --to text --force
+  fails_cleanly convert_same_file 1 "input" "$PT" convert keep.txt -o keep.txt --force
+
+  # truncate every file of a copy of the archive to half, one at a time
+  for f in $(cd good.ptf && find . -type f | sort); do
+    rm -rf cut.ptf
+    cp -R good.ptf cut.ptf
+    size=$(wc -c <"cut.ptf/$f")
+    head -c $((size / 2)) "good.ptf/$f" >"cut.ptf/$f"
+    tag=$(echo "$f" | tr -c 'a-zA-Z0-9\n' '_')
+    "$PT" check cut.ptf >cut.out 2>cut.err
+    rc=$?
+    if crashed cut.err $rc; then
+      t_fail "truncated$tag" "crashed (exit $rc): $(head -c 400 cut.err)"
+    elif [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+      t_fail "truncated$tag" "exit $rc"
+    elif grep -v '^paratrace ' cut.err | grep -q .; then
+      t_fail "truncated$tag" "stray stderr: $(head -c 300 cut.err)"
+    elif [ $rc -eq 1 ] && ! grep -q 'problem' cut.out &&
+         [ "$(grep -v ': warning: ' cut.err | wc -l)" -ne 1 ]; then
+      # exit 1 is either problems found in what was readable (the lost
+      # events leave messages unmatched) or one error line
+      t_fail "truncated$tag" "want problems or one error line: $(head -c 400 cut.err)"
+    else
+      t_pass "truncated$tag"
+    fi
+    # convert of a damaged archive never leaves a partial output
+    "$PT" -q convert cut.ptf -o cut-out.txt >/dev/null 2>cut2.err
+    rc=$?
+    if crashed cut2.err $rc; then t_fail "truncated_convert$tag" "crashed"
+    elif [ $rc -ne 0 ] && [ -e cut-out.txt ]; then
+      t_fail "truncated_convert$tag" "failed (exit $rc) but left cut-out.txt"
+    else t_pass "truncated_convert$tag"; fi
+    rm -f cut-out.txt
+    ls -a | grep -q 'cut-out.txt.tmp' && t_fail "truncated_tmp$tag" "temporary left"
+  done
+
+  # a truncated events file: recover keeps the complete blocks
+  rm -rf rec.ptf
+  cp -R good.ptf rec.ptf
+  ev=$(cd rec.ptf && find . -type f -size +1k | sort | head -n 1)
+  if [ -n "$ev" ]; then
+    size=$(wc -c <"rec.ptf/$ev")
+    head -c $((size - 7)) "good.ptf/$ev" >"rec.ptf/$ev"
+    ok recover "$PT" recover rec.ptf >rec.out &&
+      { grep -q 'kept' rec.out && t_pass recover_report || t_fail recover_report "$(cat rec.out)"; }
+    "$PT" dump rec.ptf >rec.txt 2>rec.err
+    rc=$?
+    if crashed rec.err $rc; then t_fail recovered_dump "crashed"
+    elif [ $rc -ne 0 ]; then t_fail recovered_dump "exit $rc: $(cat rec.err)"
+    elif [ "$(events rec.txt)" -gt "$(events good.txt)" ]; then
+      t_fail recovered_dump "more events than before"
+    else t_pass recovered_dump; fi
+  fi
+fi
+
+# Nothing left behind by the failures above.
+ls -a | grep -q '\.tmp-' && t_fail no_temporaries "$(ls -a | grep tmp)" || t_pass no_temporaries
+
+t_done

@@ -1,0 +1,148 @@
+/* paratrace check: read a trace once and report consistency problems
+ * (the logic is pt_check_* in src/analysis/check.c). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "paratrace/analysis.h"
+
+static const char help[] =
+    "usage: paratrace check [--max N] TRACE\n"
+    "\n"
+    "Read the trace once and report what a well-formed trace cannot hold:\n"
+    "  time_order           timestamps going backwards on a location\n"
+    "  leave_without_enter  a leave with no region open\n"
+    "  leave_mismatch       a leave of another region than the innermost\n"
+    "                       open one\n"
+    "  unclosed_region      regions still open at the end\n"
+    "  unmatched_send       sends without a receive, and\n"
+    "  unmatched_recv       receives without a send, matched by (sender,\n"
+    "                       receiver, communicator, tag) in FIFO order\n"
+    "  recv_before_send     receives that end before their send began\n"
+    "  undefined_region     events referencing undefined regions, or\n"
+    "  undefined_location   undefined locations\n"
+    "Each problem is printed on one line (up to --max of them), then a\n"
+    "summary with the count of each kind.  Memory is bounded by the open\n"
+    "state (call stacks, messages in flight), not by the trace length.\n"
+    "\n"
+    "Exit status: 0 if the trace is consistent, 1 if problems were found\n"
+    "or the trace could not be read, 2 on a usage error.\n"
+    "\n"
+    "options:\n"
+    "  --max N      print at most N problems (default 20; 0 = none)\n"
+    "  -q, --quiet  no progress bar; only the summary line\n"
+    "  -h, --help\n";
+
+enum { O_MAX = 1 };
+static const cli_option options[] = {{"max", 0, 1, O_MAX}, {0, 0, 0, 0}};
+
+typedef struct printer {
+  uint64_t max, printed;
+  cli_progress *bar;
+} printer;
+
+static void on_problem(void *user, const pt_check_problem *p) {
+  printer *pr = user;
+  if (pr->printed >= pr->max) return;
+  pr->printed++;
+  cli_progress_end(pr->bar); /* a bar would garble the line */
+  printf("%s: %s\n", pt_check_kind_name(p->kind), p->text);
+}
+
+int cmd_check(int argc, char **argv) {
+  cli_parser p;
+  cli_parser_init(&p, argc, argv, options);
+  const char *val, *path = NULL;
+  uint64_t max = 20;
+  int id;
+  while ((id = cli_next(&p, &val)) != CLI_END) {
+    switch (id) {
+      case CLI_HELP: return cli_help(help);
+      case CLI_ERROR: return CLI_USAGE;
+      case O_MAX:
+        if (cli_parse_u64(val, &max)) return cli_usage("bad count '%s'", val);
+        break;
+      case CLI_ARG:
+        if (path) return cli_usage("one trace at a time");
+        path = val;
+        break;
+    }
+  }
+  if (!path) return cli_usage("missing TRACE");
+
+  pt_source_opts so = {0};
+  so.warn = cli_warn;
+  pt_source *src = NULL;
+  pt_error err = {0};
+  if (pt_source_open(&src, path, &so, &err) < 0)
+    return cli_fail(path, "%s", err.msg);
+
+  cli_progress bar;
+  cli_progress_start(&bar, "check", cli_source_event_total(src));
+  printer pr = {max, 0, &bar};
+  pt_check_opts co = {0};
+  co.max_reports = 1; /* problems are printed as they are found */
+  co.on_problem = on_problem;
+  co.user = &pr;
+  pt_check *chk = NULL;
+  if (pt_check_create(&chk, &co) < 0) {
+    pt_source_close(src);
+    return cli_fail(path, "out of memory");
+  }
+
+  int status = CLI_OK, rc;
+  uint64_t events = 0;
+  pt_item it;
+  while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    int c = PT_OK;
+    if (it.type == PT_ITEM_DEF)
+      c = pt_check_def(chk, &it.u.def);
+    else if (it.type == PT_ITEM_EVENT) {
+      c = pt_check_event(chk, &it.u.event);
+      if ((++events & 0xffff) == 0) cli_progress_update(&bar, events);
+    }
+    if (c < 0) {
+      status = cli_fail(path, "%s", pt_strerror(c));
+      break;
+    }
+  }
+  cli_progress_end(&bar);
+  if (status == CLI_OK && rc < 0)
+    status = cli_fail(path, "%s", pt_source_errmsg(src));
+  if (status == CLI_OK) {
+    int f = pt_check_finish(chk);
+    if (f < 0 && f != PT_ECHECK) {
+      status = cli_fail(path, "%s", pt_strerror(f));
+    } else {
+      pt_check_stats st;
+      pt_check_get_stats(chk, &st);
+      uint64_t total = pt_check_total(chk);
+      if (total > pr.printed && pr.printed)
+        printf("... and %" PRIu64 " more\n", total - pr.printed);
+      if (!total) {
+        printf("%s: OK: %" PRIu64 " events on %" PRIu64 " locations, %" PRIu64
+               " messages matched, max call depth %" PRIu64 "\n",
+               path, st.events, st.locations, st.messages_matched,
+               st.max_depth);
+      } else {
+        printf("%s: %" PRIu64 " problem%s in %" PRIu64 " events:", path,
+               total, total == 1 ? "" : "s", st.events);
+        const char *sep = " ";
+        for (uint32_t k = 1; k < PT_CHECK__COUNT; k++)
+          if (pt_check_count(chk, k)) {
+            printf("%s%" PRIu64 " %s", sep, pt_check_count(chk, k),
+                   pt_check_kind_name(k));
+            sep = ", ";
+          }
+        printf("\n");
+        status = CLI_FAIL;
+      }
+    }
+  }
+  if (fflush(stdout) != 0 && status == CLI_OK)
+    status = cli_fail(NULL, "cannot write output");
+  pt_check_destroy(chk);
+  pt_source_close(src);
+  return status;
+}
