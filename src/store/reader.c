@@ -50,6 +50,7 @@ typedef struct cursor {
   pt__dec dec;
   pt__arena scratch;
   pt_event ev;
+  int clean; /* see pt__event_get_reuse */
 } cursor;
 
 typedef struct mkey {
@@ -254,7 +255,7 @@ static inline __attribute__((always_inline)) int cur_next(pt_reader *r, cursor *
       if (rc) return rc;
     }
     const char *why;
-    int rc = pt__event_get(&c->dec, &c->ev, &why);
+    int rc = pt__event_get_reuse(&c->dec, &c->ev, &c->clean, &why);
     if (PT_UNLIKELY(rc)) {
       if (rc == PT_ENOMEM) return rerr(r, rc, "out of memory");
       return block_decode_error(r, c, why);
