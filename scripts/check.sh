@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")/.."
 PT_SRCDIR=$PWD; export PT_SRCDIR
 JOBS=${JOBS:-2}
-LOG=build/check-logs
+LOG=$PWD/build/check-logs
 mkdir -p "$LOG"
 pass=0
 fail=0

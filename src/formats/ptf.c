@@ -64,8 +64,6 @@ typedef struct ptf_src {
   pt_reader *r;
   int phase; /* 0 streams, 1 defs, 2 events, 3 summaries, 4 snapshots */
   size_t si, li, di;
-  const uint64_t *sel; /* location selection, NULL = all */
-  size_t nsel;
 } ptf_src;
 
 static int src_open(void **st, const char *path, const pt_source_opts *o,
@@ -83,8 +81,6 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     ro.max_open_files = o->max_open_files;
     ro.warn = o->warn;
     ro.warn_user = o->warn_user;
-    s->sel = o->locations;
-    s->nsel = o->nlocations;
   }
   int rc = pt_reader_open(&s->r, path, &ro, err);
   if (rc) {
@@ -95,13 +91,6 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   return PT_OK;
 }
 
-static int selected(const ptf_src *s, uint64_t loc) {
-  if (!s->sel) return 1;
-  for (size_t i = 0; i < s->nsel; i++)
-    if (s->sel[i] == loc) return 1;
-  return 0;
-}
-
 static int src_next(void *st, pt_item *item) {
   ptf_src *s = st;
   int rc;
@@ -110,8 +99,8 @@ static int src_next(void *st, pt_item *item) {
       while (s->si < pt_reader_nstreams(s->r)) {
         const pt_stream_info *si = pt_reader_stream_info(s->r, s->si);
         while (s->li < si->nlocations) {
+          /* the generic layer drops entries of unselected locations */
           uint64_t loc = si->locations[s->li++];
-          if (!selected(s, loc)) continue;
           item->type = PT_ITEM_STREAM;
           item->u.stream.stream = si->stream;
           item->u.stream.location = loc;
