@@ -1,0 +1,493 @@
+/* PTF archives through the public writer and reader: property round trips,
+ * merge order, filters, seek, ordering errors, many streams under a small
+ * descriptor limit, overwrite semantics, summaries and snapshots. */
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "test_store_util.h"
+
+typedef struct model {
+  xev *x;
+  size_t n;
+  pt__arena a;
+  pt_def *defs; /* global, then local by stream id */
+  size_t ndefs;
+  uint64_t *locs; /* every location */
+  size_t nlocs;
+} model;
+
+static void model_free(model *m) {
+  free(m->x);
+  free(m->defs);
+  free(m->locs);
+  pt__arena_free(&m->a);
+  memset(m, 0, sizeof *m);
+}
+
+/* Write a random archive: nstreams streams with lps locations each, nev
+ * events, random definitions (global and local). */
+static int write_model(const char *path, model *m, unsigned nstreams,
+                       unsigned lps, size_t nev, size_t block, int level,
+                       int attr_odds) {
+  memset(m, 0, sizeof *m);
+  pt_writer_opts o = {.block_size = block, .level = level, .creator = "test"};
+  pt_writer *w;
+  pt_error err;
+  int rc = pt_writer_open(&w, path, &o, &err);
+  if (rc) {
+    fprintf(stderr, "open: %s\n", err.msg);
+    return rc;
+  }
+  m->x = calloc(nev ? nev : 1, sizeof *m->x);
+  m->nlocs = (size_t)nstreams * lps;
+  m->locs = calloc(m->nlocs ? m->nlocs : 1, sizeof *m->locs);
+  size_t ngdefs = 5 + rndn(20), nldefs = nstreams * 2;
+  m->defs = calloc(ngdefs + nldefs, sizeof *m->defs);
+  for (size_t i = 0; i < ngdefs; i++) {
+    rnd_def(&m->a, &m->defs[m->ndefs], 0);
+    if ((rc = pt_writer_def(w, &m->defs[m->ndefs]))) return rc;
+    m->ndefs++;
+  }
+  pt_stream **s = calloc(nstreams, sizeof *s);
+  uint64_t *t = calloc(nstreams, sizeof *t);
+  uint64_t *seq = calloc(nstreams, sizeof *seq);
+  for (unsigned i = 0; i < nstreams; i++) {
+    if ((rc = pt_writer_stream(w, i, &s[i]))) return rc;
+    t[i] = rndn(100);
+    for (unsigned j = 0; j < lps; j++) m->locs[i * lps + j] = 1000 + i * lps + j;
+  }
+  for (unsigned i = 0; i < nstreams; i++)
+    for (int k = 0; k < 2; k++) {
+      pt_def *d = &m->defs[m->ndefs++];
+      rnd_def(&m->a, d, 0);
+      if ((rc = pt_stream_def(s[i], d))) return rc;
+      d->scope = i + 1;
+    }
+  for (size_t i = 0; i < nev; i++) {
+    unsigned k = (unsigned)rndn(nstreams);
+    t[k] += rndn(3) ? rndn(20) : 0;
+    xev *x = &m->x[m->n++];
+    rnd_event(&m->a, &x->ev, 0, t[k], m->locs[k * lps + rndn(lps)], attr_odds);
+    x->stream = k;
+    x->seq = seq[k]++;
+    if ((rc = pt_stream_event(s[k], &x->ev))) {
+      fprintf(stderr, "event: %s\n", pt_stream_errmsg(s[k]));
+      return rc;
+    }
+    if (rndn(5000) == 0) pt_stream_flush(s[k]);
+  }
+  free(s);
+  free(t);
+  free(seq);
+  rc = pt_writer_close(w, &err);
+  if (rc) fprintf(stderr, "close: %s\n", err.msg);
+  qsort(m->x, m->n, sizeof *m->x, xev_cmp);
+  return rc;
+}
+
+static int warnings;
+static char last_warning[1024];
+static void count_warn(void *u, const char *msg) {
+  (void)u;
+  warnings++;
+  snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+static int in_set(const uint64_t *set, size_t n, uint64_t v) {
+  for (size_t i = 0; i < n; i++)
+    if (set[i] == v) return 1;
+  return 0;
+}
+
+/* Read with opts and compare with the model filtered by hand. */
+static int check_read(const char *path, const model *m,
+                      const pt_reader_opts *o) {
+  pt_reader *r;
+  pt_error err;
+  int rc = pt_reader_open(&r, path, o, &err);
+  if (rc) {
+    fprintf(stderr, "reader open: %s\n", err.msg);
+    return 0;
+  }
+  uint64_t to = o && o->to ? o->to : UINT64_MAX;
+  uint64_t from = o ? o->from : 0;
+  uint64_t kinds = o && o->kinds ? o->kinds : PT_KINDS_ALL;
+  size_t i = 0, got = 0;
+  pt_event ev;
+  int ok = 1;
+  while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
+    while (i < m->n) {
+      const pt_event *x = &m->x[i].ev;
+      if (x->time >= from && x->time < to &&
+          (kinds & PT_KIND_BIT(x->kind)) &&
+          (!o || !o->locations || in_set(o->locations, o->nlocations, x->location)))
+        break;
+      i++;
+    }
+    if (i >= m->n || !pt_event_equal(&ev, &m->x[i].ev)) {
+      fprintf(stderr, "event %zu differs (time %llu kind %s loc %llu)\n", got,
+              (unsigned long long)ev.time, pt_event_kind_name(ev.kind),
+              (unsigned long long)ev.location);
+      ok = 0;
+      break;
+    }
+    i++;
+    got++;
+  }
+  if (ok && rc != PT_END) {
+    fprintf(stderr, "next: %s\n", pt_reader_errmsg(r));
+    ok = 0;
+  }
+  if (ok)
+    for (; i < m->n; i++) {
+      const pt_event *x = &m->x[i].ev;
+      if (x->time >= from && x->time < to && (kinds & PT_KIND_BIT(x->kind)) &&
+          (!o || !o->locations ||
+           in_set(o->locations, o->nlocations, x->location))) {
+        fprintf(stderr, "missing events after %zu\n", got);
+        ok = 0;
+        break;
+      }
+    }
+  pt_reader_close(r);
+  return ok;
+}
+
+TEST(roundtrip_property) {
+  for (int round = 0; round < 8; round++) {
+    rng_seed(42 + (uint64_t)round);
+    char *dir = test_tmpdir("rt");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/a.ptf", dir);
+    model m;
+    unsigned ns = 1 + (unsigned)rndn(6);
+    size_t block = (size_t)(256 + rndn(8192));
+    int level = (int)rndn(3) - 1; /* raw, default, 1 */
+    ASSERT_OK(write_model(path, &m, ns, 1 + (unsigned)rndn(4),
+                          (size_t)rndn(20000), block, level, 4));
+    ASSERT_TRUE(check_read(path, &m, NULL));
+    /* definitions: global then local, in order */
+    pt_reader *r;
+    ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+    ASSERT_EQ_U64(pt_reader_ndefs(r), m.ndefs);
+    for (size_t i = 0; i < m.ndefs; i++)
+      if (!pt_def_equal(pt_reader_def(r, i), &m.defs[i]))
+        TEST_FAIL_("def %zu differs (kind %u)", i, m.defs[i].kind);
+    ASSERT_EQ_U64(pt_reader_nstreams(r), ns);
+    uint64_t total = 0;
+    for (size_t i = 0; i < ns; i++) {
+      const pt_stream_info *si = pt_reader_stream_info(r, i);
+      ASSERT_EQ_U64(si->stream, i);
+      ASSERT_TRUE(!si->index_rebuilt);
+      total += si->events;
+    }
+    ASSERT_EQ_U64(total, m.n);
+    ASSERT_EQ_STR(pt_reader_anchor(r, "creator"), "test");
+    ASSERT_EQ_STR(pt_reader_anchor(r, "state"), "closed");
+    pt_reader_close(r);
+    model_free(&m);
+    pt__rmtree(dir);
+    free(dir);
+  }
+}
+
+TEST(out_of_order_and_location_rules) {
+  char *dir = test_tmpdir("ooo");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  pt_stream *s0, *s1;
+  ASSERT_OK(pt_writer_stream(w, 0, &s0));
+  ASSERT_OK(pt_writer_stream(w, 7, &s1));
+  pt_event ev;
+  pt_event_init(&ev, PT_EV_ENTER, 100, 5);
+  ASSERT_OK(pt_stream_event(s0, &ev));
+  ev.time = 99;
+  ASSERT_STATUS(pt_stream_event(s0, &ev), PT_EORDER);
+  ASSERT_CONTAINS(pt_stream_errmsg(s0), "stream 0");
+  ASSERT_CONTAINS(pt_stream_errmsg(s0), "location 5");
+  ASSERT_CONTAINS(pt_stream_errmsg(s0), "99");
+  ASSERT_CONTAINS(pt_stream_errmsg(s0), "100");
+  ev.time = 100;
+  ASSERT_STATUS(pt_stream_event(s1, &ev), PT_EINVAL); /* loc 5 is s0's */
+  ASSERT_CONTAINS(pt_stream_errmsg(s1), "belongs to stream 0");
+  ev.kind = 0;
+  ASSERT_STATUS(pt_stream_event(s0, &ev), PT_EINVAL);
+  ev.kind = PT_EV_METRIC;
+  ev.value.type = 99;
+  ASSERT_STATUS(pt_stream_event(s0, &ev), PT_EINVAL);
+  pt_stream *big;
+  ASSERT_STATUS(pt_writer_stream(w, 1ull << 24, &big), PT_ELIMIT);
+  pt_def d;
+  pt_def_init(&d, 0, 1);
+  ASSERT_STATUS(pt_writer_def(w, &d), PT_EINVAL);
+  ASSERT_OK(pt_writer_close(w, NULL));
+  /* existing path and overwrite = 0 */
+  pt_error err;
+  ASSERT_STATUS(pt_writer_open(&w, path, NULL, &err), PT_EEXIST);
+  ASSERT_TRUE(w == NULL);
+  struct stat sb;
+  ASSERT_TRUE(stat(path, &sb) == 0); /* untouched */
+  pt__rmtree(dir);
+  free(dir);
+}
+
+TEST(overwrite_and_abort) {
+  char *dir = test_tmpdir("ow");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  model m1, m2;
+  rng_seed(9);
+  ASSERT_OK(write_model(path, &m1, 2, 2, 500, 1024, 1, 0));
+  /* overwrite: abort keeps the old archive */
+  pt_writer_opts o = {.overwrite = 1};
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, &o, NULL));
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  pt_event ev;
+  pt_event_init(&ev, PT_EV_ENTER, 1, 1);
+  ASSERT_OK(pt_stream_event(s, &ev));
+  ASSERT_OK(pt_stream_flush(s));
+  pt_writer_abort(w);
+  ASSERT_TRUE(check_read(path, &m1, NULL));
+  /* overwrite: close replaces */
+  ASSERT_OK(pt_writer_open(&w, path, &o, NULL));
+  ASSERT_OK(pt_writer_stream(w, 3, &s));
+  ASSERT_OK(pt_stream_event(s, &ev));
+  ASSERT_OK(pt_writer_close(w, NULL));
+  memset(&m2, 0, sizeof m2);
+  m2.x = calloc(1, sizeof *m2.x);
+  m2.x[0].ev = ev;
+  m2.n = 1;
+  ASSERT_TRUE(check_read(path, &m2, NULL));
+  /* no temporaries left next to it */
+  int n = 0;
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while ((e = readdir(d))) n += e->d_name[0] != '.';
+  closedir(d);
+  ASSERT_EQ_I64(n, 1);
+  model_free(&m1);
+  model_free(&m2);
+  pt__rmtree(dir);
+  free(dir);
+}
+
+TEST(filters_and_seek) {
+  rng_seed(2024);
+  char *dir = test_tmpdir("flt");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  model m;
+  ASSERT_OK(write_model(path, &m, 5, 3, 30000, 2048, 1, 10));
+  uint64_t tmax = m.x[m.n - 1].ev.time;
+  for (int round = 0; round < 30; round++) {
+    pt_reader_opts o = {0};
+    uint64_t sel[6];
+    size_t nsel = rndn(7);
+    for (size_t i = 0; i < nsel; i++) sel[i] = m.locs[rndn(m.nlocs)];
+    if (rndn(3)) {
+      o.locations = sel;
+      o.nlocations = nsel;
+    }
+    if (rndn(2)) o.from = rndn(tmax + 10);
+    if (rndn(2)) o.to = o.from + rndn(tmax / 2 + 1);
+    if (rndn(2)) o.kinds = rnd() & ~(uint64_t)1;
+    o.max_open_files = 1 + rndn(4);
+    if (!check_read(path, &m, &o))
+      TEST_FAIL_("round %d: filters differ (nloc %zu from %llu to %llu)",
+                 round, o.nlocations, (unsigned long long)o.from,
+                 (unsigned long long)o.to);
+  }
+  /* seek to random times equals a linear scan */
+  pt_reader *r;
+  ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+  for (int round = 0; round < 200; round++) {
+    uint64_t t = rndn(tmax + 5);
+    ASSERT_OK(pt_reader_seek(r, t));
+    size_t i = 0;
+    while (i < m.n && m.x[i].ev.time < t) i++;
+    for (int k = 0; k < 50; k++, i++) {
+      pt_event ev;
+      int rc = pt_reader_next(r, &ev);
+      if (i >= m.n) {
+        ASSERT_STATUS(rc, PT_END);
+        break;
+      }
+      ASSERT_OK(rc);
+      if (!pt_event_equal(&ev, &m.x[i].ev))
+        TEST_FAIL_("seek %llu: event %d differs", (unsigned long long)t, k);
+    }
+  }
+  pt_reader_close(r);
+  model_free(&m);
+  pt__rmtree(dir);
+  free(dir);
+}
+
+/* 1,000 streams, RLIMIT_NOFILE = 64, max_open_files = 16 (in a child so the
+ * limit does not leak into other tests). */
+TEST(many_streams_few_files) {
+  char *dir = test_tmpdir("many");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct rlimit rl = {64, 64};
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) _exit(10);
+    rng_seed(3);
+    model m;
+    if (write_model(path, &m, 1000, 1, 50000, 512, 1, 0) != PT_OK) _exit(11);
+    pt_reader_opts o = {.max_open_files = 16};
+    if (!check_read(path, &m, &o)) _exit(12);
+    pt_reader *r;
+    if (pt_reader_open(&r, path, &o, NULL)) _exit(13);
+    if (pt_reader_nstreams(r) != 1000) _exit(14);
+    /* count open descriptors while reading */
+    pt_event ev;
+    int maxfd = 0;
+    for (int k = 0; k < 20000 && pt_reader_next(r, &ev) == PT_OK; k++) {
+      if (k % 1000 == 0) {
+        int n = 0;
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *e;
+        while (d && (e = readdir(d))) n += e->d_name[0] != '.';
+        if (d) closedir(d);
+        if (n > maxfd) maxfd = n;
+      }
+    }
+    pt_reader_close(r);
+    if (maxfd > 16 + 8) _exit(15);
+    model_free(&m);
+    _exit(0);
+  }
+  int st;
+  ASSERT_TRUE(waitpid(pid, &st, 0) == pid);
+  ASSERT_TRUE(WIFEXITED(st));
+  ASSERT_EQ_I64(WEXITSTATUS(st), 0);
+  pt__rmtree(dir);
+  free(dir);
+}
+
+TEST(summaries_and_snapshots) {
+  char *dir = test_tmpdir("aux");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt__arena a = {0};
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  pt_stream *s[2];
+  ASSERT_OK(pt_writer_stream(w, 0, &s[0]));
+  ASSERT_OK(pt_writer_stream(w, 1, &s[1]));
+  pt_event ev;
+  pt_event_init(&ev, PT_EV_ENTER, 10, 100);
+  ASSERT_OK(pt_stream_event(s[0], &ev));
+  pt_event_init(&ev, PT_EV_ENTER, 10, 200);
+  ASSERT_OK(pt_stream_event(s[1], &ev));
+  pt_summary sums[40];
+  pt_snapshot snaps[40];
+  rng_seed(11);
+  for (int i = 0; i < 40; i++) {
+    int k = i / 20;
+    sums[i] = (pt_summary){(uint64_t)(i % 20) * 10, k ? 200u : 100u,
+                           PT_SUM_REGION, 0, rndn(10), rnd_u64(), rnd_u64(),
+                           rnd_u64(), rnd_u64(), rnd_u64()};
+    ASSERT_OK(pt_stream_summary(s[k], &sums[i]));
+    snaps[i].time = (uint64_t)(i % 20) * 10;
+    snaps[i].location = k ? 200 : 100;
+    rnd_event(&a, &snaps[i].event, 0, rndn(5), snaps[i].location, 2);
+    ASSERT_OK(pt_stream_snapshot(s[k], &snaps[i]));
+  }
+  ASSERT_STATUS(pt_stream_summary(s[0], &sums[0]), PT_EORDER);
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt_reader *r;
+  uint64_t only200 = 200;
+  pt_reader_opts o = {.locations = &only200, .nlocations = 1};
+  for (int pass = 0; pass < 2; pass++) {
+    ASSERT_OK(pt_reader_open(&r, path, pass ? &o : NULL, NULL));
+    pt_item it;
+    int i = pass ? 20 : 0;
+    while (pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it) == PT_OK) {
+      ASSERT_TRUE(i < 40);
+      ASSERT_TRUE(memcmp(&it.u.summary, &sums[i], sizeof sums[i]) == 0);
+      i++;
+    }
+    ASSERT_EQ_I64(i, 40);
+    i = pass ? 20 : 0;
+    while (pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it) == PT_OK) {
+      ASSERT_TRUE(i < 40);
+      ASSERT_EQ_U64(it.u.snapshot.time, snaps[i].time);
+      ASSERT_TRUE(pt_event_equal(&it.u.snapshot.event, &snaps[i].event));
+      i++;
+    }
+    ASSERT_EQ_I64(i, 40);
+    pt_reader_aux_rewind(r);
+    ASSERT_OK(pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it));
+    pt_reader_close(r);
+  }
+  pt__arena_free(&a);
+  pt__rmtree(dir);
+  free(dir);
+}
+
+TEST(multithreaded_streams_compile_time_contract) {
+  /* Streams share nothing: two children of the same writer in one thread
+   * interleave freely; definitions added between blocks land before them. */
+  char *dir = test_tmpdir("defs");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer_opts wo = {.block_size = 256};
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, &wo, NULL));
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  for (uint64_t i = 0; i < 2000; i++) {
+    pt_def d;
+    pt_def_init(&d, PT_DEF_REGION, i);
+    d.name = "r";
+    ASSERT_OK(pt_writer_def(w, &d));
+    pt_event ev;
+    pt_event_init(&ev, PT_EV_ENTER, i, 1);
+    ev.ref = i;
+    ASSERT_OK(pt_stream_event(s, &ev));
+  }
+  /* before close: every event block written so far has its region defined
+   * in the defs file (read it as an unclosed archive) */
+  ASSERT_OK(pt_stream_flush(s));
+  pt_reader *r;
+  warnings = 0;
+  pt_reader_opts ro = {.warn = count_warn};
+  ASSERT_OK(pt_reader_open(&r, path, &ro, NULL));
+  ASSERT_TRUE(warnings > 0); /* not closed */
+  uint64_t maxref = 0;
+  pt_event ev;
+  size_t n = 0;
+  while (pt_reader_next(r, &ev) == PT_OK) {
+    maxref = ev.ref;
+    n++;
+  }
+  ASSERT_EQ_U64(n, 2000);
+  ASSERT_TRUE(pt_reader_ndefs(r) > maxref);
+  pt_reader_close(r);
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt__rmtree(dir);
+  free(dir);
+}
+
+int main(void) {
+  RUN(roundtrip_property);
+  RUN(out_of_order_and_location_rules);
+  RUN(overwrite_and_abort);
+  RUN(filters_and_seek);
+  RUN(many_streams_few_files);
+  RUN(summaries_and_snapshots);
+  RUN(multithreaded_streams_compile_time_contract);
+  return test_summary();
+}
