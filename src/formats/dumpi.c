@@ -300,7 +300,8 @@ static int walk_stream(dfile *f, pt_error *err) {
   size_t end = f->has_index ? f->stream_end : f->size;
   int rc = PT_OK;
   for (;;) {
-    if (pos + 2 <= end && f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
+    if (pos + 2 <= (f->has_index ? end + 2 : end) &&
+        f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
         f->data[pos + 1] == (PT__DUMPI_END_OF_STREAM & 0xff)) {
       if (f->has_index && pos != end) {
         rc = FERR(PT_ECORRUPT, pos, "end of stream before the header the "
@@ -351,22 +352,28 @@ static int dfile_init(dfile *f, pt_error *err) {
   /* The index: 7 offsets after the magic; older files have fewer. */
   static const int nfields[] = {7, 6, 5, 4};
   uint64_t ix[7] = {0}; /* sizes, addrs, perf, header, body, footer, kv */
-  for (int v = 0; v < 4; v++) {
+  int bad_index = 0;
+  for (int v = 0; v < 4 && !f->has_index; v++) {
     size_t len = 8 + 8 * (size_t)nfields[v];
     if (f->size < 16 + len) continue;
     const uint8_t *p = f->data + f->size - len;
     if (be64(p) != PT__DUMPI_HEAD_MAGIC) continue;
     int skip = 7 - nfields[v];
+    memset(ix, 0, sizeof ix);
     for (int i = 0; i < nfields[v]; i++) ix[skip + i] = be64(p + 8 + 8 * i);
-    f->has_index = 1;
+    /* Accept only a consistent index: the body at 8, the header right
+     * after an END_OF_STREAM label, every offset inside the file.  (A
+     * file cut inside its index can show the magic where an older,
+     * shorter index would start.) */
     size_t limit = f->size - len;
-    for (int i = 0; i < 7; i++)
-      if (ix[i] > limit)
-        return FERR(PT_ECORRUPT, f->size - len + 8 + 8 * (i - skip),
-                    "index entry %d points past the end (%llu > %llu)", i,
-                    (unsigned long long)ix[i], (unsigned long long)limit);
-    break;
+    int ok = ix[4] == 8 && ix[3] >= 18 && ix[3] < limit &&
+             f->data[ix[3] - 2] == (PT__DUMPI_END_OF_STREAM >> 8) &&
+             f->data[ix[3] - 1] == (PT__DUMPI_END_OF_STREAM & 0xff);
+    for (int i = 0; i < 7; i++) ok = ok && ix[i] <= limit;
+    if (ok) f->has_index = 1;
+    else bad_index = 1;
   }
+  if (!f->has_index) memset(ix, 0, sizeof ix);
   size_t body = f->has_index && ix[4] ? (size_t)ix[4] : 8;
   if (body + 8 > f->size)
     return FERR(PT_ECORRUPT, body, "file too short for the time offsets");
@@ -396,8 +403,9 @@ static int dfile_init(dfile *f, pt_error *err) {
       dwarn(f, 99, "written by DUMPI %d.%d.%d; layout of version 13 assumed",
             f->version[0], f->version[1], f->version[2]);
   } else {
-    dwarn(f, 99, "no trailing index (the writer did not finish, e.g. an "
-          "aborted run): walking the stream from the start");
+    dwarn(f, 99, "%s trailing index (the writer did not finish, e.g. an "
+          "aborted run): walking the stream from the start",
+          bad_index ? "inconsistent" : "no");
   }
   return walk_stream(f, err);
 }
