@@ -106,6 +106,7 @@ typedef struct dfile {
   int has_index, truncated, has_tail; /* tail = header..tables parsed */
   uint64_t ncalls;                   /* records in the stream */
   uint32_t label_count[PT__DUMPI_NLABELS];
+  uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
   /* header */
   uint8_t version[3];
   uint64_t starttime;
@@ -297,6 +298,9 @@ static int walk_stream(dfile *f, pt_error *err) {
   pt__arena scratch = {0};
   pt__dumpi_call c;
   size_t pos = f->stream_begin;
+  f->comms_used = pt__arena_alloc(&f->mem, 65536 / 8);
+  if (!f->comms_used) return pt__err(err, PT_ENOMEM, "out of memory");
+  memset(f->comms_used, 0, 65536 / 8);
   size_t end = f->has_index ? f->stream_end : f->size;
   int rc = PT_OK;
   for (;;) {
@@ -340,6 +344,11 @@ static int walk_stream(dfile *f, pt_error *err) {
     f->label_count[c.label]++;
     f->ncalls++;
     pos += (size_t)n;
+    int k = role_idx[c.label][R_comm];
+    if (c.f->sem != PT__DS_NONE && k >= 0 && c.v[k].present) {
+      uint16_t u = (uint16_t)c.v[k].i;
+      f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+    }
   }
   pt__arena_free(&scratch);
   return rc;
@@ -1365,48 +1374,20 @@ static int build_defs(dsrc *s, char **meta_kv, size_t nmeta) {
  * ((rank + 1) << 16 | DUMPI id) and defined here for every (rank, id) that
  * a point-to-point or collective call uses. */
 static int user_comm_defs(dsrc *s) {
-  pt__arena scratch = {0};
-  pt__dumpi_call c;
-  char why[200];
   for (size_t r = 0; r < s->nranks; r++) {
-    dfile *f = &s->r[r].f;
-    uint8_t seen[65536 / 8];
-    memset(seen, 0, sizeof seen);
-    int any = 0;
-    for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
-      const pt__dumpi_func *fn = pt__dumpi_func_get(l);
-      if (fn && f->label_count[l] && fn->sem != PT__DS_NONE &&
-          role_idx[l][R_comm] >= 0)
-        any = 1;
-    }
-    if (!any) continue;
-    size_t pos = f->stream_begin;
-    while (pos < f->stream_end) {
-      pt__arena_reset(&scratch);
-      long n = pt__dumpi_decode(f->data + pos, f->stream_end - pos, 0, 0, &c,
-                                &scratch, why, sizeof why);
-      if (n <= 0) break;
-      pos += (size_t)n;
-      if (c.f->sem == PT__DS_NONE) continue;
-      int k = role_idx[c.label][R_comm];
-      if (k < 0 || !c.v[k].present) continue;
-      int64_t id = c.v[k].i;
+    const uint8_t *used = s->r[r].f.comms_used;
+    for (unsigned id = 0; used && id < 65536; id++) {
+      if (!(used[id / 8] & (1u << (id % 8)))) continue;
       if (id == PT__DUMPI_COMM_WORLD || id == PT__DUMPI_COMM_SELF) continue;
-      uint16_t u = (uint16_t)id;
-      if (seen[u / 8] & (1 << (u % 8))) continue;
-      seen[u / 8] |= (uint8_t)(1 << (u % 8));
       pt_def *d;
-      if (def_add(s, &d, PT_DEF_COMM, ((uint64_t)(r + 1) << 16) | u) < 0) {
-        pt__arena_free(&scratch);
+      if (def_add(s, &d, PT_DEF_COMM, ((uint64_t)(r + 1) << 16) | id) < 0)
         return PT_ENOMEM;
-      }
       d->parent = PT_NONE;
       d->ref = PT_NONE;
       d->i0 = PT_PARADIGM_MPI;
-      d->name = sdup(s, "communicator %d of rank %zu", (int)id, r);
+      d->name = sdup(s, "communicator %d of rank %zu", (int)(int16_t)id, r);
     }
   }
-  pt__arena_free(&scratch);
   return PT_OK;
 }
 

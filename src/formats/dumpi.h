@@ -169,7 +169,8 @@ const char *pt__dumpi_datatype_name(int id);
  * (statuses: number of statuses; INTS2 / STRARR2: rows), `a` / `na` the
  * elements (statuses: 5 per status: bytes, source, cancelled, error, tag;
  * INTS2: per row its length then its elements; STRARR2: row lengths).
- * Strings: `s` / `ns`, NUL-terminated.  present = 0: the argument's
+ * Strings: `s` / `ns`, NUL-terminated; `sl` their stored lengths (NULL:
+ * strlen; a stored string may contain NUL bytes).  present = 0: the argument's
  * condition was false (or statuses not recorded); everything else zero. */
 typedef struct pt__dumpi_val {
   int present;
@@ -177,6 +178,7 @@ typedef struct pt__dumpi_val {
   uint32_t na, ns;
   int64_t *a;
   char **s;
+  uint32_t *sl;
 } pt__dumpi_val;
 
 typedef struct pt__dumpi_clock {

@@ -2,6 +2,7 @@
  * encoder and the dumpi2ascii-style printer, all generic over
  * PT__DUMPI_FUNCS (dumpi_table.h). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "formats/dumpi.h"
@@ -252,7 +253,8 @@ static inline uint64_t g64(cur *c) {
     return PT_ETRUNCATED;                                              \
   } while (0)
 
-static int get_str(cur *c, pt__arena *a, char **out, char *err, size_t errn) {
+static int get_str(cur *c, pt__arena *a, char **out, uint32_t *olen,
+                   char *err, size_t errn) {
   if (!need(c, 4)) TRUNC("a string length");
   int32_t len = (int32_t)g32(c);
   if (len < 0) {
@@ -266,14 +268,15 @@ static int get_str(cur *c, pt__arena *a, char **out, char *err, size_t errn) {
   s[len] = 0;
   c->p += len;
   *out = s;
+  *olen = (uint32_t)len;
   return PT_OK;
 }
 
 /* A string array of n strings (n <= 0: none) appended at s[*k]. */
-static int get_strs(cur *c, pt__arena *a, int64_t n, char **s, uint32_t *k,
-                    char *err, size_t errn) {
-  for (int64_t j = 0; j < n; j++) {
-    int rc = get_str(c, a, &s[(*k)++], err, errn);
+static int get_strs(cur *c, pt__arena *a, int64_t n, char **s, uint32_t *sl,
+                    uint32_t *k, char *err, size_t errn) {
+  for (int64_t j = 0; j < n; j++, (*k)++) {
+    int rc = get_str(c, a, &s[*k], &sl[*k], err, errn);
     if (rc < 0) return rc;
   }
   return PT_OK;
@@ -375,10 +378,11 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
     }
     case PT__DW_STR:
       v->s = pt__arena_alloc(a, sizeof(char *));
-      if (!v->s) return PT_ENOMEM;
+      v->sl = pt__arena_alloc(a, sizeof(uint32_t));
+      if (!v->s || !v->sl) return PT_ENOMEM;
       v->ns = 1;
       v->i = 1;
-      return get_str(c, a, &v->s[0], err, errn);
+      return get_str(c, a, &v->s[0], &v->sl[0], err, errn);
     case PT__DW_STRARR:
     case PT__DW_ARGV: {
       int64_t n;
@@ -392,8 +396,9 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
       if (n < 0) n = 0;
       if (!need(c, (uint64_t)n * 4)) TRUNC(arg->name);
       v->s = pt__arena_alloc(a, (size_t)(n ? n : 1) * sizeof(char *));
-      if (!v->s) return PT_ENOMEM;
-      return get_strs(c, a, n, v->s, &v->ns, err, errn);
+      v->sl = pt__arena_alloc(a, (size_t)(n ? n : 1) * sizeof(uint32_t));
+      if (!v->s || !v->sl) return PT_ENOMEM;
+      return get_strs(c, a, n, v->s, v->sl, &v->ns, err, errn);
     }
     case PT__DW_STRARR2: {
       if (!need(c, 4)) TRUNC(arg->name);
@@ -416,12 +421,13 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
       }
       v->a = alloc_ints(a, rows);
       v->s = pt__arena_alloc(a, (size_t)(total ? total : 1) * sizeof(char *));
-      if (!v->a || !v->s) return PT_ENOMEM;
+      v->sl = pt__arena_alloc(a, (size_t)(total ? total : 1) * sizeof(uint32_t));
+      if (!v->a || !v->s || !v->sl) return PT_ENOMEM;
       v->na = (uint32_t)rows;
       for (uint64_t r = 0; r < rows; r++) {
         int32_t m = (int32_t)g32(c);
         v->a[r] = m;
-        int rc = get_strs(c, a, m, v->s, &v->ns, err, errn);
+        int rc = get_strs(c, a, m, v->s, v->sl, &v->ns, err, errn);
         if (rc < 0) return rc;
       }
       return PT_OK;
@@ -439,7 +445,9 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *call,
                       pt__arena *scratch, char *err, size_t errn) {
   cur c = {p, p + n};
-  memset(call, 0, sizeof *call);
+  /* Clear only what this record can use (the 16 argument slots are most of
+   * the struct; hot path). */
+  memset(call, 0, offsetof(pt__dumpi_call, v));
   if (!need(&c, 3)) TRUNC("the record prefix");
   call->label = g16(&c);
   call->f = pt__dumpi_func_get(call->label);
@@ -475,6 +483,7 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
     }
   }
   const pt__dumpi_func *f = call->f;
+  memset(call->v, 0, f->nargs * sizeof call->v[0]);
   for (unsigned k = 0; k < f->nargs; k++) {
     const pt__dumpi_arg *arg = &f->args[k];
     if (arg->ca >= 0 && call->v[arg->ca].i != call->v[arg->cb].i) continue;
@@ -507,12 +516,13 @@ static inline void p64(uint8_t **q, uint64_t v) {
 /* Upper bound of the encoded size of an argument. */
 static size_t arg_size(const pt__dumpi_val *v) {
   size_t n = 16 + 8 * (size_t)v->na + 4 * (size_t)v->ns;
-  for (uint32_t j = 0; j < v->ns; j++) n += strlen(v->s[j]);
+  for (uint32_t j = 0; j < v->ns; j++) n += v->sl ? v->sl[j] : strlen(v->s[j]);
   return n;
 }
 
-static void put_str(uint8_t **q, const char *s) {
-  size_t l = strlen(s);
+static void put_str(uint8_t **q, const pt__dumpi_val *v, uint32_t j) {
+  const char *s = v->ns ? v->s[j] : "";
+  size_t l = v->ns && v->sl ? v->sl[j] : strlen(s);
   p32(q, (uint32_t)l);
   memcpy(*q, s, l);
   *q += l;
@@ -557,18 +567,18 @@ static void encode_arg(uint8_t **q, const pt__dumpi_arg *arg,
       for (uint32_t j = 0; j < v->na; j++) p32(q, (uint32_t)v->a[j]);
       return;
     }
-    case PT__DW_STR: put_str(q, v->ns ? v->s[0] : ""); return;
+    case PT__DW_STR: put_str(q, v, 0); return;
     case PT__DW_STRARR:
     case PT__DW_ARGV:
       if (atype_wire[arg->type] == PT__DW_STRARR) p32(q, (uint32_t)v->i);
-      for (uint32_t j = 0; j < v->ns; j++) put_str(q, v->s[j]);
+      for (uint32_t j = 0; j < v->ns; j++) put_str(q, v, j);
       return;
     case PT__DW_STRARR2: {
       p32(q, (uint32_t)v->i);
       uint32_t k = 0;
       for (uint32_t r = 0; r < v->na; r++) {
         p32(q, (uint32_t)v->a[r]);
-        for (int64_t j = 0; j < v->a[r] && k < v->ns; j++) put_str(q, v->s[k++]);
+        for (int64_t j = 0; j < v->a[r] && k < v->ns; j++) put_str(q, v, k++);
       }
       return;
     }
