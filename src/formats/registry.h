@@ -53,5 +53,7 @@ typedef struct pt__format {
 extern const pt__format pt__format_ptf;
 extern const pt__format pt__format_text;
 extern const pt__format pt__format_picl;
+extern const pt__format pt__format_dumpi;
+extern const pt__format pt__format_otf;
 
 #endif

@@ -1,0 +1,2724 @@
+/* SST DUMPI trace sets (.meta + one .bin per rank): source, sink and the
+ * model-level dumpi2ascii printer.  The per-function knowledge is in
+ * dumpi_table.h; this file maps records to model items and back.
+ * Layout and mapping: doc/dumpi.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/dumpi.h"
+
+#define NS 1000000000LL
+#define MAX_WARN 8 /* warnings of one kind per file before they are counted */
+
+/* ======================================================================== */
+/* Attribute keys and argument roles                                         */
+/* ======================================================================== */
+
+/* Extra per-call attributes besides the arguments. */
+#define EXTRA_ATTRS(X)                                                       \
+  X(THREAD, "dumpi.thread", INT)       /* thread index when != 0 */          \
+  X(MASK, "dumpi.mask", INT)           /* option mask when != 0x4F */        \
+  X(CPU_START, "dumpi.cpu_start", INT) /* ENTER: cpu clock, ns */            \
+  X(CPU_STOP, "dumpi.cpu_stop", INT)   /* LEAVE: cpu clock, ns */            \
+  X(PERF, "dumpi.perf", INTS)          /* ENTER: counters before, LEAVE: after */ \
+  X(WALL, "dumpi.wall", INTS)          /* [start, stop] ns when the event  \
+                                          times had to be clamped */
+
+enum {
+#define EX_ENUM(N, s, t) EX_##N,
+  EXTRA_ATTRS(EX_ENUM)
+#undef EX_ENUM
+  EX__COUNT
+};
+static const char *const extra_names[] = {
+#define EX_NAME(N, s, t) s,
+    EXTRA_ATTRS(EX_NAME)
+#undef EX_NAME
+};
+static const uint8_t extra_types[] = {
+#define EX_TYPE(N, s, t) PT_TYPE_##t,
+    EXTRA_ATTRS(EX_TYPE)
+#undef EX_TYPE
+};
+
+/* Model type of an argument (STRARR2 has a second, STRING, part). */
+static uint32_t arg_mtype(unsigned atype) {
+  switch (pt__dumpi_atype_wire(atype)) {
+    case PT__DW_I32: case PT__DW_I64: case PT__DW_H16: case PT__DW_U8:
+    case PT__DW_S8:
+      return PT_TYPE_INT;
+    case PT__DW_STR: case PT__DW_STRARR: case PT__DW_ARGV:
+      return PT_TYPE_STRING;
+    default:
+      return PT_TYPE_INTS;
+  }
+}
+
+/* Argument roles used by the mapping, found by name in each function. */
+#define ROLES(X)                                                             \
+  X(count) X(datatype) X(dest) X(source) X(tag) X(comm) X(request)           \
+  X(requests) X(index) X(indices) X(outcount) X(flag) X(status) X(statuses) \
+  X(root) X(sendcount) X(sendtype) X(recvcount) X(recvtype) X(sendcounts)    \
+  X(recvcounts) X(sendtag) X(recvtag) X(commsize) X(commrank) X(sendtypes)   \
+  X(recvtypes) X(rank) X(size) X(oldtype) X(newtype) X(oldcomm) X(newcomm)
+enum {
+#define R_ENUM(n) R_##n,
+  ROLES(R_ENUM)
+#undef R_ENUM
+  R__COUNT
+};
+static const char *const role_names[] = {
+#define R_NAME(n) #n,
+    ROLES(R_NAME)
+#undef R_NAME
+};
+static int8_t role_idx[PT__DUMPI_NLABELS][R__COUNT];
+static pthread_once_t role_once = PTHREAD_ONCE_INIT;
+static void role_init(void) {
+  for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
+    const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    for (unsigned r = 0; r < R__COUNT; r++) {
+      role_idx[l][r] = -1;
+      for (unsigned k = 0; f && k < f->nargs; k++)
+        if (strcmp(f->args[k].name, role_names[r]) == 0)
+          role_idx[l][r] = (int8_t)k;
+    }
+  }
+}
+
+/* ======================================================================== */
+/* One .bin file                                                             */
+/* ======================================================================== */
+
+typedef struct dfile {
+  char *path;
+  const uint8_t *data;
+  size_t size;
+  int mapped;
+  uint32_t cpu_off, wall_off;
+  size_t stream_begin, stream_end; /* call records in [begin, end) */
+  int has_index, truncated, has_tail; /* tail = header..tables parsed */
+  uint64_t ncalls;                   /* records in the stream */
+  uint32_t label_count[PT__DUMPI_NLABELS];
+  uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
+  /* header */
+  uint8_t version[3];
+  uint64_t starttime;
+  char *host, *user;
+  int64_t nmeshcrd, nmeshsize;
+  int64_t *meshcrd, *meshsize;
+  /* footer */
+  int has_footer;
+  uint32_t called[PT__DUMPI_FOOTER_SLOTS], ignored[PT__DUMPI_FOOTER_SLOTS];
+  size_t nkv;
+  char **kv; /* key, value pairs */
+  size_t nperf;
+  char **perf;
+  size_t nsizes;
+  int64_t *sizes;
+  size_t naddr;
+  uint64_t *addr;
+  char **addrname;
+  pt__arena mem; /* strings and tables above */
+  /* warnings */
+  pt_warn_fn warn;
+  void *warn_user;
+  unsigned nwarn[8];
+} dfile;
+
+enum { W_REQREUSE, W_REQUNKNOWN, W_PROCNULL, W_STATUSERR, W_TIME, W_DTYPE,
+       W__COUNT };
+
+static void dwarn(dfile *f, unsigned kind, const char *fmt, ...)
+    PT_PRINTF(3, 4);
+static void dwarn(dfile *f, unsigned kind, const char *fmt, ...) {
+  if (kind < 8 && f->nwarn[kind]++ >= MAX_WARN) return;
+  if (!f->warn) return;
+  char msg[600];
+  int n = snprintf(msg, sizeof msg, "%s: ", f->path);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+  va_end(ap);
+  f->warn(f->warn_user, msg);
+}
+
+typedef struct rd {
+  const uint8_t *p, *end, *base;
+} rd;
+static int rneed(const rd *r, uint64_t n) {
+  return (uint64_t)(r->end - r->p) >= n;
+}
+static uint32_t r32(rd *r) {
+  uint32_t v = ((uint32_t)r->p[0] << 24) | ((uint32_t)r->p[1] << 16) |
+               ((uint32_t)r->p[2] << 8) | r->p[3];
+  r->p += 4;
+  return v;
+}
+static uint64_t r64(rd *r) {
+  uint64_t h = r32(r);
+  return (h << 32) | r32(r);
+}
+static uint64_t be64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
+  return v;
+}
+
+/* u16 length + bytes (header and tables). */
+static int rstr16(rd *r, pt__arena *a, char **out) {
+  if (!rneed(r, 2)) return -1;
+  unsigned len = (unsigned)((r->p[0] << 8) | r->p[1]);
+  r->p += 2;
+  if (!rneed(r, len)) return -1;
+  char *s = pt__arena_alloc(a, len + 1);
+  if (!s) return -1;
+  memcpy(s, r->p, len);
+  s[len] = 0;
+  r->p += len;
+  *out = s;
+  return 0;
+}
+
+static int rints(rd *r, pt__arena *a, int64_t *n, int64_t **out) {
+  if (!rneed(r, 4)) return -1;
+  *n = (int32_t)r32(r);
+  uint64_t m = *n > 0 ? (uint64_t)*n : 0;
+  if (!rneed(r, m * 4)) return -1;
+  *out = pt__arena_alloc(a, (size_t)(m + 1) * 8);
+  if (!*out) return -1;
+  for (uint64_t i = 0; i < m; i++) (*out)[i] = (int32_t)r32(r);
+  return 0;
+}
+
+#define FERR(st, off, ...)                                                  \
+  pt__err(err, st, "%s: offset %llu: %s", f->path, (unsigned long long)(off), \
+          (snprintf(reason, sizeof reason, __VA_ARGS__), reason))
+
+static int parse_header(dfile *f, size_t off) {
+  rd r = {f->data + off, f->data + f->size, f->data};
+  if (!rneed(&r, 11)) return -1;
+  for (int i = 0; i < 3; i++) f->version[i] = *r.p++;
+  f->starttime = r64(&r);
+  if (rstr16(&r, &f->mem, &f->host) || rstr16(&r, &f->mem, &f->user))
+    return -1;
+  if (rints(&r, &f->mem, &f->nmeshcrd, &f->meshcrd) ||
+      rints(&r, &f->mem, &f->nmeshsize, &f->meshsize))
+    return -1;
+  return (int)(r.p - (f->data + off));
+}
+
+static long parse_footer(dfile *f, size_t off) {
+  rd r = {f->data + off, f->data + f->size, f->data};
+  if (!rneed(&r, 8 + 8 * PT__DUMPI_FOOTER_SLOTS)) return -1;
+  if (r64(&r) != PT__DUMPI_FOOT_MAGIC) return -2;
+  for (int i = 0; i < PT__DUMPI_FOOTER_SLOTS; i++) f->called[i] = r32(&r);
+  for (int i = 0; i < PT__DUMPI_FOOTER_SLOTS; i++) f->ignored[i] = r32(&r);
+  f->has_footer = 1;
+  return (long)(r.p - (f->data + off));
+}
+
+/* count + n pairs (keyval) or n strings (perf labels). */
+static long parse_strings(dfile *f, size_t off, int pairs, size_t *n,
+                          char ***out) {
+  rd r = {f->data + off, f->data + f->size, f->data};
+  if (!rneed(&r, 4)) return -1;
+  int32_t c = (int32_t)r32(&r);
+  uint64_t m = c > 0 ? (uint64_t)c * (pairs ? 2 : 1) : 0;
+  if (!rneed(&r, m * 2)) return -1;
+  char **s = pt__arena_alloc(&f->mem, (size_t)(m + 1) * sizeof *s);
+  if (!s) return -1;
+  for (uint64_t i = 0; i < m; i++)
+    if (rstr16(&r, &f->mem, &s[i])) return -1;
+  *n = (size_t)(pairs ? m / 2 : m);
+  *out = s;
+  return (long)(r.p - (f->data + off));
+}
+
+static long parse_sizes(dfile *f, size_t off) {
+  rd r = {f->data + off, f->data + f->size, f->data};
+  int64_t n;
+  if (rints(&r, &f->mem, &n, &f->sizes)) return -1;
+  f->nsizes = n > 0 ? (size_t)n : 0;
+  return (long)(r.p - (f->data + off));
+}
+
+static long parse_addrs(dfile *f, size_t off) {
+  rd r = {f->data + off, f->data + f->size, f->data};
+  if (!rneed(&r, 4)) return -1;
+  int32_t c = (int32_t)r32(&r);
+  uint64_t m = c > 0 ? (uint64_t)c : 0;
+  if (!rneed(&r, m * 10)) return -1;
+  f->addr = pt__arena_alloc(&f->mem, (size_t)(m + 1) * 8);
+  f->addrname = pt__arena_alloc(&f->mem, (size_t)(m + 1) * sizeof(char *));
+  if (!f->addr || !f->addrname) return -1;
+  for (uint64_t i = 0; i < m; i++) {
+    if (!rneed(&r, 8)) return -1;
+    f->addr[i] = r64(&r);
+    if (rstr16(&r, &f->mem, &f->addrname[i])) return -1;
+  }
+  f->naddr = (size_t)m;
+  return (long)(r.p - (f->data + off));
+}
+
+/* Parse the parts after the stream in file order, starting at the header
+ * offset (used when there is no index). */
+static void parse_tail_walk(dfile *f, size_t off) {
+  long n = parse_header(f, off);
+  if (n < 0) return;
+  off += (size_t)n;
+  if ((n = parse_footer(f, off)) < 0) return;
+  off += (size_t)n;
+  size_t nkv;
+  char **kv;
+  if ((n = parse_strings(f, off, 1, &nkv, &kv)) < 0) return;
+  f->nkv = nkv;
+  f->kv = kv;
+  off += (size_t)n;
+  if ((n = parse_strings(f, off, 0, &f->nperf, &f->perf)) < 0) return;
+  off += (size_t)n;
+  if ((n = parse_sizes(f, off)) < 0) return;
+  off += (size_t)n;
+  if ((n = parse_addrs(f, off)) < 0) return;
+  f->has_tail = 1;
+}
+
+/* Walk the call stream from stream_begin: count labels, validate every
+ * record, find its end.  With an index, stream_end is known and any bad
+ * record is corruption; without, the walk ends at END_OF_STREAM or at the
+ * first incomplete record (a truncated file: warning). */
+static int walk_stream(dfile *f, pt_error *err) {
+  char reason[256], why[200];
+  pt__arena scratch = {0};
+  pt__dumpi_call c;
+  size_t pos = f->stream_begin;
+  f->comms_used = pt__arena_alloc(&f->mem, 65536 / 8);
+  if (!f->comms_used) return pt__err(err, PT_ENOMEM, "out of memory");
+  memset(f->comms_used, 0, 65536 / 8);
+  size_t end = f->has_index ? f->stream_end : f->size;
+  int rc = PT_OK;
+  for (;;) {
+    if (pos + 2 <= (f->has_index ? end + 2 : end) &&
+        f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
+        f->data[pos + 1] == (PT__DUMPI_END_OF_STREAM & 0xff)) {
+      if (f->has_index && pos != end) {
+        rc = FERR(PT_ECORRUPT, pos, "end of stream before the header the "
+                  "index points to (%llu)", (unsigned long long)end);
+        break;
+      }
+      f->stream_end = pos;
+      if (!f->has_index) parse_tail_walk(f, pos + 2);
+      break;
+    }
+    if (f->has_index && pos >= end) {
+      rc = FERR(PT_ECORRUPT, pos, "call stream does not end with "
+                "DUMPI_END_OF_STREAM");
+      break;
+    }
+    pt__arena_reset(&scratch);
+    long n = pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off,
+                              f->wall_off, &c, &scratch, why, sizeof why);
+    if (n == PT_ENOMEM) {
+      rc = pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+      break;
+    }
+    if (n < 0) {
+      if (f->has_index) {
+        rc = FERR(PT_ECORRUPT, pos, "call record %llu: %s",
+                  (unsigned long long)f->ncalls, why);
+        break;
+      }
+      f->stream_end = pos;
+      f->truncated = 1;
+      dwarn(f, 99, "offset %llu: no index and the stream is cut (%s): "
+            "read the %llu complete calls before it",
+            (unsigned long long)pos, why, (unsigned long long)f->ncalls);
+      break;
+    }
+    f->label_count[c.label]++;
+    f->ncalls++;
+    pos += (size_t)n;
+    int k = role_idx[c.label][R_comm];
+    if (c.f->sem != PT__DS_NONE && k >= 0 && c.v[k].present) {
+      uint16_t u = (uint16_t)c.v[k].i;
+      f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+    }
+  }
+  pt__arena_free(&scratch);
+  return rc;
+}
+
+static int dfile_init(dfile *f, pt_error *err) {
+  char reason[256];
+  if (f->size < 8 || be64(f->data) != PT__DUMPI_HEAD_MAGIC)
+    return FERR(PT_EFORMAT, 0, "not a DUMPI trace file (bad lead-in magic)");
+  /* The index: 7 offsets after the magic; older files have fewer. */
+  static const int nfields[] = {7, 6, 5, 4};
+  uint64_t ix[7] = {0}; /* sizes, addrs, perf, header, body, footer, kv */
+  int bad_index = 0;
+  for (int v = 0; v < 4 && !f->has_index; v++) {
+    size_t len = 8 + 8 * (size_t)nfields[v];
+    if (f->size < 16 + len) continue;
+    const uint8_t *p = f->data + f->size - len;
+    if (be64(p) != PT__DUMPI_HEAD_MAGIC) continue;
+    int skip = 7 - nfields[v];
+    memset(ix, 0, sizeof ix);
+    for (int i = 0; i < nfields[v]; i++) ix[skip + i] = be64(p + 8 + 8 * i);
+    /* Accept only a consistent index: the body at 8, the header right
+     * after an END_OF_STREAM label, every offset inside the file.  (A
+     * file cut inside its index can show the magic where an older,
+     * shorter index would start.) */
+    size_t limit = f->size - len;
+    int ok = ix[4] == 8 && ix[3] >= 18 && ix[3] < limit &&
+             f->data[ix[3] - 2] == (PT__DUMPI_END_OF_STREAM >> 8) &&
+             f->data[ix[3] - 1] == (PT__DUMPI_END_OF_STREAM & 0xff);
+    for (int i = 0; i < 7; i++) ok = ok && ix[i] <= limit;
+    if (ok) f->has_index = 1;
+    else bad_index = 1;
+  }
+  if (!f->has_index) memset(ix, 0, sizeof ix);
+  size_t body = f->has_index && ix[4] ? (size_t)ix[4] : 8;
+  if (body + 8 > f->size)
+    return FERR(PT_ECORRUPT, body, "file too short for the time offsets");
+  rd r = {f->data + body, f->data + f->size, f->data};
+  f->cpu_off = r32(&r);
+  f->wall_off = r32(&r);
+  f->stream_begin = body + 8;
+  if (f->has_index) {
+    if (ix[3] < f->stream_begin + 2)
+      return FERR(PT_ECORRUPT, ix[3], "header offset before the stream");
+    f->stream_end = (size_t)ix[3] - 2;
+    if (parse_header(f, (size_t)ix[3]) < 0)
+      return FERR(PT_ECORRUPT, ix[3], "bad header record");
+    long n = ix[5] ? parse_footer(f, (size_t)ix[5]) : 0;
+    if (n == -2) return FERR(PT_ECORRUPT, ix[5], "bad footer magic");
+    if (n < 0) return FERR(PT_ECORRUPT, ix[5], "footer cut short");
+    if (ix[6] && parse_strings(f, (size_t)ix[6], 1, &f->nkv, &f->kv) < 0)
+      return FERR(PT_ECORRUPT, ix[6], "bad keyval record");
+    if (ix[2] && parse_strings(f, (size_t)ix[2], 0, &f->nperf, &f->perf) < 0)
+      return FERR(PT_ECORRUPT, ix[2], "bad perf-counter label record");
+    if (ix[0] && parse_sizes(f, (size_t)ix[0]) < 0)
+      return FERR(PT_ECORRUPT, ix[0], "bad datatype-size record");
+    if (ix[1] && parse_addrs(f, (size_t)ix[1]) < 0)
+      return FERR(PT_ECORRUPT, ix[1], "bad function-address record");
+    f->has_tail = 1;
+    if (f->version[0] != 13)
+      dwarn(f, 99, "written by DUMPI %d.%d.%d; layout of version 13 assumed",
+            f->version[0], f->version[1], f->version[2]);
+  } else {
+    dwarn(f, 99, "%s trailing index (the writer did not finish, e.g. an "
+          "aborted run): walking the stream from the start",
+          bad_index ? "inconsistent" : "no");
+  }
+  return walk_stream(f, err);
+}
+
+static void dfile_free(dfile *f) {
+  if (f->mapped && f->data) munmap((void *)f->data, f->size);
+  pt__arena_free(&f->mem);
+  free(f->path);
+  memset(f, 0, sizeof *f);
+}
+
+static int dfile_open(dfile *f, const char *path, pt_warn_fn warn, void *wu,
+                      pt_error *err) {
+  memset(f, 0, sizeof *f);
+  f->warn = warn;
+  f->warn_user = wu;
+  f->path = strdup(path);
+  if (!f->path) return pt__err(err, PT_ENOMEM, "out of memory");
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return pt__err(err, errno == ENOENT ? PT_ENOTFOUND : PT_EIO, "%s: %s",
+                   path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return pt__err(err, PT_EIO, "%s: %s", path, strerror(errno));
+  }
+  f->size = (size_t)st.st_size;
+  if (f->size) {
+    void *m = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      close(fd);
+      return pt__err(err, PT_EIO, "%s: mmap: %s", path, strerror(errno));
+    }
+    f->data = m;
+    f->mapped = 1;
+  } else {
+    f->data = (const uint8_t *)"";
+  }
+  close(fd);
+  return dfile_init(f, err);
+}
+
+/* ======================================================================== */
+/* Mapping calls to events (one rank)                                        */
+/* ======================================================================== */
+
+typedef struct preq {
+  int32_t id;       /* DUMPI request id */
+  uint64_t model;   /* model request id */
+  uint8_t send, persistent, active;
+  int64_t peer, tag;
+  uint64_t comm, bytes;
+} preq;
+
+typedef struct crank_info { /* Comm_rank / Comm_size seen per comm id */
+  int32_t comm;
+  int64_t rank, size;
+} crank_info;
+
+typedef struct mapper {
+  dfile *f;
+  uint64_t rank, nranks, loc;
+  const uint32_t (*attr_id)[PT__DUMPI_MAX_ARGS + 1]; /* [label][k]; [.][16]:
+                                                      STRARR2 strings */
+  const uint32_t *extra_id;
+  int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
+  uint64_t last_time;
+  uint64_t next_req;
+  preq *reqs;
+  size_t nreqs, capreqs;
+  crank_info *cinfo;
+  size_t ncinfo, capcinfo;
+  /* output of the current call */
+  pt_event *q;
+  size_t qn, qcap;
+  pt__arena arena;
+} mapper;
+
+static void mapper_free(mapper *m) {
+  free(m->reqs);
+  free(m->cinfo);
+  free(m->q);
+  pt__arena_free(&m->arena);
+}
+
+static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
+  if (m->qn == m->qcap) {
+    size_t nc = m->qcap ? 2 * m->qcap : 16;
+    pt_event *q = realloc(m->q, nc * sizeof *q);
+    if (!q) return NULL;
+    m->q = q;
+    m->qcap = nc;
+  }
+  pt_event *e = &m->q[m->qn++];
+  pt_event_init(e, kind, t, m->loc);
+  return e;
+}
+
+/* Absolute seconds with 16-bit wrap-around tracking. */
+static int64_t unwrap(int64_t sec, int64_t *wrap, int64_t *last) {
+  int64_t s = sec + 65536 * *wrap;
+  if (*last && s < *last - 32768) {
+    (*wrap)++;
+    s += 65536;
+  }
+  *last = s;
+  return s;
+}
+
+static uint64_t comm_id(const mapper *m, int64_t dumpi_comm) {
+  if (dumpi_comm == PT__DUMPI_COMM_WORLD || dumpi_comm == PT__DUMPI_COMM_SELF)
+    return (uint64_t)dumpi_comm;
+  return ((m->rank + 1) << 16) | (uint16_t)dumpi_comm;
+}
+
+static const int64_t default_sizes[28] = {0, 0, 1, 1, 1, 1, 4, 2, 2, 4,
+                                          4, 8, 8, 4, 8, 16, 8, 8, 8, 1,
+                                          0, 0, 8, 12, 16, 6, 8, 20};
+
+static uint64_t type_size(mapper *m, int64_t dt) {
+  dfile *f = m->f;
+  if (dt >= 0 && (uint64_t)dt < f->nsizes) return (uint64_t)f->sizes[dt];
+  if (dt >= 0 && dt < 28) return (uint64_t)default_sizes[dt];
+  dwarn(f, W_DTYPE, "datatype %lld has no size in the trace; bytes counted "
+        "as 0", (long long)dt);
+  return 0;
+}
+
+static int64_t vi(const pt__dumpi_call *c, int role) {
+  int k = role_idx[c->label][role];
+  return k >= 0 && c->v[k].present ? c->v[k].i : 0;
+}
+static const pt__dumpi_val *vv(const pt__dumpi_call *c, int role) {
+  int k = role_idx[c->label][role];
+  return k >= 0 && c->v[k].present ? &c->v[k] : NULL;
+}
+static int64_t sum_ints(const pt__dumpi_val *v) {
+  int64_t s = 0;
+  for (uint32_t j = 0; v && j < v->na; j++) s += v->a[j];
+  return s;
+}
+
+static crank_info *cinfo_get(mapper *m, int64_t comm, int create) {
+  for (size_t i = 0; i < m->ncinfo; i++)
+    if (m->cinfo[i].comm == comm) return &m->cinfo[i];
+  if (!create) return NULL;
+  if (m->ncinfo == m->capcinfo) {
+    size_t nc = m->capcinfo ? 2 * m->capcinfo : 8;
+    crank_info *n = realloc(m->cinfo, nc * sizeof *n);
+    if (!n) return NULL;
+    m->cinfo = n;
+    m->capcinfo = nc;
+  }
+  crank_info *ci = &m->cinfo[m->ncinfo++];
+  ci->comm = (int32_t)comm;
+  ci->rank = ci->size = -1;
+  return ci;
+}
+
+/* My rank and the size of a communicator, -1 if unknown. */
+static int64_t my_rank(mapper *m, int64_t comm) {
+  if (comm == PT__DUMPI_COMM_WORLD) return (int64_t)m->rank;
+  if (comm == PT__DUMPI_COMM_SELF) return 0;
+  crank_info *ci = cinfo_get(m, comm, 0);
+  return ci ? ci->rank : -1;
+}
+static int64_t comm_size(mapper *m, int64_t comm) {
+  if (comm == PT__DUMPI_COMM_WORLD) return (int64_t)m->nranks;
+  if (comm == PT__DUMPI_COMM_SELF) return 1;
+  crank_info *ci = cinfo_get(m, comm, 0);
+  return ci && ci->size > 0 ? ci->size : 0;
+}
+
+static int64_t peer_of(mapper *m, int64_t p) {
+  if (p == PT__DUMPI_ROOT) {
+    dwarn(m->f, W_PROCNULL, "peer -2 (OpenMPI's MPI_PROC_NULL, stored raw; "
+          "dumpi2ascii calls it MPI_ROOT): no message event");
+    return INT64_MIN;
+  }
+  return p < 0 ? -1 : p;
+}
+
+static int req_add(mapper *m, int32_t id, int send, int persistent,
+                   int64_t peer, int64_t tag, uint64_t comm, uint64_t bytes,
+                   preq **out) {
+  for (size_t i = 0; i < m->nreqs; i++)
+    if (m->reqs[i].id == id && (!m->reqs[i].persistent || m->reqs[i].active))
+      dwarn(m->f, W_REQREUSE, "request id %d reused while still "
+            "outstanding (the MPI library handed out the same handle); "
+            "completions match the oldest first", (int)id);
+  if (m->nreqs == m->capreqs) {
+    size_t nc = m->capreqs ? 2 * m->capreqs : 16;
+    preq *n = realloc(m->reqs, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    m->reqs = n;
+    m->capreqs = nc;
+  }
+  preq *r = &m->reqs[m->nreqs++];
+  r->id = id;
+  r->model = persistent ? 0 : ++m->next_req;
+  r->send = (uint8_t)send;
+  r->persistent = (uint8_t)persistent;
+  r->active = (uint8_t)!persistent;
+  r->peer = peer;
+  r->tag = tag;
+  r->comm = comm;
+  r->bytes = bytes;
+  if (out) *out = r;
+  return PT_OK;
+}
+
+static void req_remove(mapper *m, size_t i) {
+  memmove(&m->reqs[i], &m->reqs[i + 1], (m->nreqs - i - 1) * sizeof *m->reqs);
+  m->nreqs--;
+}
+
+/* Complete request `id` with status s (5 ints or NULL) at time t. */
+static int req_complete(mapper *m, int64_t id, const int64_t *s, uint64_t t) {
+  if (id == PT__DUMPI_REQUEST_NULL || id == 0) return PT_OK;
+  size_t i;
+  for (i = 0; i < m->nreqs; i++)
+    if (m->reqs[i].id == id && m->reqs[i].active) break;
+  if (i == m->nreqs) {
+    dwarn(m->f, W_REQUNKNOWN, "completion of request id %lld that no "
+          "recorded call created (e.g. an MPI-3 call DUMPI does not record)",
+          (long long)id);
+    return PT_OK;
+  }
+  preq *r = &m->reqs[i];
+  pt_event *e;
+  if (s && s[2]) {
+    if (!(e = qpush(m, PT_EV_REQUEST_CANCELLED, t))) return PT_ENOMEM;
+    e->request = r->model;
+  } else if (r->send) {
+    if (!(e = qpush(m, PT_EV_ISEND_COMPLETE, t))) return PT_ENOMEM;
+    e->request = r->model;
+  } else {
+    if (!(e = qpush(m, PT_EV_IRECV, t))) return PT_ENOMEM;
+    e->ref = PT_NONE;
+    e->peer = s && s[1] >= 0 ? s[1] : r->peer;
+    e->tag = s && s[4] >= 0 ? s[4] : r->tag;
+    e->size = s && s[0] >= 0 ? (uint64_t)s[0] : r->bytes;
+    e->comm = r->comm;
+    e->request = r->model;
+  }
+  if (r->persistent) r->active = 0;
+  else req_remove(m, i);
+  return PT_OK;
+}
+
+static int start_req(mapper *m, int64_t id, uint64_t t) {
+  for (size_t i = 0; i < m->nreqs; i++) {
+    preq *r = &m->reqs[i];
+    if (r->id != id || !r->persistent) continue;
+    r->active = 1;
+    r->model = ++m->next_req;
+    pt_event *e = qpush(m, r->send ? PT_EV_ISEND : PT_EV_IRECV_REQUEST, t);
+    if (!e) return PT_ENOMEM;
+    e->request = r->model;
+    if (r->send) {
+      e->ref = PT_NONE;
+      e->peer = r->peer;
+      e->tag = r->tag;
+      e->comm = r->comm;
+      e->size = r->bytes;
+    }
+    return PT_OK;
+  }
+  dwarn(m->f, W_REQUNKNOWN, "MPI_Start of request id %lld that no recorded "
+        "*_init created", (long long)id);
+  return PT_OK;
+}
+
+static const int64_t *status_at(const pt__dumpi_val *v, int64_t j) {
+  if (!v || j < 0 || (uint64_t)(j + 1) * 5 > v->na) return NULL;
+  return v->a + 5 * j;
+}
+
+static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
+                     int64_t tag, int64_t comm, uint64_t bytes) {
+  int64_t p = peer_of(m, peer);
+  if (p == INT64_MIN) return PT_OK;
+  pt_event *e = qpush(m, kind, t);
+  if (!e) return PT_ENOMEM;
+  e->ref = PT_NONE;
+  e->peer = p;
+  e->tag = tag;
+  e->comm = comm_id(m, comm);
+  e->size = bytes;
+  return PT_OK;
+}
+
+/* Bytes sent / received by a collective, from counts x datatype sizes. */
+static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
+                       uint64_t *recvd) {
+  int64_t comm = vi(c, R_comm), root = vi(c, R_root);
+  int64_t me = vv(c, R_commrank) ? vi(c, R_commrank) : my_rank(m, comm);
+  int64_t n = vv(c, R_commsize) ? vi(c, R_commsize) : comm_size(m, comm);
+  int is_root = me >= 0 && me == root;
+  uint64_t cnt = (uint64_t)(vi(c, R_count) > 0 ? vi(c, R_count) : 0) *
+                 type_size(m, vi(c, R_datatype));
+  uint64_t sc = (uint64_t)(vi(c, R_sendcount) > 0 ? vi(c, R_sendcount) : 0) *
+                type_size(m, vi(c, R_sendtype));
+  uint64_t rc = (uint64_t)(vi(c, R_recvcount) > 0 ? vi(c, R_recvcount) : 0) *
+                type_size(m, vi(c, R_recvtype));
+  uint64_t un = n > 0 ? (uint64_t)n : 0;
+  *sent = *recvd = 0;
+  switch (c->f->coll) {
+    case PT_COLL_BCAST:
+      if (is_root) *sent = cnt; else *recvd = cnt;
+      break;
+    case PT_COLL_REDUCE:
+      *sent = cnt;
+      if (is_root) *recvd = cnt;
+      break;
+    case PT_COLL_ALLREDUCE: case PT_COLL_SCAN: case PT_COLL_EXSCAN:
+      *sent = *recvd = cnt;
+      break;
+    case PT_COLL_GATHER:
+      *sent = sc;
+      if (is_root) *recvd = rc * un;
+      break;
+    case PT_COLL_GATHERV:
+      *sent = sc;
+      if (is_root)
+        *recvd = (uint64_t)sum_ints(vv(c, R_recvcounts)) *
+                 type_size(m, vi(c, R_recvtype));
+      break;
+    case PT_COLL_SCATTER:
+      *recvd = rc;
+      if (is_root) *sent = sc * un;
+      break;
+    case PT_COLL_SCATTERV:
+      *recvd = rc;
+      if (is_root)
+        *sent = (uint64_t)sum_ints(vv(c, R_sendcounts)) *
+                type_size(m, vi(c, R_sendtype));
+      break;
+    case PT_COLL_ALLGATHER:
+      *sent = sc;
+      *recvd = rc * un;
+      break;
+    case PT_COLL_ALLGATHERV:
+      *sent = sc;
+      *recvd = (uint64_t)sum_ints(vv(c, R_recvcounts)) *
+               type_size(m, vi(c, R_recvtype));
+      break;
+    case PT_COLL_ALLTOALL:
+      *sent = sc * un;
+      *recvd = rc * un;
+      break;
+    case PT_COLL_ALLTOALLV:
+      *sent = (uint64_t)sum_ints(vv(c, R_sendcounts)) *
+              type_size(m, vi(c, R_sendtype));
+      *recvd = (uint64_t)sum_ints(vv(c, R_recvcounts)) *
+               type_size(m, vi(c, R_recvtype));
+      break;
+    case PT_COLL_ALLTOALLW: {
+      const pt__dumpi_val *a = vv(c, R_sendcounts), *b = vv(c, R_sendtypes);
+      for (uint32_t j = 0; a && b && j < a->na && j < b->na; j++)
+        *sent += (uint64_t)a->a[j] * type_size(m, b->a[j]);
+      a = vv(c, R_recvcounts);
+      b = vv(c, R_recvtypes);
+      for (uint32_t j = 0; a && b && j < a->na && j < b->na; j++)
+        *recvd += (uint64_t)a->a[j] * type_size(m, b->a[j]);
+      break;
+    }
+    case PT_COLL_REDUCE_SCATTER: {
+      const pt__dumpi_val *rcs = vv(c, R_recvcounts);
+      uint64_t sz = type_size(m, vi(c, R_datatype));
+      *sent = (uint64_t)sum_ints(rcs) * sz;
+      if (rcs && me >= 0 && (uint64_t)me < rcs->na)
+        *recvd = (uint64_t)rcs->a[me] * sz;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/* The semantic events of call c between its ENTER (t0) and LEAVE (t1). */
+static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
+                         uint64_t t1) {
+  const pt__dumpi_func *f = c->f;
+  int rc = PT_OK;
+  int64_t comm = vi(c, R_comm);
+  switch ((pt__dumpi_sem)f->sem) {
+    case PT__DS_NONE:
+      return PT_OK;
+    case PT__DS_SEND:
+      return p2p_event(m, PT_EV_SEND, t0, vi(c, R_dest), vi(c, R_tag), comm,
+                       (uint64_t)vi(c, R_count) *
+                           type_size(m, vi(c, R_datatype)));
+    case PT__DS_RECV: {
+      const int64_t *s = status_at(vv(c, R_status), 0);
+      int64_t src = vi(c, R_source);
+      if (src == PT__DUMPI_ROOT) return p2p_event(m, PT_EV_RECV, t1, src, 0, 0, 0);
+      uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+      return p2p_event(m, PT_EV_RECV, t1, s && s[1] >= 0 ? s[1] : src,
+                       s && s[4] >= 0 ? s[4] : vi(c, R_tag), comm,
+                       s && s[0] >= 0 ? (uint64_t)s[0] : b);
+    }
+    case PT__DS_SENDRECV: {
+      int rp = role_idx[c->label][R_sendcount] >= 0;
+      uint64_t sb = rp ? (uint64_t)vi(c, R_sendcount) *
+                             type_size(m, vi(c, R_sendtype))
+                       : (uint64_t)vi(c, R_count) *
+                             type_size(m, vi(c, R_datatype));
+      uint64_t rb = rp ? (uint64_t)vi(c, R_recvcount) *
+                             type_size(m, vi(c, R_recvtype))
+                       : sb;
+      if ((rc = p2p_event(m, PT_EV_SEND, t0, vi(c, R_dest), vi(c, R_sendtag),
+                          comm, sb)) < 0)
+        return rc;
+      const int64_t *s = status_at(vv(c, R_status), 0);
+      int64_t src = vi(c, R_source);
+      if (src == PT__DUMPI_ROOT) return p2p_event(m, PT_EV_RECV, t1, src, 0, 0, 0);
+      return p2p_event(m, PT_EV_RECV, t1, s && s[1] >= 0 ? s[1] : src,
+                       s && s[4] >= 0 ? s[4] : vi(c, R_recvtag), comm,
+                       s && s[0] >= 0 ? (uint64_t)s[0] : rb);
+    }
+    case PT__DS_ISEND:
+    case PT__DS_IRECV:
+    case PT__DS_SEND_INIT:
+    case PT__DS_RECV_INIT: {
+      int send = f->sem == PT__DS_ISEND || f->sem == PT__DS_SEND_INIT;
+      int pers = f->sem == PT__DS_SEND_INIT || f->sem == PT__DS_RECV_INIT;
+      int64_t peer = send ? vi(c, R_dest) : vi(c, R_source);
+      uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+      int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT : (peer < 0 ? -1 : peer);
+      preq *r;
+      if ((rc = req_add(m, (int32_t)vi(c, R_request), send, pers, p,
+                        vi(c, R_tag), comm_id(m, comm), b, &r)) < 0)
+        return rc;
+      if (pers) return PT_OK;
+      if (p == PT__DUMPI_ROOT) {
+        peer_of(m, p); /* warn */
+        r->peer = -1;
+      }
+      pt_event *e = qpush(m, send ? PT_EV_ISEND : PT_EV_IRECV_REQUEST, t0);
+      if (!e) return PT_ENOMEM;
+      e->request = r->model;
+      if (send) {
+        e->ref = PT_NONE;
+        e->peer = r->peer;
+        e->tag = r->tag;
+        e->comm = r->comm;
+        e->size = b;
+      }
+      return PT_OK;
+    }
+    case PT__DS_START:
+      return start_req(m, vi(c, R_request), t0);
+    case PT__DS_STARTALL: {
+      const pt__dumpi_val *rq = vv(c, R_requests);
+      for (uint32_t j = 0; rq && j < rq->na; j++)
+        if ((rc = start_req(m, rq->a[j], t0)) < 0) return rc;
+      return PT_OK;
+    }
+    case PT__DS_WAIT:
+    case PT__DS_TEST:
+      if (f->sem == PT__DS_TEST && !vi(c, R_flag)) return PT_OK;
+      return req_complete(m, vi(c, R_request), status_at(vv(c, R_status), 0),
+                          t1);
+    case PT__DS_WAITANY:
+    case PT__DS_TESTANY: {
+      if (f->sem == PT__DS_TESTANY && !vi(c, R_flag)) return PT_OK;
+      const pt__dumpi_val *rq = vv(c, R_requests);
+      int64_t ix = vi(c, R_index);
+      if (!rq || ix < 0 || (uint64_t)ix >= rq->na) return PT_OK;
+      return req_complete(m, rq->a[ix], status_at(vv(c, R_status), 0), t1);
+    }
+    case PT__DS_WAITALL:
+    case PT__DS_TESTALL: {
+      if (f->sem == PT__DS_TESTALL && !vi(c, R_flag)) return PT_OK;
+      const pt__dumpi_val *rq = vv(c, R_requests), *st = vv(c, R_statuses);
+      for (uint32_t j = 0; rq && j < rq->na; j++)
+        if ((rc = req_complete(m, rq->a[j], status_at(st, j), t1)) < 0)
+          return rc;
+      return PT_OK;
+    }
+    case PT__DS_WAITSOME:
+    case PT__DS_TESTSOME: {
+      const pt__dumpi_val *rq = vv(c, R_requests), *ix = vv(c, R_indices),
+                          *st = vv(c, R_statuses);
+      int64_t n = vi(c, R_outcount);
+      for (int64_t j = 0; rq && ix && j < n && (uint64_t)j < ix->na; j++) {
+        int64_t k = ix->a[j];
+        if (k < 0 || (uint64_t)k >= rq->na) continue;
+        if ((rc = req_complete(m, rq->a[k], status_at(st, j), t1)) < 0)
+          return rc;
+      }
+      return PT_OK;
+    }
+    case PT__DS_REQUEST_FREE: {
+      int64_t id = vi(c, R_request);
+      for (size_t i = 0; i < m->nreqs; i++)
+        if (m->reqs[i].id == id && m->reqs[i].persistent) {
+          req_remove(m, i);
+          break;
+        }
+      return PT_OK;
+    }
+    case PT__DS_CANCEL: {
+      int64_t id = vi(c, R_request);
+      for (size_t i = 0; i < m->nreqs; i++)
+        if (m->reqs[i].id == id && m->reqs[i].active) {
+          pt_event *e = qpush(m, PT_EV_REQUEST_CANCELLED, t1);
+          if (!e) return PT_ENOMEM;
+          e->request = m->reqs[i].model;
+          break;
+        }
+      return PT_OK;
+    }
+    case PT__DS_COMM_RANK:
+    case PT__DS_COMM_SIZE: {
+      crank_info *ci = cinfo_get(m, comm, 1);
+      if (!ci) return PT_ENOMEM;
+      if (f->sem == PT__DS_COMM_RANK) ci->rank = vi(c, R_rank);
+      else ci->size = vi(c, R_size);
+      return PT_OK;
+    }
+    case PT__DS_COLL: {
+      pt_event *e = qpush(m, PT_EV_COLL_BEGIN, t0);
+      if (!e) return PT_ENOMEM;
+      uint64_t sent, recvd;
+      coll_bytes(m, c, &sent, &recvd);
+      if (!(e = qpush(m, PT_EV_COLL_END, t1))) return PT_ENOMEM;
+      e->ref = f->coll;
+      e->peer = role_idx[c->label][R_root] >= 0 ? vi(c, R_root) : -1;
+      e->comm = comm_id(m, comm);
+      e->size = sent;
+      e->size2 = recvd;
+      return PT_OK;
+    }
+    default:
+      return PT_OK;
+  }
+}
+
+static pt_attr *attr_push(pt_attr *at, uint32_t *n, uint64_t key,
+                          uint32_t type) {
+  pt_attr *a = &at[(*n)++];
+  memset(a, 0, sizeof *a);
+  a->key = key;
+  a->val.type = type;
+  return a;
+}
+
+/* Map call c of this rank into m->q (ENTER, semantic events, LEAVE). */
+static int map_call(mapper *m, const pt__dumpi_call *c) {
+  const pt__dumpi_func *f = c->f;
+  m->qn = 0;
+  /* times */
+  int64_t ws = 0, we = 0;
+  int have_wall = (c->mask & PT__DUMPI_MASK_WALL) != 0;
+  if (have_wall) {
+    ws = unwrap(c->wall_start.sec, &m->wall_wrap, &m->wall_last) * NS +
+         c->wall_start.nsec;
+    we = unwrap(c->wall_stop.sec, &m->wall_wrap, &m->wall_last) * NS +
+         c->wall_stop.nsec;
+  }
+  uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : m->last_time;
+  uint64_t t1 = have_wall && we >= 0 ? (uint64_t)we : t0;
+  int clamped = 0;
+  if (t0 < m->last_time) {
+    dwarn(m->f, W_TIME, "call %s starts before the previous call ended; "
+          "event times clamped", f->name);
+    t0 = m->last_time;
+    clamped = 1;
+  }
+  if (t1 < t0) {
+    t1 = t0;
+    clamped = 1;
+  }
+  m->last_time = t1;
+
+  /* attributes of the ENTER */
+  uint32_t cap = EX__COUNT + 2u * f->nargs;
+  for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
+  pt_attr *at = pt__arena_alloc(&m->arena, cap * sizeof *at);
+  if (!at) return PT_ENOMEM;
+  uint32_t n = 0;
+  for (unsigned k = 0; k < f->nargs; k++) {
+    const pt__dumpi_val *v = &c->v[k];
+    if (!v->present) continue;
+    uint64_t key = m->attr_id[c->label][k];
+    pt__dumpi_wire w = pt__dumpi_atype_wire(f->args[k].type);
+    switch (arg_mtype(f->args[k].type)) {
+      case PT_TYPE_INT:
+        attr_push(at, &n, key, PT_TYPE_INT)->val.v.i = v->i;
+        break;
+      case PT_TYPE_STRING:
+        for (uint32_t j = 0; j < v->ns; j++)
+          attr_push(at, &n, key, PT_TYPE_STRING)->val.v.s = v->s[j];
+        break;
+      default: {
+        pt_attr *a = attr_push(at, &n, key, PT_TYPE_INTS);
+        a->val.count = v->na;
+        a->val.v.ints = v->a;
+        if (w == PT__DW_STRARR2)
+          for (uint32_t j = 0; j < v->ns; j++)
+            attr_push(at, &n, m->attr_id[c->label][PT__DUMPI_MAX_ARGS],
+                      PT_TYPE_STRING)
+                ->val.v.s = v->s[j];
+      }
+    }
+  }
+  if (c->thread)
+    attr_push(at, &n, m->extra_id[EX_THREAD], PT_TYPE_INT)->val.v.i = c->thread;
+  if (c->mask != PT__DUMPI_MASK_DEFAULT)
+    attr_push(at, &n, m->extra_id[EX_MASK], PT_TYPE_INT)->val.v.i = c->mask;
+  if (c->mask & PT__DUMPI_MASK_CPU)
+    attr_push(at, &n, m->extra_id[EX_CPU_START], PT_TYPE_INT)->val.v.i =
+        unwrap(c->cpu_start.sec, &m->cpu_wrap, &m->cpu_last) * NS +
+        c->cpu_start.nsec;
+  int64_t *perf = NULL;
+  if (c->mask & PT__DUMPI_MASK_PERF) {
+    perf = pt__arena_alloc(&m->arena, 16u * c->nperf + 16);
+    if (!perf) return PT_ENOMEM;
+    for (unsigned j = 0; j < c->nperf; j++) {
+      perf[j] = (int64_t)c->perf_in[j];
+      perf[c->nperf + j] = (int64_t)c->perf_out[j];
+    }
+    pt_attr *a = attr_push(at, &n, m->extra_id[EX_PERF], PT_TYPE_INTS);
+    a->val.count = c->nperf;
+    a->val.v.ints = perf;
+  }
+  if (clamped) {
+    int64_t *w = pt__arena_alloc(&m->arena, 16);
+    if (!w) return PT_ENOMEM;
+    w[0] = ws;
+    w[1] = we;
+    pt_attr *a = attr_push(at, &n, m->extra_id[EX_WALL], PT_TYPE_INTS);
+    a->val.count = 2;
+    a->val.v.ints = w;
+  }
+  pt_event *e = qpush(m, PT_EV_ENTER, t0);
+  if (!e) return PT_ENOMEM;
+  e->ref = c->label;
+  e->nattrs = n;
+  e->attrs = n ? at : NULL;
+
+  int rc = map_semantics(m, c, t0, t1);
+  if (rc < 0) return rc;
+
+  /* LEAVE */
+  pt_attr *lat = pt__arena_alloc(&m->arena, 2 * sizeof *lat);
+  if (!lat) return PT_ENOMEM;
+  uint32_t ln = 0;
+  if (c->mask & PT__DUMPI_MASK_CPU)
+    attr_push(lat, &ln, m->extra_id[EX_CPU_STOP], PT_TYPE_INT)->val.v.i =
+        unwrap(c->cpu_stop.sec, &m->cpu_wrap, &m->cpu_last) * NS +
+        c->cpu_stop.nsec;
+  if (perf) {
+    pt_attr *a = attr_push(lat, &ln, m->extra_id[EX_PERF], PT_TYPE_INTS);
+    a->val.count = c->nperf;
+    a->val.v.ints = perf + c->nperf;
+  }
+  if (!(e = qpush(m, PT_EV_LEAVE, t1))) return PT_ENOMEM;
+  e->ref = c->label;
+  e->nattrs = ln;
+  e->attrs = ln ? lat : NULL;
+  return PT_OK;
+}
+
+/* ======================================================================== */
+/* Attribute key assignment (shared by the source and parse_mem)            */
+/* ======================================================================== */
+
+typedef struct akeys {
+  uint32_t id[PT__DUMPI_NLABELS][PT__DUMPI_MAX_ARGS + 1];
+  uint32_t extra[EX__COUNT];
+  size_t n;
+  const char *name[PT__DUMPI_NLABELS * 4 + EX__COUNT];
+  uint32_t type[PT__DUMPI_NLABELS * 4 + EX__COUNT];
+} akeys;
+
+static uint32_t akey(akeys *k, const char *name, uint32_t type) {
+  for (size_t i = 0; i < k->n; i++)
+    if (k->type[i] == type && strcmp(k->name[i], name) == 0) return (uint32_t)i;
+  k->name[k->n] = name;
+  k->type[k->n] = type;
+  return (uint32_t)k->n++;
+}
+
+/* Keys for the extras and for every argument of the labels used. */
+static int akeys_build(akeys *k, const uint32_t *label_used) {
+  k->n = 0;
+  for (unsigned e = 0; e < EX__COUNT; e++)
+    k->extra[e] = akey(k, extra_names[e], extra_types[e]);
+  for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
+    const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    if (!f || !label_used[l]) continue;
+    if (k->n + 2u * f->nargs > sizeof k->name / sizeof k->name[0])
+      return PT_ELIMIT;
+    for (unsigned a = 0; a < f->nargs; a++) {
+      k->id[l][a] = akey(k, f->args[a].name, arg_mtype(f->args[a].type));
+      if (pt__dumpi_atype_wire(f->args[a].type) == PT__DW_STRARR2)
+        k->id[l][PT__DUMPI_MAX_ARGS] =
+            akey(k, f->args[a].name, PT_TYPE_STRING);
+    }
+  }
+  return PT_OK;
+}
+
+/* ======================================================================== */
+/* The source                                                                */
+/* ======================================================================== */
+
+typedef struct rankst {
+  dfile f;
+  mapper m;
+  size_t pos;     /* next record */
+  size_t qi;      /* next event of m.q */
+  int done;
+  pt__arena scratch;
+  pt__dumpi_call call;
+} rankst;
+
+typedef struct dsrc {
+  char *meta_path;
+  size_t nranks;
+  rankst *r;
+  akeys keys;
+  pt_def *defs;
+  size_t ndefs, capdefs, defi;
+  pt__arena mem;
+  size_t *heap; /* ranks by head event time */
+  size_t nheap;
+  int started;
+  char err[700];
+} dsrc;
+
+static int def_add(dsrc *s, pt_def **out, uint32_t kind, uint64_t id) {
+  if (s->ndefs == s->capdefs) {
+    size_t nc = s->capdefs ? 2 * s->capdefs : 64;
+    pt_def *d = realloc(s->defs, nc * sizeof *d);
+    if (!d) return PT_ENOMEM;
+    s->defs = d;
+    s->capdefs = nc;
+  }
+  *out = &s->defs[s->ndefs++];
+  pt_def_init(*out, kind, id);
+  return PT_OK;
+}
+
+static const char *sdup(dsrc *s, const char *fmt, ...) PT_PRINTF(2, 3);
+static const char *sdup(dsrc *s, const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return pt__arena_strdup(&s->mem, buf);
+}
+
+static int kv_add(dsrc *s, uint64_t scope, const char *name,
+                  const char *value) {
+  pt_def *d;
+  if (def_add(s, &d, PT_DEF_KEYVAL, s->ndefs) < 0) return PT_ENOMEM;
+  d->parent = scope;
+  d->name = pt__arena_strdup(&s->mem, name);
+  d->s1 = pt__arena_strdup(&s->mem, value ? value : "");
+  if (!d->name || !d->s1) return PT_ENOMEM;
+  return PT_OK;
+}
+
+/* "v0,v1,..." of n ints into the arena. */
+static const char *ints_str(pt__arena *a, const int64_t *v, size_t n) {
+  pt__buf b = {0};
+  char tmp[32];
+  for (size_t i = 0; i < n; i++) {
+    int l = snprintf(tmp, sizeof tmp, "%s%lld", i ? "," : "", (long long)v[i]);
+    if (pt__buf_put(&b, tmp, (size_t)l) < 0) {
+      pt__buf_free(&b);
+      return NULL;
+    }
+  }
+  if (pt__buf_put(&b, "", 1) < 0) {
+    pt__buf_free(&b);
+    return NULL;
+  }
+  char *s = pt__arena_strdup(a, (const char *)b.p);
+  pt__buf_free(&b);
+  return s;
+}
+
+/* "label=count,..." of the nonzero footer slots. */
+static const char *footer_str(pt__arena *a, const uint32_t *v) {
+  pt__buf b = {0};
+  char tmp[32];
+  for (unsigned i = 0; i < PT__DUMPI_FOOTER_SLOTS; i++) {
+    if (!v[i]) continue;
+    int l = snprintf(tmp, sizeof tmp, "%s%u=%u", b.len ? "," : "", i, v[i]);
+    if (pt__buf_put(&b, tmp, (size_t)l) < 0) goto oom;
+  }
+  if (pt__buf_put(&b, "", 1) < 0) goto oom;
+  char *s = pt__arena_strdup(a, (const char *)b.p);
+  pt__buf_free(&b);
+  return s;
+oom:
+  pt__buf_free(&b);
+  return NULL;
+}
+
+/* Per-rank keyvals: everything of the .bin that is not a call. */
+static int rank_keyvals(dsrc *s, size_t r) {
+  dfile *f = &s->r[r].f;
+  uint64_t g = r;
+  char tmp[64];
+  int rc = 0;
+#define KV(name, value)                                                      \
+  do {                                                                       \
+    if ((rc = kv_add(s, g, name, value)) < 0) return rc;                     \
+  } while (0)
+  snprintf(tmp, sizeof tmp, "%u", f->cpu_off);
+  KV("dumpi.cpu_offset", tmp);
+  snprintf(tmp, sizeof tmp, "%u", f->wall_off);
+  KV("dumpi.wall_offset", tmp);
+  if (!f->has_index) KV("dumpi.index", "none");
+  if (f->truncated) KV("dumpi.truncated", "1");
+  if (!f->has_tail) return PT_OK;
+  snprintf(tmp, sizeof tmp, "%d.%d.%d", f->version[0], f->version[1],
+           f->version[2]);
+  KV("dumpi.version", tmp);
+  snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)f->starttime);
+  KV("dumpi.starttime", tmp);
+  KV("dumpi.hostname", f->host);
+  KV("dumpi.username", f->user);
+  const char *v;
+  if (!(v = ints_str(&s->mem, f->meshcrd,
+                     f->nmeshcrd > 0 ? (size_t)f->nmeshcrd : 0)))
+    return PT_ENOMEM;
+  KV("dumpi.meshcrd", v);
+  if (!(v = ints_str(&s->mem, f->meshsize,
+                     f->nmeshsize > 0 ? (size_t)f->nmeshsize : 0)))
+    return PT_ENOMEM;
+  KV("dumpi.meshsize", v);
+  if (f->has_footer) {
+    if (!(v = footer_str(&s->mem, f->called))) return PT_ENOMEM;
+    KV("dumpi.footer.called", v);
+    if (!(v = footer_str(&s->mem, f->ignored))) return PT_ENOMEM;
+    KV("dumpi.footer.ignored", v);
+  }
+  if (!(v = ints_str(&s->mem, f->sizes, f->nsizes))) return PT_ENOMEM;
+  KV("dumpi.typesizes", v);
+  for (size_t i = 0; i < f->nperf; i++) {
+    snprintf(tmp, sizeof tmp, "dumpi.perflabel.%zu", i);
+    KV(tmp, f->perf[i]);
+  }
+  for (size_t i = 0; i < f->naddr; i++) {
+    snprintf(tmp, sizeof tmp, "dumpi.func.%llu",
+             (unsigned long long)f->addr[i]);
+    KV(tmp, f->addrname[i]);
+  }
+  for (size_t i = 0; i < f->nkv; i++) {
+    const char *k = sdup(s, "dumpi.keyval.%s", f->kv[2 * i]);
+    if (!k) return PT_ENOMEM;
+    KV(k, f->kv[2 * i + 1]);
+  }
+#undef KV
+  return PT_OK;
+}
+
+static uint32_t region_role(const pt__dumpi_func *f) {
+  switch ((pt__dumpi_sem)f->sem) {
+    case PT__DS_COLL:
+      return f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER
+                                        : PT_ROLE_COLLECTIVE;
+    case PT__DS_NONE: case PT__DS_COMM_RANK: case PT__DS_COMM_SIZE:
+      return f->label >= PT__DUMPI_FUNC_ENTER ? PT_ROLE_ARTIFICIAL
+                                              : PT_ROLE_FUNCTION;
+    default:
+      return PT_ROLE_POINT2POINT;
+  }
+}
+
+/* All definitions, built at open. */
+static int build_defs(dsrc *s, char **meta_kv, size_t nmeta) {
+  pt_def *d;
+  uint64_t tmin = UINT64_MAX, tmax = 0;
+  (void)tmin;
+  (void)tmax;
+  if (def_add(s, &d, PT_DEF_CLOCK, 0) < 0) return PT_ENOMEM;
+  d->i0 = NS; /* ticks per second; epoch unknown (CLOCK_MONOTONIC) */
+  const char *host = "";
+  for (size_t i = 0; i < nmeta; i++) {
+    const char *k = sdup(s, "dumpi.meta.%s", meta_kv[2 * i]);
+    if (!k || kv_add(s, PT_NONE, k, meta_kv[2 * i + 1]) < 0) return PT_ENOMEM;
+    if (strcmp(meta_kv[2 * i], "hostname") == 0) host = meta_kv[2 * i + 1];
+  }
+  if (def_add(s, &d, PT_DEF_SYSTEM_NODE, 0) < 0) return PT_ENOMEM;
+  d->parent = PT_NONE;
+  d->name = pt__arena_strdup(&s->mem, host);
+  d->s1 = "node";
+  uint32_t used[PT__DUMPI_NLABELS] = {0};
+  uint64_t *members = pt__arena_alloc(&s->mem, 8 * s->nranks + 8);
+  if (!members) return PT_ENOMEM;
+  for (size_t r = 0; r < s->nranks; r++) {
+    if (def_add(s, &d, PT_DEF_LOCATION_GROUP, r) < 0) return PT_ENOMEM;
+    d->parent = 0;
+    d->ref = PT_NONE;
+    d->i1 = (int64_t)r;
+    d->name = sdup(s, "MPI Rank %zu", r);
+    if (def_add(s, &d, PT_DEF_LOCATION, r) < 0) return PT_ENOMEM;
+    d->parent = r;
+    d->i0 = PT_LOCATION_THREAD;
+    d->name = sdup(s, "Master thread of rank %zu", r);
+    members[r] = r;
+    if (rank_keyvals(s, r) < 0) return PT_ENOMEM;
+    for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++)
+      used[l] += s->r[r].f.label_count[l];
+  }
+  if (def_add(s, &d, PT_DEF_GROUP, 0) < 0) return PT_ENOMEM;
+  d->i0 = PT_GROUP_COMM_LOCATIONS;
+  d->i1 = PT_PARADIGM_MPI;
+  d->name = "MPI_COMM_WORLD ranks";
+  d->nmembers = s->nranks;
+  d->members = members;
+  if (def_add(s, &d, PT_DEF_GROUP, 1) < 0) return PT_ENOMEM;
+  d->i0 = PT_GROUP_COMM_SELF;
+  d->i1 = PT_PARADIGM_MPI;
+  d->name = "MPI_COMM_SELF";
+  if (def_add(s, &d, PT_DEF_COMM, PT__DUMPI_COMM_WORLD) < 0) return PT_ENOMEM;
+  d->parent = PT_NONE;
+  d->ref = 0;
+  d->i0 = PT_PARADIGM_MPI;
+  d->name = "MPI_COMM_WORLD";
+  if (def_add(s, &d, PT_DEF_COMM, PT__DUMPI_COMM_SELF) < 0) return PT_ENOMEM;
+  d->parent = PT_NONE;
+  d->ref = 1;
+  d->i0 = PT_PARADIGM_MPI;
+  d->name = "MPI_COMM_SELF";
+  for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
+    const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    if (!f || !used[l]) continue;
+    if (def_add(s, &d, PT_DEF_REGION, l) < 0) return PT_ENOMEM;
+    d->i0 = region_role(f);
+    d->i1 = l >= PT__DUMPI_FUNC_ENTER ? PT_PARADIGM_MEASUREMENT
+                                      : PT_PARADIGM_MPI;
+    d->name = f->name;
+  }
+  int rc = akeys_build(&s->keys, used);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < s->keys.n; i++) {
+    if (def_add(s, &d, PT_DEF_ATTRIBUTE, i) < 0) return PT_ENOMEM;
+    d->i0 = s->keys.type[i];
+    d->name = s->keys.name[i];
+  }
+  return PT_OK;
+}
+
+/* User communicators get COMM defs lazily?  No: definitions must precede
+ * events, so a communicator other than WORLD/SELF is named by the id
+ * ((rank + 1) << 16 | DUMPI id) and defined here for every (rank, id) that
+ * a point-to-point or collective call uses. */
+static int user_comm_defs(dsrc *s) {
+  for (size_t r = 0; r < s->nranks; r++) {
+    const uint8_t *used = s->r[r].f.comms_used;
+    for (unsigned id = 0; used && id < 65536; id++) {
+      if (!(used[id / 8] & (1u << (id % 8)))) continue;
+      if (id == PT__DUMPI_COMM_WORLD || id == PT__DUMPI_COMM_SELF) continue;
+      pt_def *d;
+      if (def_add(s, &d, PT_DEF_COMM, ((uint64_t)(r + 1) << 16) | id) < 0)
+        return PT_ENOMEM;
+      d->parent = PT_NONE;
+      d->ref = PT_NONE;
+      d->i0 = PT_PARADIGM_MPI;
+      d->name = sdup(s, "communicator %d of rank %zu", (int)(int16_t)id, r);
+    }
+  }
+  return PT_OK;
+}
+
+/* .meta: key=value lines. */
+static int read_meta(const char *path, pt__arena *a, char ***kv, size_t *n,
+                     pt_error *err) {
+  char *text;
+  size_t len;
+  int rc = pt__read_file(path, 1 << 20, &text, &len);
+  if (rc < 0)
+    return pt__err(err, rc, "%s: cannot read the .meta file (%s)", path,
+                   pt_strerror(rc));
+  size_t lines = 1;
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  char **out = pt__arena_alloc(a, 2 * lines * sizeof *out);
+  if (!out) {
+    free(text);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  size_t m = 0, lineno = 0;
+  for (char *p = text; *p;) {
+    char *e = strchr(p, '\n');
+    if (e) *e = 0;
+    lineno++;
+    if (*p) {
+      char *eq = strchr(p, '=');
+      if (!eq) {
+        free(text);
+        return pt__err(err, PT_ECORRUPT, "%s: line %zu: not key=value", path,
+                       lineno);
+      }
+      *eq = 0;
+      out[2 * m] = pt__arena_strdup(a, p);
+      out[2 * m + 1] = pt__arena_strdup(a, eq + 1);
+      if (!out[2 * m] || !out[2 * m + 1]) {
+        free(text);
+        return pt__err(err, PT_ENOMEM, "out of memory");
+      }
+      m++;
+    }
+    if (!e) break;
+    p = e + 1;
+  }
+  free(text);
+  *kv = out;
+  *n = m;
+  return PT_OK;
+}
+
+static const char *kv_get(char **kv, size_t n, const char *key) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(kv[2 * i], key) == 0) return kv[2 * i + 1];
+  return NULL;
+}
+
+static void src_close(void *st) {
+  dsrc *s = st;
+  if (!s) return;
+  for (size_t r = 0; r < s->nranks; r++) {
+    dfile_free(&s->r[r].f);
+    mapper_free(&s->r[r].m);
+    pt__arena_free(&s->r[r].scratch);
+  }
+  free(s->r);
+  free(s->defs);
+  free(s->heap);
+  pt__arena_free(&s->mem);
+  free(s->meta_path);
+  free(s);
+}
+
+static int is_bin(const uint8_t *head, size_t n) {
+  return n >= 8 && be64(head) == PT__DUMPI_HEAD_MAGIC;
+}
+
+static int src_open(void **st, const char *path, const pt_source_opts *o,
+                    pt_error *err) {
+  pthread_once(&role_once, role_init);
+  dsrc *s = calloc(1, sizeof *s);
+  if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
+  s->meta_path = strdup(path);
+  if (!s->meta_path) {
+    free(s);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  char **kv = NULL;
+  size_t nkv = 0;
+  int rc;
+  /* A single .bin (by its magic) is a one-rank trace set. */
+  uint8_t head[8];
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  long long hn = fd >= 0 ? pt__pread_all(fd, head, 8, 0) : -1;
+  if (fd >= 0) close(fd);
+  int single = hn == 8 && is_bin(head, 8);
+  char **bins = NULL;
+  if (single) {
+    s->nranks = 1;
+    bins = pt__arena_alloc(&s->mem, sizeof *bins);
+    if (!bins || !(bins[0] = pt__arena_strdup(&s->mem, path))) {
+      rc = pt__err(err, PT_ENOMEM, "out of memory");
+      goto fail;
+    }
+  } else {
+    if ((rc = read_meta(path, &s->mem, &kv, &nkv, err)) < 0) goto fail;
+    const char *np = kv_get(kv, nkv, "numprocs");
+    const char *pre = kv_get(kv, nkv, "fileprefix");
+    char *endp;
+    long long nr = np ? strtoll(np, &endp, 10) : -1;
+    if (!np || *endp || nr <= 0 || nr > 1000000 || !pre || !*pre) {
+      rc = pt__err(err, PT_ECORRUPT, "%s: the .meta file needs numprocs "
+                   "(1..1000000) and fileprefix", path);
+      goto fail;
+    }
+    s->nranks = (size_t)nr;
+    bins = pt__arena_alloc(&s->mem, s->nranks * sizeof *bins);
+    if (!bins) {
+      rc = pt__err(err, PT_ENOMEM, "out of memory");
+      goto fail;
+    }
+    const char *slash = strrchr(path, '/');
+    int dlen = slash ? (int)(slash - path + 1) : 0;
+    for (size_t r = 0; r < s->nranks; r++)
+      if (!(bins[r] = (char *)sdup(s, "%.*s%s-%04zu.bin", dlen, path, pre,
+                                   r))) {
+        rc = pt__err(err, PT_ENOMEM, "out of memory");
+        goto fail;
+      }
+  }
+  s->r = calloc(s->nranks, sizeof *s->r);
+  if (!s->r) {
+    rc = pt__err(err, PT_ENOMEM, "out of memory");
+    goto fail;
+  }
+  for (size_t r = 0; r < s->nranks; r++) {
+    rankst *k = &s->r[r];
+    if ((rc = dfile_open(&k->f, bins[r], o ? o->warn : NULL,
+                         o ? o->warn_user : NULL, err)) < 0)
+      goto fail;
+    k->pos = k->f.stream_begin;
+    k->m.f = &k->f;
+    k->m.rank = r;
+    k->m.loc = r;
+    k->m.nranks = s->nranks;
+  }
+  if ((rc = build_defs(s, kv, nkv)) < 0 || (rc = user_comm_defs(s)) < 0) {
+    rc = pt__err(err, rc, "%s: %s while building definitions", path,
+                 pt_strerror(rc));
+    goto fail;
+  }
+  for (size_t r = 0; r < s->nranks; r++) {
+    s->r[r].m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
+    s->r[r].m.extra_id = s->keys.extra;
+  }
+  s->heap = calloc(s->nranks, sizeof *s->heap);
+  if (!s->heap) {
+    rc = pt__err(err, PT_ENOMEM, "out of memory");
+    goto fail;
+  }
+  *st = s;
+  return PT_OK;
+fail:
+  src_close(s);
+  return rc;
+}
+
+/* Decode and map the next call of rank r; sets done at the end. */
+static int rank_refill(dsrc *s, size_t r) {
+  rankst *k = &s->r[r];
+  k->qi = 0;
+  k->m.qn = 0;
+  while (k->m.qn == 0) {
+    if (k->pos >= k->f.stream_end) {
+      k->done = 1;
+      return PT_OK;
+    }
+    char why[200];
+    pt__arena_reset(&k->scratch);
+    pt__arena_reset(&k->m.arena);
+    long n = pt__dumpi_decode(k->f.data + k->pos, k->f.stream_end - k->pos,
+                              k->f.cpu_off, k->f.wall_off, &k->call,
+                              &k->scratch, why, sizeof why);
+    if (n < 0) {
+      pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
+                 k->f.path, k->pos, why);
+      return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
+    }
+    k->pos += (size_t)n;
+    int rc = map_call(&k->m, &k->call);
+    if (rc < 0) {
+      pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
+                 pt_strerror(rc));
+      return rc;
+    }
+  }
+  return PT_OK;
+}
+
+static uint64_t head_time(const dsrc *s, size_t r) {
+  return s->r[r].m.q[s->r[r].qi].time;
+}
+static int heap_less(const dsrc *s, size_t a, size_t b) {
+  uint64_t ta = head_time(s, a), tb = head_time(s, b);
+  return ta < tb || (ta == tb && a < b);
+}
+static void heap_down(dsrc *s, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, m = i;
+    if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m])) m = l;
+    if (l + 1 < s->nheap && heap_less(s, s->heap[l + 1], s->heap[m])) m = l + 1;
+    if (m == i) return;
+    size_t t = s->heap[i];
+    s->heap[i] = s->heap[m];
+    s->heap[m] = t;
+    i = m;
+  }
+}
+static void heap_up(dsrc *s, size_t i) {
+  while (i) {
+    size_t p = (i - 1) / 2;
+    if (!heap_less(s, s->heap[i], s->heap[p])) return;
+    size_t t = s->heap[i];
+    s->heap[i] = s->heap[p];
+    s->heap[p] = t;
+    i = p;
+  }
+}
+
+static int src_next(void *st, pt_item *item) {
+  dsrc *s = st;
+  if (s->defi < s->ndefs) {
+    item->type = PT_ITEM_DEF;
+    item->u.def = s->defs[s->defi++];
+    return PT_OK;
+  }
+  int rc;
+  if (!s->started) {
+    s->started = 1;
+    for (size_t r = 0; r < s->nranks; r++) {
+      if ((rc = rank_refill(s, r)) < 0) return rc;
+      if (!s->r[r].done) {
+        s->heap[s->nheap++] = r;
+        heap_up(s, s->nheap - 1);
+      }
+    }
+  } else if (s->nheap) {
+    /* Advance the rank whose event was handed out last time. */
+    size_t r = s->heap[0];
+    rankst *k = &s->r[r];
+    if (++k->qi == k->m.qn) {
+      if ((rc = rank_refill(s, r)) < 0) return rc;
+      if (k->done) {
+        s->heap[0] = s->heap[--s->nheap];
+      }
+    }
+    if (s->nheap) heap_down(s, 0);
+  }
+  if (!s->nheap) return PT_END;
+  rankst *k = &s->r[s->heap[0]];
+  item->type = PT_ITEM_EVENT;
+  item->u.event = k->m.q[k->qi];
+  return PT_OK;
+}
+
+static const char *src_errmsg(void *st) { return ((dsrc *)st)->err; }
+
+/* ======================================================================== */
+/* In-memory parse (fuzzing, tests)                                          */
+/* ======================================================================== */
+
+int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
+                        void *wu, pt_error *err) {
+  pthread_once(&role_once, role_init);
+  dsrc *s = calloc(1, sizeof *s);
+  if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
+  s->r = calloc(1, sizeof *s->r);
+  s->heap = calloc(1, sizeof *s->heap);
+  if (!s->r || !s->heap) {
+    src_close(s);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  s->nranks = 1;
+  rankst *k = &s->r[0];
+  k->f.path = strdup("<memory>");
+  k->f.data = data;
+  k->f.size = n;
+  k->f.warn = warn;
+  k->f.warn_user = wu;
+  int rc = k->f.path ? dfile_init(&k->f, err)
+                     : pt__err(err, PT_ENOMEM, "out of memory");
+  if (rc >= 0) {
+    k->pos = k->f.stream_begin;
+    k->m.f = &k->f;
+    k->m.nranks = 1;
+    if ((rc = build_defs(s, NULL, 0)) >= 0) rc = user_comm_defs(s);
+    k->m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
+    k->m.extra_id = s->keys.extra;
+    pt_item it;
+    while (rc >= 0 && (rc = src_next(s, &it)) == PT_OK) {
+    }
+    if (rc == PT_END) rc = PT_OK;
+    if (rc < 0) pt__err(err, rc, "%s", s->err);
+  }
+  s->r[0].f.data = NULL; /* not ours */
+  src_close(s);
+  return rc;
+}
+
+/* ======================================================================== */
+/* The sink (and the model-level printer)                                    */
+/* ======================================================================== */
+
+typedef struct frame {
+  int label;
+  uint64_t region;
+  uint64_t t0;
+  pt_event enter;
+  pt_event *evs; /* semantic events inside, copied */
+  size_t nevs, capevs;
+} frame;
+
+typedef struct srank {
+  int64_t rank;
+  char *path;
+  int created;
+  uint64_t written; /* bytes in the file so far */
+  pt__buf out;
+  uint32_t cpu_off, wall_off;
+  int have_offsets;
+  /* metadata from keyvals (NULL = absent) */
+  const char *kv_version, *kv_start, *kv_host, *kv_user, *kv_meshcrd,
+      *kv_meshsize, *kv_called, *kv_ignored, *kv_sizes;
+  char **perf;
+  size_t nperf;
+  uint64_t *addr;
+  char **addrname;
+  size_t naddr;
+  char **kvs; /* keyval record pairs */
+  size_t nkvs;
+  uint32_t called[PT__DUMPI_FOOTER_SLOTS];
+  frame stack[8];
+  int depth;
+  pt__arena arena; /* frames */
+  pt__arena callmem;
+  /* synthesis */
+  uint64_t *reqmap; /* model request -> DUMPI id pairs */
+  size_t nreqmap, capreqmap;
+  int32_t next_req;
+} srank;
+
+typedef struct dsink {
+  char *meta_tmp;   /* what the generic layer renames */
+  char *prefix;     /* final path prefix of the .bin files */
+  const char *fileprefix; /* basename of prefix */
+  int overwrite, print_mode;
+  FILE *pf;
+  uint64_t only_loc;
+  double tick_to_ns;
+  /* definitions */
+  int16_t *region_label; /* by region id (< nregion_label), -1 none */
+  size_t nregion_label;
+  char **attr_name;
+  uint32_t *attr_type;
+  size_t nattr;
+  uint64_t *loc_group; /* location id -> group id */
+  size_t nloc_group;
+  int64_t *group_rank;
+  size_t ngroup_rank;
+  srank *ranks;
+  size_t nranks;
+  char **meta_kv; /* global dumpi.meta.* in order */
+  size_t nmeta;
+  const char *host;
+  pt__arena mem;
+  char err[600];
+} dsink;
+
+#define GROW(arr, n, cap, need, fill)                                        \
+  do {                                                                       \
+    if ((need) > (cap)) {                                                    \
+      size_t nc_ = (cap) ? (cap) : 8;                                        \
+      while (nc_ < (need)) nc_ *= 2;                                         \
+      void *p_ = realloc((arr), nc_ * sizeof *(arr));                        \
+      if (!p_) return PT_ENOMEM;                                             \
+      (arr) = p_;                                                            \
+      for (size_t i_ = (cap); i_ < nc_; i_++) (arr)[i_] = (fill);            \
+      (cap) = nc_;                                                           \
+    }                                                                        \
+    (void)(n);                                                               \
+  } while (0)
+
+static srank *rank_for_group(dsink *k, uint64_t g, int create) {
+  int64_t rank = g < k->ngroup_rank && k->group_rank[g] >= 0
+                     ? k->group_rank[g]
+                     : (int64_t)g;
+  for (size_t i = 0; i < k->nranks; i++)
+    if (k->ranks[i].rank == rank) return &k->ranks[i];
+  if (!create || rank < 0 || rank > 1000000) return NULL;
+  srank *n = realloc(k->ranks, (k->nranks + 1) * sizeof *n);
+  if (!n) return NULL;
+  k->ranks = n;
+  srank *r = &k->ranks[k->nranks++];
+  memset(r, 0, sizeof *r);
+  r->rank = rank;
+  r->next_req = 2;
+  return r;
+}
+
+static srank *rank_for_loc(dsink *k, uint64_t loc) {
+  uint64_t g = loc < k->nloc_group && k->loc_group[loc] != PT_NONE
+                   ? k->loc_group[loc]
+                   : loc;
+  return rank_for_group(k, g, 1);
+}
+
+static int sk_def(dsink *k, const pt_def *d) {
+  switch (d->kind) {
+    case PT_DEF_CLOCK:
+      if (d->i0 > 0) k->tick_to_ns = 1e9 / (double)d->i0;
+      return PT_OK;
+    case PT_DEF_REGION: {
+      if (d->id > 1000000) return PT_OK;
+      size_t cap = k->nregion_label;
+      GROW(k->region_label, 0, cap, d->id + 1, (int16_t)-1);
+      k->nregion_label = cap;
+      k->region_label[d->id] = (int16_t)pt__dumpi_label_from_name(d->name);
+      return PT_OK;
+    }
+    case PT_DEF_ATTRIBUTE: {
+      if (d->id > 10000000) return PT_OK;
+      size_t cap = k->nattr;
+      GROW(k->attr_name, 0, cap, d->id + 1, (char *)NULL);
+      size_t cap2 = k->nattr;
+      GROW(k->attr_type, 0, cap2, d->id + 1, 0u);
+      k->nattr = cap;
+      k->attr_name[d->id] = pt__arena_strdup(&k->mem, d->name ? d->name : "");
+      k->attr_type[d->id] = (uint32_t)d->i0;
+      return k->attr_name[d->id] ? PT_OK : PT_ENOMEM;
+    }
+    case PT_DEF_LOCATION: {
+      if (d->id > 10000000) return PT_OK;
+      size_t cap = k->nloc_group;
+      GROW(k->loc_group, 0, cap, d->id + 1, PT_NONE);
+      k->nloc_group = cap;
+      k->loc_group[d->id] = d->parent;
+      return PT_OK;
+    }
+    case PT_DEF_LOCATION_GROUP: {
+      if (d->id > 10000000) return PT_OK;
+      size_t cap = k->ngroup_rank;
+      GROW(k->group_rank, 0, cap, d->id + 1, (int64_t)-1);
+      k->ngroup_rank = cap;
+      k->group_rank[d->id] = d->i1;
+      return rank_for_group(k, d->id, 1) ? PT_OK : PT_ENOMEM;
+    }
+    case PT_DEF_SYSTEM_NODE:
+      if (!k->host && d->name)
+        k->host = pt__arena_strdup(&k->mem, d->name);
+      return PT_OK;
+    case PT_DEF_KEYVAL: {
+      if (!d->name) return PT_OK;
+      const char *v = pt__arena_strdup(&k->mem, d->s1 ? d->s1 : "");
+      if (!v) return PT_ENOMEM;
+      if (d->parent == PT_NONE) {
+        if (strncmp(d->name, "dumpi.meta.", 11) != 0) return PT_OK;
+        char **m = realloc(k->meta_kv, (k->nmeta + 1) * 2 * sizeof *m);
+        if (!m) return PT_ENOMEM;
+        k->meta_kv = m;
+        m[2 * k->nmeta] = pt__arena_strdup(&k->mem, d->name + 11);
+        m[2 * k->nmeta + 1] = (char *)v;
+        k->nmeta++;
+        return PT_OK;
+      }
+      srank *r = rank_for_group(k, d->parent, 1);
+      if (!r) return PT_ENOMEM;
+      const char *n = d->name;
+      if (strncmp(n, "dumpi.", 6) != 0) return PT_OK;
+      n += 6;
+      if (!strcmp(n, "cpu_offset")) {
+        r->cpu_off = (uint32_t)strtoul(v, NULL, 10);
+        r->have_offsets |= 1;
+      } else if (!strcmp(n, "wall_offset")) {
+        r->wall_off = (uint32_t)strtoul(v, NULL, 10);
+        r->have_offsets |= 2;
+      } else if (!strcmp(n, "version")) r->kv_version = v;
+      else if (!strcmp(n, "starttime")) r->kv_start = v;
+      else if (!strcmp(n, "hostname")) r->kv_host = v;
+      else if (!strcmp(n, "username")) r->kv_user = v;
+      else if (!strcmp(n, "meshcrd")) r->kv_meshcrd = v;
+      else if (!strcmp(n, "meshsize")) r->kv_meshsize = v;
+      else if (!strcmp(n, "footer.called")) r->kv_called = v;
+      else if (!strcmp(n, "footer.ignored")) r->kv_ignored = v;
+      else if (!strcmp(n, "typesizes")) r->kv_sizes = v;
+      else if (!strncmp(n, "perflabel.", 10)) {
+        char **p = realloc(r->perf, (r->nperf + 1) * sizeof *p);
+        if (!p) return PT_ENOMEM;
+        r->perf = p;
+        p[r->nperf++] = (char *)v;
+      } else if (!strncmp(n, "func.", 5)) {
+        uint64_t *a = realloc(r->addr, (r->naddr + 1) * sizeof *a);
+        if (!a) return PT_ENOMEM;
+        r->addr = a;
+        char **an = realloc(r->addrname, (r->naddr + 1) * sizeof *an);
+        if (!an) return PT_ENOMEM;
+        r->addrname = an;
+        a[r->naddr] = strtoull(n + 5, NULL, 10);
+        an[r->naddr++] = (char *)v;
+      } else if (!strncmp(n, "keyval.", 7)) {
+        char **p = realloc(r->kvs, (r->nkvs + 1) * 2 * sizeof *p);
+        if (!p) return PT_ENOMEM;
+        r->kvs = p;
+        p[2 * r->nkvs] = pt__arena_strdup(&k->mem, n + 7);
+        p[2 * r->nkvs + 1] = (char *)v;
+        r->nkvs++;
+      }
+      return PT_OK;
+    }
+    default:
+      return PT_OK;
+  }
+}
+
+static uint64_t to_ns(const dsink *k, uint64_t t) {
+  return k->tick_to_ns == 1.0 ? t : (uint64_t)((double)t * k->tick_to_ns);
+}
+
+static const char *attr_name(const dsink *k, uint64_t key, uint32_t *type) {
+  if (key >= k->nattr || !k->attr_name[key]) return NULL;
+  *type = k->attr_type[key];
+  return k->attr_name[key];
+}
+
+static const pt_attr *find_attr(const dsink *k, const pt_event *e,
+                                const char *name, uint32_t type) {
+  for (uint32_t i = 0; i < e->nattrs; i++) {
+    uint32_t t;
+    const char *n = attr_name(k, e->attrs[i].key, &t);
+    if (n && t == type && e->attrs[i].val.type == type && !strcmp(n, name))
+      return &e->attrs[i];
+  }
+  return NULL;
+}
+
+static int32_t req_map(srank *r, uint64_t model, int create) {
+  for (size_t i = 0; i < r->nreqmap; i++)
+    if (r->reqmap[2 * i] == model) return (int32_t)r->reqmap[2 * i + 1];
+  if (!create) return PT__DUMPI_REQUEST_NULL;
+  if (r->nreqmap == r->capreqmap) {
+    size_t nc = r->capreqmap ? 2 * r->capreqmap : 16;
+    uint64_t *n = realloc(r->reqmap, nc * 2 * sizeof *n);
+    if (!n) return -1;
+    r->reqmap = n;
+    r->capreqmap = nc;
+  }
+  r->reqmap[2 * r->nreqmap] = model;
+  r->reqmap[2 * r->nreqmap + 1] = (uint64_t)r->next_req;
+  r->nreqmap++;
+  return r->next_req++;
+}
+
+static int64_t dumpi_comm(uint64_t comm) {
+  if (comm == PT__DUMPI_COMM_WORLD || comm == PT__DUMPI_COMM_SELF)
+    return (int64_t)comm;
+  if (comm >= 0x10000 && comm != PT_NONE) return (int64_t)(uint16_t)comm;
+  return PT__DUMPI_COMM_WORLD;
+}
+
+/* Fill the arguments of a call that has no DUMPI argument attributes from
+ * the semantic events inside it (what the writer can reconstruct). */
+static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
+                      size_t nranks) {
+  (void)k;
+  pt__arena *a = &r->callmem;
+  const pt_event *p2p = NULL, *coll = NULL;
+  size_t ncompl = 0;
+  for (size_t i = 0; i < fr->nevs; i++) {
+    const pt_event *e = &fr->evs[i];
+    switch (e->kind) {
+      case PT_EV_SEND: case PT_EV_RECV: case PT_EV_ISEND:
+      case PT_EV_IRECV_REQUEST:
+        if (!p2p || (p2p->kind == PT_EV_IRECV_REQUEST)) p2p = e;
+        break;
+      case PT_EV_ISEND_COMPLETE: case PT_EV_IRECV:
+      case PT_EV_REQUEST_CANCELLED:
+        ncompl++;
+        break;
+      case PT_EV_COLL_END:
+        coll = e;
+        break;
+      default:
+        break;
+    }
+  }
+  c->mask = PT__DUMPI_MASK_DEFAULT & ~PT__DUMPI_MASK_CPU;
+  const pt__dumpi_func *f = c->f;
+  const pt_event *recv = NULL;
+  for (size_t i = 0; i < fr->nevs; i++)
+    if (fr->evs[i].kind == PT_EV_RECV) recv = &fr->evs[i];
+  int64_t *reqs = pt__arena_alloc(a, 8 * ncompl + 8);
+  int64_t *sts = pt__arena_alloc(a, 40 * ncompl + 40);
+  int64_t *idx = pt__arena_alloc(a, 8 * ncompl + 8);
+  if (!reqs || !sts || !idx) return PT_ENOMEM;
+  size_t nc = 0;
+  for (size_t i = 0; i < fr->nevs; i++) {
+    const pt_event *e = &fr->evs[i];
+    if (e->kind != PT_EV_ISEND_COMPLETE && e->kind != PT_EV_IRECV &&
+        e->kind != PT_EV_REQUEST_CANCELLED)
+      continue;
+    reqs[nc] = req_map(r, e->request, 0);
+    int64_t *s = sts + 5 * nc;
+    s[0] = e->kind == PT_EV_IRECV ? (int64_t)e->size : 0;
+    s[1] = e->kind == PT_EV_IRECV ? e->peer : -1;
+    s[2] = e->kind == PT_EV_REQUEST_CANCELLED;
+    s[3] = 0;
+    s[4] = e->kind == PT_EV_IRECV ? e->tag : -1;
+    idx[nc] = (int64_t)nc;
+    nc++;
+  }
+  if (recv) {
+    sts[0] = (int64_t)recv->size;
+    sts[1] = recv->peer;
+    sts[2] = sts[3] = 0;
+    sts[4] = recv->tag;
+  }
+  int64_t myrank = r->rank;
+  for (unsigned j = 0; j < f->nargs; j++) {
+    const pt__dumpi_arg *arg = &f->args[j];
+    pt__dumpi_val *v = &c->v[j];
+    v->present = 1;
+    const char *n = arg->name;
+    const pt_event *pe = p2p;
+    int64_t x = 0;
+    switch (pt__dumpi_atype_wire(arg->type)) {
+      case PT__DW_STATUS: {
+        int one = arg->type == PT__DA_STATUS;
+        size_t cnt = one ? (recv || nc ? 1 : 0) : nc;
+        v->i = (int64_t)cnt;
+        v->na = (uint32_t)(5 * cnt);
+        v->a = sts;
+        continue;
+      }
+      case PT__DW_I32ARR:
+      case PT__DW_H16ARR:
+      case PT__DW_U8ARR:
+        if (!strcmp(n, "requests")) {
+          v->i = (int64_t)nc;
+          v->na = (uint32_t)nc;
+          v->a = reqs;
+        } else if (!strcmp(n, "indices")) {
+          v->i = (int64_t)nc;
+          v->na = (uint32_t)nc;
+          v->a = idx;
+        } else {
+          v->i = 0;
+        }
+        continue;
+      case PT__DW_I32ARR2: case PT__DW_STRARR: case PT__DW_STRARR2:
+      case PT__DW_ARGV:
+        v->i = 0;
+        continue;
+      case PT__DW_STR:
+        v->s = pt__arena_alloc(a, sizeof(char *));
+        if (!v->s) return PT_ENOMEM;
+        v->s[0] = "";
+        v->ns = 1;
+        continue;
+      default:
+        break;
+    }
+    if (arg->type == PT__DA_COMM)
+      x = dumpi_comm(coll ? coll->comm : pe ? pe->comm : PT__DUMPI_COMM_WORLD);
+    else if (arg->type == PT__DA_DATATYPE)
+      x = PT__DUMPI_BYTE;
+    else if (!strcmp(n, "count") || !strcmp(n, "sendcount"))
+      x = coll ? (int64_t)coll->size : pe ? (int64_t)pe->size : 0;
+    else if (!strcmp(n, "recvcount"))
+      x = coll ? (int64_t)coll->size2 : recv ? (int64_t)recv->size : 0;
+    else if (!strcmp(n, "dest"))
+      x = pe ? pe->peer : -1;
+    else if (!strcmp(n, "source"))
+      x = recv ? recv->peer : pe ? pe->peer : -1;
+    else if (!strcmp(n, "tag") || !strcmp(n, "sendtag"))
+      x = pe ? pe->tag : 0;
+    else if (!strcmp(n, "recvtag"))
+      x = recv ? recv->tag : 0;
+    else if (!strcmp(n, "root"))
+      x = coll ? coll->peer : 0;
+    else if (!strcmp(n, "commrank") || !strcmp(n, "rank"))
+      x = myrank;
+    else if (!strcmp(n, "commsize") || !strcmp(n, "size"))
+      x = (int64_t)nranks;
+    else if (arg->type == PT__DA_REQUEST) {
+      const pt_event *re = NULL;
+      for (size_t i = 0; i < fr->nevs; i++)
+        if (fr->evs[i].kind == PT_EV_ISEND ||
+            fr->evs[i].kind == PT_EV_IRECV_REQUEST) {
+          re = &fr->evs[i];
+          break;
+        }
+      if (re) x = req_map(r, re->request, 1);
+      else x = nc ? reqs[0] : PT__DUMPI_REQUEST_NULL;
+      if (x < 0) return PT_ENOMEM;
+    } else if (!strcmp(n, "flag"))
+      x = nc ? 1 : 0;
+    else if (!strcmp(n, "outcount"))
+      x = (int64_t)nc;
+    else if (!strcmp(n, "index"))
+      x = 0;
+    else if (arg->type == PT__DA_OP)
+      x = 3; /* MPI_SUM: the model does not say */
+    v->i = x;
+  }
+  return PT_OK;
+}
+
+/* Split a "a,b,c" list into n ints (allocated in a). */
+static int64_t *parse_ints(pt__arena *a, const char *s, size_t *n) {
+  size_t m = *s ? 1 : 0;
+  for (const char *p = s; *p; p++) m += *p == ',';
+  int64_t *v = pt__arena_alloc(a, 8 * m + 8);
+  if (!v) return NULL;
+  const char *p = s;
+  for (size_t i = 0; i < m; i++) {
+    char *e;
+    v[i] = strtoll(p, &e, 10);
+    p = *e == ',' ? e + 1 : e;
+  }
+  *n = m;
+  return v;
+}
+
+/* Build the call of a frame closed by LEAVE `lv`. */
+static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
+                      pt__dumpi_call *c) {
+  pt__arena_reset(&r->callmem);
+  memset(c, 0, sizeof *c);
+  c->label = (uint16_t)fr->label;
+  c->f = pt__dumpi_func_get(c->label);
+  const pt__dumpi_func *f = c->f;
+  const pt_event *en = &fr->enter;
+  int derived = 0;
+  for (unsigned j = 0; j < f->nargs && !derived; j++)
+    if (find_attr(k, en, f->args[j].name, arg_mtype(f->args[j].type)))
+      derived = 1;
+  if (find_attr(k, en, extra_names[EX_MASK], PT_TYPE_INT) ||
+      find_attr(k, en, extra_names[EX_CPU_START], PT_TYPE_INT))
+    derived = 1;
+  /* times */
+  uint64_t w0 = to_ns(k, fr->t0), w1 = to_ns(k, lv->time);
+  const pt_attr *wa = find_attr(k, en, extra_names[EX_WALL], PT_TYPE_INTS);
+  if (wa && wa->val.count == 2) {
+    w0 = (uint64_t)wa->val.v.ints[0];
+    w1 = (uint64_t)wa->val.v.ints[1];
+  }
+  if (!r->have_offsets) {
+    r->wall_off = (uint32_t)(w0 / NS);
+    r->cpu_off = 0;
+    r->have_offsets = 3;
+  }
+  c->wall_start.sec = (int64_t)(w0 / NS);
+  c->wall_start.nsec = (uint32_t)(w0 % NS);
+  c->wall_stop.sec = (int64_t)(w1 / NS);
+  c->wall_stop.nsec = (uint32_t)(w1 % NS);
+  if (!derived) return synthesise(k, r, fr, c, k->nranks);
+  const pt_attr *at;
+  c->mask = (at = find_attr(k, en, extra_names[EX_MASK], PT_TYPE_INT))
+                ? (uint8_t)at->val.v.i
+                : PT__DUMPI_MASK_DEFAULT;
+  if ((at = find_attr(k, en, extra_names[EX_THREAD], PT_TYPE_INT)))
+    c->thread = (uint16_t)at->val.v.i;
+  if ((at = find_attr(k, en, extra_names[EX_CPU_START], PT_TYPE_INT))) {
+    c->cpu_start.sec = at->val.v.i / NS;
+    c->cpu_start.nsec = (uint32_t)(at->val.v.i % NS);
+  }
+  if ((at = find_attr(k, lv, extra_names[EX_CPU_STOP], PT_TYPE_INT))) {
+    c->cpu_stop.sec = at->val.v.i / NS;
+    c->cpu_stop.nsec = (uint32_t)(at->val.v.i % NS);
+  }
+  if (c->mask & PT__DUMPI_MASK_PERF) {
+    const pt_attr *pi = find_attr(k, en, extra_names[EX_PERF], PT_TYPE_INTS);
+    const pt_attr *po = find_attr(k, lv, extra_names[EX_PERF], PT_TYPE_INTS);
+    uint32_t np = pi ? pi->val.count : 0;
+    if (np > 255) np = 255;
+    c->nperf = (uint8_t)np;
+    c->perf_in = pt__arena_alloc(&r->callmem, 8u * np + 8);
+    c->perf_out = pt__arena_alloc(&r->callmem, 8u * np + 8);
+    if (!c->perf_in || !c->perf_out) return PT_ENOMEM;
+    for (uint32_t j = 0; j < np; j++) {
+      c->perf_in[j] = (uint64_t)pi->val.v.ints[j];
+      c->perf_out[j] =
+          po && j < po->val.count ? (uint64_t)po->val.v.ints[j] : 0;
+    }
+  }
+  for (unsigned j = 0; j < f->nargs; j++) {
+    const pt__dumpi_arg *arg = &f->args[j];
+    pt__dumpi_val *v = &c->v[j];
+    if (arg->ca >= 0 && c->v[arg->ca].i != c->v[arg->cb].i) continue;
+    pt__dumpi_wire w = pt__dumpi_atype_wire(arg->type);
+    uint32_t mt = arg_mtype(arg->type);
+    v->present = 1;
+    if (mt == PT_TYPE_INT) {
+      at = find_attr(k, en, arg->name, PT_TYPE_INT);
+      v->i = at ? at->val.v.i : 0;
+      continue;
+    }
+    if (mt == PT_TYPE_INTS) {
+      at = find_attr(k, en, arg->name, PT_TYPE_INTS);
+      v->na = at ? at->val.count : 0;
+      v->a = at ? (int64_t *)at->val.v.ints : NULL;
+      if (w == PT__DW_STATUS) {
+        v->na -= v->na % 5;
+        v->i = v->na / 5;
+        if (!at && !(c->mask & PT__DUMPI_MASK_STATUS)) v->present = 0;
+      } else if (w == PT__DW_I32ARR2) {
+        /* rows: walk [len, elems...] */
+        uint32_t q = 0, rows = 0;
+        while (q < v->na) {
+          int64_t len = v->a[q] > 0 ? v->a[q] : 0;
+          if (q + 1 + (uint64_t)len > v->na) {
+            v->na = q;
+            break;
+          }
+          q += 1 + (uint32_t)len;
+          rows++;
+        }
+        v->i = rows;
+      } else {
+        v->i = v->na;
+      }
+      if (w != PT__DW_STRARR2) continue;
+    }
+    /* strings: every attribute of that name, in order */
+    uint32_t ns = 0;
+    for (uint32_t i = 0; i < en->nattrs; i++) {
+      uint32_t t;
+      const char *nm = attr_name(k, en->attrs[i].key, &t);
+      if (nm && t == PT_TYPE_STRING &&
+          en->attrs[i].val.type == PT_TYPE_STRING && !strcmp(nm, arg->name))
+        ns++;
+    }
+    uint32_t want = ns;
+    if (w == PT__DW_ARGV) want = arg->len >= 0 && c->v[arg->len].i > 0
+                                     ? (uint32_t)c->v[arg->len].i : 0;
+    if (w == PT__DW_STR) want = 1;
+    if (w == PT__DW_STRARR2) {
+      uint64_t tot = 0;
+      for (uint32_t q = 0; q < v->na; q++) tot += v->a[q] > 0 ? (uint64_t)v->a[q] : 0;
+      want = (uint32_t)tot;
+    }
+    v->s = pt__arena_alloc(&r->callmem, (size_t)(want + 1) * sizeof(char *));
+    if (!v->s) return PT_ENOMEM;
+    uint32_t got = 0;
+    for (uint32_t i = 0; i < en->nattrs && got < want; i++) {
+      uint32_t t;
+      const char *nm = attr_name(k, en->attrs[i].key, &t);
+      if (nm && t == PT_TYPE_STRING &&
+          en->attrs[i].val.type == PT_TYPE_STRING && !strcmp(nm, arg->name))
+        v->s[got++] = (char *)en->attrs[i].val.v.s;
+    }
+    while (got < want) v->s[got++] = "";
+    v->ns = want;
+    if (w == PT__DW_STRARR) v->i = want;
+    else if (w == PT__DW_ARGV) v->i = c->v[arg->len].i;
+    else if (w == PT__DW_STR) v->i = 1;
+  }
+  return PT_OK;
+}
+
+static void bput(pt__buf *b, const void *p, size_t n) {
+  (void)pt__buf_put(b, p, n);
+}
+static void b8(pt__buf *b, uint8_t v) { bput(b, &v, 1); }
+static void b16(pt__buf *b, uint16_t v) {
+  uint8_t x[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+  bput(b, x, 2);
+}
+static void b32(pt__buf *b, uint32_t v) {
+  uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8),
+                  (uint8_t)v};
+  bput(b, x, 4);
+}
+static void b64(pt__buf *b, uint64_t v) {
+  b32(b, (uint32_t)(v >> 32));
+  b32(b, (uint32_t)v);
+}
+static void bstr16(pt__buf *b, const char *s) {
+  size_t l = strlen(s);
+  if (l > 65535) l = 65535;
+  b16(b, (uint16_t)l);
+  bput(b, s, l);
+}
+
+static int rank_flush(dsink *k, srank *r) {
+  if (!r->out.len) return PT_OK;
+  int fd = open(r->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0 || pt__write_all(fd, r->out.p, r->out.len) < 0) {
+    pt__errbuf(k->err, sizeof k->err, PT_EIO, "%s: %s", r->path,
+               strerror(errno));
+    if (fd >= 0) close(fd);
+    return PT_EIO;
+  }
+  close(fd);
+  r->written += r->out.len;
+  r->out.len = 0;
+  return PT_OK;
+}
+
+static int rank_create(dsink *k, srank *r) {
+  if (r->created) return PT_OK;
+  char buf[32];
+  snprintf(buf, sizeof buf, "-%04lld.bin", (long long)r->rank);
+  size_t n = strlen(k->prefix) + strlen(buf) + 1;
+  r->path = malloc(n);
+  if (!r->path) return PT_ENOMEM;
+  snprintf(r->path, n, "%s%s", k->prefix, buf);
+  int fl = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (k->overwrite ? 0 : O_EXCL);
+  int fd = open(r->path, fl, 0644);
+  if (fd < 0) {
+    pt__errbuf(k->err, sizeof k->err, errno == EEXIST ? PT_EEXIST : PT_EIO,
+               "%s: %s", r->path, strerror(errno));
+    free(r->path);
+    r->path = NULL;
+    return errno == EEXIST ? PT_EEXIST : PT_EIO;
+  }
+  close(fd);
+  r->created = 1;
+  b64(&r->out, PT__DUMPI_HEAD_MAGIC);
+  b32(&r->out, r->cpu_off);
+  b32(&r->out, r->wall_off);
+  return PT_OK;
+}
+
+static int emit_call(dsink *k, srank *r, pt__dumpi_call *c) {
+  if (k->print_mode) {
+    /* dumpi2ascii prints offset + the stored 16 bits of seconds. */
+    pt__dumpi_clock *cl[4] = {&c->cpu_start, &c->cpu_stop, &c->wall_start,
+                              &c->wall_stop};
+    for (int i = 0; i < 4; i++) {
+      int64_t off = i < 2 ? r->cpu_off : r->wall_off;
+      if (cl[i]->sec || cl[i]->nsec)
+        cl[i]->sec = off + (uint16_t)(cl[i]->sec - off);
+    }
+    if (!(c->mask & PT__DUMPI_MASK_CPU))
+      c->cpu_start = c->cpu_stop = (pt__dumpi_clock){0, 0};
+    if (!(c->mask & PT__DUMPI_MASK_WALL))
+      c->wall_start = c->wall_stop = (pt__dumpi_clock){0, 0};
+    pt__dumpi_tables t = {r->naddr, r->addr, r->addrname, r->nperf, r->perf};
+    return pt__dumpi_print_call(k->pf, c, &t);
+  }
+  int rc = rank_create(k, r);
+  if (rc < 0) return rc;
+  if (pt__dumpi_encode(&r->out, c, r->cpu_off, r->wall_off) < 0)
+    return PT_ENOMEM;
+  r->called[c->label < PT__DUMPI_ALL_FUNCTIONS ? c->label
+                                               : PT__DUMPI_ALL_FUNCTIONS]++;
+  if (c->label < PT__DUMPI_ALL_FUNCTIONS) r->called[PT__DUMPI_ALL_FUNCTIONS]++;
+  if (r->out.len >= (64u << 10)) return rank_flush(k, r);
+  return PT_OK;
+}
+
+static int sk_event(dsink *k, const pt_event *e) {
+  if (k->print_mode && k->only_loc != PT_NONE && e->location != k->only_loc)
+    return PT_OK;
+  srank *r = rank_for_loc(k, e->location);
+  if (!r) return PT_ENOMEM;
+  int label = -1;
+  if ((e->kind == PT_EV_ENTER || e->kind == PT_EV_LEAVE) &&
+      e->ref < k->nregion_label)
+    label = k->region_label[e->ref];
+  if (e->kind == PT_EV_ENTER) {
+    if (label < 0) return PT_OK;
+    if (r->depth == 8) {
+      pt__errbuf(k->err, sizeof k->err, PT_ELIMIT,
+                 "location %llu: MPI calls nested deeper than 8",
+                 (unsigned long long)e->location);
+      return PT_ELIMIT;
+    }
+    if (r->depth == 0) pt__arena_reset(&r->arena);
+    frame *fr = &r->stack[r->depth++];
+    fr->label = label;
+    fr->region = e->ref;
+    fr->t0 = e->time;
+    fr->nevs = 0;
+    if (pt__event_copy(&r->arena, &fr->enter, e) < 0) return PT_ENOMEM;
+    return PT_OK;
+  }
+  if (e->kind == PT_EV_LEAVE) {
+    if (label < 0 || r->depth == 0 ||
+        r->stack[r->depth - 1].region != e->ref)
+      return PT_OK;
+    frame *fr = &r->stack[r->depth - 1];
+    pt__dumpi_call c;
+    int rc = build_call(k, r, fr, e, &c);
+    if (rc < 0) return rc;
+    rc = emit_call(k, r, &c);
+    r->depth--;
+    return rc;
+  }
+  if (r->depth == 0) return PT_OK;
+  frame *fr = &r->stack[r->depth - 1];
+  if (fr->nevs == fr->capevs) {
+    size_t nc = fr->capevs ? 2 * fr->capevs : 8;
+    pt_event *n = realloc(fr->evs, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    fr->evs = n;
+    fr->capevs = nc;
+  }
+  fr->evs[fr->nevs] = *e;
+  fr->evs[fr->nevs].nattrs = 0;
+  fr->evs[fr->nevs].attrs = NULL;
+  fr->evs[fr->nevs].text = NULL;
+  fr->nevs++;
+  return PT_OK;
+}
+
+static int sk_write(void *st, const pt_item *it) {
+  dsink *k = st;
+  int rc = PT_OK;
+  if (it->type == PT_ITEM_DEF) rc = sk_def(k, &it->u.def);
+  else if (it->type == PT_ITEM_EVENT) rc = sk_event(k, &it->u.event);
+  if (rc < 0 && !k->err[0])
+    pt__errbuf(k->err, sizeof k->err, rc, "DUMPI writer: %s",
+               pt_strerror(rc));
+  return rc;
+}
+
+static void footer_parse(const char *s, uint32_t *out) {
+  memset(out, 0, PT__DUMPI_FOOTER_SLOTS * sizeof *out);
+  while (s && *s) {
+    char *e;
+    unsigned long i = strtoul(s, &e, 10);
+    if (*e != '=') break;
+    unsigned long v = strtoul(e + 1, &e, 10);
+    if (i < PT__DUMPI_FOOTER_SLOTS) out[i] = (uint32_t)v;
+    s = *e == ',' ? e + 1 : e;
+    if (!*e) break;
+  }
+}
+
+/* END_OF_STREAM, header, footer, keyval, perf labels, datatype sizes,
+ * address table, index. */
+static int rank_finish(dsink *k, srank *r) {
+  int rc = rank_create(k, r);
+  if (rc < 0) return rc;
+  pt__buf *b = &r->out;
+  uint64_t base = r->written;
+  b16(b, PT__DUMPI_END_OF_STREAM);
+  uint64_t o_header = base + b->len;
+  unsigned v0 = 13, v1 = 0, v2 = 0;
+  if (r->kv_version) sscanf(r->kv_version, "%u.%u.%u", &v0, &v1, &v2);
+  b8(b, (uint8_t)v0);
+  b8(b, (uint8_t)v1);
+  b8(b, (uint8_t)v2);
+  uint64_t start = 0;
+  const char *ms = kv_get(k->meta_kv, k->nmeta, "startime");
+  if (r->kv_start) start = strtoull(r->kv_start, NULL, 10);
+  else if (ms) start = strtoull(ms, NULL, 10);
+  b64(b, start);
+  bstr16(b, r->kv_host ? r->kv_host : k->host ? k->host : "localhost");
+  bstr16(b, r->kv_user ? r->kv_user : "<none>");
+  size_t n;
+  pt__arena tmp = {0};
+  const int64_t *mc = parse_ints(&tmp, r->kv_meshcrd ? r->kv_meshcrd : "", &n);
+  if (!mc) goto oom;
+  b32(b, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) b32(b, (uint32_t)mc[i]);
+  mc = parse_ints(&tmp, r->kv_meshsize ? r->kv_meshsize : "", &n);
+  if (!mc) goto oom;
+  b32(b, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) b32(b, (uint32_t)mc[i]);
+  uint64_t o_footer = base + b->len;
+  uint32_t called[PT__DUMPI_FOOTER_SLOTS], ignored[PT__DUMPI_FOOTER_SLOTS];
+  if (r->kv_called) footer_parse(r->kv_called, called);
+  else memcpy(called, r->called, sizeof called);
+  footer_parse(r->kv_ignored, ignored);
+  b64(b, PT__DUMPI_FOOT_MAGIC);
+  for (int i = 0; i < PT__DUMPI_FOOTER_SLOTS; i++) b32(b, called[i]);
+  for (int i = 0; i < PT__DUMPI_FOOTER_SLOTS; i++) b32(b, ignored[i]);
+  /* keyval record: libdumpi never indexes it (offset 0). */
+  uint64_t o_keyval = r->nkvs ? base + b->len : 0;
+  b32(b, (uint32_t)r->nkvs);
+  for (size_t i = 0; i < r->nkvs; i++) {
+    bstr16(b, r->kvs[2 * i]);
+    bstr16(b, r->kvs[2 * i + 1]);
+  }
+  uint64_t o_perf = base + b->len;
+  b32(b, (uint32_t)r->nperf);
+  for (size_t i = 0; i < r->nperf; i++) bstr16(b, r->perf[i]);
+  uint64_t o_sizes = base + b->len;
+  if (r->kv_sizes) {
+    const int64_t *sz = parse_ints(&tmp, r->kv_sizes, &n);
+    if (!sz) goto oom;
+    b32(b, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) b32(b, (uint32_t)sz[i]);
+  } else {
+    b32(b, 28);
+    for (int i = 0; i < 28; i++) b32(b, (uint32_t)default_sizes[i]);
+  }
+  uint64_t o_addr = base + b->len;
+  b32(b, (uint32_t)r->naddr);
+  for (size_t i = 0; i < r->naddr; i++) {
+    b64(b, r->addr[i]);
+    bstr16(b, r->addrname[i]);
+  }
+  b64(b, PT__DUMPI_HEAD_MAGIC);
+  b64(b, o_sizes);
+  b64(b, o_addr);
+  b64(b, o_perf);
+  b64(b, o_header);
+  b64(b, 8);
+  b64(b, o_footer);
+  b64(b, o_keyval);
+  pt__arena_free(&tmp);
+  if (!b->p) return PT_ENOMEM;
+  /* the offsets at byte 8 may have been learnt after the file started */
+  if ((rc = rank_flush(k, r)) < 0) return rc;
+  int fd = open(r->path, O_WRONLY | O_CLOEXEC);
+  uint8_t off[8];
+  for (int i = 0; i < 4; i++) {
+    off[i] = (uint8_t)(r->cpu_off >> (24 - 8 * i));
+    off[4 + i] = (uint8_t)(r->wall_off >> (24 - 8 * i));
+  }
+  if (fd < 0 || pwrite(fd, off, 8, 8) != 8) {
+    if (fd >= 0) close(fd);
+    pt__errbuf(k->err, sizeof k->err, PT_EIO, "%s: %s", r->path,
+               strerror(errno));
+    return PT_EIO;
+  }
+  close(fd);
+  return PT_OK;
+oom:
+  pt__arena_free(&tmp);
+  return PT_ENOMEM;
+}
+
+static void sk_free(dsink *k) {
+  if (!k) return;
+  for (size_t i = 0; i < k->nranks; i++) {
+    srank *r = &k->ranks[i];
+    free(r->path);
+    pt__buf_free(&r->out);
+    free(r->perf);
+    free(r->addr);
+    free(r->addrname);
+    free(r->kvs);
+    for (int d = 0; d < 8; d++) free(r->stack[d].evs);
+    pt__arena_free(&r->arena);
+    pt__arena_free(&r->callmem);
+    free(r->reqmap);
+  }
+  free(k->ranks);
+  free(k->region_label);
+  free(k->attr_name);
+  free(k->attr_type);
+  free(k->loc_group);
+  free(k->group_rank);
+  free(k->meta_kv);
+  free(k->meta_tmp);
+  free(k->prefix);
+  pt__arena_free(&k->mem);
+  free(k);
+}
+
+static int cmp_rank(const void *a, const void *b) {
+  const srank *x = a, *y = b;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int sk_close(void *st, pt_error *err) {
+  dsink *k = st;
+  int rc = PT_OK;
+  qsort(k->ranks, k->nranks, sizeof *k->ranks, cmp_rank);
+  /* Ranks must be 0..n-1 for the .meta's numprocs. */
+  for (size_t i = 0; i < k->nranks && rc >= 0; i++)
+    if (k->ranks[i].rank != (int64_t)i) {
+      rc = pt__err(err, PT_EUNSUPPORTED,
+                   "DUMPI needs ranks 0..%zu; rank %lld is missing", k->nranks,
+                   (long long)i);
+    }
+  for (size_t i = 0; i < k->nranks && rc >= 0; i++)
+    if ((rc = rank_finish(k, &k->ranks[i])) < 0)
+      pt__err(err, rc, "%s", k->err);
+  if (rc >= 0) {
+    FILE *m = fopen(k->meta_tmp, "w");
+    if (!m) {
+      rc = pt__err(err, PT_EIO, "%s: %s", k->meta_tmp, strerror(errno));
+    } else {
+      static const char *const order[] = {
+          "hostname", "numprocs", "username", "startime", "fileprefix",
+          "version", "subversion", "subsubversion"};
+      char np[32];
+      snprintf(np, sizeof np, "%zu", k->nranks);
+      if (k->nmeta) {
+        for (size_t i = 0; i < k->nmeta; i++) {
+          const char *key = k->meta_kv[2 * i], *v = k->meta_kv[2 * i + 1];
+          if (!strcmp(key, "numprocs")) v = np;
+          if (!strcmp(key, "fileprefix")) v = k->fileprefix;
+          fprintf(m, "%s=%s\n", key, v);
+        }
+      } else {
+        const char *vals[] = {k->host ? k->host : "localhost", np, "<none>",
+                              "0", k->fileprefix, "13", "0", "0"};
+        for (int i = 0; i < 8; i++) fprintf(m, "%s=%s\n", order[i], vals[i]);
+      }
+      if (fclose(m) != 0)
+        rc = pt__err(err, PT_EIO, "%s: %s", k->meta_tmp, strerror(errno));
+    }
+  }
+  if (rc < 0)
+    for (size_t i = 0; i < k->nranks; i++)
+      if (k->ranks[i].created) unlink(k->ranks[i].path);
+  sk_free(k);
+  return rc;
+}
+
+static void sk_abort(void *st) {
+  dsink *k = st;
+  if (!k) return;
+  for (size_t i = 0; i < k->nranks; i++)
+    if (k->ranks[i].created) unlink(k->ranks[i].path);
+  sk_free(k);
+}
+
+static const char *sk_errmsg(void *st) { return ((dsink *)st)->err; }
+
+static dsink *sk_new(void) {
+  dsink *k = calloc(1, sizeof *k);
+  if (!k) return NULL;
+  k->tick_to_ns = 1.0;
+  k->only_loc = PT_NONE;
+  return k;
+}
+
+/* The generic layer hands us "<final>.tmp-<pid>"; the .bin files must carry
+ * the final name (the .meta refers to them by prefix), so they are written
+ * under the final prefix directly. */
+static int sk_open(void **st, const char *path, const pt_sink_opts *o,
+                   pt_error *err) {
+  dsink *k = sk_new();
+  if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
+  k->overwrite = o ? o->overwrite : 0;
+  k->meta_tmp = strdup(path);
+  size_t len = strlen(path);
+  const char *t = strstr(path, ".tmp-");
+  if (t) {
+    const char *d = t + 5;
+    while (*d >= '0' && *d <= '9') d++;
+    if (!*d) len = (size_t)(t - path);
+  }
+  if (len > 5 && !strncmp(path + len - 5, ".meta", 5)) len -= 5;
+  k->prefix = malloc(len + 1);
+  if (!k->meta_tmp || !k->prefix) {
+    sk_free(k);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  memcpy(k->prefix, path, len);
+  k->prefix[len] = 0;
+  const char *slash = strrchr(k->prefix, '/');
+  k->fileprefix = slash ? slash + 1 : k->prefix;
+  *st = k;
+  return PT_OK;
+}
+
+/* ---- the model-level printer ------------------------------------------- */
+
+struct pt__dumpi_printer {
+  dsink *k;
+};
+
+int pt__dumpi_printer_new(pt__dumpi_printer **out, FILE *f,
+                          uint64_t location) {
+  pt__dumpi_printer *p = calloc(1, sizeof *p);
+  if (!p || !(p->k = sk_new())) {
+    free(p);
+    return PT_ENOMEM;
+  }
+  p->k->print_mode = 1;
+  p->k->pf = f;
+  p->k->only_loc = location;
+  *out = p;
+  return PT_OK;
+}
+
+int pt__dumpi_printer_item(pt__dumpi_printer *p, const pt_item *item) {
+  return sk_write(p->k, item);
+}
+
+const char *pt__dumpi_printer_errmsg(const pt__dumpi_printer *p) {
+  return p->k->err;
+}
+
+void pt__dumpi_printer_free(pt__dumpi_printer *p) {
+  if (!p) return;
+  sk_free(p->k);
+  free(p);
+}
+
+/* ---- registry entry ------------------------------------------------------ */
+
+static int probe(const char *path, int is_dir, const uint8_t *head,
+                 size_t n) {
+  (void)path;
+  if (is_dir) return 0;
+  if (is_bin(head, n)) return 90;
+  /* a .meta: key=value text with hostname=, numprocs= and fileprefix= */
+  int h = 0, np = 0, fp = 0;
+  size_t i = 0;
+  while (i < n) {
+    size_t e = i;
+    while (e < n && head[e] != '\n') e++;
+    size_t l = e - i;
+    const char *s = (const char *)head + i;
+    if (l > 9 && !memcmp(s, "hostname=", 9)) h = 1;
+    if (l > 9 && !memcmp(s, "numprocs=", 9)) np = 1;
+    if (l > 11 && !memcmp(s, "fileprefix=", 11)) fp = 1;
+    i = e + 1;
+  }
+  return h && np && fp ? 95 : 0;
+}
+
+const pt__format pt__format_dumpi = {
+    .info = {"dumpi", "SST DUMPI trace set (.meta + one .bin per rank)",
+             ".meta .bin", 1, 1},
+    .probe = probe,
+    .src_open = src_open,
+    .src_next = src_next,
+    .src_errmsg = src_errmsg,
+    .src_close = src_close,
+    .stdout_ok = 0,
+    .sink_open = sk_open,
+    .sink_write = sk_write,
+    .sink_errmsg = sk_errmsg,
+    .sink_close = sk_close,
+    .sink_abort = sk_abort,
+};

@@ -1,0 +1,618 @@
+/* SST DUMPI format: reader, mapping, writer and dumpi2ascii printer against
+ * the real traces in $PT_SRCDIR/../shared/testdata/dumpi (written by
+ * libdumpi 13 under OpenMPI, with the real dumpi2ascii output). */
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/dumpi.h"
+#include "paratrace/paratrace.h"
+#include "test.h"
+
+static char testdata[4096];
+static const char *const cases[] = {"a_pingpong", "b_ring_nonblocking",
+                                    "c_collectives", "d_probe_mix"};
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+static int have_testdata(void) {
+  const char *src = getenv("PT_SRCDIR");
+  snprintf(testdata, sizeof testdata, "%s/../shared/testdata/dumpi",
+           src && *src ? src : ".");
+  struct stat st;
+  return stat(testdata, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The .meta of a case (caller frees), or NULL. */
+static char *case_file(const char *cs, const char *suffix) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/%s", testdata, cs);
+  DIR *d = opendir(dir);
+  if (!d) return NULL;
+  struct dirent *e;
+  char *out = NULL;
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name), sl = strlen(suffix);
+    if (l > sl && !strcmp(e->d_name + l - sl, suffix)) {
+      out = malloc(strlen(dir) + l + 2);
+      sprintf(out, "%s/%s", dir, e->d_name);
+      break;
+    }
+  }
+  closedir(d);
+  return out;
+}
+
+static char *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long l = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)l + 1);
+  if (fread(b, 1, (size_t)l, f) != (size_t)l) l = 0;
+  b[l] = 0;
+  fclose(f);
+  if (n) *n = (size_t)l;
+  return b;
+}
+
+/* .bin path of rank r for a .meta path */
+static void bin_path(char *out, size_t n, const char *meta, int r,
+                     const char *suffix) {
+  size_t l = strlen(meta) - 5; /* ".meta" */
+  snprintf(out, n, "%.*s-%04d.bin%s", (int)l, meta, r, suffix);
+}
+
+static int nwarnings;
+static char lastwarn[600];
+static void count_warn(void *u, const char *m) {
+  (void)u;
+  nwarnings++;
+  snprintf(lastwarn, sizeof lastwarn, "%s", m);
+}
+
+static int open_src(void **st, const char *path) {
+  pt_source_opts o = {0};
+  o.warn = count_warn;
+  pt_error err = {0};
+  int rc = pt__format_dumpi.src_open(st, path, &o, &err);
+  if (rc < 0) fprintf(stderr, "  open: %s\n", err.msg);
+  return rc;
+}
+
+/* Every vector parses; per rank, ENTER counts per function equal the
+ * footer's call counts (the "dumpi.footer.called" keyval). */
+TEST(footer_counts) {
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    ASSERT_TRUE(meta);
+    void *st;
+    ASSERT_OK(open_src(&st, meta));
+    static uint32_t counts[64][PT__DUMPI_NLABELS];
+    memset(counts, 0, sizeof counts);
+    char *footer[64] = {0};
+    pt_item it;
+    int rc;
+    uint64_t events = 0, last[64] = {0};
+    while ((rc = pt__format_dumpi.src_next(st, &it)) == PT_OK) {
+      if (it.type == PT_ITEM_DEF && it.u.def.kind == PT_DEF_KEYVAL &&
+          !strcmp(it.u.def.name, "dumpi.footer.called"))
+        footer[it.u.def.parent] = strdup(it.u.def.s1);
+      if (it.type != PT_ITEM_EVENT) continue;
+      const pt_event *e = &it.u.event;
+      ASSERT_TRUE(e->location < 64);
+      ASSERT_TRUE(e->time >= last[e->location]); /* per-location order */
+      last[e->location] = e->time;
+      events++;
+      if (e->kind == PT_EV_ENTER) counts[e->location][e->ref]++;
+    }
+    ASSERT_STATUS(rc, PT_END);
+    pt__format_dumpi.src_close(st);
+    ASSERT_TRUE(events > 0);
+    for (int r = 0; r < 64 && footer[r]; r++) {
+      uint32_t want[PT__DUMPI_NLABELS] = {0};
+      for (char *p = footer[r]; *p;) {
+        unsigned l, v;
+        int used;
+        if (sscanf(p, "%u=%u%n", &l, &v, &used) != 2) break;
+        want[l] = v;
+        p += used;
+        if (*p == ',') p++;
+      }
+      uint32_t total = 0;
+      for (unsigned l = 0; l < PT__DUMPI_ALL_FUNCTIONS; l++) {
+        if (counts[r][l] != want[l])
+          fprintf(stderr, "  %s rank %d %s: %u records, footer %u\n",
+                  cases[c], r, pt__dumpi_label_name(l), counts[r][l], want[l]);
+        ASSERT_EQ_U64(counts[r][l], want[l]);
+        total += counts[r][l];
+      }
+      ASSERT_EQ_U64(total, want[PT__DUMPI_ALL_FUNCTIONS]);
+      free(footer[r]);
+    }
+    free(meta);
+  }
+}
+
+/* Compare text with the reference, report the first differing line. */
+static int same_text(const char *what, const char *got, size_t ng,
+                     const char *want, size_t nw) {
+  if (ng == nw && !memcmp(got, want, ng)) return 1;
+  size_t i = 0, line = 1, ls = 0;
+  while (i < ng && i < nw && got[i] == want[i]) {
+    if (got[i] == '\n') {
+      line++;
+      ls = i + 1;
+    }
+    i++;
+  }
+  const char *ge = memchr(got + ls, '\n', ng - ls);
+  const char *we = memchr(want + ls, '\n', nw - ls);
+  fprintf(stderr, "  %s: line %zu differs:\n    got:  %.*s\n    want: %.*s\n",
+          what, line, (int)(ge ? ge - (got + ls) : (long)(ng - ls)), got + ls,
+          (int)(we ? we - (want + ls) : (long)(nw - ls)), want + ls);
+  return 0;
+}
+
+/* Records decoded straight from the .bin and printed equal dumpi2ascii. */
+TEST(print_records_equal_dumpi2ascii) {
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    for (int r = 0;; r++) {
+      char bin[4300], txt[4300];
+      bin_path(bin, sizeof bin, meta, r, "");
+      bin_path(txt, sizeof txt, meta, r, ".txt");
+      size_t n, nt;
+      uint8_t *data = (uint8_t *)slurp(bin, &n);
+      if (!data) break;
+      char *want = slurp(txt, &nt);
+      ASSERT_TRUE(want);
+      /* index: header offset is the 5th field after the magic */
+      const uint8_t *ix = data + n - 64;
+      uint64_t hdr = 0, off[2];
+      for (int i = 0; i < 8; i++) hdr = (hdr << 8) | ix[32 + i];
+      off[0] = ((uint32_t)data[8] << 24) | ((uint32_t)data[9] << 16) |
+               ((uint32_t)data[10] << 8) | data[11];
+      off[1] = ((uint32_t)data[12] << 24) | ((uint32_t)data[13] << 16) |
+               ((uint32_t)data[14] << 8) | data[15];
+      char *got;
+      size_t ng;
+      FILE *f = open_memstream(&got, &ng);
+      pt__arena a = {0};
+      size_t pos = 16;
+      while (pos < hdr - 2) {
+        pt__dumpi_call call;
+        char why[200];
+        pt__arena_reset(&a);
+        long k = pt__dumpi_decode(data + pos, hdr - 2 - pos, (uint32_t)off[0],
+                                  (uint32_t)off[1], &call, &a, why,
+                                  sizeof why);
+        ASSERT_TRUE(k > 0);
+        ASSERT_OK(pt__dumpi_print_call(f, &call, NULL));
+        pos += (size_t)k;
+      }
+      pt__arena_free(&a);
+      fclose(f);
+      ASSERT_TRUE(same_text(bin, got, ng, want, nt));
+      free(got);
+      free(want);
+      free(data);
+    }
+    free(meta);
+  }
+}
+
+/* The model stream printed by pt__dumpi_printer (what `paratrace dump
+ * --style dumpi` shows) equals dumpi2ascii, rank by rank. */
+TEST(print_model_equal_dumpi2ascii) {
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    for (int r = 0;; r++) {
+      char txt[4300];
+      bin_path(txt, sizeof txt, meta, r, ".txt");
+      size_t nt;
+      char *want = slurp(txt, &nt);
+      if (!want) break;
+      void *st;
+      ASSERT_OK(open_src(&st, meta));
+      char *got;
+      size_t ng;
+      FILE *f = open_memstream(&got, &ng);
+      pt__dumpi_printer *p;
+      ASSERT_OK(pt__dumpi_printer_new(&p, f, (uint64_t)r));
+      pt_item it;
+      int rc;
+      while ((rc = pt__format_dumpi.src_next(st, &it)) == PT_OK)
+        ASSERT_OK(pt__dumpi_printer_item(p, &it));
+      ASSERT_STATUS(rc, PT_END);
+      pt__dumpi_printer_free(p);
+      pt__format_dumpi.src_close(st);
+      fclose(f);
+      ASSERT_TRUE(same_text(txt, got, ng, want, nt));
+      free(got);
+      free(want);
+    }
+    free(meta);
+  }
+}
+
+/* Copy all items of a DUMPI source into a DUMPI sink writing `meta`. */
+static int convert(const char *in, const char *dir, const char *name,
+                   char *meta_out, size_t n) {
+  void *st, *sk;
+  int rc = open_src(&st, in);
+  if (rc < 0) return rc;
+  char tmp[4400];
+  snprintf(meta_out, n, "%s/%s.meta", dir, name);
+  snprintf(tmp, sizeof tmp, "%s.tmp-%d", meta_out, (int)getpid());
+  pt_sink_opts so = {0};
+  pt_error err = {0};
+  if ((rc = pt__format_dumpi.sink_open(&sk, tmp, &so, &err)) < 0) {
+    pt__format_dumpi.src_close(st);
+    return rc;
+  }
+  pt_item it;
+  while ((rc = pt__format_dumpi.src_next(st, &it)) == PT_OK)
+    if ((rc = pt__format_dumpi.sink_write(sk, &it)) < 0) {
+      fprintf(stderr, "  sink: %s\n", pt__format_dumpi.sink_errmsg(sk));
+      break;
+    }
+  pt__format_dumpi.src_close(st);
+  if (rc != PT_END) {
+    pt__format_dumpi.sink_abort(sk);
+    return rc < 0 ? rc : PT_ECHECK;
+  }
+  if ((rc = pt__format_dumpi.sink_close(sk, &err)) < 0) {
+    fprintf(stderr, "  close: %s\n", err.msg);
+    return rc;
+  }
+  return rename(tmp, meta_out) == 0 ? PT_OK : PT_EIO;
+}
+
+/* DUMPI -> model -> DUMPI writes byte-identical .bin and .meta files. */
+TEST(writer_byte_identical) {
+  char *dir = test_tmpdir("dumpi");
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    const char *base = strrchr(meta, '/') + 1;
+    char name[256], out[4400];
+    snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 5), base);
+    ASSERT_OK(convert(meta, dir, name, out, sizeof out));
+    size_t na, nb;
+    char *a = slurp(meta, &na), *b = slurp(out, &nb);
+    ASSERT_TRUE(b && na == nb && !memcmp(a, b, na));
+    free(a);
+    free(b);
+    for (int r = 0;; r++) {
+      char x[4300], y[4500];
+      bin_path(x, sizeof x, meta, r, "");
+      bin_path(y, sizeof y, out, r, "");
+      a = slurp(x, &na);
+      if (!a) break;
+      b = slurp(y, &nb);
+      ASSERT_TRUE(b);
+      if (na != nb || memcmp(a, b, na)) {
+        size_t i = 0;
+        while (i < na && i < nb && a[i] == b[i]) i++;
+        fprintf(stderr, "  %s: differs at byte %zu (sizes %zu, %zu)\n", y, i,
+                na, nb);
+      }
+      ASSERT_TRUE(na == nb && !memcmp(a, b, na));
+      free(a);
+      free(b);
+      unlink(y);
+    }
+    unlink(out);
+    free(meta);
+  }
+  rmdir(dir);
+  free(dir);
+}
+
+/* DUMPI -> model -> DUMPI -> model gives equal items. */
+TEST(model_round_trip_equal) {
+  char *dir = test_tmpdir("dumpi-rt");
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    const char *base = strrchr(meta, '/') + 1;
+    char name[256], out[4400];
+    snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 5), base);
+    ASSERT_OK(convert(meta, dir, name, out, sizeof out));
+    void *s1, *s2;
+    ASSERT_OK(open_src(&s1, meta));
+    ASSERT_OK(open_src(&s2, out));
+    pt_item a, b;
+    int r1, r2;
+    uint64_t n = 0;
+    for (;;) {
+      r1 = pt__format_dumpi.src_next(s1, &a);
+      r2 = pt__format_dumpi.src_next(s2, &b);
+      if (r1 != PT_OK || r2 != PT_OK) break;
+      n++;
+      ASSERT_EQ_U64(a.type, b.type);
+      if (a.type == PT_ITEM_DEF) {
+        if (!pt_def_equal(&a.u.def, &b.u.def))
+          fprintf(stderr, "  def %llu differs (%s)\n", (unsigned long long)n,
+                  a.u.def.name ? a.u.def.name : "");
+        ASSERT_TRUE(pt_def_equal(&a.u.def, &b.u.def));
+      } else {
+        ASSERT_TRUE(pt_event_equal(&a.u.event, &b.u.event));
+      }
+    }
+    ASSERT_STATUS(r1, PT_END);
+    ASSERT_STATUS(r2, PT_END);
+    ASSERT_TRUE(n > 100);
+    pt__format_dumpi.src_close(s1);
+    pt__format_dumpi.src_close(s2);
+    for (int r = 0;; r++) {
+      char y[4500];
+      bin_path(y, sizeof y, out, r, "");
+      if (unlink(y) != 0) break;
+    }
+    unlink(out);
+    free(meta);
+  }
+  rmdir(dir);
+  free(dir);
+}
+
+/* The model carries the semantic events: messages match across ranks. */
+TEST(semantic_events) {
+  char *meta = case_file("b_ring_nonblocking", ".meta");
+  void *st;
+  ASSERT_OK(open_src(&st, meta));
+  pt_item it;
+  uint64_t isend = 0, isend_done = 0, irecv_req = 0, irecv = 0, bytes_s = 0,
+           bytes_r = 0;
+  nwarnings = 0;
+  while (pt__format_dumpi.src_next(st, &it) == PT_OK) {
+    if (it.type != PT_ITEM_EVENT) continue;
+    const pt_event *e = &it.u.event;
+    switch (e->kind) {
+      case PT_EV_ISEND: isend++; bytes_s += e->size; break;
+      case PT_EV_ISEND_COMPLETE: isend_done++; break;
+      case PT_EV_IRECV_REQUEST: irecv_req++; break;
+      case PT_EV_IRECV:
+        irecv++;
+        bytes_r += e->size;
+        ASSERT_TRUE(e->peer >= 0 && e->peer < 4);
+        break;
+      default: break;
+    }
+  }
+  pt__format_dumpi.src_close(st);
+  ASSERT_EQ_U64(isend, 80);
+  ASSERT_EQ_U64(irecv_req, 80);
+  ASSERT_EQ_U64(irecv, 80);
+  ASSERT_EQ_U64(isend_done, 80);
+  ASSERT_EQ_U64(bytes_s, 80 * 16);
+  ASSERT_EQ_U64(bytes_r, 80 * 16);
+  ASSERT_TRUE(nwarnings > 0); /* reused request ids */
+  free(meta);
+
+  /* collectives: bytes from counts x datatype sizes */
+  meta = case_file("c_collectives", ".meta");
+  ASSERT_OK(open_src(&st, meta));
+  uint64_t colls = 0, sent = 0;
+  while (pt__format_dumpi.src_next(st, &it) == PT_OK) {
+    if (it.type != PT_ITEM_EVENT || it.u.event.kind != PT_EV_COLL_END)
+      continue;
+    colls++;
+    sent += it.u.event.size;
+    if (it.u.event.ref == PT_COLL_ALLTOALLV && it.u.event.location == 0)
+      ASSERT_EQ_U64(it.u.event.size, (1 + 2 + 3 + 4) * 8);
+  }
+  pt__format_dumpi.src_close(st);
+  ASSERT_EQ_U64(colls, 12 + 8 + 8 + 4 + 4 + 4);
+  ASSERT_TRUE(sent > 0);
+  free(meta);
+}
+
+/* A single .bin opens by its magic as a one-rank trace. */
+TEST(single_bin) {
+  char *meta = case_file("a_pingpong", ".meta");
+  char bin[4300];
+  bin_path(bin, sizeof bin, meta, 1, "");
+  ASSERT_TRUE(pt__format_dumpi.probe(bin, 0, (const uint8_t *)"\xff\xaa\xdd"
+                                     "DUMPI", 8) > 0);
+  void *st;
+  ASSERT_OK(open_src(&st, bin));
+  pt_item it;
+  uint64_t enters = 0;
+  while (pt__format_dumpi.src_next(st, &it) == PT_OK)
+    enters += it.type == PT_ITEM_EVENT && it.u.event.kind == PT_EV_ENTER;
+  pt__format_dumpi.src_close(st);
+  ASSERT_EQ_U64(enters, 35);
+  free(meta);
+}
+
+/* Truncated and corrupted files: clear errors or warnings, never a crash;
+ * a file cut inside its stream yields every complete call before the cut. */
+TEST(truncated_and_corrupt) {
+  char *meta = case_file("a_pingpong", ".meta");
+  char bin[4300];
+  bin_path(bin, sizeof bin, meta, 0, "");
+  size_t n;
+  uint8_t *data = (uint8_t *)slurp(bin, &n);
+  ASSERT_TRUE(data);
+  pt_error err;
+  ASSERT_OK(pt__dumpi_parse_mem(data, n, NULL, NULL, &err));
+  for (size_t cut = 0; cut < n; cut++) {
+    uint8_t *d = malloc(cut ? cut : 1);
+    memcpy(d, data, cut);
+    nwarnings = 0;
+    err.msg[0] = 0;
+    int rc = pt__dumpi_parse_mem(d, cut, count_warn, NULL, &err);
+    if (cut < 16) {
+      ASSERT_TRUE(rc < 0);
+      ASSERT_CONTAINS(err.msg, "offset");
+    } else {
+      /* no index any more: walked, warned */
+      if (rc < 0) fprintf(stderr, "  cut %zu: %s\n", cut, err.msg);
+      ASSERT_OK(rc);
+      ASSERT_TRUE(nwarnings >= 1);
+    }
+    free(d);
+  }
+  /* a cut inside the stream: warning names the offset and the calls */
+  uint8_t *d = malloc(n);
+  memcpy(d, data, 1000);
+  nwarnings = 0;
+  ASSERT_OK(pt__dumpi_parse_mem(d, 1000, count_warn, NULL, &err));
+  ASSERT_CONTAINS(lastwarn, "complete calls");
+  /* bit flips anywhere: any status, no crash (ASan/UBSan builds check) */
+  uint64_t seed = 12345;
+  for (int k = 0; k < 3000; k++) {
+    memcpy(d, data, n);
+    for (int j = 0; j < 3; j++) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      size_t pos = (size_t)(seed >> 33) % n;
+      d[pos] ^= (uint8_t)(1u << ((seed >> 20) & 7));
+    }
+    int rc = pt__dumpi_parse_mem(d, n, NULL, NULL, &err);
+    if (rc < 0) ASSERT_TRUE(strstr(err.msg, "offset") || rc == PT_ENOMEM);
+  }
+  /* a bad label inside an indexed file is corruption with its offset */
+  memcpy(d, data, n);
+  d[16] = 0x7f;
+  ASSERT_STATUS(pt__dumpi_parse_mem(d, n, NULL, NULL, &err), PT_ECORRUPT);
+  ASSERT_CONTAINS(err.msg, "offset 16");
+  ASSERT_CONTAINS(err.msg, "invalid function label");
+  free(d);
+  free(data);
+  free(meta);
+}
+
+/* A model trace that did not come from DUMPI: calls synthesised from
+ * region names and semantic events; the real layout reads back. */
+TEST(write_synthesised) {
+  char *dir = test_tmpdir("dumpi-syn");
+  char meta[4400], tmp[4500];
+  snprintf(meta, sizeof meta, "%s/syn.meta", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp-1", meta);
+  void *sk;
+  pt_error err;
+  ASSERT_OK(pt__format_dumpi.sink_open(&sk, tmp, NULL, &err));
+  pt_item it;
+  const char *regions[] = {"MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Isend",
+                           "MPI_Wait", "MPI_Allreduce", "compute"};
+  for (int i = 0; i < 7; i++) {
+    it.type = PT_ITEM_DEF;
+    pt_def_init(&it.u.def, PT_DEF_REGION, (uint64_t)i);
+    it.u.def.name = regions[i];
+    ASSERT_OK(pt__format_dumpi.sink_write(sk, &it));
+  }
+  for (int r = 0; r < 2; r++) {
+    it.type = PT_ITEM_DEF;
+    pt_def_init(&it.u.def, PT_DEF_LOCATION_GROUP, (uint64_t)r);
+    it.u.def.i1 = r;
+    ASSERT_OK(pt__format_dumpi.sink_write(sk, &it));
+    pt_def_init(&it.u.def, PT_DEF_LOCATION, (uint64_t)r + 10);
+    it.u.def.parent = (uint64_t)r;
+    ASSERT_OK(pt__format_dumpi.sink_write(sk, &it));
+  }
+  uint64_t t = 5000000000ULL;
+  struct { int loc, kind, region; int64_t peer; uint64_t size, req; } evs[] = {
+      {10, PT_EV_ENTER, 0, 0, 0, 0}, {10, PT_EV_LEAVE, 0, 0, 0, 0},
+      {11, PT_EV_ENTER, 0, 0, 0, 0}, {11, PT_EV_LEAVE, 0, 0, 0, 0},
+      {10, PT_EV_ENTER, 1, 0, 0, 0}, {10, PT_EV_SEND, 1, 1, 64, 0},
+      {10, PT_EV_LEAVE, 1, 0, 0, 0}, {11, PT_EV_ENTER, 2, 0, 0, 0},
+      {11, PT_EV_RECV, 2, 0, 64, 0}, {11, PT_EV_LEAVE, 2, 0, 0, 0},
+      {10, PT_EV_ENTER, 6, 0, 0, 0}, {10, PT_EV_LEAVE, 6, 0, 0, 0},
+      {10, PT_EV_ENTER, 3, 0, 0, 0}, {10, PT_EV_ISEND, 3, 1, 8, 77},
+      {10, PT_EV_LEAVE, 3, 0, 0, 0}, {10, PT_EV_ENTER, 4, 0, 0, 0},
+      {10, PT_EV_ISEND_COMPLETE, 4, 0, 0, 77}, {10, PT_EV_LEAVE, 4, 0, 0, 0},
+      {10, PT_EV_ENTER, 5, 0, 0, 0}, {10, PT_EV_COLL_END, 5, -1, 8, 8},
+      {10, PT_EV_LEAVE, 5, 0, 0, 0}};
+  for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+    it.type = PT_ITEM_EVENT;
+    pt_event_init(&it.u.event, (uint32_t)evs[i].kind, t += 1000,
+                  (uint64_t)evs[i].loc);
+    pt_event *e = &it.u.event;
+    if (e->kind == PT_EV_ENTER || e->kind == PT_EV_LEAVE)
+      e->ref = (uint64_t)evs[i].region;
+    e->peer = evs[i].peer;
+    e->size = evs[i].size;
+    e->request = evs[i].req;
+    e->comm = 2;
+    if (e->kind == PT_EV_COLL_END) {
+      e->ref = PT_COLL_ALLREDUCE;
+      e->size2 = 8;
+    }
+    ASSERT_OK(pt__format_dumpi.sink_write(sk, &it));
+  }
+  ASSERT_OK(pt__format_dumpi.sink_close(sk, &err));
+  ASSERT_EQ_I64(rename(tmp, meta), 0);
+  /* read back: calls, semantic events */
+  void *st;
+  ASSERT_OK(open_src(&st, meta));
+  uint64_t enters = 0, sends = 0, recvs = 0, isends = 0, done = 0, coll = 0;
+  while (pt__format_dumpi.src_next(st, &it) == PT_OK) {
+    if (it.type != PT_ITEM_EVENT) continue;
+    const pt_event *e = &it.u.event;
+    enters += e->kind == PT_EV_ENTER;
+    if (e->kind == PT_EV_SEND) {
+      sends++;
+      ASSERT_EQ_I64(e->peer, 1);
+      ASSERT_EQ_U64(e->size, 64);
+    }
+    recvs += e->kind == PT_EV_RECV;
+    isends += e->kind == PT_EV_ISEND;
+    done += e->kind == PT_EV_ISEND_COMPLETE;
+    coll += e->kind == PT_EV_COLL_END;
+  }
+  pt__format_dumpi.src_close(st);
+  ASSERT_EQ_U64(enters, 7);
+  ASSERT_EQ_U64(sends, 1);
+  ASSERT_EQ_U64(recvs, 1);
+  ASSERT_EQ_U64(isends, 1);
+  ASSERT_EQ_U64(done, 1);
+  ASSERT_EQ_U64(coll, 1);
+  char b0[4500], b1[4500];
+  snprintf(b0, sizeof b0, "%s/syn-0000.bin", dir);
+  snprintf(b1, sizeof b1, "%s/syn-0001.bin", dir);
+  unlink(b0);
+  unlink(b1);
+  unlink(meta);
+  rmdir(dir);
+  free(dir);
+}
+
+TEST(table) {
+  ASSERT_EQ_STR(pt__dumpi_label_name(0), "MPI_Send");
+  ASSERT_EQ_STR(pt__dumpi_label_name(290), "MPI_ALL_FUNCTIONS");
+  ASSERT_EQ_I64(pt__dumpi_label_from_name("MPI_Init_thread"), 171);
+  ASSERT_EQ_I64(pt__dumpi_label_from_name("MPIO_Testsome"), 289);
+  ASSERT_EQ_I64(pt__dumpi_label_from_name("Function_exit"), 292);
+  ASSERT_TRUE(pt__dumpi_func_get(290) == NULL);
+  ASSERT_TRUE(pt__dumpi_func_get(293) == NULL);
+  const pt__dumpi_func *f = pt__dumpi_func_get(55); /* Gatherv */
+  ASSERT_EQ_STR(f->name, "MPI_Gatherv");
+  ASSERT_EQ_U64(f->nargs, 9);
+  ASSERT_TRUE(f->order != NULL);
+  for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
+    f = pt__dumpi_func_get(l);
+    if (!f) continue;
+    ASSERT_EQ_U64(f->label, l);
+    ASSERT_TRUE(f->nargs <= PT__DUMPI_MAX_ARGS);
+  }
+}
+
+int main(void) {
+  RUN(table);
+  if (!have_testdata()) {
+    printf("SKIP dumpi test vectors: %s not found (set PT_SRCDIR)\n",
+           testdata);
+    return test_summary();
+  }
+  RUN(footer_counts);
+  RUN(print_records_equal_dumpi2ascii);
+  RUN(print_model_equal_dumpi2ascii);
+  RUN(writer_byte_identical);
+  RUN(model_round_trip_equal);
+  RUN(semantic_events);
+  RUN(single_bin);
+  RUN(truncated_and_corrupt);
+  RUN(write_synthesised);
+  return test_summary();
+}
