@@ -75,6 +75,15 @@ PT_API int pt_stream_event(pt_stream *s, const pt_event *ev);
 /* Add a definition local to this stream (written to its own defs file). */
 PT_API int pt_stream_def(pt_stream *s, const pt_def *def);
 
+/* Append a summary / a snapshot entry of one of this stream's locations to
+ * the stream's summaries / snapshots file (s<id>.sums, s<id>.snaps).
+ * Times must not decrease within each file (PT_EORDER).  Strings and
+ * arrays are copied.  Returns PT_OK, PT_EORDER, PT_EINVAL, PT_EIO,
+ * PT_ENOMEM.  Same threading rule as pt_stream_event.  (Added for sinks
+ * that copy whole archives; pt_aux_* rewrites them later.) */
+PT_API int pt_stream_summary(pt_stream *s, const pt_summary *sum);
+PT_API int pt_stream_snapshot(pt_stream *s, const pt_snapshot *snap);
+
 /* Write the buffered events as a block now (and fsync-free durability:
  * the block is in the file when this returns).  Returns PT_OK or PT_EIO. */
 PT_API int pt_stream_flush(pt_stream *s);

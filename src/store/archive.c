@@ -1,0 +1,542 @@
+/* PTF archive pieces: names, anchor, index, scan.  See archive.h. */
+#include "store/archive.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *pt__path(const char *dir, const char *fmt, ...) {
+  char tail[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tail, sizeof tail, fmt, ap);
+  va_end(ap);
+  size_t n = strlen(dir) + strlen(tail) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", dir, tail);
+  return p;
+}
+
+int pt__write_atomic(const char *path, const void *data, size_t len) {
+  size_t n = strlen(path) + 32;
+  char *tmp = malloc(n);
+  if (!tmp) {
+    errno = ENOMEM;
+    return -1;
+  }
+  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    free(tmp);
+    return -1;
+  }
+  int rc = pt__write_all(fd, data, len);
+  if (close(fd) != 0) rc = -1;
+  if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+  if (rc != 0) {
+    int e = errno;
+    unlink(tmp);
+    errno = e;
+  }
+  free(tmp);
+  return rc;
+}
+
+int pt__parse_u64(const char *s, size_t n, uint64_t *out) {
+  if (n == 0 || n > 20) return -1;
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    unsigned d = (unsigned)(s[i] - '0');
+    if (v > (UINT64_MAX - d) / 10) return -1;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 0;
+}
+
+/* ---- anchor ------------------------------------------------------------ */
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static int key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
+int pt__anchor_parse(const char *text, size_t len, pt__anchor *a,
+                     const char **why, size_t *line) {
+  memset(a, 0, sizeof *a);
+  *line = 0;
+  if (len > PT__ANCHOR_MAX) {
+    *why = "anchor larger than the limit";
+    return PT_ECORRUPT;
+  }
+  if (memchr(text, 0, len)) {
+    *why = "NUL byte in the anchor";
+    return PT_EFORMAT;
+  }
+  a->text = malloc(len + 1);
+  if (!a->text) return PT_ENOMEM;
+  memcpy(a->text, text, len);
+  a->text[len] = 0;
+  size_t lines = 1;
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  a->kv = calloc(lines, sizeof *a->kv);
+  if (!a->kv) return PT_ENOMEM;
+  char *p = a->text, *end = a->text + len;
+  size_t ln = 0;
+  int seen_format = 0;
+  while (p < end) {
+    ln++;
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    char *e = nl ? nl : end;
+    char *next = nl ? nl + 1 : end;
+    while (p < e && is_space(*p)) p++;
+    while (e > p && is_space(e[-1])) e--;
+    if (p == e || *p == '#') {
+      p = next;
+      continue;
+    }
+    char *eq = memchr(p, '=', (size_t)(e - p));
+    if (!eq) {
+      *line = ln;
+      *why = seen_format ? "line without '='" : "not a PTF anchor";
+      return seen_format ? PT_ECORRUPT : PT_EFORMAT;
+    }
+    char *ke = eq, *vs = eq + 1;
+    while (ke > p && is_space(ke[-1])) ke--;
+    while (vs < e && is_space(*vs)) vs++;
+    if (ke == p) {
+      *line = ln;
+      *why = "empty key";
+      return seen_format ? PT_ECORRUPT : PT_EFORMAT;
+    }
+    for (char *k = p; k < ke; k++)
+      if (!key_char(*k)) {
+        *line = ln;
+        *why = "bad character in key";
+        return seen_format ? PT_ECORRUPT : PT_EFORMAT;
+      }
+    *ke = 0;
+    *e = 0;
+    if (!seen_format) {
+      if (strcmp(p, "format") != 0 || strcmp(vs, "ptf") != 0) {
+        *line = ln;
+        *why = "first line is not 'format = ptf'";
+        return PT_EFORMAT;
+      }
+      seen_format = 1;
+    }
+    a->kv[a->nkv].key = p;
+    a->kv[a->nkv].val = vs;
+    a->nkv++;
+    p = next;
+  }
+  if (!seen_format) {
+    *why = "empty anchor";
+    return PT_EFORMAT;
+  }
+  return PT_OK;
+}
+
+const char *pt__anchor_get(const pt__anchor *a, const char *key) {
+  for (size_t i = a->nkv; i-- > 0;)
+    if (strcmp(a->kv[i].key, key) == 0) return a->kv[i].val;
+  return NULL;
+}
+
+void pt__anchor_free(pt__anchor *a) {
+  free(a->text);
+  free(a->kv);
+  memset(a, 0, sizeof *a);
+}
+
+int pt__parse_u64_list(const char *s, uint64_t **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  size_t cnt = 0;
+  for (const char *p = s; *p;) {
+    while (*p == ' ' || *p == '\t') p++;
+    if (!*p) break;
+    cnt++;
+    while (*p && *p != ' ' && *p != '\t') p++;
+  }
+  if (!cnt) return PT_OK;
+  uint64_t *v = malloc(cnt * sizeof *v);
+  if (!v) return PT_ENOMEM;
+  size_t i = 0;
+  for (const char *p = s; *p;) {
+    while (*p == ' ' || *p == '\t') p++;
+    if (!*p) break;
+    size_t len = strcspn(p, " \t");
+    if (pt__parse_u64(p, len, &v[i])) {
+      free(v);
+      return PT_ECORRUPT;
+    }
+    i++;
+    p += len;
+  }
+  *out = v;
+  *n = cnt;
+  return PT_OK;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Append the sorted names of the archive's data files to b. */
+static int list_files(const char *dir, pt__buf *b) {
+  DIR *d = opendir(dir);
+  if (!d) return PT_EIO;
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  int rc = PT_OK;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    const char *nm = e->d_name;
+    if (nm[0] == '.' || strcmp(nm, "anchor") == 0 || strstr(nm, ".tmp"))
+      continue;
+    if (n == cap) {
+      size_t nc = cap ? cap * 2 : 16;
+      char **nn = realloc(names, nc * sizeof *nn);
+      if (!nn) {
+        rc = PT_ENOMEM;
+        break;
+      }
+      names = nn;
+      cap = nc;
+    }
+    if (!(names[n] = strdup(nm))) {
+      rc = PT_ENOMEM;
+      break;
+    }
+    n++;
+  }
+  closedir(d);
+  if (names) qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n; i++) {
+    if (rc == PT_OK &&
+        (pt__buf_put(b, i ? " " : "", i ? 1 : 0) ||
+         pt__buf_put(b, names[i], strlen(names[i]))))
+      rc = PT_ENOMEM;
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
+static int bprintf(pt__buf *b, const char *fmt, ...) PT_PRINTF(2, 3);
+static int bprintf(pt__buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || pt__buf_reserve(b, (size_t)n + 1)) return PT_ENOMEM;
+  va_start(ap, fmt);
+  vsnprintf((char *)b->p + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+  return 0;
+}
+
+int pt__anchor_store(const char *dir, const pt__anchor_info *in,
+                     pt_error *err) {
+  pt__buf b = {0};
+  uint64_t first = UINT64_MAX, last = 0, events = 0;
+  for (size_t i = 0; i < in->nstreams; i++) {
+    const pt__stream_desc *s = &in->streams[i];
+    events += s->events;
+    if (s->events) {
+      if (s->first < first) first = s->first;
+      if (s->last > last) last = s->last;
+    }
+  }
+  if (!events) first = 0;
+  int rc = bprintf(&b,
+                   "format = ptf\nversion = %d\ncreator = %s\nstate = %s\n",
+                   PT__PTF_VERSION, in->creator ? in->creator : "paratrace",
+                   in->closed ? "closed" : "open");
+  if (!rc && in->have_clock)
+    rc = bprintf(&b,
+                 "clock.ticks_per_second = %" PRId64 "\nclock.epoch = %" PRId64
+                 "\nclock.start = %" PRIu64 "\nclock.length = %" PRId64 "\n",
+                 in->ticks_per_second, in->epoch, in->start, in->length);
+  if (!rc)
+    rc = bprintf(&b,
+                 "time.first = %" PRIu64 "\ntime.last = %" PRIu64
+                 "\nevents = %" PRIu64 "\nstreams = %zu\n",
+                 first, last, events, in->nstreams);
+  for (size_t i = 0; !rc && i < in->nstreams; i++) {
+    const pt__stream_desc *s = &in->streams[i];
+    rc = bprintf(&b, "stream.%" PRIu64 " =", s->id);
+    for (size_t j = 0; !rc && j < s->nlocs; j++)
+      rc = bprintf(&b, " %" PRIu64, s->locs[j]);
+    if (!rc)
+      rc = bprintf(&b,
+                   "\nstream.%" PRIu64 ".events = %" PRIu64 "\nstream.%" PRIu64
+                   ".blocks = %" PRIu64 "\nstream.%" PRIu64
+                   ".raw_bytes = %" PRIu64 "\n",
+                   s->id, s->events, s->id, s->blocks, s->id, s->raw_bytes);
+  }
+  if (!rc) rc = bprintf(&b, "files = ");
+  if (!rc) rc = list_files(dir, &b);
+  if (!rc) rc = bprintf(&b, "\n");
+  if (rc) {
+    pt__buf_free(&b);
+    return pt__err(err, rc, "%s/anchor: %s", dir, pt_strerror(rc));
+  }
+  char *path = pt__path(dir, "anchor");
+  if (!path || pt__write_atomic(path, b.p, b.len) != 0) {
+    rc = path ? pt__err(err, PT_EIO, "%s: %s", path, strerror(errno))
+              : pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  free(path);
+  pt__buf_free(&b);
+  return rc;
+}
+
+/* ---- index ------------------------------------------------------------- */
+
+int pt__index_build(const pt__ientry *e, size_t n, uint64_t events_size,
+                    pt__buf *out) {
+  size_t len = PT__IDX_HDR + n * PT__IDX_ENTRY + PT__IDX_TRAILER;
+  out->len = 0;
+  if (pt__buf_reserve(out, len)) return PT_ENOMEM;
+  uint8_t *p = out->p;
+  memcpy(p, PT__IDX_MAGIC, 4);
+  pt__put_u32(p + 4, PT__PTF_VERSION);
+  pt__put_u32(p + 8, PT__IDX_ENTRY);
+  pt__put_u32(p + 12, 0);
+  p += PT__IDX_HDR;
+  for (size_t i = 0; i < n; i++, p += PT__IDX_ENTRY) {
+    pt__put_u64(p, e[i].first_ts);
+    pt__put_u64(p + 8, e[i].last_ts);
+    pt__put_u64(p + 16, e[i].offset);
+    pt__put_u64(p + 24, e[i].count);
+    pt__put_u64(p + 32, e[i].ordinal);
+  }
+  pt__put_u64(p, n);
+  pt__put_u64(p + 8, events_size);
+  pt__put_u32(p + 16, pt__crc32c(0, out->p, (size_t)(p + 16 - out->p)));
+  memcpy(p + 20, PT__IDX_END, 4);
+  out->len = len;
+  return PT_OK;
+}
+
+int pt__index_parse(const uint8_t *p, size_t len, pt__ientry **out, size_t *n,
+                    uint64_t *events_size, const char **why) {
+  *out = NULL;
+  *n = 0;
+  if (len < PT__IDX_HDR + PT__IDX_TRAILER) {
+    *why = "index file too short";
+    return PT_ECORRUPT;
+  }
+  if (memcmp(p, PT__IDX_MAGIC, 4) != 0 ||
+      memcmp(p + len - 4, PT__IDX_END, 4) != 0) {
+    *why = "bad index magic";
+    return PT_ECORRUPT;
+  }
+  if (pt__get_u32(p + 4) != PT__PTF_VERSION) {
+    *why = "unsupported index version";
+    return PT_EVERSION;
+  }
+  if (pt__get_u32(p + 8) != PT__IDX_ENTRY) {
+    *why = "unsupported index entry size";
+    return PT_ECORRUPT;
+  }
+  const uint8_t *t = p + len - PT__IDX_TRAILER;
+  uint64_t cnt = pt__get_u64(t);
+  if ((len - PT__IDX_HDR - PT__IDX_TRAILER) % PT__IDX_ENTRY != 0 ||
+      cnt != (len - PT__IDX_HDR - PT__IDX_TRAILER) / PT__IDX_ENTRY) {
+    *why = "index entry count does not match its size";
+    return PT_ECORRUPT;
+  }
+  if (pt__get_u32(t + 16) != pt__crc32c(0, p, len - 8)) {
+    *why = "index checksum mismatch";
+    return PT_ECORRUPT;
+  }
+  uint64_t esize = pt__get_u64(t + 8);
+  pt__ientry *e = NULL;
+  if (cnt) {
+    e = malloc((size_t)cnt * sizeof *e);
+    if (!e) return PT_ENOMEM;
+  }
+  const uint8_t *q = p + PT__IDX_HDR;
+  for (uint64_t i = 0; i < cnt; i++, q += PT__IDX_ENTRY) {
+    pt__ientry *x = &e[i];
+    x->first_ts = pt__get_u64(q);
+    x->last_ts = pt__get_u64(q + 8);
+    x->offset = pt__get_u64(q + 16);
+    x->count = pt__get_u64(q + 24);
+    x->ordinal = pt__get_u64(q + 32);
+    const char *bad = NULL;
+    if (x->first_ts > x->last_ts) bad = "index entry first time after last";
+    else if (x->count == 0) bad = "index entry with no items";
+    else if (x->offset > esize || esize - x->offset < PT__BLK_HDR)
+      bad = "index entry beyond the events file";
+    else if (i == 0 && x->offset != 0) bad = "index does not start at 0";
+    else if (i > 0) {
+      const pt__ientry *y = &e[i - 1];
+      if (x->offset - y->offset <= PT__BLK_HDR || x->offset < y->offset)
+        bad = "index offsets not increasing";
+      else if (x->first_ts < y->last_ts) bad = "index times not ordered";
+      else if (y->ordinal > UINT64_MAX - y->count ||
+               x->ordinal != y->ordinal + y->count)
+        bad = "index ordinals not contiguous";
+    }
+    if (bad) {
+      free(e);
+      *why = bad;
+      return PT_ECORRUPT;
+    }
+  }
+  *out = e;
+  *n = (size_t)cnt;
+  *events_size = esize;
+  return PT_OK;
+}
+
+/* ---- scan -------------------------------------------------------------- */
+
+int pt__scan_blocks(int fd, uint8_t type, ZSTD_DCtx *dctx, pt__scan_fn fn,
+                    void *user, pt__scan *s) {
+  memset(s, 0, sizeof *s);
+  struct stat st;
+  if (fstat(fd, &st) != 0) return PT_EIO;
+  s->file_size = (uint64_t)st.st_size;
+  pt__buf stored = {0}, raw = {0};
+  uint64_t off = 0, next_ord = 0, prev_last = 0;
+  int rc = PT_OK;
+  while (off < s->file_size) {
+    uint8_t hb[PT__BLK_HDR];
+    pt__blkhdr h;
+    const char *why = NULL;
+    if (s->file_size - off < PT__BLK_HDR) {
+      why = "incomplete block header";
+    } else if (pt__pread_all(fd, hb, PT__BLK_HDR, off) != PT__BLK_HDR) {
+      rc = PT_EIO;
+      break;
+    } else if (pt__blkhdr_parse(hb, &h, &why) != PT_OK) {
+      /* why set */
+    } else if (h.type != type) {
+      why = "unexpected block type";
+    } else if (s->file_size - off - PT__BLK_HDR < h.stored) {
+      why = "incomplete block payload";
+    } else if (h.ordinal != next_ord) {
+      why = "block ordinal not contiguous";
+    } else if (h.first_ts < prev_last) {
+      why = "block times go backwards";
+    }
+    if (!why && fn) {
+      stored.len = 0;
+      if (pt__buf_reserve(&stored, h.stored ? h.stored : 1)) {
+        rc = PT_ENOMEM;
+        break;
+      }
+      if (pt__pread_all(fd, stored.p, h.stored, off + PT__BLK_HDR) !=
+          (long long)h.stored) {
+        rc = PT_EIO;
+        break;
+      }
+      const uint8_t *rp;
+      int prc = pt__blk_payload(&h, stored.p, dctx, &raw, &rp, &why);
+      if (prc == PT_ENOMEM) {
+        rc = prc;
+        break;
+      }
+      if (prc == PT_OK && fn(user, &h, off, rp) != 0)
+        why = "block contents do not decode";
+    }
+    if (why) {
+      s->why = why;
+      s->bad_off = off;
+      break;
+    }
+    if (s->n == s->cap) {
+      size_t nc = s->cap ? s->cap * 2 : 64;
+      pt__ientry *ne = realloc(s->e, nc * sizeof *ne);
+      if (!ne) {
+        rc = PT_ENOMEM;
+        break;
+      }
+      s->e = ne;
+      s->cap = nc;
+    }
+    s->e[s->n++] = (pt__ientry){h.first_ts, h.last_ts, off, h.count,
+                                h.ordinal};
+    s->raw_bytes += h.raw;
+    next_ord = h.ordinal + h.count;
+    prev_last = h.last_ts;
+    off += PT__BLK_HDR + h.stored;
+    s->good_end = off;
+  }
+  pt__buf_free(&stored);
+  pt__buf_free(&raw);
+  return rc;
+}
+
+/* ---- block appender ---------------------------------------------------- */
+
+int pt__bw_open(pt__bw *bw, const char *path, uint8_t type, int keep_open) {
+  memset(bw, 0, sizeof *bw);
+  bw->type = type;
+  bw->keep_open = keep_open;
+  bw->fd = -1;
+  if (!(bw->path = strdup(path))) return PT_ENOMEM;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+                0644);
+  if (fd < 0) return PT_EIO;
+  if (keep_open)
+    bw->fd = fd;
+  else
+    close(fd);
+  return PT_OK;
+}
+
+int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
+                 pt__ientry *entry, int *wrote) {
+  if (wrote) *wrote = 0;
+  if (!bw->count) return PT_OK;
+  pt__blkhdr h = {0};
+  h.type = bw->type;
+  h.first_ts = bw->type == PT__BLK_DEFS ? 0 : bw->first_ts;
+  h.last_ts = bw->type == PT__BLK_DEFS ? 0 : bw->last_ts;
+  h.count = bw->count;
+  h.ordinal = bw->ordinal;
+  int rc = pt__blk_build(&h, bw->raw.p, bw->raw.len, cctx, level, out);
+  if (rc) return rc;
+  int fd = bw->fd;
+  if (fd < 0) {
+    fd = open(bw->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return PT_EIO;
+  }
+  rc = pt__write_all(fd, out->p, out->len) ? PT_EIO : PT_OK;
+  if (fd != bw->fd) close(fd);
+  if (rc) return rc;
+  if (entry)
+    *entry = (pt__ientry){h.first_ts, h.last_ts, bw->file_off, h.count,
+                          h.ordinal};
+  bw->file_off += out->len;
+  bw->ordinal += bw->count;
+  bw->blocks++;
+  bw->raw_bytes += bw->raw.len;
+  bw->count = 0;
+  bw->raw.len = 0;
+  if (wrote) *wrote = 1;
+  return PT_OK;
+}
+
+void pt__bw_free(pt__bw *bw) {
+  if (bw->fd >= 0) close(bw->fd);
+  bw->fd = -1;
+  free(bw->path);
+  bw->path = NULL;
+  pt__buf_free(&bw->raw);
+}

@@ -1,0 +1,170 @@
+/* PTF archive pieces shared by the writer, reader and recovery: file
+ * names, the anchor (parse and build), the index file (parse and build)
+ * and the block-header scan that rebuilds an index.  Not public API. */
+#ifndef PT_STORE_ARCHIVE_H
+#define PT_STORE_ARCHIVE_H
+
+#include "store/block.h"
+
+#define PT__PTF_VERSION 1
+#define PT__ANCHOR_MAX (64u << 20) /* bytes */
+#define PT__MAX_STREAMS (UINT64_C(1) << 24)
+
+/* ---- names ------------------------------------------------------------- */
+
+/* malloc'd "dir/<formatted>"; NULL on OOM.  Caller frees. */
+char *pt__path(const char *dir, const char *fmt, ...) PT_PRINTF(2, 3);
+
+/* Write `len` bytes to `path` atomically: a temporary in the same
+ * directory, then rename.  0 or -1 (errno set). */
+int pt__write_atomic(const char *path, const void *data, size_t len);
+
+/* Parse a decimal u64 with no sign, spaces or overflow.  0 or -1. */
+int pt__parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* ---- anchor ------------------------------------------------------------ */
+
+typedef struct pt__kv {
+  const char *key, *val;
+} pt__kv;
+
+typedef struct pt__anchor {
+  char *text; /* owned copy, split in place */
+  pt__kv *kv;
+  size_t nkv;
+} pt__anchor;
+
+/* Parse anchor text (untrusted).  The first non-empty line must be
+ * "format = ptf".  Lines are "key = value"; blank lines and lines starting
+ * with '#' are ignored.  Returns PT_OK, PT_EFORMAT (not a PTF anchor),
+ * PT_ECORRUPT (*why, *line = 1-based line), PT_ENOMEM.  Free with
+ * pt__anchor_free (also after an error). */
+int pt__anchor_parse(const char *text, size_t len, pt__anchor *a,
+                     const char **why, size_t *line);
+/* Last value of `key`, or NULL.  Borrowed from a. */
+const char *pt__anchor_get(const pt__anchor *a, const char *key);
+void pt__anchor_free(pt__anchor *a);
+
+/* Parse a space-separated list of decimal u64 into a malloc'd array
+ * (caller frees; NULL when empty).  PT_OK, PT_ECORRUPT, PT_ENOMEM. */
+int pt__parse_u64_list(const char *s, uint64_t **out, size_t *n);
+
+typedef struct pt__stream_desc {
+  uint64_t id;
+  const uint64_t *locs;
+  size_t nlocs;
+  uint64_t events, blocks, first, last, raw_bytes;
+} pt__stream_desc;
+
+typedef struct pt__anchor_info {
+  const char *creator;
+  int closed;
+  int have_clock;
+  int64_t ticks_per_second, epoch, length;
+  uint64_t start;
+  const pt__stream_desc *streams;
+  size_t nstreams;
+} pt__anchor_info;
+
+/* Build the anchor text into b (listing the files present in `dir`) and
+ * write it atomically to dir/anchor.  PT_OK, PT_ENOMEM, PT_EIO. */
+int pt__anchor_store(const char *dir, const pt__anchor_info *info,
+                     pt_error *err);
+
+/* ---- index ------------------------------------------------------------- */
+
+#define PT__IDX_MAGIC "PTIX"
+#define PT__IDX_END "PTIE"
+#define PT__IDX_HDR 16u
+#define PT__IDX_ENTRY 40u
+#define PT__IDX_TRAILER 24u
+
+typedef struct pt__ientry {
+  uint64_t first_ts, last_ts, offset, count, ordinal;
+} pt__ientry;
+
+/* Serialise an index describing an events file of `events_size` bytes. */
+int pt__index_build(const pt__ientry *e, size_t n, uint64_t events_size,
+                    pt__buf *out);
+/* Parse and validate an index file image (untrusted).  On PT_OK *out is a
+ * malloc'd array of *n entries (NULL when 0; caller frees) and
+ * *events_size the size of the events file it describes.  PT_ECORRUPT
+ * (*why), PT_EVERSION, PT_ENOMEM. */
+int pt__index_parse(const uint8_t *p, size_t len, pt__ientry **out, size_t *n,
+                    uint64_t *events_size, const char **why);
+
+/* ---- scan -------------------------------------------------------------- */
+
+/* Called for each good block when the scan verifies payloads: raw is the
+ * decompressed payload.  Return 0 to accept, non-zero to treat the block
+ * as damaged (the scan stops before it). */
+typedef int (*pt__scan_fn)(void *user, const pt__blkhdr *h, uint64_t off,
+                           const uint8_t *raw);
+
+typedef struct pt__scan {
+  pt__ientry *e; /* malloc'd, caller frees */
+  size_t n, cap;
+  uint64_t good_end;  /* end of the last complete block */
+  uint64_t raw_bytes; /* sum of the good blocks' raw sizes */
+  uint64_t file_size;
+  const char *why;    /* why the scan stopped early (NULL: clean end) */
+  uint64_t bad_off;   /* where */
+} pt__scan;
+
+/* Walk the blocks of type `type` in fd from offset 0, checking headers,
+ * bounds, ordinal continuity and time order; with fn, also read, check and
+ * decompress each payload and call fn.  Stops at the first bad or
+ * incomplete block.  Returns PT_OK (even with a damaged tail: see s->why),
+ * PT_EIO or PT_ENOMEM. */
+int pt__scan_blocks(int fd, uint8_t type, ZSTD_DCtx *dctx, pt__scan_fn fn,
+                    void *user, pt__scan *s);
+
+/* ---- block appender ---------------------------------------------------- */
+
+/* Items of one file (events, defs, summaries or snapshots) accumulate
+ * encoded in `raw`; pt__bw_flush compresses them into one block and
+ * appends it.  When keep_open is 0 the file is opened for each block
+ * (bounded descriptors for writers of many streams). */
+typedef struct pt__bw {
+  uint8_t type;
+  int keep_open, fd;
+  char *path;
+  pt__buf raw;
+  uint64_t count;              /* items in raw */
+  uint64_t first_ts, last_ts;  /* of the items in raw */
+  uint64_t prev_time, prev_loc;/* encoder delta state */
+  uint64_t ordinal;            /* items already written */
+  uint64_t file_off;           /* bytes already written */
+  uint64_t blocks, raw_bytes;  /* written so far */
+} pt__bw;
+
+/* Create (truncate) path and set up bw.  PT_OK, PT_EIO, PT_ENOMEM. */
+int pt__bw_open(pt__bw *bw, const char *path, uint8_t type, int keep_open);
+/* Write the pending items (if any) as one block; *entry (may be NULL) gets
+ * its index entry.  PT_OK (nothing pending is OK), PT_EIO, PT_ENOMEM,
+ * PT_ELIMIT. */
+int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
+                 pt__ientry *entry, int *wrote);
+/* Close the descriptor and free buffers (pending items are dropped). */
+void pt__bw_free(pt__bw *bw);
+
+/* Start an item of time t in bw (sets the block's first time and the delta
+ * state on the first item) and reserve `bound` bytes: returns the write
+ * pointer or NULL on OOM. */
+static inline uint8_t *pt__bw_begin(pt__bw *bw, uint64_t t, size_t bound) {
+  if (bw->raw.cap - bw->raw.len < bound && pt__buf_reserve(&bw->raw, bound))
+    return NULL;
+  if (bw->count == 0) {
+    bw->first_ts = t;
+    bw->prev_time = t;
+    bw->prev_loc = PT_NONE;
+  }
+  return bw->raw.p + bw->raw.len;
+}
+static inline void pt__bw_end(pt__bw *bw, uint64_t t, size_t n) {
+  bw->raw.len += n;
+  bw->count++;
+  bw->last_ts = t;
+}
+
+#endif

@@ -1,0 +1,120 @@
+/* PTF blocks: the fixed block header and the table-driven item codecs
+ * (events, definitions, summaries, snapshots).  See doc/format.md.
+ *
+ * Everything decoded here comes from a file and is untrusted: decoders
+ * check every length against the end of their input and return PT_ECORRUPT
+ * with a static reason in *why; they never allocate from an unchecked
+ * length.  Not public API. */
+#ifndef PT_STORE_BLOCK_H
+#define PT_STORE_BLOCK_H
+
+#include <zstd.h>
+
+#include "core/util.h"
+#include "paratrace/model.h"
+
+#define PT__BLK_MAGIC "PTBK"
+#define PT__BLK_HDR 56u
+/* Hard limits: a header announcing more is corrupt. */
+#define PT__BLK_MAX_RAW (64u << 20)
+#define PT__BLK_MAX_STORED (PT__BLK_MAX_RAW + (PT__BLK_MAX_RAW >> 7) + 4096u)
+
+enum {
+  PT__BLK_EVENTS = 1,
+  PT__BLK_DEFS = 2,
+  PT__BLK_SUMS = 3,
+  PT__BLK_SNAPS = 4
+};
+enum { PT__CODEC_RAW = 0, PT__CODEC_ZSTD = 1 };
+
+/* Event header byte. */
+#define PT__EVH_KIND 0x3fu
+#define PT__EVH_ATTRS 0x40u
+#define PT__EVH_LOC 0x80u
+
+typedef struct pt__blkhdr {
+  uint8_t type, codec;
+  uint16_t hsize;
+  uint64_t first_ts, last_ts;
+  uint64_t count;   /* items in the block */
+  uint64_t ordinal; /* stream ordinal of the first item */
+  uint32_t stored;  /* payload bytes in the file */
+  uint32_t raw;     /* payload bytes after decompression */
+  uint32_t pcrc;    /* CRC32C of the stored payload */
+} pt__blkhdr;
+
+/* Serialise h into out[0..55] (computing the header CRC). */
+void pt__blkhdr_write(uint8_t *out, const pt__blkhdr *h);
+
+/* Parse and validate a header: magic, header CRC, known type and codec,
+ * header size, size limits, first_ts <= last_ts, count <= raw (every item
+ * takes at least one byte) and count > 0.  Returns PT_OK or PT_ECORRUPT
+ * with a static reason in *why. */
+int pt__blkhdr_parse(const uint8_t *in, pt__blkhdr *h, const char **why);
+
+/* Check the payload CRC and produce the raw payload: for codec RAW *raw
+ * points at `stored` itself; for ZSTD the payload is decompressed into
+ * `out` (reused, grown to h->raw) with `dctx`.  Returns PT_OK, PT_ENOMEM
+ * or PT_ECORRUPT (*why set). */
+int pt__blk_payload(const pt__blkhdr *h, const uint8_t *stored,
+                    ZSTD_DCtx *dctx, pt__buf *out, const uint8_t **raw,
+                    const char **why);
+
+/* Compress `raw` (n bytes) into `out` after PT__BLK_HDR reserved bytes and
+ * fill the header there: out->len = PT__BLK_HDR + stored on return.  level
+ * < 0 stores raw; zstd output not smaller than the input is stored raw too.
+ * h's type, first_ts, last_ts, count and ordinal must be set by the caller.
+ * Returns PT_OK, PT_ENOMEM, PT_ELIMIT (n > PT__BLK_MAX_RAW), PT_EIO (zstd
+ * failure). */
+int pt__blk_build(pt__blkhdr *h, const uint8_t *raw, size_t n,
+                  ZSTD_CCtx *cctx, int level, pt__buf *out);
+
+/* ---- encoders (write into caller memory sized by the *_bound) ---------- */
+
+/* Upper bound of the encoded size of ev, or 0 if ev is invalid (kind out of
+ * range, an unknown value type, or a location PT_NONE). */
+size_t pt__event_bound(const pt_event *ev);
+/* Encode ev at p; *prev_time / *prev_loc are the delta state (updated).
+ * Returns the bytes written (<= pt__event_bound). */
+size_t pt__event_put(uint8_t *p, const pt_event *ev, uint64_t *prev_time,
+                     uint64_t *prev_loc);
+
+size_t pt__def_bound(const pt_def *d); /* 0 if invalid */
+size_t pt__def_put(uint8_t *p, const pt_def *d);
+
+#define PT__SUM_BOUND (11u * PT_VARINT_MAX)
+size_t pt__summary_put(uint8_t *p, const pt_summary *s, uint64_t *prev_time);
+
+size_t pt__snapshot_bound(const pt_snapshot *s); /* 0 if invalid */
+size_t pt__snapshot_put(uint8_t *p, const pt_snapshot *s, uint64_t *prev_time);
+
+/* ---- decoders ---------------------------------------------------------- */
+
+typedef struct pt__dec {
+  const uint8_t *p, *end;
+  uint64_t prev_time, prev_loc;
+  pt__arena *scratch; /* attrs and int arrays; reset by the decoder per item */
+  int scratch_dirty;
+} pt__dec;
+
+/* Start decoding a raw payload of a block whose first_ts is `first_ts`. */
+static inline void pt__dec_init(pt__dec *d, const uint8_t *p, size_t n,
+                                uint64_t first_ts, pt__arena *scratch) {
+  d->p = p;
+  d->end = p + n;
+  d->prev_time = first_ts;
+  d->prev_loc = PT_NONE;
+  d->scratch = scratch;
+  d->scratch_dirty = 0;
+}
+
+/* Decode one item.  Strings point into the payload (they are stored with
+ * their NUL); arrays and attribute lists live in the scratch arena.  All
+ * are valid until the next decode with the same scratch or until the
+ * payload buffer changes.  Return PT_OK, PT_ENOMEM or PT_ECORRUPT (*why). */
+int pt__event_get(pt__dec *d, pt_event *ev, const char **why);
+int pt__def_get(pt__dec *d, pt_def *def, const char **why);
+int pt__summary_get(pt__dec *d, pt_summary *s, const char **why);
+int pt__snapshot_get(pt__dec *d, pt_snapshot *s, const char **why);
+
+#endif

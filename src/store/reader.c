@@ -1,0 +1,944 @@
+/* PTF reader: see include/paratrace/reader.h and doc/format.md.
+ *
+ * Each selected stream has a cursor holding one decoded block and its next
+ * matching event; a binary heap of cursors yields events in global time
+ * order.  The event handed out is the heap root's current event: the root
+ * is advanced lazily at the start of the following call, so the strings it
+ * points to stay valid until then.  Files are opened through a small LRU
+ * file manager bounded by max_open_files. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paratrace/reader.h"
+#include "store/archive.h"
+#include "store/map.h"
+
+#define INDEX_MAX ((size_t)1 << 31)
+
+/* ---- file manager ------------------------------------------------------ */
+
+typedef struct fmfile {
+  char *path;
+  int fd;
+  uint64_t used;
+} fmfile;
+
+typedef struct rstream {
+  pt_stream_info info;
+  uint64_t *locs;
+  int locs_known;
+  int selected, all_selected;
+  pt__ientry *idx;
+  size_t nidx;
+  int fid; /* events file */
+  int sums_fid, snaps_fid;
+} rstream;
+
+typedef struct cursor {
+  rstream *st;
+  size_t order; /* position among streams (ids ascending): tie breaker */
+  size_t blk;   /* next block to load */
+  uint64_t left;
+  uint64_t blk_off;
+  pt__buf raw;
+  pt__dec dec;
+  pt__arena scratch;
+  pt_event ev;
+} cursor;
+
+typedef struct auxstate {
+  size_t si; /* index into r->streams */
+  uint64_t off, size;
+  int open;
+  uint64_t left;
+  pt__buf raw;
+  pt__dec dec;
+  pt__arena scratch;
+} auxstate;
+
+struct pt_reader {
+  char *path;
+  pt__anchor anchor;
+  rstream *streams;
+  size_t nstreams;
+  pt_def *defs;
+  size_t ndefs, capdefs;
+  pt__arena arena;
+  /* selection */
+  uint64_t from, to, kinds, from_eff;
+  pt__map locset;
+  int has_locset;
+  /* merge */
+  cursor *curs;
+  size_t ncurs;
+  cursor **heap;
+  size_t nheap;
+  cursor *second; /* smaller child of the root, NULL if unknown */
+  int pending, positioned, failed;
+  /* files */
+  fmfile *files;
+  size_t nfiles, capfiles;
+  int *open_fids;
+  size_t nopen, max_open;
+  uint64_t tick;
+  ZSTD_DCtx *dctx;
+  pt__buf cbuf;
+  auxstate aux[2];
+  pt_warn_fn warn;
+  void *warn_user;
+  char err[1024];
+};
+
+static int rerr(pt_reader *r, int rc, const char *fmt, ...) PT_PRINTF(3, 4);
+static int rerr(pt_reader *r, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->err, sizeof r->err, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+static void rwarn(pt_reader *r, const char *fmt, ...) PT_PRINTF(2, 3);
+static void rwarn(pt_reader *r, const char *fmt, ...) {
+  if (!r->warn) return;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  r->warn(r->warn_user, msg);
+}
+
+/* Register a path; returns its file id or -1 (OOM).  Takes ownership of
+ * path. */
+static int fm_add(pt_reader *r, char *path) {
+  if (!path) return -1;
+  if (r->nfiles == r->capfiles) {
+    size_t nc = r->capfiles ? r->capfiles * 2 : 64;
+    fmfile *nf = realloc(r->files, nc * sizeof *nf);
+    if (!nf) {
+      free(path);
+      return -1;
+    }
+    r->files = nf;
+    r->capfiles = nc;
+  }
+  r->files[r->nfiles] = (fmfile){path, -1, 0};
+  return (int)r->nfiles++;
+}
+
+static void fm_evict(pt_reader *r) {
+  size_t lru = 0;
+  for (size_t i = 1; i < r->nopen; i++)
+    if (r->files[r->open_fids[i]].used < r->files[r->open_fids[lru]].used)
+      lru = i;
+  fmfile *f = &r->files[r->open_fids[lru]];
+  close(f->fd);
+  f->fd = -1;
+  r->open_fids[lru] = r->open_fids[--r->nopen];
+}
+
+/* Descriptor of file `fid`, opening it (and closing the least recently
+ * used one) as needed.  -1 with errno on failure. */
+static int fm_fd(pt_reader *r, int fid) {
+  fmfile *f = &r->files[fid];
+  f->used = ++r->tick;
+  if (PT_LIKELY(f->fd >= 0)) return f->fd;
+  if (r->nopen >= r->max_open) fm_evict(r);
+  for (;;) {
+    int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      f->fd = fd;
+      r->open_fids[r->nopen++] = fid;
+      return fd;
+    }
+    if ((errno == EMFILE || errno == ENFILE) && r->nopen > 0) {
+      fm_evict(r);
+      continue;
+    }
+    return -1;
+  }
+}
+
+/* ---- loading blocks ---------------------------------------------------- */
+
+/* Load block i of c's stream.  PT_OK, PT_END (no more blocks, or a damaged
+ * last block: warned), or an error. */
+static int load_block(pt_reader *r, cursor *c, size_t i) {
+  rstream *st = c->st;
+  c->left = 0;
+  if (i >= st->nidx) return PT_END;
+  const pt__ientry *e = &st->idx[i];
+  const char *path = r->files[st->fid].path;
+  int fd = fm_fd(r, st->fid);
+  if (fd < 0) return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
+  uint8_t hb[PT__BLK_HDR];
+  pt__blkhdr h;
+  const char *why = NULL;
+  long long got = pt__pread_all(fd, hb, PT__BLK_HDR, e->offset);
+  if (got < 0) return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
+  int rc = PT_OK;
+  if (got != PT__BLK_HDR) {
+    why = "block header cut short";
+  } else if (pt__blkhdr_parse(hb, &h, &why) == PT_OK) {
+    if (h.type != PT__BLK_EVENTS)
+      why = "not an events block";
+    else if (h.first_ts != e->first_ts || h.last_ts != e->last_ts ||
+             h.count != e->count || h.ordinal != e->ordinal)
+      why = "block header does not match the index";
+  }
+  if (!why) {
+    pt__buf *dst = h.codec == PT__CODEC_RAW ? &c->raw : &r->cbuf;
+    dst->len = 0;
+    if (pt__buf_reserve(dst, (size_t)h.stored + 1))
+      return rerr(r, PT_ENOMEM, "out of memory");
+    got = pt__pread_all(fd, dst->p, h.stored, e->offset + PT__BLK_HDR);
+    if (got < 0) return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
+    const uint8_t *rawp = NULL;
+    if (got != (long long)h.stored)
+      why = "block payload cut short";
+    else if ((rc = pt__blk_payload(&h, dst->p, r->dctx, &c->raw, &rawp,
+                                   &why)) == PT_ENOMEM)
+      return rerr(r, rc, "out of memory");
+    if (!why) {
+      pt__dec_init(&c->dec, rawp, h.raw, h.first_ts, &c->scratch);
+      c->left = h.count;
+      c->blk = i + 1;
+      c->blk_off = e->offset;
+      return PT_OK;
+    }
+  }
+  if (i + 1 == st->nidx) {
+    rwarn(r, "%s: damaged last block at offset %" PRIu64 " (%s): stream %" PRIu64
+             " ends after %" PRIu64 " events",
+          path, e->offset, why, st->info.stream, e->ordinal);
+    return PT_END;
+  }
+  return rerr(r, PT_ECORRUPT, "%s: block at offset %" PRIu64 ": %s", path,
+              e->offset, why);
+}
+
+static int block_decode_error(pt_reader *r, cursor *c, const char *why) {
+  const char *path = r->files[c->st->fid].path;
+  c->left = 0;
+  if (c->blk == c->st->nidx) {
+    rwarn(r, "%s: damaged last block at offset %" PRIu64 " (%s): stream %" PRIu64
+             " ends early",
+          path, c->blk_off, why, c->st->info.stream);
+    return PT_END;
+  }
+  return rerr(r, PT_ECORRUPT, "%s: block at offset %" PRIu64 ": %s", path,
+              c->blk_off, why);
+}
+
+/* Advance c to its next event passing the filters. */
+static int cur_next(pt_reader *r, cursor *c) {
+  for (;;) {
+    if (PT_UNLIKELY(c->left == 0)) {
+      int rc = load_block(r, c, c->blk);
+      if (rc) return rc;
+    }
+    const char *why;
+    int rc = pt__event_get(&c->dec, &c->ev, &why);
+    if (PT_UNLIKELY(rc)) {
+      if (rc == PT_ENOMEM) return rerr(r, rc, "out of memory");
+      return block_decode_error(r, c, why);
+    }
+    if (PT_UNLIKELY(--c->left == 0)) {
+      if (c->dec.p != c->dec.end)
+        return block_decode_error(r, c, "bytes after the last event");
+      if (c->ev.time != c->st->idx[c->blk - 1].last_ts)
+        return block_decode_error(r, c, "last event time differs from header");
+    }
+    if (PT_UNLIKELY(c->ev.time >= r->to)) {
+      c->left = 0;
+      c->blk = c->st->nidx;
+      return PT_END;
+    }
+    if (PT_UNLIKELY(c->ev.time < r->from_eff)) continue;
+    if (!(r->kinds & PT_KIND_BIT(c->ev.kind))) continue;
+    if (!c->st->all_selected && !pt__map_get(&r->locset, c->ev.location, NULL))
+      continue;
+    return PT_OK;
+  }
+}
+
+/* ---- heap -------------------------------------------------------------- */
+
+static inline int cur_less(const cursor *a, const cursor *b) {
+  return a->ev.time < b->ev.time ||
+         (a->ev.time == b->ev.time && a->order < b->order);
+}
+
+static void sift_down(pt_reader *r, size_t i) {
+  cursor **h = r->heap;
+  size_t n = r->nheap;
+  cursor *x = h[i];
+  for (;;) {
+    size_t l = 2 * i + 1;
+    if (l >= n) break;
+    size_t m = l + 1 < n && cur_less(h[l + 1], h[l]) ? l + 1 : l;
+    if (!cur_less(h[m], x)) break;
+    h[i] = h[m];
+    i = m;
+  }
+  h[i] = x;
+}
+
+static void heap_second(pt_reader *r) {
+  cursor **h = r->heap;
+  if (r->nheap < 2)
+    r->second = NULL;
+  else if (r->nheap == 2)
+    r->second = h[1];
+  else
+    r->second = cur_less(h[2], h[1]) ? h[2] : h[1];
+}
+
+/* Position every selected stream at its first event >= t. */
+static int position(pt_reader *r, uint64_t t) {
+  r->from_eff = t > r->from ? t : r->from;
+  r->nheap = 0;
+  r->pending = 0;
+  r->failed = 0;
+  for (size_t k = 0; k < r->ncurs; k++) {
+    cursor *c = &r->curs[k];
+    rstream *st = c->st;
+    /* first block whose last time >= from_eff */
+    size_t lo = 0, hi = st->nidx;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (st->idx[mid].last_ts < r->from_eff)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    c->blk = lo;
+    c->left = 0;
+    if (lo < st->nidx && st->idx[lo].first_ts >= r->to) continue;
+    int rc = cur_next(r, c);
+    if (rc == PT_END) continue;
+    if (rc < 0) {
+      r->failed = rc;
+      return rc;
+    }
+    r->heap[r->nheap++] = c;
+  }
+  for (size_t i = r->nheap / 2; i-- > 0;) sift_down(r, i);
+  heap_second(r);
+  r->positioned = 1;
+  return PT_OK;
+}
+
+int pt_reader_next(pt_reader *r, pt_event *ev) {
+  if (PT_UNLIKELY(r->failed)) return r->failed;
+  if (PT_UNLIKELY(!r->positioned)) {
+    int rc = position(r, r->from);
+    if (rc) return rc;
+  }
+  if (PT_LIKELY(r->pending)) {
+    cursor *c = r->heap[0];
+    int rc = cur_next(r, c);
+    if (PT_LIKELY(rc == PT_OK)) {
+      if (r->second && !cur_less(c, r->second)) {
+        sift_down(r, 0);
+        heap_second(r);
+      }
+    } else if (rc == PT_END) {
+      r->heap[0] = r->heap[--r->nheap];
+      if (r->nheap) sift_down(r, 0);
+      heap_second(r);
+    } else {
+      r->failed = rc;
+      return rc;
+    }
+    r->pending = 0;
+  }
+  if (!r->nheap) return PT_END;
+  *ev = r->heap[0]->ev;
+  r->pending = 1;
+  return PT_OK;
+}
+
+int pt_reader_seek(pt_reader *r, uint64_t t) { return position(r, t); }
+
+int pt_reader_foreach(pt_reader *r, pt_event_fn fn, void *user) {
+  pt_event ev;
+  int rc;
+  while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
+    int u = fn(user, &ev);
+    if (u) return u;
+  }
+  return rc == PT_END ? PT_OK : rc;
+}
+
+/* ---- open -------------------------------------------------------------- */
+
+typedef struct defload {
+  pt_reader *r;
+  uint32_t scope;
+  int rc;
+  const char *why;
+  pt__arena scratch;
+} defload;
+
+static int on_def_block(void *user, const pt__blkhdr *h, uint64_t off,
+                        const uint8_t *raw) {
+  (void)off;
+  defload *L = user;
+  pt_reader *r = L->r;
+  pt__dec d;
+  pt__dec_init(&d, raw, h->raw, 0, &L->scratch);
+  for (uint64_t i = 0; i < h->count; i++) {
+    pt_def def;
+    int rc = pt__def_get(&d, &def, &L->why);
+    if (rc == PT_ENOMEM) L->rc = rc;
+    if (rc) return 1;
+    def.scope = L->scope;
+    if (r->ndefs == r->capdefs) {
+      size_t nc = r->capdefs ? r->capdefs * 2 : 256;
+      pt_def *nd = realloc(r->defs, nc * sizeof *nd);
+      if (!nd) {
+        L->rc = PT_ENOMEM;
+        return 1;
+      }
+      r->defs = nd;
+      r->capdefs = nc;
+    }
+    if (pt__def_copy(&r->arena, &r->defs[r->ndefs], &def)) {
+      L->rc = PT_ENOMEM;
+      return 1;
+    }
+    r->ndefs++;
+  }
+  if (d.p != d.end) {
+    L->why = "bytes after the last definition";
+    return 1;
+  }
+  return 0;
+}
+
+/* Load the definitions of file `path` (absent is fine). */
+static int load_defs(pt_reader *r, const char *path, uint32_t scope) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return PT_OK;
+    return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
+  }
+  defload L = {.r = r, .scope = scope};
+  pt__scan s;
+  int rc = pt__scan_blocks(fd, PT__BLK_DEFS, r->dctx, on_def_block, &L, &s);
+  close(fd);
+  free(s.e);
+  pt__arena_free(&L.scratch);
+  if (!rc) rc = L.rc;
+  if (rc) return rerr(r, rc, "%s: %s", path, pt_strerror(rc));
+  if (s.why)
+    rwarn(r, "%s: definitions after offset %" PRIu64 " ignored: %s%s%s", path,
+          s.bad_off, s.why, L.why ? ": " : "", L.why ? L.why : "");
+  return PT_OK;
+}
+
+static int cmp_stream(const void *a, const void *b) {
+  uint64_t x = ((const rstream *)a)->info.stream,
+           y = ((const rstream *)b)->info.stream;
+  return x < y ? -1 : x > y;
+}
+
+static int add_stream(pt_reader *r, pt__map *seen, uint64_t id,
+                      size_t *cap) {
+  if (pt__map_get(seen, id, NULL)) return PT_OK;
+  if (id >= PT__MAX_STREAMS) return PT_ECORRUPT;
+  if (r->nstreams == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    rstream *ns = realloc(r->streams, nc * sizeof *ns);
+    if (!ns) return PT_ENOMEM;
+    r->streams = ns;
+    *cap = nc;
+  }
+  rstream *st = &r->streams[r->nstreams];
+  memset(st, 0, sizeof *st);
+  st->info.stream = id;
+  st->fid = st->sums_fid = st->snaps_fid = -1;
+  if (pt__map_put(seen, id, r->nstreams)) return PT_ENOMEM;
+  r->nstreams++;
+  return PT_OK;
+}
+
+/* Streams named by the anchor ("stream.<id> = locations") and by the
+ * directory (s<id>.events, for archives whose writer died). */
+static int find_streams(pt_reader *r) {
+  pt__map seen = {0};
+  size_t cap = 0;
+  int rc = PT_OK;
+  for (size_t i = 0; !rc && i < r->anchor.nkv; i++) {
+    const char *k = r->anchor.kv[i].key;
+    uint64_t id;
+    if (strncmp(k, "stream.", 7) != 0 ||
+        pt__parse_u64(k + 7, strlen(k + 7), &id) != 0)
+      continue;
+    if ((rc = add_stream(r, &seen, id, &cap))) break;
+    uint64_t ix = 0;
+    pt__map_get(&seen, id, &ix);
+    rstream *st = &r->streams[ix];
+    free(st->locs);
+    size_t n;
+    rc = pt__parse_u64_list(r->anchor.kv[i].val, &st->locs, &n);
+    if (rc) {
+      rerr(r, rc, "%s/anchor: bad location list of stream %" PRIu64, r->path,
+           id);
+      break;
+    }
+    st->info.nlocations = n;
+    st->locs_known = 1;
+  }
+  if (!rc) {
+    DIR *d = opendir(r->path);
+    if (!d) {
+      rc = rerr(r, PT_EIO, "%s: %s", r->path, strerror(errno));
+    } else {
+      struct dirent *e;
+      while (!rc && (e = readdir(d))) {
+        const char *nm = e->d_name;
+        size_t len = strlen(nm);
+        uint64_t id;
+        if (nm[0] != 's' || len < 9 || strcmp(nm + len - 7, ".events") != 0 ||
+            pt__parse_u64(nm + 1, len - 8, &id) != 0 || id >= PT__MAX_STREAMS)
+          continue;
+        rc = add_stream(r, &seen, id, &cap);
+      }
+      closedir(d);
+    }
+  }
+  pt__map_free(&seen);
+  if (rc == PT_ECORRUPT && !r->err[0])
+    rerr(r, rc, "%s/anchor: stream id out of range", r->path);
+  else if (rc && !r->err[0])
+    rerr(r, rc, "%s: %s", r->path, pt_strerror(rc));
+  if (!rc && r->nstreams)
+    qsort(r->streams, r->nstreams, sizeof *r->streams, cmp_stream);
+  return rc;
+}
+
+/* Load or rebuild the index of stream st. */
+static int stream_index(pt_reader *r, rstream *st, int closed) {
+  uint64_t id = st->info.stream;
+  char *ep = pt__path(r->path, "s%" PRIu64 ".events", id);
+  char *ip = pt__path(r->path, "s%" PRIu64 ".index", id);
+  char *sp = pt__path(r->path, "s%" PRIu64 ".sums", id);
+  char *np = pt__path(r->path, "s%" PRIu64 ".snaps", id);
+  int rc = PT_OK;
+  if (!ep || !ip || !sp || !np) {
+    rc = rerr(r, PT_ENOMEM, "out of memory");
+    goto out;
+  }
+  struct stat sb;
+  if (stat(ep, &sb) != 0) {
+    /* a stream that never wrote a file: empty */
+    if (errno != ENOENT) rc = rerr(r, PT_EIO, "%s: %s", ep, strerror(errno));
+    sb.st_size = 0;
+  }
+  if (rc) goto out;
+  uint64_t fsize = (uint64_t)sb.st_size;
+  st->info.stored_bytes = fsize;
+  st->info.has_summaries = stat(sp, &sb) == 0;
+  st->info.has_snapshots = stat(np, &sb) == 0;
+  st->fid = fm_add(r, ep);
+  ep = NULL;
+  st->sums_fid = fm_add(r, sp);
+  sp = NULL;
+  st->snaps_fid = fm_add(r, np);
+  np = NULL;
+  if (st->fid < 0 || st->sums_fid < 0 || st->snaps_fid < 0) {
+    rc = rerr(r, PT_ENOMEM, "out of memory");
+    goto out;
+  }
+  const char *why = NULL;
+  if (closed) {
+    char *buf = NULL;
+    size_t len = 0;
+    int frc = pt__read_file(ip, INDEX_MAX, &buf, &len);
+    uint64_t esize = 0;
+    if (frc == PT_ENOMEM) {
+      rc = rerr(r, frc, "out of memory");
+      goto out;
+    }
+    if (frc) {
+      why = frc == PT_ENOTFOUND ? "index missing" : "index unreadable";
+    } else {
+      frc = pt__index_parse((const uint8_t *)buf, len, &st->idx, &st->nidx,
+                            &esize, &why);
+      if (frc == PT_ENOMEM) {
+        free(buf);
+        rc = rerr(r, frc, "out of memory");
+        goto out;
+      }
+      if (!frc && esize != fsize) {
+        why = "index does not match the events file size";
+        free(st->idx);
+        st->idx = NULL;
+        st->nidx = 0;
+      }
+    }
+    free(buf);
+  } else {
+    why = "archive not closed";
+  }
+  if (why) {
+    st->info.index_rebuilt = 1;
+    int fd = fsize ? fm_fd(r, st->fid) : -1;
+    if (fsize && fd < 0) {
+      rc = rerr(r, PT_EIO, "%s: %s", r->files[st->fid].path, strerror(errno));
+      goto out;
+    }
+    pt__scan s;
+    if (fd >= 0) {
+      rc = pt__scan_blocks(fd, PT__BLK_EVENTS, NULL, NULL, NULL, &s);
+      if (rc) {
+        free(s.e);
+        rerr(r, rc, "%s: %s", r->files[st->fid].path, pt_strerror(rc));
+        goto out;
+      }
+    } else {
+      memset(&s, 0, sizeof s);
+    }
+    st->idx = s.e;
+    st->nidx = s.n;
+    st->info.raw_bytes = s.raw_bytes;
+    rwarn(r, "%s: %s: index rebuilt from %zu block headers", ip, why, s.n);
+    if (s.why)
+      rwarn(r,
+            "%s: damaged tail at offset %" PRIu64 " ignored (%s): %" PRIu64
+            " bytes",
+            r->files[st->fid].path, s.bad_off, s.why, s.file_size - s.good_end);
+  }
+  st->info.blocks = st->nidx;
+  for (size_t i = 0; i < st->nidx; i++) st->info.events += st->idx[i].count;
+  if (st->nidx) {
+    st->info.first_time = st->idx[0].first_ts;
+    st->info.last_time = st->idx[st->nidx - 1].last_ts;
+  }
+out:
+  free(ep);
+  free(ip);
+  free(sp);
+  free(np);
+  return rc;
+}
+
+static void apply_selection(pt_reader *r) {
+  for (size_t i = 0; i < r->nstreams; i++) {
+    rstream *st = &r->streams[i];
+    st->info.locations = st->locs;
+    if (!r->has_locset) {
+      st->selected = st->all_selected = 1;
+      continue;
+    }
+    if (!st->locs_known) {
+      st->selected = 1;
+      st->all_selected = 0;
+      continue;
+    }
+    size_t hit = 0;
+    for (size_t j = 0; j < st->info.nlocations; j++)
+      hit += pt__map_get(&r->locset, st->locs[j], NULL);
+    st->selected = hit > 0;
+    st->all_selected = hit == st->info.nlocations;
+  }
+}
+
+int pt_reader_open(pt_reader **out, const char *path,
+                   const pt_reader_opts *opts, pt_error *err) {
+  *out = NULL;
+  if (!path) return pt__err(err, PT_EINVAL, "no path");
+  pt_reader_opts o = {0};
+  if (opts) o = *opts;
+  pt_reader *r = calloc(1, sizeof *r);
+  if (!r) return pt__err(err, PT_ENOMEM, "out of memory");
+  r->warn = o.warn;
+  r->warn_user = o.warn_user;
+  r->from = o.from;
+  r->to = o.to ? o.to : UINT64_MAX;
+  r->kinds = o.kinds ? o.kinds : PT_KINDS_ALL;
+  r->max_open = o.max_open_files ? o.max_open_files : 64;
+  size_t plen = strlen(path);
+  while (plen > 1 && path[plen - 1] == '/') plen--;
+  r->path = strndup(path, plen);
+  r->open_fids = malloc(r->max_open * sizeof *r->open_fids);
+  r->dctx = ZSTD_createDCtx();
+  int rc = PT_OK;
+  if (!r->path || !r->open_fids || !r->dctx) {
+    rc = rerr(r, PT_ENOMEM, "out of memory");
+    goto fail;
+  }
+  for (size_t i = 0; i < o.nlocations; i++)
+    if (pt__map_put(&r->locset, o.locations[i], 1) == PT_ENOMEM) {
+      rc = rerr(r, PT_ENOMEM, "out of memory");
+      goto fail;
+    }
+  r->has_locset = o.locations != NULL;
+  /* anchor */
+  char *ap = pt__path(r->path, "anchor");
+  char *text = NULL;
+  size_t len = 0;
+  rc = ap ? pt__read_file(ap, PT__ANCHOR_MAX, &text, &len) : PT_ENOMEM;
+  if (rc) {
+    struct stat sb;
+    if (rc == PT_ENOTFOUND && stat(r->path, &sb) == 0) {
+      rc = PT_EFORMAT;
+      rerr(r, rc, "%s: not a PTF archive (no anchor)", r->path);
+    } else {
+      rerr(r, rc, "%s: %s", ap ? ap : r->path,
+           rc == PT_ENOTFOUND ? "no such archive" : pt_strerror(rc));
+    }
+    free(ap);
+    goto fail;
+  }
+  const char *why = "";
+  size_t line = 0;
+  rc = pt__anchor_parse(text, len, &r->anchor, &why, &line);
+  free(text);
+  if (rc) {
+    rerr(r, rc, "%s: line %zu: %s", ap, line, rc == PT_ENOMEM ? "out of memory" : why);
+    free(ap);
+    goto fail;
+  }
+  const char *ver = pt__anchor_get(&r->anchor, "version");
+  if (!ver || strcmp(ver, "1") != 0) {
+    rc = rerr(r, PT_EVERSION, "%s: unsupported version '%s' (this reader: 1)",
+              ap, ver ? ver : "(none)");
+    free(ap);
+    goto fail;
+  }
+  free(ap);
+  const char *state = pt__anchor_get(&r->anchor, "state");
+  int closed = state && strcmp(state, "closed") == 0;
+  if (!closed)
+    rwarn(r, "%s: archive was not closed (writer still running or died); "
+             "reading what its block headers describe",
+          r->path);
+  if ((rc = find_streams(r))) goto fail;
+  for (size_t i = 0; i < r->nstreams; i++) {
+    rstream *st = &r->streams[i];
+    if ((rc = stream_index(r, st, closed))) goto fail;
+    if (closed && !st->info.index_rebuilt) {
+      char key[64];
+      snprintf(key, sizeof key, "stream.%" PRIu64 ".raw_bytes", st->info.stream);
+      const char *v = pt__anchor_get(&r->anchor, key);
+      uint64_t x;
+      if (v && pt__parse_u64(v, strlen(v), &x) == 0) st->info.raw_bytes = x;
+    }
+  }
+  /* definitions: global, then local in stream order */
+  char *dp = pt__path(r->path, "defs");
+  rc = dp ? load_defs(r, dp, 0) : rerr(r, PT_ENOMEM, "out of memory");
+  free(dp);
+  if (rc) goto fail;
+  for (size_t i = 0; i < r->nstreams; i++) {
+    uint64_t id = r->streams[i].info.stream;
+    char *lp = pt__path(r->path, "s%" PRIu64 ".defs", id);
+    rc = lp ? load_defs(r, lp, (uint32_t)(id + 1))
+            : rerr(r, PT_ENOMEM, "out of memory");
+    free(lp);
+    if (rc) goto fail;
+  }
+  apply_selection(r);
+  size_t nsel = 0;
+  for (size_t i = 0; i < r->nstreams; i++) nsel += r->streams[i].selected;
+  r->curs = calloc(nsel ? nsel : 1, sizeof *r->curs);
+  r->heap = calloc(nsel ? nsel : 1, sizeof *r->heap);
+  if (!r->curs || !r->heap) {
+    rc = rerr(r, PT_ENOMEM, "out of memory");
+    goto fail;
+  }
+  for (size_t i = 0; i < r->nstreams; i++) {
+    if (!r->streams[i].selected) continue;
+    cursor *c = &r->curs[r->ncurs];
+    c->st = &r->streams[i];
+    c->order = i;
+    r->ncurs++;
+  }
+  *out = r;
+  return PT_OK;
+fail:
+  pt__err(err, rc, "%s", r->err);
+  pt_reader_close(r);
+  return rc;
+}
+
+/* ---- accessors --------------------------------------------------------- */
+
+size_t pt_reader_ndefs(const pt_reader *r) { return r->ndefs; }
+const pt_def *pt_reader_def(const pt_reader *r, size_t i) {
+  return i < r->ndefs ? &r->defs[i] : NULL;
+}
+size_t pt_reader_nstreams(const pt_reader *r) { return r->nstreams; }
+const pt_stream_info *pt_reader_stream_info(const pt_reader *r, size_t i) {
+  return i < r->nstreams ? &r->streams[i].info : NULL;
+}
+const char *pt_reader_anchor(const pt_reader *r, const char *key) {
+  return pt__anchor_get(&r->anchor, key);
+}
+const char *pt_reader_errmsg(const pt_reader *r) { return r ? r->err : ""; }
+
+/* ---- summaries and snapshots ------------------------------------------- */
+
+void pt_reader_aux_rewind(pt_reader *r) {
+  for (int k = 0; k < 2; k++) {
+    auxstate *a = &r->aux[k];
+    a->si = 0;
+    a->off = a->size = 0;
+    a->open = 0;
+    a->left = 0;
+  }
+}
+
+static int aux_load(pt_reader *r, auxstate *a, int fid, uint8_t type) {
+  const char *path = r->files[fid].path;
+  int fd = fm_fd(r, fid);
+  if (fd < 0) {
+    if (errno == ENOENT) return PT_END; /* removed meanwhile */
+    return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
+  }
+  if (!a->open) {
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
+    a->size = (uint64_t)sb.st_size;
+    a->off = 0;
+    a->open = 1;
+  }
+  if (a->off >= a->size) return PT_END;
+  const char *why = NULL;
+  uint8_t hb[PT__BLK_HDR];
+  pt__blkhdr h;
+  int tail = 0;
+  if (a->size - a->off < PT__BLK_HDR) {
+    why = "incomplete block header";
+    tail = 1;
+  } else if (pt__pread_all(fd, hb, PT__BLK_HDR, a->off) != PT__BLK_HDR) {
+    return rerr(r, PT_EIO, "%s: read error", path);
+  } else if (pt__blkhdr_parse(hb, &h, &why) == PT_OK) {
+    if (h.type != type)
+      why = "unexpected block type";
+    else if (a->size - a->off - PT__BLK_HDR < h.stored) {
+      why = "incomplete block payload";
+      tail = 1;
+    }
+  }
+  if (!why) {
+    pt__buf *dst = h.codec == PT__CODEC_RAW ? &a->raw : &r->cbuf;
+    dst->len = 0;
+    if (pt__buf_reserve(dst, (size_t)h.stored + 1))
+      return rerr(r, PT_ENOMEM, "out of memory");
+    if (pt__pread_all(fd, dst->p, h.stored, a->off + PT__BLK_HDR) !=
+        (long long)h.stored)
+      return rerr(r, PT_EIO, "%s: read error", path);
+    const uint8_t *rawp;
+    int rc = pt__blk_payload(&h, dst->p, r->dctx, &a->raw, &rawp, &why);
+    if (rc == PT_ENOMEM) return rerr(r, rc, "out of memory");
+    if (!rc) {
+      pt__dec_init(&a->dec, rawp, h.raw, h.first_ts, &a->scratch);
+      a->dec.prev_time = h.first_ts;
+      a->left = h.count;
+      a->off += PT__BLK_HDR + h.stored;
+      return PT_OK;
+    }
+  }
+  if (tail) {
+    rwarn(r, "%s: incomplete block at offset %" PRIu64 " ignored (%s)", path,
+          a->off, why);
+    a->off = a->size;
+    return PT_END;
+  }
+  return rerr(r, PT_ECORRUPT, "%s: block at offset %" PRIu64 ": %s", path,
+              a->off, why);
+}
+
+int pt_reader_aux_next(pt_reader *r, uint32_t what, pt_item *item) {
+  if (what != PT_ITEM_SUMMARY && what != PT_ITEM_SNAPSHOT)
+    return rerr(r, PT_EINVAL, "aux_next: what must be a summary or snapshot");
+  int snaps = what == PT_ITEM_SNAPSHOT;
+  auxstate *a = &r->aux[snaps];
+  uint8_t type = snaps ? PT__BLK_SNAPS : PT__BLK_SUMS;
+  for (;;) {
+    if (a->si >= r->nstreams) return PT_END;
+    rstream *st = &r->streams[a->si];
+    int has = snaps ? st->info.has_snapshots : st->info.has_summaries;
+    if (!st->selected || !has) {
+      a->si++;
+      a->open = 0;
+      continue;
+    }
+    if (a->left == 0) {
+      int rc = aux_load(r, a, snaps ? st->snaps_fid : st->sums_fid, type);
+      if (rc == PT_END) {
+        a->si++;
+        a->open = 0;
+        continue;
+      }
+      if (rc) return rc;
+    }
+    const char *why;
+    int rc;
+    uint64_t loc;
+    item->type = what;
+    a->dec.scratch_dirty = 0;
+    if (snaps) {
+      rc = pt__snapshot_get(&a->dec, &item->u.snapshot, &why);
+      loc = item->u.snapshot.location;
+    } else {
+      rc = pt__summary_get(&a->dec, &item->u.summary, &why);
+      loc = item->u.summary.location;
+    }
+    a->left--;
+    if (!rc && a->left == 0 && a->dec.p != a->dec.end) {
+      rc = PT_ECORRUPT;
+      why = "bytes after the last item";
+    }
+    if (rc)
+      return rerr(r, rc, "%s: block before offset %" PRIu64 ": %s",
+                  r->files[snaps ? st->snaps_fid : st->sums_fid].path, a->off,
+                  rc == PT_ENOMEM ? "out of memory" : why);
+    if (r->has_locset && !pt__map_get(&r->locset, loc, NULL)) continue;
+    return PT_OK;
+  }
+}
+
+void pt_reader_close(pt_reader *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->nfiles; i++) {
+    if (r->files[i].fd >= 0) close(r->files[i].fd);
+    free(r->files[i].path);
+  }
+  free(r->files);
+  free(r->open_fids);
+  for (size_t i = 0; i < r->ncurs; i++) {
+    pt__buf_free(&r->curs[i].raw);
+    pt__arena_free(&r->curs[i].scratch);
+  }
+  free(r->curs);
+  free(r->heap);
+  for (size_t i = 0; i < r->nstreams; i++) {
+    free(r->streams[i].locs);
+    free(r->streams[i].idx);
+  }
+  free(r->streams);
+  for (int k = 0; k < 2; k++) {
+    pt__buf_free(&r->aux[k].raw);
+    pt__arena_free(&r->aux[k].scratch);
+  }
+  free(r->defs);
+  pt__arena_free(&r->arena);
+  pt__map_free(&r->locset);
+  pt__anchor_free(&r->anchor);
+  ZSTD_freeDCtx(r->dctx);
+  pt__buf_free(&r->cbuf);
+  free(r->path);
+  free(r);
+}

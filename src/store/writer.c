@@ -1,0 +1,595 @@
+/* PTF writer: see include/paratrace/writer.h and doc/format.md.
+ *
+ * Each stream owns its encoder state, zstd context and files, so the
+ * append path takes no lock.  The writer's mutex guards the stream table,
+ * the location -> stream map and the global definitions; a stream takes it
+ * only when it meets a new location or when global definitions are pending
+ * at the moment it writes a block (so no written event block can refer to
+ * a definition that is not yet in the defs file). */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/archive.h"
+#include "store/map.h"
+
+#define DEFAULT_BLOCK (256u << 10)
+/* Streams beyond this many write each block with open/append/close, so a
+ * writer of thousands of streams needs few descriptors. */
+#define KEEP_OPEN_STREAMS 32
+
+struct pt_stream {
+  pt_writer *w;
+  uint64_t id;
+  pt__bw ev, ldefs, sums, snaps;
+  int have_sums, have_snaps;
+  ZSTD_CCtx *cctx;
+  pt__buf out;
+  pt__ientry *idx;
+  size_t nidx, capidx;
+  uint64_t events, first_time, last_time;
+  uint64_t sum_last, snap_last;
+  uint64_t cur_loc; /* last location seen (fast ownership check) */
+  pt__map mylocs;   /* location -> order of appearance */
+  uint64_t *locs;
+  size_t nlocs, caplocs;
+  int failed; /* an I/O error left the stream unusable */
+  char err[512];
+};
+
+struct pt_writer {
+  pthread_mutex_t mu;
+  char *path;    /* final name */
+  char *dir;     /* where files are written (path or a temporary) */
+  int overwrite;
+  size_t block_size;
+  int level;
+  char *creator;
+  pt__bw defs;
+  ZSTD_CCtx *defs_cctx;
+  pt__buf defs_out;
+  atomic_int defs_pending;
+  int have_clock;
+  pt_def clock;
+  pt_stream **streams; /* creation order */
+  size_t nstreams, capstreams;
+  pt__map stream_ids; /* id -> index in streams */
+  pt__map loc_owner;  /* location -> stream id */
+  char err[512];
+};
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static int werr(pt_writer *w, int rc, const char *fmt, ...) PT_PRINTF(3, 4);
+static int werr(pt_writer *w, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w->err, sizeof w->err, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+static int serr(pt_stream *s, int rc, const char *fmt, ...) PT_PRINTF(3, 4);
+static int serr(pt_stream *s, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->err, sizeof s->err, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+/* Flush pending global definitions; caller holds w->mu. */
+static int flush_defs_locked(pt_writer *w) {
+  int rc = pt__bw_flush(&w->defs, w->defs_cctx, w->level, &w->defs_out, NULL,
+                        NULL);
+  if (rc)
+    return werr(w, rc, "%s: writing definitions: %s", w->defs.path,
+                pt_strerror(rc));
+  atomic_store(&w->defs_pending, 0);
+  return PT_OK;
+}
+
+/* ---- open -------------------------------------------------------------- */
+
+int pt_writer_open(pt_writer **out, const char *path,
+                   const pt_writer_opts *opts, pt_error *err) {
+  *out = NULL;
+  if (!path || !*path) return pt__err(err, PT_EINVAL, "empty archive path");
+  pt_writer_opts o = {0};
+  if (opts) o = *opts;
+  if (o.level > 22 || o.level < -1)
+    return pt__err(err, PT_EINVAL, "zstd level %d out of range", o.level);
+  if (o.block_size > PT__BLK_MAX_RAW / 2)
+    return pt__err(err, PT_EINVAL, "block size %zu above %u", o.block_size,
+                   PT__BLK_MAX_RAW / 2);
+  pt_writer *w = calloc(1, sizeof *w);
+  if (!w) return pt__err(err, PT_ENOMEM, "out of memory");
+  pthread_mutex_init(&w->mu, NULL);
+  w->defs.fd = -1;
+  w->block_size = o.block_size ? o.block_size : DEFAULT_BLOCK;
+  if (w->block_size < 256) w->block_size = 256;
+  w->level = o.level == 0 ? 1 : o.level;
+  w->overwrite = o.overwrite;
+  size_t plen = strlen(path);
+  while (plen > 1 && path[plen - 1] == '/') plen--;
+  w->path = strndup(path, plen);
+  w->creator = strdup(o.creator ? o.creator : "paratrace");
+  w->defs_cctx = ZSTD_createCCtx();
+  if (!w->path || !w->creator || !w->defs_cctx) goto oom;
+  for (const char *c = w->creator; *c; c++)
+    if (*c == '\n' || *c == '\r') {
+      pt_writer_abort(w);
+      return pt__err(err, PT_EINVAL, "creator contains a newline");
+    }
+  if (o.overwrite) {
+    size_t n = plen + 64;
+    if (!(w->dir = malloc(n))) goto oom;
+    static atomic_uint counter;
+    snprintf(w->dir, n, "%s.tmp-w%ld-%u", w->path, (long)getpid(),
+             atomic_fetch_add(&counter, 1));
+    pt__rmtree(w->dir);
+  } else {
+    if (!(w->dir = strdup(w->path))) goto oom;
+  }
+  if (mkdir(w->dir, 0755) != 0) {
+    int e = errno;
+    int rc = e == EEXIST ? PT_EEXIST : e == ENOENT ? PT_ENOTFOUND : PT_EIO;
+    pt__err(err, rc, "%s: %s", w->dir, strerror(e));
+    free(w->dir);
+    w->dir = NULL; /* not ours: abort must not remove it */
+    pt_writer_abort(w);
+    return rc;
+  }
+  char *dp = pt__path(w->dir, "defs");
+  int rc = dp ? pt__bw_open(&w->defs, dp, PT__BLK_DEFS, 1) : PT_ENOMEM;
+  if (rc) {
+    pt__err(err, rc, "%s: %s", dp ? dp : w->dir,
+            rc == PT_EIO ? strerror(errno) : pt_strerror(rc));
+    free(dp);
+    pt_writer_abort(w);
+    return rc;
+  }
+  free(dp);
+  pt__anchor_info ai = {.creator = w->creator, .closed = 0};
+  if ((rc = pt__anchor_store(w->dir, &ai, err))) {
+    pt_writer_abort(w);
+    return rc;
+  }
+  *out = w;
+  return PT_OK;
+oom:
+  pt_writer_abort(w);
+  return pt__err(err, PT_ENOMEM, "out of memory");
+}
+
+const char *pt_writer_errmsg(const pt_writer *w) { return w ? w->err : ""; }
+const char *pt_stream_errmsg(const pt_stream *s) { return s ? s->err : ""; }
+
+/* ---- definitions ------------------------------------------------------- */
+
+static int encode_def(pt__bw *bw, const pt_def *d, size_t block_size,
+                      int *full) {
+  size_t bound = pt__def_bound(d);
+  if (!bound) return PT_EINVAL;
+  if (bound > PT__BLK_MAX_RAW / 2) return PT_ELIMIT;
+  uint8_t *p = pt__bw_begin(bw, 0, bound);
+  if (!p) return PT_ENOMEM;
+  pt__bw_end(bw, 0, pt__def_put(p, d));
+  *full = bw->raw.len >= block_size;
+  return PT_OK;
+}
+
+int pt_writer_def(pt_writer *w, const pt_def *def) {
+  pthread_mutex_lock(&w->mu);
+  int full = 0;
+  int rc = encode_def(&w->defs, def, w->block_size, &full);
+  if (rc) {
+    werr(w, rc, "definition (kind %u, id %" PRIu64 "): %s", def->kind,
+         def->id, rc == PT_EINVAL ? "invalid kind or members" : pt_strerror(rc));
+  } else {
+    atomic_store(&w->defs_pending, 1);
+    if (def->kind == PT_DEF_CLOCK) {
+      w->have_clock = 1;
+      w->clock = *def;
+      w->clock.name = w->clock.s1 = w->clock.s2 = w->clock.s3 = NULL;
+      w->clock.members = NULL;
+      w->clock.nmembers = 0;
+    }
+    if (full) rc = flush_defs_locked(w);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+int pt_stream_def(pt_stream *s, const pt_def *def) {
+  int full = 0;
+  int rc = encode_def(&s->ldefs, def, s->w->block_size, &full);
+  if (rc)
+    return serr(s, rc, "stream %" PRIu64 ": local definition (kind %u): %s",
+                s->id, def->kind, pt_strerror(rc));
+  if (full) {
+    rc = pt__bw_flush(&s->ldefs, s->cctx, s->w->level, &s->out, NULL, NULL);
+    if (rc)
+      return serr(s, rc, "%s: %s", s->ldefs.path, pt_strerror(rc));
+  }
+  return PT_OK;
+}
+
+/* ---- streams ----------------------------------------------------------- */
+
+static void stream_free(pt_stream *s) {
+  if (!s) return;
+  pt__bw_free(&s->ev);
+  pt__bw_free(&s->ldefs);
+  pt__bw_free(&s->sums);
+  pt__bw_free(&s->snaps);
+  ZSTD_freeCCtx(s->cctx);
+  pt__buf_free(&s->out);
+  free(s->idx);
+  pt__map_free(&s->mylocs);
+  free(s->locs);
+  free(s);
+}
+
+int pt_writer_stream(pt_writer *w, uint64_t stream_id, pt_stream **out) {
+  *out = NULL;
+  if (stream_id >= PT__MAX_STREAMS)
+    return werr(w, PT_ELIMIT, "stream id %" PRIu64 " above the limit 2^24",
+                stream_id);
+  pthread_mutex_lock(&w->mu);
+  uint64_t ix;
+  int rc = PT_OK;
+  if (pt__map_get(&w->stream_ids, stream_id, &ix)) {
+    *out = w->streams[ix];
+    goto done;
+  }
+  pt_stream *s = calloc(1, sizeof *s);
+  if (!s) {
+    rc = werr(w, PT_ENOMEM, "out of memory");
+    goto done;
+  }
+  s->w = w;
+  s->id = stream_id;
+  s->cur_loc = PT_NONE;
+  s->ev.fd = s->ldefs.fd = s->sums.fd = s->snaps.fd = -1;
+  int keep = w->nstreams < KEEP_OPEN_STREAMS;
+  char *ep = pt__path(w->dir, "s%" PRIu64 ".events", stream_id);
+  char *dp = pt__path(w->dir, "s%" PRIu64 ".defs", stream_id);
+  s->cctx = ZSTD_createCCtx();
+  if (!ep || !dp || !s->cctx) {
+    rc = PT_ENOMEM;
+  } else if ((rc = pt__bw_open(&s->ev, ep, PT__BLK_EVENTS, keep)) == PT_OK) {
+    /* Local defs go to their file lazily: path only for now. */
+    s->ldefs.type = PT__BLK_DEFS;
+    s->ldefs.path = dp;
+    dp = NULL;
+  }
+  if (!rc && w->nstreams == w->capstreams) {
+    size_t nc = w->capstreams ? w->capstreams * 2 : 16;
+    pt_stream **ns = realloc(w->streams, nc * sizeof *ns);
+    if (!ns)
+      rc = PT_ENOMEM;
+    else {
+      w->streams = ns;
+      w->capstreams = nc;
+    }
+  }
+  if (!rc) rc = pt__map_put(&w->stream_ids, stream_id, w->nstreams);
+  if (rc) {
+    werr(w, rc, "%s: %s", ep ? ep : w->dir,
+         rc == PT_EIO ? strerror(errno) : pt_strerror(rc));
+    free(ep);
+    free(dp);
+    stream_free(s);
+    goto done;
+  }
+  free(ep);
+  free(dp);
+  w->streams[w->nstreams++] = s;
+  *out = s;
+done:
+  pthread_mutex_unlock(&w->mu);
+  return rc;
+}
+
+/* A location not seen before in this stream: claim it in the writer-wide
+ * map (a location must stay in one stream). */
+static int claim_location(pt_stream *s, uint64_t loc) {
+  if (pt__map_get(&s->mylocs, loc, NULL)) {
+    s->cur_loc = loc;
+    return PT_OK;
+  }
+  if (loc == PT_NONE)
+    return serr(s, PT_EINVAL, "stream %" PRIu64 ": location id is PT_NONE",
+                s->id);
+  pt_writer *w = s->w;
+  pthread_mutex_lock(&w->mu);
+  uint64_t owner;
+  int rc = PT_OK;
+  if (pt__map_get(&w->loc_owner, loc, &owner) && owner != s->id)
+    rc = serr(s, PT_EINVAL,
+              "stream %" PRIu64 ": location %" PRIu64
+              " already belongs to stream %" PRIu64,
+              s->id, loc, owner);
+  else if (pt__map_put(&w->loc_owner, loc, s->id))
+    rc = PT_ENOMEM;
+  pthread_mutex_unlock(&w->mu);
+  if (rc) return rc;
+  if (s->nlocs == s->caplocs) {
+    size_t nc = s->caplocs ? s->caplocs * 2 : 8;
+    uint64_t *nl = realloc(s->locs, nc * sizeof *nl);
+    if (!nl) return serr(s, PT_ENOMEM, "out of memory");
+    s->locs = nl;
+    s->caplocs = nc;
+  }
+  if (pt__map_put(&s->mylocs, loc, s->nlocs))
+    return serr(s, PT_ENOMEM, "out of memory");
+  s->locs[s->nlocs++] = loc;
+  s->cur_loc = loc;
+  return PT_OK;
+}
+
+static int flush_events(pt_stream *s) {
+  if (!s->ev.count) return PT_OK;
+  pt_writer *w = s->w;
+  int rc;
+  if (atomic_load_explicit(&w->defs_pending, memory_order_acquire)) {
+    pthread_mutex_lock(&w->mu);
+    rc = atomic_load(&w->defs_pending) ? flush_defs_locked(w) : PT_OK;
+    pthread_mutex_unlock(&w->mu);
+    if (rc) return serr(s, rc, "%s", w->err);
+  }
+  if (s->ldefs.count) {
+    rc = pt__bw_flush(&s->ldefs, s->cctx, w->level, &s->out, NULL, NULL);
+    if (rc) return serr(s, rc, "%s: %s", s->ldefs.path, pt_strerror(rc));
+  }
+  if (s->nidx == s->capidx) {
+    size_t nc = s->capidx ? s->capidx * 2 : 64;
+    pt__ientry *ni = realloc(s->idx, nc * sizeof *ni);
+    if (!ni) return serr(s, PT_ENOMEM, "out of memory");
+    s->idx = ni;
+    s->capidx = nc;
+  }
+  int wrote;
+  rc = pt__bw_flush(&s->ev, s->cctx, w->level, &s->out, &s->idx[s->nidx],
+                    &wrote);
+  if (rc) {
+    s->failed = 1;
+    return serr(s, rc, "%s: writing a block: %s", s->ev.path,
+                rc == PT_EIO ? strerror(errno) : pt_strerror(rc));
+  }
+  if (wrote) s->nidx++;
+  return PT_OK;
+}
+
+int pt_stream_event(pt_stream *s, const pt_event *ev) {
+  if (PT_UNLIKELY(ev->time < s->last_time) && s->events)
+    return serr(s, PT_EORDER,
+                "stream %" PRIu64 ": location %" PRIu64 ": time %" PRIu64
+                " is before the previous event's time %" PRIu64,
+                s->id, ev->location, ev->time, s->last_time);
+  if (PT_UNLIKELY(ev->location != s->cur_loc)) {
+    int rc = claim_location(s, ev->location);
+    if (rc) return rc;
+  }
+  size_t bound = pt__event_bound(ev);
+  if (PT_UNLIKELY(!bound))
+    return serr(s, PT_EINVAL,
+                "stream %" PRIu64 ": event kind %u or a value type invalid",
+                s->id, ev->kind);
+  if (PT_UNLIKELY(bound > PT__BLK_MAX_RAW / 2))
+    return serr(s, PT_ELIMIT, "stream %" PRIu64 ": event too large", s->id);
+  if (PT_UNLIKELY(s->failed))
+    return serr(s, PT_EIO, "stream %" PRIu64 ": an earlier write failed",
+                s->id);
+  pt__bw *bw = &s->ev;
+  if (bw->count && bw->raw.len + bound > s->w->block_size) {
+    int rc = flush_events(s);
+    if (rc) return rc;
+  }
+  uint8_t *p = pt__bw_begin(bw, ev->time, bound);
+  if (PT_UNLIKELY(!p)) return serr(s, PT_ENOMEM, "out of memory");
+  size_t n = pt__event_put(p, ev, &bw->prev_time, &bw->prev_loc);
+  pt__bw_end(bw, ev->time, n);
+  if (!s->events) s->first_time = ev->time;
+  s->events++;
+  s->last_time = ev->time;
+  return PT_OK;
+}
+
+int pt_stream_flush(pt_stream *s) { return flush_events(s); }
+
+static int aux_lazy_open(pt_stream *s, pt__bw *bw, int *have, uint8_t type,
+                         const char *ext) {
+  if (*have) return PT_OK;
+  char *p = pt__path(s->w->dir, "s%" PRIu64 ".%s", s->id, ext);
+  if (!p) return serr(s, PT_ENOMEM, "out of memory");
+  int rc = pt__bw_open(bw, p, type, 0);
+  if (rc) {
+    serr(s, rc, "%s: %s", p, strerror(errno));
+    pt__bw_free(bw);
+    free(p);
+    return rc;
+  }
+  free(p);
+  *have = 1;
+  return PT_OK;
+}
+
+int pt_stream_summary(pt_stream *s, const pt_summary *sum) {
+  if (s->have_sums && sum->time < s->sum_last)
+    return serr(s, PT_EORDER, "stream %" PRIu64 ": summary time goes back",
+                s->id);
+  int rc = aux_lazy_open(s, &s->sums, &s->have_sums, PT__BLK_SUMS, "sums");
+  if (rc) return rc;
+  uint8_t *p = pt__bw_begin(&s->sums, sum->time, PT__SUM_BOUND);
+  if (!p) return serr(s, PT_ENOMEM, "out of memory");
+  pt__bw_end(&s->sums, sum->time,
+             pt__summary_put(p, sum, &s->sums.prev_time));
+  s->sum_last = sum->time;
+  if (s->sums.raw.len >= s->w->block_size) {
+    rc = pt__bw_flush(&s->sums, s->cctx, s->w->level, &s->out, NULL, NULL);
+    if (rc) return serr(s, rc, "%s: %s", s->sums.path, pt_strerror(rc));
+  }
+  return PT_OK;
+}
+
+int pt_stream_snapshot(pt_stream *s, const pt_snapshot *snap) {
+  if (s->have_snaps && snap->time < s->snap_last)
+    return serr(s, PT_EORDER, "stream %" PRIu64 ": snapshot time goes back",
+                s->id);
+  size_t bound = pt__snapshot_bound(snap);
+  if (!bound)
+    return serr(s, PT_EINVAL, "stream %" PRIu64 ": invalid snapshot event",
+                s->id);
+  if (bound > PT__BLK_MAX_RAW / 2)
+    return serr(s, PT_ELIMIT, "stream %" PRIu64 ": snapshot too large", s->id);
+  int rc =
+      aux_lazy_open(s, &s->snaps, &s->have_snaps, PT__BLK_SNAPS, "snaps");
+  if (rc) return rc;
+  pt__bw *bw = &s->snaps;
+  if (bw->count && bw->raw.len + bound > s->w->block_size &&
+      (rc = pt__bw_flush(bw, s->cctx, s->w->level, &s->out, NULL, NULL)))
+    return serr(s, rc, "%s: %s", bw->path, pt_strerror(rc));
+  uint8_t *p = pt__bw_begin(bw, snap->time, bound);
+  if (!p) return serr(s, PT_ENOMEM, "out of memory");
+  pt__bw_end(bw, snap->time, pt__snapshot_put(p, snap, &bw->prev_time));
+  s->snap_last = snap->time;
+  return PT_OK;
+}
+
+/* ---- close ------------------------------------------------------------- */
+
+static int stream_finish(pt_writer *w, pt_stream *s, pt_error *err) {
+  int rc = flush_events(s);
+  if (rc) return pt__err(err, rc, "%s", s->err);
+  if (s->ldefs.count)
+    rc = pt__bw_flush(&s->ldefs, s->cctx, w->level, &s->out, NULL, NULL);
+  if (!rc && s->have_sums)
+    rc = pt__bw_flush(&s->sums, s->cctx, w->level, &s->out, NULL, NULL);
+  if (!rc && s->have_snaps)
+    rc = pt__bw_flush(&s->snaps, s->cctx, w->level, &s->out, NULL, NULL);
+  if (rc)
+    return pt__err(err, rc, "stream %" PRIu64 ": %s", s->id, pt_strerror(rc));
+  pt__buf ib = {0};
+  char *ip = pt__path(w->dir, "s%" PRIu64 ".index", s->id);
+  rc = ip ? pt__index_build(s->idx, s->nidx, s->ev.file_off, &ib) : PT_ENOMEM;
+  if (!rc && pt__write_atomic(ip, ib.p, ib.len) != 0)
+    rc = pt__err(err, PT_EIO, "%s: %s", ip, strerror(errno));
+  else if (rc)
+    pt__err(err, rc, "index of stream %" PRIu64 ": %s", s->id,
+            pt_strerror(rc));
+  free(ip);
+  pt__buf_free(&ib);
+  return rc;
+}
+
+static void writer_free(pt_writer *w) {
+  for (size_t i = 0; i < w->nstreams; i++) stream_free(w->streams[i]);
+  free(w->streams);
+  pt__map_free(&w->stream_ids);
+  pt__map_free(&w->loc_owner);
+  pt__bw_free(&w->defs);
+  ZSTD_freeCCtx(w->defs_cctx);
+  pt__buf_free(&w->defs_out);
+  pthread_mutex_destroy(&w->mu);
+  free(w->path);
+  free(w->dir);
+  free(w->creator);
+  free(w);
+}
+
+int pt_writer_close(pt_writer *w, pt_error *err) {
+  if (!w) return PT_OK;
+  int rc = PT_OK;
+  pthread_mutex_lock(&w->mu);
+  rc = flush_defs_locked(w);
+  pthread_mutex_unlock(&w->mu);
+  if (rc) pt__err(err, rc, "%s", w->err);
+  for (size_t i = 0; !rc && i < w->nstreams; i++)
+    rc = stream_finish(w, w->streams[i], err);
+  /* definitions written by stream flushes after the first flush above */
+  if (!rc && atomic_load(&w->defs_pending)) {
+    rc = flush_defs_locked(w);
+    if (rc) pt__err(err, rc, "%s", w->err);
+  }
+  pt__stream_desc *sd = NULL;
+  if (!rc && w->nstreams && !(sd = calloc(w->nstreams, sizeof *sd)))
+    rc = pt__err(err, PT_ENOMEM, "out of memory");
+  if (!rc) {
+    /* the anchor lists streams by id */
+    for (size_t i = 0; i < w->nstreams; i++) {
+      pt_stream *s = w->streams[i];
+      sd[i] = (pt__stream_desc){s->id,         s->locs,      s->nlocs,
+                                s->events,     s->nidx,      s->first_time,
+                                s->last_time,  s->ev.raw_bytes};
+    }
+    for (size_t i = 1; i < w->nstreams; i++)
+      for (size_t j = i; j > 0 && sd[j - 1].id > sd[j].id; j--) {
+        pt__stream_desc t = sd[j];
+        sd[j] = sd[j - 1];
+        sd[j - 1] = t;
+      }
+    pt__anchor_info ai = {.creator = w->creator,
+                          .closed = 1,
+                          .have_clock = w->have_clock,
+                          .ticks_per_second = w->clock.i0,
+                          .epoch = w->clock.i1,
+                          .length = w->clock.i2,
+                          .start = w->clock.parent,
+                          .streams = sd,
+                          .nstreams = w->nstreams};
+    /* close descriptors before the final rename */
+    for (size_t i = 0; i < w->nstreams; i++) {
+      pt__bw *b = &w->streams[i]->ev;
+      if (b->fd >= 0) close(b->fd);
+      b->fd = -1;
+    }
+    if (w->defs.fd >= 0) close(w->defs.fd);
+    w->defs.fd = -1;
+    rc = pt__anchor_store(w->dir, &ai, err);
+  }
+  free(sd);
+  if (!rc && w->overwrite) {
+    size_t n = strlen(w->path) + 64;
+    char *old = malloc(n);
+    if (!old) {
+      rc = pt__err(err, PT_ENOMEM, "out of memory");
+    } else {
+      snprintf(old, n, "%s.old-w%ld", w->path, (long)getpid());
+      pt__rmtree(old);
+      int moved = rename(w->path, old) == 0;
+      if (!moved && errno != ENOENT) {
+        rc = pt__err(err, PT_EIO, "%s: %s", w->path, strerror(errno));
+      } else if (rename(w->dir, w->path) != 0) {
+        rc = pt__err(err, PT_EIO, "%s -> %s: %s", w->dir, w->path,
+                     strerror(errno));
+        if (moved) rename(old, w->path);
+      } else if (moved) {
+        pt__rmtree(old);
+      }
+      free(old);
+    }
+  }
+  if (rc) {
+    if (w->overwrite && w->dir) pt__rmtree(w->dir);
+  }
+  writer_free(w);
+  return rc;
+}
+
+void pt_writer_abort(pt_writer *w) {
+  if (!w) return;
+  for (size_t i = 0; i < w->nstreams; i++) {
+    pt__bw *b = &w->streams[i]->ev;
+    if (b->fd >= 0) close(b->fd);
+    b->fd = -1;
+  }
+  if (w->dir) pt__rmtree(w->dir);
+  writer_free(w);
+}
