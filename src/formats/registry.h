@@ -45,5 +45,6 @@ typedef struct pt__format {
  * the list of them is PT__FORMATS in registry.c. */
 extern const pt__format pt__format_ptf;
 extern const pt__format pt__format_text;
+extern const pt__format pt__format_otf;
 
 #endif
