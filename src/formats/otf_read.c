@@ -475,6 +475,7 @@ typedef struct otf_src {
   size_t nheap;
   cursor *last; /* cursor whose item was handed out */
   uint64_t nwarn;
+  char where[600];
   char err[1024];
 } otf_src;
 
@@ -1140,8 +1141,14 @@ static uint32_t coll_op_of(const otf_src *s, uint64_t tok) {
 
 /* Convert a record line of an events/snaps/stats file into k->item.
  * Returns 1 (item ready), 0 (consumed, no item), or < 0. */
-static int rec_item(otf_src *s, cursor *k, const otf__line *ln,
-                    const char *where) {
+static const char *cur_where(otf_src *s, const cursor *k) {
+  snprintf(s->where, sizeof s->where, "%s:%llu", k->file->path,
+           (unsigned long long)k->L.lineno);
+  return s->where;
+}
+#define where cur_where(s, k)
+
+static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
   uint64_t a = 0;
   int bad = 0;
   if (rec_arg[ln->rec] == OTF_A_NUM ||
@@ -1461,6 +1468,7 @@ toomany:
   return pt__errbuf(s->err, sizeof s->err, PT_ELIMIT,
                     "%s: too many key-value pairs on one record", where);
 }
+#undef where
 
 static inline int hexval(unsigned c) {
   if (c - '0' < 10) return (int)(c - '0');
@@ -1518,10 +1526,8 @@ static int cursor_next(otf_src *s, cursor *k) {
       k->proc = pr;
       continue;
     }
-    char where[600];
-    snprintf(where, sizeof where, "%s:%llu", k->file->path,
-             (unsigned long long)k->L.lineno);
     int r = pt__otf_split(p, p + n, &ln, msg, sizeof msg);
+    const char *where = r >= 0 ? "" : cur_where(s, k);
     if (r == -1 || (r == -2 && c0 == '#')) {
       warnf(s, "%s: %s; skipped", where, msg);
       k->nattrs = 0;
@@ -1536,7 +1542,7 @@ static int cursor_next(otf_src *s, cursor *k) {
       if (pt__otf_hex(&ln.arg, &tok) || fnum(&ln, OTF_F_T, &t) ||
           fnum(&ln, OTF_F_P, &pr) || !FIELD(&ln, V))
         return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT,
-                          "%s: bad marker record", where);
+                          "%s: bad marker record", cur_where(s, k));
       k->item.type = PT_ITEM_EVENT;
       pt_event *ev = &k->item.u.event;
       pt_event_init(ev, PT_EV_MARK, t, pr);
@@ -1549,7 +1555,7 @@ static int cursor_next(otf_src *s, cursor *k) {
       k->time = t;
       return 1;
     }
-    rc = rec_item(s, k, &ln, where);
+    rc = rec_item(s, k, &ln);
     if (rc != 0) return rc;
   }
   return rc;
