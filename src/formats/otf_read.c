@@ -1139,6 +1139,16 @@ static uint32_t coll_op_of(const otf_src *s, uint64_t tok) {
   return PT_COLL_OTHER;
 }
 
+/* Inline equivalent of pt_event_init (hot path). */
+static inline void ev_init(pt_event *e, uint32_t kind, uint64_t t,
+                           uint64_t loc) {
+  memset(e, 0, sizeof *e);
+  e->kind = kind;
+  e->time = t;
+  e->location = loc;
+}
+#define pt_event_init ev_init
+
 /* Convert a record line of an events/snaps/stats file into k->item.
  * Returns 1 (item ready), 0 (consumed, no item), or < 0. */
 static const char *cur_where(otf_src *s, const cursor *k) {
@@ -1483,7 +1493,7 @@ static int cursor_next(otf_src *s, cursor *k) {
   int rc;
   otf__line ln;
   char msg[256];
-  pt__arena_reset(&k->strs);
+  if (k->strs.used) pt__arena_reset(&k->strs);
   k->nints = 0;
   while ((rc = lines_next(&k->L, &p, &n, s->err, sizeof s->err)) == 1) {
     if (n && p[n - 1] == '\r') n--;
@@ -1525,6 +1535,23 @@ static int cursor_next(otf_src *s, cursor *k) {
                           (int)(n > 30 ? 30 : n), p);
       k->proc = pr;
       continue;
+    }
+    if ((c0 == 'E' || c0 == 'L') && n > 1 && n <= 17 && !k->nattrs &&
+        k->cls == OTF_CL_EVT) { /* fast path: E<f> / L<f> */
+      uint64_t f = 0;
+      size_t i = 1;
+      for (; i < n; i++) {
+        int e = hexval((unsigned char)p[i]);
+        if (e < 0) break;
+        f = (f << 4) | (uint64_t)e;
+      }
+      if (i == n) {
+        k->item.type = PT_ITEM_EVENT;
+        ev_init(&k->item.u.event, c0 == 'E' ? PT_EV_ENTER : PT_EV_LEAVE,
+                k->time, k->proc);
+        k->item.u.event.ref = f;
+        return 1;
+      }
     }
     int r = pt__otf_split(p, p + n, &ln, msg, sizeof msg);
     const char *where = r >= 0 ? "" : cur_where(s, k);
