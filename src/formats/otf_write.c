@@ -1,0 +1,1037 @@
+/* OTF 1.x sink: master file, NAME.0.def (+ NAME.x.def for stream-local
+ * definitions), NAME.x.events / .snaps / .stats per stream and
+ * NAME.0.marker, in the short keyword form written by OTF 1.12.
+ *
+ * The generic layer hands us a temporary master path ("NAME.otf.tmp-PID")
+ * and renames only that one file on commit.  Until a sink_commit hook
+ * exists (doc/otf.md), the other files are written directly under their
+ * final names next to it; the master file, renamed last, is what makes the
+ * trace visible to readers. */
+#include "formats/otf_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define FLUSH_AT ((size_t)1 << 20)
+
+typedef struct wfile {
+  char *path;
+  pt__buf b;
+  int created;
+} wfile;
+
+typedef struct wstream {
+  uint64_t id;
+  wfile ev, snaps, stats;
+  uint64_t t_ev, p_ev, t_sn, p_sn, t_st, p_st;
+  int any_ev, any_sn, any_st;
+  uint64_t *procs;
+  size_t nprocs, cap;
+} wstream;
+
+typedef struct locmap {
+  uint64_t loc, stream_idx;
+  uint64_t coll_begin; /* time of an open foreign COLL_BEGIN */
+  uint64_t next_match;
+} locmap;
+
+typedef struct otf_sink {
+  char *stub, *master;
+  pt_sink_opts o;
+  pt__arena arena;
+  pt_def *defs;
+  size_t ndefs, capdefs;
+  /* stream map from the source (PT_ITEM_STREAM) */
+  pt_stream_entry *smap;
+  size_t nsmap, capsmap;
+  int frozen;
+  uint64_t pbias, fbias, cbias; /* process / function / counter token bias */
+  wstream *st;
+  size_t nst;
+  locmap *lm;
+  size_t nlm, caplm;
+  wfile marker;
+  pt__buf line;
+  char err[1024];
+} otf_sink;
+
+/* ---- small output helpers -------------------------------------------- */
+
+static inline void put_hex(pt__buf *b, uint64_t v) {
+  char t[16];
+  int n = 0;
+  do {
+    t[n++] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  uint8_t *p = b->p + b->len;
+  while (n) *p++ = (uint8_t)t[--n];
+  b->len = (size_t)(p - b->p);
+}
+static inline void put_s(pt__buf *b, const char *s) {
+  size_t n = strlen(s);
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+}
+static inline void put_c(pt__buf *b, char c) { b->p[b->len++] = (uint8_t)c; }
+/* A quoted string; the OTF writer turns quotes and newlines into spaces. */
+static void put_str(pt__buf *b, const char *s) {
+  put_c(b, '"');
+  for (; s && *s; s++)
+    put_c(b, (*s == '"' || *s == '\n' || *s == '\r') ? ' ' : *s);
+  put_c(b, '"');
+}
+#define REC(b, id) put_s(b, pt__otf_record_short(OTF_R_##id))
+#define FLD(b, id, v) (put_s(b, pt__otf_field_short(OTF_F_##id)), put_hex(b, v))
+
+static int room(otf_sink *k, pt__buf *b, size_t need) {
+  if (pt__buf_reserve(b, need + 64) != 0)
+    return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+  return 0;
+}
+
+static int wfile_flush(otf_sink *k, wfile *f) {
+  if (!f->b.len && f->created) return 0;
+  int fd = open(f->path,
+                O_WRONLY | O_CREAT | O_CLOEXEC | (f->created ? O_APPEND : O_TRUNC),
+                0644);
+  if (fd < 0)
+    return pt__errbuf(k->err, sizeof k->err, PT_EIO, "%s: cannot create: %s",
+                      f->path, strerror(errno));
+  int rc = pt__write_all(fd, f->b.p, f->b.len);
+  int e = errno;
+  if (close(fd) != 0 && rc == 0) { rc = -1; e = errno; }
+  if (rc != 0)
+    return pt__errbuf(k->err, sizeof k->err, PT_EIO, "%s: write error: %s",
+                      f->path, strerror(e));
+  f->created = 1;
+  f->b.len = 0;
+  return 0;
+}
+
+static char *mkpath(const char *stub, uint64_t id, const char *kind) {
+  size_t n = strlen(stub) + strlen(kind) + 32;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s.%llx.%s", stub, (unsigned long long)id, kind);
+  return p;
+}
+
+/* ---- token maps ------------------------------------------------------------ */
+
+static const pt_def *find_def(const otf_sink *k, uint32_t kind, uint64_t id) {
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == kind && k->defs[i].id == id) return &k->defs[i];
+  return NULL;
+}
+
+static uint64_t ptok(const otf_sink *k, uint64_t loc) { return loc + k->pbias; }
+static uint64_t ftok(const otf_sink *k, uint64_t r) { return r + k->fbias; }
+static uint64_t ctok(const otf_sink *k, uint64_t m) { return m + k->cbias; }
+/* Communicators and process groups share the process token space. */
+static uint64_t gtok(const otf_sink *k, uint64_t g) {
+  if (g != 0 && (find_def(k, PT_DEF_LOCATION, g - k->pbias) == NULL ||
+                 g < k->pbias))
+    return g;
+  return g + 0x40000000u;
+}
+
+static const char *attr_name(const otf_sink *k, uint64_t key) {
+  if (key >= OTF_XATTR_BASE && key < OTF_XATTR_BASE + OTF_XA__COUNT)
+    return pt__otf_xattr_names[key - OTF_XATTR_BASE];
+  const pt_def *d = find_def(k, PT_DEF_ATTRIBUTE, key);
+  return d ? d->name : NULL;
+}
+/* Value of OTF extra attribute x on ev (by name); 1 if present. */
+static int xattr(const otf_sink *k, const pt_event *ev, int x, uint64_t *v) {
+  for (uint32_t i = 0; i < ev->nattrs; i++) {
+    const char *n = attr_name(k, ev->attrs[i].key);
+    if (n && strcmp(n, pt__otf_xattr_names[x]) == 0) {
+      *v = ev->attrs[i].val.v.u;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void freeze(otf_sink *k) {
+  if (k->frozen) return;
+  k->frozen = 1;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if ((d->kind == PT_DEF_LOCATION || d->kind == PT_DEF_LOCATION_GROUP) &&
+        d->id == 0)
+      k->pbias = 1;
+    if (d->kind == PT_DEF_REGION && d->id == 0) k->fbias = 1;
+    if (d->kind == PT_DEF_METRIC && d->id == 0) k->cbias = 1;
+  }
+}
+
+static locmap *loc_get(otf_sink *k, uint64_t loc) {
+  for (size_t i = 0; i < k->nlm; i++)
+    if (k->lm[i].loc == loc) return &k->lm[i];
+  /* new location: choose its stream */
+  uint64_t sid = 0;
+  if (k->o.streams == 0) {
+    for (size_t i = 0; i < k->nsmap; i++)
+      if (k->smap[i].location == loc) sid = k->smap[i].stream;
+    if (!sid) sid = ptok(k, loc);
+  } else {
+    sid = (uint64_t)(k->nlm % k->o.streams) + 1;
+  }
+  if (sid == 0) sid = 1;
+  size_t si = 0;
+  while (si < k->nst && k->st[si].id != sid) si++;
+  if (si == k->nst) {
+    wstream *ns = realloc(k->st, (k->nst + 1) * sizeof *ns);
+    if (!ns) return NULL;
+    k->st = ns;
+    wstream *w = &k->st[k->nst];
+    memset(w, 0, sizeof *w);
+    w->id = sid;
+    w->ev.path = mkpath(k->stub, sid, "events");
+    w->snaps.path = mkpath(k->stub, sid, "snaps");
+    w->stats.path = mkpath(k->stub, sid, "stats");
+    if (!w->ev.path || !w->snaps.path || !w->stats.path) return NULL;
+    k->nst++;
+  }
+  wstream *w = &k->st[si];
+  if (w->nprocs == w->cap) {
+    size_t nc = w->cap ? 2 * w->cap : 8;
+    uint64_t *np = realloc(w->procs, nc * sizeof *np);
+    if (!np) return NULL;
+    w->procs = np;
+    w->cap = nc;
+  }
+  w->procs[w->nprocs++] = ptok(k, loc);
+  if (k->nlm == k->caplm) {
+    size_t nc = k->caplm ? 2 * k->caplm : 64;
+    locmap *nl = realloc(k->lm, nc * sizeof *nl);
+    if (!nl) return NULL;
+    k->lm = nl;
+    k->caplm = nc;
+  }
+  locmap *m = &k->lm[k->nlm++];
+  memset(m, 0, sizeof *m);
+  m->loc = loc;
+  m->stream_idx = si;
+  m->next_match = 1;
+  return m;
+}
+
+/* State machine lines: time when it changes, process when either does. */
+static void state(otf_sink *k, pt__buf *b, uint64_t *lt, uint64_t *lp,
+                  int *any, uint64_t t, uint64_t loc) {
+  uint64_t p = ptok(k, loc);
+  if (!*any || t != *lt) {
+    put_hex(b, t);
+    put_c(b, '\n');
+    put_c(b, '*');
+    put_hex(b, p);
+    put_c(b, '\n');
+  } else if (p != *lp) {
+    put_c(b, '*');
+    put_hex(b, p);
+    put_c(b, '\n');
+  }
+  *any = 1;
+  *lt = t;
+  *lp = p;
+}
+
+/* Key-value lines for the non-OTF attributes of an event. */
+static int put_kv(otf_sink *k, pt__buf *b, const pt_event *ev) {
+  for (uint32_t i = 0; i < ev->nattrs; i++) {
+    const pt_attr *a = &ev->attrs[i];
+    if (a->key >= OTF_XATTR_BASE) continue;
+    const pt_value *v = &a->val;
+    size_t need = 64 + (v->type == PT_TYPE_INTS ? 2 * (size_t)v->count : 0) +
+                  (v->type == PT_TYPE_STRING && v->v.s ? 2 * strlen(v->v.s)
+                                                       : 0);
+    if (room(k, b, need)) return PT_ENOMEM;
+    REC(b, KEYVALUE);
+    put_hex(b, a->key);
+    uint64_t u;
+    switch (v->type) {
+      case PT_TYPE_INT: FLD(b, Y, 7); FLD(b, V, (uint64_t)v->v.i); break;
+      case PT_TYPE_UINT: FLD(b, Y, 8); FLD(b, V, v->v.u); break;
+      case PT_TYPE_DOUBLE:
+        memcpy(&u, &v->v.d, sizeof u);
+        FLD(b, Y, 10);
+        FLD(b, V, u);
+        break;
+      case PT_TYPE_INTS:
+      case PT_TYPE_STRING: {
+        FLD(b, Y, 11);
+        put_s(b, "V");
+        size_t n = v->type == PT_TYPE_INTS ? v->count
+                                           : (v->v.s ? strlen(v->v.s) : 0);
+        for (size_t j = 0; j < n; j++) {
+          unsigned by = v->type == PT_TYPE_INTS
+                            ? (unsigned)(v->v.ints[j] & 0xff)
+                            : (unsigned char)v->v.s[j];
+          put_c(b, "0123456789abcdef"[by >> 4]);
+          put_c(b, "0123456789abcdef"[by & 15]);
+        }
+        FLD(b, L, n);
+        break;
+      }
+      default: FLD(b, Y, 8); FLD(b, V, 0); break;
+    }
+    put_c(b, '\n');
+  }
+  return 0;
+}
+
+static uint64_t coll_token(const otf_sink *k, const pt_event *ev) {
+  uint64_t c;
+  if (xattr(k, ev, OTF_XA_COLLOP, &c)) return c;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_LABEL && (d->id >> 32) == 1 &&
+        pt__otf_coll_op(d->name, (uint32_t)d->i0) == ev->ref)
+      return d->id & 0xffffffffu;
+  }
+  return 0x10000u + ev->ref; /* synthesised DCO, see write_defs */
+}
+
+static uint64_t peer_tok(const otf_sink *k, int64_t peer) {
+  return peer < 0 ? 0 : ptok(k, (uint64_t)peer);
+}
+
+static int write_event(otf_sink *k, const pt_event *ev) {
+  locmap *m = loc_get(k, ev->location);
+  if (!m) return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+  wstream *w = &k->st[m->stream_idx];
+  pt__buf *b = &w->ev.b;
+  if (w->any_ev && ev->time < w->t_ev)
+    return pt__errbuf(k->err, sizeof k->err, PT_EORDER,
+                      "%s: time %llu after %llu in one stream (events must "
+                      "come in time order)",
+                      w->ev.path, (unsigned long long)ev->time,
+                      (unsigned long long)w->t_ev);
+  if (ev->kind == PT_EV_MARK) { /* markers file: own time and process */
+    pt__buf *mb = &k->marker.b;
+    size_t tl = ev->text ? strlen(ev->text) : 0;
+    if (room(k, mb, tl + 80)) return PT_ENOMEM;
+    REC(mb, MARKERSPOT);
+    put_hex(mb, ev->ref);
+    put_s(mb, "T");
+    put_hex(mb, ev->time);
+    put_s(mb, "P");
+    put_hex(mb, ptok(k, ev->location));
+    put_s(mb, "V");
+    put_str(mb, ev->text ? ev->text : "");
+    put_c(mb, '\n');
+    return mb->len >= FLUSH_AT ? wfile_flush(k, &k->marker) : 0;
+  }
+  size_t tl = ev->kind == PT_EV_MESSAGE && ev->text ? strlen(ev->text) : 0;
+  if (room(k, b, 256 + tl)) return PT_ENOMEM;
+  size_t mark = b->len;
+  uint64_t lt = w->t_ev, lp = w->p_ev;
+  int any = w->any_ev;
+  state(k, b, &w->t_ev, &w->p_ev, &w->any_ev, ev->time, ev->location);
+  size_t after_state = b->len;
+  if (put_kv(k, b, ev)) return PT_ENOMEM;
+  if (room(k, b, 256 + tl)) return PT_ENOMEM;
+  uint64_t x = 0, v1, v2;
+  int has_scl = xattr(k, ev, OTF_XA_SCL, &x);
+  switch (ev->kind) {
+    case PT_EV_ENTER:
+    case PT_EV_LEAVE:
+      if (ev->kind == PT_EV_ENTER) REC(b, ENTER); else REC(b, LEAVE);
+      put_hex(b, ftok(k, ev->ref));
+      if (has_scl) FLD(b, SCL, x);
+      break;
+    case PT_EV_SEND:
+    case PT_EV_RECV:
+    case PT_EV_ISEND:
+    case PT_EV_IRECV:
+      if (ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND) REC(b, SEND);
+      else REC(b, RECEIVE);
+      put_hex(b, peer_tok(k, ev->peer));
+      FLD(b, L, ev->size);
+      FLD(b, T, (uint64_t)ev->tag);
+      FLD(b, C, gtok(k, ev->comm));
+      if (ev->ref) FLD(b, SCL, ev->ref);
+      break;
+    case PT_EV_METRIC: {
+      uint64_t v = ev->value.type == PT_TYPE_DOUBLE ? (uint64_t)ev->value.v.d
+                                                    : ev->value.v.u;
+      REC(b, COUNTER);
+      put_hex(b, ctok(k, ev->ref));
+      FLD(b, V, v);
+      break;
+    }
+    case PT_EV_COLL_BEGIN:
+      if (xattr(k, ev, OTF_XA_MATCH, &v1)) {
+        uint64_t comm = 0, root = 0, sent = 0, rec = 0, coll = 0;
+        xattr(k, ev, OTF_XA_COLLOP, &coll);
+        xattr(k, ev, OTF_XA_COMM, &comm);
+        xattr(k, ev, OTF_XA_ROOT, &root);
+        xattr(k, ev, OTF_XA_SENT, &sent);
+        xattr(k, ev, OTF_XA_RECVD, &rec);
+        REC(b, COLLOPBEGIN);
+        put_hex(b, coll);
+        FLD(b, H, v1);
+        FLD(b, C, gtok(k, comm));
+        FLD(b, RT, root);
+        FLD(b, S, sent);
+        FLD(b, R, rec);
+        if (has_scl) FLD(b, SCL, x);
+      } else { /* foreign: written as one COP at the end */
+        m->coll_begin = ev->time + 1;
+        goto nothing;
+      }
+      break;
+    case PT_EV_COLL_END:
+      if (xattr(k, ev, OTF_XA_MATCH, &v1)) {
+        REC(b, COLLOPEND);
+        put_hex(b, v1);
+      } else {
+        if (!xattr(k, ev, OTF_XA_DURATION, &v2))
+          v2 = m->coll_begin ? ev->time - (m->coll_begin - 1) : 0;
+        m->coll_begin = 0;
+        REC(b, COLLOP);
+        put_hex(b, coll_token(k, ev));
+        FLD(b, C, gtok(k, ev->comm));
+        FLD(b, RT, peer_tok(k, ev->peer));
+        FLD(b, S, ev->size);
+        FLD(b, R, ev->size2);
+        FLD(b, D, v2);
+        if (has_scl) FLD(b, SCL, x);
+      }
+      break;
+    case PT_EV_IO_BEGIN:
+      REC(b, FILEOPBEGIN);
+      put_hex(b, ev->request);
+      if (has_scl) FLD(b, SCL, x);
+      break;
+    case PT_EV_IO_END: {
+      uint64_t h = 0, op = 0, dur;
+      xattr(k, ev, OTF_XA_HANDLE, &h);
+      xattr(k, ev, OTF_XA_FILEOP, &op);
+      if (xattr(k, ev, OTF_XA_DURATION, &dur)) {
+        REC(b, FILEOP);
+        put_hex(b, ev->ref);
+        FLD(b, H, h);
+        FLD(b, OP, op);
+        FLD(b, B, ev->size);
+        FLD(b, D, dur);
+      } else {
+        REC(b, FILEOPEND);
+        put_hex(b, ev->ref);
+        FLD(b, MI, ev->request);
+        FLD(b, H, h);
+        FLD(b, OP, op);
+        FLD(b, B, ev->size);
+      }
+      if (has_scl) FLD(b, SCL, x);
+      break;
+    }
+    case PT_EV_MESSAGE:
+      REC(b, EVTCOMMENT);
+      put_str(b, ev->text ? ev->text : "");
+      break;
+    case PT_EV_THREAD_BEGIN: REC(b, BEGINPROCESS); break;
+    case PT_EV_THREAD_END: REC(b, ENDPROCESS); break;
+    default:
+      if (k->o.warn) {
+        char t[160];
+        snprintf(t, sizeof t, "otf: %s events have no OTF record; dropped",
+                 pt_event_kind_name(ev->kind));
+        k->o.warn(k->o.warn_user, t);
+      }
+      goto nothing;
+  }
+  put_c(b, '\n');
+  return b->len >= FLUSH_AT ? wfile_flush(k, &w->ev) : 0;
+nothing: /* undo the state lines and key-values */
+  (void)after_state;
+  b->len = mark;
+  w->t_ev = lt;
+  w->p_ev = lp;
+  w->any_ev = any;
+  return 0;
+}
+
+static int write_summary(otf_sink *k, const pt_summary *s) {
+  locmap *m = loc_get(k, s->location);
+  if (!m) return PT_ENOMEM;
+  wstream *w = &k->st[m->stream_idx];
+  pt__buf *b = &w->stats.b;
+  if (room(k, b, 300)) return PT_ENOMEM;
+  state(k, b, &w->t_st, &w->p_st, &w->any_st, s->time, s->location);
+  switch (s->kind) {
+    case PT_SUM_REGION:
+      if (s->ref >> 32) { REC(b, SUMFUNCTIONGROUP); put_hex(b, s->ref & 0xffffffffu); }
+      else { REC(b, SUMFUNCTION); put_hex(b, ftok(k, s->ref)); }
+      FLD(b, N, s->count);
+      FLD(b, E, s->excl_time);
+      FLD(b, I, s->incl_time);
+      break;
+    case PT_SUM_MESSAGES:
+      REC(b, SUMMESSAGE);
+      put_hex(b, s->ref == PT_NONE ? 0 : ptok(k, s->ref));
+      FLD(b, C, 0);
+      FLD(b, T, 0);
+      FLD(b, NS, s->count);
+      FLD(b, NR, s->excl_time);
+      FLD(b, S, s->bytes_sent);
+      FLD(b, R, s->bytes_recv);
+      break;
+    case PT_SUM_COLLECTIVE:
+      REC(b, SUMCOLLOP);
+      put_hex(b, 0);
+      FLD(b, CL, s->ref);
+      FLD(b, NS, s->count);
+      FLD(b, NR, s->excl_time);
+      FLD(b, S, s->bytes_sent);
+      FLD(b, R, s->bytes_recv);
+      break;
+    case PT_SUM_IO:
+      REC(b, SUMFILEOP);
+      put_hex(b, s->ref);
+      FLD(b, NO, s->count);
+      FLD(b, NC, 0);
+      FLD(b, NRD, s->incl_time);
+      FLD(b, NW, s->excl_time);
+      FLD(b, NSK, 0);
+      FLD(b, BR, s->bytes_recv);
+      FLD(b, BW, s->bytes_sent);
+      break;
+    default:
+      return 0; /* PT_SUM_LABEL: no OTF record (doc/otf.md) */
+  }
+  put_c(b, '\n');
+  return b->len >= FLUSH_AT ? wfile_flush(k, &w->stats) : 0;
+}
+
+static int write_snapshot(otf_sink *k, const pt_snapshot *s) {
+  locmap *m = loc_get(k, s->location);
+  if (!m) return PT_ENOMEM;
+  wstream *w = &k->st[m->stream_idx];
+  pt__buf *b = &w->snaps.b;
+  const pt_event *e = &s->event;
+  size_t tl = e->text ? strlen(e->text) : 0;
+  if (room(k, b, 400 + tl)) return PT_ENOMEM;
+  size_t mark = b->len;
+  uint64_t lt = w->t_sn, lp = w->p_sn;
+  int any = w->any_sn;
+  state(k, b, &w->t_sn, &w->p_sn, &w->any_sn, s->time, s->location);
+  uint64_t x = 0, v;
+  int has_scl = xattr(k, e, OTF_XA_SCL, &x);
+  switch (e->kind) {
+    case PT_EV_ENTER:
+      REC(b, SNAPENTER);
+      put_hex(b, ftok(k, e->ref));
+      FLD(b, O, e->time);
+      break;
+    case PT_EV_SEND:
+      REC(b, SNAPSEND);
+      put_hex(b, peer_tok(k, e->peer));
+      FLD(b, O, e->time);
+      FLD(b, G, gtok(k, e->comm));
+      FLD(b, T, (uint64_t)e->tag);
+      FLD(b, L, e->size);
+      if (e->ref) { x = e->ref; has_scl = 1; }
+      break;
+    case PT_EV_IO_BEGIN:
+      if (e->request || !xattr(k, e, OTF_XA_HANDLE, &v)) {
+        REC(b, SNAPBEGINFILEOP);
+        put_hex(b, e->time);
+        FLD(b, MI, e->request);
+      } else {
+        REC(b, SNAPOPENFILE);
+        put_hex(b, e->ref);
+        FLD(b, O, e->time);
+        FLD(b, H, v);
+      }
+      break;
+    case PT_EV_COLL_BEGIN: {
+      uint64_t c = 0, h = 0, g = 0, rt = 0, sn = 0, rc = 0;
+      xattr(k, e, OTF_XA_COLLOP, &c);
+      xattr(k, e, OTF_XA_MATCH, &h);
+      xattr(k, e, OTF_XA_COMM, &g);
+      xattr(k, e, OTF_XA_ROOT, &rt);
+      xattr(k, e, OTF_XA_SENT, &sn);
+      xattr(k, e, OTF_XA_RECVD, &rc);
+      REC(b, SNAPBEGINCOLLOP);
+      put_hex(b, e->time);
+      FLD(b, CL, c);
+      FLD(b, H, h);
+      FLD(b, G, gtok(k, g));
+      FLD(b, RT, rt);
+      FLD(b, S, sn);
+      FLD(b, R, rc);
+      break;
+    }
+    case PT_EV_COLL_END:
+      if (!xattr(k, e, OTF_XA_COUNT, &v)) goto nothing;
+      REC(b, SNAPCOLLOPCOUNT);
+      put_hex(b, gtok(k, e->comm));
+      FLD(b, N, v);
+      has_scl = 0;
+      break;
+    case PT_EV_METRIC:
+      REC(b, SNAPCOUNTER);
+      put_hex(b, e->time);
+      FLD(b, CNT, ctok(k, e->ref));
+      FLD(b, V, e->value.v.u);
+      break;
+    case PT_EV_MESSAGE:
+      REC(b, SNAPCOMMENT);
+      put_str(b, e->text ? e->text : "");
+      has_scl = 0;
+      break;
+    default:
+      goto nothing;
+  }
+  if (has_scl) FLD(b, SCL, x);
+  put_c(b, '\n');
+  return b->len >= FLUSH_AT ? wfile_flush(k, &w->snaps) : 0;
+nothing:
+  b->len = mark;
+  w->t_sn = lt;
+  w->p_sn = lp;
+  w->any_sn = any;
+  return 0;
+}
+
+/* ---- definitions at close ------------------------------------------------ */
+
+static const pt_def *kv_named(const otf_sink *k, const char *name,
+                              uint32_t scope) {
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_KEYVAL && k->defs[i].scope == scope &&
+        k->defs[i].name && strcmp(k->defs[i].name, name) == 0)
+      return &k->defs[i];
+  return NULL;
+}
+
+static uint64_t counter_props(const otf_sink *k, const pt_def *d) {
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *kv = &k->defs[i];
+    if (kv->kind == PT_DEF_KEYVAL && kv->name && kv->s1 &&
+        strcmp(kv->name, "otf:counter_properties") == 0) {
+      unsigned long long id, p;
+      if (sscanf(kv->s1, "%llx:%llx", &id, &p) == 2 && id == d->id) return p;
+    }
+  }
+  uint64_t p = d->i1 == PT_METRIC_ABSOLUTE ? OTF_CNT_TYPE_ABS : 0;
+  if (d->i0 == PT_TYPE_DOUBLE) p |= OTF_CNT_VARTYPE_DOUBLE;
+  else if (d->i0 == PT_TYPE_INT) p |= OTF_CNT_VARTYPE_SIGNED8;
+  return p;
+}
+
+/* First group of `kind` (GROUP.type) and id space `ns` containing m. */
+static uint64_t group_of(const otf_sink *k, int64_t type, uint64_t ns,
+                         uint64_t m) {
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *g = &k->defs[i];
+    if (g->kind != PT_DEF_GROUP || g->i0 != type) continue;
+    if (ns && (g->id & ~UINT64_C(0xffffffff)) != ns) continue;
+    for (uint64_t j = 0; j < g->nmembers; j++)
+      if (g->members[j] == m) return g->id & 0xffffffffu;
+  }
+  return 0;
+}
+
+static uint64_t sclfile_tok(const otf_sink *k, const char *name) {
+  for (size_t i = 0; name && i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_FILE && (k->defs[i].id >> 32) == 1 &&
+        k->defs[i].name && strcmp(k->defs[i].name, name) == 0)
+      return k->defs[i].id & 0xffffffffu;
+  return 0;
+}
+
+static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
+  size_t sl = 64;
+  const char *ss[4] = {d->name, d->s1, d->s2, d->s3};
+  for (int i = 0; i < 4; i++) sl += ss[i] ? strlen(ss[i]) : 0;
+  if (room(k, b, 256 + sl + 20 * (size_t)d->nmembers)) return PT_ENOMEM;
+  switch (d->kind) {
+    case PT_DEF_CLOCK:
+      REC(b, DEFTIMERRES);
+      put_hex(b, (uint64_t)d->i0);
+      break;
+    case PT_DEF_LOCATION_GROUP:
+      if (find_def(k, PT_DEF_LOCATION, d->id)) return 0; /* written there */
+      REC(b, DEFPROCESS);
+      put_hex(b, ptok(k, d->id));
+      if (d->name) { put_s(b, "NM"); put_str(b, d->name); }
+      break;
+    case PT_DEF_LOCATION: {
+      uint64_t parent = 0;
+      if (d->parent != d->id && d->parent != PT_NONE &&
+          find_def(k, PT_DEF_LOCATION, d->parent))
+        parent = ptok(k, d->parent);
+      REC(b, DEFPROCESS);
+      put_hex(b, ptok(k, d->id));
+      const char *nm = d->name;
+      if (!nm) {
+        const pt_def *g = find_def(k, PT_DEF_LOCATION_GROUP, d->id);
+        if (g) nm = g->name;
+      }
+      if (nm) { put_s(b, "NM"); put_str(b, nm); }
+      if (parent) FLD(b, PT, parent);
+      break;
+    }
+    case PT_DEF_GROUP: {
+      uint64_t ns = d->id >> 32;
+      if (ns == 0 && (d->i0 == PT_GROUP_LOCATIONS ||
+                      d->i0 == PT_GROUP_COMM_LOCATIONS ||
+                      d->i0 == PT_GROUP_PROCESSES)) {
+        REC(b, DEFPROCESSGROUP);
+        put_hex(b, gtok(k, d->id));
+        put_s(b, "M");
+        for (uint64_t i = 0; i < d->nmembers; i++) {
+          put_hex(b, ptok(k, d->members[i]));
+          put_c(b, ',');
+        }
+        put_s(b, "NM");
+        put_str(b, d->name ? d->name : "");
+      } else if (d->i0 == PT_GROUP_REGIONS) {
+        REC(b, DEFFUNCTIONGROUP);
+        put_hex(b, d->id & 0xffffffffu);
+        put_s(b, "NM");
+        put_str(b, d->name ? d->name : "");
+      } else if (d->i0 == PT_GROUP_METRICS) {
+        REC(b, DEFCOUNTERGROUP);
+        put_hex(b, d->id & 0xffffffffu);
+        put_s(b, "NM");
+        put_str(b, d->name ? d->name : "");
+      } else if (ns == 3) {
+        REC(b, DEFFILEGROUP);
+        put_hex(b, d->id & 0xffffffffu);
+        put_s(b, "NM");
+        put_str(b, d->name ? d->name : "");
+      } else {
+        return 0;
+      }
+      break;
+    }
+    case PT_DEF_COMM: {
+      const pt_def *g = find_def(k, PT_DEF_GROUP, d->ref);
+      if (g && g->id == d->id) return 0; /* the DPG of its group */
+      REC(b, DEFPROCESSGROUP);
+      put_hex(b, gtok(k, d->id));
+      put_s(b, "M");
+      for (uint64_t i = 0; g && i < g->nmembers; i++) {
+        put_hex(b, ptok(k, g->members[i]));
+        put_c(b, ',');
+      }
+      put_s(b, "NM");
+      put_str(b, d->name ? d->name : "");
+      break;
+    }
+    case PT_DEF_REGION: {
+      uint64_t g = group_of(k, PT_GROUP_REGIONS, 0, d->id);
+      REC(b, DEFFUNCTION);
+      put_hex(b, ftok(k, d->id));
+      FLD(b, G, g);
+      put_s(b, "NM");
+      put_str(b, d->name ? d->name : "");
+      if (d->s3) { /* the SCL with this file/line */
+        for (size_t i = 0; i < k->ndefs; i++) {
+          const pt_def *c = &k->defs[i];
+          if (c->kind == PT_DEF_CALLSITE && c->s1 && c->i0 == d->i2 &&
+              strcmp(c->s1, d->s3) == 0) {
+            FLD(b, SCL, c->id);
+            break;
+          }
+        }
+      }
+      break;
+    }
+    case PT_DEF_LABEL:
+      if ((d->id >> 32) == 1) {
+        REC(b, DEFCOLLOP);
+        put_hex(b, d->id & 0xffffffffu);
+        put_s(b, "NM");
+        put_str(b, d->name ? d->name : "");
+        FLD(b, Y, (uint64_t)d->i0);
+      } else { /* marker definition */
+        pt__buf *mb = &k->marker.b;
+        if (room(k, mb, sl + 64)) return PT_ENOMEM;
+        REC(mb, DEFMARKER);
+        put_hex(mb, d->id);
+        put_s(mb, "NM");
+        put_str(mb, d->name ? d->name : "");
+        FLD(mb, Y, (uint64_t)d->i0);
+        put_c(mb, '\n');
+        return 0;
+      }
+      break;
+    case PT_DEF_METRIC: {
+      REC(b, DEFCOUNTER);
+      put_hex(b, ctok(k, d->id));
+      FLD(b, G, group_of(k, PT_GROUP_METRICS, 0, d->id));
+      put_s(b, "NM");
+      put_str(b, d->name ? d->name : "");
+      FLD(b, P, counter_props(k, d));
+      put_s(b, "U");
+      put_str(b, d->s1 ? d->s1 : "");
+      break;
+    }
+    case PT_DEF_FILE:
+      if ((d->id >> 32) == 1) {
+        REC(b, DEFSCLFILE);
+        put_hex(b, d->id & 0xffffffffu);
+      } else {
+        REC(b, DEFFILE);
+        put_hex(b, d->id);
+      }
+      put_s(b, "NM");
+      put_str(b, d->name ? d->name : "");
+      if ((d->id >> 32) != 1) FLD(b, G, group_of(k, PT_GROUP_UNKNOWN,
+                                                 OTF_GROUP_FILE, d->id));
+      break;
+    case PT_DEF_CALLSITE:
+      REC(b, DEFSCL);
+      put_hex(b, d->id);
+      FLD(b, F, sclfile_tok(k, d->s1));
+      FLD(b, LN, (uint64_t)d->i0);
+      break;
+    case PT_DEF_ATTRIBUTE: {
+      if (d->id >= OTF_XATTR_BASE) return 0;
+      uint64_t y = d->i1 ? (uint64_t)d->i1
+                   : d->i0 == PT_TYPE_INT    ? 7
+                   : d->i0 == PT_TYPE_DOUBLE ? 10
+                   : (d->i0 == PT_TYPE_INTS || d->i0 == PT_TYPE_STRING) ? 11
+                                                                        : 8;
+      REC(b, DEFKEYVALUE);
+      put_hex(b, d->id);
+      FLD(b, Y, y);
+      put_s(b, "NM");
+      put_str(b, d->name ? d->name : "");
+      put_s(b, "T");
+      put_str(b, d->s1 ? d->s1 : "");
+      break;
+    }
+    case PT_DEF_KEYVAL:
+      if (!d->name) return 0;
+      if (strcmp(d->name, "otf:counter_properties") == 0) return 0;
+      if (strcmp(d->name, "otf:comment") == 0) {
+        REC(b, DEFCOMMENT);
+        put_str(b, d->s1 ? d->s1 : "");
+      } else if (strcmp(d->name, "otf:creator") == 0) {
+        REC(b, DEFCREATOR);
+        put_str(b, d->s1 ? d->s1 : "");
+      } else if (strncmp(d->name, "otf:D", 5) == 0 && d->s1) {
+        /* a record kept verbatim by the reader */
+        put_s(b, d->name + 4);
+        put_s(b, d->s1);
+      } else {
+        REC(b, DEFCOMMENT);
+        put_c(b, '"');
+        for (const char *s = d->name; *s; s++)
+          put_c(b, (*s == '"' || *s == '\n') ? ' ' : *s);
+        put_c(b, '=');
+        for (const char *s = d->s1 ? d->s1 : ""; *s; s++)
+          put_c(b, (*s == '"' || *s == '\n') ? ' ' : *s);
+        put_c(b, '"');
+      }
+      break;
+    default:
+      return 0;
+  }
+  put_c(b, '\n');
+  return 0;
+}
+
+static int write_defs(otf_sink *k) {
+  /* global definitions, then one file per stream with local ones */
+  uint32_t maxscope = 0;
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].scope > maxscope) maxscope = k->defs[i].scope;
+  for (uint32_t sc = 0; sc <= maxscope; sc++) {
+    wfile f = {0};
+    int any = 0;
+    for (size_t i = 0; i < k->ndefs; i++) any |= k->defs[i].scope == sc;
+    if (!any) continue;
+    f.path = mkpath(k->stub, sc ? sc - 1 : 0, "def");
+    if (!f.path) return PT_ENOMEM;
+    int rc = 0;
+    if (sc == 0) { /* version and id first, as the OTF writer does */
+      if (room(k, &f.b, 128)) rc = PT_ENOMEM;
+      if (!rc && !kv_named(k, "otf:DV", 0)) put_s(&f.b, "DV1.c.4\"salmon\"\n");
+      if (!rc && !kv_named(k, "otf:DUI", 0)) put_s(&f.b, "DUI0\n");
+    }
+    /* DCO definitions the events need but the model did not carry */
+    for (size_t i = 0; !rc && i < k->ndefs; i++)
+      if (k->defs[i].scope == sc) rc = write_def(k, &f.b, &k->defs[i]);
+    if (!rc) rc = wfile_flush(k, &f);
+    pt__buf_free(&f.b);
+    free(f.path);
+    if (rc) return rc;
+  }
+  if (maxscope == 0 && k->ndefs == 0) {
+    wfile f = {0};
+    f.path = mkpath(k->stub, 0, "def");
+    if (!f.path || room(k, &f.b, 64)) { free(f.path); return PT_ENOMEM; }
+    put_s(&f.b, "DV1.c.4\"salmon\"\n");
+    int rc = wfile_flush(k, &f);
+    pt__buf_free(&f.b);
+    free(f.path);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* ---- sink interface -------------------------------------------------------- */
+
+void pt__otf_sink_abort(void *st);
+
+int pt__otf_sink_open(void **st, const char *path, const pt_sink_opts *o,
+                      pt_error *err) {
+  otf_sink *k = calloc(1, sizeof *k);
+  if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
+  k->o = *o;
+  k->master = strdup(path);
+  k->stub = pt__otf_stub(path);
+  if (!k->master || !k->stub) {
+    pt__otf_sink_abort(k);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  k->marker.path = mkpath(k->stub, 0, "marker");
+  if (!k->marker.path) {
+    pt__otf_sink_abort(k);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  *st = k;
+  return PT_OK;
+}
+
+int pt__otf_sink_write(void *st, const pt_item *it) {
+  otf_sink *k = st;
+  switch (it->type) {
+    case PT_ITEM_DEF: {
+      if (k->ndefs == k->capdefs) {
+        size_t nc = k->capdefs ? 2 * k->capdefs : 64;
+        pt_def *nd = realloc(k->defs, nc * sizeof *nd);
+        if (!nd) return PT_ENOMEM;
+        k->defs = nd;
+        k->capdefs = nc;
+      }
+      if (pt__def_copy(&k->arena, &k->defs[k->ndefs], &it->u.def))
+        return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+      k->ndefs++;
+      return 0;
+    }
+    case PT_ITEM_STREAM:
+      if (k->nsmap == k->capsmap) {
+        size_t nc = k->capsmap ? 2 * k->capsmap : 64;
+        pt_stream_entry *n = realloc(k->smap, nc * sizeof *n);
+        if (!n) return PT_ENOMEM;
+        k->smap = n;
+        k->capsmap = nc;
+      }
+      k->smap[k->nsmap++] = it->u.stream;
+      return 0;
+    case PT_ITEM_EVENT:
+      freeze(k);
+      return write_event(k, &it->u.event);
+    case PT_ITEM_SUMMARY:
+      freeze(k);
+      return write_summary(k, &it->u.summary);
+    case PT_ITEM_SNAPSHOT:
+      freeze(k);
+      return write_snapshot(k, &it->u.snapshot);
+    default:
+      return pt__errbuf(k->err, sizeof k->err, PT_EINVAL, "bad item type %u",
+                        it->type);
+  }
+}
+
+const char *pt__otf_sink_errmsg(void *st) { return ((otf_sink *)st)->err; }
+
+static int sink_finish(otf_sink *k) {
+  freeze(k);
+  /* every defined location gets a stream, even without events */
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_LOCATION && !loc_get(k, k->defs[i].id))
+      return PT_ENOMEM;
+  int rc = 0;
+  for (size_t i = 0; !rc && i < k->nst; i++) {
+    wstream *w = &k->st[i];
+    if (w->any_ev && !room(k, &w->ev.b, 64)) { /* final state line */
+      put_hex(&w->ev.b, w->t_ev);
+      put_s(&w->ev.b, "\n*");
+      put_hex(&w->ev.b, w->p_ev);
+      put_c(&w->ev.b, '\n');
+    }
+    rc = wfile_flush(k, &w->ev);
+    if (!rc && (w->any_sn || w->snaps.created)) rc = wfile_flush(k, &w->snaps);
+    if (!rc && (w->any_st || w->stats.created)) rc = wfile_flush(k, &w->stats);
+  }
+  if (!rc) rc = write_defs(k); /* also fills the marker definitions */
+  if (!rc && (k->marker.b.len || k->marker.created)) {
+    /* definitions must precede the spots: rewrite defs + spooled spots */
+    rc = wfile_flush(k, &k->marker);
+  }
+  if (rc) return rc;
+  /* master file last */
+  pt__buf m = {0};
+  for (size_t i = 0; i < k->nst; i++) {
+    wstream *w = &k->st[i];
+    if (room(k, &m, 40 + 20 * w->nprocs)) { pt__buf_free(&m); return PT_ENOMEM; }
+    put_hex(&m, w->id);
+    put_c(&m, ':');
+    for (size_t j = 0; j < w->nprocs; j++) {
+      if (j) put_c(&m, ',');
+      put_hex(&m, w->procs[j]);
+      if (room(k, &m, 40)) { pt__buf_free(&m); return PT_ENOMEM; }
+    }
+    put_c(&m, '\n');
+  }
+  wfile f = {k->master, m, 0};
+  rc = wfile_flush(k, &f);
+  pt__buf_free(&f.b);
+  return rc;
+}
+
+static void sink_free(otf_sink *k) {
+  for (size_t i = 0; i < k->nst; i++) {
+    wstream *w = &k->st[i];
+    free(w->ev.path); free(w->snaps.path); free(w->stats.path);
+    pt__buf_free(&w->ev.b); pt__buf_free(&w->snaps.b);
+    pt__buf_free(&w->stats.b);
+    free(w->procs);
+  }
+  free(k->st);
+  free(k->lm);
+  free(k->defs);
+  free(k->smap);
+  pt__arena_free(&k->arena);
+  pt__buf_free(&k->marker.b);
+  pt__buf_free(&k->line);
+  free(k->marker.path);
+  free(k->stub);
+  free(k->master);
+  free(k);
+}
+
+int pt__otf_sink_close(void *st, pt_error *err) {
+  otf_sink *k = st;
+  int rc = sink_finish(k);
+  if (rc < 0) pt__err(err, rc, "%s", k->err[0] ? k->err : pt_strerror(rc));
+  sink_free(k);
+  return rc;
+}
+
+void pt__otf_sink_abort(void *st) {
+  otf_sink *k = st;
+  if (!k) return;
+  /* remove the files written under their final names */
+  for (size_t i = 0; i < k->nst; i++) {
+    wstream *w = &k->st[i];
+    if (w->ev.created) unlink(w->ev.path);
+    if (w->snaps.created) unlink(w->snaps.path);
+    if (w->stats.created) unlink(w->stats.path);
+  }
+  if (k->marker.created && k->marker.path) unlink(k->marker.path);
+  sink_free(k);
+}
