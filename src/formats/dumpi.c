@@ -2620,9 +2620,10 @@ static dsink *sk_new(void) {
   return k;
 }
 
-/* The generic layer hands us "<final>.tmp-<pid>"; the .bin files must carry
- * the final name (the .meta refers to them by prefix), so they are written
- * under the final prefix directly. */
+/* The generic layer (multi_file) hands us "<tmpdir>/<final name>.meta"; the
+ * .bin files are written next to it under their final names (the .meta
+ * refers to them by prefix) and the whole set is moved into place on
+ * commit.  A ".tmp-<pid>" suffix, if any, is still stripped. */
 static int sk_open(void **st, const char *path, const pt_sink_opts *o,
                    pt_error *err) {
   dsink *k = sk_new();
@@ -2716,6 +2717,7 @@ const pt__format pt__format_dumpi = {
     .src_errmsg = src_errmsg,
     .src_close = src_close,
     .stdout_ok = 0,
+    .multi_file = 1,
     .sink_open = sk_open,
     .sink_write = sk_write,
     .sink_errmsg = sk_errmsg,

@@ -1907,6 +1907,7 @@ const pt__format pt__format_otf = {
     .src_close = src_close,
     .src_reader = NULL,
     .stdout_ok = 0,
+    .multi_file = 1,
     .sink_open = pt__otf_sink_open,
     .sink_write = pt__otf_sink_write,
     .sink_errmsg = pt__otf_sink_errmsg,

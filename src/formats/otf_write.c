@@ -2,11 +2,10 @@
  * definitions), NAME.x.events / .snaps / .stats per stream and
  * NAME.0.marker, in the short keyword form written by OTF 1.12.
  *
- * The generic layer hands us a temporary master path ("NAME.otf.tmp-PID")
- * and renames only that one file on commit.  Until a sink_commit hook
- * exists (doc/otf.md), the other files are written directly under their
- * final names next to it; the master file, renamed last, is what makes the
- * trace visible to readers. */
+ * The format is registered multi_file: the generic layer hands us
+ * "<tmpdir>/NAME.otf", every file is written in that temporary directory
+ * under its final name, and the whole set is moved next to the target on
+ * commit (nothing is moved if a file exists and overwrite is off). */
 #include "formats/otf_int.h"
 
 #include <errno.h>
