@@ -36,6 +36,10 @@ typedef struct pt_reader_opts {
   void *warn_user;
 } pt_reader_opts;
 
+/* Per-stream facts.  For an archive whose writer never closed it
+ * (anchor state = open) the locations of a stream may be unknown
+ * (nlocations = 0) until pt_archive_recover rewrites the anchor; such
+ * streams are always read and filtered event by event. */
 typedef struct pt_stream_info {
   uint64_t stream;
   uint64_t nlocations;
@@ -89,7 +93,9 @@ typedef int (*pt_event_fn)(void *user, const pt_event *ev);
 PT_API int pt_reader_foreach(pt_reader *r, pt_event_fn fn, void *user);
 
 /* Summaries (what = PT_ITEM_SUMMARY) or snapshots (PT_ITEM_SNAPSHOT) of
- * the selected locations: stream by stream, in time order within a stream.
+ * the selected locations (the time window and kind filters do not apply):
+ * stream by stream in ascending stream id, in time order within a stream.
+ * The two kinds keep separate positions.
  * Starts over after pt_reader_aux_rewind.  Returns PT_OK, PT_END or an
  * error; the item is borrowed until the next call. */
 PT_API int pt_reader_aux_next(pt_reader *r, uint32_t what, pt_item *item);

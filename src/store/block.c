@@ -1,13 +1,16 @@
 /* PTF block header and item codecs: see block.h and doc/format.md. */
 #include "store/block.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* ---- slot masks, cached locally (one load on the hot path) ------------- */
 
-static uint32_t ev_mask[64];
+uint32_t pt__ev_mask[64];
+#define ev_mask pt__ev_mask
 static uint32_t def_mask[64];
 static int masks_ready;
+static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
 
 static void masks_init(void) {
   for (uint32_t k = 0; k < 64; k++) {
@@ -19,8 +22,10 @@ static void masks_init(void) {
 
 static inline void masks_ensure(void) {
   if (PT_UNLIKELY(!__atomic_load_n(&masks_ready, __ATOMIC_ACQUIRE)))
-    masks_init();
+    pthread_once(&masks_once, masks_init);
 }
+
+void pt__codec_init(void) { masks_ensure(); }
 
 #define EM(s) (1u << PT_ESLOT_##s)
 #define DM(s) (1u << PT_DSLOT_##s)
@@ -440,8 +445,7 @@ static int get_value(pt__dec *d, pt_value *v, const char **why) {
   }
 }
 
-int pt__event_get(pt__dec *d, pt_event *ev, const char **why) {
-  masks_ensure();
+int pt__event_get_slow(pt__dec *d, pt_event *ev, const char **why) {
   d->scratch_dirty = 0;
   if (PT_UNLIKELY(d->p >= d->end)) {
     *why = "event past the end of the block";
@@ -615,7 +619,6 @@ int pt__snapshot_get(pt__dec *d, pt_snapshot *s, const char **why) {
   uint64_t pt = d->prev_time, pl = d->prev_loc;
   d->prev_time = 0;
   d->prev_loc = PT_NONE;
-  masks_ensure();
   int rc = pt__event_get(d, &s->event, why);
   d->prev_time = pt;
   d->prev_loc = pl;

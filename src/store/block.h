@@ -97,9 +97,13 @@ typedef struct pt__dec {
   int scratch_dirty;
 } pt__dec;
 
+/* Make the codec tables ready (cheap after the first call). */
+void pt__codec_init(void);
+
 /* Start decoding a raw payload of a block whose first_ts is `first_ts`. */
 static inline void pt__dec_init(pt__dec *d, const uint8_t *p, size_t n,
                                 uint64_t first_ts, pt__arena *scratch) {
+  pt__codec_init();
   d->p = p;
   d->end = p + n;
   d->prev_time = first_ts;
@@ -112,9 +116,103 @@ static inline void pt__dec_init(pt__dec *d, const uint8_t *p, size_t n,
  * their NUL); arrays and attribute lists live in the scratch arena.  All
  * are valid until the next decode with the same scratch or until the
  * payload buffer changes.  Return PT_OK, PT_ENOMEM or PT_ECORRUPT (*why). */
-int pt__event_get(pt__dec *d, pt_event *ev, const char **why);
+int pt__event_get_slow(pt__dec *d, pt_event *ev, const char **why);
+static inline int pt__event_get(pt__dec *d, pt_event *ev, const char **why);
 int pt__def_get(pt__dec *d, pt_def *def, const char **why);
 int pt__summary_get(pt__dec *d, pt_summary *s, const char **why);
 int pt__snapshot_get(pt__dec *d, pt_snapshot *s, const char **why);
+
+/* pt__varint_get with an inline two-byte case (time deltas of a few
+ * hundred ticks are the common case). */
+static inline int pt__vget(const uint8_t **pp, const uint8_t *end,
+                           uint64_t *out) {
+  const uint8_t *p = *pp;
+  if (PT_LIKELY(end - p >= 2)) {
+    if (p[0] < 0x80) {
+      *out = p[0];
+      *pp = p + 1;
+      return 0;
+    }
+    if (p[1] < 0x80) {
+      *out = (uint64_t)(p[0] & 0x7f) | ((uint64_t)p[1] << 7);
+      *pp = p + 2;
+      return 0;
+    }
+  }
+  return pt__varint_get(pp, end, out);
+}
+
+/* Slot masks by event kind (filled by pt__codec_init). */
+extern uint32_t pt__ev_mask[64];
+
+/* The hot path: an event without attributes and without a location change
+ * whose kind has only the ref slot (enter, leave...) is decoded inline;
+ * everything else goes to pt__event_get_slow. */
+static inline int pt__event_get(pt__dec *d, pt_event *ev, const char **why) {
+  const uint8_t *p = d->p;
+  if (PT_LIKELY(p < d->end)) {
+    uint32_t h = *p;
+    uint32_t kind = h & PT__EVH_KIND;
+    if (PT_LIKELY(!(h & (PT__EVH_LOC | PT__EVH_ATTRS)) && kind < 64 &&
+                  pt__ev_mask[kind] == (1u << PT_ESLOT_REF) &&
+                  d->prev_loc != PT_NONE)) {
+      const uint8_t *q = p + 1;
+      uint64_t dt, ref;
+      if (PT_LIKELY(pt__varint_get(&q, d->end, &dt) == 0 &&
+                    pt__varint_get(&q, d->end, &ref) == 0 &&
+                    dt <= UINT64_MAX - d->prev_time)) {
+        d->p = q;
+        d->prev_time += dt;
+        d->scratch_dirty = 0;
+        *ev = (pt_event){.time = d->prev_time,
+                         .location = d->prev_loc,
+                         .kind = kind,
+                         .ref = ref};
+        return PT_OK;
+      }
+    }
+  }
+  return pt__event_get_slow(d, ev, why);
+}
+
+/* As pt__event_get for a caller that decodes into the same *ev every time:
+ * *clean (start with 0) records that every field but time, location, kind
+ * and ref is zero, so the hot path writes only those four. */
+static inline int pt__event_get_reuse(pt__dec *d, pt_event *ev, int *clean,
+                                      const char **why) {
+  const uint8_t *p = d->p;
+  if (PT_LIKELY(p < d->end)) {
+    uint32_t h = *p;
+    uint32_t kind = h & PT__EVH_KIND;
+    if (PT_LIKELY(!(h & (PT__EVH_LOC | PT__EVH_ATTRS)) && kind < 64 &&
+                  pt__ev_mask[kind] == (1u << PT_ESLOT_REF) &&
+                  d->prev_loc != PT_NONE)) {
+      const uint8_t *q = p + 1;
+      uint64_t dt, ref;
+      if (PT_LIKELY(pt__vget(&q, d->end, &dt) == 0 &&
+                    pt__vget(&q, d->end, &ref) == 0 &&
+                    dt <= UINT64_MAX - d->prev_time)) {
+        d->p = q;
+        d->prev_time += dt;
+        d->scratch_dirty = 0;
+        if (PT_LIKELY(*clean)) {
+          ev->time = d->prev_time;
+          ev->location = d->prev_loc;
+          ev->kind = kind;
+          ev->ref = ref;
+        } else {
+          *ev = (pt_event){.time = d->prev_time,
+                           .location = d->prev_loc,
+                           .kind = kind,
+                           .ref = ref};
+          *clean = 1;
+        }
+        return PT_OK;
+      }
+    }
+  }
+  *clean = 0;
+  return pt__event_get_slow(d, ev, why);
+}
 
 #endif

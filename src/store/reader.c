@@ -1,8 +1,8 @@
 /* PTF reader: see include/paratrace/reader.h and doc/format.md.
  *
  * Each selected stream has a cursor holding one decoded block and its next
- * matching event; a binary heap of cursors yields events in global time
- * order.  The event handed out is the heap root's current event: the root
+ * matching event; a loser tree over the cursors yields events in global time
+ * order.  The event handed out is the tree winner's current event: the root
  * is advanced lazily at the start of the following call, so the strings it
  * points to stay valid until then.  Files are opened through a small LRU
  * file manager bounded by max_open_files. */
@@ -50,7 +50,12 @@ typedef struct cursor {
   pt__dec dec;
   pt__arena scratch;
   pt_event ev;
+  int clean; /* see pt__event_get_reuse */
 } cursor;
+
+typedef struct mkey {
+  uint64_t t, o; /* time, cursor index; o = UINT64_MAX: exhausted */
+} mkey;
 
 typedef struct auxstate {
   size_t si; /* index into r->streams */
@@ -77,9 +82,14 @@ struct pt_reader {
   /* merge */
   cursor *curs;
   size_t ncurs;
-  cursor **heap;
-  size_t nheap;
-  cursor *second; /* smaller child of the root, NULL if unknown */
+  /* loser tree over the cursors: keys[i] = (time, i) of cursor i's next
+   * event or KEY_DONE; tree[0] = winner, tree[1..K-1] = losers. */
+  mkey *keys;
+  uint32_t *tree, *win;
+  size_t K;
+  mkey ru; /* runner-up's key: while the winner stays below it, the tree
+              does not change; kept only while one stream leads (ru_valid) */
+  int ru_valid;
   int pending, positioned, failed;
   /* files */
   fmfile *files;
@@ -238,14 +248,14 @@ static int block_decode_error(pt_reader *r, cursor *c, const char *why) {
 }
 
 /* Advance c to its next event passing the filters. */
-static int cur_next(pt_reader *r, cursor *c) {
+static inline __attribute__((always_inline)) int cur_next(pt_reader *r, cursor *c) {
   for (;;) {
     if (PT_UNLIKELY(c->left == 0)) {
       int rc = load_block(r, c, c->blk);
       if (rc) return rc;
     }
     const char *why;
-    int rc = pt__event_get(&c->dec, &c->ev, &why);
+    int rc = pt__event_get_reuse(&c->dec, &c->ev, &c->clean, &why);
     if (PT_UNLIKELY(rc)) {
       if (rc == PT_ENOMEM) return rerr(r, rc, "out of memory");
       return block_decode_error(r, c, why);
@@ -269,44 +279,59 @@ static int cur_next(pt_reader *r, cursor *c) {
   }
 }
 
-/* ---- heap -------------------------------------------------------------- */
+/* ---- loser tree -------------------------------------------------------- */
 
-static inline int cur_less(const cursor *a, const cursor *b) {
-  return a->ev.time < b->ev.time ||
-         (a->ev.time == b->ev.time && a->order < b->order);
+static const mkey KEY_DONE = {UINT64_MAX, UINT64_MAX};
+
+static inline int key_less(mkey a, mkey b) {
+  return a.t < b.t || (a.t == b.t && a.o < b.o);
 }
 
-static void sift_down(pt_reader *r, size_t i) {
-  cursor **h = r->heap;
-  size_t n = r->nheap;
-  cursor *x = h[i];
-  for (;;) {
-    size_t l = 2 * i + 1;
-    if (l >= n) break;
-    size_t m = l + 1 < n && cur_less(h[l + 1], h[l]) ? l + 1 : l;
-    if (!cur_less(h[m], x)) break;
-    h[i] = h[m];
-    i = m;
+static void tree_build(pt_reader *r) {
+  size_t K = r->K;
+  uint32_t *win = r->win;
+  for (size_t j = 0; j < K; j++) win[K + j] = (uint32_t)j;
+  for (size_t i = K - 1; i >= 1; i--) {
+    uint32_t a = win[2 * i], b = win[2 * i + 1];
+    if (key_less(r->keys[b], r->keys[a])) {
+      win[i] = b;
+      r->tree[i] = a;
+    } else {
+      win[i] = a;
+      r->tree[i] = b;
+    }
   }
-  h[i] = x;
+  r->tree[0] = K > 1 ? win[1] : 0;
 }
 
-static void heap_second(pt_reader *r) {
-  cursor **h = r->heap;
-  if (r->nheap < 2)
-    r->second = NULL;
-  else if (r->nheap == 2)
-    r->second = h[1];
-  else
-    r->second = cur_less(h[2], h[1]) ? h[2] : h[1];
+/* The best loser on the winner's path is the runner-up. */
+static void tree_runner_up(pt_reader *r) {
+  uint32_t w = r->tree[0];
+  mkey ru = KEY_DONE;
+  for (size_t i = (r->K + w) >> 1; i >= 1; i >>= 1)
+    if (key_less(r->keys[r->tree[i]], ru)) ru = r->keys[r->tree[i]];
+  r->ru = ru;
+}
+
+/* The winner's key changed: replay its path. */
+static void tree_replay(pt_reader *r) {
+  uint32_t w = r->tree[0];
+  for (size_t i = (r->K + w) >> 1; i >= 1; i >>= 1) {
+    uint32_t l = r->tree[i];
+    if (key_less(r->keys[l], r->keys[w])) {
+      r->tree[i] = w;
+      w = l;
+    }
+  }
+  r->tree[0] = w;
 }
 
 /* Position every selected stream at its first event >= t. */
 static int position(pt_reader *r, uint64_t t) {
   r->from_eff = t > r->from ? t : r->from;
-  r->nheap = 0;
   r->pending = 0;
   r->failed = 0;
+  for (size_t k = 0; k < r->K; k++) r->keys[k] = KEY_DONE;
   for (size_t k = 0; k < r->ncurs; k++) {
     cursor *c = &r->curs[k];
     rstream *st = c->st;
@@ -328,10 +353,10 @@ static int position(pt_reader *r, uint64_t t) {
       r->failed = rc;
       return rc;
     }
-    r->heap[r->nheap++] = c;
+    r->keys[k] = (mkey){c->ev.time, k};
   }
-  for (size_t i = r->nheap / 2; i-- > 0;) sift_down(r, i);
-  heap_second(r);
+  tree_build(r);
+  r->ru_valid = 0;
   r->positioned = 1;
   return PT_OK;
 }
@@ -342,26 +367,32 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
     int rc = position(r, r->from);
     if (rc) return rc;
   }
+  uint32_t w = r->tree[0];
   if (PT_LIKELY(r->pending)) {
-    cursor *c = r->heap[0];
+    cursor *c = &r->curs[w];
     int rc = cur_next(r, c);
     if (PT_LIKELY(rc == PT_OK)) {
-      if (r->second && !cur_less(c, r->second)) {
-        sift_down(r, 0);
-        heap_second(r);
-      }
+      r->keys[w].t = c->ev.time;
     } else if (rc == PT_END) {
-      r->heap[0] = r->heap[--r->nheap];
-      if (r->nheap) sift_down(r, 0);
-      heap_second(r);
+      r->keys[w] = KEY_DONE;
     } else {
       r->failed = rc;
       return rc;
     }
     r->pending = 0;
+    /* One stream leading for a run costs one comparison per event; when
+     * streams alternate, a plain replay (log2 K comparisons) is cheaper
+     * than keeping the runner-up. */
+    if (!r->ru_valid || !key_less(r->keys[w], r->ru)) {
+      uint32_t old = w;
+      tree_replay(r);
+      w = r->tree[0];
+      r->ru_valid = w == old;
+      if (r->ru_valid) tree_runner_up(r);
+    }
   }
-  if (!r->nheap) return PT_END;
-  *ev = r->heap[0]->ev;
+  if (PT_UNLIKELY(r->keys[w].o == UINT64_MAX)) return PT_END;
+  *ev = r->curs[w].ev;
   r->pending = 1;
   return PT_OK;
 }
@@ -752,8 +783,12 @@ int pt_reader_open(pt_reader **out, const char *path,
   size_t nsel = 0;
   for (size_t i = 0; i < r->nstreams; i++) nsel += r->streams[i].selected;
   r->curs = calloc(nsel ? nsel : 1, sizeof *r->curs);
-  r->heap = calloc(nsel ? nsel : 1, sizeof *r->heap);
-  if (!r->curs || !r->heap) {
+  r->K = 1;
+  while (r->K < nsel) r->K *= 2;
+  r->keys = calloc(r->K, sizeof *r->keys);
+  r->tree = calloc(r->K, sizeof *r->tree);
+  r->win = calloc(2 * r->K, sizeof *r->win);
+  if (!r->curs || !r->keys || !r->tree || !r->win) {
     rc = rerr(r, PT_ENOMEM, "out of memory");
     goto fail;
   }
@@ -923,7 +958,9 @@ void pt_reader_close(pt_reader *r) {
     pt__arena_free(&r->curs[i].scratch);
   }
   free(r->curs);
-  free(r->heap);
+  free(r->keys);
+  free(r->tree);
+  free(r->win);
   for (size_t i = 0; i < r->nstreams; i++) {
     free(r->streams[i].locs);
     free(r->streams[i].idx);

@@ -2,6 +2,7 @@
  * merge order, filters, seek, ordering errors, many streams under a small
  * descriptor limit, overwrite semantics, summaries and snapshots. */
 #include <dirent.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -481,7 +482,68 @@ TEST(multithreaded_streams_compile_time_contract) {
   free(dir);
 }
 
+typedef struct thr {
+  pt_writer *w;
+  uint64_t id;
+  int rc;
+} thr;
+
+static void *thread_writer(void *p) {
+  thr *t = p;
+  pt_stream *s;
+  if ((t->rc = pt_writer_stream(t->w, t->id, &s))) return NULL;
+  for (uint64_t i = 0; i < 50000 && !t->rc; i++) {
+    pt_event ev;
+    pt_event_init(&ev, i & 1 ? PT_EV_LEAVE : PT_EV_ENTER, i, 100 + t->id);
+    ev.ref = i % 16;
+    t->rc = pt_stream_event(s, &ev);
+    if (i % 10000 == 0) {
+      pt_def d;
+      pt_def_init(&d, PT_DEF_REGION, 1000 * t->id + i);
+      d.name = "from a thread";
+      if (!t->rc) t->rc = pt_writer_def(t->w, &d);
+    }
+  }
+  return NULL;
+}
+
+/* Threads each drive their own stream and add global definitions. */
+TEST(threads_own_streams) {
+  char *dir = test_tmpdir("thr");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer_opts o = {.block_size = 4096};
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, &o, NULL));
+  thr t[4];
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++) {
+    t[i] = (thr){w, (uint64_t)i, 0};
+    ASSERT_TRUE(pthread_create(&th[i], NULL, thread_writer, &t[i]) == 0);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    ASSERT_OK(t[i].rc);
+  }
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt_reader *r;
+  ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+  ASSERT_EQ_U64(pt_reader_ndefs(r), 20);
+  pt_event ev;
+  uint64_t n = 0, last = 0;
+  while (pt_reader_next(r, &ev) == PT_OK) {
+    ASSERT_TRUE(ev.time >= last);
+    last = ev.time;
+    n++;
+  }
+  ASSERT_EQ_U64(n, 200000);
+  pt_reader_close(r);
+  pt__rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
+  RUN(threads_own_streams);
   RUN(roundtrip_property);
   RUN(out_of_order_and_location_rules);
   RUN(overwrite_and_abort);

@@ -1,0 +1,392 @@
+/* The native PTF archive as a format of the registry: a source on top of
+ * pt_reader and a sink on top of pt_writer.  See src/formats/registry.h.
+ *
+ * Source order: stream-map entries (one per location of each stream), all
+ * definitions, events in global time order (the reader applies the source
+ * filters), summaries, snapshots.
+ *
+ * Sink placement: with opts->streams == 0 a location goes to the stream its
+ * PT_ITEM_STREAM entry names, else to a stream numbered by the location's
+ * order of first appearance; with streams = M > 0 locations are spread
+ * round-robin over M streams in order of first appearance.  Summaries and
+ * snapshots are buffered and written per stream in time order at close, so
+ * merging streams cannot put them out of order. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "formats/registry.h"
+#include "store/archive.h"
+#include "store/map.h"
+
+/* ---- probe ------------------------------------------------------------- */
+
+static int ptf_probe(const char *path, int is_dir, const uint8_t *head,
+                     size_t n) {
+  (void)head;
+  (void)n;
+  if (!is_dir) return 0;
+  char *ap = pt__path(path, "anchor");
+  if (!ap) return 0;
+  FILE *f = fopen(ap, "r");
+  free(ap);
+  if (!f) return 0;
+  char line[128] = "";
+  /* first non-empty, non-comment line */
+  int score = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\n' || *p == '#' || *p == '\r' || !*p) continue;
+    char *e = p + strlen(p);
+    while (e > p && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ')) e--;
+    *e = 0;
+    char *eq = strchr(p, '=');
+    if (eq) {
+      char *k = p, *ke = eq, *v = eq + 1;
+      while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t')) ke--;
+      while (*v == ' ' || *v == '\t') v++;
+      if ((size_t)(ke - k) == 6 && strncmp(k, "format", 6) == 0 &&
+          strcmp(v, "ptf") == 0)
+        score = 100;
+    }
+    break;
+  }
+  fclose(f);
+  return score;
+}
+
+/* ---- source ------------------------------------------------------------ */
+
+typedef struct ptf_src {
+  pt_reader *r;
+  int phase; /* 0 streams, 1 defs, 2 events, 3 summaries, 4 snapshots */
+  size_t si, li, di;
+  const uint64_t *sel; /* location selection, NULL = all */
+  size_t nsel;
+} ptf_src;
+
+static int src_open(void **st, const char *path, const pt_source_opts *o,
+                    pt_error *err) {
+  *st = NULL;
+  ptf_src *s = calloc(1, sizeof *s);
+  if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
+  pt_reader_opts ro = {0};
+  if (o) {
+    ro.locations = o->locations;
+    ro.nlocations = o->nlocations;
+    ro.from = o->from;
+    ro.to = o->to;
+    ro.kinds = o->kinds;
+    ro.max_open_files = o->max_open_files;
+    ro.warn = o->warn;
+    ro.warn_user = o->warn_user;
+    s->sel = o->locations;
+    s->nsel = o->nlocations;
+  }
+  int rc = pt_reader_open(&s->r, path, &ro, err);
+  if (rc) {
+    free(s);
+    return rc;
+  }
+  *st = s;
+  return PT_OK;
+}
+
+static int selected(const ptf_src *s, uint64_t loc) {
+  if (!s->sel) return 1;
+  for (size_t i = 0; i < s->nsel; i++)
+    if (s->sel[i] == loc) return 1;
+  return 0;
+}
+
+static int src_next(void *st, pt_item *item) {
+  ptf_src *s = st;
+  int rc;
+  switch (s->phase) {
+    case 0:
+      while (s->si < pt_reader_nstreams(s->r)) {
+        const pt_stream_info *si = pt_reader_stream_info(s->r, s->si);
+        while (s->li < si->nlocations) {
+          uint64_t loc = si->locations[s->li++];
+          if (!selected(s, loc)) continue;
+          item->type = PT_ITEM_STREAM;
+          item->u.stream.stream = si->stream;
+          item->u.stream.location = loc;
+          return PT_OK;
+        }
+        s->si++;
+        s->li = 0;
+      }
+      s->phase = 1;
+      /* fall through */
+    case 1:
+      if (s->di < pt_reader_ndefs(s->r)) {
+        item->type = PT_ITEM_DEF;
+        item->u.def = *pt_reader_def(s->r, s->di++);
+        return PT_OK;
+      }
+      s->phase = 2;
+      /* fall through */
+    case 2:
+      rc = pt_reader_next(s->r, &item->u.event);
+      if (rc == PT_OK) {
+        item->type = PT_ITEM_EVENT;
+        return PT_OK;
+      }
+      if (rc != PT_END) return rc;
+      s->phase = 3;
+      pt_reader_aux_rewind(s->r);
+      /* fall through */
+    case 3:
+      rc = pt_reader_aux_next(s->r, PT_ITEM_SUMMARY, item);
+      if (rc != PT_END) return rc;
+      s->phase = 4;
+      /* fall through */
+    case 4:
+      rc = pt_reader_aux_next(s->r, PT_ITEM_SNAPSHOT, item);
+      if (rc != PT_END) return rc;
+      s->phase = 5;
+      /* fall through */
+    default:
+      return PT_END;
+  }
+}
+
+static const char *src_errmsg(void *st) {
+  return pt_reader_errmsg(((ptf_src *)st)->r);
+}
+
+static void src_close(void *st) {
+  ptf_src *s = st;
+  if (!s) return;
+  pt_reader_close(s->r);
+  free(s);
+}
+
+static pt_reader *src_reader(void *st) { return ((ptf_src *)st)->r; }
+
+/* ---- sink -------------------------------------------------------------- */
+
+typedef struct auxitem {
+  uint64_t stream, seq;
+  pt_item item;
+} auxitem;
+
+typedef struct ptf_sink {
+  pt_writer *w;
+  uint64_t m;          /* opts->streams */
+  pt__map loc_stream;  /* location -> stream id */
+  uint64_t nlocs_seen; /* order of first appearance */
+  uint64_t last_loc;   /* cache of the last event's location */
+  pt_stream *last_s;
+  auxitem *aux;        /* buffered summaries and snapshots */
+  size_t naux, capaux;
+  pt__arena arena;
+  char err[768];
+} ptf_sink;
+
+static int sink_open(void **st, const char *path, const pt_sink_opts *o,
+                     pt_error *err) {
+  *st = NULL;
+  ptf_sink *k = calloc(1, sizeof *k);
+  if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
+  pt_writer_opts wo = {0};
+  if (o) {
+    wo.block_size = o->block_size;
+    wo.level = o->level;
+    k->m = o->streams;
+  }
+  /* the generic layer hands a fresh temporary name and renames it */
+  wo.overwrite = 0;
+  int rc = pt_writer_open(&k->w, path, &wo, err);
+  if (rc) {
+    free(k);
+    return rc;
+  }
+  k->last_loc = PT_NONE;
+  *st = k;
+  return PT_OK;
+}
+
+static int kerr(ptf_sink *k, int rc, const char *fmt, ...) PT_PRINTF(3, 4);
+static int kerr(ptf_sink *k, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(k->err, sizeof k->err, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+/* The stream id of a location, assigning one on first appearance. */
+static int place(ptf_sink *k, uint64_t loc, uint64_t *sid) {
+  if (pt__map_get(&k->loc_stream, loc, sid)) return PT_OK;
+  uint64_t order = k->nlocs_seen++;
+  *sid = k->m ? order % k->m : order;
+  if (*sid >= PT__MAX_STREAMS)
+    return kerr(k, PT_ELIMIT, "location %" PRIu64 ": more than 2^24 streams",
+                loc);
+  if (pt__map_put(&k->loc_stream, loc, *sid))
+    return kerr(k, PT_EINVAL, "location id %" PRIu64 " is reserved", loc);
+  return PT_OK;
+}
+
+static int stream_of(ptf_sink *k, uint64_t loc, pt_stream **s) {
+  uint64_t sid;
+  int rc = place(k, loc, &sid);
+  if (rc) return rc;
+  rc = pt_writer_stream(k->w, sid, s);
+  if (rc) return kerr(k, rc, "%s", pt_writer_errmsg(k->w));
+  return PT_OK;
+}
+
+static int buffer_aux(ptf_sink *k, const pt_item *it, uint64_t loc) {
+  uint64_t sid;
+  int rc = place(k, loc, &sid);
+  if (rc) return rc;
+  if (k->naux == k->capaux) {
+    size_t nc = k->capaux ? k->capaux * 2 : 256;
+    auxitem *na = realloc(k->aux, nc * sizeof *na);
+    if (!na) return kerr(k, PT_ENOMEM, "out of memory");
+    k->aux = na;
+    k->capaux = nc;
+  }
+  auxitem *a = &k->aux[k->naux];
+  a->stream = sid;
+  a->seq = k->naux;
+  a->item = *it;
+  if (it->type == PT_ITEM_SNAPSHOT &&
+      pt__event_copy(&k->arena, &a->item.u.snapshot.event,
+                     &it->u.snapshot.event))
+    return kerr(k, PT_ENOMEM, "out of memory");
+  k->naux++;
+  return PT_OK;
+}
+
+static int sink_write(void *st, const pt_item *it) {
+  ptf_sink *k = st;
+  pt_stream *s;
+  int rc;
+  switch (it->type) {
+    case PT_ITEM_EVENT: {
+      const pt_event *ev = &it->u.event;
+      if (PT_LIKELY(ev->location == k->last_loc)) {
+        s = k->last_s;
+      } else {
+        if ((rc = stream_of(k, ev->location, &s))) return rc;
+        k->last_loc = ev->location;
+        k->last_s = s;
+      }
+      rc = pt_stream_event(s, ev);
+      if (rc) return kerr(k, rc, "%s", pt_stream_errmsg(s));
+      return PT_OK;
+    }
+    case PT_ITEM_DEF: {
+      const pt_def *d = &it->u.def;
+      if (d->scope == 0) {
+        rc = pt_writer_def(k->w, d);
+        if (rc) return kerr(k, rc, "%s", pt_writer_errmsg(k->w));
+        return PT_OK;
+      }
+      uint64_t sid = (uint64_t)d->scope - 1;
+      if (k->m) sid %= k->m;
+      rc = pt_writer_stream(k->w, sid, &s);
+      if (!rc) rc = pt_stream_def(s, d);
+      if (rc) return kerr(k, rc, "local definition of stream %" PRIu64 ": %s",
+                          sid, pt_strerror(rc));
+      return PT_OK;
+    }
+    case PT_ITEM_STREAM: {
+      uint64_t sid;
+      if (pt__map_get(&k->loc_stream, it->u.stream.location, &sid))
+        return PT_OK; /* first placement wins */
+      if (k->m) return place(k, it->u.stream.location, &sid);
+      if (it->u.stream.stream >= PT__MAX_STREAMS)
+        return kerr(k, PT_ELIMIT, "stream id %" PRIu64 " above 2^24",
+                    it->u.stream.stream);
+      k->nlocs_seen++;
+      if (pt__map_put(&k->loc_stream, it->u.stream.location,
+                      it->u.stream.stream))
+        return kerr(k, PT_EINVAL, "location id is reserved");
+      return PT_OK;
+    }
+    case PT_ITEM_SUMMARY:
+      return buffer_aux(k, it, it->u.summary.location);
+    case PT_ITEM_SNAPSHOT:
+      return buffer_aux(k, it, it->u.snapshot.location);
+    default:
+      return kerr(k, PT_EINVAL, "unknown item type %u", it->type);
+  }
+}
+
+static uint64_t aux_time(const auxitem *a) {
+  return a->item.type == PT_ITEM_SUMMARY ? a->item.u.summary.time
+                                         : a->item.u.snapshot.time;
+}
+
+static int cmp_aux(const void *pa, const void *pb) {
+  const auxitem *a = pa, *b = pb;
+  if (a->stream != b->stream) return a->stream < b->stream ? -1 : 1;
+  uint64_t ta = aux_time(a), tb = aux_time(b);
+  if (ta != tb) return ta < tb ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void sink_free(ptf_sink *k) {
+  pt__map_free(&k->loc_stream);
+  free(k->aux);
+  pt__arena_free(&k->arena);
+  free(k);
+}
+
+static int sink_close(void *st, pt_error *err) {
+  ptf_sink *k = st;
+  int rc = PT_OK;
+  if (k->naux) qsort(k->aux, k->naux, sizeof *k->aux, cmp_aux);
+  for (size_t i = 0; !rc && i < k->naux; i++) {
+    pt_stream *s;
+    rc = pt_writer_stream(k->w, k->aux[i].stream, &s);
+    if (rc) {
+      pt__err(err, rc, "%s", pt_writer_errmsg(k->w));
+      break;
+    }
+    rc = k->aux[i].item.type == PT_ITEM_SUMMARY
+             ? pt_stream_summary(s, &k->aux[i].item.u.summary)
+             : pt_stream_snapshot(s, &k->aux[i].item.u.snapshot);
+    if (rc) pt__err(err, rc, "%s", pt_stream_errmsg(s));
+  }
+  if (rc) {
+    pt_writer_abort(k->w);
+  } else {
+    rc = pt_writer_close(k->w, err);
+  }
+  sink_free(k);
+  return rc;
+}
+
+static void sink_abort(void *st) {
+  ptf_sink *k = st;
+  if (!k) return;
+  pt_writer_abort(k->w);
+  sink_free(k);
+}
+
+static const char *sink_errmsg(void *st) { return ((ptf_sink *)st)->err; }
+
+const pt__format pt__format_ptf = {
+    .info = {"ptf", "paratrace native archive (PTF directory)", ".ptf", 1, 1},
+    .probe = ptf_probe,
+    .src_open = src_open,
+    .src_next = src_next,
+    .src_errmsg = src_errmsg,
+    .src_close = src_close,
+    .src_reader = src_reader,
+    .stdout_ok = 0,
+    .sink_open = sink_open,
+    .sink_write = sink_write,
+    .sink_errmsg = sink_errmsg,
+    .sink_close = sink_close,
+    .sink_abort = sink_abort,
+};
