@@ -38,8 +38,9 @@ function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
     f[k] = v
   }
   if (!("case" in f)) next
-  printf "\n### %s: %d locations x %d events = %d events (%s cache, median of %d)\n\n", \
-    f["case"], num("locations"), num("events"), num("total_events"), f["cache"], num("repeat")
+  thr = ("threads" in f) ? num("threads") : 1
+  printf "\n### %s: %d locations x %d events = %d events (%s cache, %d writer thread%s, median of %d)\n\n", \
+    f["case"], num("locations"), num("events"), num("total_events"), f["cache"], thr, thr == 1 ? "" : "s", num("repeat")
   print "| | PTF | OTF2 | OTF2 / PTF |"
   print "|---|---:|---:|---:|"
   printf "| write, s (generator alone: %.2f s) | %.2f | %.2f | %s |\n", \
