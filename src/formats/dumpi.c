@@ -14,7 +14,7 @@
 #include "formats/dumpi.h"
 
 #define NS 1000000000LL
-#define MAX_WARN 8 /* warnings of one kind per file before they are counted */
+#define MAX_WARN 2 /* warnings of one kind per file before they are suppressed */
 
 /* ======================================================================== */
 /* Attribute keys and argument roles                                         */
@@ -146,6 +146,11 @@ static void dwarn(dfile *f, unsigned kind, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
+  if (kind < 8 && f->nwarn[kind] == MAX_WARN) {
+    size_t l = strlen(msg);
+    snprintf(msg + l, sizeof msg - l, " (further warnings of this kind for "
+             "this file suppressed)");
+  }
   f->warn(f->warn_user, msg);
 }
 

@@ -149,14 +149,14 @@ TEST(ptf_module_roundtrip) {
   ASSERT_EQ_U64(pt_reader_stream_info(r, 0)->nlocations, 6);
   pt_reader_close(r);
   ASSERT_TRUE(same_items(a, c, 0));
-  /* the source applies filters */
+  /* the source (with the generic layer) applies filters */
   uint64_t only = 100;
   pt_source_opts so = {.locations = &only, .nlocations = 1};
-  void *src;
-  ASSERT_OK(pt__format_ptf.src_open(&src, a, &so, NULL));
+  pt_source *src;
+  ASSERT_OK(pt_source_open(&src, a, &so, NULL));
   pt_item it;
   size_t nev = 0;
-  while (pt__format_ptf.src_next(src, &it) == PT_OK) {
+  while (pt_source_next(src, &it) == PT_OK) {
     if (it.type == PT_ITEM_EVENT) {
       ASSERT_EQ_U64(it.u.event.location, 100);
       nev++;
@@ -164,8 +164,8 @@ TEST(ptf_module_roundtrip) {
     if (it.type == PT_ITEM_STREAM) ASSERT_EQ_U64(it.u.stream.location, 100);
   }
   ASSERT_TRUE(nev > 0);
-  ASSERT_TRUE(pt__format_ptf.src_reader(src) != NULL);
-  pt__format_ptf.src_close(src);
+  ASSERT_TRUE(pt_source_reader(src) != NULL);
+  pt_source_close(src);
   pt__arena_free(&ar);
   pt__rmtree(dir);
   free(dir);
