@@ -514,6 +514,31 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv) {
                is_recv ? me : (uint64_t)ev->peer, ev->comm, ev->tag};
   uint32_t *link = NULL;
   chan *ch = chan_find(c, &k, &link);
+  if (!ch && is_recv && k.tag < 0) {
+    /* MPI_ANY_TAG without a recorded status: the oldest pending send on
+     * (sender, receiver, comm) with any tag, as MPI would match it. */
+    uint64_t best = UINT64_MAX;
+    for (size_t b = 0; b < c->nbuckets; b++)
+      for (uint32_t *l = &c->buckets[b]; *l != NIL; l = &c->chans[*l].hnext) {
+        chan *x = &c->chans[*l];
+        if (!x->recvs && x->head != NIL && x->key.src == k.src &&
+            x->key.dst == k.dst && x->key.comm == k.comm &&
+            c->pends[x->head].seq < best) {
+          best = c->pends[x->head].seq;
+          ch = x;
+          link = l;
+        }
+      }
+  } else if (!ch && !is_recv) {
+    msg_key w = k; /* a pending MPI_ANY_TAG receive takes any tag */
+    w.tag = -1;
+    uint32_t *wl = NULL;
+    chan *x = chan_find(c, &w, &wl);
+    if (x && x->recvs) {
+      ch = x;
+      link = wl;
+    }
+  }
   if (ch && ch->recvs != is_recv) {
     pend other = pend_pop(c, ch, link);
     c->stats.messages_matched++;

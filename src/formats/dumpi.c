@@ -1844,7 +1844,19 @@ static int sk_def(dsink *k, const pt_def *d) {
       size_t cap = k->ngroup_rank;
       GROW(k->group_rank, 0, cap, d->id + 1, (int64_t)-1);
       k->ngroup_rank = cap;
-      k->group_rank[d->id] = d->i1;
+      /* Sources that do not know MPI ranks leave every group at rank 0:
+       * a rank already taken by another group gets the lowest free one. */
+      int64_t want = d->i1;
+      for (int again = 1, first = 1; again; first = 0) {
+        again = 0;
+        for (size_t i = 0; i < k->nranks; i++)
+          if (k->ranks[i].rank == want) {
+            want = first ? 0 : want + 1;
+            again = 1;
+            break;
+          }
+      }
+      k->group_rank[d->id] = want;
       return rank_for_group(k, d->id, 1) ? PT_OK : PT_ENOMEM;
     }
     case PT_DEF_SYSTEM_NODE:

@@ -212,6 +212,13 @@ int pt__otf_split(const char *p, const char *end, otf__line *ln, char *msg,
     k = p;
     while (p < end && is_upper((unsigned char)*p)) p++;
     int f = kw_find(&fld_kw, k, (size_t)(p - k));
+    /* A field with an empty value runs into the next keyword ("MNM" is an
+     * empty member list followed by a name): take the longest known
+     * keyword at the start of the run. */
+    for (size_t l = (size_t)(p - k); f < 0 && l > 1; l--) {
+      f = kw_find(&fld_kw, k, l - 1);
+      if (f >= 0) p = k + l - 1;
+    }
     if (f < 0) {
       pt__errbuf(msg, n, 0, "column %d: unexpected '%.*s' in %s record",
                  (int)(k - line) + 1,
