@@ -207,6 +207,25 @@ TEST(unmatched_recv_other_comm) {
   pt_check_destroy(c);
 }
 
+/* A receive with tag -1 (MPI_ANY_TAG, no status recorded) matches the
+ * oldest pending send of the pair whatever its tag, in either order. */
+TEST(any_tag_receive) {
+  pt_check *c = world();
+  ASSERT_OK(msg(c, PT_EV_SEND, 1, 0, 1, 9));
+  ASSERT_OK(msg(c, PT_EV_SEND, 2, 0, 1, 5));
+  ASSERT_OK(msg(c, PT_EV_RECV, 3, 1, 0, -1)); /* takes the tag-9 send */
+  ASSERT_OK(msg(c, PT_EV_RECV, 4, 2, 0, -1)); /* pending, any tag */
+  ASSERT_OK(msg(c, PT_EV_SEND, 5, 0, 2, 3));  /* matches it (too late) */
+  ASSERT_OK(msg(c, PT_EV_RECV, 6, 1, 0, 5));
+  ASSERT_STATUS(pt_check_finish(c), PT_ECHECK);
+  ASSERT_EQ_U64(pt_check_total(c), 1);
+  ASSERT_EQ_U64(pt_check_count(c, PT_CHECK_RECV_BEFORE_SEND), 1);
+  pt_check_stats st;
+  pt_check_get_stats(c, &st);
+  ASSERT_EQ_U64(st.messages_matched, 3);
+  pt_check_destroy(c);
+}
+
 TEST(recv_before_send) {
   pt_check *c = world();
   /* In time order the receive comes first: it completes at 5, the send
@@ -427,6 +446,7 @@ int main(void) {
   RUN(unclosed_region);
   RUN(unmatched_send);
   RUN(unmatched_recv_other_comm);
+  RUN(any_tag_receive);
   RUN(recv_before_send);
   RUN(fifo_matching);
   RUN(undefined_refs);
