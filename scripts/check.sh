@@ -54,6 +54,7 @@ count_lines() {
 echo "== gcc build"
 step build-gcc make -j"$JOBS" BUILD=build all tests
 run_tests build gcc
+step install scripts/check-install.sh
 
 echo "== clang build (warnings as errors)"
 step build-clang make -j"$JOBS" CC=clang BUILD=build-clang all tests
