@@ -1759,6 +1759,7 @@ typedef struct dsink {
   uint64_t *loc_group; /* location id -> group id */
   size_t nloc_group;
   int64_t *group_rank;
+  int rank_dup; /* groups shared a rank: the source's peers are location ids */
   size_t ngroup_rank;
   srank *ranks;
   size_t nranks;
@@ -1853,6 +1854,7 @@ static int sk_def(dsink *k, const pt_def *d) {
           if (k->ranks[i].rank == want) {
             want = first ? 0 : want + 1;
             again = 1;
+            k->rank_dup = 1;
             break;
           }
       }
@@ -2412,6 +2414,10 @@ static int sk_event(dsink *k, const pt_event *e) {
     fr->capevs = nc;
   }
   fr->evs[fr->nevs] = *e;
+  if (k->rank_dup && e->peer >= 0) { /* location id -> the rank written */
+    srank *pr = rank_for_loc(k, (uint64_t)e->peer);
+    if (pr) fr->evs[fr->nevs].peer = pr->rank;
+  }
   fr->evs[fr->nevs].nattrs = 0;
   fr->evs[fr->nevs].attrs = NULL;
   fr->evs[fr->nevs].text = NULL;

@@ -1803,6 +1803,8 @@ typedef struct picl_sink {
   size_t nL, capL;
   hmap loc_group; /* location id -> group id */
   hmap group_rank;
+  hmap rank_seen;   /* rank values of location groups */
+  int rank_dup;     /* two groups share a rank: peers are location ids */
   hmap loc_process; /* location id -> process (from KEYVAL) */
   hmap regions;     /* region id -> index into R */
   wregion *R;
@@ -1976,6 +1978,16 @@ static int sk_resolve(picl_sink *k, wloc *l) {
     l->proc = k->next_proc++;
   }
   return hm_put(&k->taken, (uint64_t)l->proc, 1);
+}
+
+/* The model's peers are COMM_WORLD ranks when location groups carry
+ * distinct ranks, else location ids (as paratrace check reads them); the
+ * processor a peer denotes is then that location's processor number. */
+static int64_t sk_peer(picl_sink *k, int64_t peer) {
+  if (peer < 0 || !k->rank_dup) return peer;
+  wloc *pl;
+  if (sk_loc(k, (uint64_t)peer, &pl) || sk_resolve(k, pl)) return peer;
+  return pl->proc;
 }
 
 static int traced_proc(int64_t p) { return p >= 0 && p != PICL_HOST; }
@@ -2543,7 +2555,7 @@ static int sk_semantic(picl_sink *k, wloc *l, const pt_event *ev) {
   f->action = action;
   f->filled = 1;
   if (action != A_COLL) f->code = code == -61 && f->code == -58 ? -58 : code;
-  f->peer = ev->peer;
+  f->peer = sk_peer(k, ev->peer);
   f->tag = ev->tag;
   f->bytes = (int64_t)(ev->size > INT64_MAX ? INT64_MAX : ev->size);
   f->bytes2 = (int64_t)(ev->size2 > INT64_MAX ? INT64_MAX : ev->size2);
@@ -2647,7 +2659,9 @@ static int sk_def(picl_sink *k, const pt_def *d) {
       rc = hm_put(&k->loc_group, d->id, d->parent);
       break;
     case PT_DEF_LOCATION_GROUP:
-      rc = hm_put(&k->group_rank, d->id, (uint64_t)d->i1);
+      if (hm_get(&k->rank_seen, (uint64_t)d->i1, NULL)) k->rank_dup = 1;
+      rc = hm_put(&k->rank_seen, (uint64_t)d->i1, 1);
+      if (!rc) rc = hm_put(&k->group_rank, d->id, (uint64_t)d->i1);
       break;
     case PT_DEF_KEYVAL: {
       if (!d->name || !d->s1) break;
@@ -2972,6 +2986,7 @@ static void sink_free(picl_sink *k) {
   hm_free(&k->locs);
   hm_free(&k->loc_group);
   hm_free(&k->group_rank);
+  hm_free(&k->rank_seen);
   hm_free(&k->loc_process);
   hm_free(&k->regions);
   hm_free(&k->labels);

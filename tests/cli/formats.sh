@@ -19,11 +19,7 @@ for src in "$TD"/dumpi/a_pingpong/*.meta "$TD"/dumpi/c_collectives/*.meta \
     ok "conv$i-$ext" "$PT" -q convert "in$i.ptf" -o "$out" || continue
     ok "back$i-$ext" "$PT" -q convert "$out" -o "back$i-$ext.ptf" || continue
     n1=$(nevents "back$i-$ext.ptf")
-    # Known gap (issue 7): the OTF reader gives peers as OTF process ids,
-    # while the PICL and DUMPI writers renumber processes 0..P-1, so
-    # messages of OTF-origin traces do not match after those conversions.
     [ "$ext" = ptf ] || [ "$ext" = txt ] ||
-      { [ "$i" = 3 ] && { [ "$ext" = trf ] || [ "$ext" = meta ]; }; } ||
       { "$PT" -q check "back$i-$ext.ptf" >"chk$i-$ext.out" 2>&1 &&
           t_pass "check$i-$ext" ||
           t_fail "check$i-$ext" "$(head -c 300 "chk$i-$ext.out")"; }
