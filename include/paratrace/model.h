@@ -227,8 +227,11 @@ enum {
 
 /* X(NAME, text, ref, peer, comm, tag, size, size2, request, value, text)
  * -- every event kind with the name of each slot it uses (0 = unused).
- * Peers are ranks of COMM_WORLD (or location ids where no communicator is
- * known); -1 means any/unknown.  Sizes are bytes. */
+ * Peers: when the trace's location groups carry distinct `rank`s, a peer is
+ * the partner's rank in COMM_WORLD; otherwise (a source that knows no MPI
+ * ranks) it is the partner's location id.  -1 means any/unknown; a
+ * receive's tag -1 means any tag (MPI_ANY_TAG, status not recorded).
+ * Sizes are bytes. */
 #define PT_EVENT_KINDS(X)                                                     \
   X(ENTER, "enter", "region", 0, 0, 0, 0, 0, 0, 0, 0)                        \
   X(LEAVE, "leave", "region", 0, 0, 0, 0, 0, 0, 0, 0)                        \
