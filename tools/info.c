@@ -1,4 +1,5 @@
 /* paratrace info: what a trace holds and what it costs on disk. */
+#include <dirent.h>
 #include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -79,6 +80,55 @@ static int add_size(const char *path, const struct stat *st, int flag,
   (void)ftw;
   if (flag == FTW_F) disk_bytes += (uint64_t)st->st_size;
   return 0;
+}
+
+static int ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Is a file of the trace's stem one of that format's own files? */
+static int own_file(const char *name, const char *format) {
+  if (!strcmp(format, "dumpi")) return ends_with(name, ".bin");
+  static const char *const otf[] = {".def", ".events", ".snaps", ".stats",
+                                    ".marker"};
+  for (size_t i = 0; i < sizeof otf / sizeof *otf; i++) {
+    char z[16];
+    snprintf(z, sizeof z, "%s.z", otf[i]);
+    if (ends_with(name, otf[i]) || ends_with(name, z)) return 1;
+  }
+  return 0;
+}
+
+/* Multi-file formats name their other files after the one given (DUMPI:
+ * STEM-0000.bin ...; OTF 1.x: STEM.0.def, STEM.1.events ...): their sizes. */
+static uint64_t sibling_bytes(const char *path, const char *format) {
+  if (!format || (strcmp(format, "dumpi") && strcmp(format, "otf"))) return 0;
+  char dir[4096], stem[1024];
+  const char *slash = strrchr(path, '/');
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
+           slash ? path : ".");
+  if (slash && slash == path) snprintf(dir, sizeof dir, "/");
+  snprintf(stem, sizeof stem, "%s", slash ? slash + 1 : path);
+  char *dot = strrchr(stem, '.');
+  if (dot) *dot = 0;
+  size_t n = strlen(stem);
+  uint64_t total = 0;
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strncmp(e->d_name, stem, n) || (e->d_name[n] != '.' && e->d_name[n] != '-'))
+      continue;
+    if (!strcmp(e->d_name, slash ? slash + 1 : path)) continue;
+    if (!own_file(e->d_name, format)) continue;
+    char full[8192];
+    struct stat st;
+    snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    if (stat(full, &st) == 0 && S_ISREG(st.st_mode)) total += (uint64_t)st.st_size;
+  }
+  closedir(d);
+  return total;
 }
 
 static void json_str(const char *s) {
@@ -300,7 +350,7 @@ int cmd_info(int argc, char **argv) {
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
       nftw(path, add_size, 16, FTW_PHYS);
     else if (stat(path, &st) == 0)
-      disk_bytes = (uint64_t)st.st_size;
+      disk_bytes = (uint64_t)st.st_size + sibling_bytes(path, in.format);
     if (json)
       print_json(&in, r);
     else
