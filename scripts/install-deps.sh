@@ -6,7 +6,8 @@ set -eu
 PKGS="make gcc pkg-config clang libclang-rt-14-dev
 libzstd-dev zstd zlib1g-dev
 libopenmpi-dev openmpi-bin
-libotf2-trace-dev otf2-tools"
+libotf2-trace-dev otf2-tools
+python3"
 
 missing=""
 for p in $PKGS; do

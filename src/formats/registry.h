@@ -55,5 +55,6 @@ extern const pt__format pt__format_text;
 extern const pt__format pt__format_picl;
 extern const pt__format pt__format_dumpi;
 extern const pt__format pt__format_otf;
+extern const pt__format pt__format_perfetto;
 
 #endif
