@@ -2457,6 +2457,26 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
   return 0;
 }
 
+/* The -4 exit record of a PICL-origin region (time as the source wrote
+ * it); *t gets the event's time in PICL units. */
+static int sk_exit_record(picl_sink *k, wloc *l, wregion *r,
+                          const pt_event *ev, int64_t *t) {
+  lbuf b = {0};
+  int dec;
+  const char *raw;
+  sk_event_time(k, ev, t, &dec, &raw);
+  lb_i64(&b, R_EXIT);
+  lb_sp_i64(&b, r->code);
+  lb_put(&b, " ", 1);
+  if (raw) lb_str(&b, raw); else lb_time(&b, *t, dec);
+  lb_sp_i64(&b, l->proc);
+  lb_sp_i64(&b, l->process);
+  data_from_attrs(k, &b, ev, NULL);
+  int rc = sk_emit(k, l, R_EXIT, r->code, *t, &b, NULL, 0);
+  free(b.p);
+  return rc;
+}
+
 static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
   wregion *r;
   int rc = sk_region(k, ev->ref, &r);
@@ -2474,36 +2494,11 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
     tmp.t_enter = t;
     tmp.rec = SIZE_MAX;
     if (!r->picl) return sk_finish_frame(k, l, &tmp, t);
-    lbuf b = {0};
-    int dec;
-    const char *raw;
-    sk_event_time(k, ev, &t, &dec, &raw);
-    lb_i64(&b, R_EXIT);
-    lb_sp_i64(&b, r->code);
-    lb_put(&b, " ", 1);
-    if (raw) lb_str(&b, raw); else lb_time(&b, t, dec);
-    lb_sp_i64(&b, l->proc);
-    lb_sp_i64(&b, l->process);
-    data_from_attrs(k, &b, ev, NULL);
-    rc = sk_emit(k, l, R_EXIT, r->code, t, &b, NULL, 0);
-    free(b.p);
-    return rc;
+    return sk_exit_record(k, l, r, ev, &t);
   }
   frame *f = &l->st[--l->depth];
   if (!f->picl) return sk_finish_frame(k, l, f, t);
-  lbuf b = {0};
-  int dec;
-  const char *raw;
-  sk_event_time(k, ev, &t, &dec, &raw);
-  lb_i64(&b, R_EXIT);
-  lb_sp_i64(&b, r->code);
-  lb_put(&b, " ", 1);
-  if (raw) lb_str(&b, raw); else lb_time(&b, t, dec);
-  lb_sp_i64(&b, l->proc);
-  lb_sp_i64(&b, l->process);
-  data_from_attrs(k, &b, ev, NULL);
-  rc = sk_emit(k, l, R_EXIT, r->code, t, &b, NULL, 0);
-  free(b.p);
+  rc = sk_exit_record(k, l, r, ev, &t);
   if (!rc) stat_add(l, f->code, t - f->t_enter, 0, 0);
   return rc;
 }
