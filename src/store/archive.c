@@ -510,7 +510,28 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
   h.last_ts = bw->type == PT__BLK_DEFS ? 0 : bw->last_ts;
   h.count = bw->count;
   h.ordinal = bw->ordinal;
-  int rc = pt__blk_build(&h, bw->raw.p, bw->raw.len, cctx, level, out);
+  const uint8_t *payload = bw->raw.p;
+  size_t plen = bw->raw.len;
+  if (bw->type == PT__BLK_EVENTS) {
+    /* [width][width byte planes of the time deltas][row stream] */
+    const uint64_t *dt = (const uint64_t *)bw->dts.p;
+    uint64_t all = 0;
+    for (uint64_t i = 0; i < bw->count; i++) all |= dt[i];
+    unsigned tb = 1;
+    while (tb < 8 && (all >> (8 * tb))) tb++;
+    bw->cols.len = 0;
+    size_t need = 1 + (size_t)tb * bw->count + bw->raw.len;
+    if (pt__buf_reserve(&bw->cols, need)) return PT_ENOMEM;
+    uint8_t *o = bw->cols.p;
+    *o++ = (uint8_t)tb;
+    for (unsigned j = 0; j < tb; j++)
+      for (uint64_t i = 0; i < bw->count; i++) *o++ = (uint8_t)(dt[i] >> (8 * j));
+    memcpy(o, bw->raw.p, bw->raw.len);
+    bw->cols.len = need;
+    payload = bw->cols.p;
+    plen = need;
+  }
+  int rc = pt__blk_build(&h, payload, plen, cctx, level, out);
   if (rc) return rc;
   int fd = bw->fd;
   if (fd < 0) {
@@ -529,6 +550,7 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
   bw->raw_bytes += bw->raw.len;
   bw->count = 0;
   bw->raw.len = 0;
+  bw->dts.len = 0;
   if (wrote) *wrote = 1;
   return PT_OK;
 }
@@ -539,4 +561,6 @@ void pt__bw_free(pt__bw *bw) {
   free(bw->path);
   bw->path = NULL;
   pt__buf_free(&bw->raw);
+  pt__buf_free(&bw->dts);
+  pt__buf_free(&bw->cols);
 }

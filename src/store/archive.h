@@ -130,6 +130,8 @@ typedef struct pt__bw {
   int keep_open, fd;
   char *path;
   pt__buf raw;
+  pt__buf dts;                 /* events: the items' time deltas (u64) */
+  pt__buf cols;                /* events: the payload being assembled */
   uint64_t count;              /* items in raw */
   uint64_t first_ts, last_ts;  /* of the items in raw */
   uint64_t prev_time, prev_loc;/* encoder delta state */

@@ -277,8 +277,14 @@ static int rcv_block(void *user, const pt__blkhdr *h, uint64_t off,
   (void)off;
   rcv *v = user;
   pt__dec d;
-  pt__dec_init(&d, raw, h->raw, h->first_ts, &v->scratch);
-  const char *why;
+  const char *why = NULL;
+  if (v->type == PT__BLK_EVENTS) {
+    if (pt__dec_init_events(&d, raw, h->raw, h->first_ts, h->count,
+                            &v->scratch, &why))
+      return 1; /* as a block that does not decode */
+  } else {
+    pt__dec_init(&d, raw, h->raw, h->first_ts, &v->scratch);
+  }
   uint64_t last = h->first_ts;
   for (uint64_t i = 0; i < h->count; i++) {
     int rc;

@@ -250,7 +250,7 @@ size_t pt__event_bound(const pt_event *ev) {
 }
 
 size_t pt__event_put(uint8_t *p, const pt_event *ev, uint64_t *prev_time,
-                     uint64_t *prev_loc) {
+                     uint64_t *prev_loc, uint64_t *dt_out) {
   uint8_t *w = p;
   uint32_t m = ev_mask[ev->kind];
   uint8_t h = (uint8_t)ev->kind;
@@ -261,9 +261,12 @@ size_t pt__event_put(uint8_t *p, const pt_event *ev, uint64_t *prev_time,
     w += pt__varint_put(w, ev->location);
     *prev_loc = ev->location;
   }
-  w += pt__varint_put(w, ev->time - *prev_time);
+  if (dt_out)
+    *dt_out = ev->time - *prev_time;
+  else
+    w += pt__varint_put(w, ev->time - *prev_time);
   *prev_time = ev->time;
-  if (m & EM(REF)) w += pt__varint_put(w, ev->ref);
+  if (m & EM(REF)) w += pt__varint_put(w, ev->ref + 1); /* PT_NONE -> 0 */
   if (m & EM(PEER)) w += pt__varint_put(w, pt__zigzag(ev->peer));
   if (m & EM(COMM)) w += pt__varint_put(w, ev->comm);
   if (m & EM(TAG)) w += pt__varint_put(w, pt__zigzag(ev->tag));
@@ -344,7 +347,7 @@ size_t pt__snapshot_put(uint8_t *p, const pt_snapshot *s, uint64_t *prev_time) {
   w += pt__varint_put(w, s->location);
   /* The embedded event is self-contained: absolute time, explicit location. */
   uint64_t t0 = 0, l0 = PT_NONE;
-  w += pt__event_put(w, &s->event, &t0, &l0);
+  w += pt__event_put(w, &s->event, &t0, &l0, NULL);
   return (size_t)(w - p);
 }
 
@@ -469,7 +472,15 @@ int pt__event_get_slow(pt__dec *d, pt_event *ev, const char **why) {
     *why = "first event of a block without a location";
     return PT_ECORRUPT;
   }
-  GETV(d, u, "time");
+  if (d->tb) {
+    if (pt__dec_dt(d, &d->p, &u)) {
+      *why = "more events than time deltas";
+      return PT_ECORRUPT;
+    }
+    d->ti++;
+  } else {
+    GETV(d, u, "time");
+  }
   if (PT_UNLIKELY(u > UINT64_MAX - d->prev_time)) {
     *why = "time delta overflows";
     return PT_ECORRUPT;
@@ -491,7 +502,10 @@ int pt__event_get_slow(pt__dec *d, pt_event *ev, const char **why) {
   ev->value.v.u = 0;
   ev->text = NULL;
   ev->attrs = NULL;
-  if (m & EM(REF)) GETV(d, ev->ref, "event");
+  if (m & EM(REF)) {
+    GETV(d, ev->ref, "event");
+    ev->ref -= 1; /* stored + 1 */
+  }
   if (m & (EM(PEER) | EM(COMM) | EM(TAG) | EM(SIZE) | EM(SIZE2))) {
     if (m & EM(PEER)) {
       GETV(d, u, "event");
@@ -623,4 +637,25 @@ int pt__snapshot_get(pt__dec *d, pt_snapshot *s, const char **why) {
   d->prev_time = pt;
   d->prev_loc = pl;
   return rc;
+}
+
+int pt__dec_init_events(pt__dec *d, const uint8_t *p, size_t n,
+                        uint64_t first_ts, uint64_t count, pt__arena *scratch,
+                        const char **why) {
+  pt__dec_init(d, p, n, first_ts, scratch);
+  if (count == 0) return 0;
+  if (n < 1 || p[0] < 1 || p[0] > 8) {
+    *why = "bad width of the time-delta planes";
+    return PT_ECORRUPT;
+  }
+  unsigned tb = p[0];
+  if (count > (n - 1) / tb) {
+    *why = "time-delta planes longer than the block";
+    return PT_ECORRUPT;
+  }
+  d->tb = tb;
+  d->tp = p + 1;
+  d->tcount = count;
+  d->p = p + 1 + (size_t)tb * count;
+  return 0;
 }

@@ -75,9 +75,11 @@ int pt__blk_build(pt__blkhdr *h, const uint8_t *raw, size_t n,
  * range, an unknown value type, or a location PT_NONE). */
 size_t pt__event_bound(const pt_event *ev);
 /* Encode ev at p; *prev_time / *prev_loc are the delta state (updated).
- * Returns the bytes written (<= pt__event_bound). */
+ * With dt_out NULL the time delta is written inline as a varint (row form);
+ * otherwise it is stored in *dt_out for the block's delta planes and not
+ * written.  Returns the bytes written (<= pt__event_bound). */
 size_t pt__event_put(uint8_t *p, const pt_event *ev, uint64_t *prev_time,
-                     uint64_t *prev_loc);
+                     uint64_t *prev_loc, uint64_t *dt_out);
 
 size_t pt__def_bound(const pt_def *d); /* 0 if invalid */
 size_t pt__def_put(uint8_t *p, const pt_def *d);
@@ -93,6 +95,12 @@ size_t pt__snapshot_put(uint8_t *p, const pt_snapshot *s, uint64_t *prev_time);
 typedef struct pt__dec {
   const uint8_t *p, *end;
   uint64_t prev_time, prev_loc;
+  /* Events blocks: time deltas stored as `tb` byte planes of `tcount`
+   * bytes each at `tp` (plane j holds byte j of every delta); ti = next.
+   * tb = 0: deltas are varints inline (row form, e.g. snapshots). */
+  const uint8_t *tp;
+  uint64_t tcount, ti;
+  unsigned tb;
   pt__arena *scratch; /* attrs and int arrays; reset by the decoder per item */
   int scratch_dirty;
 } pt__dec;
@@ -110,6 +118,30 @@ static inline void pt__dec_init(pt__dec *d, const uint8_t *p, size_t n,
   d->prev_loc = PT_NONE;
   d->scratch = scratch;
   d->scratch_dirty = 0;
+  d->tp = NULL;
+  d->tcount = d->ti = 0;
+  d->tb = 0;
+}
+
+/* Start decoding the raw payload of an events block (`count` events): the
+ * byte count of the delta planes, the planes, then the row stream.
+ * Returns 0, or PT_ECORRUPT with *why set. */
+int pt__dec_init_events(pt__dec *d, const uint8_t *p, size_t n,
+                        uint64_t first_ts, uint64_t count, pt__arena *scratch,
+                        const char **why);
+
+/* The next event's time delta: from the planes, or an inline varint. Does
+ * not advance the plane cursor (the caller commits with d->ti++). */
+static inline int pt__dec_dt(pt__dec *d, const uint8_t **q, uint64_t *dt) {
+  if (d->tb) {
+    if (d->ti >= d->tcount) return -1;
+    const uint8_t *b = d->tp + d->ti;
+    uint64_t v = b[0];
+    for (unsigned j = 1; j < d->tb; j++) v |= (uint64_t)b[j * d->tcount] << (8 * j);
+    *dt = v;
+    return 0;
+  }
+  return pt__varint_get(q, d->end, dt);
 }
 
 /* Decode one item.  Strings point into the payload (they are stored with
@@ -158,10 +190,12 @@ static inline int pt__event_get(pt__dec *d, pt_event *ev, const char **why) {
                   d->prev_loc != PT_NONE)) {
       const uint8_t *q = p + 1;
       uint64_t dt, ref;
-      if (PT_LIKELY(pt__varint_get(&q, d->end, &dt) == 0 &&
+      if (PT_LIKELY(pt__dec_dt(d, &q, &dt) == 0 &&
                     pt__varint_get(&q, d->end, &ref) == 0 &&
                     dt <= UINT64_MAX - d->prev_time)) {
         d->p = q;
+        d->ti += d->tb != 0;
+        ref -= 1; /* references are stored + 1 (PT_NONE -> 0) */
         d->prev_time += dt;
         d->scratch_dirty = 0;
         *ev = (pt_event){.time = d->prev_time,
@@ -189,10 +223,12 @@ static inline int pt__event_get_reuse(pt__dec *d, pt_event *ev, int *clean,
                   d->prev_loc != PT_NONE)) {
       const uint8_t *q = p + 1;
       uint64_t dt, ref;
-      if (PT_LIKELY(pt__vget(&q, d->end, &dt) == 0 &&
+      if (PT_LIKELY((d->tb ? pt__dec_dt(d, &q, &dt) : pt__vget(&q, d->end, &dt)) == 0 &&
                     pt__vget(&q, d->end, &ref) == 0 &&
                     dt <= UINT64_MAX - d->prev_time)) {
         d->p = q;
+        d->ti += d->tb != 0;
+        ref -= 1; /* references are stored + 1 (PT_NONE -> 0) */
         d->prev_time += dt;
         d->scratch_dirty = 0;
         if (PT_LIKELY(*clean)) {

@@ -216,8 +216,10 @@ static int load_block(pt_reader *r, cursor *c, size_t i) {
     else if ((rc = pt__blk_payload(&h, dst->p, r->dctx, &c->raw, &rawp,
                                    &why)) == PT_ENOMEM)
       return rerr(r, rc, "out of memory");
+    if (!why)
+      pt__dec_init_events(&c->dec, rawp, h.raw, h.first_ts, h.count,
+                          &c->scratch, &why);
     if (!why) {
-      pt__dec_init(&c->dec, rawp, h.raw, h.first_ts, &c->scratch);
       c->left = h.count;
       c->blk = i + 1;
       c->blk_off = e->offset;

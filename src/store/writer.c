@@ -388,13 +388,18 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
     return serr(s, PT_EIO, "stream %" PRIu64 ": an earlier write failed",
                 s->id);
   pt__bw *bw = &s->ev;
-  if (bw->count && bw->raw.len + bound > s->w->block_size) {
+  if (bw->count && bw->raw.len + 2 * bw->count + bound > s->w->block_size) {
     int rc = flush_events(s);
     if (rc) return rc;
   }
   uint8_t *p = pt__bw_begin(bw, ev->time, bound);
-  if (PT_UNLIKELY(!p)) return serr(s, PT_ENOMEM, "out of memory");
-  size_t n = pt__event_put(p, ev, &bw->prev_time, &bw->prev_loc);
+  if (PT_UNLIKELY(!p) || PT_UNLIKELY(bw->dts.cap - bw->dts.len < 8 &&
+                                     pt__buf_reserve(&bw->dts, 8)))
+    return serr(s, PT_ENOMEM, "out of memory");
+  uint64_t dt;
+  size_t n = pt__event_put(p, ev, &bw->prev_time, &bw->prev_loc, &dt);
+  memcpy(bw->dts.p + bw->dts.len, &dt, 8);
+  bw->dts.len += 8;
   pt__bw_end(bw, ev->time, n);
   if (!s->events) s->first_time = ev->time;
   s->events++;

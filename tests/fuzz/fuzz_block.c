@@ -12,8 +12,12 @@ static void decode_items(uint8_t type, const uint8_t *raw, size_t n,
                          uint64_t first_ts, uint64_t count) {
   static pt__arena scratch;
   pt__dec d;
-  pt__dec_init(&d, raw, n, first_ts, &scratch);
   const char *why;
+  /* events blocks carry time-delta planes; if these bytes do not, decode
+   * them as the row form (snapshots embed events that way) */
+  if (type != PT__BLK_EVENTS ||
+      pt__dec_init_events(&d, raw, n, first_ts, count, &scratch, &why))
+    pt__dec_init(&d, raw, n, first_ts, &scratch);
   for (uint64_t i = 0; i < count && d.p < d.end; i++) {
     int rc;
     if (type == PT__BLK_EVENTS) {

@@ -105,7 +105,7 @@ static void codec_round(int level, int n) {
     size_t b = pt__event_bound(&evs[i]);
     ASSERT_TRUE(b > 0);
     pt__buf_reserve(&raw, b);
-    size_t k = pt__event_put(raw.p + raw.len, &evs[i], &pt, &pl);
+    size_t k = pt__event_put(raw.p + raw.len, &evs[i], &pt, &pl, NULL);
     ASSERT_TRUE(k <= b);
     raw.len += k;
   }

@@ -309,14 +309,20 @@ TEST(offsets_beyond_4gib) {
   int fd = open(ep, O_RDWR | O_CREAT | O_TRUNC, 0644);
   ASSERT_TRUE(fd >= 0);
   for (int b = 0; b < 2; b++) {
+    /* an events payload: 1-byte delta plane, then the row stream */
     raw.len = 0;
+    pt__buf_reserve(&raw, 101);
+    raw.p[0] = 1;
+    raw.len = 101;
     uint64_t pt = (uint64_t)b * 1000, pl = PT_NONE;
     for (int i = 0; i < 100; i++) {
       pt_event ev;
       pt_event_init(&ev, PT_EV_ENTER, (uint64_t)b * 1000 + (uint64_t)i, 1);
       ev.ref = (uint64_t)i;
       pt__buf_reserve(&raw, 64);
-      raw.len += pt__event_put(raw.p + raw.len, &ev, &pt, &pl);
+      uint64_t dt;
+      raw.len += pt__event_put(raw.p + raw.len, &ev, &pt, &pl, &dt);
+      raw.p[1 + i] = (uint8_t)dt;
     }
     pt__blkhdr h = {.type = PT__BLK_EVENTS,
                     .first_ts = (uint64_t)b * 1000,
