@@ -136,8 +136,15 @@ static inline int pt__dec_dt(pt__dec *d, const uint8_t **q, uint64_t *dt) {
   if (d->tb) {
     if (d->ti >= d->tcount) return -1;
     const uint8_t *b = d->tp + d->ti;
+    const uint64_t n = d->tcount;
     uint64_t v = b[0];
-    for (unsigned j = 1; j < d->tb; j++) v |= (uint64_t)b[j * d->tcount] << (8 * j);
+    switch (d->tb) { /* the common widths unrolled */
+      case 1: break;
+      case 2: v |= (uint64_t)b[n] << 8; break;
+      case 3: v |= (uint64_t)b[n] << 8 | (uint64_t)b[2 * n] << 16; break;
+      default:
+        for (unsigned j = 1; j < d->tb; j++) v |= (uint64_t)b[j * n] << (8 * j);
+    }
     *dt = v;
     return 0;
   }
