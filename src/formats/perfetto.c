@@ -42,6 +42,11 @@ typedef struct pf_pend {
   int used;
 } pf_pend;
 
+typedef struct pf_map {
+  uint64_t *k, *v;
+  size_t n, cap;
+} pf_map;
+
 typedef struct pf_sink {
   FILE *f;
   int to_stdout;
@@ -66,9 +71,9 @@ typedef struct pf_sink {
   uint32_t *bucket;
   size_t nbucket;
   uint32_t free_head;
-  /* threads whose names were written */
-  uint64_t *named;
-  size_t nnamed, capnamed;
+  /* threads and processes whose names were written; location -> group */
+  pf_map named_locs, named_groups, loc_to_group;
+  uint64_t last_named;
 } pf_sink;
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
@@ -140,10 +145,11 @@ static void ts(pf_sink *k, uint64_t t) {
   }
 }
 
+static int map_get(const pf_map *m, uint64_t key, uint64_t *val);
+
 static uint64_t group_of(const pf_sink *k, uint64_t loc) {
-  for (size_t i = k->nlocs; i-- > 0;)
-    if (k->locs[i].id == loc)
-      return k->loc_group[i] == PT_NONE ? loc : k->loc_group[i];
+  uint64_t g;
+  if (map_get(&k->loc_to_group, loc, &g) && g != PT_NONE) return g;
   return loc;
 }
 
@@ -155,17 +161,64 @@ static void head(pf_sink *k, const char *ph, const pt_event *e) {
           e->location);
 }
 
+/* u64 -> u64 map, open addressing; keys stored + 1 (0 = empty). */
+static uint64_t hkey(uint64_t a, uint64_t b, uint64_t c);
+
+static int map_put(pf_map *m, uint64_t key, uint64_t val) {
+  if (2 * (m->n + 1) > m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 64;
+    uint64_t *nk = calloc(cap, sizeof *nk), *nv = calloc(cap, sizeof *nv);
+    if (!nk || !nv) {
+      free(nk);
+      free(nv);
+      return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->k[i]) {
+        size_t h = (size_t)hkey(m->k[i], 0, 0) & (cap - 1);
+        while (nk[h]) h = (h + 1) & (cap - 1);
+        nk[h] = m->k[i];
+        nv[h] = m->v[i];
+      }
+    free(m->k);
+    free(m->v);
+    m->k = nk;
+    m->v = nv;
+    m->cap = cap;
+  }
+  size_t h = (size_t)hkey(key + 1, 0, 0) & (m->cap - 1);
+  while (m->k[h] && m->k[h] != key + 1) h = (h + 1) & (m->cap - 1);
+  if (!m->k[h]) m->n++;
+  m->k[h] = key + 1;
+  m->v[h] = val;
+  return 0;
+}
+
+static int map_get(const pf_map *m, uint64_t key, uint64_t *val) {
+  if (!m->cap) return 0;
+  size_t h = (size_t)hkey(key + 1, 0, 0) & (m->cap - 1);
+  while (m->k[h]) {
+    if (m->k[h] == key + 1) {
+      if (val) *val = m->v[h];
+      return 1;
+    }
+    h = (h + 1) & (m->cap - 1);
+  }
+  return 0;
+}
+
+static void map_free(pf_map *m) {
+  free(m->k);
+  free(m->v);
+}
+
 static void name_thread(pf_sink *k, uint64_t loc) {
-  for (size_t i = 0; i < k->nnamed; i++)
-    if (k->named[i] == loc) return;
-  if (grow((void **)&k->named, &k->capnamed, k->nnamed + 1, sizeof *k->named))
-    return; /* names are cosmetic */
-  k->named[k->nnamed++] = loc;
+  if (loc == k->last_named && k->named_locs.n) return;
+  k->last_named = loc;
+  if (map_get(&k->named_locs, loc, NULL) || map_put(&k->named_locs, loc, 1))
+    return; /* known (or no memory: names are cosmetic) */
   uint64_t g = group_of(k, loc);
-  int first_of_group = 1;
-  for (size_t i = 0; i + 1 < k->nnamed; i++)
-    if (group_of(k, k->named[i]) == g) first_of_group = 0;
-  if (first_of_group) {
+  if (!map_get(&k->named_groups, g, NULL) && !map_put(&k->named_groups, g, 1)) {
     const char *gn = find_name(k->groups, k->ngroups, g);
     sep(k);
     fprintf(k->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu64
@@ -479,7 +532,7 @@ static int pf_def(pf_sink *k, const pt_def *d) {
       if (grow((void **)&k->loc_group, &cap, k->nlocs, sizeof *k->loc_group))
         return PT_ENOMEM;
       k->loc_group[k->nlocs - 1] = d->parent;
-      return 0;
+      return map_put(&k->loc_to_group, d->id, d->parent) ? PT_ENOMEM : 0;
     }
     default:
       return 0;
@@ -534,7 +587,9 @@ static void pf_free(pf_sink *k) {
   free(k->group_rank);
   free(k->pend);
   free(k->bucket);
-  free(k->named);
+  map_free(&k->named_locs);
+  map_free(&k->named_groups);
+  map_free(&k->loc_to_group);
   free(k);
 }
 
