@@ -11,7 +11,9 @@ static const char help[] =
     "\n"
     "Print the trace in the text form (format \"text\", which `convert`\n"
     "reads back): definitions, then events in time order, then summaries\n"
-    "and snapshots.\n"
+    "and snapshots.  With --style dumpi, print the MPI calls the way SST\n"
+    "DUMPI's dumpi2ascii does (all ranks in time order; --locations picks\n"
+    "ranks), for diffing against dumpi2ascii output.\n"
     "\n"
     "options:\n"
     "  --from T          first time to include (ticks, or 1.5s/200ms/3us/40ns\n"
@@ -20,17 +22,19 @@ static const char help[] =
     "  --locations L     only these locations, e.g. 0,2,5-9\n"
     "  --kinds K         only these event kinds, e.g. enter,leave,send\n"
     "  --head N          stop after N events\n"
+    "  --style S         text (default) or dumpi\n"
     "  -o, --output OUT  write to OUT instead of standard output\n"
     "  --force           replace OUT if it exists\n"
     "  -q, --quiet       no progress bar\n"
     "  -h, --help\n";
 
-enum { O_FROM = 1, O_TO, O_LOCS, O_KINDS, O_HEAD, O_OUT, O_FORCE };
+enum { O_FROM = 1, O_TO, O_LOCS, O_KINDS, O_HEAD, O_OUT, O_FORCE, O_STYLE };
 static const cli_option options[] = {
     {"from", 0, 1, O_FROM},      {"to", 0, 1, O_TO},
     {"locations", 0, 1, O_LOCS}, {"kinds", 0, 1, O_KINDS},
     {"head", 0, 1, O_HEAD},      {"output", 'o', 1, O_OUT},
-    {"force", 0, 0, O_FORCE},    {0, 0, 0, 0}};
+    {"force", 0, 0, O_FORCE},    {"style", 0, 1, O_STYLE},
+    {0, 0, 0, 0}};
 
 int cmd_dump(int argc, char **argv) {
   cli_parser p;
@@ -40,6 +44,7 @@ int cmd_dump(int argc, char **argv) {
   uint64_t *locs = NULL, kinds = 0, head = 0;
   size_t nlocs = 0;
   int force = 0, have_head = 0, id, status = CLI_OK;
+  const char *style = "text";
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: free(locs); return cli_help(help);
@@ -49,6 +54,14 @@ int cmd_dump(int argc, char **argv) {
         break;
       case O_TO:
         if (cli_parse_time(val, &to)) status = cli_usage("bad time '%s'", val);
+        break;
+      case O_STYLE:
+        if (strcmp(val, "text") == 0)
+          style = "text";
+        else if (strcmp(val, "dumpi") == 0)
+          style = "dumpi-ascii";
+        else
+          status = cli_usage("unknown style '%s' (text or dumpi)", val);
         break;
       case O_LOCS:
         free(locs);
@@ -98,7 +111,7 @@ int cmd_dump(int argc, char **argv) {
   free(locs);
 
   pt_sink_opts ko = {0};
-  ko.format = "text";
+  ko.format = style;
   ko.overwrite = force;
   ko.warn = cli_warn;
   pt_sink *snk = NULL;

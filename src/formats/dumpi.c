@@ -2747,3 +2747,77 @@ const pt__format pt__format_dumpi = {
     .sink_close = sk_close,
     .sink_abort = sk_abort,
 };
+
+/* ---- "dumpi-ascii": the printer as a write-only sink ----------------------
+ * `paratrace dump --style dumpi` (or convert --to dumpi-ascii): every MPI
+ * call printed the way dumpi2ascii prints it, all ranks interleaved in time
+ * order (select one with --locations). */
+
+typedef struct dascii {
+  FILE *f;
+  int to_stdout;
+  pt__dumpi_printer *p;
+  char err[1024];
+} dascii;
+
+static int da_open(void **st, const char *path, const pt_sink_opts *o,
+                   pt_error *err) {
+  (void)o;
+  dascii *a = calloc(1, sizeof *a);
+  if (!a) return pt__err(err, PT_ENOMEM, "out of memory");
+  a->to_stdout = strcmp(path, "-") == 0;
+  a->f = a->to_stdout ? stdout : fopen(path, "w");
+  if (!a->f) {
+    int e = errno;
+    free(a);
+    return pt__err(err, PT_EIO, "%s: cannot create: %s", path, strerror(e));
+  }
+  if (pt__dumpi_printer_new(&a->p, a->f, PT_NONE)) {
+    if (!a->to_stdout) fclose(a->f);
+    free(a);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  *st = a;
+  return PT_OK;
+}
+
+static int da_write(void *st, const pt_item *it) {
+  dascii *a = st;
+  int rc = pt__dumpi_printer_item(a->p, it);
+  if (rc < 0)
+    snprintf(a->err, sizeof a->err, "%s", pt__dumpi_printer_errmsg(a->p));
+  return rc;
+}
+
+static const char *da_errmsg(void *st) { return ((dascii *)st)->err; }
+
+static int da_close(void *st, pt_error *err) {
+  dascii *a = st;
+  pt__dumpi_printer_free(a->p);
+  int bad = ferror(a->f);
+  bad |= a->to_stdout ? fflush(a->f) != 0 : fclose(a->f) != 0;
+  free(a);
+  return bad ? pt__err(err, PT_EIO, "dumpi-ascii: write failed") : PT_OK;
+}
+
+static void da_abort(void *st) {
+  dascii *a = st;
+  pt__dumpi_printer_free(a->p);
+  if (!a->to_stdout) fclose(a->f);
+  free(a);
+}
+
+const pt__format pt__format_dumpi_ascii = {
+    .info = {.name = "dumpi-ascii",
+             .description = "MPI calls printed like SST DUMPI's dumpi2ascii "
+                            "(write only; dump --style dumpi)",
+             .extensions = "",
+             .can_read = 0,
+             .can_write = 1},
+    .stdout_ok = 1,
+    .sink_open = da_open,
+    .sink_write = da_write,
+    .sink_errmsg = da_errmsg,
+    .sink_close = da_close,
+    .sink_abort = da_abort,
+};

@@ -39,4 +39,11 @@ for src in "$TD"/dumpi/a_pingpong/*.meta "$TD"/dumpi/c_collectives/*.meta \
     esac
   done
 done
+# PICL -> PTF -> PICL is byte-identical
+for trf in "$TD"/picl/*.trf; do
+  b=$(basename "$trf" .trf)
+  "$PT" -q convert "$trf" -o "p-$b.ptf" && "$PT" -q convert "p-$b.ptf" -o "p-$b.trf" &&
+    cmp -s "p-$b.trf" "$trf" && t_pass "picl_identical_$b" ||
+    t_fail "picl_identical_$b" "$(cmp "p-$b.trf" "$trf" 2>&1 | head -1)"
+done
 t_done
