@@ -66,7 +66,7 @@ $(PC): scripts/paratrace.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|g' $< > $@
 
 # Unit tests may use internal headers (src/); each is one program.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(STATIC)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h tests/unit/replay.h $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(STATIC) $(LIBS)
 
