@@ -37,7 +37,7 @@
 #ifndef PARATRACE_ANALYSIS_H
 #define PARATRACE_ANALYSIS_H
 
-#include "writer.h"
+#include "format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -408,6 +408,46 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
 PT_API int pt_stats_window(pt_stats **out, const char *path,
                            const pt_stats_opts *opts, uint64_t *events_read,
                            pt_error *err);
+
+/* ---- slices ------------------------------------------------------------- */
+
+typedef struct pt_slice_report {
+  uint64_t start;          /* time reading started: a snapshot time or the
+                              trace's first event */
+  int used_snapshot;       /* 1 if started at a snapshot */
+  int pad_;
+  uint64_t events_read;    /* events read (before and inside the window) */
+  uint64_t events_written; /* events copied from the window */
+  uint64_t enters, leaves; /* synthetic ENTERs at `from`, LEAVEs at the end */
+  uint64_t sends, recvs;   /* synthetic SENDs at `from`, RECVs at the end */
+  uint64_t end;            /* time of the synthetic LEAVEs / RECVs */
+} pt_slice_report;
+
+/* Write the events of [from, to) of the trace at `in` (any readable
+ * format) to `out` (format from sopts or the extension) as a valid trace:
+ *
+ *   - reading starts at the latest snapshot time <= from of a native
+ *     archive (its open regions, unmatched sends and open requests are the
+ *     state there), else at the trace's start;
+ *   - at `from`, every region open on a location is re-entered (an ENTER
+ *     at time `from`, outermost first), every send not yet received is
+ *     re-sent (its original SEND / ISEND at time `from`: a message sent
+ *     before the window and received inside keeps both ends) and every
+ *     open receive request is re-posted (IRECV_REQUEST at `from`);
+ *   - events with from <= time < to are copied as they are;
+ *   - at the end (`to` if the trace goes on, else its last event), a send
+ *     of the slice still unmatched gets a RECV on the receiver's location
+ *     (when the receiver is known), and every region still open is left,
+ *     innermost first.
+ * Hence regions balance and sends match; `paratrace check` passes on a
+ * slice of a consistent trace.  A receive inside the window whose send
+ * comes later in time than the receive cannot be repaired and is kept as
+ * is.  Definitions are copied whole; attributes of re-created events are
+ * not.  Returns PT_OK, PT_EINVAL (from >= to), or the source / sink error
+ * with the detail in err.  report may be NULL. */
+PT_API int pt_slice(const char *in, const char *out, uint64_t from,
+                    uint64_t to, const pt_sink_opts *sopts,
+                    pt_slice_report *report, pt_error *err);
 
 #ifdef __cplusplus
 }

@@ -368,7 +368,7 @@ int pt__stats_freeze(pt_stats *s) {
   return PT_OK;
 }
 
-static uint64_t rank_of(const pt_stats *s, uint64_t loc) {
+uint64_t pt__stats_rank_of(const pt_stats *s, uint64_t loc) {
   if (!s->use_ranks) return loc;
   const u_rec *u = pt__kt_find(&s->loc2rank, K(loc, 0, 0, 0));
   return u ? u->v : loc;
@@ -555,7 +555,7 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
     }
   }
   if (ev->peer < 0 || ev->tag < 0) return PT_OK;
-  uint64_t me = rank_of(s, loc), peer = (uint64_t)ev->peer;
+  uint64_t me = pt__stats_rank_of(s, loc), peer = (uint64_t)ev->peer;
   uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
                     (uint64_t)ev->tag};
   pt__pend p;

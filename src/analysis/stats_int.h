@@ -144,6 +144,8 @@ int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
 int pt__stats_rows_from_pm(pt_stats *s);
 int pt__stats_selected(const pt_stats *s, uint64_t loc);
 uint64_t pt__stats_peer_loc(const pt_stats *s, int64_t peer);
+/* The rank a location speaks for in messages (its id without ranks). */
+uint64_t pt__stats_rank_of(const pt_stats *s, uint64_t loc);
 void pt__stats_invalidate(pt_stats *s);
 
 #endif
