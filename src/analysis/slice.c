@@ -16,6 +16,8 @@ typedef struct in_src {
   pt_reader *r;   /* native input, read directly to seek */
   pt_item held;   /* the first event, read while reading definitions */
   int have_held;
+  pt_sink *k;     /* definitions found between events go here ... */
+  pt_stats *pre, *post; /* ... and here */
 } in_src;
 
 static int next_event(in_src *in, pt_event *ev) {
@@ -27,11 +29,18 @@ static int next_event(in_src *in, pt_event *ev) {
   }
   pt_item it;
   int rc;
-  while ((rc = pt_source_next(in->src, &it)) == PT_OK)
+  while ((rc = pt_source_next(in->src, &it)) == PT_OK) {
     if (it.type == PT_ITEM_EVENT) {
       *ev = it.u.event;
       return PT_OK;
     }
+    /* some formats (PICL) define things as they go */
+    if (it.type != PT_ITEM_DEF) continue;
+    if ((rc = pt_sink_write(in->k, &it)) < 0 ||
+        (rc = pt_stats_def(in->pre, &it.u.def)) < 0 ||
+        (rc = pt_stats_def(in->post, &it.u.def)) < 0)
+      return rc;
+  }
   return rc;
 }
 
@@ -144,6 +153,9 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
       (rc = pt_stats_create(&post, &o)) < 0)
     goto fail;
   if ((rc = pt_sink_open(&k, out, sopts, err)) < 0) goto done;
+  in.k = k;
+  in.pre = pre;
+  in.post = post;
   /* definitions (and the stream map of a native input) */
   pt_item it;
   if (in.r) {
