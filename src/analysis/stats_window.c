@@ -372,7 +372,7 @@ int pt_stats_window(pt_stats **out, const char *path,
     if (rc != PT_END) goto fail;
   }
   rc = PT_OK;
-  qsort(tm, ntm, sizeof *tm, cmp_tmark);
+  if (ntm) qsort(tm, ntm, sizeof *tm, cmp_tmark);
   /* merge entries of one (time, location); a time is usable when every
    * selected location has a marker whose depth equals its snapshot's
    * enter count */
