@@ -336,7 +336,17 @@ int pt_stats_window(pt_stats **out, const char *path,
     rc = pt_stats_def(probe, pt_reader_def(r, i));
   if (rc == PT_OK) rc = pt__stats_freeze(probe);
   if (rc < 0) goto fail;
-  size_t nsel = probe->locs.n;
+  /* locations that must have summaries: the selected ones stored in a
+   * stream (a defined location without events has none) */
+  size_t nsel = 0;
+  int unknown = 0;
+  for (size_t i = 0; i < pt_reader_nstreams(r); i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    if (!si->nlocations && si->events) unknown = 1;
+    for (uint64_t j = 0; j < si->nlocations; j++)
+      nsel += (size_t)pt__stats_selected(probe, si->locations[j]);
+  }
+  if (unknown) nsel = probe->locs.n;
   /* marker summaries and snapshot enter counts per (time, location) */
   pt_item it;
   for (int pass = 0; pass < 2; pass++) {
