@@ -32,7 +32,9 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 static uint64_t khash(const uint64_t k[4]) {
-  return mix64(k[0] ^ mix64(k[1] ^ mix64(k[2] ^ mix64(k[3]))));
+  return mix64(k[0] * UINT64_C(0x9e3779b97f4a7c15) +
+               k[1] * UINT64_C(0xc2b2ae3d27d4eb4f) +
+               k[2] * UINT64_C(0x165667b19e3779f9) + k[3]);
 }
 static const uint64_t *kkey(const pt__ktab *t, uint32_t idx) {
   return (const uint64_t *)(const void *)(t->rec + (size_t)idx * t->rsize);
@@ -247,6 +249,7 @@ void pt_stats_destroy(pt_stats *s) {
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
   free(s->pends);
+  free(s->loc_direct);
   free(s->sel);
   free(s);
 }
@@ -326,7 +329,25 @@ int pt__stats_selected(const pt_stats *s, uint64_t loc) {
 }
 
 pt__loc *pt__stats_loc(pt_stats *s, uint64_t loc) {
-  return pt__kt_get(&s->locs, K(loc, 0, 0, 0));
+  /* locations are never deleted, so their indices are stable: small ids
+   * are looked up in an array */
+  if (loc < s->nloc_direct && s->loc_direct[loc])
+    return pt__kt_at(&s->locs, s->loc_direct[loc] - 1);
+  pt__loc *L = pt__kt_get(&s->locs, K(loc, 0, 0, 0));
+  if (L && loc < 65536) {
+    if (loc >= s->nloc_direct) {
+      size_t n = s->nloc_direct ? s->nloc_direct : 64;
+      while (n <= loc) n *= 2;
+      uint32_t *q = realloc(s->loc_direct, n * sizeof *q);
+      if (!q) return L; /* the cache is optional */
+      memset(q + s->nloc_direct, 0, (n - s->nloc_direct) * sizeof *q);
+      s->loc_direct = q;
+      s->nloc_direct = n;
+    }
+    s->loc_direct[loc] =
+        (uint32_t)((size_t)((char *)L - s->locs.rec) / s->locs.rsize + 1);
+  }
+  return L;
 }
 
 int pt__stats_freeze(pt_stats *s) {
@@ -407,12 +428,27 @@ int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
     L->cap = nc;
   }
   uint64_t R = s->opts.relative_to;
+  size_t ci = (size_t)(region ^ (region >> 7)) & (PT__ROWCACHE - 1);
+  pt__rl *r;
+  if (L->rc_region[ci] == region + 1) {
+    r = pt__kt_at(&s->rl, L->rc_row[ci]);
+  } else {
+    r = pt__kt_get(&s->rl, K(loc, region, 0, 0));
+    if (!r) return PT_ENOMEM;
+    L->rc_region[ci] = region + 1;
+    L->rc_row[ci] = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
+  }
+  if (!r->known) {
+    r->known = 1;
+    r->is_mpi = (uint8_t)is_mpi_region(s, region);
+  }
   pt__frame *f = &L->st[L->depth++];
   memset(f, 0, sizeof *f);
   f->region = region;
   f->enter = enter;
   f->callsite = PT_NONE;
-  f->is_mpi = (uint8_t)is_mpi_region(s, region);
+  f->row = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
+  f->is_mpi = r->is_mpi;
   f->in_rel = region != R && L->rel_depth > 0;
   if (region == R) L->rel_depth++;
   return PT_OK;
@@ -421,13 +457,11 @@ int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
 /* Leave the innermost frame of L at time t. */
 static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   pt__frame f = L->st[--L->depth];
-  uint64_t loc = L->k[0];
   uint64_t incl = clip(s, t) - clip(s, f.enter);
   uint64_t excl = incl - f.child;
   int counted = in_w(s, f.enter);
   if (L->depth) L->st[L->depth - 1].child += incl;
-  pt__rl *r = pt__kt_get(&s->rl, K(loc, f.region, 0, 0));
-  if (!r) return PT_ENOMEM;
+  pt__rl *r = pt__kt_at(&s->rl, f.row);
   if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
   r->incl += incl;
   r->excl += excl;
@@ -589,8 +623,8 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       int inside = L->rel_depth > 0 && ev->ref != s->opts.relative_to;
       if ((rc = pt__stats_push(s, ev->location, ev->ref, t)) < 0) return rc;
       if (w) {
-        pt__rl *r = pt__kt_get(&s->rl, K(ev->location, ev->ref, 0, 0));
-        if (!r) return PT_ENOMEM;
+        L = pt__stats_loc(s, ev->location);
+        pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
         if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
         r->count++;
         if (inside) {

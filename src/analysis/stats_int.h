@@ -31,6 +31,7 @@ static inline void *pt__kt_at(const pt__ktab *t, size_t i) {
 typedef struct pt__rl {
   uint64_t k[4];
   uint64_t count, incl, excl, vmin, vmax; /* vmin = UINT64_MAX: none */
+  uint8_t known, is_mpi; /* is_mpi of the region, cached when known */
 } pt__rl;
 
 /* (location, peer as recorded) point-to-point totals */
@@ -41,14 +42,21 @@ typedef struct pt__pm {
 
 typedef struct pt__frame {
   uint64_t region, enter, child, callsite;
+  uint32_t row; /* index of the (location, region) row; rows are never
+                   deleted, so indices are stable */
   uint8_t in_rel, is_mpi;
 } pt__frame;
 
+#define PT__ROWCACHE 32
 typedef struct pt__loc {
   uint64_t k[4];
   pt__frame *st;
   size_t depth, cap;
   uint64_t rel_depth;
+  /* direct-mapped cache region -> row of this location (region + 1; 0 =
+   * empty): saves a hash lookup per enter */
+  uint64_t rc_region[PT__ROWCACHE];
+  uint32_t rc_row[PT__ROWCACHE];
 } pt__loc;
 
 /* An event kept for snapshots (pending sends and requests): slots only. */
@@ -95,6 +103,8 @@ struct pt_stats {
   pt__ktab groups;    /* id -> rank */
   pt__ktab loc2rank, rank2loc;
   int use_ranks;
+  uint32_t *loc_direct; /* location id < nloc_direct -> index + 1 */
+  size_t nloc_direct;
 
   /* results */
   pt__ktab locs; /* per location state (the set L) */
