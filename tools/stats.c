@@ -595,6 +595,13 @@ static void print_json(const ctx *c) {
 static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
   pt_source_opts so = {0};
   so.warn = cli_warn;
+  /* a native archive skips unselected streams; other sources are filtered
+   * by the engine so that the end of the trace is the same either way */
+  const char *fmt = pt_format_detect(path);
+  if (fmt && strcmp(fmt, "ptf") == 0) {
+    so.locations = o->locations;
+    so.nlocations = o->nlocations;
+  }
   pt_source *src = NULL;
   pt_error err = {0};
   if (pt_source_open(&src, path, &so, &err) < 0)

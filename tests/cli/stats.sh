@@ -160,6 +160,14 @@ if "$PT" -q check late.ptf >/dev/null 2>&1 &&
   t_pass slice_pending_kept
 else t_fail slice_pending_kept "$(grep '^event' late.out)"; fi
 
+# the same from a snapshot that holds the pending send (taken at 15)
+ok late_ptf "$PT" -q convert late.txt -o late-in.ptf
+ok late_snapshot "$PT" snapshot --every 15 late-in.ptf
+ok slice_pending_snap "$PT" -q slice --from 20 --to 70 -o late2.ptf late-in.ptf
+"$PT" dump late2.ptf | grep '^event' >late2.out
+grep '^event' late.out | cmp -s - late2.out && t_pass slice_pending_from_snapshot ||
+  t_fail slice_pending_from_snapshot "$(cat late2.out)"
+
 # ---- bad arguments --------------------------------------------------------------
 fails_cleanly unknown_region 1 'unknown region' "$PT" stats --relative-to nosuch pp.txt
 fails_cleanly empty_window 1 'empty window' "$PT" stats --from 50 --to 50 pp.txt
