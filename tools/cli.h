@@ -153,5 +153,9 @@ int cmd_check(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_summarize(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_slice(int argc, char **argv);
 
 #endif

@@ -19,6 +19,10 @@ static const command commands[] = {
     {"merge", cmd_merge, "repartition a native archive into M streams"},
     {"recover", cmd_recover, "make an archive readable after a crash"},
     {"generate", cmd_generate, "write a synthetic trace"},
+    {"stats", cmd_stats, "profile, MPI view, message matrix of a trace"},
+    {"summarize", cmd_summarize, "add summaries to an archive for fast windows"},
+    {"snapshot", cmd_snapshot, "add snapshots (call stacks, pending messages)"},
+    {"slice", cmd_slice, "write a valid trace of a time window"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -37,7 +37,7 @@
 #ifndef PARATRACE_ANALYSIS_H
 #define PARATRACE_ANALYSIS_H
 
-#include "model.h"
+#include "format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -143,6 +143,311 @@ PT_API void pt_check_get_stats(const pt_check *c, pt_check_stats *st);
 
 /* Free everything.  NULL is ok. */
 PT_API void pt_check_destroy(pt_check *c);
+
+/* ====================================================================== */
+/* Statistics                                                             */
+/* ====================================================================== */
+/*
+ * pt_stats reads definitions and events (non-decreasing time per location)
+ * and computes, for a time window W = [from, to):
+ *
+ *   - a flat profile per (location, region) and per region: visit count,
+ *     inclusive and exclusive time; across locations min / mean / max of
+ *     the per-location totals, the imbalance max/mean and the location of
+ *     the max; per visit the mean and (full scans only) the min and max of
+ *     the inclusive time;
+ *   - an MPI view: time per MPI region (paradigm MPI or a name starting
+ *     with "MPI_") and per (region, call site), message sizes per
+ *     (region, call site) (count, total, min, max), application time and
+ *     MPI time;
+ *   - a message matrix (sender location, receiver location, optionally tag
+ *     or communicator): count and bytes, late-sender and late-receiver time;
+ *   - PICL-style relative statistics for one region R: count and time of
+ *     every other region entered while R is open, count and bytes of every
+ *     event kind that occurs while R is open.
+ *
+ * Definition of "inside the window" (every path -- full scan, summaries,
+ * merge -- implements exactly this):
+ *   - a visit of a region (enter at e, leave at l) contributes
+ *     |[e, l) n W| to the inclusive time, and the part of that during
+ *     which it is the innermost open region to the exclusive time; its
+ *     count is 1 iff e is in W.  A region still open at the end of the
+ *     trace is taken as left at `end` (opts.end, default the time of the
+ *     last event seen on any location);
+ *   - a point event (send, receive, collective end...) belongs to W iff
+ *     its time is in W;
+ *   - a matched message's late-sender / late-receiver time counts iff its
+ *     receive is in W.
+ * The application time of a location is the time it spends inside at
+ * least one region (the sum of its exclusive times); the MPI time is the
+ * sum of the inclusive times of MPI regions.
+ *
+ * Late sender: a blocking RECV whose enclosing region (the call) was
+ * entered at r while the matching send's call was entered at s > r waited
+ * s - r.  Late receiver: a blocking SEND entered at s whose receive's call
+ * was entered at r > s is charged r - s (an upper bound: an eager send
+ * does not wait).  Messages are matched by (sender rank, receiver rank,
+ * communicator, tag) in FIFO order as in pt_check; peers < 0 and tags < 0
+ * are not matched.  Sender and receiver are reported as location ids (a
+ * peer rank is mapped to the first location of the process with that
+ * rank, when the trace defines ranks).
+ *
+ * Memory: definitions, one row per (location, region), per (location,
+ * peer), per matrix cell, per (MPI region, call site) and per relative
+ * entry, plus the open state (call stacks, unmatched messages).  Never
+ * proportional to the number of events.
+ *
+ *   pt_stats *s;  pt_stats_opts o = {0};  o.relative_to = PT_NONE;
+ *   pt_stats_create(&s, &o);
+ *   ... pt_stats_def(s, &def) / pt_stats_event(s, &ev) ...
+ *   pt_stats_finish(s);
+ *   for (size_t i = 0; i < pt_stats_nregions(s); i++)
+ *     print(pt_stats_region(s, i));
+ *   pt_stats_destroy(s);
+ */
+
+/* What the message matrix is keyed by besides (sender, receiver). */
+typedef enum pt_stats_by {
+  PT_STATS_BY_PAIR = 0, PT_STATS_BY_TAG, PT_STATS_BY_COMM
+} pt_stats_by;
+
+typedef struct pt_stats_opts {
+  uint64_t from, to;         /* window [from, to); to = 0: no end */
+  const uint64_t *locations; /* only these locations; NULL = all (copied) */
+  size_t nlocations;
+  uint64_t relative_to;      /* region id for relative statistics, or
+                                PT_NONE (NB: 0 is a valid region id) */
+  uint32_t matrix_by;        /* pt_stats_by */
+  uint64_t end;              /* end of the trace: open regions are left
+                                here; 0 = the last event time seen.  Give
+                                it when results of several objects are
+                                merged or compared with summaries. */
+} pt_stats_opts;
+
+/* Parts a stats object holds (pt_stats_totals.have).  An object built from
+ * summaries (pt_stats_window) has only PT_STATS_HAVE_PROFILE. */
+enum {
+  PT_STATS_HAVE_PROFILE = 1, /* counts, incl/excl totals, per location,
+                                matrix count/bytes by pair, app/MPI time */
+  PT_STATS_HAVE_DETAIL = 2   /* per-visit min/max, call sites, message
+                                sizes, late sender/receiver, matrix by tag
+                                or comm, relative statistics */
+};
+
+typedef struct pt_stats pt_stats;
+
+/* One region aggregated over the selected locations. */
+typedef struct pt_stats_region_row {
+  uint64_t region;
+  const char *name;       /* borrowed until destroy; never NULL */
+  int is_mpi;
+  uint64_t count, incl, excl; /* totals (ticks) */
+  uint64_t visit_min, visit_max; /* per-visit inclusive time; DETAIL only,
+                                    0 when count is 0 */
+  /* Across the locations of pt_stats_nlocations (a location without a
+   * visit counts as 0): min / max of the per-location inclusive and
+   * exclusive totals, and the location of the max (lowest id on ties). */
+  uint64_t incl_min, incl_max, incl_max_location;
+  uint64_t excl_min, excl_max, excl_max_location;
+  double incl_mean, excl_mean;
+  double imbalance; /* incl_max / incl_mean; 0 when incl is 0 */
+} pt_stats_region_row;
+
+/* One (location, region). */
+typedef struct pt_stats_region_loc_row {
+  uint64_t location, region;
+  uint64_t count, incl, excl;
+  uint64_t visit_min, visit_max; /* DETAIL only */
+} pt_stats_region_loc_row;
+
+/* One location. */
+typedef struct pt_stats_location_row {
+  uint64_t location;
+  uint64_t app_time, mpi_time;     /* ticks */
+  uint64_t sent, bytes_sent, received, bytes_received; /* point-to-point */
+} pt_stats_location_row;
+
+/* One (MPI region, call site): callsite = PT_NONE when unknown.  Calls,
+ * time: visits of the region whose call site is known from an event inside
+ * the visit (or PT_NONE); messages: SEND/ISEND/RECV/IRECV/COLL_END events
+ * inside it (bytes: size, plus size2 for collectives).  DETAIL only. */
+typedef struct pt_stats_callsite_row {
+  uint64_t region, callsite;
+  uint64_t calls, time;
+  uint64_t messages, bytes, bytes_min, bytes_max;
+} pt_stats_callsite_row;
+
+/* One matrix cell: key = tag or communicator (PT_STATS_BY_TAG/COMM) or 0. */
+typedef struct pt_stats_message_row {
+  uint64_t sender, receiver; /* location ids (see above) */
+  int64_t key;
+  uint64_t count, bytes;     /* sends in W */
+  uint64_t late_sender, late_receiver; /* ticks; DETAIL only */
+  uint64_t matched;          /* messages whose late times were measured */
+} pt_stats_message_row;
+
+/* Relative statistics: inside the visits of opts.relative_to. */
+typedef enum pt_stats_rel_what {
+  PT_STATS_REL_REGION = 0, /* id = region: count = enters, time = incl */
+  PT_STATS_REL_EVENT       /* id = pt_event_kind: count, bytes */
+} pt_stats_rel_what;
+typedef struct pt_stats_relative_row {
+  uint32_t what; /* pt_stats_rel_what */
+  uint32_t pad_;
+  uint64_t id;
+  uint64_t count, time, bytes;
+} pt_stats_relative_row;
+
+typedef struct pt_stats_totals {
+  uint32_t have;           /* PT_STATS_HAVE_* */
+  uint32_t pad_;
+  uint64_t from, to;       /* the window (to = UINT64_MAX if none) */
+  uint64_t end;            /* end used for open regions */
+  uint64_t events;         /* events in W of the selected locations
+                              (DETAIL only) */
+  uint64_t app_time, mpi_time;
+  uint64_t relative_count, relative_time; /* visits of R in W, their time */
+} pt_stats_totals;
+
+/* Create.  opts may be NULL (all locations, no window, no relative
+ * region).  Returns PT_OK and *out, PT_ENOMEM, PT_EINVAL (from > to).
+ * Destroy with pt_stats_destroy. */
+PT_API int pt_stats_create(pt_stats **out, const pt_stats_opts *opts);
+
+/* Feed a definition (regions, call sites, locations, location groups are
+ * used).  Strings are copied.  Definitions of locations and ranks must come
+ * before the first event.  Returns PT_OK, PT_ENOMEM, PT_ESTATE. */
+PT_API int pt_stats_def(pt_stats *s, const pt_def *def);
+
+/* Feed an event (non-decreasing time per location; different locations may
+ * interleave).  Events of unselected locations only advance the end of the
+ * trace.  A leave that does not match the innermost open region is
+ * tolerated (the stack is unwound to the matching region or the leave is
+ * ignored).  Returns PT_OK, PT_ENOMEM, PT_ESTATE after finish. */
+PT_API int pt_stats_event(pt_stats *s, const pt_event *ev);
+
+/* End of input: regions still open are left at the end.  Unmatched
+ * messages are kept (for pt_stats_merge).  Returns PT_OK or PT_ENOMEM. */
+PT_API int pt_stats_finish(pt_stats *s);
+
+/* Add the results of `src` (finished, built with the same window, end,
+ * relative region and matrix key over a disjoint set of locations) into
+ * `dst` (finished): the result equals one object fed all the events.
+ * Unmatched messages of the two are matched against each other.  Returns
+ * PT_OK, PT_ENOMEM, PT_EINVAL (different options), PT_ESTATE (unfinished).
+ * `src` is not changed. */
+PT_API int pt_stats_merge(pt_stats *dst, const pt_stats *src);
+
+/* Results of a finished object.  Rows are borrowed until the next
+ * pt_stats_merge or pt_stats_destroy; the index must be < the count.
+ * Order: regions by inclusive time descending then id; region_locs,
+ * locations, callsites, messages, relative by their ids ascending. */
+PT_API void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t);
+PT_API size_t pt_stats_nregions(const pt_stats *s);
+PT_API const pt_stats_region_row *pt_stats_region(const pt_stats *s, size_t i);
+PT_API size_t pt_stats_nregion_locs(const pt_stats *s);
+PT_API const pt_stats_region_loc_row *pt_stats_region_loc(const pt_stats *s,
+                                                      size_t i);
+PT_API size_t pt_stats_nlocations(const pt_stats *s);
+PT_API const pt_stats_location_row *pt_stats_location(const pt_stats *s,
+                                                  size_t i);
+PT_API size_t pt_stats_ncallsites(const pt_stats *s);
+PT_API const pt_stats_callsite_row *pt_stats_callsite(const pt_stats *s,
+                                                  size_t i);
+PT_API size_t pt_stats_nmessages(const pt_stats *s);
+PT_API const pt_stats_message_row *pt_stats_message(const pt_stats *s,
+                                                size_t i);
+PT_API size_t pt_stats_nrelative(const pt_stats *s);
+PT_API const pt_stats_relative_row *pt_stats_relative(const pt_stats *s,
+                                                  size_t i);
+/* Name of a region / call site ("file:line" or its name) or NULL;
+ * borrowed until destroy. */
+PT_API const char *pt_stats_region_name(const pt_stats *s, uint64_t region);
+PT_API const char *pt_stats_callsite_name(const pt_stats *s,
+                                          uint64_t callsite);
+
+/* Free.  NULL is ok. */
+PT_API void pt_stats_destroy(pt_stats *s);
+
+/* ---- summaries, snapshots, windows from a native archive -------------- */
+
+/* Write cumulative summaries (what & 1) and/or snapshots (what & 2) into
+ * the PTF archive at `path` at times start + k*every (k >= 1, < the end of
+ * the trace), for every location, replacing the stream's old summary /
+ * snapshot files; events are not touched.
+ *
+ * Summaries at time t (not including events at t) hold, per location:
+ *   PT_SUM_REGION ref = region: count = enters before t, incl_time and
+ *     excl_time = the statistics of [0, t) defined above (open visits
+ *     count up to t);
+ *   PT_SUM_REGION ref = PT_NONE (a marker, always present): count = depth
+ *     of the call stack at t, incl_time = excl_time = application time;
+ *   PT_SUM_MESSAGES ref = peer: count = sends to the peer, excl_time =
+ *     receives from the peer (the OTF bridge's convention), bytes_sent,
+ *     bytes_recv.
+ * Snapshots at t hold, per location, the open regions (ENTER events with
+ * their original times, outermost first), the unmatched sends (SEND /
+ * ISEND events as recorded) and the open requests (ISEND not completed,
+ * IRECV_REQUEST not completed), each once.  Attributes are not kept.
+ * Returns PT_OK, PT_EINVAL (every = 0), or the reader / aux error with the
+ * detail in err. */
+enum { PT_STATS_SUMMARIES = 1, PT_STATS_SNAPSHOTS = 2 };
+PT_API int pt_archive_summarize(const char *path, uint64_t every,
+                                unsigned what, pt_error *err);
+
+/* Statistics of opts->from..to on the PTF archive at `path` from its
+ * summaries: for each window edge t the latest summary time s <= t at
+ * which every selected location has a marker summary and, when its stack
+ * is not empty, a snapshot with exactly that many open regions is used
+ * (else the trace start), and only the events in [s, t) are read.  The
+ * result has PT_STATS_HAVE_PROFILE only and equals a full scan's profile
+ * part exactly.  *events_read (may be NULL) gets the number of events
+ * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
+ * falls back to a full scan), reader errors.  opts->end = 0 means the
+ * last event time of the selected streams. */
+PT_API int pt_stats_window(pt_stats **out, const char *path,
+                           const pt_stats_opts *opts, uint64_t *events_read,
+                           pt_error *err);
+
+/* ---- slices ------------------------------------------------------------- */
+
+typedef struct pt_slice_report {
+  uint64_t start;          /* time reading started: a snapshot time or the
+                              trace's first event */
+  int used_snapshot;       /* 1 if started at a snapshot */
+  int pad_;
+  uint64_t events_read;    /* events read (before and inside the window) */
+  uint64_t events_written; /* events copied from the window */
+  uint64_t enters, leaves; /* synthetic ENTERs at `from`, LEAVEs at the end */
+  uint64_t sends, recvs;   /* synthetic SENDs at `from`, RECVs at the end */
+  uint64_t end;            /* time of the synthetic LEAVEs / RECVs */
+} pt_slice_report;
+
+/* Write the events of [from, to) of the trace at `in` (any readable
+ * format) to `out` (format from sopts or the extension) as a valid trace:
+ *
+ *   - reading starts at the latest snapshot time <= from of a native
+ *     archive (its open regions, unmatched sends and open requests are the
+ *     state there), else at the trace's start;
+ *   - at `from`, every region open on a location is re-entered (an ENTER
+ *     at time `from`, outermost first), every send not yet received is
+ *     re-sent (its original SEND / ISEND at time `from`: a message sent
+ *     before the window and received inside keeps both ends) and every
+ *     open receive request is re-posted (IRECV_REQUEST at `from`);
+ *   - events with from <= time < to are copied as they are;
+ *   - at the end (`to` if the trace goes on, else its last event), a send
+ *     of the slice still unmatched gets a RECV on the receiver's location
+ *     (when the receiver is known), and every region still open is left,
+ *     innermost first.
+ * Hence regions balance and sends match; `paratrace check` passes on a
+ * slice of a consistent trace.  A receive inside the window whose send
+ * comes later in time than the receive cannot be repaired and is kept as
+ * is.  Definitions are copied whole; attributes of re-created events are
+ * not.  Returns PT_OK, PT_EINVAL (from >= to), or the source / sink error
+ * with the detail in err.  report may be NULL. */
+PT_API int pt_slice(const char *in, const char *out, uint64_t from,
+                    uint64_t to, const pt_sink_opts *sopts,
+                    pt_slice_report *report, pt_error *err);
 
 #ifdef __cplusplus
 }

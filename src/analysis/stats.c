@@ -1,0 +1,1168 @@
+/* The statistics engine (include/paratrace/analysis.h, "Statistics").
+ *
+ * One pass over definitions and events.  State, all bounded by the open
+ * state of the trace or by (locations x regions): per location a call
+ * stack; one row per (location, region), (location, peer), matrix cell,
+ * (MPI region, call site), relative entry; unmatched messages per channel
+ * (sender rank, receiver rank, comm, tag) as FIFOs, freed when empty; open
+ * requests, freed when completed.
+ *
+ * Times are clipped to the window: c(x) = min(max(x, from), to).  A visit
+ * [e, l) adds c(l) - c(e) to its inclusive time and that minus its
+ * children's clipped inclusive times to its exclusive time, which is the
+ * same as the time within the window during which it is innermost.  All
+ * sums are in u64 ticks, so sums of pieces are exact (the summaries path
+ * relies on it).
+ */
+#include "analysis/stats_int.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- keyed table ---------------------------------------------------------- */
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= UINT64_C(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= UINT64_C(0xc4ceb3f97f4a7c15);
+  x ^= x >> 33;
+  return x;
+}
+static uint64_t khash(const uint64_t k[4]) {
+  return mix64(k[0] * UINT64_C(0x9e3779b97f4a7c15) +
+               k[1] * UINT64_C(0xc2b2ae3d27d4eb4f) +
+               k[2] * UINT64_C(0x165667b19e3779f9) + k[3]);
+}
+static const uint64_t *kkey(const pt__ktab *t, uint32_t idx) {
+  return (const uint64_t *)(const void *)(t->rec + (size_t)idx * t->rsize);
+}
+static int keq(const uint64_t *a, const uint64_t *b) {
+  return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+}
+
+void pt__kt_init(pt__ktab *t, size_t rsize) {
+  memset(t, 0, sizeof *t);
+  t->rsize = rsize;
+}
+void pt__kt_free(pt__ktab *t) {
+  free(t->slot);
+  free(t->rec);
+  size_t r = t->rsize;
+  memset(t, 0, sizeof *t);
+  t->rsize = r;
+}
+
+static size_t kslot(const pt__ktab *t, const uint64_t k[4]) {
+  size_t i = (size_t)khash(k) & (t->cap - 1);
+  while (t->slot[i] && !keq(kkey(t, t->slot[i] - 1), k))
+    i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+void *pt__kt_find(const pt__ktab *t, const uint64_t k[4]) {
+  if (!t->cap) return NULL;
+  size_t i = kslot(t, k);
+  return t->slot[i] ? t->rec + (size_t)(t->slot[i] - 1) * t->rsize : NULL;
+}
+
+static int kt_rehash(pt__ktab *t, size_t ncap) {
+  uint32_t *ns = calloc(ncap, sizeof *ns);
+  if (!ns) return PT_ENOMEM;
+  free(t->slot);
+  t->slot = ns;
+  t->cap = ncap;
+  for (size_t r = 0; r < t->n; r++) {
+    size_t i = kslot(t, kkey(t, (uint32_t)r));
+    t->slot[i] = (uint32_t)r + 1;
+  }
+  return PT_OK;
+}
+
+void *pt__kt_get(pt__ktab *t, const uint64_t k[4]) {
+  void *p = pt__kt_find(t, k);
+  if (p) return p;
+  if (t->n >= UINT32_MAX - 1) return NULL;
+  if ((t->n + 1) * 2 > t->cap && kt_rehash(t, t->cap ? t->cap * 2 : 64) < 0)
+    return NULL;
+  if (t->n == t->rcap) {
+    size_t nc = t->rcap ? t->rcap * 2 : 32;
+    char *q = realloc(t->rec, nc * t->rsize);
+    if (!q) return NULL;
+    t->rec = q;
+    t->rcap = nc;
+  }
+  p = t->rec + t->n * t->rsize;
+  memset(p, 0, t->rsize);
+  memcpy(p, k, 4 * sizeof *k);
+  t->slot[kslot(t, k)] = (uint32_t)t->n + 1;
+  t->n++;
+  return p;
+}
+
+void pt__kt_del(pt__ktab *t, const uint64_t k[4]) {
+  if (!t->cap) return;
+  size_t i = kslot(t, k);
+  if (!t->slot[i]) return;
+  uint32_t idx = t->slot[i] - 1;
+  /* backward-shift deletion keeps probe chains intact */
+  t->slot[i] = 0;
+  size_t j = i;
+  for (;;) {
+    j = (j + 1) & (t->cap - 1);
+    if (!t->slot[j]) break;
+    size_t home = (size_t)khash(kkey(t, t->slot[j] - 1)) & (t->cap - 1);
+    /* move slot j to i if home is not cyclically in (i, j] */
+    int move = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+    if (move) {
+      t->slot[i] = t->slot[j];
+      t->slot[j] = 0;
+      i = j;
+    }
+  }
+  uint32_t last = (uint32_t)t->n - 1;
+  if (idx != last) {
+    size_t ls = kslot(t, kkey(t, last));
+    memcpy(t->rec + (size_t)idx * t->rsize, t->rec + (size_t)last * t->rsize,
+           t->rsize);
+    t->slot[ls] = idx + 1;
+  }
+  t->n--;
+}
+
+/* ---- records ------------------------------------------------------------------ */
+
+typedef struct reg_rec {
+  uint64_t k[4];
+  char *name;
+  int is_mpi;
+} reg_rec;
+typedef struct cs_name {
+  uint64_t k[4];
+  char *name;
+} cs_name;
+typedef struct u_rec {
+  uint64_t k[4];
+  uint64_t v;
+  int set;
+} u_rec;
+typedef struct mx_rec {
+  uint64_t k[4]; /* sender loc, receiver loc, key */
+  uint64_t count, bytes, ls, lr, matched;
+} mx_rec;
+typedef struct cs_rec {
+  uint64_t k[4]; /* region, callsite */
+  uint64_t calls, time, msgs, bytes, bmin, bmax;
+} cs_rec;
+typedef struct rel_rec {
+  uint64_t k[4]; /* what, id */
+  uint64_t count, time, bytes;
+} rel_rec;
+typedef pt__chan chan_rec;
+
+#define NIL UINT32_MAX
+#define K(a, b, c, d) ((const uint64_t[4]){(a), (b), (c), (d)})
+
+/* ---- create / destroy ------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
+  assert(out);
+  *out = NULL;
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  if (opts) o = *opts;
+  uint64_t hi = o.to ? o.to : UINT64_MAX;
+  if (o.from > hi) return PT_EINVAL;
+  pt_stats *s = calloc(1, sizeof *s);
+  if (!s) return PT_ENOMEM;
+  s->opts = o;
+  s->lo = o.from;
+  s->hi = hi;
+  s->pend_free = NIL;
+  s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL;
+  if (o.locations && o.nlocations) {
+    s->sel = malloc(o.nlocations * sizeof *s->sel);
+    if (!s->sel) {
+      free(s);
+      return PT_ENOMEM;
+    }
+    memcpy(s->sel, o.locations, o.nlocations * sizeof *s->sel);
+    qsort(s->sel, o.nlocations, sizeof *s->sel, cmp_u64);
+  }
+  s->opts.locations = s->sel;
+  pt__kt_init(&s->regions, sizeof(reg_rec));
+  pt__kt_init(&s->callsites, sizeof(cs_name));
+  pt__kt_init(&s->locdefs, sizeof(u_rec));
+  pt__kt_init(&s->groups, sizeof(u_rec));
+  pt__kt_init(&s->loc2rank, sizeof(u_rec));
+  pt__kt_init(&s->rank2loc, sizeof(u_rec));
+  pt__kt_init(&s->locs, sizeof(pt__loc));
+  pt__kt_init(&s->rl, sizeof(pt__rl));
+  pt__kt_init(&s->pm, sizeof(pt__pm));
+  pt__kt_init(&s->mx, sizeof(mx_rec));
+  pt__kt_init(&s->cs, sizeof(cs_rec));
+  pt__kt_init(&s->rel, sizeof(rel_rec));
+  pt__kt_init(&s->chans, sizeof(chan_rec));
+  pt__kt_init(&s->reqs, sizeof(pt__req));
+  *out = s;
+  return PT_OK;
+}
+
+static void free_output(pt_stats *s) {
+  free(s->out_regions);
+  free(s->out_rl);
+  free(s->out_locs);
+  free(s->out_cs);
+  free(s->out_mx);
+  free(s->out_rel);
+  s->out_regions = NULL;
+  s->out_rl = NULL;
+  s->out_locs = NULL;
+  s->out_cs = NULL;
+  s->out_mx = NULL;
+  s->out_rel = NULL;
+  s->nout_regions = s->nout_rl = s->nout_locs = s->nout_cs = s->nout_mx =
+      s->nout_rel = 0;
+  s->aggregated = 0;
+}
+
+void pt__stats_invalidate(pt_stats *s) { free_output(s); }
+
+void pt_stats_destroy(pt_stats *s) {
+  if (!s) return;
+  free_output(s);
+  for (size_t i = 0; i < s->regions.n; i++)
+    free(((reg_rec *)pt__kt_at(&s->regions, i))->name);
+  for (size_t i = 0; i < s->callsites.n; i++)
+    free(((cs_name *)pt__kt_at(&s->callsites, i))->name);
+  for (size_t i = 0; i < s->locs.n; i++)
+    free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
+  pt__ktab *tabs[] = {&s->regions, &s->callsites, &s->locdefs, &s->groups,
+                      &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
+                      &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs};
+  for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
+  free(s->pends);
+  free(s->loc_direct);
+  free(s->sel);
+  free(s);
+}
+
+/* ---- definitions ---------------------------------------------------------- */
+
+static char *dupstr(const char *a) {
+  size_t n = strlen(a) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, a, n);
+  return p;
+}
+
+int pt_stats_def(pt_stats *s, const pt_def *d) {
+  assert(s && d);
+  if (s->finished) return PT_ESTATE;
+  switch (d->kind) {
+    case PT_DEF_REGION: {
+      reg_rec *r = pt__kt_get(&s->regions, K(d->id, 0, 0, 0));
+      if (!r) return PT_ENOMEM;
+      char buf[32];
+      if (!d->name) snprintf(buf, sizeof buf, "region %llu",
+                             (unsigned long long)d->id);
+      char *n = dupstr(d->name ? d->name : buf);
+      if (!n) return PT_ENOMEM;
+      free(r->name);
+      r->name = n;
+      r->is_mpi = d->i1 == PT_PARADIGM_MPI || strncmp(n, "MPI_", 4) == 0;
+      break;
+    }
+    case PT_DEF_CALLSITE: {
+      cs_name *c = pt__kt_get(&s->callsites, K(d->id, 0, 0, 0));
+      if (!c) return PT_ENOMEM;
+      char buf[512];
+      if (d->s1)
+        snprintf(buf, sizeof buf, "%s:%lld", d->s1, (long long)d->i0);
+      else if (d->name)
+        snprintf(buf, sizeof buf, "%s", d->name);
+      else
+        snprintf(buf, sizeof buf, "callsite %llu", (unsigned long long)d->id);
+      char *n = dupstr(buf);
+      if (!n) return PT_ENOMEM;
+      free(c->name);
+      c->name = n;
+      break;
+    }
+    case PT_DEF_LOCATION: {
+      if (s->frozen) return PT_OK; /* late: ignored for the rank map */
+      u_rec *u = pt__kt_get(&s->locdefs, K(d->id, 0, 0, 0));
+      if (!u) return PT_ENOMEM;
+      u->v = d->parent;
+      break;
+    }
+    case PT_DEF_LOCATION_GROUP: {
+      if (s->frozen) return PT_OK;
+      u_rec *u = pt__kt_get(&s->groups, K(d->id, 0, 0, 0));
+      if (!u) return PT_ENOMEM;
+      u->v = (uint64_t)d->i1;
+      u->set = 1;
+      break;
+    }
+    default: break;
+  }
+  return PT_OK;
+}
+
+int pt__stats_selected(const pt_stats *s, uint64_t loc) {
+  if (!s->sel) return 1;
+  size_t lo = 0, hi = s->opts.nlocations;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    if (s->sel[m] < loc) lo = m + 1;
+    else if (s->sel[m] > loc) hi = m;
+    else return 1;
+  }
+  return 0;
+}
+
+pt__loc *pt__stats_loc(pt_stats *s, uint64_t loc) {
+  /* locations are never deleted, so their indices are stable: small ids
+   * are looked up in an array */
+  if (loc < s->nloc_direct && s->loc_direct[loc])
+    return pt__kt_at(&s->locs, s->loc_direct[loc] - 1);
+  pt__loc *L = pt__kt_get(&s->locs, K(loc, 0, 0, 0));
+  if (L && loc < 65536) {
+    if (loc >= s->nloc_direct) {
+      size_t n = s->nloc_direct ? s->nloc_direct : 64;
+      while (n <= loc) n *= 2;
+      uint32_t *q = realloc(s->loc_direct, n * sizeof *q);
+      if (!q) return L; /* the cache is optional */
+      memset(q + s->nloc_direct, 0, (n - s->nloc_direct) * sizeof *q);
+      s->loc_direct = q;
+      s->nloc_direct = n;
+    }
+    s->loc_direct[loc] =
+        (uint32_t)((size_t)((char *)L - s->locs.rec) / s->locs.rsize + 1);
+  }
+  return L;
+}
+
+int pt__stats_freeze(pt_stats *s) {
+  if (s->frozen) return PT_OK;
+  s->frozen = 1;
+  /* ranks are used when every group has a distinct rank */
+  pt__ktab seen;
+  pt__kt_init(&seen, sizeof(u_rec));
+  int distinct = s->groups.n > 0;
+  for (size_t i = 0; i < s->groups.n && distinct; i++) {
+    u_rec *g = pt__kt_at(&s->groups, i);
+    if (pt__kt_find(&seen, K(g->v, 0, 0, 0))) distinct = 0;
+    else if (!pt__kt_get(&seen, K(g->v, 0, 0, 0))) {
+      pt__kt_free(&seen);
+      return PT_ENOMEM;
+    }
+  }
+  pt__kt_free(&seen);
+  s->use_ranks = distinct;
+  for (size_t i = 0; i < s->locdefs.n; i++) {
+    u_rec *l = pt__kt_at(&s->locdefs, i);
+    uint64_t id = l->k[0], grp = l->v;
+    if (pt__stats_selected(s, id) && !pt__stats_loc(s, id)) return PT_ENOMEM;
+    if (!distinct) continue;
+    u_rec *g = pt__kt_find(&s->groups, K(grp, 0, 0, 0));
+    if (!g) continue;
+    u_rec *a = pt__kt_get(&s->loc2rank, K(id, 0, 0, 0));
+    if (!a) return PT_ENOMEM;
+    a->v = g->v;
+    a->set = 1;
+    u_rec *b = pt__kt_find(&s->rank2loc, K(g->v, 0, 0, 0));
+    if (!b) {
+      b = pt__kt_get(&s->rank2loc, K(g->v, 0, 0, 0));
+      if (!b) return PT_ENOMEM;
+      b->v = id;
+      b->set = 1;
+    }
+  }
+  return PT_OK;
+}
+
+uint64_t pt__stats_rank_of(const pt_stats *s, uint64_t loc) {
+  if (!s->use_ranks) return loc;
+  const u_rec *u = pt__kt_find(&s->loc2rank, K(loc, 0, 0, 0));
+  return u ? u->v : loc;
+}
+
+uint64_t pt__stats_peer_loc(const pt_stats *s, int64_t peer) {
+  if (peer < 0) return PT_NONE;
+  if (!s->use_ranks) return (uint64_t)peer;
+  const u_rec *u = pt__kt_find(&s->rank2loc, K((uint64_t)peer, 0, 0, 0));
+  return u ? u->v : (uint64_t)peer;
+}
+
+/* ---- events ------------------------------------------------------------------- */
+
+static inline uint64_t clip(const pt_stats *s, uint64_t x) {
+  return x < s->lo ? s->lo : x > s->hi ? s->hi : x;
+}
+static inline int in_w(const pt_stats *s, uint64_t t) {
+  return t >= s->lo && t < s->hi;
+}
+
+static int is_mpi_region(const pt_stats *s, uint64_t region) {
+  const reg_rec *r = pt__kt_find(&s->regions, K(region, 0, 0, 0));
+  return r && r->is_mpi;
+}
+
+int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
+                   uint64_t enter) {
+  pt__loc *L = pt__stats_loc(s, loc);
+  if (!L) return PT_ENOMEM;
+  if (L->depth == L->cap) {
+    size_t nc = L->cap ? L->cap * 2 : 16;
+    pt__frame *q = realloc(L->st, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    L->st = q;
+    L->cap = nc;
+  }
+  uint64_t R = s->opts.relative_to;
+  size_t ci = (size_t)(region ^ (region >> 7)) & (PT__ROWCACHE - 1);
+  pt__rl *r;
+  if (L->rc_region[ci] == region + 1) {
+    r = pt__kt_at(&s->rl, L->rc_row[ci]);
+  } else {
+    r = pt__kt_get(&s->rl, K(loc, region, 0, 0));
+    if (!r) return PT_ENOMEM;
+    L->rc_region[ci] = region + 1;
+    L->rc_row[ci] = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
+  }
+  if (!r->known) {
+    r->known = 1;
+    r->is_mpi = (uint8_t)is_mpi_region(s, region);
+  }
+  pt__frame *f = &L->st[L->depth++];
+  memset(f, 0, sizeof *f);
+  f->region = region;
+  f->enter = enter;
+  f->callsite = PT_NONE;
+  f->row = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
+  f->is_mpi = r->is_mpi;
+  f->in_rel = region != R && L->rel_depth > 0;
+  if (region == R) L->rel_depth++;
+  return PT_OK;
+}
+
+/* Leave the innermost frame of L at time t. */
+static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
+  pt__frame f = L->st[--L->depth];
+  uint64_t incl = clip(s, t) - clip(s, f.enter);
+  uint64_t excl = incl - f.child;
+  int counted = in_w(s, f.enter);
+  if (L->depth) L->st[L->depth - 1].child += incl;
+  pt__rl *r = pt__kt_at(&s->rl, f.row);
+  if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
+  r->incl += incl;
+  r->excl += excl;
+  if (counted) {
+    if (incl < r->vmin) r->vmin = incl;
+    if (incl > r->vmax) r->vmax = incl;
+  }
+  if (f.is_mpi && (incl || counted)) {
+    cs_rec *c = pt__kt_get(&s->cs, K(f.region, f.callsite, 0, 0));
+    if (!c) return PT_ENOMEM;
+    c->calls += (uint64_t)counted;
+    c->time += incl;
+  }
+  if (f.in_rel && (incl || counted)) {
+    rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, f.region, 0, 0));
+    if (!c) return PT_ENOMEM;
+    c->time += incl;
+  }
+  if (f.region == s->opts.relative_to) {
+    L->rel_depth--;
+    s->rel_time += incl;
+  }
+  return PT_OK;
+}
+
+static void evcopy(pt__evcopy *c, const pt_event *ev) {
+  c->time = ev->time;
+  c->kind = ev->kind;
+  c->ref = ev->ref;
+  c->peer = ev->peer;
+  c->comm = ev->comm;
+  c->tag = ev->tag;
+  c->size = ev->size;
+  c->request = ev->request;
+}
+
+static uint32_t pend_new(pt_stats *s) {
+  if (s->pend_free != NIL) {
+    uint32_t i = s->pend_free;
+    s->pend_free = s->pends[i].next;
+    return i;
+  }
+  if (s->npends == s->pends_cap) {
+    size_t nc = s->pends_cap ? s->pends_cap * 2 : 64;
+    if (nc >= NIL) return NIL;
+    pt__pend *q = realloc(s->pends, nc * sizeof *q);
+    if (!q) return NIL;
+    s->pends = q;
+    s->pends_cap = nc;
+  }
+  return (uint32_t)s->npends++;
+}
+
+/* A matched pair: late sender / receiver into the matrix. */
+static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
+                   const pt__pend *rcv) {
+  if (!rcv->in_w) return PT_OK;
+  int64_t key = s->opts.matrix_by == PT_STATS_BY_TAG    ? (int64_t)ck[3]
+                : s->opts.matrix_by == PT_STATS_BY_COMM ? (int64_t)ck[2]
+                                                        : 0;
+  mx_rec *m = pt__kt_get(&s->mx, K(snd->loc, rcv->loc, (uint64_t)key, 0));
+  if (!m) return PT_ENOMEM;
+  m->matched++;
+  if (rcv->blocking && snd->enter > rcv->enter)
+    m->ls += snd->enter - rcv->enter;
+  if (snd->blocking && rcv->enter > snd->enter)
+    m->lr += rcv->enter - snd->enter;
+  return PT_OK;
+}
+
+/* Add a send (is_recv 0) or receive to channel ck: match it against the
+ * oldest waiting partner or queue it. */
+static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
+                    int is_recv) {
+  chan_rec *c = pt__kt_find(&s->chans, ck);
+  if (c && c->head != NIL && c->recvs != is_recv) {
+    uint32_t i = c->head;
+    pt__pend other = s->pends[i];
+    c->head = other.next;
+    if (c->head == NIL) pt__kt_del(&s->chans, ck);
+    s->pends[i].used = 0;
+    s->pends[i].next = s->pend_free;
+    s->pend_free = i;
+    return is_recv ? matched(s, ck, &other, p) : matched(s, ck, p, &other);
+  }
+  uint32_t i = pend_new(s);
+  if (i == NIL) return PT_ENOMEM;
+  c = pt__kt_get(&s->chans, ck);
+  if (!c) return PT_ENOMEM;
+  s->pends[i] = *p;
+  s->pends[i].used = 1;
+  s->pends[i].next = NIL;
+  if (!c->live) {
+    c->live = 1;
+    c->head = c->tail = i;
+  } else {
+    s->pends[c->tail].next = i;
+    c->tail = i;
+  }
+  c->recvs = is_recv;
+  return PT_OK;
+}
+
+static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
+  uint64_t loc = L->k[0];
+  int w = in_w(s, ev->time);
+  int is_send = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
+  if (w) {
+    pt__pm *p = pt__kt_get(&s->pm, K(loc, (uint64_t)ev->peer, 0, 0));
+    if (!p) return PT_ENOMEM;
+    if (is_send) {
+      p->sent++;
+      p->bsent += ev->size;
+      int64_t key = s->opts.matrix_by == PT_STATS_BY_TAG    ? ev->tag
+                    : s->opts.matrix_by == PT_STATS_BY_COMM ? (int64_t)ev->comm
+                                                            : 0;
+      mx_rec *m = pt__kt_get(
+          &s->mx, K(loc, pt__stats_peer_loc(s, ev->peer), (uint64_t)key, 0));
+      if (!m) return PT_ENOMEM;
+      m->count++;
+      m->bytes += ev->size;
+    } else {
+      p->recv++;
+      p->brecv += ev->size;
+    }
+  }
+  if (ev->peer < 0 || ev->tag < 0) return PT_OK;
+  uint64_t me = pt__stats_rank_of(s, loc), peer = (uint64_t)ev->peer;
+  uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
+                    (uint64_t)ev->tag};
+  pt__pend p;
+  memset(&p, 0, sizeof p);
+  p.loc = loc;
+  p.enter = L->depth ? L->st[L->depth - 1].enter : ev->time;
+  p.blocking = ev->kind == PT_EV_SEND || ev->kind == PT_EV_RECV;
+  p.in_w = (uint8_t)w;
+  evcopy(&p.ev, ev);
+  return chan_add(s, ck, &p, !is_send);
+}
+
+int pt_stats_event(pt_stats *s, const pt_event *ev) {
+  assert(s && ev);
+  if (s->finished) return PT_ESTATE;
+  if (!s->frozen) {
+    int rc = pt__stats_freeze(s);
+    if (rc < 0) return rc;
+  }
+  if (!s->any_event || ev->time > s->last_time) s->last_time = ev->time;
+  s->any_event = 1;
+  if (!pt__stats_selected(s, ev->location)) return PT_OK;
+  pt__loc *L = pt__stats_loc(s, ev->location);
+  if (!L) return PT_ENOMEM;
+  uint64_t t = ev->time;
+  int w = in_w(s, t);
+  if (w) s->events++;
+  int rc = PT_OK;
+  switch (ev->kind) {
+    case PT_EV_ENTER: {
+      int inside = L->rel_depth > 0 && ev->ref != s->opts.relative_to;
+      if ((rc = pt__stats_push(s, ev->location, ev->ref, t)) < 0) return rc;
+      if (w) {
+        L = pt__stats_loc(s, ev->location);
+        pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
+        if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
+        r->count++;
+        if (inside) {
+          rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, ev->ref, 0, 0));
+          if (!c) return PT_ENOMEM;
+          c->count++;
+        }
+        if (ev->ref == s->opts.relative_to) s->rel_count++;
+      }
+      return PT_OK;
+    }
+    case PT_EV_LEAVE: {
+      size_t d = L->depth;
+      while (d && L->st[d - 1].region != ev->ref) d--;
+      if (!d) return PT_OK; /* no such open region: ignored */
+      L = pt__stats_loc(s, ev->location); /* stable: no insertion since */
+      while (L->depth >= d)
+        if ((rc = pop(s, L, t)) < 0) return rc;
+      return PT_OK;
+    }
+    default: break;
+  }
+  int msg = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND ||
+            ev->kind == PT_EV_RECV || ev->kind == PT_EV_IRECV;
+  uint64_t bytes = ev->kind == PT_EV_COLL_END ? ev->size + ev->size2
+                   : msg                      ? ev->size
+                   : ev->kind == PT_EV_IO_END ? ev->size
+                                              : 0;
+  if (w && L->rel_depth > 0) {
+    rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_EVENT, ev->kind, 0, 0));
+    if (!c) return PT_ENOMEM;
+    c->count++;
+    c->bytes += bytes;
+  }
+  if (msg || ev->kind == PT_EV_COLL_END) {
+    if (L->depth && L->st[L->depth - 1].is_mpi) {
+      pt__frame *f = &L->st[L->depth - 1];
+      if (msg && pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
+        f->callsite = ev->ref;
+      if (w) {
+        cs_rec *c = pt__kt_get(&s->cs, K(f->region, f->callsite, 0, 0));
+        if (!c) return PT_ENOMEM;
+        if (!c->msgs || bytes < c->bmin) c->bmin = bytes;
+        if (bytes > c->bmax) c->bmax = bytes;
+        c->msgs++;
+        c->bytes += bytes;
+      }
+    }
+  }
+  if (msg) {
+    L = pt__stats_loc(s, ev->location);
+    if ((rc = message(s, L, ev)) < 0) return rc;
+  }
+  /* open requests, for snapshots */
+  uint64_t rk[4] = {ev->location, ev->request, 0, 0};
+  switch (ev->kind) {
+    case PT_EV_ISEND:
+    case PT_EV_IRECV_REQUEST: {
+      pt__req *q = pt__kt_get(&s->reqs, rk);
+      if (!q) return PT_ENOMEM;
+      evcopy(&q->ev, ev);
+      break;
+    }
+    case PT_EV_ISEND_COMPLETE:
+    case PT_EV_IRECV:
+    case PT_EV_REQUEST_CANCELLED: pt__kt_del(&s->reqs, rk); break;
+    default: break;
+  }
+  return PT_OK;
+}
+
+int pt_stats_finish(pt_stats *s) {
+  assert(s);
+  if (s->finished) return PT_OK;
+  int rc = pt__stats_freeze(s);
+  if (rc < 0) return rc;
+  s->end_eff = s->opts.end ? s->opts.end : s->last_time;
+  for (size_t i = 0; i < s->locs.n; i++) {
+    pt__loc *L = pt__kt_at(&s->locs, i);
+    while (L->depth) {
+      if ((rc = pop(s, L, s->end_eff)) < 0) return rc;
+      L = pt__kt_at(&s->locs, i);
+    }
+  }
+  s->finished = 1;
+  return PT_OK;
+}
+
+/* ---- partial (cumulative) state, for summaries --------------------------- */
+
+int pt__stats_partial(pt_stats *s, uint64_t loc, uint64_t t, pt__rl_fn fn,
+                      void *user, uint64_t *depth) {
+  pt__loc *L = pt__kt_find(&s->locs, K(loc, 0, 0, 0));
+  size_t d = L ? L->depth : 0;
+  *depth = d;
+  /* open frames' partial incl/excl, innermost first */
+  uint64_t *pin = NULL, *pex = NULL;
+  if (d) {
+    pin = calloc(d, sizeof *pin);
+    pex = calloc(d, sizeof *pex);
+    if (!pin || !pex) {
+      free(pin);
+      free(pex);
+      return PT_ENOMEM;
+    }
+    for (size_t i = d; i-- > 0;) {
+      pin[i] = clip(s, t) - clip(s, L->st[i].enter);
+      pex[i] = pin[i] - L->st[i].child - (i + 1 < d ? pin[i + 1] : 0);
+    }
+  }
+  int rc = PT_OK;
+  for (size_t r = 0; r < s->rl.n && rc == PT_OK; r++) {
+    pt__rl *x = pt__kt_at(&s->rl, r);
+    if (x->k[0] != loc) continue;
+    uint64_t in = x->incl, ex = x->excl;
+    for (size_t i = 0; i < d; i++)
+      if (L->st[i].region == x->k[1]) {
+        in += pin[i];
+        ex += pex[i];
+      }
+    rc = fn(user, x->k[1], x->count, in, ex);
+  }
+  /* open regions without a row yet (entered before the window) */
+  for (size_t i = 0; i < d && rc == PT_OK; i++) {
+    if (pt__kt_find(&s->rl, K(loc, L->st[i].region, 0, 0))) continue;
+    int first = 1;
+    for (size_t j = 0; j < i; j++)
+      if (L->st[j].region == L->st[i].region) first = 0;
+    if (!first) continue;
+    uint64_t in = 0, ex = 0;
+    for (size_t j = i; j < d; j++)
+      if (L->st[j].region == L->st[i].region) {
+        in += pin[j];
+        ex += pex[j];
+      }
+    rc = fn(user, L->st[i].region, 0, in, ex);
+  }
+  free(pin);
+  free(pex);
+  return rc;
+}
+
+int pt__stats_add_summary(pt_stats *s, const pt_summary *m, int sign) {
+  uint64_t sg = sign < 0 ? UINT64_MAX : 1; /* wrapping multiply */
+  if (!pt__stats_selected(s, m->location)) return PT_OK;
+  if (!pt__stats_loc(s, m->location)) return PT_ENOMEM;
+  if (m->kind == PT_SUM_REGION && m->ref != PT_NONE) {
+    pt__rl *r = pt__kt_get(&s->rl, K(m->location, m->ref, 0, 0));
+    if (!r) return PT_ENOMEM;
+    r->count += sg * m->count;
+    r->incl += sg * m->incl_time;
+    r->excl += sg * m->excl_time;
+  } else if (m->kind == PT_SUM_MESSAGES && m->ref != PT_NONE) {
+    pt__pm *p = pt__kt_get(&s->pm, K(m->location, m->ref, 0, 0));
+    if (!p) return PT_ENOMEM;
+    p->sent += sg * m->count;
+    p->recv += sg * m->excl_time;
+    p->bsent += sg * m->bytes_sent;
+    p->brecv += sg * m->bytes_recv;
+  }
+  return PT_OK;
+}
+
+int pt__stats_add_rows(pt_stats *d, const pt_stats *s, int sign) {
+  uint64_t sg = sign < 0 ? UINT64_MAX : 1;
+  for (size_t i = 0; i < s->locs.n; i++)
+    if (!pt__stats_loc(d, ((pt__loc *)pt__kt_at(&s->locs, i))->k[0]))
+      return PT_ENOMEM;
+  for (size_t i = 0; i < s->rl.n; i++) {
+    const pt__rl *x = pt__kt_at(&s->rl, i);
+    pt__rl *r = pt__kt_get(&d->rl, x->k);
+    if (!r) return PT_ENOMEM;
+    r->count += sg * x->count;
+    r->incl += sg * x->incl;
+    r->excl += sg * x->excl;
+  }
+  for (size_t i = 0; i < s->pm.n; i++) {
+    const pt__pm *x = pt__kt_at(&s->pm, i);
+    pt__pm *p = pt__kt_get(&d->pm, x->k);
+    if (!p) return PT_ENOMEM;
+    p->sent += sg * x->sent;
+    p->bsent += sg * x->bsent;
+    p->recv += sg * x->recv;
+    p->brecv += sg * x->brecv;
+  }
+  return PT_OK;
+}
+
+int pt__stats_rows_from_pm(pt_stats *s) {
+  for (size_t i = 0; i < s->mx.n;) pt__kt_del(&s->mx, ((mx_rec *)pt__kt_at(&s->mx, i))->k);
+  for (size_t i = 0; i < s->pm.n; i++) {
+    const pt__pm *p = pt__kt_at(&s->pm, i);
+    if (!p->sent && !p->bsent) continue;
+    mx_rec *m = pt__kt_get(
+        &s->mx, K(p->k[0], pt__stats_peer_loc(s, (int64_t)p->k[1]), 0, 0));
+    if (!m) return PT_ENOMEM;
+    p = pt__kt_at(&s->pm, i);
+    m->count += p->sent;
+    m->bytes += p->bsent;
+  }
+  return PT_OK;
+}
+
+/* ---- merge ------------------------------------------------------------------- */
+
+int pt_stats_merge(pt_stats *d, const pt_stats *s) {
+  assert(d && s);
+  if (!d->finished || !s->finished) return PT_ESTATE;
+  if (d->lo != s->lo || d->hi != s->hi || d->end_eff != s->end_eff ||
+      d->opts.relative_to != s->opts.relative_to ||
+      d->opts.matrix_by != s->opts.matrix_by)
+    return PT_EINVAL;
+  free_output(d);
+  int rc;
+  for (size_t i = 0; i < s->regions.n; i++) {
+    const reg_rec *x = pt__kt_at(&s->regions, i);
+    if (pt__kt_find(&d->regions, x->k)) continue;
+    char *n = dupstr(x->name);
+    reg_rec *r = n ? pt__kt_get(&d->regions, x->k) : NULL;
+    if (!r) {
+      free(n);
+      return PT_ENOMEM;
+    }
+    r->name = n;
+    r->is_mpi = x->is_mpi;
+  }
+  for (size_t i = 0; i < s->callsites.n; i++) {
+    const cs_name *x = pt__kt_at(&s->callsites, i);
+    if (pt__kt_find(&d->callsites, x->k)) continue;
+    char *n = dupstr(x->name);
+    cs_name *r = n ? pt__kt_get(&d->callsites, x->k) : NULL;
+    if (!r) {
+      free(n);
+      return PT_ENOMEM;
+    }
+    r->name = n;
+  }
+  if ((rc = pt__stats_add_rows(d, s, 1)) < 0) return rc;
+  for (size_t i = 0; i < s->rl.n; i++) { /* per-visit extremes */
+    const pt__rl *x = pt__kt_at(&s->rl, i);
+    pt__rl *r = pt__kt_find(&d->rl, x->k);
+    if (!x->count) continue;
+    if (r->count == x->count || x->vmin < r->vmin) r->vmin = x->vmin;
+    if (x->vmax > r->vmax) r->vmax = x->vmax;
+  }
+  for (size_t i = 0; i < s->mx.n; i++) {
+    const mx_rec *x = pt__kt_at(&s->mx, i);
+    mx_rec *m = pt__kt_get(&d->mx, x->k);
+    if (!m) return PT_ENOMEM;
+    m->count += x->count;
+    m->bytes += x->bytes;
+    m->ls += x->ls;
+    m->lr += x->lr;
+    m->matched += x->matched;
+  }
+  for (size_t i = 0; i < s->cs.n; i++) {
+    const cs_rec *x = pt__kt_at(&s->cs, i);
+    cs_rec *c = pt__kt_get(&d->cs, x->k);
+    if (!c) return PT_ENOMEM;
+    if (x->msgs && (!c->msgs || x->bmin < c->bmin)) c->bmin = x->bmin;
+    if (x->bmax > c->bmax) c->bmax = x->bmax;
+    c->calls += x->calls;
+    c->time += x->time;
+    c->msgs += x->msgs;
+    c->bytes += x->bytes;
+  }
+  for (size_t i = 0; i < s->rel.n; i++) {
+    const rel_rec *x = pt__kt_at(&s->rel, i);
+    rel_rec *c = pt__kt_get(&d->rel, x->k);
+    if (!c) return PT_ENOMEM;
+    c->count += x->count;
+    c->time += x->time;
+    c->bytes += x->bytes;
+  }
+  d->events += s->events;
+  d->rel_count += s->rel_count;
+  d->rel_time += s->rel_time;
+  d->have &= s->have;
+  /* unmatched messages of src meet those of dst, in FIFO order */
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const chan_rec *c = pt__kt_at(&s->chans, i);
+    uint64_t ck[4];
+    memcpy(ck, c->k, sizeof ck);
+    int recvs = c->recvs;
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) {
+      pt__pend p = s->pends[j];
+      if ((rc = chan_add(d, ck, &p, recvs)) < 0) return rc;
+      c = pt__kt_at(&s->chans, i);
+    }
+  }
+  return PT_OK;
+}
+
+/* ---- output ------------------------------------------------------------------- */
+
+static int cmp_rl(const void *a, const void *b) {
+  const pt_stats_region_loc_row *x = a, *y = b;
+  if (x->region != y->region) return x->region < y->region ? -1 : 1;
+  return x->location < y->location ? -1 : x->location > y->location;
+}
+static int cmp_region(const void *a, const void *b) {
+  const pt_stats_region_row *x = a, *y = b;
+  if (x->incl != y->incl) return x->incl > y->incl ? -1 : 1;
+  return x->region < y->region ? -1 : x->region > y->region;
+}
+static int cmp_k3(const uint64_t *x, const uint64_t *y) {
+  for (int i = 0; i < 3; i++)
+    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+static int cmp_cs(const void *a, const void *b) {
+  const pt_stats_callsite_row *x = a, *y = b;
+  uint64_t p[3] = {x->region, x->callsite, 0}, q[3] = {y->region, y->callsite, 0};
+  return cmp_k3(p, q);
+}
+static int cmp_mx(const void *a, const void *b) {
+  const pt_stats_message_row *x = a, *y = b;
+  uint64_t p[3] = {x->sender, x->receiver, (uint64_t)x->key ^ (UINT64_C(1) << 63)};
+  uint64_t q[3] = {y->sender, y->receiver, (uint64_t)y->key ^ (UINT64_C(1) << 63)};
+  return cmp_k3(p, q);
+}
+static int cmp_rel(const void *a, const void *b) {
+  const pt_stats_relative_row *x = a, *y = b;
+  uint64_t p[3] = {x->what, x->id, 0}, q[3] = {y->what, y->id, 0};
+  return cmp_k3(p, q);
+}
+static int cmp_loc(const void *a, const void *b) {
+  const pt_stats_location_row *x = a, *y = b;
+  return x->location < y->location ? -1 : x->location > y->location;
+}
+
+const char *pt_stats_region_name(const pt_stats *s, uint64_t region) {
+  const reg_rec *r = pt__kt_find(&s->regions, K(region, 0, 0, 0));
+  return r ? r->name : NULL;
+}
+const char *pt_stats_callsite_name(const pt_stats *s, uint64_t callsite) {
+  const cs_name *r = pt__kt_find(&s->callsites, K(callsite, 0, 0, 0));
+  return r ? r->name : NULL;
+}
+
+static int aggregate(pt_stats *s) {
+  if (s->aggregated) return PT_OK;
+  int detail = (s->have & PT_STATS_HAVE_DETAIL) != 0;
+  /* locations */
+  size_t nl = s->locs.n;
+  s->out_locs = calloc(nl ? nl : 1, sizeof *s->out_locs);
+  s->out_rl = calloc(s->rl.n ? s->rl.n : 1, sizeof *s->out_rl);
+  s->out_regions = calloc(s->rl.n ? s->rl.n : 1, sizeof *s->out_regions);
+  s->out_cs = calloc(s->cs.n ? s->cs.n : 1, sizeof *s->out_cs);
+  s->out_mx = calloc(s->mx.n ? s->mx.n : 1, sizeof *s->out_mx);
+  s->out_rel = calloc(s->rel.n ? s->rel.n : 1, sizeof *s->out_rel);
+  if (!s->out_locs || !s->out_rl || !s->out_regions || !s->out_cs ||
+      !s->out_mx || !s->out_rel) {
+    free_output(s);
+    return PT_ENOMEM;
+  }
+  for (size_t i = 0; i < nl; i++)
+    s->out_locs[i].location = ((pt__loc *)pt__kt_at(&s->locs, i))->k[0];
+  qsort(s->out_locs, nl, sizeof *s->out_locs, cmp_loc);
+  s->nout_locs = nl;
+  /* rows (all-zero rows dropped: both paths may create them) */
+  for (size_t i = 0; i < s->rl.n; i++) {
+    const pt__rl *x = pt__kt_at(&s->rl, i);
+    if (!x->count && !x->incl && !x->excl) continue;
+    pt_stats_region_loc_row *o = &s->out_rl[s->nout_rl++];
+    o->location = x->k[0];
+    o->region = x->k[1];
+    o->count = x->count;
+    o->incl = x->incl;
+    o->excl = x->excl;
+    if (detail && x->count) {
+      o->visit_min = x->vmin;
+      o->visit_max = x->vmax;
+    }
+  }
+  qsort(s->out_rl, s->nout_rl, sizeof *s->out_rl, cmp_rl);
+  for (size_t i = 0; i < s->nout_rl; i++) {
+    const pt_stats_region_loc_row *o = &s->out_rl[i];
+    pt_stats_location_row key = {.location = o->location};
+    pt_stats_location_row *l =
+        bsearch(&key, s->out_locs, nl, sizeof *s->out_locs, cmp_loc);
+    if (!l) continue;
+    l->app_time += o->excl;
+    if (is_mpi_region(s, o->region)) l->mpi_time += o->incl;
+  }
+  for (size_t i = 0; i < s->pm.n; i++) {
+    const pt__pm *p = pt__kt_at(&s->pm, i);
+    pt_stats_location_row key = {.location = p->k[0]};
+    pt_stats_location_row *l =
+        bsearch(&key, s->out_locs, nl, sizeof *s->out_locs, cmp_loc);
+    if (!l) continue;
+    l->sent += p->sent;
+    l->bytes_sent += p->bsent;
+    l->received += p->recv;
+    l->bytes_received += p->brecv;
+  }
+  /* regions: over the rows of each region (sorted by region, location) */
+  for (size_t i = 0; i < s->nout_rl;) {
+    size_t j = i;
+    pt_stats_region_row *g = &s->out_regions[s->nout_regions++];
+    uint64_t reg = s->out_rl[i].region;
+    g->region = reg;
+    const char *nm = pt_stats_region_name(s, reg);
+    g->name = nm ? nm : "?";
+    g->is_mpi = is_mpi_region(s, reg);
+    g->incl_min = g->excl_min = UINT64_MAX;
+    g->incl_max_location = g->excl_max_location = PT_NONE;
+    uint64_t vmin = UINT64_MAX, vmax = 0;
+    for (; j < s->nout_rl && s->out_rl[j].region == reg; j++) {
+      const pt_stats_region_loc_row *o = &s->out_rl[j];
+      g->count += o->count;
+      g->incl += o->incl;
+      g->excl += o->excl;
+      if (o->count && o->visit_min < vmin) vmin = o->visit_min;
+      if (o->visit_max > vmax) vmax = o->visit_max;
+      if (o->incl < g->incl_min) g->incl_min = o->incl;
+      if (o->excl < g->excl_min) g->excl_min = o->excl;
+      if (g->incl_max_location == PT_NONE || o->incl > g->incl_max) {
+        g->incl_max = o->incl;
+        g->incl_max_location = o->location;
+      }
+      if (g->excl_max_location == PT_NONE || o->excl > g->excl_max) {
+        g->excl_max = o->excl;
+        g->excl_max_location = o->location;
+      }
+    }
+    /* locations without a row count as 0 */
+    size_t rows = j - i;
+    if (rows < nl) {
+      g->incl_min = g->excl_min = 0;
+      /* a zero max may belong to a lower location id without a row */
+      for (size_t k = 0; k < nl; k++) {
+        uint64_t id = s->out_locs[k].location;
+        int has = 0;
+        for (size_t m = i; m < j && !has; m++) has = s->out_rl[m].location == id;
+        if (has) continue;
+        if (g->incl_max == 0 && id < g->incl_max_location) g->incl_max_location = id;
+        if (g->excl_max == 0 && id < g->excl_max_location) g->excl_max_location = id;
+        break; /* the lowest missing id is the only candidate */
+      }
+    }
+    double n = (double)(nl > rows ? nl : rows);
+    g->incl_mean = (double)g->incl / n;
+    g->excl_mean = (double)g->excl / n;
+    g->imbalance = g->incl ? (double)g->incl_max / g->incl_mean : 0;
+    if (detail && g->count) {
+      g->visit_min = vmin;
+      g->visit_max = vmax;
+    }
+    i = j;
+  }
+  qsort(s->out_regions, s->nout_regions, sizeof *s->out_regions, cmp_region);
+  if (detail) {
+    for (size_t i = 0; i < s->cs.n; i++) {
+      const cs_rec *x = pt__kt_at(&s->cs, i);
+      if (!x->calls && !x->time && !x->msgs) continue;
+      pt_stats_callsite_row *o = &s->out_cs[s->nout_cs++];
+      o->region = x->k[0];
+      o->callsite = x->k[1];
+      o->calls = x->calls;
+      o->time = x->time;
+      o->messages = x->msgs;
+      o->bytes = x->bytes;
+      o->bytes_min = x->bmin;
+      o->bytes_max = x->bmax;
+    }
+    qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
+    for (size_t i = 0; i < s->rel.n; i++) {
+      const rel_rec *x = pt__kt_at(&s->rel, i);
+      if (!x->count && !x->time && !x->bytes) continue;
+      pt_stats_relative_row *o = &s->out_rel[s->nout_rel++];
+      o->what = (uint32_t)x->k[0];
+      o->id = x->k[1];
+      o->count = x->count;
+      o->time = x->time;
+      o->bytes = x->bytes;
+    }
+    qsort(s->out_rel, s->nout_rel, sizeof *s->out_rel, cmp_rel);
+  }
+  for (size_t i = 0; i < s->mx.n; i++) {
+    const mx_rec *x = pt__kt_at(&s->mx, i);
+    if (!x->count && !x->bytes && !x->matched) continue;
+    pt_stats_message_row *o = &s->out_mx[s->nout_mx++];
+    o->sender = x->k[0];
+    o->receiver = x->k[1];
+    o->key = (int64_t)x->k[2];
+    o->count = x->count;
+    o->bytes = x->bytes;
+    if (detail) {
+      o->late_sender = x->ls;
+      o->late_receiver = x->lr;
+      o->matched = x->matched;
+    }
+  }
+  qsort(s->out_mx, s->nout_mx, sizeof *s->out_mx, cmp_mx);
+  s->aggregated = 1;
+  return PT_OK;
+}
+
+#define ACCESSORS(NNAME, NAME, TYPE, ARR, N)                          \
+  size_t NNAME(const pt_stats *s) {                                    \
+    assert(s && s->finished);                                          \
+    if (aggregate((pt_stats *)s) < 0) return 0;                        \
+    return s->N;                                                       \
+  }                                                                    \
+  const TYPE *NAME(const pt_stats *s, size_t i) {                      \
+    assert(s && s->finished);                                          \
+    if (aggregate((pt_stats *)s) < 0 || i >= s->N) return NULL;        \
+    return &s->ARR[i];                                                 \
+  }
+ACCESSORS(pt_stats_nregions, pt_stats_region, pt_stats_region_row, out_regions,
+          nout_regions)
+ACCESSORS(pt_stats_nregion_locs, pt_stats_region_loc, pt_stats_region_loc_row,
+          out_rl, nout_rl)
+ACCESSORS(pt_stats_nlocations, pt_stats_location, pt_stats_location_row,
+          out_locs, nout_locs)
+ACCESSORS(pt_stats_ncallsites, pt_stats_callsite, pt_stats_callsite_row, out_cs,
+          nout_cs)
+ACCESSORS(pt_stats_nmessages, pt_stats_message, pt_stats_message_row, out_mx,
+          nout_mx)
+ACCESSORS(pt_stats_nrelative, pt_stats_relative, pt_stats_relative_row, out_rel,
+          nout_rel)
+
+void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
+  assert(s && t && s->finished);
+  memset(t, 0, sizeof *t);
+  t->have = s->have;
+  t->from = s->lo;
+  t->to = s->hi;
+  t->end = s->end_eff;
+  t->events = s->have & PT_STATS_HAVE_DETAIL ? s->events : 0;
+  if (aggregate((pt_stats *)s) == PT_OK)
+    for (size_t i = 0; i < s->nout_locs; i++) {
+      t->app_time += s->out_locs[i].app_time;
+      t->mpi_time += s->out_locs[i].mpi_time;
+    }
+  if (s->have & PT_STATS_HAVE_DETAIL) {
+    t->relative_count = s->rel_count;
+    t->relative_time = s->rel_time;
+  }
+}

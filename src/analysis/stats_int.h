@@ -1,0 +1,161 @@
+/* Internals of the statistics engine shared by stats.c (the engine) and
+ * stats_window.c (summaries, snapshots, window statistics from summaries).
+ * Not public API. */
+#ifndef PT_ANALYSIS_STATS_INT_H
+#define PT_ANALYSIS_STATS_INT_H
+
+#include "paratrace/analysis.h"
+
+/* A table of fixed-size records keyed by four u64 (the first member of
+ * every record).  Records live in one array in insertion order; deleting
+ * moves the last record into the hole.  Pointers to records are valid
+ * until the next insertion or deletion. */
+typedef struct pt__ktab {
+  uint32_t *slot; /* cap entries: record index + 1, 0 = empty */
+  size_t cap;     /* 0 or a power of two */
+  char *rec;
+  size_t n, rcap, rsize;
+} pt__ktab;
+
+void pt__kt_init(pt__ktab *t, size_t rsize);
+void pt__kt_free(pt__ktab *t);
+void *pt__kt_find(const pt__ktab *t, const uint64_t k[4]);
+/* Find or insert (zeroed, key set); NULL = out of memory. */
+void *pt__kt_get(pt__ktab *t, const uint64_t k[4]);
+void pt__kt_del(pt__ktab *t, const uint64_t k[4]);
+static inline void *pt__kt_at(const pt__ktab *t, size_t i) {
+  return t->rec + i * t->rsize;
+}
+
+/* (location, region) */
+typedef struct pt__rl {
+  uint64_t k[4];
+  uint64_t count, incl, excl, vmin, vmax; /* vmin = UINT64_MAX: none */
+  uint8_t known, is_mpi; /* is_mpi of the region, cached when known */
+} pt__rl;
+
+/* (location, peer as recorded) point-to-point totals */
+typedef struct pt__pm {
+  uint64_t k[4];
+  uint64_t sent, bsent, recv, brecv;
+} pt__pm;
+
+typedef struct pt__frame {
+  uint64_t region, enter, child, callsite;
+  uint32_t row; /* index of the (location, region) row; rows are never
+                   deleted, so indices are stable */
+  uint8_t in_rel, is_mpi;
+} pt__frame;
+
+#define PT__ROWCACHE 32
+typedef struct pt__loc {
+  uint64_t k[4];
+  pt__frame *st;
+  size_t depth, cap;
+  uint64_t rel_depth;
+  /* direct-mapped cache region -> row of this location (region + 1; 0 =
+   * empty): saves a hash lookup per enter */
+  uint64_t rc_region[PT__ROWCACHE];
+  uint32_t rc_row[PT__ROWCACHE];
+} pt__loc;
+
+/* An event kept for snapshots (pending sends and requests): slots only. */
+typedef struct pt__evcopy {
+  uint64_t time, ref, comm, size, request;
+  int64_t peer, tag;
+  uint32_t kind;
+} pt__evcopy;
+
+/* Open request (location, request). */
+typedef struct pt__req {
+  uint64_t k[4];
+  pt__evcopy ev;
+} pt__req;
+
+typedef struct pt__pend {
+  uint64_t loc, enter;
+  pt__evcopy ev;
+  uint8_t blocking, in_w, used;
+  uint32_t next;
+} pt__pend;
+
+/* A message channel: FIFO of unmatched sends (recvs = 0) or receives. */
+typedef struct pt__chan {
+  uint64_t k[4]; /* sender rank, receiver rank, comm, tag */
+  uint32_t head, tail;
+  int recvs, live;
+} pt__chan;
+
+/* The engine's state (struct pt_stats). */
+struct pt_stats {
+  pt_stats_opts opts;
+  uint64_t *sel; /* sorted copy of opts.locations */
+  uint64_t lo, hi; /* window, hi = to or UINT64_MAX */
+  uint64_t last_time, end_eff;
+  int finished, frozen, aggregated, any_event;
+  uint32_t have;
+  uint64_t events, rel_count, rel_time;
+
+  /* definitions */
+  pt__ktab regions;   /* id -> name, is_mpi */
+  pt__ktab callsites; /* id -> name */
+  pt__ktab locdefs;   /* id -> group */
+  pt__ktab groups;    /* id -> rank */
+  pt__ktab loc2rank, rank2loc;
+  int use_ranks;
+  uint32_t *loc_direct; /* location id < nloc_direct -> index + 1 */
+  size_t nloc_direct;
+
+  /* results */
+  pt__ktab locs; /* per location state (the set L) */
+  pt__ktab rl, pm, mx, cs, rel;
+  /* open state */
+  pt__ktab chans, reqs;
+  pt__pend *pends;
+  size_t npends, pends_cap;
+  uint32_t pend_free;
+
+  /* aggregated output */
+  pt_stats_region_row *out_regions;
+  size_t nout_regions;
+  pt_stats_region_loc_row *out_rl;
+  size_t nout_rl;
+  pt_stats_location_row *out_locs;
+  size_t nout_locs;
+  pt_stats_callsite_row *out_cs;
+  size_t nout_cs;
+  pt_stats_message_row *out_mx;
+  size_t nout_mx;
+  pt_stats_relative_row *out_rel;
+  size_t nout_rel;
+};
+
+/* Mark the definitions complete (location -> rank maps). */
+int pt__stats_freeze(pt_stats *s);
+/* Location state of `loc` (created); NULL = out of memory. */
+pt__loc *pt__stats_loc(pt_stats *s, uint64_t loc);
+/* Push an open region with its original enter time without counting it
+ * (state from a snapshot). */
+int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
+                   uint64_t enter);
+/* Cumulative statistics of location `loc` over [lo, t) with open regions
+ * counted up to t, without changing the state: calls fn for each region
+ * row (ref = region) and returns the stack depth via *depth. */
+typedef int (*pt__rl_fn)(void *user, uint64_t region, uint64_t count,
+                         uint64_t incl, uint64_t excl);
+int pt__stats_partial(pt_stats *s, uint64_t loc, uint64_t t, pt__rl_fn fn,
+                      void *user, uint64_t *depth);
+/* Apply `sign` (+1 / -1) times the summary's values to the rows. */
+int pt__stats_add_summary(pt_stats *s, const pt_summary *sum, int sign);
+/* Add (sign +1) or subtract (-1) every rl and pm row of `src`. */
+int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
+/* Rebuild per-location totals and the pair matrix from the pm rows (for an
+ * object made of summaries). */
+int pt__stats_rows_from_pm(pt_stats *s);
+int pt__stats_selected(const pt_stats *s, uint64_t loc);
+uint64_t pt__stats_peer_loc(const pt_stats *s, int64_t peer);
+/* The rank a location speaks for in messages (its id without ranks). */
+uint64_t pt__stats_rank_of(const pt_stats *s, uint64_t loc);
+void pt__stats_invalidate(pt_stats *s);
+
+#endif

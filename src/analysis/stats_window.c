@@ -1,0 +1,456 @@
+/* Summaries and snapshots of a native archive, and window statistics from
+ * them (include/paratrace/analysis.h, pt_archive_summarize and
+ * pt_stats_window).
+ *
+ * Let F(t) be the profile of [0, t) (open visits counted up to t).  It is
+ * additive: the profile of [a, b) is F(b) - F(a), exactly, in u64 ticks.
+ * A summary at s stores F(s) per location; with the call stacks at s (the
+ * snapshot) the profile of [s, t) is computed from the events in [s, t)
+ * alone, so F(t) = F(s) + profile[s, t) and the window [from, to) is
+ * G(to) - G(from) with two short scans.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats_int.h"
+#include "core/util.h"
+#include "paratrace/reader.h"
+
+/* ---- writing ---------------------------------------------------------------- */
+
+typedef struct sum_ctx {
+  pt_aux_writer *aw;
+  uint64_t time, loc;
+} sum_ctx;
+
+static int put_region(void *user, uint64_t region, uint64_t count,
+                      uint64_t incl, uint64_t excl) {
+  sum_ctx *c = user;
+  pt_item it;
+  memset(&it, 0, sizeof it);
+  it.type = PT_ITEM_SUMMARY;
+  it.u.summary.time = c->time;
+  it.u.summary.location = c->loc;
+  it.u.summary.kind = PT_SUM_REGION;
+  it.u.summary.ref = region;
+  it.u.summary.count = count;
+  it.u.summary.incl_time = incl;
+  it.u.summary.excl_time = excl;
+  return pt_aux_add(c->aw, &it);
+}
+
+/* Application time of the location so far (sum of exclusive times). */
+static int add_excl(void *user, uint64_t region, uint64_t count,
+                    uint64_t incl, uint64_t excl) {
+  (void)region, (void)count, (void)incl;
+  *(uint64_t *)user += excl;
+  return PT_OK;
+}
+
+static int put_snap(pt_aux_writer *aw, uint64_t t, uint64_t loc,
+                    const pt_event *ev) {
+  pt_item it;
+  memset(&it, 0, sizeof it);
+  it.type = PT_ITEM_SNAPSHOT;
+  it.u.snapshot.time = t;
+  it.u.snapshot.location = loc;
+  it.u.snapshot.event = *ev;
+  return pt_aux_add(aw, &it);
+}
+
+static void from_copy(pt_event *ev, const pt__evcopy *c, uint64_t loc) {
+  pt_event_init(ev, c->kind, c->time, loc);
+  uint32_t m = pt_event_slot_mask(c->kind);
+  if (m & (1u << PT_ESLOT_REF)) ev->ref = c->ref;
+  if (m & (1u << PT_ESLOT_PEER)) ev->peer = c->peer;
+  if (m & (1u << PT_ESLOT_COMM)) ev->comm = c->comm;
+  if (m & (1u << PT_ESLOT_TAG)) ev->tag = c->tag;
+  if (m & (1u << PT_ESLOT_SIZE)) ev->size = c->size;
+  if (m & (1u << PT_ESLOT_REQUEST)) ev->request = c->request;
+}
+
+typedef struct stream_out {
+  uint64_t stream;
+  const uint64_t *locs;
+  size_t nlocs;
+  pt_aux_writer *sums, *snaps;
+} stream_out;
+
+static int cmp_pend(const void *a, const void *b) {
+  const pt__pend *x = a, *y = b;
+  if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
+  return x->ev.time < y->ev.time ? -1 : x->ev.time > y->ev.time;
+}
+
+/* Emit the state at time t for every stream. */
+static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
+                pt_error *err) {
+  /* pending sends, by location then time */
+  size_t np = 0;
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const pt__chan *c = pt__kt_at(&s->chans, i);
+    if (c->recvs) continue;
+    for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next) np++;
+  }
+  pt__pend *ps = malloc((np ? np : 1) * sizeof *ps);
+  if (!ps) return pt__err(err, PT_ENOMEM, "out of memory");
+  np = 0;
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const pt__chan *c = pt__kt_at(&s->chans, i);
+    if (c->recvs) continue;
+    for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next)
+      ps[np++] = s->pends[j];
+  }
+  qsort(ps, np, sizeof *ps, cmp_pend);
+  int rc = PT_OK;
+  for (size_t k = 0; k < nso && rc == PT_OK; k++) {
+    for (size_t li = 0; li < so[k].nlocs && rc == PT_OK; li++) {
+      uint64_t loc = so[k].locs[li];
+      if (so[k].sums) {
+        sum_ctx c = {so[k].sums, t, loc};
+        uint64_t depth = 0, app = 0;
+        rc = pt__stats_partial(s, loc, t, add_excl, &app, &depth);
+        if (rc == PT_OK) {
+          pt_item it;
+          memset(&it, 0, sizeof it);
+          it.type = PT_ITEM_SUMMARY;
+          it.u.summary = (pt_summary){.time = t, .location = loc,
+                                      .kind = PT_SUM_REGION, .ref = PT_NONE,
+                                      .count = depth, .incl_time = app,
+                                      .excl_time = app};
+          rc = pt_aux_add(so[k].sums, &it);
+        }
+        if (rc == PT_OK) rc = pt__stats_partial(s, loc, t, put_region, &c, &depth);
+        for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
+          const pt__pm *p = pt__kt_at(&s->pm, i);
+          if (p->k[0] != loc) continue;
+          pt_item it;
+          memset(&it, 0, sizeof it);
+          it.type = PT_ITEM_SUMMARY;
+          it.u.summary = (pt_summary){.time = t, .location = loc,
+                                      .kind = PT_SUM_MESSAGES, .ref = p->k[1],
+                                      .count = p->sent, .excl_time = p->recv,
+                                      .bytes_sent = p->bsent,
+                                      .bytes_recv = p->brecv};
+          rc = pt_aux_add(so[k].sums, &it);
+        }
+      }
+      if (so[k].snaps && rc == PT_OK) {
+        const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){loc, 0, 0, 0});
+        pt_event ev;
+        for (size_t i = 0; L && i < L->depth && rc == PT_OK; i++) {
+          pt_event_init(&ev, PT_EV_ENTER, L->st[i].enter, loc);
+          ev.ref = L->st[i].region;
+          rc = put_snap(so[k].snaps, t, loc, &ev);
+        }
+        for (size_t i = 0; i < np && rc == PT_OK; i++) {
+          if (ps[i].loc != loc) continue;
+          from_copy(&ev, &ps[i].ev, loc);
+          rc = put_snap(so[k].snaps, t, loc, &ev);
+        }
+        for (size_t i = 0; i < s->reqs.n && rc == PT_OK; i++) {
+          const pt__req *q = pt__kt_at(&s->reqs, i);
+          if (q->k[0] != loc) continue;
+          if (q->ev.kind == PT_EV_ISEND) continue; /* a pending send above,
+                                                      or already received */
+          from_copy(&ev, &q->ev, loc);
+          rc = put_snap(so[k].snaps, t, loc, &ev);
+        }
+      }
+    }
+  }
+  free(ps);
+  if (rc < 0) return pt__err(err, rc, "writing the state at %" PRIu64 ": %s", t,
+                             pt_strerror(rc));
+  return PT_OK;
+}
+
+static uint64_t trace_end(const pt_reader *r) {
+  uint64_t end = 0;
+  for (size_t i = 0; i < pt_reader_nstreams(r); i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    if (si->events && si->last_time > end) end = si->last_time;
+  }
+  return end;
+}
+static uint64_t trace_start(const pt_reader *r) {
+  uint64_t st = UINT64_MAX;
+  for (size_t i = 0; i < pt_reader_nstreams(r); i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    if (si->events && si->first_time < st) st = si->first_time;
+  }
+  return st == UINT64_MAX ? 0 : st;
+}
+
+int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
+                         pt_error *err) {
+  if (!every || !(what & 3)) return pt__err(err, PT_EINVAL, "bad interval");
+  pt_reader *r = NULL;
+  int rc = pt_reader_open(&r, path, NULL, err);
+  if (rc < 0) return rc;
+  size_t nso = pt_reader_nstreams(r);
+  stream_out *so = calloc(nso ? nso : 1, sizeof *so);
+  pt_stats *s = NULL;
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  o.end = trace_end(r);
+  if (!so || pt_stats_create(&s, &o) < 0) {
+    rc = pt__err(err, PT_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
+    rc = pt_stats_def(s, pt_reader_def(r, i));
+  if (rc == PT_OK) rc = pt__stats_freeze(s);
+  for (size_t i = 0; i < nso && rc == PT_OK; i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    so[i].stream = si->stream;
+    so[i].locs = si->locations;
+    so[i].nlocs = si->nlocations;
+    if (what & PT_STATS_SUMMARIES)
+      rc = pt_aux_open(&so[i].sums, path, si->stream, PT_ITEM_SUMMARY, err);
+    if (rc == PT_OK && (what & PT_STATS_SNAPSHOTS))
+      rc = pt_aux_open(&so[i].snaps, path, si->stream, PT_ITEM_SNAPSHOT, err);
+  }
+  if (rc < 0) goto out;
+  uint64_t end = o.end, next = trace_start(r) + every;
+  pt_event ev;
+  while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
+    while (next <= ev.time && next <= end) {
+      if ((rc = emit(s, so, nso, next, err)) < 0) goto out;
+      next += every;
+    }
+    if ((rc = pt_stats_event(s, &ev)) < 0) {
+      pt__err(err, rc, "%s", pt_strerror(rc));
+      goto out;
+    }
+  }
+  if (rc != PT_END) {
+    pt__err(err, rc, "%s", pt_reader_errmsg(r));
+    goto out;
+  }
+  rc = PT_OK;
+  for (size_t i = 0; i < nso && rc == PT_OK; i++) {
+    if (so[i].sums) rc = pt_aux_close(so[i].sums, err);
+    so[i].sums = NULL;
+    if (rc == PT_OK && so[i].snaps) rc = pt_aux_close(so[i].snaps, err);
+    so[i].snaps = NULL;
+  }
+out:
+  for (size_t i = 0; so && i < nso; i++) {
+    pt_aux_abort(so[i].sums);
+    pt_aux_abort(so[i].snaps);
+  }
+  free(so);
+  pt_stats_destroy(s);
+  pt_reader_close(r);
+  return rc;
+}
+
+/* ---- window statistics from summaries ------------------------------------ */
+
+typedef struct tmark {
+  uint64_t time, loc, depth, enters;
+  int has_marker;
+} tmark;
+
+static int cmp_tmark(const void *a, const void *b) {
+  const tmark *x = a, *y = b;
+  if (x->time != y->time) return x->time < y->time ? -1 : 1;
+  return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+/* G(t): the profile of [0, t) from the state at s (s = 0 and no state when
+ * use_s is 0). */
+static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
+                int use_s, uint64_t s, uint64_t t, pt_stats **out,
+                uint64_t *nread, pt_error *err) {
+  pt_stats_opts o = *opts;
+  o.from = use_s ? s : 0;
+  o.to = t == UINT64_MAX ? 0 : t;
+  o.end = end;
+  o.relative_to = PT_NONE;
+  o.matrix_by = PT_STATS_BY_PAIR;
+  pt_stats *g = NULL;
+  int rc = pt_stats_create(&g, &o);
+  if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
+  for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
+    rc = pt_stats_def(g, pt_reader_def(r, i));
+  if (rc == PT_OK) rc = pt__stats_freeze(g);
+  if (rc == PT_OK && use_s) {
+    pt_reader_aux_rewind(r);
+    pt_item it;
+    while (rc == PT_OK && (rc = pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it)) == PT_OK) {
+      const pt_snapshot *sn = &it.u.snapshot;
+      if (sn->time == s && sn->event.kind == PT_EV_ENTER &&
+          pt__stats_selected(g, sn->location))
+        rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time);
+    }
+    if (rc == PT_END) rc = PT_OK;
+    while (rc == PT_OK && (rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK)
+      if (it.u.summary.time == s) rc = pt__stats_add_summary(g, &it.u.summary, 1);
+    if (rc == PT_END) rc = PT_OK;
+  }
+  if (rc == PT_OK && t > o.from) {
+    rc = pt_reader_seek(r, o.from);
+    pt_event ev;
+    while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
+      if (ev.time >= t) break;
+      (*nread)++;
+      rc = pt_stats_event(g, &ev);
+    }
+    if (rc == PT_END) rc = PT_OK;
+  }
+  if (rc == PT_OK) rc = pt_stats_finish(g);
+  if (rc < 0) {
+    pt_stats_destroy(g);
+    return pt__err(err, rc, "%s", pt_reader_errmsg(r));
+  }
+  *out = g;
+  return PT_OK;
+}
+
+int pt_stats_window(pt_stats **out, const char *path,
+                    const pt_stats_opts *opts, uint64_t *events_read,
+                    pt_error *err) {
+  *out = NULL;
+  uint64_t nread = 0;
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  if (opts) o = *opts;
+  pt_reader_opts ro = {0};
+  ro.locations = o.locations;
+  ro.nlocations = o.nlocations;
+  pt_reader *r = NULL;
+  int rc = pt_reader_open(&r, path, &ro, err);
+  if (rc < 0) return rc;
+  uint64_t end = o.end ? o.end : trace_end(r);
+  /* the selected locations (from definitions) */
+  pt_stats *probe = NULL;
+  tmark *tm = NULL;
+  size_t ntm = 0, cap = 0;
+  pt_stats *ga = NULL, *gb = NULL;
+  if ((rc = pt_stats_create(&probe, &o)) < 0) goto fail;
+  for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
+    rc = pt_stats_def(probe, pt_reader_def(r, i));
+  if (rc == PT_OK) rc = pt__stats_freeze(probe);
+  if (rc < 0) goto fail;
+  /* locations that must have summaries: the selected ones stored in a
+   * stream (a defined location without events has none) */
+  size_t nsel = 0;
+  int unknown = 0;
+  for (size_t i = 0; i < pt_reader_nstreams(r); i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    if (!si->nlocations && si->events) unknown = 1;
+    for (uint64_t j = 0; j < si->nlocations; j++)
+      nsel += (size_t)pt__stats_selected(probe, si->locations[j]);
+  }
+  if (unknown) nsel = probe->locs.n;
+  /* marker summaries and snapshot enter counts per (time, location) */
+  pt_item it;
+  for (int pass = 0; pass < 2; pass++) {
+    pt_reader_aux_rewind(r);
+    uint32_t what = pass ? PT_ITEM_SNAPSHOT : PT_ITEM_SUMMARY;
+    while ((rc = pt_reader_aux_next(r, what, &it)) == PT_OK) {
+      uint64_t t, loc;
+      int mark = 0;
+      if (pass == 0) {
+        if (it.u.summary.kind != PT_SUM_REGION || it.u.summary.ref != PT_NONE)
+          continue;
+        t = it.u.summary.time;
+        loc = it.u.summary.location;
+        mark = 1;
+      } else {
+        if (it.u.snapshot.event.kind != PT_EV_ENTER) continue;
+        t = it.u.snapshot.time;
+        loc = it.u.snapshot.location;
+      }
+      if (!pt__stats_selected(probe, loc)) continue;
+      if (ntm == cap) {
+        cap = cap ? cap * 2 : 256;
+        tmark *q = realloc(tm, cap * sizeof *q);
+        if (!q) {
+          rc = PT_ENOMEM;
+          goto fail;
+        }
+        tm = q;
+      }
+      tm[ntm++] = (tmark){t, loc, mark ? it.u.summary.count : 0, mark ? 0 : 1,
+                          mark};
+    }
+    if (rc != PT_END) goto fail;
+  }
+  rc = PT_OK;
+  if (ntm) qsort(tm, ntm, sizeof *tm, cmp_tmark);
+  /* merge entries of one (time, location); a time is usable when every
+   * selected location has a marker whose depth equals its snapshot's
+   * enter count */
+  size_t nu = 0;
+  uint64_t *usable = malloc((ntm ? ntm : 1) * sizeof *usable);
+  if (!usable) {
+    rc = PT_ENOMEM;
+    goto fail;
+  }
+  for (size_t i = 0; i < ntm;) {
+    uint64_t t = tm[i].time;
+    size_t good = 0;
+    int bad = 0;
+    while (i < ntm && tm[i].time == t) {
+      uint64_t loc = tm[i].loc, depth = 0, enters = 0;
+      int marker = 0;
+      for (; i < ntm && tm[i].time == t && tm[i].loc == loc; i++) {
+        if (tm[i].has_marker) {
+          marker++;
+          depth = tm[i].depth;
+        }
+        enters += tm[i].enters;
+      }
+      if (marker == 1 && depth == enters) good++;
+      else bad = 1;
+    }
+    if (!bad && good == nsel) usable[nu++] = t;
+  }
+  if (!nu) {
+    free(usable);
+    rc = pt__err(err, PT_ENOTFOUND, "%s: no usable summaries", path);
+    goto fail;
+  }
+  uint64_t to = o.to ? o.to : UINT64_MAX;
+  uint64_t sa = 0, sb = 0;
+  int ua = 0, ub = 0;
+  for (size_t i = 0; i < nu; i++) {
+    if (usable[i] <= o.from) sa = usable[i], ua = 1;
+    if (usable[i] <= to) sb = usable[i], ub = 1;
+  }
+  free(usable);
+  if ((rc = g_of(r, &o, end, ub, sb, to, &gb, &nread, err)) < 0) goto out;
+  if (o.from && (rc = g_of(r, &o, end, ua, sa, o.from, &ga, &nread, err)) < 0)
+    goto out;
+  if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
+  if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
+  pt__stats_invalidate(gb);
+  gb->have = PT_STATS_HAVE_PROFILE;
+  gb->lo = o.from;
+  gb->hi = to;
+  gb->opts.from = o.from;
+  gb->opts.to = o.to;
+  gb->end_eff = end;
+  gb->events = 0;
+  *out = gb;
+  gb = NULL;
+  goto out;
+fail:
+  if (rc < 0 && err && !err->msg[0])
+    pt__err(err, rc, "%s: %s", path, pt_strerror(rc));
+  else if (err && rc < 0)
+    err->status = rc;
+out:
+  if (events_read) *events_read = nread;
+  free(tm);
+  pt_stats_destroy(probe);
+  pt_stats_destroy(ga);
+  pt_stats_destroy(gb);
+  pt_reader_close(r);
+  return rc;
+}

@@ -1,0 +1,178 @@
+#!/bin/sh
+# stats / summarize / snapshot / slice: stats on every readable test vector
+# in every output mode; known answers on a hand-written trace; a window
+# computed from summaries equals a full scan; slices pass check; bad
+# arguments fail cleanly.
+. "$(dirname "$0")/common.inc"
+TD=${PT_SRCDIR:-$OLDPWD}/../shared/testdata
+HAVE_JSON=0
+command -v python3 >/dev/null 2>&1 && HAVE_JSON=1
+
+# ---- a hand-written trace with known answers ------------------------------
+cat >pp.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="thread 0"
+def location id=1 group=1 name="thread 1"
+def region id=1 name="main"
+def region id=2 name="MPI_Send"
+def region id=3 name="MPI_Recv"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 50 1 enter region=3
+event 100 0 enter region=2
+event 105 0 send callsite=0 peer=1 comm=0 tag=7 bytes=1000
+event 110 0 leave region=2
+event 120 1 recv callsite=0 peer=0 comm=0 tag=7 bytes=1000
+event 125 1 leave region=3
+event 300 0 leave region=1
+event 300 1 leave region=1
+TXT
+ok pp_table "$PT" stats pp.txt >pp.out
+grep -q '^MPI_Recv ' pp.out && grep -q 'late sender' pp.out &&
+  t_pass pp_table_sections || t_fail pp_table_sections "$(cat pp.out)"
+ok pp_csv "$PT" stats --csv pp.txt >pp.csv
+# main: 2 visits, 600 ticks inclusive, 515 exclusive
+grep -q '^region,1,"main",0,2,600,515,' pp.csv && t_pass pp_csv_main ||
+  t_fail pp_csv_main "$(grep '^region,1' pp.csv)"
+# the message: 1 x 1000 bytes, late sender 100 - 50 = 50 ticks
+grep -q '^message,0,1,0,1,1000,50,0,1$' pp.csv && t_pass pp_csv_late_sender ||
+  t_fail pp_csv_late_sender "$(grep '^message' pp.csv)"
+# window [20, 110): main clipped to 90 on each location, no visits counted
+ok pp_window "$PT" stats --csv --from 20 --to 110 pp.txt >ppw.csv
+grep -q '^region,1,"main",0,0,180,' ppw.csv && t_pass pp_window_clipped ||
+  t_fail pp_window_clipped "$(grep '^region,1' ppw.csv)"
+ok pp_relative "$PT" stats --csv --relative-to main pp.txt >ppr.csv
+grep -q '^relative,"main",region,2,"MPI_Send",1,10,0$' ppr.csv &&
+  t_pass pp_relative_values || t_fail pp_relative_values "$(grep '^relative' ppr.csv)"
+if [ $HAVE_JSON = 1 ]; then
+  "$PT" stats --json --by tag --relative-to 1 pp.txt >pp.json &&
+    python3 -c 'import json,sys; d=json.load(open("pp.json")); assert d["messages"]["cells"][0]["key"] == 7; assert d["relative"]["count"] == 2' &&
+    t_pass pp_json || t_fail pp_json "$(head -c 300 pp.json)"
+fi
+
+# ---- every test vector, every output mode ---------------------------------
+if [ -d "$TD" ]; then
+  i=0
+  for src in "$TD"/dumpi/*/*.meta "$TD"/otf/*/trace/*.otf "$TD"/picl/*.trf; do
+    [ -e "$src" ] || continue
+    i=$((i + 1))
+    for mode in table csv json; do
+      opt=; [ $mode = table ] || opt=--$mode
+      "$PT" -q stats $opt "$src" >"v$i.$mode" 2>"v$i.$mode.err"
+      rc=$?
+      if crashed "v$i.$mode.err" $rc || [ $rc -ne 0 ]; then
+        t_fail "vector$i-$mode" "$(basename "$src"): exit $rc $(head -c 200 "v$i.$mode.err")"
+      elif [ $mode = json ] && [ $HAVE_JSON = 1 ] &&
+           ! python3 -m json.tool "v$i.json" >/dev/null 2>&1; then
+        t_fail "vector$i-json" "$(basename "$src"): invalid JSON"
+      else t_pass "vector$i-$mode"; fi
+    done
+    # a slice of the middle third passes check
+    span=$("$PT" -q info "$src" | awk '$1 == "time" && $2 == "span" {print $3, $5}')
+    set -- $span
+    if [ $# -eq 2 ] && "$PT" -q check "$src" >/dev/null 2>&1; then
+      a=$1 b=$2
+      f=$((a + (b - a) / 3)) t=$((a + 2 * (b - a) / 3 + 1))
+      if ok "vector$i-slice" "$PT" -q slice --from $f --to $t -o "sl$i.ptf" "$src"; then
+        "$PT" -q check "sl$i.ptf" >"sl$i.out" 2>&1 && t_pass "vector$i-slice-check" ||
+          t_fail "vector$i-slice-check" "$(tail -2 "sl$i.out")"
+      fi
+    fi
+  done
+else
+  t_pass stats_vectors_skipped_no_testdata
+fi
+
+# ---- summaries: a window from summaries equals a full scan ----------------
+# normalise: drop the totals line (events read), call-site block and the
+# fields only a full scan has (per-visit min/max, late sender/receiver)
+norm() {
+  grep -v -e '^totals' -e '^section' -e '^mpi_callsite' -e '^$' "$1" |
+    awk -F, 'BEGIN { OFS = "," }
+      /^region,/ { $8 = ""; $9 = "" }
+      /^region_location,/ { $7 = ""; $8 = "" }
+      /^message,/ { $7 = ""; $8 = ""; $9 = "" }
+      { print }'
+}
+ok gen "$PT" -q generate -o g.ptf --locations 4 --events 4000 --seed 9
+fails_cleanly require_summaries_missing 1 'summaries' \
+  "$PT" stats --require-summaries --from 10ms --to 20ms g.ptf
+ok summarize "$PT" summarize --every 3ms g.ptf
+[ -f g.ptf/s0.sums ] && [ -f g.ptf/s0.snaps ] && t_pass summarize_files ||
+  t_fail summarize_files "$(ls g.ptf)"
+n=0
+for w in "--from 10ms --to 20ms" "--from 1234567 --to 7654321" "--from 15ms" \
+         "--to 9ms" "--from 4ms --to 4.5ms --locations 1,3" "--from 3ms --to 6ms"; do
+  n=$((n + 1))
+  "$PT" -q stats --csv --require-summaries $w g.ptf >fast$n.csv 2>fast$n.err &&
+    "$PT" -q stats --csv --no-summaries $w g.ptf >full$n.csv 2>full$n.err
+  if [ $? -ne 0 ]; then
+    t_fail "window$n" "$(cat fast$n.err full$n.err | head -c 300)"
+    continue
+  fi
+  grep -q ',1$' fast$n.csv || { t_fail "window$n" "summaries not used"; continue; }
+  norm fast$n.csv >fast$n.n
+  norm full$n.csv >full$n.n
+  [ -s full$n.n ] && cmp -s fast$n.n full$n.n && t_pass "window$n" ||
+    t_fail "window$n" "$(diff fast$n.n full$n.n | head -5)"
+done
+# summaries never change the events
+"$PT" dump g.ptf | grep "^event" >after.txt
+"$PT" -q generate -o g2.ptf --locations 4 --events 4000 --seed 9
+"$PT" dump g2.ptf | grep "^event" >before.txt
+cmp -s before.txt after.txt && t_pass summarize_keeps_events ||
+  t_fail summarize_keeps_events "dumps differ"
+
+# ---- slices -------------------------------------------------------------------
+ok slice_nosnap "$PT" -q slice --from 10ms --to 20ms -o s1.ptf g2.ptf
+ok slice_nosnap_check "$PT" -q check s1.ptf >/dev/null
+ok snapshot "$PT" snapshot --every 4ms g2.ptf
+ok slice_snap "$PT" -q slice --from 10ms --to 20ms -o s2.ptf g2.ptf
+ok slice_snap_check "$PT" -q check s2.ptf >/dev/null
+"$PT" dump s1.ptf >s1.txt
+"$PT" dump s2.ptf >s2.txt
+cmp -s s1.txt s2.txt && t_pass slice_snapshot_same ||
+  t_fail slice_snapshot_same "$(diff s1.txt s2.txt | head -4)"
+# a message sent before the window and received inside keeps both ends
+cat >late.txt <<'TXT'
+# paratrace text 1
+def location_group id=0 rank=0
+def location_group id=1 rank=1
+def location id=0 group=0
+def location id=1 group=1
+def region id=1 name="main"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 10 0 send callsite=0 peer=1 comm=0 tag=1 bytes=4
+event 50 1 recv callsite=0 peer=0 comm=0 tag=1 bytes=4
+event 60 0 send callsite=0 peer=1 comm=0 tag=1 bytes=4
+event 90 1 recv callsite=0 peer=0 comm=0 tag=1 bytes=4
+event 100 0 leave region=1
+event 100 1 leave region=1
+TXT
+ok slice_pending "$PT" -q slice --from 20 --to 70 -o late.ptf late.txt
+"$PT" dump late.ptf >late.out
+if "$PT" -q check late.ptf >/dev/null 2>&1 &&
+   grep -q '^event 20 0 send' late.out && grep -q '^event 70 1 recv' late.out; then
+  t_pass slice_pending_kept
+else t_fail slice_pending_kept "$(grep '^event' late.out)"; fi
+
+# the same from a snapshot that holds the pending send (taken at 15)
+ok late_ptf "$PT" -q convert late.txt -o late-in.ptf
+ok late_snapshot "$PT" snapshot --every 15 late-in.ptf
+ok slice_pending_snap "$PT" -q slice --from 20 --to 70 -o late2.ptf late-in.ptf
+"$PT" dump late2.ptf | grep '^event' >late2.out
+grep '^event' late.out | cmp -s - late2.out && t_pass slice_pending_from_snapshot ||
+  t_fail slice_pending_from_snapshot "$(cat late2.out)"
+
+# ---- bad arguments --------------------------------------------------------------
+fails_cleanly unknown_region 1 'unknown region' "$PT" stats --relative-to nosuch pp.txt
+fails_cleanly empty_window 1 'empty window' "$PT" stats --from 50 --to 50 pp.txt
+fails_cleanly bad_by 2 'tag or comm' "$PT" stats --by color pp.txt
+fails_cleanly slice_no_out 2 'missing -o' "$PT" slice --from 1 --to 2 pp.txt
+fails_cleanly summarize_not_ptf 1 'native archive' "$PT" summarize --every 10 pp.txt
+fails_cleanly summarize_no_every 2 'every' "$PT" summarize g.ptf
+t_done

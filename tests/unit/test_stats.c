@@ -1,0 +1,501 @@
+/* Statistics (pt_stats_*, pt_archive_summarize, pt_stats_window): hand-built
+ * traces with known answers, merge of halves == one pass, and window
+ * statistics from summaries == a full scan on random windows. */
+#include "test.h"
+
+#include "paratrace/paratrace.h"
+#include "paratrace/analysis.h"
+#include "paratrace/generate.h"
+
+/* ---- building traces --------------------------------------------------- */
+
+static void def_region(pt_stats *s, uint64_t id, const char *name) {
+  pt_def d;
+  pt_def_init(&d, PT_DEF_REGION, id);
+  d.name = name;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+}
+static void def_loc(pt_stats *s, uint64_t id) {
+  pt_def d;
+  pt_def_init(&d, PT_DEF_LOCATION_GROUP, id);
+  d.i1 = (int64_t)id; /* rank */
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+  pt_def_init(&d, PT_DEF_LOCATION, id);
+  d.parent = id;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+}
+static void ev(pt_stats *s, uint64_t t, uint64_t loc, uint32_t kind,
+               uint64_t ref) {
+  pt_event e;
+  pt_event_init(&e, kind, t, loc);
+  e.ref = ref;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+static void msg(pt_stats *s, uint64_t t, uint64_t loc, uint32_t kind,
+                int64_t peer, int64_t tag, uint64_t bytes) {
+  pt_event e;
+  pt_event_init(&e, kind, t, loc);
+  e.ref = PT_NONE;
+  e.peer = peer;
+  e.tag = tag;
+  e.size = bytes;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+
+static pt_stats *mk(uint64_t from, uint64_t to, uint64_t rel) {
+  pt_stats *s = NULL;
+  pt_stats_opts o = {0};
+  o.from = from;
+  o.to = to;
+  o.relative_to = rel;
+  if (pt_stats_create(&s, &o) != PT_OK) abort();
+  return s;
+}
+
+static const pt_stats_region_loc_row *find_rl(const pt_stats *s, uint64_t loc,
+                                              uint64_t region) {
+  for (size_t i = 0; i < pt_stats_nregion_locs(s); i++) {
+    const pt_stats_region_loc_row *r = pt_stats_region_loc(s, i);
+    if (r->location == loc && r->region == region) return r;
+  }
+  return NULL;
+}
+static const pt_stats_region_row *find_region(const pt_stats *s, uint64_t id) {
+  for (size_t i = 0; i < pt_stats_nregions(s); i++)
+    if (pt_stats_region(s, i)->region == id) return pt_stats_region(s, i);
+  return NULL;
+}
+
+/* loc 0: A [0,100) containing B [10,30) and B [40,45). */
+static void nest_trace(pt_stats *s) {
+  def_region(s, 1, "A");
+  def_region(s, 2, "B");
+  def_loc(s, 0);
+  ev(s, 0, 0, PT_EV_ENTER, 1);
+  ev(s, 10, 0, PT_EV_ENTER, 2);
+  ev(s, 30, 0, PT_EV_LEAVE, 2);
+  ev(s, 40, 0, PT_EV_ENTER, 2);
+  ev(s, 45, 0, PT_EV_LEAVE, 2);
+  ev(s, 100, 0, PT_EV_LEAVE, 1);
+}
+
+TEST(inclusive_exclusive_nesting) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  nest_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  const pt_stats_region_loc_row *a = find_rl(s, 0, 1), *b = find_rl(s, 0, 2);
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ_U64(a->count, 1);
+  ASSERT_EQ_U64(a->incl, 100);
+  ASSERT_EQ_U64(a->excl, 75);
+  ASSERT_EQ_U64(b->count, 2);
+  ASSERT_EQ_U64(b->incl, 25);
+  ASSERT_EQ_U64(b->excl, 25);
+  ASSERT_EQ_U64(b->visit_min, 5);
+  ASSERT_EQ_U64(b->visit_max, 20);
+  /* regions sorted by inclusive time */
+  ASSERT_EQ_U64(pt_stats_region(s, 0)->region, 1);
+  ASSERT_EQ_STR(pt_stats_region(s, 1)->name, "B");
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_EQ_U64(t.app_time, 100);
+  ASSERT_EQ_U64(t.events, 6);
+  pt_stats_destroy(s);
+}
+
+TEST(window_clips_straddling_regions) {
+  pt_stats *s = mk(20, 42, PT_NONE);
+  nest_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  const pt_stats_region_loc_row *a = find_rl(s, 0, 1), *b = find_rl(s, 0, 2);
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ_U64(a->count, 0); /* entered before the window */
+  ASSERT_EQ_U64(a->incl, 22);
+  ASSERT_EQ_U64(a->excl, 10); /* [30,40) */
+  ASSERT_EQ_U64(b->count, 1); /* the visit entered at 40 */
+  ASSERT_EQ_U64(b->incl, 12); /* [20,30) + [40,42) */
+  ASSERT_EQ_U64(b->excl, 12);
+  pt_stats_destroy(s);
+}
+
+TEST(open_region_ends_at_trace_end) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "A");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  ev(s, 10, 0, PT_EV_ENTER, 1);
+  ev(s, 50, 1, PT_EV_ENTER, 1);
+  ev(s, 70, 1, PT_EV_LEAVE, 1);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(find_rl(s, 0, 1)->incl, 60); /* left at 70 */
+  pt_stats_destroy(s);
+}
+
+TEST(imbalance_across_locations) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "work");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  def_loc(s, 2); /* no events: counts as 0 */
+  ev(s, 0, 0, PT_EV_ENTER, 1);
+  ev(s, 0, 1, PT_EV_ENTER, 1);
+  ev(s, 100, 0, PT_EV_LEAVE, 1);
+  ev(s, 300, 1, PT_EV_LEAVE, 1);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nlocations(s), 3);
+  const pt_stats_region_row *r = find_region(s, 1);
+  ASSERT_TRUE(r != NULL);
+  ASSERT_EQ_U64(r->incl, 400);
+  ASSERT_EQ_U64(r->incl_min, 0);
+  ASSERT_EQ_U64(r->incl_max, 300);
+  ASSERT_EQ_U64(r->incl_max_location, 1);
+  ASSERT_EQ_DBL(r->incl_mean, 400.0 / 3);
+  ASSERT_EQ_DBL(r->imbalance, 300 / (400.0 / 3));
+  pt_stats_destroy(s);
+}
+
+/* Two ranks: a late sender (receiver waits 50) and a late receiver (sender
+ * waits 60), plus the MPI view. */
+static void pingpong(pt_stats *s) {
+  def_region(s, 1, "main");
+  def_region(s, 2, "MPI_Send");
+  def_region(s, 3, "MPI_Recv");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  ev(s, 0, 0, PT_EV_ENTER, 1);
+  ev(s, 0, 1, PT_EV_ENTER, 1);
+  ev(s, 50, 1, PT_EV_ENTER, 3);
+  ev(s, 100, 0, PT_EV_ENTER, 2);
+  msg(s, 105, 0, PT_EV_SEND, 1, 7, 1000);
+  ev(s, 110, 0, PT_EV_LEAVE, 2);
+  msg(s, 120, 1, PT_EV_RECV, 0, 7, 1000);
+  ev(s, 125, 1, PT_EV_LEAVE, 3);
+  ev(s, 200, 0, PT_EV_ENTER, 2);
+  ev(s, 260, 1, PT_EV_ENTER, 3);
+  msg(s, 265, 1, PT_EV_RECV, 0, 7, 10);
+  ev(s, 270, 1, PT_EV_LEAVE, 3);
+  msg(s, 270, 0, PT_EV_SEND, 1, 7, 10);
+  ev(s, 275, 0, PT_EV_LEAVE, 2);
+  ev(s, 300, 0, PT_EV_LEAVE, 1);
+  ev(s, 300, 1, PT_EV_LEAVE, 1);
+}
+
+TEST(message_matrix_and_late_sender) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  pingpong(s);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nmessages(s), 1);
+  const pt_stats_message_row *m = pt_stats_message(s, 0);
+  ASSERT_EQ_U64(m->sender, 0);
+  ASSERT_EQ_U64(m->receiver, 1);
+  ASSERT_EQ_U64(m->count, 2);
+  ASSERT_EQ_U64(m->bytes, 1010);
+  ASSERT_EQ_U64(m->matched, 2);
+  ASSERT_EQ_U64(m->late_sender, 50);
+  ASSERT_EQ_U64(m->late_receiver, 60);
+  const pt_stats_location_row *l0 = pt_stats_location(s, 0);
+  const pt_stats_location_row *l1 = pt_stats_location(s, 1);
+  ASSERT_EQ_U64(l0->sent, 2);
+  ASSERT_EQ_U64(l0->bytes_sent, 1010);
+  ASSERT_EQ_U64(l1->received, 2);
+  ASSERT_EQ_U64(l0->mpi_time, 10 + 75);
+  ASSERT_EQ_U64(l1->mpi_time, 75 + 10);
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_EQ_U64(t.app_time, 600);
+  ASSERT_EQ_U64(t.mpi_time, 170);
+  /* message sizes per MPI function (call site unknown) */
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 2);
+  const pt_stats_callsite_row *c = pt_stats_callsite(s, 0); /* MPI_Send */
+  ASSERT_EQ_U64(c->region, 2);
+  ASSERT_EQ_U64(c->callsite, PT_NONE);
+  ASSERT_EQ_U64(c->calls, 2);
+  ASSERT_EQ_U64(c->time, 85);
+  ASSERT_EQ_U64(c->messages, 2);
+  ASSERT_EQ_U64(c->bytes_min, 10);
+  ASSERT_EQ_U64(c->bytes_max, 1000);
+  ASSERT_TRUE(find_region(s, 2)->is_mpi);
+  ASSERT_TRUE(!find_region(s, 1)->is_mpi);
+  pt_stats_destroy(s);
+}
+
+TEST(matrix_by_tag) {
+  pt_stats *s = NULL;
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  o.matrix_by = PT_STATS_BY_TAG;
+  ASSERT_OK(pt_stats_create(&s, &o));
+  def_loc(s, 0);
+  def_loc(s, 1);
+  msg(s, 1, 0, PT_EV_SEND, 1, 3, 8);
+  msg(s, 2, 0, PT_EV_SEND, 1, 4, 16);
+  msg(s, 3, 0, PT_EV_SEND, 1, 4, 16);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nmessages(s), 2);
+  ASSERT_EQ_I64(pt_stats_message(s, 0)->key, 3);
+  ASSERT_EQ_U64(pt_stats_message(s, 1)->count, 2);
+  ASSERT_EQ_U64(pt_stats_message(s, 1)->bytes, 32);
+  pt_stats_destroy(s);
+}
+
+TEST(relative_statistics) {
+  pt_stats *s = mk(0, 0, 5);
+  def_region(s, 5, "outer");
+  def_region(s, 6, "X");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  ev(s, 0, 0, PT_EV_ENTER, 5);
+  ev(s, 10, 0, PT_EV_ENTER, 6);
+  ev(s, 20, 0, PT_EV_LEAVE, 6);
+  msg(s, 30, 0, PT_EV_SEND, 1, 0, 64);
+  ev(s, 50, 0, PT_EV_LEAVE, 5);
+  ev(s, 60, 0, PT_EV_ENTER, 6); /* outside: not counted */
+  ev(s, 70, 0, PT_EV_LEAVE, 6);
+  msg(s, 80, 0, PT_EV_SEND, 1, 0, 64);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nrelative(s), 2);
+  const pt_stats_relative_row *x = pt_stats_relative(s, 0);
+  ASSERT_EQ_U64(x->what, PT_STATS_REL_REGION);
+  ASSERT_EQ_U64(x->id, 6);
+  ASSERT_EQ_U64(x->count, 1);
+  ASSERT_EQ_U64(x->time, 10);
+  const pt_stats_relative_row *y = pt_stats_relative(s, 1);
+  ASSERT_EQ_U64(y->what, PT_STATS_REL_EVENT);
+  ASSERT_EQ_U64(y->id, PT_EV_SEND);
+  ASSERT_EQ_U64(y->count, 1);
+  ASSERT_EQ_U64(y->bytes, 64);
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_EQ_U64(t.relative_count, 1);
+  ASSERT_EQ_U64(t.relative_time, 50);
+  pt_stats_destroy(s);
+}
+
+TEST(bad_options) {
+  pt_stats *s = NULL;
+  pt_stats_opts o = {0};
+  o.from = 10;
+  o.to = 5;
+  ASSERT_STATUS(pt_stats_create(&s, &o), PT_EINVAL);
+  ASSERT_TRUE(s == NULL);
+  pt_stats_destroy(NULL);
+}
+
+/* ---- generated traces -------------------------------------------------------- */
+
+/* Two objects equal in every row. */
+static int same_stats(const pt_stats *a, const pt_stats *b, int detail) {
+  if (pt_stats_nregion_locs(a) != pt_stats_nregion_locs(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nregion_locs(a); i++) {
+    const pt_stats_region_loc_row *x = pt_stats_region_loc(a, i),
+                                  *y = pt_stats_region_loc(b, i);
+    if (x->location != y->location || x->region != y->region ||
+        x->count != y->count || x->incl != y->incl || x->excl != y->excl)
+      return 0;
+    if (detail && (x->visit_min != y->visit_min || x->visit_max != y->visit_max))
+      return 0;
+  }
+  if (pt_stats_nregions(a) != pt_stats_nregions(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nregions(a); i++) {
+    const pt_stats_region_row *x = pt_stats_region(a, i), *y = pt_stats_region(b, i);
+    if (x->region != y->region || x->incl_max_location != y->incl_max_location ||
+        x->imbalance != y->imbalance || x->excl_min != y->excl_min)
+      return 0;
+  }
+  if (pt_stats_nlocations(a) != pt_stats_nlocations(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nlocations(a); i++)
+    if (memcmp(pt_stats_location(a, i), pt_stats_location(b, i),
+               sizeof(pt_stats_location_row)))
+      return 0;
+  if (pt_stats_nmessages(a) != pt_stats_nmessages(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nmessages(a); i++) {
+    const pt_stats_message_row *x = pt_stats_message(a, i), *y = pt_stats_message(b, i);
+    if (x->sender != y->sender || x->receiver != y->receiver ||
+        x->count != y->count || x->bytes != y->bytes)
+      return 0;
+    if (detail && (x->late_sender != y->late_sender ||
+                   x->late_receiver != y->late_receiver || x->matched != y->matched))
+      return 0;
+  }
+  if (detail) {
+    if (pt_stats_ncallsites(a) != pt_stats_ncallsites(b)) return 0;
+    for (size_t i = 0; i < pt_stats_ncallsites(a); i++)
+      if (memcmp(pt_stats_callsite(a, i), pt_stats_callsite(b, i),
+                 sizeof(pt_stats_callsite_row)))
+        return 0;
+    if (pt_stats_nrelative(a) != pt_stats_nrelative(b)) return 0;
+    for (size_t i = 0; i < pt_stats_nrelative(a); i++)
+      if (memcmp(pt_stats_relative(a, i), pt_stats_relative(b, i),
+                 sizeof(pt_stats_relative_row)))
+        return 0;
+  }
+  pt_stats_totals ta, tb;
+  pt_stats_get_totals(a, &ta);
+  pt_stats_get_totals(b, &tb);
+  return ta.app_time == tb.app_time && ta.mpi_time == tb.mpi_time &&
+         (!detail || (ta.events == tb.events &&
+                      ta.relative_time == tb.relative_time));
+}
+
+static uint64_t gen_end(pt_gen *g) {
+  for (size_t i = 0; i < pt_gen_ndefs(g); i++)
+    if (pt_gen_def(g, i)->kind == PT_DEF_CLOCK) return (uint64_t)pt_gen_def(g, i)->i2;
+  return 0;
+}
+
+/* Feed a generated trace (location by location: the engine only needs
+ * per-location order) into s. */
+static void feed_gen(pt_stats *s, pt_gen *g, uint64_t nloc) {
+  for (size_t i = 0; i < pt_gen_ndefs(g); i++)
+    if (pt_stats_def(s, pt_gen_def(g, i)) != PT_OK) abort();
+  for (uint64_t loc = 0; loc < nloc; loc++) {
+    pt_gen_rewind(g, loc);
+    pt_event e;
+    while (pt_gen_next(g, loc, &e) == PT_OK)
+      if (pt_stats_event(s, &e) != PT_OK) abort();
+  }
+}
+
+TEST(merge_of_halves_equals_one_pass) {
+  pt_gen *g = NULL;
+  pt_gen_opts go = {.locations = 6, .events = 3000, .seed = 42, .msg_every = 20};
+  ASSERT_OK(pt_gen_create(&g, &go));
+  uint64_t end = gen_end(g);
+  ASSERT_TRUE(end > 0);
+  uint64_t wins[3][2] = {{0, 0}, {end / 5, end / 2}, {end / 3, end / 3 + 12345}};
+  for (int w = 0; w < 3; w++) {
+    pt_stats_opts o = {0};
+    o.from = wins[w][0];
+    o.to = wins[w][1];
+    o.end = end;
+    o.relative_to = 3;
+    pt_stats *all = NULL, *h1 = NULL, *h2 = NULL;
+    ASSERT_OK(pt_stats_create(&all, &o));
+    feed_gen(all, g, 6);
+    ASSERT_OK(pt_stats_finish(all));
+    uint64_t a[] = {0, 2, 4}, b[] = {1, 3, 5};
+    o.locations = a;
+    o.nlocations = 3;
+    ASSERT_OK(pt_stats_create(&h1, &o));
+    feed_gen(h1, g, 6);
+    ASSERT_OK(pt_stats_finish(h1));
+    o.locations = b;
+    ASSERT_OK(pt_stats_create(&h2, &o));
+    feed_gen(h2, g, 6);
+    ASSERT_OK(pt_stats_finish(h2));
+    ASSERT_OK(pt_stats_merge(h1, h2));
+    if (w == 0) ASSERT_TRUE(pt_stats_nmessages(all) > 0);
+    ASSERT_TRUE(same_stats(all, h1, 1));
+    pt_stats_destroy(all);
+    pt_stats_destroy(h1);
+    pt_stats_destroy(h2);
+  }
+  pt_gen_destroy(g);
+}
+
+/* Write a generated trace as a PTF archive, one stream per location. */
+static int write_ptf(const char *path, pt_gen *g, uint64_t nloc) {
+  pt_writer *w = NULL;
+  if (pt_writer_open(&w, path, NULL, NULL) != PT_OK) return -1;
+  for (size_t i = 0; i < pt_gen_ndefs(g); i++)
+    if (pt_writer_def(w, pt_gen_def(g, i)) != PT_OK) return -1;
+  for (uint64_t loc = 0; loc < nloc; loc++) {
+    pt_stream *st = NULL;
+    if (pt_writer_stream(w, loc, &st) != PT_OK) return -1;
+    pt_gen_rewind(g, loc);
+    pt_event e;
+    while (pt_gen_next(g, loc, &e) == PT_OK)
+      if (pt_stream_event(st, &e) != PT_OK) return -1;
+  }
+  return pt_writer_close(w, NULL) == PT_OK ? 0 : -1;
+}
+
+static pt_stats *full_scan(const char *path, const pt_stats_opts *o) {
+  pt_reader *r = NULL;
+  if (pt_reader_open(&r, path, NULL, NULL) != PT_OK) return NULL;
+  pt_stats *s = NULL;
+  if (pt_stats_create(&s, o) != PT_OK) abort();
+  for (size_t i = 0; i < pt_reader_ndefs(r); i++) pt_stats_def(s, pt_reader_def(r, i));
+  pt_event e;
+  while (pt_reader_next(r, &e) == PT_OK)
+    if (pt_stats_event(s, &e) != PT_OK) abort();
+  pt_reader_close(r);
+  if (pt_stats_finish(s) != PT_OK) abort();
+  return s;
+}
+
+static uint64_t rnd(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+TEST(summaries_window_equals_full_scan) {
+  char *dir = test_tmpdir("stats");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/g.ptf", dir);
+  pt_gen *g = NULL;
+  pt_gen_opts go = {.locations = 4, .events = 4000, .seed = 7, .msg_every = 30};
+  ASSERT_OK(pt_gen_create(&g, &go));
+  uint64_t end = gen_end(g);
+  ASSERT_TRUE(write_ptf(path, g, 4) == 0);
+  pt_gen_destroy(g);
+  /* no summaries yet: not found */
+  pt_stats *w = NULL;
+  pt_error err = {0};
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  ASSERT_STATUS(pt_stats_window(&w, path, &o, NULL, &err), PT_ENOTFOUND);
+  ASSERT_OK(pt_archive_summarize(path, end / 37 + 1, PT_STATS_SUMMARIES |
+                                 PT_STATS_SNAPSHOTS, &err));
+  uint64_t seed = 12345, total = 0, read = 0;
+  for (int k = 0; k < 40; k++) {
+    uint64_t a = rnd(&seed) % (end + end / 10), b = rnd(&seed) % (end + end / 10);
+    if (a > b) { uint64_t t = a; a = b; b = t; }
+    if (k == 0) a = 0, b = 0;           /* whole trace */
+    if (k == 1) b = a + 1;              /* tiny window */
+    o.from = a;
+    o.to = b;
+    o.end = end;
+    uint64_t sel[] = {1, 2};
+    o.locations = k % 3 == 2 ? sel : NULL;
+    o.nlocations = k % 3 == 2 ? 2 : 0;
+    pt_stats *f = full_scan(path, &o);
+    ASSERT_TRUE(f != NULL);
+    uint64_t n = 0;
+    ASSERT_OK(pt_stats_window(&w, path, &o, &n, &err));
+    pt_stats_totals t;
+    pt_stats_get_totals(w, &t);
+    ASSERT_EQ_U64(t.have, PT_STATS_HAVE_PROFILE);
+    if (!same_stats(f, w, 0)) {
+      pt_stats_destroy(f);
+      pt_stats_destroy(w);
+      TEST_FAIL_("window %d [%" PRIu64 ", %" PRIu64 ") differs", k, a, b);
+    }
+    read += n;
+    total += 4 * 4000;
+    pt_stats_destroy(f);
+    pt_stats_destroy(w);
+  }
+  /* the summaries path reads a small part of the events */
+  ASSERT_TRUE(read * 4 < total);
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) abort();
+  free(dir);
+}
+
+int main(void) {
+  RUN(inclusive_exclusive_nesting);
+  RUN(window_clips_straddling_regions);
+  RUN(open_region_ends_at_trace_end);
+  RUN(imbalance_across_locations);
+  RUN(message_matrix_and_late_sender);
+  RUN(matrix_by_tag);
+  RUN(relative_statistics);
+  RUN(bad_options);
+  RUN(merge_of_halves_equals_one_pass);
+  RUN(summaries_window_equals_full_scan);
+  return test_summary();
+}

@@ -1,0 +1,743 @@
+/* paratrace stats: flat profile, MPI view, message matrix and relative
+ * statistics of a trace or a window of it (the logic is pt_stats_* in
+ * src/analysis/stats*.c; this file reads the source and prints). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "paratrace/analysis.h"
+
+static const char help[] =
+    "usage: paratrace stats [options] TRACE\n"
+    "\n"
+    "Statistics of a trace in any format, or of the window [--from, --to):\n"
+    "  profile   per region: visits, inclusive and exclusive time (total,\n"
+    "            per visit, min/mean/max over locations), imbalance\n"
+    "            (max/mean over locations) and the location of the max\n"
+    "  mpi       per MPI function and call site: calls, time as % of the\n"
+    "            application time (time inside any region, summed over\n"
+    "            locations) and of the MPI time; message sizes\n"
+    "  messages  sender x receiver: count, bytes, late-sender and\n"
+    "            late-receiver waiting time\n"
+    "  relative  with --relative-to R: count and time of every region, and\n"
+    "            count and bytes of every event kind, inside visits of R\n"
+    "\n"
+    "A region straddling a window edge counts with the part of its time\n"
+    "inside the window; its visit counts if it was entered inside.  Regions\n"
+    "open at the end of the trace end at its last event.\n"
+    "\n"
+    "On a native archive with summaries (paratrace summarize) a window is\n"
+    "computed from summary differences and the events near its edges\n"
+    "only; the result equals a full scan.  Summaries hold the profile,\n"
+    "per-location message totals and the pair matrix; per-visit min/max,\n"
+    "call sites, message sizes, late sender/receiver and --by/--relative-to\n"
+    "need a full scan (--no-summaries, or implied by --by/--relative-to).\n"
+    "\n"
+    "options:\n"
+    "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
+    "  --locations L        only these locations (0,2,5-9)\n"
+    "  --relative-to R      relative statistics inside region R (name or id)\n"
+    "  --by tag|comm        split the message matrix by tag or communicator\n"
+    "  --csv                CSV (exact ticks and bytes), one block per section\n"
+    "  --json               JSON (exact ticks and bytes)\n"
+    "  --no-summaries       always scan the events\n"
+    "  --require-summaries  fail if the window cannot use summaries\n"
+    "  -q, --quiet          no progress bar\n"
+    "  -h, --help\n";
+
+enum {
+  O_FROM = 1, O_TO, O_LOCS, O_REL, O_BY, O_CSV, O_JSON, O_NOSUM, O_REQSUM
+};
+static const cli_option options[] = {
+    {"from", 0, 1, O_FROM},       {"to", 0, 1, O_TO},
+    {"locations", 0, 1, O_LOCS},  {"relative-to", 0, 1, O_REL},
+    {"by", 0, 1, O_BY},           {"csv", 0, 0, O_CSV},
+    {"json", 0, 0, O_JSON},       {"no-summaries", 0, 0, O_NOSUM},
+    {"require-summaries", 0, 0, O_REQSUM}, {0, 0, 0, 0}};
+
+enum { OUT_TABLE, OUT_CSV, OUT_JSON };
+
+typedef struct ctx {
+  const char *path;
+  const pt_stats *s;
+  pt_stats_totals tot;
+  uint64_t tps; /* ticks per second, 0 = unknown */
+  int out;
+  uint64_t rel;
+  const char *rel_name;
+  int by;
+  int used_summaries;
+  uint64_t events_read;
+} ctx;
+
+/* ---- definitions before the first event: clock, region by name --------- */
+
+static int scan_defs(const char *path, const char *region, uint64_t *rel,
+                     uint64_t *tps) {
+  pt_source *src = NULL;
+  pt_error err = {0};
+  pt_source_opts so = {0};
+  so.warn = cli_warn;
+  if (pt_source_open(&src, path, &so, &err) < 0)
+    return cli_fail(path, "%s", err.msg);
+  pt_item it;
+  int rc, found = 0;
+  uint64_t id = 0;
+  int numeric = region && cli_parse_u64(region, &id) == 0;
+  while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    if (it.type == PT_ITEM_EVENT) break;
+    if (it.type != PT_ITEM_DEF) continue;
+    const pt_def *d = &it.u.def;
+    if (d->kind == PT_DEF_CLOCK && d->i0 > 0) *tps = (uint64_t)d->i0;
+    if (region && d->kind == PT_DEF_REGION && !found &&
+        ((d->name && strcmp(d->name, region) == 0) ||
+         (numeric && d->id == id))) {
+      *rel = d->id;
+      found = 1;
+    }
+  }
+  if (rc < 0) {
+    cli_fail(path, "%s", pt_source_errmsg(src));
+    pt_source_close(src);
+    return CLI_FAIL;
+  }
+  pt_source_close(src);
+  if (region && !found)
+    return cli_fail(path, "unknown region '%s' (give a region name or id)",
+                    region);
+  return 0;
+}
+
+/* ---- formatting ------------------------------------------------------------- */
+
+typedef struct unit {
+  const char *name;
+  double div; /* ticks per unit */
+} unit;
+
+/* A time unit that shows `max` ticks with 1..4 integer digits. */
+static unit pick_unit(const ctx *c, uint64_t max) {
+  if (!c->tps) return (unit){"ticks", 1};
+  double sec = (double)max / (double)c->tps;
+  if (sec >= 1) return (unit){"s", (double)c->tps};
+  if (sec >= 1e-3) return (unit){"ms", (double)c->tps / 1e3};
+  if (sec >= 1e-6) return (unit){"us", (double)c->tps / 1e6};
+  return (unit){"ns", (double)c->tps / 1e9};
+}
+
+static const char *fmt_bytes(char *b, size_t n, double v) {
+  const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int i = 0;
+  while (v >= 1024 && i < 4) v /= 1024, i++;
+  if (i == 0) snprintf(b, n, "%.0f B", v);
+  else snprintf(b, n, "%.1f %s", v, u[i]);
+  return b;
+}
+
+static void json_str(const char *s) {
+  putchar('"');
+  for (; s && *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') printf("\\%c", ch);
+    else if (ch < 0x20) printf("\\u%04x", ch);
+    else putchar(ch);
+  }
+  putchar('"');
+}
+static void csv_str(const char *s) {
+  putchar('"');
+  for (; s && *s; s++) {
+    if (*s == '"') putchar('"');
+    putchar(*s);
+  }
+  putchar('"');
+}
+
+static double pct(uint64_t a, uint64_t b) {
+  return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static const char *loc_name(char *b, size_t n, uint64_t loc) {
+  if (loc == PT_NONE) snprintf(b, n, "-");
+  else snprintf(b, n, "%" PRIu64, loc);
+  return b;
+}
+
+static const char *region_label(const ctx *c, uint64_t id, char *b, size_t n) {
+  const char *nm = pt_stats_region_name(c->s, id);
+  if (nm) return nm;
+  snprintf(b, n, "region %" PRIu64, id);
+  return b;
+}
+static const char *callsite_label(const ctx *c, uint64_t id, char *b,
+                                  size_t n) {
+  if (id == PT_NONE) return "-";
+  const char *nm = pt_stats_callsite_name(c->s, id);
+  if (nm) return nm;
+  snprintf(b, n, "callsite %" PRIu64, id);
+  return b;
+}
+
+/* Per MPI function: message totals from the call-site rows. */
+typedef struct mpi_msgs {
+  uint64_t messages, bytes, bmin, bmax;
+} mpi_msgs;
+static mpi_msgs msgs_of(const pt_stats *s, uint64_t region) {
+  mpi_msgs m = {0, 0, 0, 0};
+  for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+    const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
+    if (r->region != region || !r->messages) continue;
+    if (!m.messages || r->bytes_min < m.bmin) m.bmin = r->bytes_min;
+    if (r->bytes_max > m.bmax) m.bmax = r->bytes_max;
+    m.messages += r->messages;
+    m.bytes += r->bytes;
+  }
+  return m;
+}
+
+static const char *rel_label(const ctx *c, const pt_stats_relative_row *r,
+                             char *b, size_t n) {
+  if (r->what == PT_STATS_REL_REGION) return region_label(c, r->id, b, n);
+  const char *k = pt_event_kind_name((uint32_t)r->id);
+  return k ? k : "?";
+}
+
+/* ---- table -------------------------------------------------------------------- */
+
+static void print_table(const ctx *c) {
+  const pt_stats *s = c->s;
+  int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
+  char b1[64], b2[64], b3[64], b4[64], nb[64];
+  uint64_t maxt = c->tot.app_time;
+  for (size_t i = 0; i < pt_stats_nregions(s); i++)
+    if (pt_stats_region(s, i)->incl > maxt) maxt = pt_stats_region(s, i)->incl;
+  unit u = pick_unit(c, maxt);
+  printf("trace %s", c->path);
+  if (c->tot.from || c->tot.to != UINT64_MAX) {
+    printf(", window [%" PRIu64 ", ", c->tot.from);
+    if (c->tot.to == UINT64_MAX) printf("end)");
+    else printf("%" PRIu64 ")", c->tot.to);
+    printf(" ticks");
+  }
+  printf(", %zu location%s", pt_stats_nlocations(s),
+         pt_stats_nlocations(s) == 1 ? "" : "s");
+  if (detail) printf(", %" PRIu64 " events", c->tot.events);
+  if (c->used_summaries)
+    printf(", from summaries (%" PRIu64 " events read)", c->events_read);
+  printf("\napplication time %.6g %s, MPI time %.6g %s (%.2f%%)\n",
+         (double)c->tot.app_time / u.div, u.name,
+         (double)c->tot.mpi_time / u.div, u.name,
+         pct(c->tot.mpi_time, c->tot.app_time));
+
+  printf("\nFlat profile (times in %s; loc = over the %zu locations)\n", u.name,
+         pt_stats_nlocations(s));
+  printf("%-24s %9s %11s %11s %10s %10s %10s %10s %10s %10s %6s %6s\n",
+         "region", "count", "incl", "excl", "incl/visit", "visit min",
+         "visit max", "loc min", "loc mean", "loc max", "imbal", "max@");
+  for (size_t i = 0; i < pt_stats_nregions(s); i++) {
+    const pt_stats_region_row *r = pt_stats_region(s, i);
+    char vmin[32] = "-", vmax[32] = "-";
+    if (detail && r->count) {
+      snprintf(vmin, sizeof vmin, "%.4g", (double)r->visit_min / u.div);
+      snprintf(vmax, sizeof vmax, "%.4g", (double)r->visit_max / u.div);
+    }
+    printf("%-24.24s %9" PRIu64 " %11.6g %11.6g %10.4g %10s %10s %10.4g "
+           "%10.4g %10.4g %6.2f %6s\n",
+           r->name, r->count, (double)r->incl / u.div, (double)r->excl / u.div,
+           r->count ? (double)r->incl / (double)r->count / u.div : 0, vmin,
+           vmax, (double)r->incl_min / u.div, r->incl_mean / u.div,
+           (double)r->incl_max / u.div, r->imbalance,
+           loc_name(b1, sizeof b1, r->incl_max_location));
+  }
+
+  int any_mpi = 0;
+  for (size_t i = 0; i < pt_stats_nregions(s); i++)
+    any_mpi |= pt_stats_region(s, i)->is_mpi;
+  if (any_mpi) {
+    printf("\nMPI functions (%% of application / MPI time)\n");
+    printf("%-24s %9s %11s %7s %7s %9s %11s %10s %10s %10s\n", "function",
+           "calls", "time", "%app", "%mpi", "messages", "bytes", "min",
+           "mean", "max");
+    for (size_t i = 0; i < pt_stats_nregions(s); i++) {
+      const pt_stats_region_row *r = pt_stats_region(s, i);
+      if (!r->is_mpi) continue;
+      printf("%-24.24s %9" PRIu64 " %11.6g %7.2f %7.2f", r->name, r->count,
+             (double)r->incl / u.div, pct(r->incl, c->tot.app_time),
+             pct(r->incl, c->tot.mpi_time));
+      mpi_msgs m = msgs_of(s, r->region);
+      if (detail && m.messages)
+        printf(" %9" PRIu64 " %11s %10s %10s %10s\n", m.messages,
+               fmt_bytes(b1, sizeof b1, (double)m.bytes),
+               fmt_bytes(b2, sizeof b2, (double)m.bmin),
+               fmt_bytes(b3, sizeof b3, (double)m.bytes / (double)m.messages),
+               fmt_bytes(b4, sizeof b4, (double)m.bmax));
+      else
+        printf(" %9s %11s %10s %10s %10s\n", "-", "-", "-", "-", "-");
+    }
+    int known = 0;
+    for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
+      known |= pt_stats_callsite(s, i)->callsite != PT_NONE;
+    if (known) {
+      printf("\nMPI call sites\n");
+      printf("%-20s %-24s %9s %11s %7s %7s %9s %11s %10s %10s\n", "function",
+             "call site", "calls", "time", "%app", "%mpi", "messages",
+             "bytes", "min", "max");
+      for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+        const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
+        printf("%-20.20s %-24.24s %9" PRIu64 " %11.6g %7.2f %7.2f %9" PRIu64
+               " %11s %10s %10s\n",
+               region_label(c, r->region, nb, sizeof nb),
+               callsite_label(c, r->callsite, b4, sizeof b4), r->calls,
+               (double)r->time / u.div, pct(r->time, c->tot.app_time),
+               pct(r->time, c->tot.mpi_time), r->messages,
+               fmt_bytes(b1, sizeof b1, (double)r->bytes),
+               fmt_bytes(b2, sizeof b2, (double)r->bytes_min),
+               fmt_bytes(b3, sizeof b3, (double)r->bytes_max));
+      }
+    }
+  }
+
+  if (pt_stats_nlocations(s)) {
+    printf("\nLocations (times in %s)\n", u.name);
+    printf("%8s %11s %11s %7s %9s %11s %9s %11s\n", "location", "app time",
+           "MPI time", "%mpi", "sent", "bytes", "received", "bytes");
+    for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
+      const pt_stats_location_row *l = pt_stats_location(s, i);
+      printf("%8" PRIu64 " %11.6g %11.6g %7.2f %9" PRIu64 " %11s %9" PRIu64
+             " %11s\n",
+             l->location, (double)l->app_time / u.div,
+             (double)l->mpi_time / u.div, pct(l->mpi_time, l->app_time),
+             l->sent, fmt_bytes(b1, sizeof b1, (double)l->bytes_sent),
+             l->received, fmt_bytes(b2, sizeof b2, (double)l->bytes_received));
+    }
+  }
+
+  if (pt_stats_nmessages(s)) {
+    uint64_t ml = 0;
+    for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+      const pt_stats_message_row *m = pt_stats_message(s, i);
+      if (m->late_sender > ml) ml = m->late_sender;
+      if (m->late_receiver > ml) ml = m->late_receiver;
+    }
+    unit lu = pick_unit(c, ml);
+    printf("\nMessages (late sender/receiver in %s)\n", lu.name);
+    printf("%8s %8s", "sender", "receiver");
+    if (c->by) printf(" %8s", c->by == PT_STATS_BY_TAG ? "tag" : "comm");
+    printf(" %9s %11s %12s %12s\n", "count", "bytes", "late sender",
+           "late recv");
+    for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+      const pt_stats_message_row *m = pt_stats_message(s, i);
+      printf("%8s %8s", loc_name(b1, sizeof b1, m->sender),
+             loc_name(b2, sizeof b2, m->receiver));
+      if (c->by) printf(" %8" PRId64, m->key);
+      if (detail)
+        printf(" %9" PRIu64 " %11s %12.4g %12.4g\n", m->count,
+               fmt_bytes(b3, sizeof b3, (double)m->bytes),
+               (double)m->late_sender / lu.div,
+               (double)m->late_receiver / lu.div);
+      else
+        printf(" %9" PRIu64 " %11s %12s %12s\n", m->count,
+               fmt_bytes(b3, sizeof b3, (double)m->bytes), "-", "-");
+    }
+  }
+
+  if (c->rel != PT_NONE) {
+    printf("\nInside %s (%" PRIu64 " visits, %.6g %s)\n", c->rel_name,
+           c->tot.relative_count, (double)c->tot.relative_time / u.div, u.name);
+    printf("%-8s %-24s %9s %11s %11s\n", "type", "name", "count", "time",
+           "volume");
+    for (size_t i = 0; i < pt_stats_nrelative(s); i++) {
+      const pt_stats_relative_row *r = pt_stats_relative(s, i);
+      int reg = r->what == PT_STATS_REL_REGION;
+      printf("%-8s %-24.24s %9" PRIu64, reg ? "region" : "event",
+             rel_label(c, r, nb, sizeof nb), r->count);
+      if (reg) printf(" %11.6g %11s\n", (double)r->time / u.div, "-");
+      else printf(" %11s %11s\n", "-", fmt_bytes(b1, sizeof b1, (double)r->bytes));
+    }
+  }
+}
+
+/* ---- CSV ------------------------------------------------------------------------ */
+
+static void print_csv(const ctx *c) {
+  const pt_stats *s = c->s;
+  int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
+  char nb[64], b2[64];
+  printf("section,from,to,end,ticks_per_second,locations,events,app_time,"
+         "mpi_time,from_summaries\n");
+  printf("totals,%" PRIu64 ",", c->tot.from);
+  if (c->tot.to != UINT64_MAX) printf("%" PRIu64, c->tot.to);
+  printf(",%" PRIu64 ",%" PRIu64 ",%zu,", c->tot.end, c->tps,
+         pt_stats_nlocations(s));
+  if (detail) printf("%" PRIu64, c->tot.events);
+  printf(",%" PRIu64 ",%" PRIu64 ",%d\n\n", c->tot.app_time, c->tot.mpi_time,
+         c->used_summaries);
+  printf("section,region_id,region,mpi,count,incl,excl,visit_min,visit_max,"
+         "incl_loc_min,incl_loc_mean,incl_loc_max,incl_max_location,"
+         "excl_loc_min,excl_loc_mean,excl_loc_max,excl_max_location,"
+         "imbalance\n");
+  for (size_t i = 0; i < pt_stats_nregions(s); i++) {
+    const pt_stats_region_row *r = pt_stats_region(s, i);
+    printf("region,%" PRIu64 ",", r->region);
+    csv_str(r->name);
+    printf(",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", r->is_mpi, r->count,
+           r->incl, r->excl);
+    if (detail && r->count)
+      printf("%" PRIu64 ",%" PRIu64, r->visit_min, r->visit_max);
+    else
+      printf(",");
+    printf(",%" PRIu64 ",%.17g,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ",%.17g,%" PRIu64 ",%" PRIu64 ",%.17g\n",
+           r->incl_min, r->incl_mean, r->incl_max, r->incl_max_location,
+           r->excl_min, r->excl_mean, r->excl_max, r->excl_max_location,
+           r->imbalance);
+  }
+  printf("\nsection,location,region_id,count,incl,excl,visit_min,visit_max\n");
+  for (size_t i = 0; i < pt_stats_nregion_locs(s); i++) {
+    const pt_stats_region_loc_row *r = pt_stats_region_loc(s, i);
+    printf("region_location,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ",%" PRIu64 ",",
+           r->location, r->region, r->count, r->incl, r->excl);
+    if (detail && r->count)
+      printf("%" PRIu64 ",%" PRIu64 "\n", r->visit_min, r->visit_max);
+    else
+      printf(",\n");
+  }
+  printf("\nsection,location,app_time,mpi_time,sent,bytes_sent,received,"
+         "bytes_received\n");
+  for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
+    const pt_stats_location_row *l = pt_stats_location(s, i);
+    printf("location,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ",%" PRIu64 ",%" PRIu64 "\n",
+           l->location, l->app_time, l->mpi_time, l->sent, l->bytes_sent,
+           l->received, l->bytes_received);
+  }
+  if (detail) {
+    printf("\nsection,region_id,function,callsite_id,callsite,calls,time,"
+           "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max\n");
+    for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+      const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
+      printf("mpi_callsite,%" PRIu64 ",", r->region);
+      csv_str(region_label(c, r->region, nb, sizeof nb));
+      printf(",");
+      if (r->callsite != PT_NONE) printf("%" PRIu64, r->callsite);
+      printf(",");
+      csv_str(callsite_label(c, r->callsite, b2, sizeof b2));
+      printf(",%" PRIu64 ",%" PRIu64 ",%.17g,%.17g,%" PRIu64 ",%" PRIu64
+             ",%" PRIu64 ",%" PRIu64 "\n",
+             r->calls, r->time, pct(r->time, c->tot.app_time),
+             pct(r->time, c->tot.mpi_time), r->messages, r->bytes,
+             r->bytes_min, r->bytes_max);
+    }
+  }
+  printf("\nsection,sender,receiver,key,count,bytes,late_sender,"
+         "late_receiver,matched\n");
+  for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+    const pt_stats_message_row *m = pt_stats_message(s, i);
+    printf("message,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
+           ",",
+           m->sender, m->receiver, m->key, m->count, m->bytes);
+    if (detail)
+      printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", m->late_sender,
+             m->late_receiver, m->matched);
+    else
+      printf(",,\n");
+  }
+  if (c->rel != PT_NONE) {
+    printf("\nsection,within,type,id,name,count,time,bytes\n");
+    printf("relative,");
+    csv_str(c->rel_name);
+    printf(",self,%" PRIu64 ",", c->rel);
+    csv_str(c->rel_name);
+    printf(",%" PRIu64 ",%" PRIu64 ",\n", c->tot.relative_count,
+           c->tot.relative_time);
+    for (size_t i = 0; i < pt_stats_nrelative(s); i++) {
+      const pt_stats_relative_row *r = pt_stats_relative(s, i);
+      printf("relative,");
+      csv_str(c->rel_name);
+      printf(",%s,%" PRIu64 ",",
+             r->what == PT_STATS_REL_REGION ? "region" : "event", r->id);
+      csv_str(rel_label(c, r, nb, sizeof nb));
+      printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->count, r->time,
+             r->bytes);
+    }
+  }
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static void print_json(const ctx *c) {
+  const pt_stats *s = c->s;
+  int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
+  char nb[64];
+  printf("{\n  \"trace\": ");
+  json_str(c->path);
+  printf(",\n  \"window\": {\"from\": %" PRIu64 ", \"to\": ", c->tot.from);
+  if (c->tot.to == UINT64_MAX) printf("null");
+  else printf("%" PRIu64, c->tot.to);
+  printf(", \"end\": %" PRIu64 "},\n", c->tot.end);
+  printf("  \"ticks_per_second\": ");
+  if (c->tps) printf("%" PRIu64, c->tps);
+  else printf("null");
+  printf(",\n  \"from_summaries\": %s,\n", c->used_summaries ? "true" : "false");
+  printf("  \"detail\": %s,\n", detail ? "true" : "false");
+  printf("  \"totals\": {\"locations\": %zu, \"events\": ",
+         pt_stats_nlocations(s));
+  if (detail) printf("%" PRIu64, c->tot.events);
+  else printf("null");
+  printf(", \"app_time\": %" PRIu64 ", \"mpi_time\": %" PRIu64 "},\n",
+         c->tot.app_time, c->tot.mpi_time);
+  printf("  \"regions\": [");
+  for (size_t i = 0; i < pt_stats_nregions(s); i++) {
+    const pt_stats_region_row *r = pt_stats_region(s, i);
+    printf("%s\n    {\"id\": %" PRIu64 ", \"name\": ", i ? "," : "", r->region);
+    json_str(r->name);
+    printf(", \"mpi\": %s, \"count\": %" PRIu64 ", \"incl\": %" PRIu64
+           ", \"excl\": %" PRIu64,
+           r->is_mpi ? "true" : "false", r->count, r->incl, r->excl);
+    if (detail && r->count)
+      printf(", \"visit_min\": %" PRIu64 ", \"visit_max\": %" PRIu64,
+             r->visit_min, r->visit_max);
+    printf(", \"incl_loc\": {\"min\": %" PRIu64 ", \"mean\": %.17g, \"max\": %" PRIu64
+           ", \"max_location\": %" PRIu64 "}",
+           r->incl_min, r->incl_mean, r->incl_max, r->incl_max_location);
+    printf(", \"excl_loc\": {\"min\": %" PRIu64 ", \"mean\": %.17g, \"max\": %" PRIu64
+           ", \"max_location\": %" PRIu64 "}",
+           r->excl_min, r->excl_mean, r->excl_max, r->excl_max_location);
+    printf(", \"imbalance\": %.17g}", r->imbalance);
+  }
+  printf("\n  ],\n  \"region_locations\": [");
+  for (size_t i = 0; i < pt_stats_nregion_locs(s); i++) {
+    const pt_stats_region_loc_row *r = pt_stats_region_loc(s, i);
+    printf("%s\n    {\"location\": %" PRIu64 ", \"region\": %" PRIu64
+           ", \"count\": %" PRIu64 ", \"incl\": %" PRIu64 ", \"excl\": %" PRIu64,
+           i ? "," : "", r->location, r->region, r->count, r->incl, r->excl);
+    if (detail && r->count)
+      printf(", \"visit_min\": %" PRIu64 ", \"visit_max\": %" PRIu64,
+             r->visit_min, r->visit_max);
+    printf("}");
+  }
+  printf("\n  ],\n  \"locations\": [");
+  for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
+    const pt_stats_location_row *l = pt_stats_location(s, i);
+    printf("%s\n    {\"location\": %" PRIu64 ", \"app_time\": %" PRIu64
+           ", \"mpi_time\": %" PRIu64 ", \"sent\": %" PRIu64
+           ", \"bytes_sent\": %" PRIu64 ", \"received\": %" PRIu64
+           ", \"bytes_received\": %" PRIu64 "}",
+           i ? "," : "", l->location, l->app_time, l->mpi_time, l->sent,
+           l->bytes_sent, l->received, l->bytes_received);
+  }
+  printf("\n  ],\n  \"mpi_callsites\": ");
+  if (!detail) printf("null");
+  else {
+    printf("[");
+    for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+      const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
+      printf("%s\n    {\"region\": %" PRIu64 ", \"function\": ", i ? "," : "",
+             r->region);
+      json_str(region_label(c, r->region, nb, sizeof nb));
+      printf(", \"callsite\": ");
+      if (r->callsite == PT_NONE) printf("null");
+      else {
+        printf("%" PRIu64 ", \"callsite_name\": ", r->callsite);
+        json_str(callsite_label(c, r->callsite, nb, sizeof nb));
+      }
+      printf(", \"calls\": %" PRIu64 ", \"time\": %" PRIu64
+             ", \"pct_app\": %.17g, \"pct_mpi\": %.17g, \"messages\": %" PRIu64
+             ", \"bytes\": %" PRIu64 ", \"bytes_min\": %" PRIu64
+             ", \"bytes_max\": %" PRIu64 "}",
+             r->calls, r->time, pct(r->time, c->tot.app_time),
+             pct(r->time, c->tot.mpi_time), r->messages, r->bytes,
+             r->bytes_min, r->bytes_max);
+    }
+    printf("\n  ]");
+  }
+  printf(",\n  \"messages\": {\"by\": \"%s\", \"cells\": [",
+         c->by == PT_STATS_BY_TAG ? "tag" : c->by == PT_STATS_BY_COMM ? "comm" : "pair");
+  for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+    const pt_stats_message_row *m = pt_stats_message(s, i);
+    printf("%s\n    {\"sender\": %" PRIu64 ", \"receiver\": %" PRIu64,
+           i ? "," : "", m->sender, m->receiver);
+    if (c->by) printf(", \"key\": %" PRId64, m->key);
+    printf(", \"count\": %" PRIu64 ", \"bytes\": %" PRIu64, m->count, m->bytes);
+    if (detail)
+      printf(", \"late_sender\": %" PRIu64 ", \"late_receiver\": %" PRIu64
+             ", \"matched\": %" PRIu64,
+             m->late_sender, m->late_receiver, m->matched);
+    printf("}");
+  }
+  printf("\n  ]}");
+  if (c->rel != PT_NONE) {
+    printf(",\n  \"relative\": {\"region\": %" PRIu64 ", \"name\": ", c->rel);
+    json_str(c->rel_name);
+    printf(", \"count\": %" PRIu64 ", \"time\": %" PRIu64 ", \"inside\": [",
+           c->tot.relative_count, c->tot.relative_time);
+    for (size_t i = 0; i < pt_stats_nrelative(s); i++) {
+      const pt_stats_relative_row *r = pt_stats_relative(s, i);
+      printf("%s\n    {\"type\": \"%s\", \"id\": %" PRIu64 ", \"name\": ",
+             i ? "," : "", r->what == PT_STATS_REL_REGION ? "region" : "event",
+             r->id);
+      json_str(rel_label(c, r, nb, sizeof nb));
+      printf(", \"count\": %" PRIu64 ", \"time\": %" PRIu64
+             ", \"bytes\": %" PRIu64 "}",
+             r->count, r->time, r->bytes);
+    }
+    printf("\n  ]}");
+  }
+  printf("\n}\n");
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+/* Full scan of any source. */
+static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
+  pt_source_opts so = {0};
+  so.warn = cli_warn;
+  /* a native archive skips unselected streams; other sources are filtered
+   * by the engine so that the end of the trace is the same either way */
+  const char *fmt = pt_format_detect(path);
+  if (fmt && strcmp(fmt, "ptf") == 0) {
+    so.locations = o->locations;
+    so.nlocations = o->nlocations;
+  }
+  pt_source *src = NULL;
+  pt_error err = {0};
+  if (pt_source_open(&src, path, &so, &err) < 0)
+    return cli_fail(path, "%s", err.msg);
+  pt_stats_opts opts = *o;
+  /* on a native archive the end of the trace comes from the index, as on
+   * the summaries path */
+  pt_reader *r = pt_source_reader(src);
+  if (r && !opts.end)
+    for (size_t i = 0; i < pt_reader_nstreams(r); i++) {
+      const pt_stream_info *si = pt_reader_stream_info(r, i);
+      if (si->events && si->last_time > opts.end) opts.end = si->last_time;
+    }
+  pt_stats *s = NULL;
+  int rc = pt_stats_create(&s, &opts);
+  if (rc < 0) {
+    pt_source_close(src);
+    return cli_fail(path, "%s", pt_strerror(rc));
+  }
+  cli_progress bar;
+  cli_progress_start(&bar, "stats", cli_source_event_total(src));
+  uint64_t n = 0;
+  pt_item it;
+  int status = CLI_OK;
+  while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    int c = PT_OK;
+    if (it.type == PT_ITEM_DEF) c = pt_stats_def(s, &it.u.def);
+    else if (it.type == PT_ITEM_EVENT) {
+      c = pt_stats_event(s, &it.u.event);
+      if ((++n & 0xffff) == 0) cli_progress_update(&bar, n);
+    }
+    if (c < 0) {
+      status = cli_fail(path, "%s", pt_strerror(c));
+      break;
+    }
+  }
+  cli_progress_end(&bar);
+  if (status == CLI_OK && rc < 0)
+    status = cli_fail(path, "%s", pt_source_errmsg(src));
+  if (status == CLI_OK && (rc = pt_stats_finish(s)) < 0)
+    status = cli_fail(path, "%s", pt_strerror(rc));
+  pt_source_close(src);
+  if (status != CLI_OK) {
+    pt_stats_destroy(s);
+    return status;
+  }
+  *out = s;
+  return CLI_OK;
+}
+
+int cmd_stats(int argc, char **argv) {
+  cli_parser p;
+  cli_parser_init(&p, argc, argv, options);
+  const char *val, *path = NULL, *rel = NULL, *locs = NULL;
+  cli_time from = {0}, to = {0};
+  int out = OUT_TABLE, by = PT_STATS_BY_PAIR, nosum = 0, reqsum = 0, id;
+  while ((id = cli_next(&p, &val)) != CLI_END) {
+    switch (id) {
+      case CLI_HELP: return cli_help(help);
+      case CLI_ERROR: return CLI_USAGE;
+      case O_FROM:
+        if (cli_parse_time(val, &from)) return cli_usage("bad time '%s'", val);
+        break;
+      case O_TO:
+        if (cli_parse_time(val, &to)) return cli_usage("bad time '%s'", val);
+        break;
+      case O_LOCS: locs = val; break;
+      case O_REL: rel = val; break;
+      case O_BY:
+        if (strcmp(val, "tag") == 0) by = PT_STATS_BY_TAG;
+        else if (strcmp(val, "comm") == 0) by = PT_STATS_BY_COMM;
+        else return cli_usage("--by takes tag or comm, not '%s'", val);
+        break;
+      case O_CSV: out = OUT_CSV; break;
+      case O_JSON: out = OUT_JSON; break;
+      case O_NOSUM: nosum = 1; break;
+      case O_REQSUM: reqsum = 1; break;
+      case CLI_ARG:
+        if (path) return cli_usage("one trace at a time");
+        path = val;
+        break;
+    }
+  }
+  if (!path) return cli_usage("missing TRACE");
+  if (nosum && reqsum)
+    return cli_usage("--no-summaries and --require-summaries exclude each other");
+  uint64_t *sel = NULL;
+  size_t nsel = 0;
+  if (locs && cli_parse_locations(locs, &sel, &nsel))
+    return cli_usage("bad location list '%s'", locs);
+  ctx c = {0};
+  c.path = path;
+  c.out = out;
+  c.by = by;
+  c.rel = PT_NONE;
+  c.rel_name = rel;
+  int status = scan_defs(path, rel, &c.rel, &c.tps);
+  pt_stats_opts o = {0};
+  if (status == CLI_OK &&
+      cli_resolve_window(path, &from, &to, &o.from, &o.to) != 0)
+    status = CLI_FAIL;
+  if (status == CLI_OK && to.set && o.to <= o.from)
+    status = cli_fail(path, "empty window: --to must be after --from");
+  if (status != CLI_OK) {
+    free(sel);
+    return status;
+  }
+  o.locations = sel;
+  o.nlocations = nsel;
+  o.relative_to = c.rel;
+  o.matrix_by = (uint32_t)by;
+  pt_stats *s = NULL;
+  int windowed = from.set || to.set;
+  int can_sum = !nosum && c.rel == PT_NONE && by == PT_STATS_BY_PAIR;
+  if ((windowed || reqsum) && can_sum) {
+    const char *fmt = pt_format_detect(path);
+    pt_error err = {0};
+    int rc = fmt && strcmp(fmt, "ptf") == 0
+                 ? pt_stats_window(&s, path, &o, &c.events_read, &err)
+                 : PT_ENOTFOUND;
+    if (rc == PT_OK) c.used_summaries = 1;
+    else if (rc != PT_ENOTFOUND) status = cli_fail(path, "%s", err.msg);
+  }
+  if (status == CLI_OK && !s && reqsum)
+    status = cli_fail(path, "%s",
+                      can_sum ? "no usable summaries (run paratrace summarize)"
+                              : "--by and --relative-to need a full scan");
+  if (status == CLI_OK && !s) status = scan(path, &o, &s);
+  free(sel);
+  if (status != CLI_OK) return status;
+  c.s = s;
+  pt_stats_get_totals(s, &c.tot);
+  if (out == OUT_CSV) print_csv(&c);
+  else if (out == OUT_JSON) print_json(&c);
+  else print_table(&c);
+  if (fflush(stdout) != 0) status = cli_fail(NULL, "cannot write output");
+  pt_stats_destroy(s);
+  return status;
+}
