@@ -6,7 +6,7 @@
 
 #include "store/block.h"
 
-#define PT__PTF_VERSION 1
+#define PT__PTF_VERSION 2
 #define PT__ANCHOR_MAX (64u << 20) /* bytes */
 #define PT__MAX_STREAMS (UINT64_C(1) << 24)
 

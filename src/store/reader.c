@@ -743,8 +743,10 @@ int pt_reader_open(pt_reader **out, const char *path,
     goto fail;
   }
   const char *ver = pt__anchor_get(&r->anchor, "version");
-  if (!ver || strcmp(ver, "1") != 0) {
-    rc = rerr(r, PT_EVERSION, "%s: unsupported version '%s' (this reader: 1)",
+  char want[16];
+  snprintf(want, sizeof want, "%d", PT__PTF_VERSION);
+  if (!ver || strcmp(ver, want) != 0) {
+    rc = rerr(r, PT_EVERSION, "%s: unsupported version '%s' (this reader: %s)",
               ap, ver ? ver : "(none)");
     free(ap);
     goto fail;

@@ -265,7 +265,7 @@ TEST(index_build_parse) {
 
 TEST(anchor_parse) {
   const char *t =
-      "format = ptf\n# comment\n\nversion = 1\n  stream.3 =  1 2 3 \n"
+      "format = ptf\n# comment\n\nversion = 2\n  stream.3 =  1 2 3 \n"
       "creator = a = b\nstream.4 =\n";
   pt__anchor a;
   const char *why = "";

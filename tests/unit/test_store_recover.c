@@ -347,7 +347,7 @@ TEST(offsets_beyond_4gib) {
   char anchor[4400];
   snprintf(anchor, sizeof anchor, "%s/anchor", path);
   const char *at =
-      "format = ptf\nversion = 1\nstate = closed\nstreams = 1\nstream.0 = 1\n";
+      "format = ptf\nversion = 2\nstate = closed\nstreams = 1\nstream.0 = 1\n";
   ASSERT_TRUE(pt__write_atomic(anchor, at, strlen(at)) == 0);
   pt_reader *r;
   warnings = 0;
