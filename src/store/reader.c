@@ -747,7 +747,7 @@ int pt_reader_open(pt_reader **out, const char *path,
   snprintf(want, sizeof want, "%d", PT__PTF_VERSION);
   if (!ver || strcmp(ver, want) != 0) {
     rc = rerr(r, PT_EVERSION, "%s: unsupported version '%s' (this reader: %s)",
-              ap, ver ? ver : "(none)");
+              ap, ver ? ver : "(none)", want);
     free(ap);
     goto fail;
   }
