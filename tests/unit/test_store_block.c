@@ -271,7 +271,7 @@ TEST(anchor_parse) {
   const char *why = "";
   size_t line;
   ASSERT_OK(pt__anchor_parse(t, strlen(t), &a, &why, &line));
-  ASSERT_EQ_STR(pt__anchor_get(&a, "version"), "1");
+  ASSERT_EQ_STR(pt__anchor_get(&a, "version"), "2");
   ASSERT_EQ_STR(pt__anchor_get(&a, "creator"), "a = b");
   ASSERT_EQ_STR(pt__anchor_get(&a, "stream.4"), "");
   uint64_t *l;
