@@ -542,7 +542,41 @@ TEST(threads_own_streams) {
   free(dir);
 }
 
+/* An archive of another format version is refused with a clear error. */
+TEST(other_version_refused) {
+  char *dir = test_tmpdir("ver");
+  char path[4200], anchor[4300];
+  snprintf(path, sizeof path, "%s/v.ptf", dir);
+  pt_writer *w;
+  pt_stream *st;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  ASSERT_OK(pt_writer_stream(w, 0, &st));
+  pt_event e;
+  pt_event_init(&e, PT_EV_ENTER, 5, 0);
+  ASSERT_OK(pt_stream_event(st, &e));
+  ASSERT_OK(pt_writer_close(w, NULL));
+  snprintf(anchor, sizeof anchor, "%s/anchor", path);
+  char *text;
+  size_t n;
+  ASSERT_OK(pt__read_file(anchor, 1 << 20, &text, &n));
+  char *v = strstr(text, "version = 2");
+  ASSERT_TRUE(v != NULL);
+  v[10] = '1';
+  FILE *f = fopen(anchor, "w");
+  ASSERT_TRUE(f != NULL);
+  fwrite(text, 1, n, f);
+  fclose(f);
+  free(text);
+  pt_reader *r = NULL;
+  pt_error err = {0};
+  ASSERT_STATUS(pt_reader_open(&r, path, NULL, &err), PT_EVERSION);
+  ASSERT_CONTAINS(err.msg, "unsupported version '1' (this reader: 2)");
+  pt__rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
+  RUN(other_version_refused);
   RUN(threads_own_streams);
   RUN(roundtrip_property);
   RUN(out_of_order_and_location_rules);
