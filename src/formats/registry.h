@@ -56,5 +56,6 @@ extern const pt__format pt__format_picl;
 extern const pt__format pt__format_dumpi;
 extern const pt__format pt__format_otf;
 extern const pt__format pt__format_perfetto;
+extern const pt__format pt__format_otf2;
 
 #endif
