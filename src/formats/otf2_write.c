@@ -64,13 +64,16 @@ typedef struct osnk {
   OTF2_AttributeList *al;
   OTF2_GlobalDefWriter *gw; /* set while definitions are written */
   /* the MPI world, frozen at the first event */
-  int world_ready;
+  int has_cl;         /* the source has an MPI COMM_LOCATIONS group */
   uint64_t *cl;       /* COMM_LOCATIONS members (location ids) */
   size_t ncl;
   uint64_t cl_group;  /* model id of that group, or PT_NONE (synthesised) */
-  pt__map cl_index;   /* location -> index */
-  pt__map rank_loc;   /* world rank -> location */
-  int have_ranks;
+  int frozen;         /* rank mode decided (at the first event) */
+  int by_location;    /* the trace has no distinct ranks: peers are
+                         location ids, numbered by loc_index */
+  pt__map loc_index;  /* location id -> index in the synthesised group */
+  uint64_t *loc_order; /* index -> location id */
+  size_t nloc_order, caploc_order;
   comminfo *ci;
   size_t nci;
   pt__map ci_at;      /* model comm -> index in ci */
@@ -241,71 +244,138 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int build_world(osnk *k) {
-  k->world_ready = 1;
-  k->cl_group = PT_NONE;
-  /* rank -> first location of the location group with that rank */
-  pt__map lg_rank = {0};
-  for (size_t i = 0; i < k->ndefs; i++) {
-    const pt_def *d = &k->defs[i];
-    if (d->kind == PT_DEF_LOCATION_GROUP && d->i1 >= 0 &&
-        pt__map_put(&lg_rank, d->id, (uint64_t)d->i1) < 0)
-      goto oom;
+/* The COMM_LOCATIONS group behind every MPI communicator, built at close:
+ * the source's MPI one if it has one; else the location of each rank in
+ * rank order (world rank r = member r when ranks are dense); else, for a
+ * trace without ranks (peers are location ids), every location in id
+ * order. */
+static int loc_index_add(osnk *k, uint64_t loc) {
+  if (pt__map_get(&k->loc_index, loc, NULL)) return PT_OK;
+  if (k->nloc_order == k->caploc_order) {
+    size_t nc = k->caploc_order ? 2 * k->caploc_order : 64;
+    uint64_t *n = realloc(k->loc_order, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    k->loc_order = n;
+    k->caploc_order = nc;
   }
+  k->loc_order[k->nloc_order] = loc;
+  return pt__map_put(&k->loc_index, loc, k->nloc_order++);
+}
+
+static const pt_def *source_cl(const osnk *k) {
   for (size_t i = 0; i < k->ndefs; i++) {
-    const pt_def *d = &k->defs[i];
-    uint64_t r;
-    if (d->kind == PT_DEF_LOCATION && pt__map_get(&lg_rank, d->parent, &r) &&
-        !pt__map_get(&k->rank_loc, r, NULL)) {
-      if (pt__map_put(&k->rank_loc, r, d->id) < 0) goto oom;
-      k->have_ranks = 1;
-    }
-  }
-  pt__map_free(&lg_rank);
-  /* the COMM_LOCATIONS group: the source's MPI one, else synthesised */
-  for (size_t i = 0; i < k->ndefs && k->cl_group == PT_NONE; i++) {
     const pt_def *d = &k->defs[i];
     if (d->kind == PT_DEF_GROUP && d->i0 == PT_GROUP_COMM_LOCATIONS &&
-        (d->i1 == PT_PARADIGM_MPI || d->i1 == PT_PARADIGM_UNKNOWN)) {
+        (d->i1 == PT_PARADIGM_MPI || d->i1 == PT_PARADIGM_UNKNOWN))
+      return d;
+  }
+  return NULL;
+}
+
+static int build_world(osnk *k) {
+  k->cl_group = PT_NONE;
+  {
+    const pt_def *d = source_cl(k);
+    if (d) {
       k->cl_group = d->id;
       k->ncl = d->nmembers;
       k->cl = malloc((d->nmembers + 1) * sizeof *k->cl);
-      if (!k->cl) goto oom;
+      if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
       memcpy(k->cl, d->members, d->nmembers * sizeof *k->cl);
+      return PT_OK;
     }
   }
-  if (k->cl_group == PT_NONE) {
-    size_t n = 0;
-    for (size_t i = 0; i < k->ndefs; i++) n += k->defs[i].kind == PT_DEF_LOCATION;
-    k->cl = malloc((n + 1) * sizeof *k->cl);
-    if (!k->cl) goto oom;
-    if (k->have_ranks) { /* by rank */
-      uint64_t *rk = malloc((k->rank_loc.n + 1) * sizeof *rk);
-      if (!rk) goto oom;
-      size_t m = 0;
-      for (size_t i = 0; i < k->rank_loc.cap; i++)
-        if (k->rank_loc.keys[i] != UINT64_MAX) rk[m++] = k->rank_loc.keys[i];
-      qsort(rk, m, sizeof *rk, cmp_u64);
-      for (size_t i = 0; i < m && k->ncl < n; i++) {
-        uint64_t loc = 0;
-        pt__map_get(&k->rank_loc, rk[i], &loc);
-        k->cl[k->ncl++] = loc;
-      }
-      free(rk);
-    } else { /* peers are location ids: all locations in id order */
-      for (size_t i = 0; i < k->ndefs; i++)
-        if (k->defs[i].kind == PT_DEF_LOCATION) k->cl[k->ncl++] = k->defs[i].id;
-      qsort(k->cl, k->ncl, sizeof *k->cl, cmp_u64);
-    }
+  if (k->by_location) { /* members in loc_index order */
+    for (size_t i = 0; i < k->ndefs; i++)
+      if (k->defs[i].kind == PT_DEF_LOCATION &&
+          loc_index_add(k, k->defs[i].id) < 0)
+        return fail(k, PT_ENOMEM, "out of memory");
+    k->cl = malloc((k->nloc_order + 1) * sizeof *k->cl);
+    if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
+    memcpy(k->cl, k->loc_order, k->nloc_order * sizeof *k->cl);
+    k->ncl = k->nloc_order;
+    return PT_OK;
   }
-  for (size_t i = 0; i < k->ncl; i++)
-    if (!pt__map_get(&k->cl_index, k->cl[i], NULL) &&
-        pt__map_put(&k->cl_index, k->cl[i], i) < 0)
-      goto oom;
-  return PT_OK;
-oom:
+  size_t n = 0;
+  for (size_t i = 0; i < k->ndefs; i++) n += k->defs[i].kind == PT_DEF_LOCATION;
+  for (size_t i = 0; i < k->nlw; i++)
+    n += !def_get(k, PT_DEF_LOCATION, k->lw[i].loc);
+  k->cl = malloc((n + 1) * sizeof *k->cl);
+  if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
+  /* rank -> first location of the location group with that rank */
+  pt__map lg_rank = {0}, rank_loc = {0};
+  int rc = PT_OK;
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_LOCATION_GROUP && d->i1 >= 0)
+      rc = pt__map_put(&lg_rank, d->id, (uint64_t)d->i1);
+  }
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
+    const pt_def *d = &k->defs[i];
+    uint64_t r;
+    if (d->kind == PT_DEF_LOCATION && pt__map_get(&lg_rank, d->parent, &r) &&
+        !pt__map_get(&rank_loc, r, NULL))
+      rc = pt__map_put(&rank_loc, r, d->id);
+  }
+  if (rc == PT_OK && rank_loc.n) {
+    uint64_t *rk = malloc((rank_loc.n + 1) * sizeof *rk);
+    if (!rk) rc = PT_ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; rk && i < rank_loc.cap; i++)
+      if (rank_loc.keys[i] != UINT64_MAX) rk[m++] = rank_loc.keys[i];
+    if (rk) qsort(rk, m, sizeof *rk, cmp_u64);
+    for (size_t i = 0; rk && i < m && k->ncl < n; i++) {
+      uint64_t loc = 0;
+      pt__map_get(&rank_loc, rk[i], &loc);
+      k->cl[k->ncl++] = loc;
+    }
+    free(rk);
+  } else if (rc == PT_OK) {
+    for (size_t i = 0; i < k->ndefs; i++)
+      if (k->defs[i].kind == PT_DEF_LOCATION) k->cl[k->ncl++] = k->defs[i].id;
+    for (size_t i = 0; i < k->nlw; i++)
+      if (!def_get(k, PT_DEF_LOCATION, k->lw[i].loc))
+        k->cl[k->ncl++] = k->lw[i].loc;
+    qsort(k->cl, k->ncl, sizeof *k->cl, cmp_u64);
+  }
   pt__map_free(&lg_rank);
-  return fail(k, PT_ENOMEM, "out of memory");
+  pt__map_free(&rank_loc);
+  return rc < 0 ? fail(k, PT_ENOMEM, "out of memory") : PT_OK;
+}
+
+/* At the first event: do the location groups carry distinct ranks (then a
+ * peer is a world rank) or not (then a peer is a location id, numbered by
+ * the order of the location ids known now; later ones are appended)? */
+static int freeze(osnk *k) {
+  k->frozen = 1;
+  k->has_cl = source_cl(k) != NULL;
+  pt__map seen = {0};
+  int distinct = 0, rc = PT_OK;
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_LOCATION_GROUP || d->i1 < 0) continue;
+    if (pt__map_get(&seen, (uint64_t)d->i1, NULL)) {
+      distinct = 0;
+      break;
+    }
+    rc = pt__map_put(&seen, (uint64_t)d->i1, 1);
+    distinct = 1;
+  }
+  pt__map_free(&seen);
+  if (rc < 0) return fail(k, PT_ENOMEM, "out of memory");
+  if (distinct) return PT_OK;
+  k->by_location = 1;
+  size_t n = 0;
+  for (size_t i = 0; i < k->ndefs; i++) n += k->defs[i].kind == PT_DEF_LOCATION;
+  uint64_t *ids = malloc((n + 1) * sizeof *ids);
+  if (!ids) return fail(k, PT_ENOMEM, "out of memory");
+  n = 0;
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_LOCATION) ids[n++] = k->defs[i].id;
+  qsort(ids, n, sizeof *ids, cmp_u64);
+  for (size_t i = 0; i < n && rc == PT_OK; i++) rc = loc_index_add(k, ids[i]);
+  free(ids);
+  return rc < 0 ? fail(k, PT_ENOMEM, "out of memory") : PT_OK;
 }
 
 /* Communicator info: how world ranks become local ranks. */
@@ -321,8 +391,7 @@ static comminfo *comm_info(osnk *k, uint64_t comm) {
   const pt_def *cd = def_get(k, PT_DEF_COMM, comm);
   const pt_def *g = cd ? def_get(k, PT_DEF_GROUP, cd->ref) : NULL;
   if (!cd) {
-    k->need_world = 1;
-    k->need_idgroup = 1;
+    /* the synthesised MPI_COMM_WORLD (comm_ref): identity */
   } else if (g && g->i0 == PT_GROUP_COMM_SELF) {
     c->self = 1;
   } else if (g && g->i0 == PT_GROUP_COMM_GROUP) {
@@ -357,9 +426,15 @@ static uint32_t comm_ref(osnk *k, uint64_t comm) {
   return id_of(k, M_COMM, comm);
 }
 
-/* World rank (or location id when the trace has no ranks) -> local rank. */
-static uint32_t local_rank(osnk *k, uint64_t comm, int64_t peer,
-                           uint64_t self_loc) {
+/* Thread team / contingent: a defined communicator, else undefined. */
+static uint32_t team_ref(osnk *k, uint64_t comm) {
+  return def_get(k, PT_DEF_COMM, comm) ? id_of(k, M_COMM, comm)
+                                       : OTF2_UNDEFINED_COMM;
+}
+
+/* World rank (the index in COMM_LOCATIONS; a location id when the trace
+ * has no ranks) -> rank in communicator `comm`. */
+static uint32_t local_rank(osnk *k, uint64_t comm, int64_t peer) {
   if (peer < 0) return OTF2_UNDEFINED_UINT32;
   comminfo *c = comm_info(k, comm == PT_NONE ? UINT64_MAX - 1 : comm);
   if (!c) {
@@ -367,16 +442,17 @@ static uint32_t local_rank(osnk *k, uint64_t comm, int64_t peer,
     return 0;
   }
   if (c->self) return 0;
-  (void)self_loc;
-  uint64_t loc = (uint64_t)peer, idx;
-  if (k->have_ranks && !pt__map_get(&k->rank_loc, (uint64_t)peer, &loc))
-    return (uint32_t)peer;
-  if (!pt__map_get(&k->cl_index, loc, &idx)) return (uint32_t)peer;
-  if (c->inv) {
-    uint64_t r;
-    return pt__map_get(c->inv, idx, &r) ? (uint32_t)r : (uint32_t)peer;
+  uint64_t r = 0;
+  if (c->inv && pt__map_get(c->inv, (uint64_t)peer, &r)) return (uint32_t)r;
+  if (k->by_location && !k->has_cl) {
+    if (loc_index_add(k, (uint64_t)peer) < 0) {
+      fail(k, PT_ENOMEM, "out of memory");
+      return 0;
+    }
+    pt__map_get(&k->loc_index, (uint64_t)peer, &r);
+    return (uint32_t)r;
   }
-  return (uint32_t)idx;
+  return (uint32_t)peer;
 }
 
 /* ---- events ---------------------------------------------------------------- */
@@ -634,8 +710,8 @@ static int mark_label(const osnk *k, const pt_event *e) {
 }
 
 static int write_event(osnk *k, const pt_event *e) {
-  if (!k->world_ready) {
-    int rc = build_world(k);
+  if (!k->frozen) {
+    int rc = freeze(k);
     if (rc < 0) return rc;
   }
   lwriter *l = writer_for(k, e->location);
@@ -664,22 +740,22 @@ static int write_event(osnk *k, const pt_event *e) {
       break;
     case PT_EV_SEND:
       x = OTF2_EvtWriter_MpiSend(w, al, t,
-                                 local_rank(k, e->comm, e->peer, e->location),
+                                 local_rank(k, e->comm, e->peer),
                                  comm_ref(k, e->comm), tag32(e->tag), e->size);
       break;
     case PT_EV_RECV:
       x = OTF2_EvtWriter_MpiRecv(w, al, t,
-                                 local_rank(k, e->comm, e->peer, e->location),
+                                 local_rank(k, e->comm, e->peer),
                                  comm_ref(k, e->comm), tag32(e->tag), e->size);
       break;
     case PT_EV_ISEND:
       x = OTF2_EvtWriter_MpiIsend(
-          w, al, t, local_rank(k, e->comm, e->peer, e->location),
+          w, al, t, local_rank(k, e->comm, e->peer),
           comm_ref(k, e->comm), tag32(e->tag), e->size, e->request);
       break;
     case PT_EV_IRECV:
       x = OTF2_EvtWriter_MpiIrecv(
-          w, al, t, local_rank(k, e->comm, e->peer, e->location),
+          w, al, t, local_rank(k, e->comm, e->peer),
           comm_ref(k, e->comm), tag32(e->tag), e->size, e->request);
       break;
     case PT_EV_ISEND_COMPLETE:
@@ -700,7 +776,7 @@ static int write_event(osnk *k, const pt_event *e) {
     case PT_EV_COLL_END:
       x = OTF2_EvtWriter_MpiCollectiveEnd(
           w, al, t, coll_op(e), comm_ref(k, e->comm),
-          local_rank(k, e->comm, e->peer, e->location), e->size, e->size2);
+          local_rank(k, e->comm, e->peer), e->size, e->size2);
       break;
     case PT_EV_PARAMETER: {
       uint32_t p = id_of(k, M_PARAM, e->ref);
@@ -721,25 +797,25 @@ static int write_event(osnk *k, const pt_event *e) {
       x = OTF2_EvtWriter_ThreadJoin(w, al, t, thread_par(e));
       break;
     case PT_EV_THREAD_TEAM_BEGIN:
-      x = OTF2_EvtWriter_ThreadTeamBegin(w, al, t, id_of(k, M_COMM, e->comm));
+      x = OTF2_EvtWriter_ThreadTeamBegin(w, al, t, team_ref(k, e->comm));
       break;
     case PT_EV_THREAD_TEAM_END:
-      x = OTF2_EvtWriter_ThreadTeamEnd(w, al, t, id_of(k, M_COMM, e->comm));
+      x = OTF2_EvtWriter_ThreadTeamEnd(w, al, t, team_ref(k, e->comm));
       break;
     case PT_EV_THREAD_CREATE:
-      x = OTF2_EvtWriter_ThreadCreate(w, al, t, id_of(k, M_COMM, e->comm),
+      x = OTF2_EvtWriter_ThreadCreate(w, al, t, team_ref(k, e->comm),
                                       e->request);
       break;
     case PT_EV_THREAD_BEGIN:
-      x = OTF2_EvtWriter_ThreadBegin(w, al, t, id_of(k, M_COMM, e->comm),
+      x = OTF2_EvtWriter_ThreadBegin(w, al, t, team_ref(k, e->comm),
                                      e->request);
       break;
     case PT_EV_THREAD_WAIT:
-      x = OTF2_EvtWriter_ThreadWait(w, al, t, id_of(k, M_COMM, e->comm),
+      x = OTF2_EvtWriter_ThreadWait(w, al, t, team_ref(k, e->comm),
                                     e->request);
       break;
     case PT_EV_THREAD_END:
-      x = OTF2_EvtWriter_ThreadEnd(w, al, t, id_of(k, M_COMM, e->comm),
+      x = OTF2_EvtWriter_ThreadEnd(w, al, t, team_ref(k, e->comm),
                                    e->request);
       break;
     case PT_EV_IO_BEGIN:
@@ -1011,25 +1087,8 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       "a region");
   }
 
-  /* groups and communicators */
-  if (k->cl_group == PT_NONE && (k->need_world || k->need_idgroup)) {
-    k->cl_otf2 = id_of(k, M_GROUP, UINT64_MAX - 10);
-    W(OTF2_GlobalDefWriter_WriteGroup(gw, k->cl_otf2, str_id(k, ""),
-                                      OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                      (uint32_t)k->ncl, k->cl),
-      "a group");
-  }
-  if (k->need_idgroup) {
-    uint64_t *ids = malloc((k->ncl + 1) * sizeof *ids);
-    if (!ids) return fail(k, PT_ENOMEM, "out of memory");
-    for (size_t i = 0; i < k->ncl; i++) ids[i] = i;
-    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteGroup(
-          gw, k->id_group, str_id(k, ""), OTF2_GROUP_TYPE_COMM_GROUP,
-          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)k->ncl, ids);
-    free(ids);
-    if (e != OTF2_SUCCESS) return otf2_err(k, "writing a group", e);
-  }
+  /* groups (ascending ids: the source's, then synthesised ones) and
+   * communicators */
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if (d->kind != PT_DEF_GROUP || d->i0 == PT_GROUP_METRICS) continue;
@@ -1052,11 +1111,23 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
     free(m);
     if (e != OTF2_SUCCESS) return otf2_err(k, "writing a group", e);
   }
-  if (k->need_world)
-    W(OTF2_GlobalDefWriter_WriteComm(gw, k->world_comm,
-                                     str_id(k, "MPI_COMM_WORLD"), k->id_group,
-                                     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
-      "a communicator");
+  if (k->cl_group == PT_NONE && (k->need_world || k->need_idgroup)) {
+    W(OTF2_GlobalDefWriter_WriteGroup(gw, k->cl_otf2, str_id(k, ""),
+                                      OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                      (uint32_t)k->ncl, k->cl),
+      "a group");
+  }
+  if (k->need_idgroup) {
+    uint64_t *ids = malloc((k->ncl + 1) * sizeof *ids);
+    if (!ids) return fail(k, PT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < k->ncl; i++) ids[i] = i;
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteGroup(
+          gw, k->id_group, str_id(k, ""), OTF2_GROUP_TYPE_COMM_GROUP,
+          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)k->ncl, ids);
+    free(ids);
+    if (e != OTF2_SUCCESS) return otf2_err(k, "writing a group", e);
+  }
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if (d->kind != PT_DEF_COMM) continue;
@@ -1067,6 +1138,12 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
                                      (OTF2_CommFlag)d->i1),
       "a communicator");
   }
+
+  if (k->need_world)
+    W(OTF2_GlobalDefWriter_WriteComm(gw, k->world_comm,
+                                     str_id(k, "MPI_COMM_WORLD"), k->id_group,
+                                     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+      "a communicator");
 
   /* metrics: members, classes, instances, recorders */
   for (size_t i = 0; i < k->ndefs; i++) {
@@ -1264,9 +1341,9 @@ static void sink_free(osnk *k) {
   pt__map_free(&k->kv);
   pt__map_free(&k->strmap);
   pt__map_free(&k->lw_at);
-  pt__map_free(&k->cl_index);
-  pt__map_free(&k->rank_loc);
   free(k->cl);
+  pt__map_free(&k->loc_index);
+  free(k->loc_order);
   free(k->strs);
   free(k->defs);
   free(k->lw);
@@ -1383,19 +1460,17 @@ static int anchor_meta(osnk *k) {
 }
 
 static int finish(osnk *k) {
-  if (!k->world_ready) {
-    int rc = build_world(k);
-    if (rc < 0) return rc;
-  }
-  for (size_t i = 0; i < k->nlw; i++) {
-    int rc = pm_flush(k, &k->lw[i]);
-    if (rc < 0) return rc;
-  }
+  int rc = build_world(k);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < k->nlw && rc == PT_OK; i++) rc = pm_flush(k, &k->lw[i]);
+  if (rc < 0) return rc;
   /* communicators over COMM_LOCATIONS or of unknown membership use the
    * identity COMM_GROUP over the COMM_LOCATIONS group */
   for (size_t i = 0; i < k->ndefs; i++)
     if (k->defs[i].kind == PT_DEF_COMM && !own_group(k, &k->defs[i]))
       k->need_idgroup = 1;
+  if (k->cl_group == PT_NONE && (k->need_world || k->need_idgroup))
+    k->cl_otf2 = id_of(k, M_GROUP, UINT64_MAX - 10);
   if (k->need_idgroup) k->id_group = id_of(k, M_GROUP, UINT64_MAX - 4);
   for (size_t i = 0; i < k->nlw; i++) {
     OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
@@ -1403,7 +1478,7 @@ static int finish(osnk *k) {
     if (e != OTF2_SUCCESS) return otf2_err(k, "closing an event writer", e);
   }
   CHECK(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
-  int rc = write_local_defs(k);
+  rc = write_local_defs(k);
   if (rc < 0) return rc;
   OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(k->ar);
   if (!gw) return fail(k, PT_EIO, "libotf2 cannot create the definition writer");
