@@ -1,6 +1,7 @@
 /* OTF2 source through libotf2: global and local definitions, then the
  * events of every location merged in time order by OTF2's global event
  * reader.  Mapping to the model: doc/otf2.md. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ typedef struct osrc {
   OTF2_Reader *rd;
   OTF2_GlobalEvtReader *gev;
   char *path;
+  char *stem; /* path without ".otf2": STEM.def, STEM/<location>.evt */
   char err[768];
   int cb_rc; /* first error inside a callback */
   pt__arena mem; /* definitions: live until close */
@@ -1054,11 +1056,78 @@ static int anchor_keyvals(osrc *s) {
   return rc;
 }
 
+/* libotf2 3.0.2 does not notice a truncated file reliably: it reads the
+ * missing tail of the last chunk from uninitialised memory.  So each file
+ * is checked first: every chunk (at multiples of the chunk size) starts
+ * with a chunk header record (0x03) and the file ends with the
+ * end-of-chunk and end-of-file records (0x02 0x01), as libotf2 writes it
+ * (POSIX substrate, no compression).  0 = fine or not checkable. */
+static int check_file(osrc *s, const char *file, uint64_t chunk, int must) {
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    if (!must) return PT_OK;
+    return src_fail(s, PT_ENOTFOUND, "%s: cannot open: %s", file,
+                    strerror(errno));
+  }
+  int bad = 0;
+  unsigned char b[2];
+  if (fseeko(f, 0, SEEK_END) != 0) bad = 1;
+  off_t size = bad ? 0 : ftello(f);
+  if (size < 4) bad = 1;
+  for (off_t o = 0; !bad && o < size; o += (off_t)chunk) {
+    if (fseeko(f, o, SEEK_SET) != 0 || fread(b, 1, 1, f) != 1 || b[0] != 3)
+      bad = 2;
+    if (!chunk) break;
+  }
+  if (!bad && (fseeko(f, size - 2, SEEK_SET) != 0 || fread(b, 1, 2, f) != 2 ||
+               b[0] != 2 || b[1] != 1))
+    bad = 3;
+  fclose(f);
+  if (!bad) return PT_OK;
+  return src_fail(s, PT_ETRUNCATED, "%s: truncated or damaged OTF2 file (%s)",
+                  file, bad == 1   ? "too short"
+                        : bad == 2 ? "a chunk does not start with a chunk "
+                                     "header"
+                                   : "no end-of-file record at its end");
+}
+
+/* The files of the archive, before libotf2 reads them. */
+static int check_files(osrc *s, int locals) {
+  OTF2_FileSubstrate sub;
+  OTF2_Compression comp;
+  uint64_t ce = 0, cd = 0;
+  if (OTF2_Reader_GetFileSubstrate(s->rd, &sub) != OTF2_SUCCESS ||
+      OTF2_Reader_GetCompression(s->rd, &comp) != OTF2_SUCCESS ||
+      OTF2_Reader_GetChunkSize(s->rd, &ce, &cd) != OTF2_SUCCESS ||
+      sub != OTF2_SUBSTRATE_POSIX || comp != OTF2_COMPRESSION_NONE)
+    return PT_OK;
+  size_t n = strlen(s->stem) + 48;
+  char *file = malloc(n);
+  if (!file) return src_fail(s, PT_ENOMEM, "out of memory");
+  int rc = PT_OK;
+  if (!locals) {
+    snprintf(file, n, "%s.def", s->stem);
+    rc = check_file(s, file, cd, 1);
+  }
+  for (size_t i = 0; locals && i < s->nlocs && rc == PT_OK; i++) {
+    snprintf(file, n, "%s/%" PRIu64 ".evt", s->stem, s->locs[i]);
+    rc = check_file(s, file, ce, 1);
+    if (rc == PT_OK) {
+      snprintf(file, n, "%s/%" PRIu64 ".def", s->stem, s->locs[i]);
+      rc = check_file(s, file, cd, 0);
+    }
+  }
+  free(file);
+  return rc;
+}
+
 static int read_global_defs(osrc *s) {
+  int crc = check_files(s, 0);
+  if (crc < 0) return crc;
   OTF2_GlobalDefReader *gd = OTF2_Reader_GetGlobalDefReader(s->rd);
   if (!gd)
     return src_fail(s, PT_ECORRUPT, "cannot read the global definitions "
-                                    "(missing or unreadable .def file)");
+                    "(%s.def missing or unreadable)", s->stem);
   OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
   if (!cb) return src_fail(s, PT_ENOMEM, "out of memory");
 #define SET(what, fn) OTF2_GlobalDefReaderCallbacks_Set##what##Callback(cb, fn)
@@ -1093,8 +1162,12 @@ static int read_global_defs(osrc *s) {
   e = OTF2_Reader_ReadAllGlobalDefinitions(s->rd, gd, &n);
   OTF2_Reader_CloseGlobalDefReader(s->rd, gd);
   if (s->cb_rc) return s->cb_rc;
-  if (e != OTF2_SUCCESS)
-    return otf2_fail(s, "reading the global definitions", e);
+  if (e != OTF2_SUCCESS) {
+    char what[600];
+    snprintf(what, sizeof what, "reading the global definitions (%.500s.def)",
+             s->stem);
+    return otf2_fail(s, what, e);
+  }
   return PT_OK;
 }
 
@@ -1109,7 +1182,8 @@ static int open_events(osrc *s) {
     if (!er) {
       OTF2_DefReaderCallbacks_Delete(dcb);
       return src_fail(s, PT_ECORRUPT,
-                      "cannot open the events of location %" PRIu64,
+                      "cannot open the events of location %" PRIu64
+                      " (%s/%" PRIu64 ".evt)", s->locs[i], s->stem,
                       s->locs[i]);
     }
     if (de != OTF2_SUCCESS) continue; /* no local definitions at all */
@@ -1123,9 +1197,10 @@ static int open_events(osrc *s) {
     if (s->cb_rc || e != OTF2_SUCCESS) {
       OTF2_DefReaderCallbacks_Delete(dcb);
       if (s->cb_rc) return s->cb_rc;
-      char what[96];
+      char what[600];
       snprintf(what, sizeof what, "reading the local definitions of "
-               "location %" PRIu64, s->locs[i]);
+               "location %" PRIu64 " (%.400s/%" PRIu64 ".def)", s->locs[i],
+               s->stem, s->locs[i]);
       return otf2_fail(s, what, e);
     }
   }
@@ -1195,6 +1270,7 @@ static void src_close(void *st) {
   free(s->locs);
   free(s->q);
   free(s->path);
+  free(s->stem);
   free(s);
 }
 
@@ -1214,7 +1290,13 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     free(s);
     return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
   }
-  s->next_kv = 0;
+  s->stem = strdup(path);
+  if (!s->stem) {
+    src_close(s);
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
+  }
+  size_t sl = strlen(s->stem);
+  if (sl > 5 && strcmp(s->stem + sl - 5, ".otf2") == 0) s->stem[sl - 5] = 0;
   int rc = parse_params(s, o ? o->params : NULL, err);
   if (rc < 0) {
     src_close(s);
@@ -1245,6 +1327,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
       if (e != OTF2_SUCCESS) rc = otf2_fail(s, "selecting a location", e);
     }
   }
+  if (rc == PT_OK) rc = check_files(s, 1);
   if (rc == PT_OK && s->nlocs) rc = open_events(s);
   if (rc == PT_OK) rc = finish_defs(s);
   if (rc < 0) {
@@ -1257,6 +1340,14 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   s->stage = 0;
   *st = s;
   return PT_OK;
+}
+
+/* The global reader does not say which location failed: name the event
+ * files. */
+static int evt_fail(osrc *s, OTF2_ErrorCode e) {
+  char what[600];
+  snprintf(what, sizeof what, "reading events from %.500s/*.evt", s->stem);
+  return otf2_fail(s, what, e);
 }
 
 static int src_next(void *st, pt_item *item) {
@@ -1279,7 +1370,7 @@ static int src_next(void *st, pt_item *item) {
     pt__arena_reset(&s->ev);
     int has = 0;
     OTF2_ErrorCode e = OTF2_Reader_HasGlobalEvent(s->rd, s->gev, &has);
-    if (e != OTF2_SUCCESS) return otf2_fail(s, "reading events", e);
+    if (e != OTF2_SUCCESS) return evt_fail(s, e);
     if (!has) {
       s->stage = 2;
       break;
@@ -1287,7 +1378,7 @@ static int src_next(void *st, pt_item *item) {
     e = OTF2_Reader_ReadGlobalEvent(s->rd, s->gev);
     if (s->cb_rc) return s->cb_rc;
     if (e != OTF2_SUCCESS && e != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
-      return otf2_fail(s, "reading events", e);
+      return evt_fail(s, e);
   }
   return PT_END;
 }
