@@ -555,7 +555,8 @@ static int finish_defs(osrc *s) {
     pt__map loc_rank = {0}, lg_idx = {0};
     int rc = PT_OK;
     for (uint64_t k = 0; k < cl->nmembers && rc == PT_OK; k++)
-      if (!pt__map_get(&loc_rank, cl->members[k], NULL))
+      if (cl->members[k] != PT_NONE &&
+          !pt__map_get(&loc_rank, cl->members[k], NULL))
         rc = pt__map_put(&loc_rank, cl->members[k], k);
     for (size_t i = 0; i < s->ndefs && rc == PT_OK; i++)
       if (s->defs[i].d.kind == PT_DEF_LOCATION_GROUP)
@@ -563,7 +564,8 @@ static int finish_defs(osrc *s) {
     for (size_t i = 0; i < s->ndefs && rc == PT_OK; i++) {
       const pt_def *d = &s->defs[i].d;
       uint64_t r, gi;
-      if (d->kind != PT_DEF_LOCATION || !pt__map_get(&loc_rank, d->id, &r) ||
+      if (d->kind != PT_DEF_LOCATION || d->id == PT_NONE ||
+          d->parent == PT_NONE || !pt__map_get(&loc_rank, d->id, &r) ||
           !pt__map_get(&lg_idx, d->parent, &gi))
         continue;
       if (s->defs[gi].d.i1 < 0) s->defs[gi].d.i1 = (int64_t)r;
@@ -692,7 +694,7 @@ static void carrier(pt_event *e, int which, pt_value v) {
 static int64_t world_rank(const osrc *s, uint32_t comm, uint32_t r) {
   if (r == OTF2_UNDEFINED_UINT32) return -1;
   uint64_t g, gi;
-  if (!pt__map_get(&s->comm_group, comm, &g) ||
+  if (!pt__map_get(&s->comm_group, comm, &g) || g == PT_NONE ||
       !pt__map_get(&s->group_def, g, &gi))
     return r;
   const pt_def *d = &s->defs[gi].d;

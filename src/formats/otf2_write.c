@@ -164,7 +164,9 @@ static uint32_t str_id(osnk *k, const char *s) {
 
 static const pt_def *def_get(const osnk *k, uint32_t kind, uint64_t id) {
   uint64_t i;
-  if (kind >= PT_DEF__COUNT || !pt__map_get(&k->def_at[kind], id, &i))
+  /* PT_NONE is the map's empty-slot key: never look it up */
+  if (id == PT_NONE || kind >= PT_DEF__COUNT ||
+      !pt__map_get(&k->def_at[kind], id, &i))
     return NULL;
   return &k->defs[i];
 }
@@ -250,7 +252,7 @@ static int cmp_u64(const void *a, const void *b) {
  * trace without ranks (peers are location ids), every location in id
  * order. */
 static int loc_index_add(osnk *k, uint64_t loc) {
-  if (pt__map_get(&k->loc_index, loc, NULL)) return PT_OK;
+  if (loc == PT_NONE || pt__map_get(&k->loc_index, loc, NULL)) return PT_OK;
   if (k->nloc_order == k->caploc_order) {
     size_t nc = k->caploc_order ? 2 * k->caploc_order : 64;
     uint64_t *n = realloc(k->loc_order, nc * sizeof *n);
@@ -307,13 +309,14 @@ static int build_world(osnk *k) {
   int rc = PT_OK;
   for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
     const pt_def *d = &k->defs[i];
-    if (d->kind == PT_DEF_LOCATION_GROUP && d->i1 >= 0)
+    if (d->kind == PT_DEF_LOCATION_GROUP && d->i1 >= 0 && d->id != PT_NONE)
       rc = pt__map_put(&lg_rank, d->id, (uint64_t)d->i1);
   }
   for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
     const pt_def *d = &k->defs[i];
     uint64_t r;
-    if (d->kind == PT_DEF_LOCATION && pt__map_get(&lg_rank, d->parent, &r) &&
+    if (d->kind == PT_DEF_LOCATION && d->parent != PT_NONE &&
+        pt__map_get(&lg_rank, d->parent, &r) &&
         !pt__map_get(&rank_loc, r, NULL))
       rc = pt__map_put(&rank_loc, r, d->id);
   }
@@ -398,7 +401,8 @@ static comminfo *comm_info(osnk *k, uint64_t comm) {
     c->inv = calloc(1, sizeof *c->inv);
     if (!c->inv) return NULL;
     for (uint64_t j = 0; j < g->nmembers; j++)
-      if (!pt__map_get(c->inv, g->members[j], NULL) &&
+      if (g->members[j] != PT_NONE &&
+          !pt__map_get(c->inv, g->members[j], NULL) &&
           pt__map_put(c->inv, g->members[j], j) < 0)
         return NULL;
   } else {
@@ -459,6 +463,10 @@ static uint32_t local_rank(osnk *k, uint64_t comm, int64_t peer) {
 
 static lwriter *writer_for(osnk *k, uint64_t loc) {
   uint64_t i;
+  if (loc == PT_NONE) {
+    fail(k, PT_EINVAL, "an event without a location");
+    return NULL;
+  }
   if (pt__map_get(&k->lw_at, loc, &i)) return &k->lw[i];
   if (k->nlw == k->caplw) {
     size_t nc = k->caplw ? 2 * k->caplw : 16;
@@ -893,7 +901,7 @@ static int write_event(osnk *k, const pt_event *e) {
 
 static uint64_t loc_events(const osnk *k, uint64_t loc) {
   uint64_t i;
-  return pt__map_get(&k->lw_at, loc, &i) ? k->lw[i].nev : 0;
+  return loc != PT_NONE && pt__map_get(&k->lw_at, loc, &i) ? k->lw[i].nev : 0;
 }
 
 static int write_property(osnk *k, OTF2_GlobalDefWriter *gw,
