@@ -20,7 +20,7 @@ CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 LDFLAGS_SAN := -fsanitize=address,undefined
 endif
 CFLAGS  += $(CFLAGS_BASE)
-LIBS    := -lzstd -lz -lm -pthread $(LDFLAGS_SAN)
+LIBS    := -lotf2 -lzstd -lz -lm -pthread $(LDFLAGS_SAN)
 
 LIB_SRCS  := $(sort $(wildcard src/core/*.c src/store/*.c src/formats/*.c src/analysis/*.c src/record/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
@@ -75,7 +75,7 @@ tests: all $(TESTS)
 # The benchmark links libotf2 (the peer it is measured against).
 $(BENCH): $(BENCH_SRCS) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $(BENCH_SRCS) $(STATIC) -lotf2 $(LIBS)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_SRCS) $(STATIC) $(LIBS)
 
 bench: deps all $(BENCH)
 	scripts/run-bench.sh $(BUILD)
@@ -94,7 +94,7 @@ FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread -f
 fuzz-build:
 	@mkdir -p build-fuzz/fuzz
 	@for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-	  clang $(FUZZ_CFLAGS) -o build-fuzz/fuzz/$$n $$f $(LIB_SRCS) -lzstd -lz -lm || exit 1; done
+	  clang $(FUZZ_CFLAGS) -o build-fuzz/fuzz/$$n $$f $(LIB_SRCS) -lotf2 -lzstd -lz -lm || exit 1; done
 fuzz: deps fuzz-build
 	scripts/run-fuzz.sh build-fuzz/fuzz $${FUZZ_SECONDS:-300}
 

@@ -63,8 +63,10 @@ echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
 step build-asan make -j"$JOBS" SAN=1 BUILD=build-asan all tests
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# libotf2-internal leaks only (see the file)
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 run_tests build-asan asan
-unset ASAN_OPTIONS UBSAN_OPTIONS
+unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 
 echo "== fuzz corpora (each input once)"
 if make fuzz-build >"$LOG/fuzz-build.log" 2>&1; then

@@ -91,7 +91,7 @@ static int ends_with(const char *s, const char *suf) {
 static int own_file(const char *name, const char *format) {
   if (!strcmp(format, "dumpi")) return ends_with(name, ".bin");
   static const char *const otf[] = {".def", ".events", ".snaps", ".stats",
-                                    ".marker"};
+                                    ".marker", ".thumb"};
   for (size_t i = 0; i < sizeof otf / sizeof *otf; i++) {
     char z[16];
     snprintf(z, sizeof z, "%s.z", otf[i]);
@@ -101,9 +101,12 @@ static int own_file(const char *name, const char *format) {
 }
 
 /* Multi-file formats name their other files after the one given (DUMPI:
- * STEM-0000.bin ...; OTF 1.x: STEM.0.def, STEM.1.events ...): their sizes. */
+ * STEM-0000.bin ...; OTF 1.x: STEM.0.def, STEM.1.events ...; OTF2:
+ * STEM.def, STEM.marker, STEM.N.thumb): their sizes. */
 static uint64_t sibling_bytes(const char *path, const char *format) {
-  if (!format || (strcmp(format, "dumpi") && strcmp(format, "otf"))) return 0;
+  if (!format || (strcmp(format, "dumpi") && strcmp(format, "otf") &&
+                  strcmp(format, "otf2")))
+    return 0;
   char dir[4096], stem[1024];
   const char *slash = strrchr(path, '/');
   snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
@@ -349,8 +352,17 @@ int cmd_info(int argc, char **argv) {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
       nftw(path, add_size, 16, FTW_PHYS);
-    else if (stat(path, &st) == 0)
+    else if (stat(path, &st) == 0) {
       disk_bytes = (uint64_t)st.st_size + sibling_bytes(path, in.format);
+      size_t pl = strlen(path);
+      if (in.format && !strcmp(in.format, "otf2") && pl > 5 && pl < 4096 &&
+          ends_with(path, ".otf2")) { /* plus the STEM/ directory */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", (int)(pl - 5), path);
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+          nftw(dir, add_size, 16, FTW_PHYS);
+      }
+    }
     if (json)
       print_json(&in, r);
     else

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* The one list of formats.  A new format adds one line here. */
-#define PT__FORMATS(X) X(ptf) X(text) X(picl) X(dumpi) X(otf) X(perfetto) X(dumpi_ascii)
+#define PT__FORMATS(X) X(ptf) X(text) X(picl) X(dumpi) X(otf) X(perfetto) X(dumpi_ascii) X(otf2)
 
 static const pt__format *const formats[] = {
 #define PT__FORMAT_PTR(name) &pt__format_##name,

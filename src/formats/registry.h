@@ -57,5 +57,6 @@ extern const pt__format pt__format_dumpi;
 extern const pt__format pt__format_otf;
 extern const pt__format pt__format_perfetto;
 extern const pt__format pt__format_dumpi_ascii;
+extern const pt__format pt__format_otf2;
 
 #endif

@@ -1,0 +1,1422 @@
+/* OTF2 source through libotf2: global and local definitions, then the
+ * events of every location merged in time order by OTF2's global event
+ * reader.  Mapping to the model: doc/otf2.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "formats/otf2_int.h"
+#include "store/map.h"
+
+/* A definition whose string slots (name, s1, s2, s3) are still OTF2 string
+ * refs: slot i becomes pre[i] + string(sref[i]) once every string is known
+ * (a writer may define strings after their users). */
+typedef struct pdef {
+  pt_def d;
+  uint32_t sref[4];
+  const char *pre[4];
+} pdef;
+
+typedef struct osrc {
+  OTF2_Reader *rd;
+  OTF2_GlobalEvtReader *gev;
+  char *path;
+  char *stem; /* path without ".otf2": STEM.def, STEM/<location>.evt */
+  char err[768];
+  int cb_rc; /* first error inside a callback */
+  pt__arena mem; /* definitions: live until close */
+  pt__arena ev;  /* the current event's items: reset per OTF2 event */
+  /* strings: ref -> index */
+  pt__map strmap;
+  const char **strs;
+  size_t nstrs, capstrs;
+  /* definitions */
+  pdef *defs;
+  size_t ndefs, capdefs, dpos;
+  uint64_t next_kv;
+  pt__map group_def; /* OTF2 group / metric group id -> index in defs */
+  pt__map comm_group; /* comm -> group */
+  uint64_t *locs;
+  size_t nlocs, caplocs;
+  /* events produced by one OTF2 record */
+  pt_item *q;
+  size_t qn, qpos, qcap;
+  int stage; /* 0 definitions, 1 events, 2 end */
+} osrc;
+
+static int src_fail(osrc *s, int st, const char *fmt, ...) PT_PRINTF(3, 4);
+static int src_fail(osrc *s, int st, const char *fmt, ...) {
+  char m[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  snprintf(s->err, sizeof s->err, "%s: %s", s->path, m);
+  if (!s->cb_rc) s->cb_rc = st;
+  return st;
+}
+
+/* ---- definitions --------------------------------------------------------- */
+
+static pdef *pdef_add(osrc *s, uint32_t kind, uint64_t id) {
+  if (s->ndefs == s->capdefs) {
+    size_t nc = s->capdefs ? 2 * s->capdefs : 64;
+    pdef *n = realloc(s->defs, nc * sizeof *n);
+    if (!n) return NULL;
+    s->defs = n;
+    s->capdefs = nc;
+  }
+  pdef *p = &s->defs[s->ndefs++];
+  memset(p, 0, sizeof *p);
+  pt_def_init(&p->d, kind, id);
+  for (int i = 0; i < 4; i++) p->sref[i] = OTF2_UNDEFINED_STRING;
+  return p;
+}
+
+#define ADD(p, kind, id)                                                     \
+  pdef *p = pdef_add(s, kind, id);                                           \
+  if (!p) return cb_oom(s)
+
+static OTF2_CallbackCode cb_oom(osrc *s) {
+  src_fail(s, PT_ENOMEM, "out of memory");
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
+static uint64_t ref32(uint32_t r) {
+  return r == OTF2_UNDEFINED_UINT32 ? PT_NONE : r;
+}
+
+/* A KEYVAL "otf2:..." scoped to `scope`; value = pre + string(sref). */
+static pdef *kv_add(osrc *s, uint64_t scope, const char *name,
+                    const char *value, uint32_t sref) {
+  pdef *p = pdef_add(s, PT_DEF_KEYVAL, s->next_kv++);
+  if (!p) return NULL;
+  p->d.parent = scope;
+  p->d.name = pt__arena_strdup(&s->mem, name);
+  p->pre[1] = value ? pt__arena_strdup(&s->mem, value) : NULL;
+  p->sref[1] = sref;
+  if (!p->d.name || (value && !p->pre[1])) return NULL;
+  if (sref == OTF2_UNDEFINED_STRING && !value) p->pre[1] = "";
+  return p;
+}
+
+static int kv_int(osrc *s, uint64_t scope, const char *name, int64_t v) {
+  char b[32];
+  snprintf(b, sizeof b, "%" PRId64, v);
+  return kv_add(s, scope, name, b, OTF2_UNDEFINED_STRING) ? 0 : -1;
+}
+
+static OTF2_CallbackCode d_clock(void *u, uint64_t res, uint64_t off,
+                                 uint64_t len, uint64_t realtime) {
+  osrc *s = u;
+  ADD(p, PT_DEF_CLOCK, 0);
+  p->d.parent = off;
+  p->d.i0 = (int64_t)res;
+  p->d.i2 = (int64_t)len;
+  /* epoch = realtime of tick 0; the sink inverts this exactly */
+  if (realtime != OTF2_UNDEFINED_TIMESTAMP && res) {
+    __int128 ns = (__int128)off * 1000000000 / res;
+    p->d.i1 = (int64_t)realtime - (int64_t)ns;
+    if (p->d.i1 == 0) p->d.i1 = 1; /* 0 means "unknown" */
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_string(void *u, OTF2_StringRef ref,
+                                  const char *str) {
+  osrc *s = u;
+  if (s->nstrs == s->capstrs) {
+    size_t nc = s->capstrs ? 2 * s->capstrs : 256;
+    const char **n = realloc(s->strs, nc * sizeof *n);
+    if (!n) return cb_oom(s);
+    s->strs = n;
+    s->capstrs = nc;
+  }
+  const char *c = pt__arena_strdup(&s->mem, str ? str : "");
+  if (!c || pt__map_put(&s->strmap, ref, s->nstrs) < 0) return cb_oom(s);
+  s->strs[s->nstrs++] = c;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *str_of(const osrc *s, uint32_t ref) {
+  uint64_t i;
+  if (ref == OTF2_UNDEFINED_STRING || !pt__map_get(&s->strmap, ref, &i))
+    return NULL;
+  return s->strs[i];
+}
+
+static OTF2_CallbackCode d_paradigm(void *u, OTF2_Paradigm par,
+                                    OTF2_StringRef name,
+                                    OTF2_ParadigmClass cls) {
+  osrc *s = u;
+  char pre[32];
+  snprintf(pre, sizeof pre, "%d ", (int)cls);
+  if (!kv_add(s, par, "otf2:paradigm", pre, name)) return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_attribute(void *u, OTF2_AttributeRef self,
+                                     OTF2_StringRef name, OTF2_StringRef desc,
+                                     OTF2_Type type) {
+  osrc *s = u;
+  ADD(p, PT_DEF_ATTRIBUTE, self);
+  p->d.i0 = pt__otf2_type_to_model(type);
+  p->d.i1 = type;
+  p->sref[0] = name;
+  p->sref[1] = desc;
+  if (pt__otf2_type_from_model((int)p->d.i0) != type &&
+      kv_int(s, self, "otf2:attribute.type", type) < 0)
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_stn(void *u, OTF2_SystemTreeNodeRef self,
+                               OTF2_StringRef name, OTF2_StringRef cls,
+                               OTF2_SystemTreeNodeRef parent) {
+  osrc *s = u;
+  ADD(p, PT_DEF_SYSTEM_NODE, self);
+  p->d.parent = ref32(parent);
+  p->sref[0] = name;
+  p->sref[1] = cls;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_lg(void *u, OTF2_LocationGroupRef self,
+                              OTF2_StringRef name, OTF2_LocationGroupType type,
+                              OTF2_SystemTreeNodeRef parent,
+                              OTF2_LocationGroupRef creator) {
+  osrc *s = u;
+  ADD(p, PT_DEF_LOCATION_GROUP, self);
+  p->d.parent = ref32(parent);
+  p->d.ref = ref32(creator);
+  p->d.i0 = type;
+  p->d.i1 = -1; /* rank: set from the MPI COMM_LOCATIONS group later */
+  p->sref[0] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_loc(void *u, OTF2_LocationRef self,
+                               OTF2_StringRef name, OTF2_LocationType type,
+                               uint64_t nev, OTF2_LocationGroupRef group) {
+  osrc *s = u;
+  ADD(p, PT_DEF_LOCATION, self);
+  p->d.parent = ref32(group);
+  p->d.i0 = type; /* OTF2_LocationType == pt_location_kind */
+  p->d.i1 = (int64_t)nev;
+  p->sref[0] = name;
+  if (s->nlocs == s->caplocs) {
+    size_t nc = s->caplocs ? 2 * s->caplocs : 16;
+    uint64_t *n = realloc(s->locs, nc * sizeof *n);
+    if (!n) return cb_oom(s);
+    s->locs = n;
+    s->caplocs = nc;
+  }
+  s->locs[s->nlocs++] = self;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_region(void *u, OTF2_RegionRef self,
+                                  OTF2_StringRef name, OTF2_StringRef canon,
+                                  OTF2_StringRef desc, OTF2_RegionRole role,
+                                  OTF2_Paradigm par, OTF2_RegionFlag flags,
+                                  OTF2_StringRef file, uint32_t begin,
+                                  uint32_t end) {
+  osrc *s = u;
+  ADD(p, PT_DEF_REGION, self);
+  p->d.i0 = pt__otf2_role_to_model(role);
+  p->d.i1 = pt__otf2_paradigm_to_model(par);
+  p->d.i2 = begin;
+  p->d.i3 = end;
+  p->sref[0] = name;
+  p->sref[1] = canon;
+  p->sref[2] = desc;
+  p->sref[3] = file;
+  if (pt__otf2_role_from_model((int)p->d.i0) != role &&
+      kv_int(s, self, "otf2:region.role", role) < 0)
+    return cb_oom(s);
+  if (pt__otf2_paradigm_from_model((int)p->d.i1) != par &&
+      kv_int(s, self, "otf2:region.paradigm", par) < 0)
+    return cb_oom(s);
+  if (flags && kv_int(s, self, "otf2:region.flags", flags) < 0)
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_callsite(void *u, OTF2_CallsiteRef self,
+                                    OTF2_StringRef file, uint32_t line,
+                                    OTF2_RegionRef entered,
+                                    OTF2_RegionRef left) {
+  osrc *s = u;
+  ADD(p, PT_DEF_CALLSITE, self);
+  p->d.parent = PT_NONE;
+  p->d.ref = ref32(left);
+  p->d.ref2 = ref32(entered);
+  p->d.i0 = line;
+  p->sref[1] = file;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static int remember_group(osrc *s, uint64_t id) {
+  return pt__map_put(&s->group_def, id, s->ndefs - 1);
+}
+
+static OTF2_CallbackCode d_group(void *u, OTF2_GroupRef self,
+                                 OTF2_StringRef name, OTF2_GroupType type,
+                                 OTF2_Paradigm par, OTF2_GroupFlag flags,
+                                 uint32_t n, const uint64_t *members) {
+  osrc *s = u;
+  ADD(p, PT_DEF_GROUP, self);
+  p->d.i0 = type; /* OTF2_GroupType == pt_group_kind for 0..6 */
+  p->d.i1 = pt__otf2_paradigm_to_model(par);
+  p->d.i2 = flags;
+  p->sref[0] = name;
+  p->d.nmembers = n;
+  if (n) {
+    uint64_t *m = pt__arena_alloc(&s->mem, n * sizeof *m);
+    if (!m) return cb_oom(s);
+    memcpy(m, members, n * sizeof *m);
+    p->d.members = m;
+  }
+  if (remember_group(s, self) < 0) return cb_oom(s);
+  if (pt__otf2_paradigm_from_model((int)p->d.i1) != par &&
+      kv_int(s, self, "otf2:group.paradigm", par) < 0)
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_comm(void *u, OTF2_CommRef self,
+                                OTF2_StringRef name, OTF2_GroupRef group,
+                                OTF2_CommRef parent, OTF2_CommFlag flags) {
+  osrc *s = u;
+  ADD(p, PT_DEF_COMM, self);
+  p->d.parent = ref32(parent);
+  p->d.ref = ref32(group);
+  p->d.i1 = flags;
+  p->sref[0] = name;
+  if (pt__map_put(&s->comm_group, self, p->d.ref) < 0) return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_parameter(void *u, OTF2_ParameterRef self,
+                                     OTF2_StringRef name,
+                                     OTF2_ParameterType type) {
+  osrc *s = u;
+  ADD(p, PT_DEF_PARAMETER, self);
+  p->d.i0 = type == OTF2_PARAMETER_TYPE_STRING  ? PT_TYPE_STRING
+            : type == OTF2_PARAMETER_TYPE_INT64 ? PT_TYPE_INT
+                                                : PT_TYPE_UINT;
+  p->sref[0] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_member(void *u, OTF2_MetricMemberRef self,
+                                  OTF2_StringRef name, OTF2_StringRef desc,
+                                  OTF2_MetricType mtype, OTF2_MetricMode mode,
+                                  OTF2_Type vtype, OTF2_Base base,
+                                  int64_t exponent, OTF2_StringRef unit) {
+  osrc *s = u;
+  ADD(p, PT_DEF_METRIC, self);
+  p->d.ref = PT_NONE;
+  p->d.i0 = pt__otf2_type_to_model(vtype);
+  p->d.i1 = pt__otf2_mode_to_model(mode);
+  p->d.i2 = base == OTF2_BASE_BINARY ? 2 : 10;
+  p->d.i3 = exponent;
+  p->sref[0] = name;
+  p->sref[1] = unit;
+  p->sref[2] = desc;
+  if (mtype != OTF2_METRIC_TYPE_OTHER &&
+      kv_int(s, self, "otf2:metric.type", mtype) < 0)
+    return cb_oom(s);
+  if (pt__otf2_mode_from_model((int)p->d.i1) != mode &&
+      kv_int(s, self, "otf2:metric.mode", mode) < 0)
+    return cb_oom(s);
+  if (pt__otf2_type_from_model((int)p->d.i0) != vtype &&
+      kv_int(s, self, "otf2:metric.value_type", vtype) < 0)
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_mclass(void *u, OTF2_MetricRef self, uint8_t n,
+                                  const OTF2_MetricMemberRef *members,
+                                  OTF2_MetricOccurrence occ,
+                                  OTF2_RecorderKind kind) {
+  osrc *s = u;
+  uint64_t gid = PT__OTF2_METRIC_GROUP(self);
+  ADD(p, PT_DEF_GROUP, gid);
+  p->d.i0 = PT_GROUP_METRICS;
+  p->d.nmembers = n;
+  uint64_t *m = pt__arena_alloc(&s->mem, (n + 1) * sizeof *m);
+  if (!m) return cb_oom(s);
+  for (unsigned i = 0; i < n; i++) m[i] = members[i];
+  p->d.members = m;
+  if (remember_group(s, gid) < 0) return cb_oom(s);
+  char v[48];
+  snprintf(v, sizeof v, "%d %d", (int)occ, (int)kind);
+  if (!kv_add(s, gid, "otf2:metric_class", v, OTF2_UNDEFINED_STRING))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_minstance(void *u, OTF2_MetricRef self,
+                                     OTF2_MetricRef cls, OTF2_LocationRef rec,
+                                     OTF2_MetricScope stype, uint64_t scope) {
+  osrc *s = u;
+  uint64_t gid = PT__OTF2_METRIC_GROUP(self), ci;
+  ADD(p, PT_DEF_GROUP, gid);
+  p->d.i0 = PT_GROUP_METRICS;
+  if (pt__map_get(&s->group_def, PT__OTF2_METRIC_GROUP(cls), &ci)) {
+    p->d.nmembers = s->defs[ci].d.nmembers; /* same storage: arena */
+    p->d.members = s->defs[ci].d.members;
+  }
+  if (remember_group(s, gid) < 0) return cb_oom(s);
+  char v[96];
+  snprintf(v, sizeof v, "%" PRIu32 " %" PRIu64 " %d %" PRIu64, cls, rec,
+           (int)stype, scope);
+  if (!kv_add(s, gid, "otf2:metric_instance", v, OTF2_UNDEFINED_STRING))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_mrecorder(void *u, OTF2_MetricRef m,
+                                     OTF2_LocationRef rec) {
+  osrc *s = u;
+  if (kv_int(s, PT__OTF2_METRIC_GROUP(m), "otf2:metric_class_recorder",
+             (int64_t)rec) < 0)
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Properties: KEYVAL "otf2:property.<owner>:<NAME>" = "<OTF2_Type> <value>"
+ * (string values by content). */
+static OTF2_CallbackCode property(osrc *s, const char *owner, uint64_t scope,
+                                  OTF2_StringRef name, OTF2_Type type,
+                                  OTF2_AttributeValue v) {
+  char kn[64], val[64];
+  snprintf(kn, sizeof kn, "otf2:property.%s:", owner);
+  pdef *p = pdef_add(s, PT_DEF_KEYVAL, s->next_kv++);
+  if (!p) return cb_oom(s);
+  p->d.parent = scope;
+  p->pre[0] = pt__arena_strdup(&s->mem, kn);
+  p->sref[0] = name;
+  uint32_t sref = OTF2_UNDEFINED_STRING;
+  switch (type) {
+    case OTF2_TYPE_INT8: snprintf(val, sizeof val, "%d %d", type, v.int8); break;
+    case OTF2_TYPE_INT16: snprintf(val, sizeof val, "%d %d", type, v.int16); break;
+    case OTF2_TYPE_INT32: snprintf(val, sizeof val, "%d %d", type, v.int32); break;
+    case OTF2_TYPE_INT64:
+      snprintf(val, sizeof val, "%d %" PRId64, type, v.int64);
+      break;
+    case OTF2_TYPE_FLOAT:
+      snprintf(val, sizeof val, "%d %.9g", type, (double)v.float32);
+      break;
+    case OTF2_TYPE_DOUBLE:
+      snprintf(val, sizeof val, "%d %.17g", type, v.float64);
+      break;
+    case OTF2_TYPE_STRING:
+      snprintf(val, sizeof val, "%d ", type);
+      sref = v.stringRef;
+      break;
+    default: /* unsigned and references: the raw 64-bit value */
+      snprintf(val, sizeof val, "%d %" PRIu64, type,
+               type == OTF2_TYPE_UINT8    ? v.uint8
+               : type == OTF2_TYPE_UINT16 ? v.uint16
+               : type == OTF2_TYPE_UINT32 ? v.uint32
+                                          : v.uint64);
+  }
+  p->pre[1] = pt__arena_strdup(&s->mem, val);
+  p->sref[1] = sref;
+  if (!p->pre[0] || !p->pre[1]) return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_stn_prop(void *u, OTF2_SystemTreeNodeRef n,
+                                    OTF2_StringRef name, OTF2_Type t,
+                                    OTF2_AttributeValue v) {
+  return property(u, "system_node", n, name, t, v);
+}
+static OTF2_CallbackCode d_lg_prop(void *u, OTF2_LocationGroupRef g,
+                                   OTF2_StringRef name, OTF2_Type t,
+                                   OTF2_AttributeValue v) {
+  return property(u, "location_group", g, name, t, v);
+}
+static OTF2_CallbackCode d_loc_prop(void *u, OTF2_LocationRef l,
+                                    OTF2_StringRef name, OTF2_Type t,
+                                    OTF2_AttributeValue v) {
+  return property(u, "location", l, name, t, v);
+}
+
+static OTF2_CallbackCode d_iofile(void *u, OTF2_IoFileRef self,
+                                  OTF2_StringRef name,
+                                  OTF2_SystemTreeNodeRef scope) {
+  osrc *s = u;
+  ADD(p, PT_DEF_FILE, self);
+  p->d.parent = ref32(scope);
+  p->sref[0] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iodir(void *u, OTF2_IoFileRef self,
+                                 OTF2_StringRef name,
+                                 OTF2_SystemTreeNodeRef scope) {
+  osrc *s = u;
+  if (d_iofile(u, self, name, scope) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
+  if (kv_int(s, self, "otf2:file.directory", 1) < 0) return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iohandle(void *u, OTF2_IoHandleRef self,
+                                    OTF2_StringRef name, OTF2_IoFileRef file,
+                                    OTF2_IoParadigmRef par,
+                                    OTF2_IoHandleFlag flags, OTF2_CommRef comm,
+                                    OTF2_IoHandleRef parent) {
+  osrc *s = u;
+  ADD(p, PT_DEF_IO_HANDLE, self);
+  p->d.parent = ref32(parent);
+  p->d.ref = ref32(file);
+  p->d.ref2 = ref32(comm);
+  p->d.i0 = par; /* the OTF2 IoParadigm definition (KEYVAL otf2:io_paradigm) */
+  p->d.i1 = flags;
+  p->sref[0] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_ioparadigm(
+    void *u, OTF2_IoParadigmRef self, OTF2_StringRef ident,
+    OTF2_StringRef name, OTF2_IoParadigmClass cls, OTF2_IoParadigmFlag flags,
+    uint8_t nprops, const OTF2_IoParadigmProperty *props,
+    const OTF2_Type *types, const OTF2_AttributeValue *values) {
+  osrc *s = u;
+  (void)nprops, (void)props, (void)types, (void)values;
+  char v[48];
+  snprintf(v, sizeof v, "%d %d ", (int)cls, (int)flags);
+  if (!kv_add(s, self, "otf2:io_paradigm", v, ident) ||
+      !kv_add(s, self, "otf2:io_paradigm.name", NULL, name))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Local definitions: clock offsets (mapping tables are applied by libotf2). */
+typedef struct local_ctx {
+  osrc *s;
+  uint64_t loc;
+} local_ctx;
+
+/* OTF2's global event reader always applies the clock offsets, so events
+ * come in corrected time; the offsets are kept as KEYVAL
+ * "otf2:clock_offset" (scope = location, "time offset stddev") for the
+ * record, never as CLOCK_SYNC (which would be applied a second time). */
+static OTF2_CallbackCode d_clock_offset(void *u, OTF2_TimeStamp t,
+                                        int64_t off, double stddev) {
+  local_ctx *c = u;
+  osrc *s = c->s;
+  char v[96];
+  snprintf(v, sizeof v, "%" PRIu64 " %" PRId64 " %.17g", (uint64_t)t, off,
+           stddev);
+  if (!kv_add(s, c->loc, "otf2:clock_offset", v, OTF2_UNDEFINED_STRING))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Resolve string refs; give location groups their MPI rank. */
+static int finish_defs(osrc *s) {
+  for (size_t i = 0; i < s->ndefs; i++) {
+    pdef *p = &s->defs[i];
+    const char **slot[4] = {&p->d.name, &p->d.s1, &p->d.s2, &p->d.s3};
+    for (int k = 0; k < 4; k++) {
+      const char *str = str_of(s, p->sref[k]);
+      if (p->sref[k] != OTF2_UNDEFINED_STRING && !str)
+        str = ""; /* a dangling string ref: keep the slot present */
+      if (p->pre[k] && str) {
+        size_t a = strlen(p->pre[k]), b = strlen(str);
+        char *c = pt__arena_alloc(&s->mem, a + b + 1);
+        if (!c) return PT_ENOMEM;
+        memcpy(c, p->pre[k], a);
+        memcpy(c + a, str, b + 1);
+        *slot[k] = c;
+      } else if (p->pre[k]) {
+        *slot[k] = p->pre[k];
+      } else if (str) {
+        *slot[k] = str;
+      }
+    }
+  }
+  /* Ranks: index of a location in the (first) MPI COMM_LOCATIONS group. */
+  const pt_def *cl = NULL;
+  for (size_t i = 0; i < s->ndefs && !cl; i++) {
+    const pt_def *d = &s->defs[i].d;
+    if (d->kind == PT_DEF_GROUP && d->i0 == PT_GROUP_COMM_LOCATIONS &&
+        d->i1 == PT_PARADIGM_MPI)
+      cl = d;
+  }
+  if (cl) {
+    pt__map loc_rank = {0}, lg_idx = {0};
+    int rc = PT_OK;
+    for (uint64_t k = 0; k < cl->nmembers && rc == PT_OK; k++)
+      if (cl->members[k] != PT_NONE &&
+          !pt__map_get(&loc_rank, cl->members[k], NULL))
+        rc = pt__map_put(&loc_rank, cl->members[k], k);
+    for (size_t i = 0; i < s->ndefs && rc == PT_OK; i++)
+      if (s->defs[i].d.kind == PT_DEF_LOCATION_GROUP)
+        rc = pt__map_put(&lg_idx, s->defs[i].d.id, i);
+    for (size_t i = 0; i < s->ndefs && rc == PT_OK; i++) {
+      const pt_def *d = &s->defs[i].d;
+      uint64_t r, gi;
+      if (d->kind != PT_DEF_LOCATION || d->id == PT_NONE ||
+          d->parent == PT_NONE || !pt__map_get(&loc_rank, d->id, &r) ||
+          !pt__map_get(&lg_idx, d->parent, &gi))
+        continue;
+      if (s->defs[gi].d.i1 < 0) s->defs[gi].d.i1 = (int64_t)r;
+    }
+    pt__map_free(&loc_rank);
+    pt__map_free(&lg_idx);
+    if (rc < 0) return rc;
+  }
+  /* Communicator paradigm: from its group. */
+  for (size_t i = 0; i < s->ndefs; i++) {
+    pt_def *d = &s->defs[i].d;
+    uint64_t gi;
+    if (d->kind == PT_DEF_COMM && d->ref != PT_NONE &&
+        pt__map_get(&s->group_def, d->ref, &gi))
+      d->i0 = s->defs[gi].d.i1;
+  }
+  return PT_OK;
+}
+
+/* Carrier attribute keys and labels, defined once up front. */
+static int carrier_defs(osrc *s) {
+  for (int i = 0; i < PT__OTF2_C__COUNT; i++) {
+    pdef *p = pdef_add(s, PT_DEF_ATTRIBUTE, PT__OTF2_CARRIER_BASE + i);
+    if (!p) return PT_ENOMEM;
+    p->d.i0 = pt__otf2_carrier_types[i];
+    p->pre[0] = pt__otf2_carrier_names[i];
+  }
+  for (int i = 0; i < PT__OTF2_L__COUNT; i++) {
+    pdef *p = pdef_add(s, PT_DEF_LABEL, PT__OTF2_CARRIER_BASE + i);
+    if (!p) return PT_ENOMEM;
+    p->d.i0 = -(int64_t)(i + 1000); /* event-type code: none in OTF2 */
+    p->pre[0] = pt__otf2_label_names[i];
+  }
+  return PT_OK;
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+static pt_event *ev_push(osrc *s, uint32_t kind, uint64_t loc, uint64_t t) {
+  if (s->qn == s->qcap) {
+    size_t nc = s->qcap ? 2 * s->qcap : 16;
+    pt_item *n = realloc(s->q, nc * sizeof *n);
+    if (!n) return NULL;
+    s->q = n;
+    s->qcap = nc;
+  }
+  pt_item *it = &s->q[s->qn++];
+  it->type = PT_ITEM_EVENT;
+  pt_event_init(&it->u.event, kind, t, loc);
+  return &it->u.event;
+}
+
+#define EV(e, kind)                                                          \
+  pt_event *e = ev_push(s, kind, loc, t);                                    \
+  if (!e) return cb_oom(s)
+
+/* Model id of an OTF2 reference value of type `type`. */
+static uint64_t ref_value(OTF2_Type type, uint64_t v) {
+  if (type == OTF2_TYPE_LOCATION)
+    return v == OTF2_UNDEFINED_LOCATION ? PT_NONE : v;
+  if (v == OTF2_UNDEFINED_UINT32) return PT_NONE;
+  if (type == OTF2_TYPE_METRIC) return PT__OTF2_METRIC_GROUP(v);
+  return v;
+}
+
+/* Attribute list -> attrs (plus `extra` free slots at the end). */
+static int take_attrs(osrc *s, pt_event *e, OTF2_AttributeList *al,
+                      unsigned extra) {
+  uint32_t n = al ? OTF2_AttributeList_GetNumberOfElements(al) : 0;
+  if (n + extra == 0) return 0;
+  pt_attr *a = pt__arena_alloc(&s->ev, (n + extra) * sizeof *a);
+  if (!a) return -1;
+  memset(a, 0, (n + extra) * sizeof *a);
+  for (uint32_t i = 0; i < n; i++) {
+    OTF2_AttributeRef key;
+    OTF2_Type type;
+    OTF2_AttributeValue v;
+    if (OTF2_AttributeList_GetAttributeByIndex(al, i, &key, &type, &v) !=
+        OTF2_SUCCESS)
+      return -1;
+    a[i].key = key;
+    pt_value *x = &a[i].val;
+    switch (type) {
+      case OTF2_TYPE_INT8: x->type = PT_TYPE_INT; x->v.i = v.int8; break;
+      case OTF2_TYPE_INT16: x->type = PT_TYPE_INT; x->v.i = v.int16; break;
+      case OTF2_TYPE_INT32: x->type = PT_TYPE_INT; x->v.i = v.int32; break;
+      case OTF2_TYPE_INT64: x->type = PT_TYPE_INT; x->v.i = v.int64; break;
+      case OTF2_TYPE_UINT8: x->type = PT_TYPE_UINT; x->v.u = v.uint8; break;
+      case OTF2_TYPE_UINT16: x->type = PT_TYPE_UINT; x->v.u = v.uint16; break;
+      case OTF2_TYPE_UINT32: x->type = PT_TYPE_UINT; x->v.u = v.uint32; break;
+      case OTF2_TYPE_UINT64: x->type = PT_TYPE_UINT; x->v.u = v.uint64; break;
+      case OTF2_TYPE_FLOAT: x->type = PT_TYPE_DOUBLE; x->v.d = v.float32; break;
+      case OTF2_TYPE_DOUBLE: x->type = PT_TYPE_DOUBLE; x->v.d = v.float64; break;
+      case OTF2_TYPE_STRING: {
+        const char *str = str_of(s, v.stringRef);
+        x->type = PT_TYPE_STRING;
+        x->v.s = str ? str : "";
+        break;
+      }
+      case OTF2_TYPE_LOCATION:
+        x->type = PT_TYPE_UINT;
+        x->v.u = ref_value(type, v.locationRef);
+        break;
+      default:
+        x->type = PT_TYPE_UINT;
+        x->v.u = ref_value(type, v.uint32);
+    }
+  }
+  e->attrs = a;
+  e->nattrs = n;
+  return 0;
+}
+
+static void carrier(pt_event *e, int which, pt_value v) {
+  pt_attr *a = (pt_attr *)e->attrs + e->nattrs++;
+  a->key = PT__OTF2_CARRIER_BASE + which;
+  a->val = v;
+}
+
+#define ATTRS(e, al, extra)                                                  \
+  do {                                                                       \
+    if (take_attrs(s, e, al, extra) < 0) return cb_oom(s);                   \
+  } while (0)
+
+/* Comm-local rank -> world rank (the index in COMM_LOCATIONS). */
+static int64_t world_rank(const osrc *s, uint32_t comm, uint32_t r) {
+  if (r == OTF2_UNDEFINED_UINT32) return -1;
+  uint64_t g, gi;
+  if (!pt__map_get(&s->comm_group, comm, &g) || g == PT_NONE ||
+      !pt__map_get(&s->group_def, g, &gi))
+    return r;
+  const pt_def *d = &s->defs[gi].d;
+  if (d->i0 == PT_GROUP_COMM_GROUP && r < d->nmembers)
+    return (int64_t)d->members[r];
+  return r;
+}
+
+static uint64_t comm_id(uint32_t c) { return ref32(c); }
+
+typedef OTF2_LocationRef LOC;
+typedef OTF2_TimeStamp TS;
+typedef OTF2_AttributeList AL;
+
+static OTF2_CallbackCode e_enter(LOC loc, TS t, void *u, AL *al,
+                                 OTF2_RegionRef r) {
+  osrc *s = u;
+  EV(e, PT_EV_ENTER);
+  e->ref = ref32(r);
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_leave(LOC loc, TS t, void *u, AL *al,
+                                 OTF2_RegionRef r) {
+  osrc *s = u;
+  EV(e, PT_EV_LEAVE);
+  e->ref = ref32(r);
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode p2p(osrc *s, uint32_t kind, LOC loc, TS t, AL *al,
+                             uint32_t peer, uint32_t comm, uint32_t tag,
+                             uint64_t len, uint64_t req) {
+  EV(e, kind);
+  e->ref = PT_NONE;
+  e->peer = world_rank(s, comm, peer);
+  e->comm = comm_id(comm);
+  e->tag = tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag;
+  e->size = len;
+  e->request = req;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_send(LOC loc, TS t, void *u, AL *al, uint32_t to,
+                                OTF2_CommRef c, uint32_t tag, uint64_t len) {
+  return p2p(u, PT_EV_SEND, loc, t, al, to, c, tag, len, 0);
+}
+static OTF2_CallbackCode e_recv(LOC loc, TS t, void *u, AL *al, uint32_t from,
+                                OTF2_CommRef c, uint32_t tag, uint64_t len) {
+  return p2p(u, PT_EV_RECV, loc, t, al, from, c, tag, len, 0);
+}
+static OTF2_CallbackCode e_isend(LOC loc, TS t, void *u, AL *al, uint32_t to,
+                                 OTF2_CommRef c, uint32_t tag, uint64_t len,
+                                 uint64_t req) {
+  return p2p(u, PT_EV_ISEND, loc, t, al, to, c, tag, len, req);
+}
+static OTF2_CallbackCode e_irecv(LOC loc, TS t, void *u, AL *al,
+                                 uint32_t from, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len, uint64_t req) {
+  return p2p(u, PT_EV_IRECV, loc, t, al, from, c, tag, len, req);
+}
+
+static OTF2_CallbackCode reqev(osrc *s, uint32_t kind, LOC loc, TS t, AL *al,
+                               uint64_t req) {
+  EV(e, kind);
+  e->request = req;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_isend_c(LOC loc, TS t, void *u, AL *al,
+                                   uint64_t req) {
+  return reqev(u, PT_EV_ISEND_COMPLETE, loc, t, al, req);
+}
+static OTF2_CallbackCode e_irecv_r(LOC loc, TS t, void *u, AL *al,
+                                   uint64_t req) {
+  return reqev(u, PT_EV_IRECV_REQUEST, loc, t, al, req);
+}
+static OTF2_CallbackCode e_rtest(LOC loc, TS t, void *u, AL *al,
+                                 uint64_t req) {
+  return reqev(u, PT_EV_REQUEST_TEST, loc, t, al, req);
+}
+static OTF2_CallbackCode e_rcancel(LOC loc, TS t, void *u, AL *al,
+                                   uint64_t req) {
+  return reqev(u, PT_EV_REQUEST_CANCELLED, loc, t, al, req);
+}
+
+static OTF2_CallbackCode e_cbegin(LOC loc, TS t, void *u, AL *al) {
+  osrc *s = u;
+  EV(e, PT_EV_COLL_BEGIN);
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_cend(LOC loc, TS t, void *u, AL *al,
+                                OTF2_CollectiveOp op, OTF2_CommRef c,
+                                uint32_t root, uint64_t sent, uint64_t recvd) {
+  osrc *s = u;
+  EV(e, PT_EV_COLL_END);
+  int known = op <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE;
+  e->ref = known ? op : PT_COLL_OTHER;
+  e->peer = world_rank(s, c, root);
+  e->comm = comm_id(c);
+  e->size = sent;
+  e->size2 = recvd;
+  ATTRS(e, al, known ? 0 : 1);
+  if (!known)
+    carrier(e, PT__OTF2_C_OP, (pt_value){PT_TYPE_INT, 0, {.i = op}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* One model METRIC event per member, in member order, each tagged with the
+ * class/instance (doc/otf2.md). */
+static OTF2_CallbackCode e_metric(LOC loc, TS t, void *u, AL *al,
+                                  OTF2_MetricRef m, uint8_t n,
+                                  const OTF2_Type *types,
+                                  const OTF2_MetricValue *vals) {
+  osrc *s = u;
+  uint64_t gid = PT__OTF2_METRIC_GROUP(m), gi;
+  const pt_def *g = pt__map_get(&s->group_def, gid, &gi) ? &s->defs[gi].d
+                                                          : NULL;
+  for (unsigned i = 0; i < n; i++) {
+    EV(e, PT_EV_METRIC);
+    e->ref = g && i < g->nmembers ? g->members[i] : i;
+    switch (types[i]) {
+      case OTF2_TYPE_INT64:
+        e->value = (pt_value){PT_TYPE_INT, 0, {.i = vals[i].signed_int}};
+        break;
+      case OTF2_TYPE_DOUBLE:
+        e->value = (pt_value){PT_TYPE_DOUBLE, 0, {.d = vals[i].floating_point}};
+        break;
+      default:
+        e->value = (pt_value){PT_TYPE_UINT, 0, {.u = vals[i].unsigned_int}};
+    }
+    ATTRS(e, i == 0 ? al : NULL, 1);
+    carrier(e, PT__OTF2_C_METRIC, (pt_value){PT_TYPE_UINT, 0, {.u = gid}});
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_pstring(LOC loc, TS t, void *u, AL *al,
+                                   OTF2_ParameterRef p, OTF2_StringRef str) {
+  osrc *s = u;
+  EV(e, PT_EV_PARAMETER);
+  e->ref = ref32(p);
+  const char *v = str_of(s, str);
+  e->value = (pt_value){PT_TYPE_STRING, 0, {.s = v ? v : ""}};
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_pint(LOC loc, TS t, void *u, AL *al,
+                                OTF2_ParameterRef p, int64_t v) {
+  osrc *s = u;
+  EV(e, PT_EV_PARAMETER);
+  e->ref = ref32(p);
+  e->value = (pt_value){PT_TYPE_INT, 0, {.i = v}};
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_puint(LOC loc, TS t, void *u, AL *al,
+                                 OTF2_ParameterRef p, uint64_t v) {
+  osrc *s = u;
+  EV(e, PT_EV_PARAMETER);
+  e->ref = ref32(p);
+  e->value = (pt_value){PT_TYPE_UINT, 0, {.u = v}};
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode thread_paradigm(osrc *s, pt_event *e, AL *al,
+                                         OTF2_Paradigm par) {
+  e->tag = pt__otf2_paradigm_to_model(par);
+  int exact = pt__otf2_paradigm_from_model((int)e->tag) == par;
+  ATTRS(e, al, exact ? 0 : 1);
+  if (!exact)
+    carrier(e, PT__OTF2_C_PARADIGM, (pt_value){PT_TYPE_INT, 0, {.i = par}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_fork(LOC loc, TS t, void *u, AL *al,
+                                OTF2_Paradigm par, uint32_t n) {
+  osrc *s = u;
+  EV(e, PT_EV_THREAD_FORK);
+  e->size = n;
+  return thread_paradigm(s, e, al, par);
+}
+static OTF2_CallbackCode e_join(LOC loc, TS t, void *u, AL *al,
+                                OTF2_Paradigm par) {
+  osrc *s = u;
+  EV(e, PT_EV_THREAD_JOIN);
+  return thread_paradigm(s, e, al, par);
+}
+static OTF2_CallbackCode team(osrc *s, uint32_t kind, LOC loc, TS t, AL *al,
+                              OTF2_CommRef c, uint64_t seq) {
+  EV(e, kind);
+  e->comm = comm_id(c);
+  e->request = seq;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_tbegin(LOC loc, TS t, void *u, AL *al,
+                                  OTF2_CommRef c) {
+  return team(u, PT_EV_THREAD_TEAM_BEGIN, loc, t, al, c, 0);
+}
+static OTF2_CallbackCode e_tend(LOC loc, TS t, void *u, AL *al,
+                                OTF2_CommRef c) {
+  return team(u, PT_EV_THREAD_TEAM_END, loc, t, al, c, 0);
+}
+static OTF2_CallbackCode e_tcreate(LOC loc, TS t, void *u, AL *al,
+                                   OTF2_CommRef c, uint64_t seq) {
+  return team(u, PT_EV_THREAD_CREATE, loc, t, al, c, seq);
+}
+static OTF2_CallbackCode e_tthbegin(LOC loc, TS t, void *u, AL *al,
+                                    OTF2_CommRef c, uint64_t seq) {
+  return team(u, PT_EV_THREAD_BEGIN, loc, t, al, c, seq);
+}
+static OTF2_CallbackCode e_twait(LOC loc, TS t, void *u, AL *al,
+                                 OTF2_CommRef c, uint64_t seq) {
+  return team(u, PT_EV_THREAD_WAIT, loc, t, al, c, seq);
+}
+static OTF2_CallbackCode e_tthend(LOC loc, TS t, void *u, AL *al,
+                                  OTF2_CommRef c, uint64_t seq) {
+  return team(u, PT_EV_THREAD_END, loc, t, al, c, seq);
+}
+
+static OTF2_CallbackCode e_iobegin(LOC loc, TS t, void *u, AL *al,
+                                   OTF2_IoHandleRef h, OTF2_IoOperationMode m,
+                                   OTF2_IoOperationFlag f, uint64_t bytes,
+                                   uint64_t match) {
+  osrc *s = u;
+  EV(e, PT_EV_IO_BEGIN);
+  e->ref = ref32(h);
+  e->tag = m; /* OTF2 READ/WRITE/FLUSH == PT_IO_READ/WRITE/FLUSH */
+  e->size = bytes;
+  e->size2 = f;
+  e->request = match;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_ioend(LOC loc, TS t, void *u, AL *al,
+                                 OTF2_IoHandleRef h, uint64_t bytes,
+                                 uint64_t match) {
+  osrc *s = u;
+  EV(e, PT_EV_IO_END);
+  e->ref = ref32(h);
+  e->size = bytes;
+  e->request = match;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode iomark(osrc *s, int label, LOC loc, TS t, AL *al,
+                                OTF2_IoHandleRef h, uint64_t match) {
+  EV(e, PT_EV_MARK);
+  e->ref = PT__OTF2_CARRIER_BASE + label;
+  ATTRS(e, al, 2);
+  carrier(e, PT__OTF2_C_HANDLE, (pt_value){PT_TYPE_UINT, 0, {.u = ref32(h)}});
+  carrier(e, PT__OTF2_C_MATCHING, (pt_value){PT_TYPE_UINT, 0, {.u = match}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_iotest(LOC loc, TS t, void *u, AL *al,
+                                  OTF2_IoHandleRef h, uint64_t m) {
+  return iomark(u, PT__OTF2_L_IO_TEST, loc, t, al, h, m);
+}
+static OTF2_CallbackCode e_ioissued(LOC loc, TS t, void *u, AL *al,
+                                    OTF2_IoHandleRef h, uint64_t m) {
+  return iomark(u, PT__OTF2_L_IO_ISSUED, loc, t, al, h, m);
+}
+static OTF2_CallbackCode e_iocancel(LOC loc, TS t, void *u, AL *al,
+                                    OTF2_IoHandleRef h, uint64_t m) {
+  return iomark(u, PT__OTF2_L_IO_CANCELLED, loc, t, al, h, m);
+}
+
+static OTF2_CallbackCode e_measure(LOC loc, TS t, void *u, AL *al,
+                                   OTF2_MeasurementMode m) {
+  osrc *s = u;
+  EV(e, PT_EV_MEASURE);
+  e->tag = m == OTF2_MEASUREMENT_ON;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_flush(LOC loc, TS t, void *u, AL *al, TS stop) {
+  osrc *s = u;
+  EV(e, PT_EV_BUFFER_FLUSH);
+  e->size2 = stop;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_pbegin(LOC loc, TS t, void *u, AL *al,
+                                  OTF2_StringRef name, uint32_t n,
+                                  const OTF2_StringRef *args) {
+  osrc *s = u;
+  EV(e, PT_EV_MARK);
+  e->ref = PT__OTF2_CARRIER_BASE + PT__OTF2_L_PROGRAM_BEGIN;
+  const char *nm = str_of(s, name);
+  e->text = nm ? nm : "";
+  ATTRS(e, al, n);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *a = str_of(s, args[i]);
+    carrier(e, PT__OTF2_C_ARG, (pt_value){PT_TYPE_STRING, 0, {.s = a ? a : ""}});
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_pend(LOC loc, TS t, void *u, AL *al, int64_t st) {
+  osrc *s = u;
+  EV(e, PT_EV_MARK);
+  e->ref = PT__OTF2_CARRIER_BASE + PT__OTF2_L_PROGRAM_END;
+  ATTRS(e, al, 1);
+  carrier(e, PT__OTF2_C_EXIT, (pt_value){PT_TYPE_INT, 0, {.i = st}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---- open / next / close -------------------------------------------------- */
+
+static int otf2_fail(osrc *s, const char *what, OTF2_ErrorCode e) {
+  int st = e == OTF2_ERROR_ENOENT ? PT_ENOTFOUND
+           : e == OTF2_ERROR_MEM_FAULT || e == OTF2_ERROR_MEM_ALLOC_FAILED
+               ? PT_ENOMEM
+               : PT_ECORRUPT;
+  return src_fail(s, st, "%s failed: %s (%s)", what, pt__otf2_errname(e),
+                  OTF2_Error_GetDescription(e));
+}
+
+#define CHECK(call, what)                                                    \
+  do {                                                                       \
+    OTF2_ErrorCode e_ = (call);                                              \
+    if (e_ != OTF2_SUCCESS) return otf2_fail(s, what, e_);                   \
+  } while (0)
+
+/* Anchor metadata: KEYVAL "otf2:archive.<field>" and
+ * "otf2:archive.property:<NAME>". */
+static int anchor_keyvals(osrc *s) {
+  static const char *const fields[] = {"machine", "creator", "description"};
+  for (int i = 0; i < 3; i++) {
+    char *v = NULL;
+    OTF2_ErrorCode e = i == 0   ? OTF2_Reader_GetMachineName(s->rd, &v)
+                       : i == 1 ? OTF2_Reader_GetCreator(s->rd, &v)
+                                : OTF2_Reader_GetDescription(s->rd, &v);
+    char name[48];
+    snprintf(name, sizeof name, "otf2:archive.%s", fields[i]);
+    int ok = e != OTF2_SUCCESS || !v || !*v ||
+             kv_add(s, PT_NONE, name, v, OTF2_UNDEFINED_STRING) != NULL;
+    free(v);
+    if (!ok) return src_fail(s, PT_ENOMEM, "out of memory");
+  }
+  uint32_t n = 0;
+  char **names = NULL;
+  if (OTF2_Reader_GetPropertyNames(s->rd, &n, &names) != OTF2_SUCCESS)
+    return PT_OK;
+  int rc = PT_OK;
+  for (uint32_t i = 0; i < n && rc == PT_OK; i++) {
+    char *v = NULL;
+    if (OTF2_Reader_GetProperty(s->rd, names[i], &v) != OTF2_SUCCESS) continue;
+    size_t len = strlen(names[i]) + 32;
+    char *kn = malloc(len);
+    if (kn) snprintf(kn, len, "otf2:archive.property:%s", names[i]);
+    if (!kn || !kv_add(s, PT_NONE, kn, v ? v : "", OTF2_UNDEFINED_STRING))
+      rc = src_fail(s, PT_ENOMEM, "out of memory");
+    free(kn);
+    free(v);
+  }
+  free(names);
+  return rc;
+}
+
+/* libotf2 3.0.2 does not notice a truncated file reliably: it reads the
+ * missing tail of the last chunk from uninitialised memory.  So each file
+ * is checked first: every chunk (at multiples of the chunk size) starts
+ * with a chunk header record (0x03) and the file ends with the
+ * end-of-chunk and end-of-file records (0x02 0x01), as libotf2 writes it
+ * (POSIX substrate, no compression).  0 = fine or not checkable. */
+static int check_file(osrc *s, const char *file, uint64_t chunk, int must) {
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    if (!must) return PT_OK;
+    return src_fail(s, PT_ENOTFOUND, "%s: cannot open: %s", file,
+                    strerror(errno));
+  }
+  int bad = 0;
+  unsigned char b[2];
+  if (fseeko(f, 0, SEEK_END) != 0) bad = 1;
+  off_t size = bad ? 0 : ftello(f);
+  if (size < 4) bad = 1;
+  for (off_t o = 0; !bad && o < size; o += (off_t)chunk) {
+    if (fseeko(f, o, SEEK_SET) != 0 || fread(b, 1, 1, f) != 1 || b[0] != 3)
+      bad = 2;
+    if (!chunk) break;
+  }
+  if (!bad && (fseeko(f, size - 2, SEEK_SET) != 0 || fread(b, 1, 2, f) != 2 ||
+               b[0] != 2 || b[1] != 1))
+    bad = 3;
+  fclose(f);
+  if (!bad) return PT_OK;
+  return src_fail(s, PT_ETRUNCATED, "%s: truncated or damaged OTF2 file (%s)",
+                  file, bad == 1   ? "too short"
+                        : bad == 2 ? "a chunk does not start with a chunk "
+                                     "header"
+                                   : "no end-of-file record at its end");
+}
+
+/* The files of the archive, before libotf2 reads them. */
+static int check_files(osrc *s, int locals) {
+  OTF2_FileSubstrate sub;
+  OTF2_Compression comp;
+  uint64_t ce = 0, cd = 0;
+  if (OTF2_Reader_GetFileSubstrate(s->rd, &sub) != OTF2_SUCCESS ||
+      OTF2_Reader_GetCompression(s->rd, &comp) != OTF2_SUCCESS ||
+      OTF2_Reader_GetChunkSize(s->rd, &ce, &cd) != OTF2_SUCCESS ||
+      sub != OTF2_SUBSTRATE_POSIX || comp != OTF2_COMPRESSION_NONE)
+    return PT_OK;
+  size_t n = strlen(s->stem) + 48;
+  char *file = malloc(n);
+  if (!file) return src_fail(s, PT_ENOMEM, "out of memory");
+  int rc = PT_OK;
+  if (!locals) {
+    snprintf(file, n, "%s.def", s->stem);
+    rc = check_file(s, file, cd, 1);
+  }
+  for (size_t i = 0; locals && i < s->nlocs && rc == PT_OK; i++) {
+    snprintf(file, n, "%s/%" PRIu64 ".evt", s->stem, s->locs[i]);
+    rc = check_file(s, file, ce, 1);
+    if (rc == PT_OK) {
+      snprintf(file, n, "%s/%" PRIu64 ".def", s->stem, s->locs[i]);
+      rc = check_file(s, file, cd, 0);
+    }
+  }
+  free(file);
+  return rc;
+}
+
+static int read_global_defs(osrc *s) {
+  int crc = check_files(s, 0);
+  if (crc < 0) return crc;
+  OTF2_GlobalDefReader *gd = OTF2_Reader_GetGlobalDefReader(s->rd);
+  if (!gd)
+    return src_fail(s, PT_ECORRUPT, "cannot read the global definitions "
+                    "(%s.def missing or unreadable)", s->stem);
+  OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+  if (!cb) return src_fail(s, PT_ENOMEM, "out of memory");
+#define SET(what, fn) OTF2_GlobalDefReaderCallbacks_Set##what##Callback(cb, fn)
+  SET(ClockProperties, d_clock);
+  SET(String, d_string);
+  SET(Paradigm, d_paradigm);
+  SET(Attribute, d_attribute);
+  SET(SystemTreeNode, d_stn);
+  SET(LocationGroup, d_lg);
+  SET(Location, d_loc);
+  SET(Region, d_region);
+  SET(Callsite, d_callsite);
+  SET(Group, d_group);
+  SET(Comm, d_comm);
+  SET(Parameter, d_parameter);
+  SET(MetricMember, d_member);
+  SET(MetricClass, d_mclass);
+  SET(MetricInstance, d_minstance);
+  SET(MetricClassRecorder, d_mrecorder);
+  SET(SystemTreeNodeProperty, d_stn_prop);
+  SET(LocationGroupProperty, d_lg_prop);
+  SET(LocationProperty, d_loc_prop);
+  SET(IoRegularFile, d_iofile);
+  SET(IoDirectory, d_iodir);
+  SET(IoHandle, d_iohandle);
+  SET(IoParadigm, d_ioparadigm);
+#undef SET
+  OTF2_ErrorCode e = OTF2_Reader_RegisterGlobalDefCallbacks(s->rd, gd, cb, s);
+  OTF2_GlobalDefReaderCallbacks_Delete(cb);
+  if (e != OTF2_SUCCESS) return otf2_fail(s, "registering callbacks", e);
+  uint64_t n = 0;
+  e = OTF2_Reader_ReadAllGlobalDefinitions(s->rd, gd, &n);
+  OTF2_Reader_CloseGlobalDefReader(s->rd, gd);
+  if (s->cb_rc) return s->cb_rc;
+  if (e != OTF2_SUCCESS) {
+    char what[600];
+    snprintf(what, sizeof what, "reading the global definitions (%.500s.def)",
+             s->stem);
+    return otf2_fail(s, what, e);
+  }
+  return PT_OK;
+}
+
+static int open_events(osrc *s) {
+  CHECK(OTF2_Reader_OpenEvtFiles(s->rd), "opening the event files");
+  OTF2_ErrorCode de = OTF2_Reader_OpenDefFiles(s->rd);
+  OTF2_DefReaderCallbacks *dcb = OTF2_DefReaderCallbacks_New();
+  if (!dcb) return src_fail(s, PT_ENOMEM, "out of memory");
+  OTF2_DefReaderCallbacks_SetClockOffsetCallback(dcb, d_clock_offset);
+  for (size_t i = 0; i < s->nlocs; i++) {
+    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(s->rd, s->locs[i]);
+    if (!er) {
+      OTF2_DefReaderCallbacks_Delete(dcb);
+      return src_fail(s, PT_ECORRUPT,
+                      "cannot open the events of location %" PRIu64
+                      " (%s/%" PRIu64 ".evt)", s->locs[i], s->stem,
+                      s->locs[i]);
+    }
+    if (de != OTF2_SUCCESS) continue; /* no local definitions at all */
+    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(s->rd, s->locs[i]);
+    if (!dr) continue; /* a location without local definitions */
+    local_ctx c = {s, s->locs[i]};
+    OTF2_ErrorCode e = OTF2_Reader_RegisterDefCallbacks(s->rd, dr, dcb, &c);
+    uint64_t n = 0;
+    if (e == OTF2_SUCCESS) e = OTF2_Reader_ReadAllLocalDefinitions(s->rd, dr, &n);
+    OTF2_Reader_CloseDefReader(s->rd, dr);
+    if (s->cb_rc || e != OTF2_SUCCESS) {
+      OTF2_DefReaderCallbacks_Delete(dcb);
+      if (s->cb_rc) return s->cb_rc;
+      char what[600];
+      snprintf(what, sizeof what, "reading the local definitions of "
+               "location %" PRIu64 " (%.400s/%" PRIu64 ".def)", s->locs[i],
+               s->stem, s->locs[i]);
+      return otf2_fail(s, what, e);
+    }
+  }
+  OTF2_DefReaderCallbacks_Delete(dcb);
+  if (de == OTF2_SUCCESS) OTF2_Reader_CloseDefFiles(s->rd);
+  s->gev = OTF2_Reader_GetGlobalEvtReader(s->rd);
+  if (!s->gev)
+    return src_fail(s, PT_ECORRUPT, "cannot open the global event reader");
+  OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+  if (!cb) return src_fail(s, PT_ENOMEM, "out of memory");
+#define SET(what, fn) OTF2_GlobalEvtReaderCallbacks_Set##what##Callback(cb, fn)
+  SET(Enter, e_enter);
+  SET(Leave, e_leave);
+  SET(MpiSend, e_send);
+  SET(MpiRecv, e_recv);
+  SET(MpiIsend, e_isend);
+  SET(MpiIrecv, e_irecv);
+  SET(MpiIsendComplete, e_isend_c);
+  SET(MpiIrecvRequest, e_irecv_r);
+  SET(MpiRequestTest, e_rtest);
+  SET(MpiRequestCancelled, e_rcancel);
+  SET(MpiCollectiveBegin, e_cbegin);
+  SET(MpiCollectiveEnd, e_cend);
+  SET(Metric, e_metric);
+  SET(ParameterString, e_pstring);
+  SET(ParameterInt, e_pint);
+  SET(ParameterUnsignedInt, e_puint);
+  SET(ThreadFork, e_fork);
+  SET(ThreadJoin, e_join);
+  SET(ThreadTeamBegin, e_tbegin);
+  SET(ThreadTeamEnd, e_tend);
+  SET(ThreadCreate, e_tcreate);
+  SET(ThreadBegin, e_tthbegin);
+  SET(ThreadWait, e_twait);
+  SET(ThreadEnd, e_tthend);
+  SET(IoOperationBegin, e_iobegin);
+  SET(IoOperationComplete, e_ioend);
+  SET(IoOperationTest, e_iotest);
+  SET(IoOperationIssued, e_ioissued);
+  SET(IoOperationCancelled, e_iocancel);
+  SET(MeasurementOnOff, e_measure);
+  SET(BufferFlush, e_flush);
+  SET(ProgramBegin, e_pbegin);
+  SET(ProgramEnd, e_pend);
+#undef SET
+  OTF2_ErrorCode e =
+      OTF2_Reader_RegisterGlobalEvtCallbacks(s->rd, s->gev, cb, s);
+  OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+  if (e != OTF2_SUCCESS) return otf2_fail(s, "registering callbacks", e);
+  return PT_OK;
+}
+
+static void src_close(void *st) {
+  osrc *s = st;
+  if (!s) return;
+  if (s->rd) {
+    if (s->gev) OTF2_Reader_CloseGlobalEvtReader(s->rd, s->gev);
+    OTF2_Reader_Close(s->rd);
+  }
+  pt__arena_free(&s->mem);
+  pt__arena_free(&s->ev);
+  pt__map_free(&s->strmap);
+  pt__map_free(&s->group_def);
+  pt__map_free(&s->comm_group);
+  free(s->strs);
+  free(s->defs);
+  free(s->locs);
+  free(s->q);
+  free(s->path);
+  free(s->stem);
+  free(s);
+}
+
+/* No format parameters yet. */
+static int parse_params(osrc *s, const char *p, pt_error *err) {
+  if (p && *p)
+    return pt__err(err, PT_EINVAL, "%s: the OTF2 reader takes no "
+                   "parameters (got '%s')", s->path, p);
+  return PT_OK;
+}
+
+static int src_open(void **st, const char *path, const pt_source_opts *o,
+                    pt_error *err) {
+  *st = NULL;
+  osrc *s = calloc(1, sizeof *s);
+  if (!s || !(s->path = strdup(path))) {
+    free(s);
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
+  }
+  s->stem = strdup(path);
+  if (!s->stem) {
+    src_close(s);
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
+  }
+  size_t sl = strlen(s->stem);
+  if (sl > 5 && strcmp(s->stem + sl - 5, ".otf2") == 0) s->stem[sl - 5] = 0;
+  int rc = parse_params(s, o ? o->params : NULL, err);
+  if (rc < 0) {
+    src_close(s);
+    return rc;
+  }
+  struct stat sb;
+  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    rc = pt__err(err, PT_ENOTFOUND, "%s: no OTF2 anchor file there", path);
+    src_close(s);
+    return rc;
+  }
+  s->rd = OTF2_Reader_Open(path);
+  if (!s->rd) {
+    rc = pt__err(err, PT_ECORRUPT,
+                 "%s: libotf2 cannot open this as an OTF2 anchor file", path);
+    src_close(s);
+    return rc;
+  }
+  rc = PT_OK;
+  OTF2_ErrorCode e = OTF2_Reader_SetSerialCollectiveCallbacks(s->rd);
+  if (e != OTF2_SUCCESS) rc = otf2_fail(s, "setting up the reader", e);
+  if (rc == PT_OK) rc = carrier_defs(s);
+  if (rc == PT_OK) rc = anchor_keyvals(s);
+  if (rc == PT_OK) rc = read_global_defs(s);
+  if (rc == PT_OK) {
+    for (size_t i = 0; i < s->nlocs && rc == PT_OK; i++) {
+      e = OTF2_Reader_SelectLocation(s->rd, s->locs[i]);
+      if (e != OTF2_SUCCESS) rc = otf2_fail(s, "selecting a location", e);
+    }
+  }
+  if (rc == PT_OK) rc = check_files(s, 1);
+  if (rc == PT_OK && s->nlocs) rc = open_events(s);
+  if (rc == PT_OK) rc = finish_defs(s);
+  if (rc < 0) {
+    if (rc == PT_ENOMEM && !s->err[0])
+      snprintf(s->err, sizeof s->err, "%s: out of memory", path);
+    pt__err(err, rc, "%s", s->err);
+    src_close(s);
+    return rc;
+  }
+  s->stage = 0;
+  *st = s;
+  return PT_OK;
+}
+
+/* The global reader does not say which location failed: name the event
+ * files. */
+static int evt_fail(osrc *s, OTF2_ErrorCode e) {
+  char what[600];
+  snprintf(what, sizeof what, "reading events from %.500s/*.evt", s->stem);
+  return otf2_fail(s, what, e);
+}
+
+static int src_next(void *st, pt_item *item) {
+  osrc *s = st;
+  if (s->cb_rc) return s->cb_rc;
+  if (s->stage == 0) {
+    if (s->dpos < s->ndefs) {
+      item->type = PT_ITEM_DEF;
+      item->u.def = s->defs[s->dpos++].d;
+      return PT_OK;
+    }
+    s->stage = s->gev ? 1 : 2;
+  }
+  while (s->stage == 1) {
+    if (s->qpos < s->qn) {
+      *item = s->q[s->qpos++];
+      return PT_OK;
+    }
+    s->qn = s->qpos = 0;
+    pt__arena_reset(&s->ev);
+    int has = 0;
+    OTF2_ErrorCode e = OTF2_Reader_HasGlobalEvent(s->rd, s->gev, &has);
+    if (e != OTF2_SUCCESS) return evt_fail(s, e);
+    if (!has) {
+      s->stage = 2;
+      break;
+    }
+    e = OTF2_Reader_ReadGlobalEvent(s->rd, s->gev);
+    if (s->cb_rc) return s->cb_rc;
+    if (e != OTF2_SUCCESS && e != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+      return evt_fail(s, e);
+  }
+  return PT_END;
+}
+
+static const char *src_errmsg(void *st) { return ((osrc *)st)->err; }
+
+static int probe(const char *path, int is_dir, const uint8_t *head,
+                 size_t n) {
+  (void)path;
+  if (is_dir) return 0;
+  if (n >= 6 && memcmp(head + 2, "OTF2", 4) == 0) return 90;
+  return 0;
+}
+
+/* The sink (otf2_write.c). */
+int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
+                       pt_error *err);
+int pt__otf2_sink_write(void *st, const pt_item *item);
+const char *pt__otf2_sink_errmsg(void *st);
+int pt__otf2_sink_close(void *st, pt_error *err);
+void pt__otf2_sink_abort(void *st);
+
+const pt__format pt__format_otf2 = {
+    .info = {"otf2", "OTF2 archive through libotf2 (anchor NAME.otf2 + "
+                     "NAME.def + NAME/)",
+             ".otf2", 1, 1},
+    .probe = probe,
+    .src_open = src_open,
+    .src_next = src_next,
+    .src_errmsg = src_errmsg,
+    .src_close = src_close,
+    .stdout_ok = 0,
+    .multi_file = 1,
+    .sink_open = pt__otf2_sink_open,
+    .sink_write = pt__otf2_sink_write,
+    .sink_errmsg = pt__otf2_sink_errmsg,
+    .sink_close = pt__otf2_sink_close,
+    .sink_abort = pt__otf2_sink_abort,
+};

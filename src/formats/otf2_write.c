@@ -1,0 +1,1538 @@
+/* OTF2 sink through libotf2.  Events stream into one OTF2 event writer per
+ * location; definitions are kept and written at close, when event counts
+ * and every used string are known.  Mapping: doc/otf2.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "formats/otf2_int.h"
+#include "store/map.h"
+
+/* Dense OTF2 ids for one kind of model ids. */
+typedef struct idmap {
+  pt__map m;
+  uint32_t next;
+} idmap;
+
+enum { M_REGION, M_GROUP, M_COMM, M_ATTR, M_PARAM, M_MEMBER, M_METRIC,
+       M_STN, M_LG, M_CALLSITE, M_FILE, M_HANDLE, M__COUNT };
+
+/* Pending multi-member metric sample of one location. */
+typedef struct pmetric {
+  uint64_t group, time;
+  uint32_t n, want;
+  OTF2_MetricRef ref;
+  OTF2_Type types[256];
+  OTF2_MetricValue vals[256];
+  OTF2_AttributeList *al;
+} pmetric;
+
+typedef struct lwriter {
+  uint64_t loc;
+  OTF2_EvtWriter *w;
+  uint64_t nev, last;
+  pmetric *pm;
+} lwriter;
+
+typedef struct comminfo {
+  uint64_t model;     /* model comm id */
+  pt__map *inv;       /* COMM_LOCATIONS index -> local rank; NULL = identity */
+  int self;           /* COMM_SELF: every peer is rank 0 */
+} comminfo;
+
+typedef struct osnk {
+  OTF2_Archive *ar;
+  char *path;
+  char err[768];
+  pt_warn_fn warn;
+  void *warn_user;
+  pt__arena mem;
+  /* definitions, copied */
+  pt_def *defs;
+  size_t ndefs, capdefs;
+  pt__map kv;       /* hash(name, scope) -> def index of an otf2: KEYVAL */
+  pt__map def_at[PT_DEF__COUNT]; /* kind -> (model id -> def index) */
+  idmap ids[M__COUNT];
+  /* strings */
+  pt__map strmap;
+  const char **strs;
+  size_t nstrs, capstrs;
+  /* writers */
+  lwriter *lw;
+  size_t nlw, caplw;
+  pt__map lw_at;
+  OTF2_AttributeList *al;
+  OTF2_GlobalDefWriter *gw; /* set while definitions are written */
+  /* the MPI world, frozen at the first event */
+  int has_cl;         /* the source has an MPI COMM_LOCATIONS group */
+  uint64_t *cl;       /* COMM_LOCATIONS members (location ids) */
+  size_t ncl;
+  uint64_t cl_group;  /* model id of that group, or PT_NONE (synthesised) */
+  int frozen;         /* rank mode decided (at the first event) */
+  int by_location;    /* the trace has no distinct ranks: peers are
+                         location ids, numbered by loc_index */
+  pt__map loc_index;  /* location id -> index in the synthesised group */
+  uint64_t *loc_order; /* index -> location id */
+  size_t nloc_order, caploc_order;
+  comminfo *ci;
+  size_t nci;
+  pt__map ci_at;      /* model comm -> index in ci */
+  int need_world;     /* synthesise MPI_COMM_WORLD */
+  int need_idgroup;   /* synthesise the identity COMM_GROUP */
+  uint32_t world_comm, id_group, cl_otf2;
+  uint64_t tmin, tmax;
+  uint64_t skipped[PT_EV__COUNT];
+  uint64_t nevents;
+  int failed;
+} osnk;
+
+static int fail(osnk *k, int st, const char *fmt, ...) PT_PRINTF(3, 4);
+static int fail(osnk *k, int st, const char *fmt, ...) {
+  char m[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  if (!k->failed) snprintf(k->err, sizeof k->err, "%s: %s", k->path, m);
+  k->failed = 1;
+  return st;
+}
+
+static int otf2_err(osnk *k, const char *what, OTF2_ErrorCode e) {
+  return fail(k, PT_EIO, "libotf2: %s failed: %s (%s)", what,
+              pt__otf2_errname(e), OTF2_Error_GetDescription(e));
+}
+
+#define CHECK(call, what)                                                    \
+  do {                                                                       \
+    OTF2_ErrorCode e_ = (call);                                              \
+    if (e_ != OTF2_SUCCESS) return otf2_err(k, what, e_);                    \
+  } while (0)
+
+static uint64_t hash_str(const char *s, uint64_t seed) {
+  uint64_t h = UINT64_C(1469598103934665603) ^ seed;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+  return h == UINT64_MAX ? 0 : h;
+}
+
+/* ---- ids and strings ------------------------------------------------------ */
+
+static uint32_t id_of(osnk *k, int m, uint64_t model) {
+  uint64_t v;
+  if (model == PT_NONE) return OTF2_UNDEFINED_UINT32;
+  if (pt__map_get(&k->ids[m].m, model, &v)) return (uint32_t)v;
+  v = k->ids[m].next++;
+  if (pt__map_put(&k->ids[m].m, model, v) < 0) {
+    fail(k, PT_ENOMEM, "out of memory");
+    return OTF2_UNDEFINED_UINT32;
+  }
+  return (uint32_t)v;
+}
+
+static uint32_t str_id(osnk *k, const char *s) {
+  if (!s) s = "";
+  uint64_t h = hash_str(s, 0), v;
+  while (pt__map_get(&k->strmap, h, &v)) {
+    if (strcmp(k->strs[v], s) == 0) return (uint32_t)v;
+    h = h + 1 == UINT64_MAX ? 0 : h + 1;
+  }
+  if (k->nstrs == k->capstrs) {
+    size_t nc = k->capstrs ? 2 * k->capstrs : 256;
+    const char **n = realloc(k->strs, nc * sizeof *n);
+    if (!n) {
+      fail(k, PT_ENOMEM, "out of memory");
+      return 0;
+    }
+    k->strs = n;
+    k->capstrs = nc;
+  }
+  const char *c = pt__arena_strdup(&k->mem, s);
+  if (!c || pt__map_put(&k->strmap, h, k->nstrs) < 0) {
+    fail(k, PT_ENOMEM, "out of memory");
+    return 0;
+  }
+  k->strs[k->nstrs] = c;
+  /* while definitions are written, a new string goes out at once, ahead of
+   * the record that uses it (readers resolve strings as they go) */
+  if (k->gw) {
+    OTF2_ErrorCode e =
+        OTF2_GlobalDefWriter_WriteString(k->gw, (OTF2_StringRef)k->nstrs, c);
+    if (e != OTF2_SUCCESS) otf2_err(k, "writing a string", e);
+  }
+  return (uint32_t)k->nstrs++;
+}
+
+static const pt_def *def_get(const osnk *k, uint32_t kind, uint64_t id) {
+  uint64_t i;
+  /* PT_NONE is the map's empty-slot key: never look it up */
+  if (id == PT_NONE || kind >= PT_DEF__COUNT ||
+      !pt__map_get(&k->def_at[kind], id, &i))
+    return NULL;
+  return &k->defs[i];
+}
+
+/* Value of the KEYVAL override `name` of definition `scope`, or NULL. */
+static const char *kv_get(const osnk *k, const char *name, uint64_t scope) {
+  uint64_t h = hash_str(name, scope * UINT64_C(0x9e3779b97f4a7c15)), i;
+  while (pt__map_get(&k->kv, h, &i)) {
+    const pt_def *d = &k->defs[i];
+    if (d->parent == scope && strcmp(d->name, name) == 0) return d->s1;
+    h = h + 1 == UINT64_MAX ? 0 : h + 1;
+  }
+  return NULL;
+}
+
+static int kv_int(const osnk *k, const char *name, uint64_t scope,
+                  int64_t dflt) {
+  const char *v = kv_get(k, name, scope);
+  return v ? (int)strtoll(v, NULL, 10) : (int)dflt;
+}
+
+static int is_carrier(const char *name) {
+  return name && strncmp(name, PT__OTF2_PREFIX, 5) == 0;
+}
+
+static int def_store(osnk *k, const pt_def *d) {
+  if (k->ndefs == k->capdefs) {
+    size_t nc = k->capdefs ? 2 * k->capdefs : 128;
+    pt_def *n = realloc(k->defs, nc * sizeof *n);
+    if (!n) return fail(k, PT_ENOMEM, "out of memory");
+    k->defs = n;
+    k->capdefs = nc;
+  }
+  pt_def *c = &k->defs[k->ndefs];
+  *c = *d;
+  if (pt__def_copy(&k->mem, c, d) < 0)
+    return fail(k, PT_ENOMEM, "out of memory");
+  size_t idx = k->ndefs++;
+  if (d->kind == PT_DEF_KEYVAL && is_carrier(d->name)) {
+    uint64_t h = hash_str(d->name, d->parent * UINT64_C(0x9e3779b97f4a7c15));
+    while (pt__map_get(&k->kv, h, NULL)) h = h + 1 == UINT64_MAX ? 0 : h + 1;
+    if (pt__map_put(&k->kv, h, idx) < 0)
+      return fail(k, PT_ENOMEM, "out of memory");
+    return PT_OK;
+  }
+  if (d->kind < PT_DEF__COUNT && d->id != PT_NONE &&
+      !pt__map_get(&k->def_at[d->kind], d->id, NULL) &&
+      pt__map_put(&k->def_at[d->kind], d->id, idx) < 0)
+    return fail(k, PT_ENOMEM, "out of memory");
+  /* dense OTF2 ids in definition order */
+  switch (d->kind) {
+    case PT_DEF_REGION: id_of(k, M_REGION, d->id); break;
+    case PT_DEF_SYSTEM_NODE: id_of(k, M_STN, d->id); break;
+    case PT_DEF_LOCATION_GROUP: id_of(k, M_LG, d->id); break;
+    case PT_DEF_CALLSITE: id_of(k, M_CALLSITE, d->id); break;
+    case PT_DEF_COMM: id_of(k, M_COMM, d->id); break;
+    case PT_DEF_PARAMETER: id_of(k, M_PARAM, d->id); break;
+    case PT_DEF_METRIC: id_of(k, M_MEMBER, d->id); break;
+    case PT_DEF_FILE: id_of(k, M_FILE, d->id); break;
+    case PT_DEF_IO_HANDLE: id_of(k, M_HANDLE, d->id); break;
+    case PT_DEF_ATTRIBUTE:
+      if (!is_carrier(d->name)) id_of(k, M_ATTR, d->id);
+      break;
+    case PT_DEF_GROUP:
+      if (d->i0 == PT_GROUP_METRICS) id_of(k, M_METRIC, d->id);
+      else id_of(k, M_GROUP, d->id);
+      break;
+    default: break;
+  }
+  return k->failed ? PT_ENOMEM : PT_OK;
+}
+
+/* ---- the MPI world: ranks, COMM_LOCATIONS, local ranks -------------------- */
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The COMM_LOCATIONS group behind every MPI communicator, built at close:
+ * the source's MPI one if it has one; else the location of each rank in
+ * rank order (world rank r = member r when ranks are dense); else, for a
+ * trace without ranks (peers are location ids), every location in id
+ * order. */
+static int loc_index_add(osnk *k, uint64_t loc) {
+  if (loc == PT_NONE || pt__map_get(&k->loc_index, loc, NULL)) return PT_OK;
+  if (k->nloc_order == k->caploc_order) {
+    size_t nc = k->caploc_order ? 2 * k->caploc_order : 64;
+    uint64_t *n = realloc(k->loc_order, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    k->loc_order = n;
+    k->caploc_order = nc;
+  }
+  k->loc_order[k->nloc_order] = loc;
+  return pt__map_put(&k->loc_index, loc, k->nloc_order++);
+}
+
+static const pt_def *source_cl(const osnk *k) {
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_GROUP && d->i0 == PT_GROUP_COMM_LOCATIONS &&
+        (d->i1 == PT_PARADIGM_MPI || d->i1 == PT_PARADIGM_UNKNOWN))
+      return d;
+  }
+  return NULL;
+}
+
+static int build_world(osnk *k) {
+  k->cl_group = PT_NONE;
+  {
+    const pt_def *d = source_cl(k);
+    if (d) {
+      k->cl_group = d->id;
+      k->ncl = d->nmembers;
+      k->cl = malloc((d->nmembers + 1) * sizeof *k->cl);
+      if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
+      memcpy(k->cl, d->members, d->nmembers * sizeof *k->cl);
+      return PT_OK;
+    }
+  }
+  if (k->by_location) { /* members in loc_index order */
+    for (size_t i = 0; i < k->ndefs; i++)
+      if (k->defs[i].kind == PT_DEF_LOCATION &&
+          loc_index_add(k, k->defs[i].id) < 0)
+        return fail(k, PT_ENOMEM, "out of memory");
+    k->cl = malloc((k->nloc_order + 1) * sizeof *k->cl);
+    if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
+    memcpy(k->cl, k->loc_order, k->nloc_order * sizeof *k->cl);
+    k->ncl = k->nloc_order;
+    return PT_OK;
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < k->ndefs; i++) n += k->defs[i].kind == PT_DEF_LOCATION;
+  for (size_t i = 0; i < k->nlw; i++)
+    n += !def_get(k, PT_DEF_LOCATION, k->lw[i].loc);
+  k->cl = malloc((n + 1) * sizeof *k->cl);
+  if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
+  /* rank -> first location of the location group with that rank */
+  pt__map lg_rank = {0}, rank_loc = {0};
+  int rc = PT_OK;
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_LOCATION_GROUP && d->i1 >= 0 && d->id != PT_NONE)
+      rc = pt__map_put(&lg_rank, d->id, (uint64_t)d->i1);
+  }
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
+    const pt_def *d = &k->defs[i];
+    uint64_t r;
+    if (d->kind == PT_DEF_LOCATION && d->parent != PT_NONE &&
+        pt__map_get(&lg_rank, d->parent, &r) &&
+        !pt__map_get(&rank_loc, r, NULL))
+      rc = pt__map_put(&rank_loc, r, d->id);
+  }
+  if (rc == PT_OK && rank_loc.n) {
+    uint64_t *rk = malloc((rank_loc.n + 1) * sizeof *rk);
+    if (!rk) rc = PT_ENOMEM;
+    size_t m = 0;
+    for (size_t i = 0; rk && i < rank_loc.cap; i++)
+      if (rank_loc.keys[i] != UINT64_MAX) rk[m++] = rank_loc.keys[i];
+    if (rk) qsort(rk, m, sizeof *rk, cmp_u64);
+    for (size_t i = 0; rk && i < m && k->ncl < n; i++) {
+      uint64_t loc = 0;
+      pt__map_get(&rank_loc, rk[i], &loc);
+      k->cl[k->ncl++] = loc;
+    }
+    free(rk);
+  } else if (rc == PT_OK) {
+    for (size_t i = 0; i < k->ndefs; i++)
+      if (k->defs[i].kind == PT_DEF_LOCATION) k->cl[k->ncl++] = k->defs[i].id;
+    for (size_t i = 0; i < k->nlw; i++)
+      if (!def_get(k, PT_DEF_LOCATION, k->lw[i].loc))
+        k->cl[k->ncl++] = k->lw[i].loc;
+    qsort(k->cl, k->ncl, sizeof *k->cl, cmp_u64);
+  }
+  pt__map_free(&lg_rank);
+  pt__map_free(&rank_loc);
+  return rc < 0 ? fail(k, PT_ENOMEM, "out of memory") : PT_OK;
+}
+
+/* At the first event: do the location groups carry distinct ranks (then a
+ * peer is a world rank) or not (then a peer is a location id, numbered by
+ * the order of the location ids known now; later ones are appended)? */
+static int freeze(osnk *k) {
+  k->frozen = 1;
+  k->has_cl = source_cl(k) != NULL;
+  pt__map seen = {0};
+  int distinct = 0, rc = PT_OK;
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_LOCATION_GROUP || d->i1 < 0) continue;
+    if (pt__map_get(&seen, (uint64_t)d->i1, NULL)) {
+      distinct = 0;
+      break;
+    }
+    rc = pt__map_put(&seen, (uint64_t)d->i1, 1);
+    distinct = 1;
+  }
+  pt__map_free(&seen);
+  if (rc < 0) return fail(k, PT_ENOMEM, "out of memory");
+  if (distinct) return PT_OK;
+  k->by_location = 1;
+  size_t n = 0;
+  for (size_t i = 0; i < k->ndefs; i++) n += k->defs[i].kind == PT_DEF_LOCATION;
+  uint64_t *ids = malloc((n + 1) * sizeof *ids);
+  if (!ids) return fail(k, PT_ENOMEM, "out of memory");
+  n = 0;
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_LOCATION) ids[n++] = k->defs[i].id;
+  qsort(ids, n, sizeof *ids, cmp_u64);
+  for (size_t i = 0; i < n && rc == PT_OK; i++) rc = loc_index_add(k, ids[i]);
+  free(ids);
+  return rc < 0 ? fail(k, PT_ENOMEM, "out of memory") : PT_OK;
+}
+
+/* Communicator info: how world ranks become local ranks. */
+static comminfo *comm_info(osnk *k, uint64_t comm) {
+  uint64_t i;
+  if (pt__map_get(&k->ci_at, comm, &i)) return &k->ci[i];
+  comminfo *n = realloc(k->ci, (k->nci + 1) * sizeof *n);
+  if (!n) return NULL;
+  k->ci = n;
+  comminfo *c = &k->ci[k->nci];
+  memset(c, 0, sizeof *c);
+  c->model = comm;
+  const pt_def *cd = def_get(k, PT_DEF_COMM, comm);
+  const pt_def *g = cd ? def_get(k, PT_DEF_GROUP, cd->ref) : NULL;
+  if (!cd) {
+    /* the synthesised MPI_COMM_WORLD (comm_ref): identity */
+  } else if (g && g->i0 == PT_GROUP_COMM_SELF) {
+    c->self = 1;
+  } else if (g && g->i0 == PT_GROUP_COMM_GROUP) {
+    c->inv = calloc(1, sizeof *c->inv);
+    if (!c->inv) return NULL;
+    for (uint64_t j = 0; j < g->nmembers; j++)
+      if (g->members[j] != PT_NONE &&
+          !pt__map_get(c->inv, g->members[j], NULL) &&
+          pt__map_put(c->inv, g->members[j], j) < 0)
+        return NULL;
+  } else {
+    k->need_idgroup = 1; /* COMM_LOCATIONS or unknown membership */
+  }
+  if (pt__map_put(&k->ci_at, comm, k->nci) < 0) return NULL;
+  return &k->ci[k->nci++];
+}
+
+/* Does communicator d keep its own group (COMM_GROUP / COMM_SELF)? */
+static int own_group(const osnk *k, const pt_def *d) {
+  const pt_def *g = def_get(k, PT_DEF_GROUP, d->ref);
+  return g && (g->i0 == PT_GROUP_COMM_GROUP || g->i0 == PT_GROUP_COMM_SELF);
+}
+
+static uint32_t comm_ref(osnk *k, uint64_t comm) {
+  if (comm == PT_NONE || !def_get(k, PT_DEF_COMM, comm)) {
+    if (!k->need_world) {
+      k->need_world = 1;
+      k->need_idgroup = 1;
+      k->world_comm = id_of(k, M_COMM, UINT64_MAX - 3);
+    }
+    return k->world_comm;
+  }
+  return id_of(k, M_COMM, comm);
+}
+
+/* Thread team / contingent: a defined communicator, else undefined. */
+static uint32_t team_ref(osnk *k, uint64_t comm) {
+  return def_get(k, PT_DEF_COMM, comm) ? id_of(k, M_COMM, comm)
+                                       : OTF2_UNDEFINED_COMM;
+}
+
+/* World rank (the index in COMM_LOCATIONS; a location id when the trace
+ * has no ranks) -> rank in communicator `comm`. */
+static uint32_t local_rank(osnk *k, uint64_t comm, int64_t peer) {
+  if (peer < 0) return OTF2_UNDEFINED_UINT32;
+  comminfo *c = comm_info(k, comm == PT_NONE ? UINT64_MAX - 1 : comm);
+  if (!c) {
+    fail(k, PT_ENOMEM, "out of memory");
+    return 0;
+  }
+  if (c->self) return 0;
+  uint64_t r = 0;
+  if (c->inv && pt__map_get(c->inv, (uint64_t)peer, &r)) return (uint32_t)r;
+  if (k->by_location && !k->has_cl) {
+    if (loc_index_add(k, (uint64_t)peer) < 0) {
+      fail(k, PT_ENOMEM, "out of memory");
+      return 0;
+    }
+    pt__map_get(&k->loc_index, (uint64_t)peer, &r);
+    return (uint32_t)r;
+  }
+  return (uint32_t)peer;
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+static lwriter *writer_for(osnk *k, uint64_t loc) {
+  uint64_t i;
+  if (loc == PT_NONE) {
+    fail(k, PT_EINVAL, "an event without a location");
+    return NULL;
+  }
+  if (pt__map_get(&k->lw_at, loc, &i)) return &k->lw[i];
+  if (k->nlw == k->caplw) {
+    size_t nc = k->caplw ? 2 * k->caplw : 16;
+    lwriter *n = realloc(k->lw, nc * sizeof *n);
+    if (!n) return NULL;
+    k->lw = n;
+    k->caplw = nc;
+  }
+  OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(k->ar, loc);
+  if (!w) {
+    fail(k, PT_EIO, "libotf2 cannot create the event writer of location "
+         "%" PRIu64, loc);
+    return NULL;
+  }
+  lwriter *l = &k->lw[k->nlw];
+  memset(l, 0, sizeof *l);
+  l->loc = loc;
+  l->w = w;
+  if (pt__map_put(&k->lw_at, loc, k->nlw) < 0) return NULL;
+  k->nlw++;
+  return l;
+}
+
+static OTF2_Type attr_type(const osnk *k, uint64_t key, uint32_t vtype) {
+  const pt_def *d = def_get(k, PT_DEF_ATTRIBUTE, key);
+  int dflt = pt__otf2_type_from_model(d ? (int)d->i0 : (int)vtype);
+  if (dflt == OTF2_TYPE_NONE) dflt = pt__otf2_type_from_model((int)vtype);
+  return (OTF2_Type)kv_int(k, "otf2:attribute.type", key, dflt);
+}
+
+static uint64_t as_u64(const pt_value *v) {
+  switch (v->type) {
+    case PT_TYPE_INT: return (uint64_t)v->v.i;
+    case PT_TYPE_DOUBLE: return (uint64_t)v->v.d;
+    case PT_TYPE_UINT: return v->v.u;
+    default: return 0;
+  }
+}
+static int64_t as_i64(const pt_value *v) {
+  switch (v->type) {
+    case PT_TYPE_UINT: return (int64_t)v->v.u;
+    case PT_TYPE_DOUBLE: return (int64_t)v->v.d;
+    case PT_TYPE_INT: return v->v.i;
+    default: return 0;
+  }
+}
+static double as_dbl(const pt_value *v) {
+  switch (v->type) {
+    case PT_TYPE_UINT: return (double)v->v.u;
+    case PT_TYPE_INT: return (double)v->v.i;
+    case PT_TYPE_DOUBLE: return v->v.d;
+    default: return 0;
+  }
+}
+
+/* A model reference value of OTF2 type `t` -> OTF2 id. */
+static uint32_t ref_of(osnk *k, OTF2_Type t, uint64_t v) {
+  switch (t) {
+    case OTF2_TYPE_REGION: return id_of(k, M_REGION, v);
+    case OTF2_TYPE_GROUP: return id_of(k, M_GROUP, v);
+    case OTF2_TYPE_METRIC: return id_of(k, M_METRIC, v);
+    case OTF2_TYPE_COMM: return id_of(k, M_COMM, v);
+    case OTF2_TYPE_PARAMETER: return id_of(k, M_PARAM, v);
+    case OTF2_TYPE_ATTRIBUTE: return id_of(k, M_ATTR, v);
+    case OTF2_TYPE_IO_FILE: return id_of(k, M_FILE, v);
+    case OTF2_TYPE_IO_HANDLE: return id_of(k, M_HANDLE, v);
+    case OTF2_TYPE_LOCATION_GROUP: return id_of(k, M_LG, v);
+    default: return v == PT_NONE ? OTF2_UNDEFINED_UINT32 : (uint32_t)v;
+  }
+}
+
+static int value_of(osnk *k, OTF2_Type t, const pt_value *v,
+                    OTF2_AttributeValue *out) {
+  switch (t) {
+    case OTF2_TYPE_INT8: out->int8 = (int8_t)as_i64(v); break;
+    case OTF2_TYPE_INT16: out->int16 = (int16_t)as_i64(v); break;
+    case OTF2_TYPE_INT32: out->int32 = (int32_t)as_i64(v); break;
+    case OTF2_TYPE_INT64: out->int64 = as_i64(v); break;
+    case OTF2_TYPE_UINT8: out->uint8 = (uint8_t)as_u64(v); break;
+    case OTF2_TYPE_UINT16: out->uint16 = (uint16_t)as_u64(v); break;
+    case OTF2_TYPE_UINT32: out->uint32 = (uint32_t)as_u64(v); break;
+    case OTF2_TYPE_UINT64: out->uint64 = as_u64(v); break;
+    case OTF2_TYPE_FLOAT: out->float32 = (float)as_dbl(v); break;
+    case OTF2_TYPE_DOUBLE: out->float64 = as_dbl(v); break;
+    case OTF2_TYPE_LOCATION: out->locationRef = as_u64(v); break;
+    case OTF2_TYPE_STRING: {
+      if (v->type == PT_TYPE_STRING) {
+        out->stringRef = str_id(k, v->v.s);
+      } else if (v->type == PT_TYPE_INTS) { /* "1,2,3" */
+        pt__buf b = {0};
+        char num[24];
+        for (uint32_t i = 0; i < v->count; i++) {
+          int n = snprintf(num, sizeof num, "%s%" PRId64, i ? "," : "",
+                           v->v.ints[i]);
+          if (pt__buf_put(&b, num, (size_t)n) < 0) {
+            pt__buf_free(&b);
+            return fail(k, PT_ENOMEM, "out of memory");
+          }
+        }
+        if (pt__buf_put(&b, "", 1) < 0) {
+          pt__buf_free(&b);
+          return fail(k, PT_ENOMEM, "out of memory");
+        }
+        out->stringRef = str_id(k, (const char *)b.p);
+        pt__buf_free(&b);
+      } else {
+        char num[40];
+        if (v->type == PT_TYPE_DOUBLE) snprintf(num, sizeof num, "%.17g", v->v.d);
+        else if (v->type == PT_TYPE_INT) snprintf(num, sizeof num, "%" PRId64, v->v.i);
+        else snprintf(num, sizeof num, "%" PRIu64, as_u64(v));
+        out->stringRef = str_id(k, num);
+      }
+      break;
+    }
+    default: out->uint32 = ref_of(k, t, as_u64(v));
+  }
+  return PT_OK;
+}
+
+/* The event's own attributes (carriers excluded) into k->al; NULL if none. */
+static OTF2_AttributeList *attrs_of(osnk *k, const pt_event *e,
+                                    OTF2_AttributeList *al) {
+  OTF2_AttributeList_RemoveAllAttributes(al);
+  for (uint32_t i = 0; i < e->nattrs; i++) {
+    const pt_attr *a = &e->attrs[i];
+    if (a->key >= PT__OTF2_CARRIER_BASE &&
+        a->key < PT__OTF2_CARRIER_BASE + PT__OTF2_C__COUNT)
+      continue;
+    const pt_def *d = def_get(k, PT_DEF_ATTRIBUTE, a->key);
+    if (d && is_carrier(d->name)) continue;
+    OTF2_Type t = attr_type(k, a->key, a->val.type);
+    if (t == OTF2_TYPE_NONE) continue;
+    OTF2_AttributeValue v;
+    memset(&v, 0, sizeof v);
+    if (value_of(k, t, &a->val, &v) < 0) return NULL;
+    OTF2_AttributeList_AddAttribute(al, id_of(k, M_ATTR, a->key), t, v);
+  }
+  return OTF2_AttributeList_GetNumberOfElements(al) ? al : NULL;
+}
+
+static const pt_value *carrier_val(const pt_event *e, int which) {
+  for (uint32_t i = 0; i < e->nattrs; i++)
+    if (e->attrs[i].key == PT__OTF2_CARRIER_BASE + (uint64_t)which)
+      return &e->attrs[i].val;
+  return NULL;
+}
+
+static OTF2_Type metric_vtype(const osnk *k, uint64_t member) {
+  const pt_def *d = def_get(k, PT_DEF_METRIC, member);
+  int dflt = pt__otf2_type_from_model(d ? (int)d->i0 : PT_TYPE_DOUBLE);
+  if (dflt == OTF2_TYPE_STRING || dflt == OTF2_TYPE_NONE) dflt = OTF2_TYPE_DOUBLE;
+  return (OTF2_Type)kv_int(k, "otf2:metric.value_type", member, dflt);
+}
+
+static OTF2_MetricValue metric_value(OTF2_Type t, const pt_value *v) {
+  OTF2_MetricValue m;
+  if (t == OTF2_TYPE_INT64) m.signed_int = as_i64(v);
+  else if (t == OTF2_TYPE_UINT64) m.unsigned_int = as_u64(v);
+  else m.floating_point = as_dbl(v);
+  return m;
+}
+
+static int pm_flush(osnk *k, lwriter *l) {
+  pmetric *p = l->pm;
+  if (!p || !p->n) return PT_OK;
+  OTF2_AttributeList *al =
+      OTF2_AttributeList_GetNumberOfElements(p->al) ? p->al : NULL;
+  OTF2_ErrorCode e = OTF2_EvtWriter_Metric(l->w, al, p->time, p->ref,
+                                           (uint8_t)p->n, p->types, p->vals);
+  OTF2_AttributeList_RemoveAllAttributes(p->al);
+  p->n = 0;
+  l->nev++;
+  if (e != OTF2_SUCCESS) return otf2_err(k, "writing a Metric event", e);
+  return PT_OK;
+}
+
+/* METRIC: members of one OTF2 class come as consecutive model events
+ * tagged with the class (otf2:metric); they are gathered and written as
+ * one record.  An untagged sample is a one-member class of its own. */
+static int write_metric(osnk *k, lwriter *l, const pt_event *e) {
+  const pt_value *cv = carrier_val(e, PT__OTF2_C_METRIC);
+  const pt_def *g = cv ? def_get(k, PT_DEF_GROUP, cv->v.u) : NULL;
+  if (!l->pm) {
+    l->pm = calloc(1, sizeof *l->pm);
+    if (!l->pm || !(l->pm->al = OTF2_AttributeList_New()))
+      return fail(k, PT_ENOMEM, "out of memory");
+  }
+  pmetric *p = l->pm;
+  if (p->n && (!g || p->group != g->id || p->time != e->time ||
+               p->n >= p->want)) {
+    int rc = pm_flush(k, l);
+    if (rc < 0) return rc;
+  }
+  if (!g) { /* synthesised single-member class: id = member | 1 << 63 */
+    p->group = e->ref | (UINT64_C(1) << 63);
+    p->ref = id_of(k, M_METRIC, p->group);
+    p->want = 1;
+  } else if (!p->n) {
+    p->group = g->id;
+    p->ref = id_of(k, M_METRIC, g->id);
+    p->want = g->nmembers ? (uint32_t)(g->nmembers > 255 ? 255 : g->nmembers) : 1;
+  }
+  if (!p->n) {
+    p->time = e->time;
+    OTF2_AttributeList *al = attrs_of(k, e, p->al);
+    (void)al;
+    if (k->failed) return PT_ENOMEM;
+  }
+  OTF2_Type t = metric_vtype(k, e->ref);
+  p->types[p->n] = t;
+  p->vals[p->n] = metric_value(t, &e->value);
+  p->n++;
+  if (!g && !def_get(k, PT_DEF_METRIC, e->ref)) id_of(k, M_MEMBER, e->ref);
+  return p->n >= p->want ? pm_flush(k, l) : PT_OK;
+}
+
+static OTF2_CollectiveOp coll_op(const pt_event *e) {
+  const pt_value *c = carrier_val(e, PT__OTF2_C_OP);
+  if (c) return (OTF2_CollectiveOp)as_i64(c);
+  switch (e->ref) {
+    case PT_COLL_NEIGHBOR_ALLGATHER: return OTF2_COLLECTIVE_OP_ALLGATHER;
+    case PT_COLL_NEIGHBOR_ALLGATHERV: return OTF2_COLLECTIVE_OP_ALLGATHERV;
+    case PT_COLL_NEIGHBOR_ALLTOALL: return OTF2_COLLECTIVE_OP_ALLTOALL;
+    case PT_COLL_NEIGHBOR_ALLTOALLV: return OTF2_COLLECTIVE_OP_ALLTOALLV;
+    case PT_COLL_NEIGHBOR_ALLTOALLW: return OTF2_COLLECTIVE_OP_ALLTOALLW;
+    default:
+      return e->ref <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE
+                 ? (OTF2_CollectiveOp)e->ref
+                 : OTF2_COLLECTIVE_OP_BARRIER;
+  }
+}
+
+static uint32_t tag32(int64_t t) {
+  return t < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)t;
+}
+
+static OTF2_Paradigm thread_par(const pt_event *e) {
+  const pt_value *c = carrier_val(e, PT__OTF2_C_PARADIGM);
+  return (OTF2_Paradigm)(c ? as_i64(c) : pt__otf2_paradigm_from_model((int)e->tag));
+}
+
+/* Index of the otf2 carrier label of a MARK, or -1. */
+static int mark_label(const osnk *k, const pt_event *e) {
+  const pt_def *d = def_get(k, PT_DEF_LABEL, e->ref);
+  if (!d || !is_carrier(d->name)) return -1;
+  for (int i = 0; i < PT__OTF2_L__COUNT; i++)
+    if (strcmp(d->name, pt__otf2_label_names[i]) == 0) return i;
+  return -1;
+}
+
+static int write_event(osnk *k, const pt_event *e) {
+  if (!k->frozen) {
+    int rc = freeze(k);
+    if (rc < 0) return rc;
+  }
+  lwriter *l = writer_for(k, e->location);
+  if (!l) return k->failed ? PT_EIO : fail(k, PT_ENOMEM, "out of memory");
+  if (l->nev && e->time < l->last)
+    return fail(k, PT_EORDER, "location %" PRIu64 ": time %" PRIu64
+                " after %" PRIu64 " (OTF2 needs non-decreasing times per "
+                "location)", e->location, e->time, l->last);
+  l->last = e->time;
+  if (e->time < k->tmin) k->tmin = e->time;
+  if (e->time > k->tmax) k->tmax = e->time;
+  if (e->kind == PT_EV_METRIC) return write_metric(k, l, e);
+  int rc = pm_flush(k, l);
+  if (rc < 0) return rc;
+  OTF2_AttributeList *al = attrs_of(k, e, k->al);
+  if (k->failed) return PT_ENOMEM;
+  OTF2_EvtWriter *w = l->w;
+  OTF2_TimeStamp t = e->time;
+  OTF2_ErrorCode x = OTF2_SUCCESS;
+  switch (e->kind) {
+    case PT_EV_ENTER:
+      x = OTF2_EvtWriter_Enter(w, al, t, id_of(k, M_REGION, e->ref));
+      break;
+    case PT_EV_LEAVE:
+      x = OTF2_EvtWriter_Leave(w, al, t, id_of(k, M_REGION, e->ref));
+      break;
+    case PT_EV_SEND:
+      x = OTF2_EvtWriter_MpiSend(w, al, t,
+                                 local_rank(k, e->comm, e->peer),
+                                 comm_ref(k, e->comm), tag32(e->tag), e->size);
+      break;
+    case PT_EV_RECV:
+      x = OTF2_EvtWriter_MpiRecv(w, al, t,
+                                 local_rank(k, e->comm, e->peer),
+                                 comm_ref(k, e->comm), tag32(e->tag), e->size);
+      break;
+    case PT_EV_ISEND:
+      x = OTF2_EvtWriter_MpiIsend(
+          w, al, t, local_rank(k, e->comm, e->peer),
+          comm_ref(k, e->comm), tag32(e->tag), e->size, e->request);
+      break;
+    case PT_EV_IRECV:
+      x = OTF2_EvtWriter_MpiIrecv(
+          w, al, t, local_rank(k, e->comm, e->peer),
+          comm_ref(k, e->comm), tag32(e->tag), e->size, e->request);
+      break;
+    case PT_EV_ISEND_COMPLETE:
+      x = OTF2_EvtWriter_MpiIsendComplete(w, al, t, e->request);
+      break;
+    case PT_EV_IRECV_REQUEST:
+      x = OTF2_EvtWriter_MpiIrecvRequest(w, al, t, e->request);
+      break;
+    case PT_EV_REQUEST_TEST:
+      x = OTF2_EvtWriter_MpiRequestTest(w, al, t, e->request);
+      break;
+    case PT_EV_REQUEST_CANCELLED:
+      x = OTF2_EvtWriter_MpiRequestCancelled(w, al, t, e->request);
+      break;
+    case PT_EV_COLL_BEGIN:
+      x = OTF2_EvtWriter_MpiCollectiveBegin(w, al, t);
+      break;
+    case PT_EV_COLL_END:
+      x = OTF2_EvtWriter_MpiCollectiveEnd(
+          w, al, t, coll_op(e), comm_ref(k, e->comm),
+          local_rank(k, e->comm, e->peer), e->size, e->size2);
+      break;
+    case PT_EV_PARAMETER: {
+      uint32_t p = id_of(k, M_PARAM, e->ref);
+      if (e->value.type == PT_TYPE_STRING)
+        x = OTF2_EvtWriter_ParameterString(w, al, t, p,
+                                           str_id(k, e->value.v.s));
+      else if (e->value.type == PT_TYPE_INT)
+        x = OTF2_EvtWriter_ParameterInt(w, al, t, p, e->value.v.i);
+      else
+        x = OTF2_EvtWriter_ParameterUnsignedInt(w, al, t, p,
+                                                as_u64(&e->value));
+      break;
+    }
+    case PT_EV_THREAD_FORK:
+      x = OTF2_EvtWriter_ThreadFork(w, al, t, thread_par(e), (uint32_t)e->size);
+      break;
+    case PT_EV_THREAD_JOIN:
+      x = OTF2_EvtWriter_ThreadJoin(w, al, t, thread_par(e));
+      break;
+    case PT_EV_THREAD_TEAM_BEGIN:
+      x = OTF2_EvtWriter_ThreadTeamBegin(w, al, t, team_ref(k, e->comm));
+      break;
+    case PT_EV_THREAD_TEAM_END:
+      x = OTF2_EvtWriter_ThreadTeamEnd(w, al, t, team_ref(k, e->comm));
+      break;
+    case PT_EV_THREAD_CREATE:
+      x = OTF2_EvtWriter_ThreadCreate(w, al, t, team_ref(k, e->comm),
+                                      e->request);
+      break;
+    case PT_EV_THREAD_BEGIN:
+      x = OTF2_EvtWriter_ThreadBegin(w, al, t, team_ref(k, e->comm),
+                                     e->request);
+      break;
+    case PT_EV_THREAD_WAIT:
+      x = OTF2_EvtWriter_ThreadWait(w, al, t, team_ref(k, e->comm),
+                                    e->request);
+      break;
+    case PT_EV_THREAD_END:
+      x = OTF2_EvtWriter_ThreadEnd(w, al, t, team_ref(k, e->comm),
+                                   e->request);
+      break;
+    case PT_EV_IO_BEGIN:
+      x = OTF2_EvtWriter_IoOperationBegin(
+          w, al, t, id_of(k, M_HANDLE, e->ref),
+          (OTF2_IoOperationMode)(e->tag >= 0 && e->tag <= 2 ? e->tag : 0),
+          (OTF2_IoOperationFlag)e->size2, e->size, e->request);
+      break;
+    case PT_EV_IO_END:
+      x = OTF2_EvtWriter_IoOperationComplete(w, al, t, id_of(k, M_HANDLE, e->ref),
+                                             e->size, e->request);
+      break;
+    case PT_EV_MEASURE:
+      x = OTF2_EvtWriter_MeasurementOnOff(
+          w, al, t, e->tag ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
+      break;
+    case PT_EV_BUFFER_FLUSH:
+      x = OTF2_EvtWriter_BufferFlush(w, al, t, e->size2);
+      break;
+    case PT_EV_MARK: {
+      int lab = mark_label(k, e);
+      const pt_value *h = carrier_val(e, PT__OTF2_C_HANDLE);
+      const pt_value *m = carrier_val(e, PT__OTF2_C_MATCHING);
+      uint32_t hid = h ? id_of(k, M_HANDLE, h->v.u) : OTF2_UNDEFINED_UINT32;
+      uint64_t mid = m ? m->v.u : 0;
+      if (lab == PT__OTF2_L_PROGRAM_BEGIN) {
+        uint32_t n = 0;
+        OTF2_StringRef *args = malloc((e->nattrs + 1) * sizeof *args);
+        if (!args) return fail(k, PT_ENOMEM, "out of memory");
+        for (uint32_t i = 0; i < e->nattrs; i++)
+          if (e->attrs[i].key == PT__OTF2_CARRIER_BASE + PT__OTF2_C_ARG &&
+              e->attrs[i].val.type == PT_TYPE_STRING)
+            args[n++] = str_id(k, e->attrs[i].val.v.s);
+        x = OTF2_EvtWriter_ProgramBegin(w, al, t, str_id(k, e->text), n, args);
+        free(args);
+      } else if (lab == PT__OTF2_L_PROGRAM_END) {
+        const pt_value *c = carrier_val(e, PT__OTF2_C_EXIT);
+        x = OTF2_EvtWriter_ProgramEnd(w, al, t, c ? as_i64(c) : 0);
+      } else if (lab == PT__OTF2_L_IO_TEST) {
+        x = OTF2_EvtWriter_IoOperationTest(w, al, t, hid, mid);
+      } else if (lab == PT__OTF2_L_IO_ISSUED) {
+        x = OTF2_EvtWriter_IoOperationIssued(w, al, t, hid, mid);
+      } else if (lab == PT__OTF2_L_IO_CANCELLED) {
+        x = OTF2_EvtWriter_IoOperationCancelled(w, al, t, hid, mid);
+      } else {
+        k->skipped[e->kind]++;
+        return PT_OK;
+      }
+      break;
+    }
+    default: /* USER, MESSAGE, BUFFER_OVERFLOW: no OTF2 event record */
+      if (e->kind < PT_EV__COUNT) k->skipped[e->kind]++;
+      return PT_OK;
+  }
+  if (k->failed) return PT_ENOMEM;
+  if (x != OTF2_SUCCESS) {
+    char what[64];
+    snprintf(what, sizeof what, "writing a %s event",
+             pt_event_kind_name(e->kind));
+    return otf2_err(k, what, x);
+  }
+  l->nev++;
+  k->nevents++;
+  return PT_OK;
+}
+
+/* ---- definitions at close ------------------------------------------------- */
+
+#define W(call, what)                                                        \
+  do {                                                                       \
+    OTF2_ErrorCode e_ = (call);                                              \
+    if (k->failed) return PT_EIO;                                            \
+    if (e_ != OTF2_SUCCESS) return otf2_err(k, "writing " what, e_);         \
+  } while (0)
+
+static uint64_t loc_events(const osnk *k, uint64_t loc) {
+  uint64_t i;
+  return loc != PT_NONE && pt__map_get(&k->lw_at, loc, &i) ? k->lw[i].nev : 0;
+}
+
+static int write_property(osnk *k, OTF2_GlobalDefWriter *gw,
+                          const pt_def *d) {
+  const char *n = d->name + strlen("otf2:property.");
+  const char *colon = strchr(n, ':');
+  if (!colon || !d->s1) return PT_OK;
+  size_t olen = (size_t)(colon - n);
+  char *end;
+  long type = strtol(d->s1, &end, 10);
+  const char *text = *end == ' ' ? end + 1 : end;
+  OTF2_AttributeValue v;
+  memset(&v, 0, sizeof v);
+  pt_value pv;
+  if (type == OTF2_TYPE_STRING) {
+    pv = (pt_value){PT_TYPE_STRING, 0, {.s = text}};
+  } else if (type == OTF2_TYPE_FLOAT || type == OTF2_TYPE_DOUBLE) {
+    pv = (pt_value){PT_TYPE_DOUBLE, 0, {.d = strtod(text, NULL)}};
+  } else if (type >= OTF2_TYPE_INT8 && type <= OTF2_TYPE_INT64) {
+    pv = (pt_value){PT_TYPE_INT, 0, {.i = strtoll(text, NULL, 10)}};
+  } else {
+    pv = (pt_value){PT_TYPE_UINT, 0, {.u = strtoull(text, NULL, 10)}};
+  }
+  if (type >= OTF2_TYPE_UINT8 && type <= OTF2_TYPE_STRING) {
+    if (value_of(k, (OTF2_Type)type, &pv, &v) < 0) return PT_ENOMEM;
+  } else {
+    v.uint64 = pv.v.u; /* references: raw */
+  }
+  uint32_t name = str_id(k, colon + 1);
+  if (olen == 11 && strncmp(n, "system_node", 11) == 0) {
+    W(OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
+          gw, id_of(k, M_STN, d->parent), name, (OTF2_Type)type, v),
+      "a system tree node property");
+  } else if (olen == 14 && strncmp(n, "location_group", 14) == 0) {
+    W(OTF2_GlobalDefWriter_WriteLocationGroupProperty(
+          gw, id_of(k, M_LG, d->parent), name, (OTF2_Type)type, v),
+      "a location group property");
+  } else if (olen == 8 && strncmp(n, "location", 8) == 0) {
+    W(OTF2_GlobalDefWriter_WriteLocationProperty(gw, d->parent, name,
+                                                 (OTF2_Type)type, v),
+      "a location property");
+  }
+  return PT_OK;
+}
+
+static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
+  /* the strings events used; later ones go out as they are interned */
+  for (size_t i = 0; i < k->nstrs; i++)
+    W(OTF2_GlobalDefWriter_WriteString(gw, (OTF2_StringRef)i, k->strs[i]),
+      "a string");
+  k->gw = gw;
+  /* clock */
+  const pt_def *clk = NULL;
+  for (size_t i = 0; i < k->ndefs && !clk; i++)
+    if (k->defs[i].kind == PT_DEF_CLOCK) clk = &k->defs[i];
+  uint64_t tps = clk && clk->i0 > 0 ? (uint64_t)clk->i0 : 1000000000;
+  uint64_t off = k->tmin == UINT64_MAX ? 0 : k->tmin;
+  uint64_t len = k->tmin == UINT64_MAX ? 0 : k->tmax - k->tmin;
+  if (clk && (clk->i2 > 0 || clk->parent)) {
+    off = clk->parent;
+    len = (uint64_t)clk->i2;
+  }
+  uint64_t realtime = OTF2_UNDEFINED_TIMESTAMP;
+  if (clk && clk->i1) {
+    __int128 ns = (__int128)off * 1000000000 / tps;
+    realtime = clk->i1 == 1 ? (uint64_t)ns : (uint64_t)(clk->i1 + (int64_t)ns);
+  }
+  W(OTF2_GlobalDefWriter_WriteClockProperties(gw, tps, off, len, realtime),
+    "the clock properties");
+
+  /* paradigms (from the source's KEYVALs), else MPI when used */
+  int have_mpi_paradigm = 0;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_KEYVAL || !d->name ||
+        strcmp(d->name, "otf2:paradigm") != 0 || !d->s1)
+      continue;
+    char *end;
+    long cls = strtol(d->s1, &end, 10);
+    if (*end == ' ') end++;
+    if (d->parent == OTF2_PARADIGM_MPI) have_mpi_paradigm = 1;
+    W(OTF2_GlobalDefWriter_WriteParadigm(gw, (OTF2_Paradigm)d->parent,
+                                         str_id(k, end),
+                                         (OTF2_ParadigmClass)cls),
+      "a paradigm");
+  }
+  (void)have_mpi_paradigm;
+
+
+  /* system tree: at least one node */
+  int have_stn = 0, have_lg = 0;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_SYSTEM_NODE) {
+      have_stn = 1;
+      W(OTF2_GlobalDefWriter_WriteSystemTreeNode(
+            gw, id_of(k, M_STN, d->id), str_id(k, d->name ? d->name : "node"),
+            str_id(k, d->s1 ? d->s1 : "node"), id_of(k, M_STN, d->parent)),
+        "a system tree node");
+    }
+  }
+  uint32_t stn0 = have_stn ? 0 : id_of(k, M_STN, UINT64_MAX - 1);
+  if (!have_stn)
+    W(OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, stn0, str_id(k, "machine"),
+                                               str_id(k, "machine"),
+                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+      "a system tree node");
+
+  /* location groups and locations; locations without a definition get one
+   * in a synthesised group */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_LOCATION_GROUP) continue;
+    have_lg = 1;
+    char nm[48];
+    snprintf(nm, sizeof nm, "Process %" PRIu64, d->id);
+    uint32_t parent = d->parent == PT_NONE || !def_get(k, PT_DEF_SYSTEM_NODE,
+                                                       d->parent)
+                          ? stn0
+                          : id_of(k, M_STN, d->parent);
+    W(OTF2_GlobalDefWriter_WriteLocationGroup(
+          gw, id_of(k, M_LG, d->id), str_id(k, d->name ? d->name : nm),
+          d->i0 == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+              ? OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+              : OTF2_LOCATION_GROUP_TYPE_PROCESS,
+          parent, id_of(k, M_LG, d->ref)),
+      "a location group");
+    for (size_t j = 0; j < k->ndefs; j++) {
+      const pt_def *l = &k->defs[j];
+      if (l->kind != PT_DEF_LOCATION || l->parent != d->id) continue;
+      char ln[48];
+      snprintf(ln, sizeof ln, "Thread %" PRIu64, l->id);
+      W(OTF2_GlobalDefWriter_WriteLocation(
+            gw, l->id, str_id(k, l->name ? l->name : ln),
+            l->i0 >= 1 && l->i0 <= 3 ? (OTF2_LocationType)l->i0
+                                     : OTF2_LOCATION_TYPE_CPU_THREAD,
+            loc_events(k, l->id), id_of(k, M_LG, d->id)),
+        "a location");
+    }
+  }
+  (void)have_lg;
+  /* orphans: locations of an undefined group, or with events only */
+  for (size_t i = 0; i < k->nlw; i++) {
+    uint64_t loc = k->lw[i].loc;
+    const pt_def *l = def_get(k, PT_DEF_LOCATION, loc);
+    if (l && def_get(k, PT_DEF_LOCATION_GROUP, l->parent)) continue;
+    char nm[48];
+    snprintf(nm, sizeof nm, "Process %" PRIu64, loc);
+    uint32_t g = id_of(k, M_LG, (UINT64_C(1) << 62) | loc);
+    W(OTF2_GlobalDefWriter_WriteLocationGroup(
+          gw, g, str_id(k, nm), OTF2_LOCATION_GROUP_TYPE_PROCESS, stn0,
+          OTF2_UNDEFINED_LOCATION_GROUP),
+      "a location group");
+    snprintf(nm, sizeof nm, "Thread %" PRIu64, loc);
+    W(OTF2_GlobalDefWriter_WriteLocation(
+          gw, loc, str_id(k, l && l->name ? l->name : nm),
+          OTF2_LOCATION_TYPE_CPU_THREAD, k->lw[i].nev, g),
+      "a location");
+  }
+
+  /* regions, call sites */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_REGION) {
+      char nm[48];
+      snprintf(nm, sizeof nm, "region %" PRIu64, d->id);
+      const char *name = d->name ? d->name : nm;
+      W(OTF2_GlobalDefWriter_WriteRegion(
+            gw, id_of(k, M_REGION, d->id), str_id(k, name),
+            str_id(k, d->s1 ? d->s1 : name), str_id(k, d->s2),
+            (OTF2_RegionRole)kv_int(k, "otf2:region.role", d->id,
+                                    pt__otf2_role_from_model((int)d->i0)),
+            (OTF2_Paradigm)kv_int(k, "otf2:region.paradigm", d->id,
+                                  pt__otf2_paradigm_from_model((int)d->i1)),
+            (OTF2_RegionFlag)kv_int(k, "otf2:region.flags", d->id, 0),
+            str_id(k, d->s3), (uint32_t)d->i2, (uint32_t)d->i3),
+        "a region");
+    }
+    /* CALLSITE: OTF2 3.0 deprecates Callsite definitions; not written */
+  }
+  /* regions referenced by events but never defined */
+  for (size_t i = 0; i < k->ids[M_REGION].m.cap; i++) {
+    uint64_t mid = k->ids[M_REGION].m.keys[i];
+    if (mid == UINT64_MAX || def_get(k, PT_DEF_REGION, mid)) continue;
+    char nm[48];
+    snprintf(nm, sizeof nm, "region %" PRIu64, mid);
+    W(OTF2_GlobalDefWriter_WriteRegion(
+          gw, (uint32_t)k->ids[M_REGION].m.vals[i], str_id(k, nm),
+          str_id(k, nm), str_id(k, ""), OTF2_REGION_ROLE_UNKNOWN,
+          OTF2_PARADIGM_UNKNOWN, OTF2_REGION_FLAG_NONE, str_id(k, ""), 0, 0),
+      "a region");
+  }
+
+  /* groups (ascending ids: the source's, then synthesised ones) and
+   * communicators */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_GROUP || d->i0 == PT_GROUP_METRICS) continue;
+    OTF2_GroupType gt = d->i0 <= PT_GROUP_COMM_SELF ? (OTF2_GroupType)d->i0
+                        : d->i0 == PT_GROUP_PROCESSES ? OTF2_GROUP_TYPE_LOCATIONS
+                                                      : OTF2_GROUP_TYPE_UNKNOWN;
+    uint64_t *m = NULL;
+    if (gt == OTF2_GROUP_TYPE_REGIONS && d->nmembers) {
+      m = malloc(d->nmembers * sizeof *m);
+      if (!m) return fail(k, PT_ENOMEM, "out of memory");
+      for (uint64_t j = 0; j < d->nmembers; j++)
+        m[j] = id_of(k, M_REGION, d->members[j]);
+    }
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteGroup(
+          gw, id_of(k, M_GROUP, d->id), str_id(k, d->name), gt,
+          (OTF2_Paradigm)kv_int(k, "otf2:group.paradigm", d->id,
+                                pt__otf2_paradigm_from_model((int)d->i1)),
+          (OTF2_GroupFlag)d->i2, (uint32_t)d->nmembers,
+          m ? m : d->members);
+    free(m);
+    if (e != OTF2_SUCCESS) return otf2_err(k, "writing a group", e);
+  }
+  if (k->cl_group == PT_NONE && (k->need_world || k->need_idgroup)) {
+    W(OTF2_GlobalDefWriter_WriteGroup(gw, k->cl_otf2, str_id(k, ""),
+                                      OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                      (uint32_t)k->ncl, k->cl),
+      "a group");
+  }
+  if (k->need_idgroup) {
+    uint64_t *ids = malloc((k->ncl + 1) * sizeof *ids);
+    if (!ids) return fail(k, PT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < k->ncl; i++) ids[i] = i;
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteGroup(
+          gw, k->id_group, str_id(k, ""), OTF2_GROUP_TYPE_COMM_GROUP,
+          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)k->ncl, ids);
+    free(ids);
+    if (e != OTF2_SUCCESS) return otf2_err(k, "writing a group", e);
+  }
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_COMM) continue;
+    uint32_t gid = own_group(k, d) ? id_of(k, M_GROUP, d->ref) : k->id_group;
+    W(OTF2_GlobalDefWriter_WriteComm(gw, id_of(k, M_COMM, d->id),
+                                     str_id(k, d->name), gid,
+                                     id_of(k, M_COMM, d->parent),
+                                     (OTF2_CommFlag)d->i1),
+      "a communicator");
+  }
+
+  if (k->need_world)
+    W(OTF2_GlobalDefWriter_WriteComm(gw, k->world_comm,
+                                     str_id(k, "MPI_COMM_WORLD"), k->id_group,
+                                     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+      "a communicator");
+
+  /* metrics: members, classes, instances, recorders */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_METRIC) continue;
+    W(OTF2_GlobalDefWriter_WriteMetricMember(
+          gw, id_of(k, M_MEMBER, d->id), str_id(k, d->name), str_id(k, d->s2),
+          (OTF2_MetricType)kv_int(k, "otf2:metric.type", d->id,
+                                  OTF2_METRIC_TYPE_OTHER),
+          (OTF2_MetricMode)kv_int(k, "otf2:metric.mode", d->id,
+                                  pt__otf2_mode_from_model((int)d->i1)),
+          metric_vtype(k, d->id),
+          d->i2 == 2 ? OTF2_BASE_BINARY : OTF2_BASE_DECIMAL, d->i3,
+          str_id(k, d->s1 ? d->s1 : "")),
+      "a metric member");
+  }
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_GROUP || d->i0 != PT_GROUP_METRICS) continue;
+    const char *inst = kv_get(k, "otf2:metric_instance", d->id);
+    if (inst) {
+      unsigned long long cls = 0, rec = 0, scope = 0;
+      int st = 0;
+      if (sscanf(inst, "%llu %llu %d %llu", &cls, &rec, &st, &scope) != 4)
+        continue;
+      uint64_t sc = scope;
+      if (st == OTF2_SCOPE_SYSTEM_TREE_NODE) sc = id_of(k, M_STN, scope);
+      else if (st == OTF2_SCOPE_LOCATION_GROUP) sc = id_of(k, M_LG, scope);
+      else if (st == OTF2_SCOPE_GROUP) sc = id_of(k, M_GROUP, scope);
+      W(OTF2_GlobalDefWriter_WriteMetricInstance(
+            gw, id_of(k, M_METRIC, d->id),
+            id_of(k, M_METRIC, PT__OTF2_METRIC_GROUP(cls)), rec,
+            (OTF2_MetricScope)st, sc),
+        "a metric instance");
+      continue;
+    }
+    int occ = OTF2_METRIC_SYNCHRONOUS_STRICT, kind = OTF2_RECORDER_KIND_CPU;
+    const char *c = kv_get(k, "otf2:metric_class", d->id);
+    if (c) sscanf(c, "%d %d", &occ, &kind);
+    OTF2_MetricMemberRef mm[256];
+    uint32_t n = d->nmembers > 255 ? 255 : (uint32_t)d->nmembers;
+    for (uint32_t j = 0; j < n; j++) mm[j] = id_of(k, M_MEMBER, d->members[j]);
+    W(OTF2_GlobalDefWriter_WriteMetricClass(
+          gw, id_of(k, M_METRIC, d->id), (uint8_t)n, mm,
+          (OTF2_MetricOccurrence)occ, (OTF2_RecorderKind)kind),
+      "a metric class");
+  }
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_KEYVAL && d->name && d->s1 &&
+        strcmp(d->name, "otf2:metric_class_recorder") == 0)
+      W(OTF2_GlobalDefWriter_WriteMetricClassRecorder(
+            gw, id_of(k, M_METRIC, d->parent), strtoull(d->s1, NULL, 10)),
+        "a metric class recorder");
+  }
+  /* single-member classes of untagged samples */
+  for (size_t i = 0; i < k->ids[M_METRIC].m.cap; i++) {
+    uint64_t g = k->ids[M_METRIC].m.keys[i];
+    if (g == UINT64_MAX || !(g >> 63)) continue;
+    OTF2_MetricMemberRef mm = id_of(k, M_MEMBER, g & ~(UINT64_C(1) << 63));
+    W(OTF2_GlobalDefWriter_WriteMetricClass(
+          gw, (OTF2_MetricRef)k->ids[M_METRIC].m.vals[i], 1, &mm,
+          OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT),
+      "a metric class");
+  }
+  /* members used by samples but not defined */
+  for (size_t i = 0; i < k->ids[M_MEMBER].m.cap; i++) {
+    uint64_t m = k->ids[M_MEMBER].m.keys[i];
+    if (m == UINT64_MAX || def_get(k, PT_DEF_METRIC, m)) continue;
+    char nm[48];
+    snprintf(nm, sizeof nm, "metric %" PRIu64, m);
+    W(OTF2_GlobalDefWriter_WriteMetricMember(
+          gw, (OTF2_MetricMemberRef)k->ids[M_MEMBER].m.vals[i], str_id(k, nm),
+          str_id(k, ""), OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT,
+          OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, str_id(k, "")),
+      "a metric member");
+  }
+
+  /* attributes, parameters, files, handles */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_ATTRIBUTE && !is_carrier(d->name)) {
+      W(OTF2_GlobalDefWriter_WriteAttribute(
+            gw, id_of(k, M_ATTR, d->id), str_id(k, d->name), str_id(k, d->s1),
+            attr_type(k, d->id, (uint32_t)d->i0)),
+        "an attribute");
+    } else if (d->kind == PT_DEF_PARAMETER) {
+      W(OTF2_GlobalDefWriter_WriteParameter(
+            gw, id_of(k, M_PARAM, d->id), str_id(k, d->name),
+            d->i0 == PT_TYPE_STRING ? OTF2_PARAMETER_TYPE_STRING
+            : d->i0 == PT_TYPE_INT  ? OTF2_PARAMETER_TYPE_INT64
+                                    : OTF2_PARAMETER_TYPE_UINT64),
+        "a parameter");
+    } else if (d->kind == PT_DEF_KEYVAL && d->name &&
+               strncmp(d->name, "otf2:property.", 14) == 0) {
+      int rc = write_property(k, gw, d);
+      if (rc < 0) return rc;
+    }
+  }
+  int io_par_written = 0;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_KEYVAL && d->name && d->s1 &&
+        strcmp(d->name, "otf2:io_paradigm") == 0) {
+      int cls = 0, fl = 0, pos = 0;
+      sscanf(d->s1, "%d %d %n", &cls, &fl, &pos);
+      const char *nm = kv_get(k, "otf2:io_paradigm.name", d->parent);
+      W(OTF2_GlobalDefWriter_WriteIoParadigm(
+            gw, (OTF2_IoParadigmRef)d->parent, str_id(k, d->s1 + pos),
+            str_id(k, nm ? nm : d->s1 + pos), (OTF2_IoParadigmClass)cls,
+            (OTF2_IoParadigmFlag)fl, 0, NULL, NULL, NULL),
+        "an I/O paradigm");
+      io_par_written = 1;
+    }
+  }
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_FILE) {
+      uint32_t scope = d->parent == PT_NONE ? stn0 : id_of(k, M_STN, d->parent);
+      if (kv_get(k, "otf2:file.directory", d->id))
+        W(OTF2_GlobalDefWriter_WriteIoDirectory(
+              gw, id_of(k, M_FILE, d->id), str_id(k, d->name), scope),
+          "an I/O directory");
+      else
+        W(OTF2_GlobalDefWriter_WriteIoRegularFile(
+              gw, id_of(k, M_FILE, d->id), str_id(k, d->name), scope),
+          "an I/O file");
+    } else if (d->kind == PT_DEF_IO_HANDLE) {
+      if (!io_par_written) { /* a handle needs an I/O paradigm */
+        io_par_written = 1;
+        W(OTF2_GlobalDefWriter_WriteIoParadigm(
+              gw, 0, str_id(k, "POSIX"), str_id(k, "POSIX I/O"),
+              OTF2_IO_PARADIGM_CLASS_SERIAL, OTF2_IO_PARADIGM_FLAG_OS, 0,
+              NULL, NULL, NULL),
+          "an I/O paradigm");
+      }
+      W(OTF2_GlobalDefWriter_WriteIoHandle(
+            gw, id_of(k, M_HANDLE, d->id), str_id(k, d->name),
+            id_of(k, M_FILE, d->ref),
+            kv_get(k, "otf2:io_paradigm", (uint64_t)d->i0) ? (uint32_t)d->i0
+                                                            : 0,
+            (OTF2_IoHandleFlag)d->i1, id_of(k, M_COMM, d->ref2),
+            id_of(k, M_HANDLE, d->parent)),
+        "an I/O handle");
+    }
+  }
+  return k->failed ? PT_ENOMEM : PT_OK;
+}
+
+/* Per-location definition files: clock offsets (and an empty file for every
+ * other location, as Score-P writes them). */
+static int write_local_defs(osnk *k) {
+  CHECK(OTF2_Archive_OpenDefFiles(k->ar), "opening the local definition files");
+  for (size_t i = 0; i < k->nlw; i++) {
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(k->ar, k->lw[i].loc);
+    if (!dw) return fail(k, PT_EIO, "libotf2 cannot create a definition writer");
+    for (size_t j = 0; j < k->ndefs; j++) {
+      const pt_def *d = &k->defs[j];
+      if (d->kind != PT_DEF_CLOCK_SYNC || d->ref != k->lw[i].loc) continue;
+      OTF2_ErrorCode e = OTF2_DefWriter_WriteClockOffset(
+          dw, (OTF2_TimeStamp)d->i0, d->i1, d->d0);
+      if (e != OTF2_SUCCESS) return otf2_err(k, "writing a clock offset", e);
+    }
+    CHECK(OTF2_Archive_CloseDefWriter(k->ar, dw), "closing a definition writer");
+  }
+  CHECK(OTF2_Archive_CloseDefFiles(k->ar), "closing the definition files");
+  return PT_OK;
+}
+
+/* ---- sink interface ------------------------------------------------------- */
+
+static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l,
+                                void *cb, bool final) {
+  (void)u, (void)ft, (void)l, (void)cb, (void)final;
+  return OTF2_FLUSH;
+}
+static const OTF2_FlushCallbacks flush_cbs = {pre_flush, NULL};
+
+static void sink_free(osnk *k) {
+  if (!k) return;
+  for (size_t i = 0; i < k->nlw; i++)
+    if (k->lw[i].pm) {
+      OTF2_AttributeList_Delete(k->lw[i].pm->al);
+      free(k->lw[i].pm);
+    }
+  if (k->al) OTF2_AttributeList_Delete(k->al);
+  for (size_t i = 0; i < k->nci; i++) {
+    if (k->ci[i].inv) pt__map_free(k->ci[i].inv);
+    free(k->ci[i].inv);
+  }
+  free(k->ci);
+  pt__map_free(&k->ci_at);
+  for (int i = 0; i < M__COUNT; i++) pt__map_free(&k->ids[i].m);
+  for (int i = 0; i < PT_DEF__COUNT; i++) pt__map_free(&k->def_at[i]);
+  pt__map_free(&k->kv);
+  pt__map_free(&k->strmap);
+  pt__map_free(&k->lw_at);
+  free(k->cl);
+  pt__map_free(&k->loc_index);
+  free(k->loc_order);
+  free(k->strs);
+  free(k->defs);
+  free(k->lw);
+  pt__arena_free(&k->mem);
+  free(k->path);
+  free(k);
+}
+
+int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
+                       pt_error *err) {
+  *st = NULL;
+  osnk *k = calloc(1, sizeof *k);
+  if (!k || !(k->path = strdup(path))) {
+    free(k);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  k->tmin = UINT64_MAX;
+  if (o) {
+    k->warn = o->warn;
+    k->warn_user = o->warn_user;
+  }
+  /* PATH = DIR/NAME.otf2: archive DIR, name NAME */
+  char *dir = strdup(path);
+  if (!dir) {
+    sink_free(k);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : dir;
+  if (slash == dir) dir[1] = 0, base = path + 1;
+  else if (slash) *slash = 0;
+  char *name = strdup(base);
+  size_t nl = name ? strlen(name) : 0;
+  if (name && nl > 5 && strcmp(name + nl - 5, ".otf2") == 0) name[nl - 5] = 0;
+  if (!name || !*name) {
+    free(dir);
+    free(name);
+    sink_free(k);
+    return pt__err(err, PT_EINVAL, "%s: no archive name", path);
+  }
+  k->ar = OTF2_Archive_Open(slash ? dir : ".", name, OTF2_FILEMODE_WRITE,
+                            1024 * 1024, 4 * 1024 * 1024,
+                            OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  free(dir);
+  free(name);
+  if (!k->ar) {
+    sink_free(k);
+    return pt__err(err, PT_EIO, "%s: libotf2 cannot create the archive",
+                   path);
+  }
+  OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(k->ar, &flush_cbs, NULL);
+  if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(k->ar);
+  if (e == OTF2_SUCCESS) e = OTF2_Archive_OpenEvtFiles(k->ar);
+  k->al = e == OTF2_SUCCESS ? OTF2_AttributeList_New() : NULL;
+  if (e != OTF2_SUCCESS || !k->al) {
+    int rc = pt__err(err, PT_EIO, "%s: libotf2 cannot set up the archive: %s",
+                     path, e != OTF2_SUCCESS ? pt__otf2_errname(e)
+                                             : "out of memory");
+    OTF2_Archive_Close(k->ar);
+    k->ar = NULL;
+    sink_free(k);
+    return rc;
+  }
+  /* reserved ids of synthesised definitions */
+  k->world_comm = OTF2_UNDEFINED_COMM;
+  *st = k;
+  return PT_OK;
+}
+
+int pt__otf2_sink_write(void *st, const pt_item *it) {
+  osnk *k = st;
+  if (k->failed) return PT_ESTATE;
+  if (it->type == PT_ITEM_DEF) return def_store(k, &it->u.def);
+  if (it->type == PT_ITEM_EVENT) return write_event(k, &it->u.event);
+  return PT_OK; /* summaries, snapshots, stream map: nothing in OTF2 */
+}
+
+const char *pt__otf2_sink_errmsg(void *st) { return ((osnk *)st)->err; }
+
+/* Anchor: machine, creator, description and properties from the source's
+ * "otf2:archive.*" KEYVALs; other global KEYVALs (DUMPI host, user...)
+ * become properties PARATRACE::<NAME> (OTF2 allows [A-Z0-9_] names). */
+static int anchor_meta(osnk *k) {
+  int have_creator = 0;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_KEYVAL || !d->name || !d->s1) continue;
+    OTF2_ErrorCode e = OTF2_SUCCESS;
+    if (strcmp(d->name, "otf2:archive.machine") == 0) {
+      e = OTF2_Archive_SetMachineName(k->ar, d->s1);
+    } else if (strcmp(d->name, "otf2:archive.creator") == 0) {
+      e = OTF2_Archive_SetCreator(k->ar, d->s1);
+      have_creator = 1;
+    } else if (strcmp(d->name, "otf2:archive.description") == 0) {
+      e = OTF2_Archive_SetDescription(k->ar, d->s1);
+    } else if (strncmp(d->name, "otf2:archive.property:", 22) == 0) {
+      e = OTF2_Archive_SetProperty(k->ar, d->name + 22, d->s1, true);
+    } else if (!is_carrier(d->name) && d->parent == PT_NONE) {
+      char name[160] = "PARATRACE::";
+      size_t n = strlen(name);
+      for (const char *p = d->name; *p && n + 1 < sizeof name; p++) {
+        char c = *p;
+        if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+        name[n++] = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
+      }
+      name[n] = 0;
+      e = OTF2_Archive_SetProperty(k->ar, name, d->s1, true);
+    }
+    if (e != OTF2_SUCCESS) return otf2_err(k, "setting anchor metadata", e);
+  }
+  if (!have_creator) CHECK(OTF2_Archive_SetCreator(k->ar, "paratrace"),
+                           "setting the creator");
+  return PT_OK;
+}
+
+static int finish(osnk *k) {
+  int rc = build_world(k);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < k->nlw && rc == PT_OK; i++) rc = pm_flush(k, &k->lw[i]);
+  if (rc < 0) return rc;
+  /* communicators over COMM_LOCATIONS or of unknown membership use the
+   * identity COMM_GROUP over the COMM_LOCATIONS group */
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_COMM && !own_group(k, &k->defs[i]))
+      k->need_idgroup = 1;
+  if (k->cl_group == PT_NONE && (k->need_world || k->need_idgroup))
+    k->cl_otf2 = id_of(k, M_GROUP, UINT64_MAX - 10);
+  if (k->need_idgroup) k->id_group = id_of(k, M_GROUP, UINT64_MAX - 4);
+  for (size_t i = 0; i < k->nlw; i++) {
+    OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    k->lw[i].w = NULL;
+    if (e != OTF2_SUCCESS) return otf2_err(k, "closing an event writer", e);
+  }
+  CHECK(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
+  rc = write_local_defs(k);
+  if (rc < 0) return rc;
+  OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(k->ar);
+  if (!gw) return fail(k, PT_EIO, "libotf2 cannot create the definition writer");
+  rc = write_defs(k, gw);
+  k->gw = NULL;
+  if (rc < 0) return rc;
+  CHECK(OTF2_Archive_CloseGlobalDefWriter(k->ar, gw),
+        "closing the definition writer");
+  rc = anchor_meta(k);
+  if (rc < 0) return rc;
+  OTF2_ErrorCode e = OTF2_Archive_Close(k->ar);
+  k->ar = NULL;
+  if (e != OTF2_SUCCESS) return otf2_err(k, "closing the archive", e);
+  if (k->warn) {
+    for (int i = 0; i < PT_EV__COUNT; i++)
+      if (k->skipped[i]) {
+        char m[160];
+        snprintf(m, sizeof m, "%s: %" PRIu64 " '%s' events have no OTF2 "
+                 "record and were not written", k->path, k->skipped[i],
+                 pt_event_kind_name((uint32_t)i));
+        k->warn(k->warn_user, m);
+      }
+  }
+  return PT_OK;
+}
+
+int pt__otf2_sink_close(void *st, pt_error *err) {
+  osnk *k = st;
+  int rc = k->failed ? PT_ESTATE : finish(k);
+  if (rc < 0) pt__err(err, rc, "%s", k->err);
+  if (k->ar) {
+    for (size_t i = 0; i < k->nlw; i++)
+      if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    OTF2_Archive_Close(k->ar);
+  }
+  sink_free(k);
+  return rc;
+}
+
+void pt__otf2_sink_abort(void *st) {
+  osnk *k = st;
+  if (!k) return;
+  if (k->ar) {
+    for (size_t i = 0; i < k->nlw; i++)
+      if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    OTF2_Archive_Close(k->ar);
+  }
+  sink_free(k);
+}

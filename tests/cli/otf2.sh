@@ -1,0 +1,84 @@
+#!/bin/sh
+# OTF2 through the CLI: `paratrace convert` both ways on the test vectors
+# (OTF2 -> PTF -> OTF2 and otf2-print of the result equal to otf2-print of
+# the original up to definition ids), other formats to OTF2, info/dump on
+# an archive, and bad archives failing cleanly.
+. "$(dirname "$0")/common.inc"
+TD=${PT_SRCDIR:-$OLDPWD}/../shared/testdata
+[ -d "$TD/otf2" ] || { echo "PASS otf2_skipped_no_testdata"; t_done; }
+command -v otf2-print >/dev/null 2>&1 ||
+  { echo "PASS otf2_skipped_no_otf2_print"; t_done; }
+
+# Normalise otf2-print output: drop " <id>" references (the name or value
+# printed next to them stays), and for definitions (-G) the id column, then
+# sort; events stay in order, cut at the snapshot section (not carried).
+norm_events() { sed -e 's/ <[0-9][0-9]*>//g' -e '/^=== Snapshots/,$d'; }
+norm_defs() {
+  sed -e 's/ <[0-9][0-9]*>//g' -e 's/^\([A-Z_][A-Z_]*\)  *[0-9][0-9]*  /\1  /' |
+    LC_ALL=C sort
+}
+
+for v in tiny mapped attributes metrics mpi mpi_extras; do
+  in=$TD/otf2/$v/trace/traces.otf2
+  ok "to_ptf_$v" "$PT" -q convert "$in" -o "$v.ptf" || continue
+  ok "to_otf2_$v" "$PT" -q convert "$v.ptf" -o "$v.otf2" || continue
+  [ -f "$v.def" ] && [ -d "$v" ] && t_pass "files_$v" ||
+    t_fail "files_$v" "missing $v.def or $v/: $(ls)"
+  otf2-print "$in" 2>/dev/null | norm_events >want.txt
+  otf2-print "$v.otf2" 2>print.err >print.out; rc=$?
+  norm_events <print.out >got.txt
+  [ "$rc" -eq 0 ] && [ ! -s print.err ] && cmp -s want.txt got.txt &&
+    t_pass "events_equal_$v" ||
+    t_fail "events_equal_$v" "rc $rc $(head -c 200 print.err) $(diff want.txt got.txt | head -4)"
+  otf2-print -G "$in" 2>/dev/null | norm_defs >want.txt
+  otf2-print -G "$v.otf2" 2>print.err | norm_defs >got.txt
+  [ ! -s print.err ] && cmp -s want.txt got.txt && t_pass "defs_equal_$v" ||
+    t_fail "defs_equal_$v" "$(head -c 200 print.err) $(diff want.txt got.txt | head -4)"
+done
+
+# info and dump straight from an archive.
+ok info_otf2 "$PT" -q info "$TD/otf2/mpi/trace/traces.otf2" >info.txt &&
+  { grep -q '^format  *otf2' info.txt && grep -q '^events  *122' info.txt &&
+      t_pass info_fields || t_fail info_fields "$(head -5 info.txt)"; }
+ok dump_otf2 "$PT" dump "$TD/otf2/metrics/trace/traces.otf2" >dump.txt &&
+  { [ "$(events dump.txt)" -eq 51 ] && t_pass dump_events ||
+      t_fail dump_events "$(events dump.txt) events, want 51: 16 enter/leave + 16 two-member + 3 one-member metric samples"; }
+
+# Other formats -> OTF2 that otf2-print reads cleanly.
+i=0
+for src in "$TD"/picl/pingpong.trf "$TD"/dumpi/b_ring_nonblocking/*.meta \
+           "$TD"/otf/b_msgs_2streams/trace/trace_b.otf; do
+  [ -f "$src" ] || continue
+  i=$((i + 1))
+  ok "other_$i" "$PT" -q convert "$src" -o "other$i.otf2" || continue
+  otf2-print "other$i.otf2" >o.out 2>o.err; rc=$?
+  [ "$rc" -eq 0 ] && [ ! -s o.err ] && ! grep -q INVALID o.out &&
+    t_pass "other_print_$i" || t_fail "other_print_$i" "rc $rc $(head -c 200 o.err)"
+done
+
+# No clobbering: converting again onto an existing archive fails.
+fails_cleanly otf2_exists 1 "already exists" "$PT" convert tiny.ptf -o tiny.otf2
+
+# Bad archives: one clean error line naming the file, never a crash
+# (libotf2 may print its own "[OTF2] ..." lines first; they are dropped).
+bad() {
+  name=$1 pat=$2
+  shift 2
+  "$PT" dump "$@" >bad.out 2>bad.all; rc=$?
+  grep -v '^\[OTF2\]' bad.all >bad.err
+  if crashed bad.all "$rc"; then t_fail "$name" "crashed: $(head -c 300 bad.all)"
+  elif [ "$rc" -ne 1 ] || [ "$(wc -l <bad.err)" -ne 1 ]; then
+    t_fail "$name" "exit $rc: $(head -c 300 bad.err)"
+  elif ! grep -q -e "$pat" bad.err; then t_fail "$name" "$(head -c 300 bad.err)"
+  else t_pass "$name"; fi
+}
+head -c 3000 /dev/urandom >garbage.otf2 2>/dev/null
+bad bad_garbage "garbage.otf2" garbage.otf2
+cp -r "$TD/otf2/mpi/trace" t1 && chmod -R u+w t1 && truncate -s 150 t1/traces/2.evt
+bad bad_truncated_evt "t1/traces/2.evt" t1/traces.otf2
+cp -r "$TD/otf2/mpi/trace" t2 && chmod -R u+w t2 && rm t2/traces.def
+bad bad_missing_def "t2/traces.def" t2/traces.otf2
+cp -r "$TD/otf2/mpi/trace" t3 && chmod -R u+w t3 && truncate -s 30 t3/traces.otf2
+bad bad_truncated_anchor "t3/traces.otf2" t3/traces.otf2
+bad bad_missing "nothere.otf2" nothere.otf2
+t_done
