@@ -338,6 +338,20 @@ PT_API int pt_stats_finish(pt_stats *s);
  * `src` is not changed. */
 PT_API int pt_stats_merge(pt_stats *dst, const pt_stats *src);
 
+/* Serialize a finished object into one buffer (for a reduction over MPI:
+ * each rank serializes, the root deserializes and merges).  The format is
+ * private to this library version (magic "PTST", version 1).  Returns
+ * PT_OK with *buf / *len (free with pt_stats_buffer_free), PT_ESTATE
+ * (unfinished), PT_ENOMEM. */
+PT_API int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len);
+PT_API void pt_stats_buffer_free(void *buf);
+
+/* Rebuild a finished object from pt_stats_serialize's buffer (untrusted:
+ * every count is checked).  Returns PT_OK and *out (destroy with
+ * pt_stats_destroy), PT_EFORMAT (not such a buffer), PT_EVERSION,
+ * PT_ECORRUPT, PT_ENOMEM. */
+PT_API int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len);
+
 /* Results of a finished object.  Rows are borrowed until the next
  * pt_stats_merge or pt_stats_destroy; the index must be < the count.
  * Order: regions by inclusive time descending then id; region_locs,

@@ -15,6 +15,7 @@
  * relies on it).
  */
 #include "analysis/stats_int.h"
+#include "core/util.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -831,7 +832,7 @@ int pt__stats_rows_from_pm(pt_stats *s) {
 /* ---- merge ------------------------------------------------------------------- */
 
 int pt_stats_merge(pt_stats *d, const pt_stats *s) {
-  assert(d && s);
+  assert(d && s && d != s);
   if (!d->finished || !s->finished) return PT_ESTATE;
   if (d->lo != s->lo || d->hi != s->hi || d->end_eff != s->end_eff ||
       d->opts.relative_to != s->opts.relative_to ||
@@ -1165,4 +1166,254 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
     t->relative_count = s->rel_count;
     t->relative_time = s->rel_time;
   }
+}
+
+/* ---- serialization (for a reduction over MPI) ------------------------------ */
+
+/* Format: "PTST" u32 version 1, then u64 little-endian words: lo, hi, end,
+ * relative_to, matrix_by, have, events, rel_count, rel_time, then tables,
+ * each a count followed by its rows (strings: length, bytes padded to 8). */
+#define SER_MAGIC "PTST"
+#define SER_VERSION 1
+
+static int put64(pt__buf *b, uint64_t v) {
+  uint8_t x[8];
+  for (int i = 0; i < 8; i++) x[i] = (uint8_t)(v >> (8 * i));
+  return pt__buf_put(b, x, 8);
+}
+static int putstr(pt__buf *b, const char *str) {
+  size_t n = strlen(str);
+  int rc = put64(b, n);
+  if (rc == PT_OK) rc = pt__buf_put(b, str, n);
+  static const uint8_t zero[8] = {0};
+  if (rc == PT_OK && n % 8) rc = pt__buf_put(b, zero, 8 - n % 8);
+  return rc;
+}
+
+int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
+  assert(s && buf && len);
+  *buf = NULL;
+  *len = 0;
+  if (!s->finished) return PT_ESTATE;
+  pt__buf b = {0};
+  int rc = pt__buf_put(&b, SER_MAGIC, 4);
+  uint8_t ver[4] = {SER_VERSION, 0, 0, 0};
+  if (rc == PT_OK) rc = pt__buf_put(&b, ver, 4);
+  uint64_t head[] = {s->lo, s->hi, s->end_eff, s->opts.relative_to,
+                     s->opts.matrix_by, s->have, s->events, s->rel_count,
+                     s->rel_time};
+  for (size_t i = 0; i < sizeof head / sizeof *head && rc == PT_OK; i++)
+    rc = put64(&b, head[i]);
+  /* regions, call sites */
+  if (rc == PT_OK) rc = put64(&b, s->regions.n);
+  for (size_t i = 0; i < s->regions.n && rc == PT_OK; i++) {
+    const reg_rec *r = pt__kt_at(&s->regions, i);
+    rc = put64(&b, r->k[0]);
+    if (rc == PT_OK) rc = put64(&b, (uint64_t)r->is_mpi);
+    if (rc == PT_OK) rc = putstr(&b, r->name);
+  }
+  if (rc == PT_OK) rc = put64(&b, s->callsites.n);
+  for (size_t i = 0; i < s->callsites.n && rc == PT_OK; i++) {
+    const cs_name *r = pt__kt_at(&s->callsites, i);
+    rc = put64(&b, r->k[0]);
+    if (rc == PT_OK) rc = putstr(&b, r->name);
+  }
+  /* locations */
+  if (rc == PT_OK) rc = put64(&b, s->locs.n);
+  for (size_t i = 0; i < s->locs.n && rc == PT_OK; i++)
+    rc = put64(&b, ((const pt__loc *)pt__kt_at(&s->locs, i))->k[0]);
+  /* rows: key words then value words */
+#define ROWS(TAB, TYPE, NK, ...)                                          \
+  if (rc == PT_OK) rc = put64(&b, (TAB).n);                               \
+  for (size_t i = 0; i < (TAB).n && rc == PT_OK; i++) {                   \
+    const TYPE *x = pt__kt_at(&(TAB), i);                                 \
+    uint64_t w[] = {__VA_ARGS__};                                         \
+    for (size_t j = 0; j < NK && rc == PT_OK; j++) rc = put64(&b, x->k[j]); \
+    for (size_t j = 0; j < sizeof w / sizeof *w && rc == PT_OK; j++)      \
+      rc = put64(&b, w[j]);                                               \
+  }
+  ROWS(s->rl, pt__rl, 2, x->count, x->incl, x->excl, x->vmin, x->vmax)
+  ROWS(s->pm, pt__pm, 2, x->sent, x->bsent, x->recv, x->brecv)
+  ROWS(s->mx, mx_rec, 3, x->count, x->bytes, x->ls, x->lr, x->matched)
+  ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
+       x->bmax)
+  ROWS(s->rel, rel_rec, 2, x->count, x->time, x->bytes)
+#undef ROWS
+  /* unmatched messages: per channel its key, side and queue */
+  if (rc == PT_OK) rc = put64(&b, s->chans.n);
+  for (size_t i = 0; i < s->chans.n && rc == PT_OK; i++) {
+    const pt__chan *c = pt__kt_at(&s->chans, i);
+    uint64_t n = 0;
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) n++;
+    for (size_t j = 0; j < 4 && rc == PT_OK; j++) rc = put64(&b, c->k[j]);
+    if (rc == PT_OK) rc = put64(&b, (uint64_t)c->recvs);
+    if (rc == PT_OK) rc = put64(&b, n);
+    for (uint32_t j = c->head; j != NIL && rc == PT_OK; j = s->pends[j].next) {
+      const pt__pend *p = &s->pends[j];
+      uint64_t w[] = {p->loc, p->enter, p->blocking, p->in_w, p->ev.time,
+                      p->ev.kind, p->ev.ref, (uint64_t)p->ev.peer, p->ev.comm,
+                      (uint64_t)p->ev.tag, p->ev.size, p->ev.request};
+      for (size_t k = 0; k < sizeof w / sizeof *w && rc == PT_OK; k++)
+        rc = put64(&b, w[k]);
+    }
+  }
+  if (rc < 0) {
+    pt__buf_free(&b);
+    return rc;
+  }
+  *buf = b.p;
+  *len = b.len;
+  return PT_OK;
+}
+
+void pt_stats_buffer_free(void *buf) { free(buf); }
+
+typedef struct rd {
+  const uint8_t *p, *end;
+  int bad;
+} rd;
+static uint64_t get64(rd *r) {
+  if (r->bad || r->end - r->p < 8) {
+    r->bad = 1;
+    return 0;
+  }
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[i] << (8 * i);
+  r->p += 8;
+  return v;
+}
+/* A count of items of at least `min` bytes each that fits the rest. */
+static uint64_t getcount(rd *r, size_t min) {
+  uint64_t n = get64(r);
+  if (!r->bad && n > (uint64_t)(r->end - r->p) / min) r->bad = 1;
+  return r->bad ? 0 : n;
+}
+static char *getstr(rd *r) {
+  uint64_t n = getcount(r, 1);
+  size_t padded = (size_t)((n + 7) / 8 * 8);
+  if (r->bad || (size_t)(r->end - r->p) < padded) {
+    r->bad = 1;
+    return NULL;
+  }
+  char *str = malloc((size_t)n + 1);
+  if (!str) return NULL;
+  memcpy(str, r->p, (size_t)n);
+  str[n] = 0;
+  r->p += padded;
+  return str;
+}
+
+int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
+  assert(out && (buf || !len));
+  *out = NULL;
+  rd r = {buf, (const uint8_t *)buf + len, 0};
+  if (len < 8 || memcmp(buf, SER_MAGIC, 4) != 0) return PT_EFORMAT;
+  if (r.p[4] != SER_VERSION) return PT_EVERSION;
+  r.p += 8;
+  uint64_t head[9];
+  for (int i = 0; i < 9; i++) head[i] = get64(&r);
+  if (r.bad || head[0] > head[1] || head[4] > PT_STATS_BY_COMM) return PT_ECORRUPT;
+  pt_stats_opts o = {0};
+  o.from = head[0];
+  o.to = head[1] == UINT64_MAX ? 0 : head[1];
+  o.end = head[2];
+  o.relative_to = head[3];
+  o.matrix_by = (uint32_t)head[4];
+  pt_stats *s = NULL;
+  int rc = pt_stats_create(&s, &o);
+  if (rc < 0) return rc;
+  s->frozen = s->finished = 1;
+  s->end_eff = head[2];
+  s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL);
+  s->events = head[6];
+  s->rel_count = head[7];
+  s->rel_time = head[8];
+  uint64_t n = getcount(&r, 24);
+  for (uint64_t i = 0; i < n && !r.bad; i++) {
+    uint64_t id = get64(&r), mpi = get64(&r);
+    char *name = getstr(&r);
+    if (r.bad) break;
+    reg_rec *x = name ? pt__kt_get(&s->regions, K(id, 0, 0, 0)) : NULL;
+    if (!x) {
+      free(name);
+      goto nomem;
+    }
+    free(x->name);
+    x->name = name;
+    x->is_mpi = mpi != 0;
+  }
+  n = getcount(&r, 16);
+  for (uint64_t i = 0; i < n && !r.bad; i++) {
+    uint64_t id = get64(&r);
+    char *name = getstr(&r);
+    if (r.bad) break;
+    cs_name *x = name ? pt__kt_get(&s->callsites, K(id, 0, 0, 0)) : NULL;
+    if (!x) {
+      free(name);
+      goto nomem;
+    }
+    free(x->name);
+    x->name = name;
+  }
+  n = getcount(&r, 8);
+  for (uint64_t i = 0; i < n && !r.bad; i++)
+    if (!pt__stats_loc(s, get64(&r))) goto nomem;
+#define ROWS(TAB, TYPE, NK, NV, ...)                                        \
+  n = getcount(&r, 8 * (NK + NV));                                          \
+  for (uint64_t i = 0; i < n && !r.bad; i++) {                              \
+    uint64_t k[4] = {0, 0, 0, 0}, v[NV];                                    \
+    for (size_t j = 0; j < NK; j++) k[j] = get64(&r);                       \
+    for (size_t j = 0; j < NV; j++) v[j] = get64(&r);                       \
+    TYPE *x = pt__kt_get(&(TAB), k);                                        \
+    if (!x) goto nomem;                                                     \
+    __VA_ARGS__;                                                            \
+  }
+  ROWS(s->rl, pt__rl, 2, 5, x->count = v[0], x->incl = v[1], x->excl = v[2],
+       x->vmin = v[3], x->vmax = v[4])
+  ROWS(s->pm, pt__pm, 2, 4, x->sent = v[0], x->bsent = v[1], x->recv = v[2],
+       x->brecv = v[3])
+  ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],
+       x->lr = v[3], x->matched = v[4])
+  ROWS(s->cs, cs_rec, 2, 6, x->calls = v[0], x->time = v[1], x->msgs = v[2],
+       x->bytes = v[3], x->bmin = v[4], x->bmax = v[5])
+  ROWS(s->rel, rel_rec, 2, 3, x->count = v[0], x->time = v[1],
+       x->bytes = v[2])
+#undef ROWS
+  n = getcount(&r, 48);
+  for (uint64_t i = 0; i < n && !r.bad; i++) {
+    uint64_t ck[4];
+    for (int j = 0; j < 4; j++) ck[j] = get64(&r);
+    int recvs = get64(&r) != 0;
+    uint64_t m = getcount(&r, 96);
+    for (uint64_t j = 0; j < m && !r.bad; j++) {
+      pt__pend p;
+      memset(&p, 0, sizeof p);
+      p.loc = get64(&r);
+      p.enter = get64(&r);
+      p.blocking = get64(&r) != 0;
+      p.in_w = get64(&r) != 0;
+      p.ev.time = get64(&r);
+      p.ev.kind = (uint32_t)get64(&r);
+      p.ev.ref = get64(&r);
+      p.ev.peer = (int64_t)get64(&r);
+      p.ev.comm = get64(&r);
+      p.ev.tag = (int64_t)get64(&r);
+      p.ev.size = get64(&r);
+      p.ev.request = get64(&r);
+      if (r.bad) break;
+      /* queued as they were: a channel holds one side only */
+      if ((rc = chan_add(s, ck, &p, recvs)) < 0) goto fail;
+    }
+  }
+  if (r.bad || r.p != r.end) {
+    rc = PT_ECORRUPT;
+    goto fail;
+  }
+  *out = s;
+  return PT_OK;
+nomem:
+  rc = PT_ENOMEM;
+fail:
+  pt_stats_destroy(s);
+  return rc;
 }

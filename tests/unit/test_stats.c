@@ -383,7 +383,25 @@ TEST(merge_of_halves_equals_one_pass) {
     ASSERT_OK(pt_stats_create(&h2, &o));
     feed_gen(h2, g, 6);
     ASSERT_OK(pt_stats_finish(h2));
-    ASSERT_OK(pt_stats_merge(h1, h2));
+    /* as over MPI: h2 travels as bytes */
+    void *buf = NULL;
+    size_t len = 0;
+    pt_stats *h2b = NULL;
+    ASSERT_OK(pt_stats_serialize(h2, &buf, &len));
+    ASSERT_OK(pt_stats_deserialize(&h2b, buf, len));
+    if (w == 1) { /* every truncation and a flipped byte fail cleanly */
+      for (size_t cut = 0; cut < len; cut += 1 + cut / 64) {
+        pt_stats *bad = NULL;
+        ASSERT_TRUE(pt_stats_deserialize(&bad, buf, cut) < 0);
+        ASSERT_TRUE(bad == NULL);
+      }
+      ((unsigned char *)buf)[4] ^= 0x40;
+      pt_stats *bad = NULL;
+      ASSERT_STATUS(pt_stats_deserialize(&bad, buf, len), PT_EVERSION);
+    }
+    pt_stats_buffer_free(buf);
+    ASSERT_OK(pt_stats_merge(h1, h2b));
+    pt_stats_destroy(h2b);
     if (w == 0) ASSERT_TRUE(pt_stats_nmessages(all) > 0);
     ASSERT_TRUE(same_stats(all, h1, 1));
     pt_stats_destroy(all);
