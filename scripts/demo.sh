@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: the main job on a bundled example.  Generates a synthetic
 # 4-rank trace into the native archive, shows what is in it, checks it,
-# converts it to the text form and back, and prints the head of the dump.
+# prints its statistics, converts it to the text form and back, and prints
+# the head of the dump.
 set -eu
 B=${1:-build}
 PT="$B/bin/paratrace"
@@ -13,6 +14,7 @@ run() { echo; echo "\$ $*"; "$@"; }
 run "$PT" generate -o "$OUT/synthetic.ptf" --locations 4 --events 250000 --seed 42
 run "$PT" info "$OUT/synthetic.ptf"
 run "$PT" check "$OUT/synthetic.ptf"
+run "$PT" stats "$OUT/synthetic.ptf"
 run "$PT" convert "$OUT/synthetic.ptf" -o "$OUT/synthetic.txt"
 run "$PT" convert "$OUT/synthetic.txt" -o "$OUT/roundtrip.ptf"
 "$PT" dump "$OUT/synthetic.ptf" -o "$OUT/a.txt"
