@@ -34,6 +34,12 @@ typedef struct lwriter {
   pmetric *pm;
 } lwriter;
 
+typedef struct swriter {
+  uint64_t loc;
+  OTF2_SnapWriter *w;
+  int open; /* inside SnapshotStart .. SnapshotEnd */
+} swriter;
+
 typedef struct comminfo {
   uint64_t model;     /* model comm id */
   pt__map *inv;       /* COMM_LOCATIONS index -> local rank; NULL = identity */
@@ -80,6 +86,12 @@ typedef struct osnk {
   int need_world;     /* synthesise MPI_COMM_WORLD */
   int need_idgroup;   /* synthesise the identity COMM_GROUP */
   uint32_t world_comm, id_group, cl_otf2;
+  swriter *sw;
+  size_t nsw;
+  pt__map sw_at;
+  int snap_files;
+  pt__map snap_times; /* distinct snapshot times -> 1 */
+  uint64_t snaps_skipped;
   uint64_t tmin, tmax;
   uint64_t skipped[PT_EV__COUNT];
   uint64_t nevents;
@@ -890,6 +902,129 @@ static int write_event(osnk *k, const pt_event *e) {
   return PT_OK;
 }
 
+/* ---- snapshots ------------------------------------------------------------ */
+
+static swriter *snap_writer(osnk *k, uint64_t loc) {
+  uint64_t i;
+  if (loc == PT_NONE) return NULL;
+  if (pt__map_get(&k->sw_at, loc, &i)) return &k->sw[i];
+  if (!k->snap_files) {
+    OTF2_ErrorCode e = OTF2_Archive_OpenSnapFiles(k->ar);
+    if (e != OTF2_SUCCESS) {
+      otf2_err(k, "opening the snapshot files", e);
+      return NULL;
+    }
+    k->snap_files = 1;
+  }
+  swriter *n = realloc(k->sw, (k->nsw + 1) * sizeof *n);
+  if (!n) return NULL;
+  k->sw = n;
+  OTF2_SnapWriter *w = OTF2_Archive_GetSnapWriter(k->ar, loc);
+  if (!w) {
+    fail(k, PT_EIO, "libotf2 cannot create the snapshot writer of location "
+         "%" PRIu64, loc);
+    return NULL;
+  }
+  swriter *s = &k->sw[k->nsw];
+  memset(s, 0, sizeof *s);
+  s->loc = loc;
+  s->w = w;
+  if (pt__map_put(&k->sw_at, loc, k->nsw) < 0) return NULL;
+  k->nsw++;
+  return s;
+}
+
+/* A snapshot entry: written only inside an OTF2 snapshot, i.e. between the
+ * SnapshotStart / SnapshotEnd marks an OTF2 source yields (other sources'
+ * snapshot entries carry no record count and are counted as skipped). */
+static int write_snapshot(osnk *k, const pt_snapshot *sn) {
+  const pt_event *e = &sn->event;
+  swriter *s = snap_writer(k, sn->location);
+  if (!s) return k->failed ? PT_EIO : fail(k, PT_ENOMEM, "out of memory");
+  OTF2_AttributeList *al = attrs_of(k, e, k->al);
+  if (k->failed) return PT_ENOMEM;
+  OTF2_SnapWriter *w = s->w;
+  OTF2_TimeStamp st = sn->time, t = e->time;
+  OTF2_ErrorCode x = OTF2_SUCCESS;
+  int lab = e->kind == PT_EV_MARK ? mark_label(k, e) : -1;
+  if (lab == PT__OTF2_L_SNAP_START) {
+    const pt_value *n = carrier_val(e, PT__OTF2_C_SNAP_RECORDS);
+    x = OTF2_SnapWriter_SnapshotStart(w, al, st, n ? n->v.u : 0);
+    s->open = 1;
+    if (pt__map_put(&k->snap_times, st == PT_NONE ? 0 : st, 1) < 0)
+      return fail(k, PT_ENOMEM, "out of memory");
+  } else if (!s->open) {
+    k->snaps_skipped++;
+    return PT_OK;
+  } else if (lab == PT__OTF2_L_SNAP_END) {
+    const pt_value *p = carrier_val(e, PT__OTF2_C_SNAP_POS);
+    x = OTF2_SnapWriter_SnapshotEnd(w, al, st, p ? p->v.u : 0);
+    s->open = 0;
+  } else {
+    switch (e->kind) {
+      case PT_EV_ENTER:
+        x = OTF2_SnapWriter_Enter(w, al, st, t, id_of(k, M_REGION, e->ref));
+        break;
+      case PT_EV_MEASURE:
+        x = OTF2_SnapWriter_MeasurementOnOff(
+            w, al, st, t, e->tag ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
+        break;
+      case PT_EV_SEND:
+        x = OTF2_SnapWriter_MpiSend(w, al, st, t, local_rank(k, e->comm, e->peer),
+                                    comm_ref(k, e->comm), tag32(e->tag), e->size);
+        break;
+      case PT_EV_ISEND:
+        x = OTF2_SnapWriter_MpiIsend(w, al, st, t,
+                                     local_rank(k, e->comm, e->peer),
+                                     comm_ref(k, e->comm), tag32(e->tag),
+                                     e->size, e->request);
+        break;
+      case PT_EV_ISEND_COMPLETE:
+        x = OTF2_SnapWriter_MpiIsendComplete(w, al, st, t, e->request);
+        break;
+      case PT_EV_RECV:
+        x = OTF2_SnapWriter_MpiRecv(w, al, st, t, local_rank(k, e->comm, e->peer),
+                                    comm_ref(k, e->comm), tag32(e->tag), e->size);
+        break;
+      case PT_EV_IRECV_REQUEST:
+        x = OTF2_SnapWriter_MpiIrecvRequest(w, al, st, t, e->request);
+        break;
+      case PT_EV_IRECV:
+        x = OTF2_SnapWriter_MpiIrecv(w, al, st, t,
+                                     local_rank(k, e->comm, e->peer),
+                                     comm_ref(k, e->comm), tag32(e->tag),
+                                     e->size, e->request);
+        break;
+      case PT_EV_COLL_BEGIN:
+        x = OTF2_SnapWriter_MpiCollectiveBegin(w, al, st, t);
+        break;
+      case PT_EV_COLL_END:
+        x = OTF2_SnapWriter_MpiCollectiveEnd(
+            w, al, st, t, coll_op(e), comm_ref(k, e->comm),
+            local_rank(k, e->comm, e->peer), e->size, e->size2);
+        break;
+      case PT_EV_PARAMETER: {
+        uint32_t p = id_of(k, M_PARAM, e->ref);
+        if (e->value.type == PT_TYPE_STRING)
+          x = OTF2_SnapWriter_ParameterString(w, al, st, t, p,
+                                              str_id(k, e->value.v.s));
+        else if (e->value.type == PT_TYPE_INT)
+          x = OTF2_SnapWriter_ParameterInt(w, al, st, t, p, e->value.v.i);
+        else
+          x = OTF2_SnapWriter_ParameterUnsignedInt(w, al, st, t, p,
+                                                   as_u64(&e->value));
+        break;
+      }
+      default:
+        k->snaps_skipped++;
+        return PT_OK;
+    }
+  }
+  if (k->failed) return PT_ENOMEM;
+  if (x != OTF2_SUCCESS) return otf2_err(k, "writing a snapshot record", x);
+  return PT_OK;
+}
+
 /* ---- definitions at close ------------------------------------------------- */
 
 #define W(call, what)                                                        \
@@ -1349,6 +1484,9 @@ static void sink_free(osnk *k) {
   pt__map_free(&k->kv);
   pt__map_free(&k->strmap);
   pt__map_free(&k->lw_at);
+  pt__map_free(&k->sw_at);
+  pt__map_free(&k->snap_times);
+  free(k->sw);
   free(k->cl);
   pt__map_free(&k->loc_index);
   free(k->loc_order);
@@ -1426,7 +1564,14 @@ int pt__otf2_sink_write(void *st, const pt_item *it) {
   if (k->failed) return PT_ESTATE;
   if (it->type == PT_ITEM_DEF) return def_store(k, &it->u.def);
   if (it->type == PT_ITEM_EVENT) return write_event(k, &it->u.event);
-  return PT_OK; /* summaries, snapshots, stream map: nothing in OTF2 */
+  if (it->type == PT_ITEM_SNAPSHOT) {
+    if (!k->frozen) {
+      int rc = freeze(k);
+      if (rc < 0) return rc;
+    }
+    return write_snapshot(k, &it->u.snapshot);
+  }
+  return PT_OK; /* summaries, stream map: nothing in OTF2 */
 }
 
 const char *pt__otf2_sink_errmsg(void *st) { return ((osnk *)st)->err; }
@@ -1486,6 +1631,16 @@ static int finish(osnk *k) {
     if (e != OTF2_SUCCESS) return otf2_err(k, "closing an event writer", e);
   }
   CHECK(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
+  if (k->snap_files) {
+    for (size_t i = 0; i < k->nsw; i++) {
+      OTF2_ErrorCode e = OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
+      k->sw[i].w = NULL;
+      if (e != OTF2_SUCCESS) return otf2_err(k, "closing a snapshot writer", e);
+    }
+    CHECK(OTF2_Archive_CloseSnapFiles(k->ar), "closing the snapshot files");
+    CHECK(OTF2_Archive_SetNumberOfSnapshots(k->ar, (uint32_t)k->snap_times.n),
+          "setting the number of snapshots");
+  }
   rc = write_local_defs(k);
   if (rc < 0) return rc;
   OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(k->ar);
@@ -1500,12 +1655,22 @@ static int finish(osnk *k) {
   OTF2_ErrorCode e = OTF2_Archive_Close(k->ar);
   k->ar = NULL;
   if (e != OTF2_SUCCESS) return otf2_err(k, "closing the archive", e);
+  if (k->warn && k->snaps_skipped) {
+    const char *base = strrchr(k->path, '/');
+    char m[200];
+    snprintf(m, sizeof m, "%s: %" PRIu64 " snapshot entries outside an OTF2 "
+             "snapshot or without an OTF2 snapshot record were not written",
+             base ? base + 1 : k->path, k->snaps_skipped);
+    k->warn(k->warn_user, m);
+  }
   if (k->warn) {
     for (int i = 0; i < PT_EV__COUNT; i++)
       if (k->skipped[i]) {
         char m[160];
+        const char *base = strrchr(k->path, '/');
         snprintf(m, sizeof m, "%s: %" PRIu64 " '%s' events have no OTF2 "
-                 "record and were not written", k->path, k->skipped[i],
+                 "record and were not written", base ? base + 1 : k->path,
+                 k->skipped[i],
                  pt_event_kind_name((uint32_t)i));
         k->warn(k->warn_user, m);
       }
@@ -1520,6 +1685,8 @@ int pt__otf2_sink_close(void *st, pt_error *err) {
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    for (size_t i = 0; i < k->nsw; i++)
+      if (k->sw[i].w) OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
     OTF2_Archive_Close(k->ar);
   }
   sink_free(k);
@@ -1532,6 +1699,8 @@ void pt__otf2_sink_abort(void *st) {
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    for (size_t i = 0; i < k->nsw; i++)
+      if (k->sw[i].w) OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
     OTF2_Archive_Close(k->ar);
   }
   sink_free(k);

@@ -11,8 +11,8 @@ command -v otf2-print >/dev/null 2>&1 ||
 
 # Normalise otf2-print output: drop " <id>" references (the name or value
 # printed next to them stays), and for definitions (-G) the id column, then
-# sort; events stay in order, cut at the snapshot section (not carried).
-norm_events() { sed -e 's/ <[0-9][0-9]*>//g' -e '/^=== Snapshots/,$d'; }
+# sort; events (and snapshots) stay in order.
+norm_events() { sed -e 's/ <[0-9][0-9]*>//g'; }
 norm_defs() {
   sed -e 's/ <[0-9][0-9]*>//g' -e 's/^\([A-Z_][A-Z_]*\)  *[0-9][0-9]*  /\1  /' |
     LC_ALL=C sort
