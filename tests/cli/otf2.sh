@@ -56,8 +56,15 @@ for src in "$TD"/picl/pingpong.trf "$TD"/dumpi/b_ring_nonblocking/*.meta \
     t_pass "other_print_$i" || t_fail "other_print_$i" "rc $rc $(head -c 200 o.err)"
 done
 
-# No clobbering: converting again onto an existing archive fails.
+# No clobbering: converting again onto an existing archive fails; --force
+# replaces all three parts (the NAME/ directory too).
 fails_cleanly otf2_exists 1 "already exists" "$PT" convert tiny.ptf -o tiny.otf2
+ok otf2_force "$PT" -q convert --force mpi.ptf -o tiny.otf2 &&
+  { otf2-print tiny.otf2 2>/dev/null | norm_events >got.txt
+    otf2-print mpi.otf2 2>/dev/null | norm_events >want.txt
+    cmp -s want.txt got.txt && [ -f tiny/3.evt ] &&
+      ! ls -d tiny.*old* >/dev/null 2>&1 && t_pass otf2_force_replaced ||
+      t_fail otf2_force_replaced "$(ls)"; }
 
 # Bad archives: one clean error line naming the file, never a crash
 # (libotf2 may print its own "[OTF2] ..." lines first; they are dropped).
