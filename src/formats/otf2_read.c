@@ -1338,6 +1338,10 @@ static int open_events(osrc *s) {
                       s->locs[i]);
     }
     if (de != OTF2_SUCCESS) continue; /* no local definitions at all */
+    char file[4200];
+    struct stat sb;
+    snprintf(file, sizeof file, "%.4000s/%" PRIu64 ".def", s->stem, s->locs[i]);
+    if (stat(file, &sb) != 0) continue; /* none for this location */
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(s->rd, s->locs[i]);
     if (!dr) continue; /* a location without local definitions */
     local_ctx c = {s, s->locs[i]};

@@ -1127,7 +1127,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
 
 
   /* system tree: at least one node */
-  int have_stn = 0, have_lg = 0;
+  int have_stn = 0;
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if (d->kind == PT_DEF_SYSTEM_NODE) {
@@ -1145,44 +1145,73 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
                                                OTF2_UNDEFINED_SYSTEM_TREE_NODE),
       "a system tree node");
 
-  /* location groups and locations; locations without a definition get one
-   * in a synthesised group */
-  for (size_t i = 0; i < k->ndefs; i++) {
+  /* location groups, each followed by its locations (chained per group, in
+   * definition order, so this stays linear); locations of an undefined
+   * group and locations with events but no definition get a synthesised
+   * group of their own */
+  size_t *next = malloc((k->ndefs + 1) * sizeof *next);
+  pt__map head = {0};
+  if (!next) return fail(k, PT_ENOMEM, "out of memory");
+  for (size_t i = k->ndefs; i-- > 0;) {
+    const pt_def *l = &k->defs[i];
+    uint64_t h;
+    if (l->kind != PT_DEF_LOCATION || l->parent == PT_NONE) continue;
+    next[i] = pt__map_get(&head, l->parent, &h) ? (size_t)h : SIZE_MAX;
+    if (pt__map_put(&head, l->parent, i) < 0) {
+      free(next);
+      pt__map_free(&head);
+      return fail(k, PT_ENOMEM, "out of memory");
+    }
+  }
+  int rc = PT_OK;
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
     const pt_def *d = &k->defs[i];
-    if (d->kind != PT_DEF_LOCATION_GROUP) continue;
-    have_lg = 1;
+    if (d->kind != PT_DEF_LOCATION_GROUP || d->id == PT_NONE) continue;
     char nm[48];
     snprintf(nm, sizeof nm, "Process %" PRIu64, d->id);
     uint32_t parent = d->parent == PT_NONE || !def_get(k, PT_DEF_SYSTEM_NODE,
                                                        d->parent)
                           ? stn0
                           : id_of(k, M_STN, d->parent);
-    W(OTF2_GlobalDefWriter_WriteLocationGroup(
-          gw, id_of(k, M_LG, d->id), str_id(k, d->name ? d->name : nm),
-          d->i0 == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
-              ? OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
-              : OTF2_LOCATION_GROUP_TYPE_PROCESS,
-          parent, id_of(k, M_LG, d->ref)),
-      "a location group");
-    for (size_t j = 0; j < k->ndefs; j++) {
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteLocationGroup(
+        gw, id_of(k, M_LG, d->id), str_id(k, d->name ? d->name : nm),
+        d->i0 == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+            ? OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+            : OTF2_LOCATION_GROUP_TYPE_PROCESS,
+        parent, id_of(k, M_LG, d->ref));
+    if (e != OTF2_SUCCESS) rc = otf2_err(k, "writing a location group", e);
+    uint64_t h;
+    size_t j = pt__map_get(&head, d->id, &h) ? (size_t)h : SIZE_MAX;
+    for (; j != SIZE_MAX && rc == PT_OK && !k->failed; j = next[j]) {
       const pt_def *l = &k->defs[j];
-      if (l->kind != PT_DEF_LOCATION || l->parent != d->id) continue;
       char ln[48];
       snprintf(ln, sizeof ln, "Thread %" PRIu64, l->id);
-      W(OTF2_GlobalDefWriter_WriteLocation(
-            gw, l->id, str_id(k, l->name ? l->name : ln),
-            l->i0 >= 1 && l->i0 <= 3 ? (OTF2_LocationType)l->i0
-                                     : OTF2_LOCATION_TYPE_CPU_THREAD,
-            loc_events(k, l->id), id_of(k, M_LG, d->id)),
-        "a location");
+      e = OTF2_GlobalDefWriter_WriteLocation(
+          gw, l->id, str_id(k, l->name ? l->name : ln),
+          l->i0 >= 1 && l->i0 <= 3 ? (OTF2_LocationType)l->i0
+                                   : OTF2_LOCATION_TYPE_CPU_THREAD,
+          loc_events(k, l->id), id_of(k, M_LG, d->id));
+      if (e != OTF2_SUCCESS) rc = otf2_err(k, "writing a location", e);
     }
   }
-  (void)have_lg;
-  /* orphans: locations of an undefined group, or with events only */
-  for (size_t i = 0; i < k->nlw; i++) {
-    uint64_t loc = k->lw[i].loc;
-    const pt_def *l = def_get(k, PT_DEF_LOCATION, loc);
-    if (l && def_get(k, PT_DEF_LOCATION_GROUP, l->parent)) continue;
+  free(next);
+  pt__map_free(&head);
+  if (k->failed) return rc < 0 ? rc : PT_EIO;
+  /* orphans */
+  for (size_t i = 0; i < k->ndefs + k->nlw; i++) {
+    uint64_t loc;
+    const pt_def *l;
+    if (i < k->ndefs) {
+      l = &k->defs[i];
+      if (l->kind != PT_DEF_LOCATION || l->id == PT_NONE ||
+          def_get(k, PT_DEF_LOCATION_GROUP, l->parent))
+        continue;
+      loc = l->id;
+    } else {
+      loc = k->lw[i - k->ndefs].loc;
+      if (def_get(k, PT_DEF_LOCATION, loc)) continue; /* done above */
+      l = NULL;
+    }
     char nm[48];
     snprintf(nm, sizeof nm, "Process %" PRIu64, loc);
     uint32_t g = id_of(k, M_LG, (UINT64_C(1) << 62) | loc);
@@ -1193,7 +1222,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
     snprintf(nm, sizeof nm, "Thread %" PRIu64, loc);
     W(OTF2_GlobalDefWriter_WriteLocation(
           gw, loc, str_id(k, l && l->name ? l->name : nm),
-          OTF2_LOCATION_TYPE_CPU_THREAD, k->lw[i].nev, g),
+          OTF2_LOCATION_TYPE_CPU_THREAD, loc_events(k, loc), g),
       "a location");
   }
 
@@ -1382,7 +1411,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
         "a parameter");
     } else if (d->kind == PT_DEF_KEYVAL && d->name &&
                strncmp(d->name, "otf2:property.", 14) == 0) {
-      int rc = write_property(k, gw, d);
+      rc = write_property(k, gw, d);
       if (rc < 0) return rc;
     }
   }
@@ -1440,10 +1469,12 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
  * other location, as Score-P writes them). */
 static int write_local_defs(osnk *k) {
   CHECK(OTF2_Archive_OpenDefFiles(k->ar), "opening the local definition files");
+  size_t nsync = 0;
+  for (size_t j = 0; j < k->ndefs; j++) nsync += k->defs[j].kind == PT_DEF_CLOCK_SYNC;
   for (size_t i = 0; i < k->nlw; i++) {
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(k->ar, k->lw[i].loc);
     if (!dw) return fail(k, PT_EIO, "libotf2 cannot create a definition writer");
-    for (size_t j = 0; j < k->ndefs; j++) {
+    for (size_t j = 0; nsync && j < k->ndefs; j++) {
       const pt_def *d = &k->defs[j];
       if (d->kind != PT_DEF_CLOCK_SYNC || d->ref != k->lw[i].loc) continue;
       OTF2_ErrorCode e = OTF2_DefWriter_WriteClockOffset(
@@ -1530,8 +1561,11 @@ int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
     sink_free(k);
     return pt__err(err, PT_EINVAL, "%s: no archive name", path);
   }
+  /* The smallest chunks libotf2 allows (256 KiB): a reader holds one event
+   * chunk per location and the writer clears a definition chunk per
+   * location, so chunk size x locations is what both cost. */
   k->ar = OTF2_Archive_Open(slash ? dir : ".", name, OTF2_FILEMODE_WRITE,
-                            1024 * 1024, 4 * 1024 * 1024,
+                            OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MIN,
                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   free(dir);
   free(name);
