@@ -30,7 +30,9 @@
                                             event when the model's differs */ \
   X(HANDLE, "otf2:io.handle", UINT)      /* IoOperationTest/Issued/Cancel. */ \
   X(MATCHING, "otf2:io.matching", UINT)  /* ... their matching id */         \
-  X(OP, "otf2:coll.op", INT)             /* collective op outside the model */
+  X(OP, "otf2:coll.op", INT)             /* collective op outside the model */ \
+  X(SNAP_RECORDS, "otf2:snap.records", UINT) /* SnapshotStart: #records */   \
+  X(SNAP_POS, "otf2:snap.position", UINT)    /* SnapshotEnd: read position */
 
 enum {
 #define PT__OTF2_C_ENUM(N, s, t) PT__OTF2_C_##N,
@@ -45,7 +47,9 @@ enum {
   X(PROGRAM_END, "otf2:ProgramEnd")                                          \
   X(IO_TEST, "otf2:IoOperationTest")                                         \
   X(IO_ISSUED, "otf2:IoOperationIssued")                                     \
-  X(IO_CANCELLED, "otf2:IoOperationCancelled")
+  X(IO_CANCELLED, "otf2:IoOperationCancelled")                              \
+  X(SNAP_START, "otf2:SnapshotStart")                                        \
+  X(SNAP_END, "otf2:SnapshotEnd")
 
 enum {
 #define PT__OTF2_L_ENUM(N, s) PT__OTF2_L_##N,

@@ -43,7 +43,9 @@ typedef struct osrc {
   /* events produced by one OTF2 record */
   pt_item *q;
   size_t qn, qpos, qcap;
-  int stage; /* 0 definitions, 1 events, 2 end */
+  int stage; /* 0 definitions, 1 events, 2 snapshots, 3 end */
+  OTF2_GlobalSnapReader *gsr;
+  uint64_t nsnaps;
 } osrc;
 
 static int src_fail(osrc *s, int st, const char *fmt, ...) PT_PRINTF(3, 4);
@@ -57,6 +59,8 @@ static int src_fail(osrc *s, int st, const char *fmt, ...) {
   if (!s->cb_rc) s->cb_rc = st;
   return st;
 }
+
+static int otf2_fail(osrc *s, const char *what, OTF2_ErrorCode e);
 
 /* ---- definitions --------------------------------------------------------- */
 
@@ -1005,6 +1009,147 @@ static OTF2_CallbackCode e_pend(LOC loc, TS t, void *u, AL *al, int64_t st) {
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* ---- snapshots ------------------------------------------------------------ */
+
+/* Snapshot records reuse the event callbacks with the original event time,
+ * then the items they queued become PT_ITEM_SNAPSHOT at the snapshot time.
+ * SnapshotStart / SnapshotEnd are MARKs with carrier labels. */
+static void to_snap(osrc *s, size_t q0, uint64_t snap_time) {
+  for (size_t i = q0; i < s->qn; i++) {
+    pt_event ev = s->q[i].u.event;
+    s->q[i].type = PT_ITEM_SNAPSHOT;
+    s->q[i].u.snapshot.time = snap_time;
+    s->q[i].u.snapshot.location = ev.location;
+    s->q[i].u.snapshot.event = ev;
+  }
+}
+
+#define SNAP(name, call)                                                     \
+  do {                                                                       \
+    osrc *s_ = u;                                                            \
+    size_t q0_ = s_->qn;                                                     \
+    OTF2_CallbackCode c_ = (call);                                           \
+    to_snap(s_, q0_, snap);                                                  \
+    return c_;                                                               \
+  } while (0)
+
+static OTF2_CallbackCode sn_mark(osrc *s, LOC loc, TS t, AL *al, int label,
+                                 int which, uint64_t v) {
+  EV(e, PT_EV_MARK);
+  e->ref = PT__OTF2_CARRIER_BASE + label;
+  ATTRS(e, al, 1);
+  carrier(e, which, (pt_value){PT_TYPE_UINT, 0, {.u = v}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode sn_start(LOC loc, TS snap, void *u, AL *al,
+                                  uint64_t n) {
+  SNAP(start, sn_mark(u, loc, snap, al, PT__OTF2_L_SNAP_START,
+                      PT__OTF2_C_SNAP_RECORDS, n));
+}
+static OTF2_CallbackCode sn_end(LOC loc, TS snap, void *u, AL *al,
+                                uint64_t pos) {
+  SNAP(end, sn_mark(u, loc, snap, al, PT__OTF2_L_SNAP_END,
+                    PT__OTF2_C_SNAP_POS, pos));
+}
+static OTF2_CallbackCode sn_measure(LOC loc, TS snap, void *u, AL *al, TS t,
+                                    OTF2_MeasurementMode m) {
+  SNAP(measure, e_measure(loc, t, u, al, m));
+}
+static OTF2_CallbackCode sn_enter(LOC loc, TS snap, void *u, AL *al, TS t,
+                                  OTF2_RegionRef r) {
+  SNAP(enter, e_enter(loc, t, u, al, r));
+}
+static OTF2_CallbackCode sn_send(LOC loc, TS snap, void *u, AL *al, TS t,
+                                 uint32_t to, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len) {
+  SNAP(send, e_send(loc, t, u, al, to, c, tag, len));
+}
+static OTF2_CallbackCode sn_isend(LOC loc, TS snap, void *u, AL *al, TS t,
+                                  uint32_t to, OTF2_CommRef c, uint32_t tag,
+                                  uint64_t len, uint64_t req) {
+  SNAP(isend, e_isend(loc, t, u, al, to, c, tag, len, req));
+}
+static OTF2_CallbackCode sn_isend_c(LOC loc, TS snap, void *u, AL *al, TS t,
+                                    uint64_t req) {
+  SNAP(isend_c, e_isend_c(loc, t, u, al, req));
+}
+static OTF2_CallbackCode sn_recv(LOC loc, TS snap, void *u, AL *al, TS t,
+                                 uint32_t from, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len) {
+  SNAP(recv, e_recv(loc, t, u, al, from, c, tag, len));
+}
+static OTF2_CallbackCode sn_irecv_r(LOC loc, TS snap, void *u, AL *al, TS t,
+                                    uint64_t req) {
+  SNAP(irecv_r, e_irecv_r(loc, t, u, al, req));
+}
+static OTF2_CallbackCode sn_irecv(LOC loc, TS snap, void *u, AL *al, TS t,
+                                  uint32_t from, OTF2_CommRef c, uint32_t tag,
+                                  uint64_t len, uint64_t req) {
+  SNAP(irecv, e_irecv(loc, t, u, al, from, c, tag, len, req));
+}
+static OTF2_CallbackCode sn_cbegin(LOC loc, TS snap, void *u, AL *al, TS t) {
+  SNAP(cbegin, e_cbegin(loc, t, u, al));
+}
+static OTF2_CallbackCode sn_cend(LOC loc, TS snap, void *u, AL *al, TS t,
+                                 OTF2_CollectiveOp op, OTF2_CommRef c,
+                                 uint32_t root, uint64_t sent,
+                                 uint64_t recvd) {
+  SNAP(cend, e_cend(loc, t, u, al, op, c, root, sent, recvd));
+}
+static OTF2_CallbackCode sn_pstring(LOC loc, TS snap, void *u, AL *al, TS t,
+                                    OTF2_ParameterRef p, OTF2_StringRef v) {
+  SNAP(pstring, e_pstring(loc, t, u, al, p, v));
+}
+static OTF2_CallbackCode sn_pint(LOC loc, TS snap, void *u, AL *al, TS t,
+                                 OTF2_ParameterRef p, int64_t v) {
+  SNAP(pint, e_pint(loc, t, u, al, p, v));
+}
+static OTF2_CallbackCode sn_puint(LOC loc, TS snap, void *u, AL *al, TS t,
+                                  OTF2_ParameterRef p, uint64_t v) {
+  SNAP(puint, e_puint(loc, t, u, al, p, v));
+}
+
+/* After the events: the .snap files, if the anchor announces snapshots. */
+static int open_snapshots(osrc *s) {
+  uint32_t n = 0;
+  if (OTF2_Reader_GetNumberOfSnapshots(s->rd, &n) != OTF2_SUCCESS || !n)
+    return PT_OK;
+  OTF2_ErrorCode e = OTF2_Reader_OpenSnapFiles(s->rd);
+  if (e != OTF2_SUCCESS) return otf2_fail(s, "opening the snapshot files", e);
+  for (size_t i = 0; i < s->nlocs; i++)
+    if (!OTF2_Reader_GetSnapReader(s->rd, s->locs[i]))
+      return src_fail(s, PT_ECORRUPT, "cannot open the snapshots of "
+                      "location %" PRIu64 " (%s/%" PRIu64 ".snap)",
+                      s->locs[i], s->stem, s->locs[i]);
+  s->gsr = OTF2_Reader_GetGlobalSnapReader(s->rd);
+  if (!s->gsr)
+    return src_fail(s, PT_ECORRUPT, "cannot open the global snapshot reader");
+  OTF2_GlobalSnapReaderCallbacks *cb = OTF2_GlobalSnapReaderCallbacks_New();
+  if (!cb) return src_fail(s, PT_ENOMEM, "out of memory");
+#define SET(what, fn) OTF2_GlobalSnapReaderCallbacks_Set##what##Callback(cb, fn)
+  SET(SnapshotStart, sn_start);
+  SET(SnapshotEnd, sn_end);
+  SET(MeasurementOnOff, sn_measure);
+  SET(Enter, sn_enter);
+  SET(MpiSend, sn_send);
+  SET(MpiIsend, sn_isend);
+  SET(MpiIsendComplete, sn_isend_c);
+  SET(MpiRecv, sn_recv);
+  SET(MpiIrecvRequest, sn_irecv_r);
+  SET(MpiIrecv, sn_irecv);
+  SET(MpiCollectiveBegin, sn_cbegin);
+  SET(MpiCollectiveEnd, sn_cend);
+  SET(ParameterString, sn_pstring);
+  SET(ParameterInt, sn_pint);
+  SET(ParameterUnsignedInt, sn_puint);
+#undef SET
+  e = OTF2_Reader_RegisterGlobalSnapCallbacks(s->rd, s->gsr, cb, s);
+  OTF2_GlobalSnapReaderCallbacks_Delete(cb);
+  if (e != OTF2_SUCCESS) return otf2_fail(s, "registering callbacks", e);
+  s->nsnaps = n;
+  return PT_OK;
+}
+
 /* ---- open / next / close -------------------------------------------------- */
 
 static int otf2_fail(osrc *s, const char *what, OTF2_ErrorCode e) {
@@ -1118,6 +1263,10 @@ static int check_files(osrc *s, int locals) {
       snprintf(file, n, "%s/%" PRIu64 ".def", s->stem, s->locs[i]);
       rc = check_file(s, file, cd, 0);
     }
+    if (rc == PT_OK) {
+      snprintf(file, n, "%s/%" PRIu64 ".snap", s->stem, s->locs[i]);
+      rc = check_file(s, file, ce, 0);
+    }
   }
   free(file);
   return rc;
@@ -1189,6 +1338,10 @@ static int open_events(osrc *s) {
                       s->locs[i]);
     }
     if (de != OTF2_SUCCESS) continue; /* no local definitions at all */
+    char file[4200];
+    struct stat sb;
+    snprintf(file, sizeof file, "%.4000s/%" PRIu64 ".def", s->stem, s->locs[i]);
+    if (stat(file, &sb) != 0) continue; /* none for this location */
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(s->rd, s->locs[i]);
     if (!dr) continue; /* a location without local definitions */
     local_ctx c = {s, s->locs[i]};
@@ -1260,6 +1413,7 @@ static void src_close(void *st) {
   if (!s) return;
   if (s->rd) {
     if (s->gev) OTF2_Reader_CloseGlobalEvtReader(s->rd, s->gev);
+    if (s->gsr) OTF2_Reader_CloseGlobalSnapReader(s->rd, s->gsr);
     OTF2_Reader_Close(s->rd);
   }
   pt__arena_free(&s->mem);
@@ -1361,7 +1515,7 @@ static int src_next(void *st, pt_item *item) {
       item->u.def = s->defs[s->dpos++].d;
       return PT_OK;
     }
-    s->stage = s->gev ? 1 : 2;
+    s->stage = s->gev ? 1 : 3;
   }
   while (s->stage == 1) {
     if (s->qpos < s->qn) {
@@ -1375,6 +1529,8 @@ static int src_next(void *st, pt_item *item) {
     if (e != OTF2_SUCCESS) return evt_fail(s, e);
     if (!has) {
       s->stage = 2;
+      int rc = open_snapshots(s);
+      if (rc < 0) return rc;
       break;
     }
     e = OTF2_Reader_ReadGlobalEvent(s->rd, s->gev);
@@ -1382,6 +1538,25 @@ static int src_next(void *st, pt_item *item) {
     if (e != OTF2_SUCCESS && e != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
       return evt_fail(s, e);
   }
+  while (s->stage == 2 && s->gsr) {
+    if (s->qpos < s->qn) {
+      *item = s->q[s->qpos++];
+      return PT_OK;
+    }
+    s->qn = s->qpos = 0;
+    pt__arena_reset(&s->ev);
+    uint64_t n = 0;
+    OTF2_ErrorCode e = OTF2_Reader_ReadGlobalSnapshots(s->rd, s->gsr, 1, &n);
+    if (s->cb_rc) return s->cb_rc;
+    if (e != OTF2_SUCCESS && e != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+      char what[600];
+      snprintf(what, sizeof what, "reading snapshots from %.500s/*.snap",
+               s->stem);
+      return otf2_fail(s, what, e);
+    }
+    if (n == 0 && s->qn == 0) break;
+  }
+  s->stage = 3;
   return PT_END;
 }
 

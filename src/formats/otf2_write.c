@@ -34,6 +34,12 @@ typedef struct lwriter {
   pmetric *pm;
 } lwriter;
 
+typedef struct swriter {
+  uint64_t loc;
+  OTF2_SnapWriter *w;
+  int open; /* inside SnapshotStart .. SnapshotEnd */
+} swriter;
+
 typedef struct comminfo {
   uint64_t model;     /* model comm id */
   pt__map *inv;       /* COMM_LOCATIONS index -> local rank; NULL = identity */
@@ -80,6 +86,12 @@ typedef struct osnk {
   int need_world;     /* synthesise MPI_COMM_WORLD */
   int need_idgroup;   /* synthesise the identity COMM_GROUP */
   uint32_t world_comm, id_group, cl_otf2;
+  swriter *sw;
+  size_t nsw;
+  pt__map sw_at;
+  int snap_files;
+  pt__map snap_times; /* distinct snapshot times -> 1 */
+  uint64_t snaps_skipped;
   uint64_t tmin, tmax;
   uint64_t skipped[PT_EV__COUNT];
   uint64_t nevents;
@@ -890,6 +902,129 @@ static int write_event(osnk *k, const pt_event *e) {
   return PT_OK;
 }
 
+/* ---- snapshots ------------------------------------------------------------ */
+
+static swriter *snap_writer(osnk *k, uint64_t loc) {
+  uint64_t i;
+  if (loc == PT_NONE) return NULL;
+  if (pt__map_get(&k->sw_at, loc, &i)) return &k->sw[i];
+  if (!k->snap_files) {
+    OTF2_ErrorCode e = OTF2_Archive_OpenSnapFiles(k->ar);
+    if (e != OTF2_SUCCESS) {
+      otf2_err(k, "opening the snapshot files", e);
+      return NULL;
+    }
+    k->snap_files = 1;
+  }
+  swriter *n = realloc(k->sw, (k->nsw + 1) * sizeof *n);
+  if (!n) return NULL;
+  k->sw = n;
+  OTF2_SnapWriter *w = OTF2_Archive_GetSnapWriter(k->ar, loc);
+  if (!w) {
+    fail(k, PT_EIO, "libotf2 cannot create the snapshot writer of location "
+         "%" PRIu64, loc);
+    return NULL;
+  }
+  swriter *s = &k->sw[k->nsw];
+  memset(s, 0, sizeof *s);
+  s->loc = loc;
+  s->w = w;
+  if (pt__map_put(&k->sw_at, loc, k->nsw) < 0) return NULL;
+  k->nsw++;
+  return s;
+}
+
+/* A snapshot entry: written only inside an OTF2 snapshot, i.e. between the
+ * SnapshotStart / SnapshotEnd marks an OTF2 source yields (other sources'
+ * snapshot entries carry no record count and are counted as skipped). */
+static int write_snapshot(osnk *k, const pt_snapshot *sn) {
+  const pt_event *e = &sn->event;
+  swriter *s = snap_writer(k, sn->location);
+  if (!s) return k->failed ? PT_EIO : fail(k, PT_ENOMEM, "out of memory");
+  OTF2_AttributeList *al = attrs_of(k, e, k->al);
+  if (k->failed) return PT_ENOMEM;
+  OTF2_SnapWriter *w = s->w;
+  OTF2_TimeStamp st = sn->time, t = e->time;
+  OTF2_ErrorCode x = OTF2_SUCCESS;
+  int lab = e->kind == PT_EV_MARK ? mark_label(k, e) : -1;
+  if (lab == PT__OTF2_L_SNAP_START) {
+    const pt_value *n = carrier_val(e, PT__OTF2_C_SNAP_RECORDS);
+    x = OTF2_SnapWriter_SnapshotStart(w, al, st, n ? n->v.u : 0);
+    s->open = 1;
+    if (pt__map_put(&k->snap_times, st == PT_NONE ? 0 : st, 1) < 0)
+      return fail(k, PT_ENOMEM, "out of memory");
+  } else if (!s->open) {
+    k->snaps_skipped++;
+    return PT_OK;
+  } else if (lab == PT__OTF2_L_SNAP_END) {
+    const pt_value *p = carrier_val(e, PT__OTF2_C_SNAP_POS);
+    x = OTF2_SnapWriter_SnapshotEnd(w, al, st, p ? p->v.u : 0);
+    s->open = 0;
+  } else {
+    switch (e->kind) {
+      case PT_EV_ENTER:
+        x = OTF2_SnapWriter_Enter(w, al, st, t, id_of(k, M_REGION, e->ref));
+        break;
+      case PT_EV_MEASURE:
+        x = OTF2_SnapWriter_MeasurementOnOff(
+            w, al, st, t, e->tag ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
+        break;
+      case PT_EV_SEND:
+        x = OTF2_SnapWriter_MpiSend(w, al, st, t, local_rank(k, e->comm, e->peer),
+                                    comm_ref(k, e->comm), tag32(e->tag), e->size);
+        break;
+      case PT_EV_ISEND:
+        x = OTF2_SnapWriter_MpiIsend(w, al, st, t,
+                                     local_rank(k, e->comm, e->peer),
+                                     comm_ref(k, e->comm), tag32(e->tag),
+                                     e->size, e->request);
+        break;
+      case PT_EV_ISEND_COMPLETE:
+        x = OTF2_SnapWriter_MpiIsendComplete(w, al, st, t, e->request);
+        break;
+      case PT_EV_RECV:
+        x = OTF2_SnapWriter_MpiRecv(w, al, st, t, local_rank(k, e->comm, e->peer),
+                                    comm_ref(k, e->comm), tag32(e->tag), e->size);
+        break;
+      case PT_EV_IRECV_REQUEST:
+        x = OTF2_SnapWriter_MpiIrecvRequest(w, al, st, t, e->request);
+        break;
+      case PT_EV_IRECV:
+        x = OTF2_SnapWriter_MpiIrecv(w, al, st, t,
+                                     local_rank(k, e->comm, e->peer),
+                                     comm_ref(k, e->comm), tag32(e->tag),
+                                     e->size, e->request);
+        break;
+      case PT_EV_COLL_BEGIN:
+        x = OTF2_SnapWriter_MpiCollectiveBegin(w, al, st, t);
+        break;
+      case PT_EV_COLL_END:
+        x = OTF2_SnapWriter_MpiCollectiveEnd(
+            w, al, st, t, coll_op(e), comm_ref(k, e->comm),
+            local_rank(k, e->comm, e->peer), e->size, e->size2);
+        break;
+      case PT_EV_PARAMETER: {
+        uint32_t p = id_of(k, M_PARAM, e->ref);
+        if (e->value.type == PT_TYPE_STRING)
+          x = OTF2_SnapWriter_ParameterString(w, al, st, t, p,
+                                              str_id(k, e->value.v.s));
+        else if (e->value.type == PT_TYPE_INT)
+          x = OTF2_SnapWriter_ParameterInt(w, al, st, t, p, e->value.v.i);
+        else
+          x = OTF2_SnapWriter_ParameterUnsignedInt(w, al, st, t, p,
+                                                   as_u64(&e->value));
+        break;
+      }
+      default:
+        k->snaps_skipped++;
+        return PT_OK;
+    }
+  }
+  if (k->failed) return PT_ENOMEM;
+  if (x != OTF2_SUCCESS) return otf2_err(k, "writing a snapshot record", x);
+  return PT_OK;
+}
+
 /* ---- definitions at close ------------------------------------------------- */
 
 #define W(call, what)                                                        \
@@ -992,7 +1127,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
 
 
   /* system tree: at least one node */
-  int have_stn = 0, have_lg = 0;
+  int have_stn = 0;
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if (d->kind == PT_DEF_SYSTEM_NODE) {
@@ -1010,44 +1145,73 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
                                                OTF2_UNDEFINED_SYSTEM_TREE_NODE),
       "a system tree node");
 
-  /* location groups and locations; locations without a definition get one
-   * in a synthesised group */
-  for (size_t i = 0; i < k->ndefs; i++) {
+  /* location groups, each followed by its locations (chained per group, in
+   * definition order, so this stays linear); locations of an undefined
+   * group and locations with events but no definition get a synthesised
+   * group of their own */
+  size_t *next = malloc((k->ndefs + 1) * sizeof *next);
+  pt__map head = {0};
+  if (!next) return fail(k, PT_ENOMEM, "out of memory");
+  for (size_t i = k->ndefs; i-- > 0;) {
+    const pt_def *l = &k->defs[i];
+    uint64_t h;
+    if (l->kind != PT_DEF_LOCATION || l->parent == PT_NONE) continue;
+    next[i] = pt__map_get(&head, l->parent, &h) ? (size_t)h : SIZE_MAX;
+    if (pt__map_put(&head, l->parent, i) < 0) {
+      free(next);
+      pt__map_free(&head);
+      return fail(k, PT_ENOMEM, "out of memory");
+    }
+  }
+  int rc = PT_OK;
+  for (size_t i = 0; i < k->ndefs && rc == PT_OK; i++) {
     const pt_def *d = &k->defs[i];
-    if (d->kind != PT_DEF_LOCATION_GROUP) continue;
-    have_lg = 1;
+    if (d->kind != PT_DEF_LOCATION_GROUP || d->id == PT_NONE) continue;
     char nm[48];
     snprintf(nm, sizeof nm, "Process %" PRIu64, d->id);
     uint32_t parent = d->parent == PT_NONE || !def_get(k, PT_DEF_SYSTEM_NODE,
                                                        d->parent)
                           ? stn0
                           : id_of(k, M_STN, d->parent);
-    W(OTF2_GlobalDefWriter_WriteLocationGroup(
-          gw, id_of(k, M_LG, d->id), str_id(k, d->name ? d->name : nm),
-          d->i0 == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
-              ? OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
-              : OTF2_LOCATION_GROUP_TYPE_PROCESS,
-          parent, id_of(k, M_LG, d->ref)),
-      "a location group");
-    for (size_t j = 0; j < k->ndefs; j++) {
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteLocationGroup(
+        gw, id_of(k, M_LG, d->id), str_id(k, d->name ? d->name : nm),
+        d->i0 == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+            ? OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+            : OTF2_LOCATION_GROUP_TYPE_PROCESS,
+        parent, id_of(k, M_LG, d->ref));
+    if (e != OTF2_SUCCESS) rc = otf2_err(k, "writing a location group", e);
+    uint64_t h;
+    size_t j = pt__map_get(&head, d->id, &h) ? (size_t)h : SIZE_MAX;
+    for (; j != SIZE_MAX && rc == PT_OK && !k->failed; j = next[j]) {
       const pt_def *l = &k->defs[j];
-      if (l->kind != PT_DEF_LOCATION || l->parent != d->id) continue;
       char ln[48];
       snprintf(ln, sizeof ln, "Thread %" PRIu64, l->id);
-      W(OTF2_GlobalDefWriter_WriteLocation(
-            gw, l->id, str_id(k, l->name ? l->name : ln),
-            l->i0 >= 1 && l->i0 <= 3 ? (OTF2_LocationType)l->i0
-                                     : OTF2_LOCATION_TYPE_CPU_THREAD,
-            loc_events(k, l->id), id_of(k, M_LG, d->id)),
-        "a location");
+      e = OTF2_GlobalDefWriter_WriteLocation(
+          gw, l->id, str_id(k, l->name ? l->name : ln),
+          l->i0 >= 1 && l->i0 <= 3 ? (OTF2_LocationType)l->i0
+                                   : OTF2_LOCATION_TYPE_CPU_THREAD,
+          loc_events(k, l->id), id_of(k, M_LG, d->id));
+      if (e != OTF2_SUCCESS) rc = otf2_err(k, "writing a location", e);
     }
   }
-  (void)have_lg;
-  /* orphans: locations of an undefined group, or with events only */
-  for (size_t i = 0; i < k->nlw; i++) {
-    uint64_t loc = k->lw[i].loc;
-    const pt_def *l = def_get(k, PT_DEF_LOCATION, loc);
-    if (l && def_get(k, PT_DEF_LOCATION_GROUP, l->parent)) continue;
+  free(next);
+  pt__map_free(&head);
+  if (k->failed) return rc < 0 ? rc : PT_EIO;
+  /* orphans */
+  for (size_t i = 0; i < k->ndefs + k->nlw; i++) {
+    uint64_t loc;
+    const pt_def *l;
+    if (i < k->ndefs) {
+      l = &k->defs[i];
+      if (l->kind != PT_DEF_LOCATION || l->id == PT_NONE ||
+          def_get(k, PT_DEF_LOCATION_GROUP, l->parent))
+        continue;
+      loc = l->id;
+    } else {
+      loc = k->lw[i - k->ndefs].loc;
+      if (def_get(k, PT_DEF_LOCATION, loc)) continue; /* done above */
+      l = NULL;
+    }
     char nm[48];
     snprintf(nm, sizeof nm, "Process %" PRIu64, loc);
     uint32_t g = id_of(k, M_LG, (UINT64_C(1) << 62) | loc);
@@ -1058,7 +1222,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
     snprintf(nm, sizeof nm, "Thread %" PRIu64, loc);
     W(OTF2_GlobalDefWriter_WriteLocation(
           gw, loc, str_id(k, l && l->name ? l->name : nm),
-          OTF2_LOCATION_TYPE_CPU_THREAD, k->lw[i].nev, g),
+          OTF2_LOCATION_TYPE_CPU_THREAD, loc_events(k, loc), g),
       "a location");
   }
 
@@ -1247,7 +1411,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
         "a parameter");
     } else if (d->kind == PT_DEF_KEYVAL && d->name &&
                strncmp(d->name, "otf2:property.", 14) == 0) {
-      int rc = write_property(k, gw, d);
+      rc = write_property(k, gw, d);
       if (rc < 0) return rc;
     }
   }
@@ -1305,10 +1469,12 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
  * other location, as Score-P writes them). */
 static int write_local_defs(osnk *k) {
   CHECK(OTF2_Archive_OpenDefFiles(k->ar), "opening the local definition files");
+  size_t nsync = 0;
+  for (size_t j = 0; j < k->ndefs; j++) nsync += k->defs[j].kind == PT_DEF_CLOCK_SYNC;
   for (size_t i = 0; i < k->nlw; i++) {
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(k->ar, k->lw[i].loc);
     if (!dw) return fail(k, PT_EIO, "libotf2 cannot create a definition writer");
-    for (size_t j = 0; j < k->ndefs; j++) {
+    for (size_t j = 0; nsync && j < k->ndefs; j++) {
       const pt_def *d = &k->defs[j];
       if (d->kind != PT_DEF_CLOCK_SYNC || d->ref != k->lw[i].loc) continue;
       OTF2_ErrorCode e = OTF2_DefWriter_WriteClockOffset(
@@ -1349,6 +1515,9 @@ static void sink_free(osnk *k) {
   pt__map_free(&k->kv);
   pt__map_free(&k->strmap);
   pt__map_free(&k->lw_at);
+  pt__map_free(&k->sw_at);
+  pt__map_free(&k->snap_times);
+  free(k->sw);
   free(k->cl);
   pt__map_free(&k->loc_index);
   free(k->loc_order);
@@ -1392,8 +1561,11 @@ int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
     sink_free(k);
     return pt__err(err, PT_EINVAL, "%s: no archive name", path);
   }
+  /* The smallest chunks libotf2 allows (256 KiB): a reader holds one event
+   * chunk per location and the writer clears a definition chunk per
+   * location, so chunk size x locations is what both cost. */
   k->ar = OTF2_Archive_Open(slash ? dir : ".", name, OTF2_FILEMODE_WRITE,
-                            1024 * 1024, 4 * 1024 * 1024,
+                            OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MIN,
                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   free(dir);
   free(name);
@@ -1426,7 +1598,14 @@ int pt__otf2_sink_write(void *st, const pt_item *it) {
   if (k->failed) return PT_ESTATE;
   if (it->type == PT_ITEM_DEF) return def_store(k, &it->u.def);
   if (it->type == PT_ITEM_EVENT) return write_event(k, &it->u.event);
-  return PT_OK; /* summaries, snapshots, stream map: nothing in OTF2 */
+  if (it->type == PT_ITEM_SNAPSHOT) {
+    if (!k->frozen) {
+      int rc = freeze(k);
+      if (rc < 0) return rc;
+    }
+    return write_snapshot(k, &it->u.snapshot);
+  }
+  return PT_OK; /* summaries, stream map: nothing in OTF2 */
 }
 
 const char *pt__otf2_sink_errmsg(void *st) { return ((osnk *)st)->err; }
@@ -1486,6 +1665,16 @@ static int finish(osnk *k) {
     if (e != OTF2_SUCCESS) return otf2_err(k, "closing an event writer", e);
   }
   CHECK(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
+  if (k->snap_files) {
+    for (size_t i = 0; i < k->nsw; i++) {
+      OTF2_ErrorCode e = OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
+      k->sw[i].w = NULL;
+      if (e != OTF2_SUCCESS) return otf2_err(k, "closing a snapshot writer", e);
+    }
+    CHECK(OTF2_Archive_CloseSnapFiles(k->ar), "closing the snapshot files");
+    CHECK(OTF2_Archive_SetNumberOfSnapshots(k->ar, (uint32_t)k->snap_times.n),
+          "setting the number of snapshots");
+  }
   rc = write_local_defs(k);
   if (rc < 0) return rc;
   OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(k->ar);
@@ -1500,12 +1689,22 @@ static int finish(osnk *k) {
   OTF2_ErrorCode e = OTF2_Archive_Close(k->ar);
   k->ar = NULL;
   if (e != OTF2_SUCCESS) return otf2_err(k, "closing the archive", e);
+  if (k->warn && k->snaps_skipped) {
+    const char *base = strrchr(k->path, '/');
+    char m[200];
+    snprintf(m, sizeof m, "%s: %" PRIu64 " snapshot entries outside an OTF2 "
+             "snapshot or without an OTF2 snapshot record were not written",
+             base ? base + 1 : k->path, k->snaps_skipped);
+    k->warn(k->warn_user, m);
+  }
   if (k->warn) {
     for (int i = 0; i < PT_EV__COUNT; i++)
       if (k->skipped[i]) {
         char m[160];
+        const char *base = strrchr(k->path, '/');
         snprintf(m, sizeof m, "%s: %" PRIu64 " '%s' events have no OTF2 "
-                 "record and were not written", k->path, k->skipped[i],
+                 "record and were not written", base ? base + 1 : k->path,
+                 k->skipped[i],
                  pt_event_kind_name((uint32_t)i));
         k->warn(k->warn_user, m);
       }
@@ -1520,6 +1719,8 @@ int pt__otf2_sink_close(void *st, pt_error *err) {
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    for (size_t i = 0; i < k->nsw; i++)
+      if (k->sw[i].w) OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
     OTF2_Archive_Close(k->ar);
   }
   sink_free(k);
@@ -1532,6 +1733,8 @@ void pt__otf2_sink_abort(void *st) {
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
+    for (size_t i = 0; i < k->nsw; i++)
+      if (k->sw[i].w) OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
     OTF2_Archive_Close(k->ar);
   }
   sink_free(k);

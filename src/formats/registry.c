@@ -344,9 +344,22 @@ static int commit_many(pt_sink *k, pt_error *err) {
           rc = pt__err(err, PT_EEXIST,
                        "%s: already exists (not overwritten); output left in "
                        "%s", to, k->tmpdir);
-      } else if (rename(from, to) != 0) {
-        rc = pt__err(err, PT_EIO, "%s: cannot move into place: %s", to,
-                     strerror(errno));
+      } else {
+        /* rename() cannot replace a non-empty directory (OTF2's NAME/):
+         * move the old one aside, and remove it only after success */
+        struct stat ts;
+        char old[4200] = "";
+        if (k->overwrite && lstat(to, &ts) == 0 && S_ISDIR(ts.st_mode)) {
+          snprintf(old, sizeof old, "%s.old-%ld", to, (long)getpid());
+          if (rename(to, old) != 0) old[0] = 0;
+        }
+        if (rename(from, to) != 0) {
+          rc = pt__err(err, PT_EIO, "%s: cannot move into place: %s", to,
+                       strerror(errno));
+          if (old[0]) rename(old, to);
+        } else if (old[0]) {
+          pt__rmtree(old);
+        }
       }
     }
     closedir(d);

@@ -11,8 +11,8 @@ command -v otf2-print >/dev/null 2>&1 ||
 
 # Normalise otf2-print output: drop " <id>" references (the name or value
 # printed next to them stays), and for definitions (-G) the id column, then
-# sort; events stay in order, cut at the snapshot section (not carried).
-norm_events() { sed -e 's/ <[0-9][0-9]*>//g' -e '/^=== Snapshots/,$d'; }
+# sort; events (and snapshots) stay in order.
+norm_events() { sed -e 's/ <[0-9][0-9]*>//g'; }
 norm_defs() {
   sed -e 's/ <[0-9][0-9]*>//g' -e 's/^\([A-Z_][A-Z_]*\)  *[0-9][0-9]*  /\1  /' |
     LC_ALL=C sort
@@ -56,8 +56,15 @@ for src in "$TD"/picl/pingpong.trf "$TD"/dumpi/b_ring_nonblocking/*.meta \
     t_pass "other_print_$i" || t_fail "other_print_$i" "rc $rc $(head -c 200 o.err)"
 done
 
-# No clobbering: converting again onto an existing archive fails.
+# No clobbering: converting again onto an existing archive fails; --force
+# replaces all three parts (the NAME/ directory too).
 fails_cleanly otf2_exists 1 "already exists" "$PT" convert tiny.ptf -o tiny.otf2
+ok otf2_force "$PT" -q convert --force mpi.ptf -o tiny.otf2 &&
+  { otf2-print tiny.otf2 2>/dev/null | norm_events >got.txt
+    otf2-print mpi.otf2 2>/dev/null | norm_events >want.txt
+    cmp -s want.txt got.txt && [ -f tiny/3.evt ] &&
+      ! ls -d tiny.*old* >/dev/null 2>&1 && t_pass otf2_force_replaced ||
+      t_fail otf2_force_replaced "$(ls)"; }
 
 # Bad archives: one clean error line naming the file, never a crash
 # (libotf2 may print its own "[OTF2] ..." lines first; they are dropped).
