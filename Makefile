@@ -22,7 +22,7 @@ endif
 CFLAGS  += $(CFLAGS_BASE)
 LIBS    := -lotf2 -lzstd -lz -lm -pthread $(LDFLAGS_SAN)
 
-LIB_SRCS  := $(sort $(wildcard src/core/*.c src/store/*.c src/formats/*.c src/analysis/*.c src/record/*.c))
+LIB_SRCS  := $(sort $(wildcard src/core/*.c src/store/*.c src/formats/*.c src/analysis/*.c src/record/*.c src/profile/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRCS:= $(sort $(wildcard bench/*.c))

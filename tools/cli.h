@@ -157,5 +157,6 @@ int cmd_stats(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_slice(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 #endif

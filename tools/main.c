@@ -23,6 +23,7 @@ static const command commands[] = {
     {"summarize", cmd_summarize, "add summaries to an archive for fast windows"},
     {"snapshot", cmd_snapshot, "add snapshots (call stacks, pending messages)"},
     {"slice", cmd_slice, "write a valid trace of a time window"},
+    {"profile", cmd_profile, "print the top-down profile tree (profile mode)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

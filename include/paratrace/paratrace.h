@@ -13,5 +13,6 @@
 #include "reader.h"
 #include "format.h"
 #include "generate.h"
+#include "profile.h"
 
 #endif

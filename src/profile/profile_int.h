@@ -1,0 +1,53 @@
+/* Internals of the profile collector (src/profile/). */
+#ifndef PT_PROFILE_INT_H
+#define PT_PROFILE_INT_H
+
+#include "core/util.h"
+#include "paratrace/profile.h"
+
+enum { PT_PROFILE_MAX_DEPTH = 4096 };
+
+typedef struct pt__profile_frame {
+  uint32_t node;    /* node this frame accumulates into */
+  uint32_t folded;  /* 1: recursive / overflowed re-entry, adds no time */
+  uint64_t v_enter; /* virtual time at entry */
+} pt__profile_frame;
+
+typedef struct pt__profile_site {
+  uintptr_t addr; /* run-time address */
+  const char *module;
+  uint64_t offset;
+  uint64_t key;
+} pt__profile_site;
+
+struct pt_profile {
+  pt_profile_node *nodes;
+  uint8_t *active; /* per node: open (not folded) on the stack */
+  size_t n, cap;
+  uint32_t *hslot; /* (parent, kind, key) -> node; UINT32_MAX = empty */
+  size_t hmask;
+  const char **strs; /* interned strings, open addressing */
+  size_t nstrs, str_cap;
+  pt__arena arena;
+  pt__profile_site *sites;
+  size_t nsites, site_cap;
+  pt__profile_frame stack[PT_PROFILE_MAX_DEPTH];
+  int depth;
+  uint64_t overflow; /* enters ignored beyond the depth limit */
+  uint64_t dropped;
+  double probe_ns, leave_ns, debt; /* intrusion compensation: per enter
+                                      and per leave probe, debt so far */
+  uint64_t start, last;  /* first and latest time seen */
+  int root_from_clock;   /* live collector: root spans start..last */
+  int started;           /* start is set (at the first probe) */
+};
+
+const char *pt__profile_intern(pt_profile *p, const char *s);
+uint32_t pt__profile_child(pt_profile *p, uint32_t parent, uint32_t kind,
+                           uint64_t key, int *created);
+uint64_t pt__profile_name_key(const char *name);
+int pt__profile_encode(pt_profile *p, pt__buf *out);
+int pt__profile_decode(pt_profile **out, const uint8_t *b, size_t len,
+                       const char *file, pt_error *err);
+
+#endif

@@ -1,0 +1,374 @@
+/* The top-down profile report: program -> procedure -> call site -> loop
+ * -> communication statement -> destination, children by inclusive time.
+ *
+ * Sites are stored as module + link-time offset; when asked, they are
+ * resolved to "function file:line" by running binutils' addr2line once per
+ * module (no shell: fork + exec with the addresses as arguments).  Without
+ * addr2line, or without debug information, the module+offset is shown. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "profile/profile_int.h"
+
+typedef struct rep {
+  const pt_profile *p;
+  FILE *out;
+  const pt_profile_report_opts *o;
+  uint32_t *first, *next; /* children lists, sorted by inclusive time */
+  char **where;           /* resolved site text per node, or NULL */
+  double total;           /* program time (ns) */
+} rep;
+
+/* ---- site resolution ----------------------------------------------------- */
+
+/* Run `addr2line -f -C -e module a1 a2 ...` and store "func file:line" in
+ * where[ids[i]].  Failures leave the entries NULL. */
+static void resolve_module(rep *r, const char *module, const uint32_t *ids,
+                           size_t n) {
+  if (!*module || access(module, R_OK) != 0) return;
+  size_t argc = n + 6;
+  char **argv = calloc(argc, sizeof *argv);
+  char *addrs = malloc(n * 24);
+  if (!argv || !addrs) goto out;
+  size_t k = 0;
+  argv[k++] = "addr2line";
+  argv[k++] = "-f";
+  argv[k++] = "-C";
+  argv[k++] = "-e";
+  argv[k++] = (char *)module;
+  for (size_t i = 0; i < n; i++) {
+    const pt_profile_node *nd = &r->p->nodes[ids[i]];
+    /* Sites of calls are return addresses: look up the call instruction.
+     * Procedures are entry addresses. */
+    uint64_t a = nd->offset;
+    if (nd->kind != PT_PROFILE_PROC && a > 0) a--;
+    snprintf(addrs + i * 24, 24, "0x%" PRIx64, a);
+    argv[k++] = addrs + i * 24;
+  }
+  argv[k] = NULL;
+  int pfd[2];
+  if (pipe(pfd) != 0) goto out;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(pfd[0]);
+    close(pfd[1]);
+    goto out;
+  }
+  if (pid == 0) {
+    dup2(pfd[1], 1);
+    close(pfd[0]);
+    close(pfd[1]);
+    int devnull = open("/dev/null", 1);
+    if (devnull >= 0) dup2(devnull, 2);
+    execvp("addr2line", argv);
+    _exit(127);
+  }
+  close(pfd[1]);
+  FILE *f = fdopen(pfd[0], "r");
+  if (f) {
+    char func[1024], line[2048];
+    for (size_t i = 0; i < n; i++) {
+      if (!fgets(func, sizeof func, f) || !fgets(line, sizeof line, f)) break;
+      func[strcspn(func, "\n")] = '\0';
+      line[strcspn(line, "\n")] = '\0';
+      char *disc = strstr(line, " (discriminator");
+      if (disc) *disc = '\0';
+      int has_func = strcmp(func, "??") != 0;
+      int has_line = strncmp(line, "??", 2) != 0;
+      if (!has_func && !has_line) continue;
+      /* Show the file's base name: paths are long and the function says
+       * where it is. */
+      const char *base = strrchr(line, '/');
+      base = base ? base + 1 : line;
+      size_t len = strlen(func) + strlen(base) + 4;
+      char *s = malloc(len);
+      if (!s) break;
+      if (r->p->nodes[ids[i]].kind == PT_PROFILE_PROC || !has_line)
+        snprintf(s, len, "%s", has_func ? func : base);
+      else if (has_func)
+        snprintf(s, len, "%s %s", func, base);
+      else
+        snprintf(s, len, "%s", base);
+      r->where[ids[i]] = s;
+    }
+    fclose(f);
+  } else {
+    close(pfd[0]);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+out:
+  free(argv);
+  free(addrs);
+}
+
+static void resolve_sites(rep *r) {
+  const pt_profile *p = r->p;
+  uint32_t *ids = malloc(p->n * sizeof *ids);
+  uint8_t *done = calloc(p->n, 1);
+  if (!ids || !done) goto out;
+  /* Group by module (interned: compare pointers). */
+  for (size_t i = 1; i < p->n; i++) {
+    if (done[i] || !*p->nodes[i].module) continue;
+    const char *m = p->nodes[i].module;
+    size_t n = 0;
+    for (size_t j = i; j < p->n; j++)
+      if (!done[j] && p->nodes[j].module == m) {
+        done[j] = 1;
+        ids[n++] = (uint32_t)j;
+      }
+    for (size_t s = 0; s < n; s += 512)
+      resolve_module(r, m, ids + s, n - s < 512 ? n - s : 512);
+  }
+out:
+  free(ids);
+  free(done);
+}
+
+/* ---- tree ---------------------------------------------------------------- */
+
+static const pt_profile *sort_p;
+static int by_incl(const void *a, const void *b) {
+  const pt_profile_node *x = &sort_p->nodes[*(const uint32_t *)a];
+  const pt_profile_node *y = &sort_p->nodes[*(const uint32_t *)b];
+  if (x->incl_ns != y->incl_ns) return x->incl_ns < y->incl_ns ? 1 : -1;
+  if (x->kind == PT_PROFILE_DEST && y->kind == PT_PROFILE_DEST)
+    return x->key < y->key ? -1 : x->key > y->key;
+  return (*(const uint32_t *)a > *(const uint32_t *)b) -
+         (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+static int build_children(rep *r) {
+  const pt_profile *p = r->p;
+  size_t *cnt = calloc(p->n + 1, sizeof *cnt);
+  uint32_t *all = malloc(p->n * sizeof *all);
+  r->first = malloc((p->n + 1) * sizeof *r->first);
+  r->next = all;
+  if (!cnt || !all || !r->first) {
+    free(cnt);
+    return PT_ENOMEM;
+  }
+  for (size_t i = 1; i < p->n; i++) cnt[p->nodes[i].parent + 1]++;
+  r->first[0] = 0;
+  for (size_t i = 0; i < p->n; i++)
+    r->first[i + 1] = r->first[i] + (uint32_t)cnt[i + 1];
+  memset(cnt, 0, (p->n + 1) * sizeof *cnt);
+  for (size_t i = 1; i < p->n; i++) {
+    uint32_t par = p->nodes[i].parent;
+    all[r->first[par] + cnt[par]++] = (uint32_t)i;
+  }
+  sort_p = p;
+  for (size_t i = 0; i < p->n; i++)
+    qsort(all + r->first[i], r->first[i + 1] - r->first[i], sizeof *all,
+          by_incl);
+  free(cnt);
+  return PT_OK;
+}
+
+static void fmt_time(char *b, size_t n, uint64_t ns) {
+  double s = (double)ns / 1e9;
+  if (s >= 100)
+    snprintf(b, n, "%.1fs", s);
+  else if (s >= 1)
+    snprintf(b, n, "%.3fs", s);
+  else if (ns >= 1000000)
+    snprintf(b, n, "%.3fms", (double)ns / 1e6);
+  else if (ns >= 1000)
+    snprintf(b, n, "%.3fus", (double)ns / 1e3);
+  else
+    snprintf(b, n, "%" PRIu64 "ns", ns);
+}
+
+static void fmt_bytes(char *b, size_t n, uint64_t v) {
+  if (v >= (1ull << 30))
+    snprintf(b, n, "%.1fG", (double)v / (1ull << 30));
+  else if (v >= (1ull << 20))
+    snprintf(b, n, "%.1fM", (double)v / (1ull << 20));
+  else if (v >= 1024)
+    snprintf(b, n, "%.1fK", (double)v / 1024);
+  else
+    snprintf(b, n, "%" PRIu64, v);
+}
+
+static void label(rep *r, uint32_t id, char *b, size_t n) {
+  const pt_profile_node *nd = &r->p->nodes[id];
+  const char *kind = pt_profile_kind_name((int)nd->kind);
+  const char *where = r->where ? r->where[id] : NULL;
+  char site[96] = "";
+  if (!where && *nd->module) {
+    const char *base = strrchr(nd->module, '/');
+    snprintf(site, sizeof site, "%s+0x%" PRIx64, base ? base + 1 : nd->module,
+             nd->offset);
+    where = site;
+  }
+  switch (nd->kind) {
+  case PT_PROFILE_ROOT:
+    snprintf(b, n, "program");
+    break;
+  case PT_PROFILE_DEST:
+    snprintf(b, n, "-> rank %" PRIu64, nd->key);
+    break;
+  case PT_PROFILE_PROC:
+    snprintf(b, n, "%s %s", kind, *nd->name ? nd->name : where ? where : "?");
+    break;
+  default:
+    if (*nd->name && where)
+      snprintf(b, n, "%s %s @ %s", kind, nd->name, where);
+    else
+      snprintf(b, n, "%s %s", kind, *nd->name ? nd->name : where ? where : "?");
+  }
+}
+
+static void csv_str(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void print_node(rep *r, uint32_t id, int depth) {
+  const pt_profile_node *nd = &r->p->nodes[id];
+  double pct = r->total > 0 ? 100.0 * (double)nd->incl_ns / r->total : 0;
+  if (id != 0 && pct < r->o->min_pct) return;
+  uint64_t excl = nd->incl_ns > nd->child_ns ? nd->incl_ns - nd->child_ns : 0;
+  if (nd->kind == PT_PROFILE_DEST) excl = nd->incl_ns;
+  double epct = r->total > 0 ? 100.0 * (double)excl / r->total : 0;
+  char it[32], et[32], lab[1400], comm[160] = "";
+  fmt_time(it, sizeof it, nd->incl_ns);
+  fmt_time(et, sizeof et, excl);
+  if (nd->kind == PT_PROFILE_COMM || nd->kind == PT_PROFILE_DEST) {
+    char by[32], tr[32], sy[32];
+    fmt_bytes(by, sizeof by, nd->bytes);
+    fmt_time(tr, sizeof tr, nd->trans_ns);
+    fmt_time(sy, sizeof sy, nd->sync_ns);
+    snprintf(comm, sizeof comm, "  [%s B, trans %s, sync %s]", by, tr, sy);
+  }
+  if (r->o->csv) {
+    const char *where = r->where ? r->where[id] : NULL;
+    char site[96] = "";
+    if (!where && *nd->module) {
+      snprintf(site, sizeof site, "%s+0x%" PRIx64, nd->module, nd->offset);
+      where = site;
+    }
+    fprintf(r->out, "%d,%s,", depth, pt_profile_kind_name((int)nd->kind));
+    /* A procedure without a recorded name is named by its resolved
+     * entry address. */
+    const char *nm = nd->kind == PT_PROFILE_DEST ? "" : nd->name;
+    if (!*nm && nd->kind == PT_PROFILE_PROC && r->where && r->where[id])
+      nm = r->where[id];
+    csv_str(r->out, nm);
+    fputc(',', r->out);
+    if (nd->kind == PT_PROFILE_DEST)
+      fprintf(r->out, "%" PRIu64, nd->key);
+    else
+      csv_str(r->out, where ? where : "");
+    fprintf(r->out,
+            ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+            ",%" PRIu64 "\n",
+            nd->count, nd->incl_ns, excl, nd->bytes, nd->trans_ns, nd->sync_ns);
+  } else {
+    label(r, id, lab, sizeof lab);
+    fprintf(r->out, "%6.1f%% %6.1f%% %10s %10s %10" PRIu64 "  %*s%s%s\n", pct,
+          epct, it, et, nd->count, depth * 2, "", lab, comm);
+  }
+  if (r->o->max_depth && depth + 1 >= r->o->max_depth) return;
+  for (uint32_t c = r->first[id]; c < r->first[id + 1]; c++)
+    print_node(r, r->next[c], depth + 1);
+}
+
+static int matches(rep *r, uint32_t id, const char *focus) {
+  const pt_profile_node *nd = &r->p->nodes[id];
+  if (strcmp(nd->name, focus) == 0) return 1;
+  const char *w = r->where ? r->where[id] : NULL;
+  if (!w) return 0;
+  size_t fl = strlen(focus);
+  /* "func" or "func file:line" or "file:line" */
+  if (strncmp(w, focus, fl) == 0 && (w[fl] == '\0' || w[fl] == ' '))
+    return 1;
+  const char *sp = strchr(w, ' ');
+  return sp && strcmp(sp + 1, focus) == 0;
+}
+
+int pt_profile_report(const pt_profile *p, FILE *out,
+                      const pt_profile_report_opts *opts, pt_error *err) {
+  if (!p || !out) return pt__err(err, PT_EINVAL, "profile: nothing to print");
+  pt_profile_report_opts dflt = {0};
+  rep r = {.p = p, .out = out, .o = opts ? opts : &dflt};
+  /* Refresh the root of a live collector. */
+  pt_profile_node_at(p, 0);
+  r.total = (double)p->nodes[0].incl_ns;
+  int rc = build_children(&r);
+  if (rc) {
+    free(r.first);
+    free(r.next);
+    return pt__err(err, rc, "profile: out of memory");
+  }
+  if (r.o->resolve) {
+    r.where = calloc(p->n, sizeof *r.where);
+    if (r.where) resolve_sites(&r);
+  }
+  if (r.o->csv)
+    fprintf(out, "depth,kind,name,site,count,incl_ns,excl_ns,bytes,trans_ns,"
+                 "sync_ns\n");
+  else
+    fprintf(out, "%7s %7s %10s %10s %10s  %s\n", "incl%", "excl%", "incl",
+            "excl", "count", "node");
+  rc = PT_OK;
+  if (r.o->focus && *r.o->focus) {
+    size_t found = 0;
+    for (uint32_t i = 1; i < p->n; i++) {
+      if (!matches(&r, i, r.o->focus)) continue;
+      /* Skip matches inside an already printed match. */
+      int inner = 0;
+      for (uint32_t a = p->nodes[i].parent; a != 0; a = p->nodes[a].parent)
+        if (matches(&r, a, r.o->focus)) inner = 1;
+      if (inner) continue;
+      /* The path from the program to the focus, then its subtree. */
+      uint32_t path[PT_PROFILE_MAX_DEPTH];
+      int np = 0;
+      for (uint32_t a = p->nodes[i].parent; a != 0 && np < 4096;
+           a = p->nodes[a].parent)
+        path[np++] = a;
+      char lab[1400];
+      if (!r.o->csv) {
+        fprintf(out, "%s", found ? "\n" : "");
+        fprintf(out, "# in: program");
+        for (int k = np - 1; k >= 0; k--) {
+          label(&r, path[k], lab, sizeof lab);
+          fprintf(out, " > %s", lab);
+        }
+        fprintf(out, "\n");
+      }
+      print_node(&r, i, 0);
+      found++;
+    }
+    if (!found)
+      rc = pt__err(err, PT_ENOTFOUND, "profile: no node is named '%s'",
+                   r.o->focus);
+  } else {
+    print_node(&r, 0, 0);
+  }
+  if (p->dropped && !r.o->csv)
+    fprintf(out, "# %" PRIu64 " contexts were folded into their parents "
+                 "(the tree was full)\n", p->dropped);
+  if (ferror(out) && rc == PT_OK) rc = pt__err(err, PT_EIO, "write error");
+  if (r.where)
+    for (size_t i = 0; i < p->n; i++) free(r.where[i]);
+  free(r.where);
+  free(r.first);
+  free(r.next);
+  return rc;
+}
