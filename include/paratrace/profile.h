@@ -138,7 +138,12 @@ PT_API void pt_profile_set_site(pt_profile *p, const char *module,
  * it ran from t0 to t1, moved `bytes` to/from `dest` (a COMM_WORLD rank;
  * -1 when it has none, e.g. a barrier), of which `sync_ns` were spent
  * waiting for the partner; transmission time is (t1 - t0) - sync_ns.
+ * With sync_ns = PT_PROFILE_SYNC_ESTIMATE the split is estimated per node
+ * (statement, and statement x destination): its fastest execution counts
+ * as transmission, the excess of every execution over it as waiting --
+ * what a run-time tool can know without the partner's clock.
  * Returns PT_OK or PT_EINVAL (t1 < t0). */
+#define PT_PROFILE_SYNC_ESTIMATE UINT64_MAX
 PT_API int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
                            const char *module, uint64_t offset, int64_t dest,
                            uint64_t bytes, uint64_t t0, uint64_t t1,

@@ -116,12 +116,13 @@ int pt_profile_create(pt_profile **out, size_t max_nodes) {
   p->hmask = hcap - 1;
   p->nodes = calloc(max_nodes, sizeof *p->nodes);
   p->active = calloc(max_nodes, sizeof *p->active);
+  p->est = calloc(max_nodes, sizeof *p->est);
   p->hslot = malloc(hcap * sizeof *p->hslot);
   p->str_cap = 64;
   p->strs = calloc(p->str_cap, sizeof *p->strs);
   p->site_cap = 1024;
   p->sites = calloc(p->site_cap, sizeof *p->sites);
-  if (!p->nodes || !p->active || !p->hslot || !p->strs || !p->sites) {
+  if (!p->nodes || !p->active || !p->est || !p->hslot || !p->strs || !p->sites) {
     pt_profile_destroy(p);
     return PT_ENOMEM;
   }
@@ -141,6 +142,7 @@ void pt_profile_destroy(pt_profile *p) {
   if (!p) return;
   free(p->nodes);
   free(p->active);
+  free(p->est);
   free(p->hslot);
   free(p->strs);
   free(p->sites);
@@ -168,8 +170,21 @@ static uint64_t root_time(const pt_profile *p) {
 uint64_t pt_profile_dropped(const pt_profile *p) { return p ? p->dropped : 0; }
 size_t pt_profile_nnodes(const pt_profile *p) { return p ? p->n : 0; }
 
+/* Fold the estimated calls of node i into trans/sync: the fastest
+ * execution is taken as pure transmission, the rest as waiting. */
+static void settle(pt_profile *p, size_t i) {
+  pt__profile_est *e = &p->est[i];
+  if (!e->count) return;
+  pt_profile_node *n = &p->nodes[i];
+  uint64_t trans = e->count * e->min;
+  n->trans_ns += trans;
+  n->sync_ns += e->sum - trans;
+  e->sum = e->count = 0;
+}
+
 const pt_profile_node *pt_profile_node_at(const pt_profile *p, size_t i) {
   if (!p || i >= p->n) return NULL;
+  settle((pt_profile *)p, i);
   /* The root spans the whole run so far; open frames are not folded in
    * until they close, so refresh it here. */
   pt_profile *m = (pt_profile *)p;
@@ -310,6 +325,25 @@ void pt_profile_set_site(pt_profile *p, const char *module, uint64_t offset) {
   n->offset = offset;
 }
 
+static void account(pt_profile *p, uint32_t id, uint64_t dur, uint64_t bytes,
+                    uint64_t sync_ns) {
+  pt_profile_node *n = &p->nodes[id];
+  n->count++;
+  n->incl_ns += dur;
+  n->bytes += bytes;
+  if (sync_ns == PT_PROFILE_SYNC_ESTIMATE) {
+    pt__profile_est *e = &p->est[id];
+    if (e->count == 0 && e->min == 0) e->min = dur;
+    if (dur < e->min) e->min = dur;
+    e->sum += dur;
+    e->count++;
+    return;
+  }
+  if (sync_ns > dur) sync_ns = dur;
+  n->trans_ns += dur - sync_ns;
+  n->sync_ns += sync_ns;
+}
+
 int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
                     const char *module, uint64_t offset, int64_t dest,
                     uint64_t bytes, uint64_t t0, uint64_t t1,
@@ -318,7 +352,6 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
   see(p, t0);
   see(p, t1);
   uint64_t dur = t1 - t0;
-  if (sync_ns > dur) sync_ns = dur;
   uint32_t cur = p->depth ? p->stack[p->depth - 1].node : 0;
   p->debt += p->probe_ns;
   int created = 0;
@@ -335,11 +368,7 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
     if (m) n->module = m;
     n->offset = offset;
   }
-  n->count++;
-  n->incl_ns += dur;
-  n->bytes += bytes;
-  n->trans_ns += dur - sync_ns;
-  n->sync_ns += sync_ns;
+  account(p, id, dur, bytes, sync_ns);
   p->nodes[cur].child_ns += dur;
   if (dest < 0) return PT_OK;
   uint32_t did = pt__profile_child(p, id, PT_PROFILE_DEST, (uint64_t)dest,
@@ -348,14 +377,9 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
     p->dropped++;
     return PT_OK;
   }
-  pt_profile_node *dn = &p->nodes[did];
-  dn->count++;
-  dn->incl_ns += dur;
-  dn->bytes += bytes;
-  dn->trans_ns += dur - sync_ns;
-  dn->sync_ns += sync_ns;
   /* Destinations break their statement down; they are not inside it, so
    * they do not reduce its exclusive time. */
+  account(p, did, dur, bytes, sync_ns);
   return PT_OK;
 }
 
@@ -462,6 +486,7 @@ static const char MAGIC[8] = {'P', 'T', 'P', 'R', 'O', 'F', 0, 0};
 /* Close every open frame at the last probe (for saving a live profile). */
 static void close_open(pt_profile *p) {
   while (p->depth) pt_profile_leave(p, p->last);
+  for (size_t i = 0; i < p->n; i++) settle(p, i);
   p->overflow = 0;
   if (p->root_from_clock) p->nodes[0].incl_ns = root_time(p);
 }

@@ -20,8 +20,15 @@ typedef struct pt__profile_site {
   uint64_t key;
 } pt__profile_site;
 
+/* Calls whose synchronisation delay is estimated (PT_PROFILE_SYNC_ESTIMATE):
+ * settled into trans_ns/sync_ns when the node is read. */
+typedef struct pt__profile_est {
+  uint64_t sum, count, min;
+} pt__profile_est;
+
 struct pt_profile {
   pt_profile_node *nodes;
+  pt__profile_est *est; /* per node */
   uint8_t *active; /* per node: open (not folded) on the stack */
   size_t n, cap;
   uint32_t *hslot; /* (parent, kind, key) -> node; UINT32_MAX = empty */

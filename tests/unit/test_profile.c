@@ -119,6 +119,28 @@ TEST(comm_destinations) {
   pt_profile_destroy(p);
 }
 
+TEST(sync_estimated) {
+  pt_profile *p;
+  ASSERT_OK(pt_profile_create(&p, 0));
+  /* Receives of 30, 10, 50 ns from rank 1: fastest 10 = transmission. */
+  uint64_t d[] = {30, 10, 50};
+  for (int i = 0; i < 3; i++)
+    ASSERT_OK(pt_profile_comm(p, 5, "MPI_Recv", "", 0, 1, 8, 100 * (uint64_t)i,
+                              100 * (uint64_t)i + d[i],
+                              PT_PROFILE_SYNC_ESTIMATE));
+  long c = child(p, 0, PT_PROFILE_COMM, 5);
+  long r = child(p, (size_t)c, PT_PROFILE_DEST, 1);
+  ASSERT_TRUE(c > 0 && r > 0);
+  const pt_profile_node *n = pt_profile_node_at(p, (size_t)c);
+  ASSERT_EQ_U64(n->incl_ns, 90);
+  ASSERT_EQ_U64(n->trans_ns, 30);
+  ASSERT_EQ_U64(n->sync_ns, 60);
+  n = pt_profile_node_at(p, (size_t)r);
+  ASSERT_EQ_U64(n->trans_ns, 30);
+  ASSERT_EQ_U64(n->sync_ns, 60);
+  pt_profile_destroy(p);
+}
+
 static int run_iterations(int iters, const char *dir, uint64_t id,
                           size_t *size) {
   pt_profile *p;
@@ -332,6 +354,7 @@ int main(void) {
   RUN(tree_times);
   RUN(recursion_folded);
   RUN(comm_destinations);
+  RUN(sync_estimated);
   RUN(size_constant);
   RUN(save_load_merge);
   RUN(corrupt_files);
