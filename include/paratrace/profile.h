@@ -215,7 +215,9 @@ PT_API int pt_profile_report(const pt_profile *p, FILE *out,
  *
  * At exit (or pt_profile_runtime_save) every thread's profile is written
  * as DIR/profile.<rank * 1024 + thread>, thread numbered in creation
- * order; the MPI library sets the rank.  Programs compiled with
+ * order; the rank is taken from the launcher's environment
+ * (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID) until the MPI
+ * library sets it.  Programs compiled with
  * -finstrument-functions and linked with libparatrace get procedure and
  * call-site records through __cyg_profile_func_enter/exit.  All these
  * functions are cheap no-ops while the mode is off. */

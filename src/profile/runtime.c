@@ -235,8 +235,22 @@ __attribute__((constructor)) static NOINST void from_environment(void) {
       fprintf(stderr, "paratrace: PARATRACE_PROFILE_NODES=%s ignored "
                       "(want 2..67108864)\n", nodes);
   }
+  /* The rank, until an MPI library says so: what the launcher exports. */
+  uint64_t rank = 0;
+  static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                          "PMI_RANK", "SLURM_PROCID"};
+  for (size_t i = 0; i < sizeof rank_vars / sizeof rank_vars[0]; i++) {
+    const char *v = getenv(rank_vars[i]);
+    char *end;
+    if (!v || !*v) continue;
+    unsigned long long r = strtoull(v, &end, 10);
+    if (*end == '\0' && r < (1ull << 40)) {
+      rank = r;
+      break;
+    }
+  }
   const char *out = getenv("PARATRACE_OUTPUT");
-  pt_profile_runtime_config(0, out);
+  pt_profile_runtime_config(rank, out);
   const char *comp = getenv("PARATRACE_COMPENSATE");
   pt_profile_runtime_enable(1, !(comp && strcmp(comp, "0") == 0));
 }
