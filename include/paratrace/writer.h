@@ -40,6 +40,17 @@ typedef struct pt_writer_opts {
   const char *creator; /* free text for the anchor; NULL = "paratrace" */
   int overwrite;       /* 1: replace an existing archive at close; 0: fail
                           at open with PT_EEXIST if the path exists */
+  int join;            /* 1: add streams to an archive that a leader writer
+                          (normally in another process) creates at `path`:
+                          the directory may exist; global definitions go to
+                          s<part>.defs (so stream `part` is created and must
+                          not take pt_stream_def); pt_writer_close writes
+                          the streams' indexes and a manifest part.<part>
+                          but no anchor.  The leader's pt_writer_close,
+                          called after every joiner closed, lists the
+                          joiners' streams in the anchor.  Stream and
+                          location ids must be distinct across writers. */
+  uint64_t part;       /* with join: this writer's part (a stream id) */
 } pt_writer_opts;
 
 /* Create a new archive at `path` (a directory, conventionally *.ptf).

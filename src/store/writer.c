@@ -6,12 +6,14 @@
  * only when it meets a new location or when global definitions are pending
  * at the moment it writes a block (so no written event block can refer to
  * a definition that is not yet in the defs file). */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +49,8 @@ struct pt_writer {
   char *path;    /* final name */
   char *dir;     /* where files are written (path or a temporary) */
   int overwrite;
+  int join;      /* a joiner: no anchor, defs in s<part>.defs */
+  uint64_t part;
   size_t block_size;
   int level;
   char *creator;
@@ -115,6 +119,14 @@ int pt_writer_open(pt_writer **out, const char *path,
   if (w->block_size < 256) w->block_size = 256;
   w->level = o.level == 0 ? 1 : o.level;
   w->overwrite = o.overwrite;
+  if (o.join && (o.overwrite || o.part >= PT__MAX_STREAMS)) {
+    pthread_mutex_destroy(&w->mu);
+    free(w);
+    return pt__err(err, PT_EINVAL,
+                   "join needs overwrite = 0 and a part below 2^24");
+  }
+  w->join = o.join;
+  w->part = o.part;
   size_t plen = strlen(path);
   while (plen > 1 && path[plen - 1] == '/') plen--;
   w->path = strndup(path, plen);
@@ -136,7 +148,7 @@ int pt_writer_open(pt_writer **out, const char *path,
   } else {
     if (!(w->dir = strdup(w->path))) goto oom;
   }
-  if (mkdir(w->dir, 0755) != 0) {
+  if (mkdir(w->dir, 0755) != 0 && !(w->join && errno == EEXIST)) {
     int e = errno;
     int rc = e == EEXIST ? PT_EEXIST : e == ENOENT ? PT_ENOTFOUND : PT_EIO;
     pt__err(err, rc, "%s: %s", w->dir, strerror(e));
@@ -145,7 +157,8 @@ int pt_writer_open(pt_writer **out, const char *path,
     pt_writer_abort(w);
     return rc;
   }
-  char *dp = pt__path(w->dir, "defs");
+  char *dp = w->join ? pt__path(w->dir, "s%" PRIu64 ".defs", w->part)
+                     : pt__path(w->dir, "defs");
   int rc = dp ? pt__bw_open(&w->defs, dp, PT__BLK_DEFS, 1) : PT_ENOMEM;
   if (rc) {
     pt__err(err, rc, "%s: %s", dp ? dp : w->dir,
@@ -155,6 +168,18 @@ int pt_writer_open(pt_writer **out, const char *path,
     return rc;
   }
   free(dp);
+  if (w->join) {
+    pt_stream *own;
+    if ((rc = pt_writer_stream(w, w->part, &own))) {
+      pt__err(err, rc, "%s", w->err);
+      free(w->dir);
+      w->dir = NULL; /* shared: abort must not remove it */
+      pt_writer_abort(w);
+      return rc;
+    }
+    *out = w;
+    return PT_OK;
+  }
   pt__anchor_info ai = {.creator = w->creator, .closed = 0};
   if ((rc = pt__anchor_store(w->dir, &ai, err))) {
     pt_writer_abort(w);
@@ -207,6 +232,11 @@ int pt_writer_def(pt_writer *w, const pt_def *def) {
 }
 
 int pt_stream_def(pt_stream *s, const pt_def *def) {
+  if (s->w->join && s->id == s->w->part)
+    return serr(s, PT_EINVAL,
+                "stream %" PRIu64 " holds the joined writer's definitions; "
+                "use pt_writer_def",
+                s->id);
   int full = 0;
   int rc = encode_def(&s->ldefs, def, s->w->block_size, &full);
   if (rc)
@@ -468,6 +498,163 @@ int pt_stream_snapshot(pt_stream *s, const pt_snapshot *snap) {
   return PT_OK;
 }
 
+/* ---- joined writers (several processes, one archive) -------------------- */
+
+/* part.<id>: one line per stream of a joined writer:
+ *   stream ID events N blocks N first T last T raw N locs L,L,...  */
+static int write_manifest(pt_writer *w, pt_error *err) {
+  pt__buf b = {0};
+  char line[256];
+  int rc = PT_OK;
+  for (size_t i = 0; !rc && i < w->nstreams; i++) {
+    pt_stream *s = w->streams[i];
+    int n = snprintf(line, sizeof line,
+                     "stream %" PRIu64 " events %" PRIu64 " blocks %zu first %"
+                     PRIu64 " last %" PRIu64 " raw %" PRIu64 " locs ",
+                     s->id, s->events, s->nidx, s->first_time, s->last_time,
+                     s->ev.raw_bytes);
+    if (pt__buf_put(&b, line, (size_t)n)) rc = PT_ENOMEM;
+    for (size_t k = 0; !rc && k < s->nlocs; k++) {
+      n = snprintf(line, sizeof line, "%s%" PRIu64, k ? "," : "", s->locs[k]);
+      if (pt__buf_put(&b, line, (size_t)n)) rc = PT_ENOMEM;
+    }
+    if (!rc && pt__buf_put(&b, "\n", 1)) rc = PT_ENOMEM;
+  }
+  if (rc) {
+    pt__buf_free(&b);
+    return pt__err(err, rc, "out of memory");
+  }
+  char *mp = pt__path(w->dir, "part.%" PRIu64, w->part);
+  if (!mp) rc = pt__err(err, PT_ENOMEM, "out of memory");
+  else if (pt__write_atomic(mp, b.p, b.len) != 0)
+    rc = pt__err(err, PT_EIO, "%s: %s", mp, strerror(errno));
+  free(mp);
+  pt__buf_free(&b);
+  return rc;
+}
+
+typedef struct parts {
+  pt__stream_desc *d;
+  size_t n, cap;
+  char **files;
+  size_t nfiles;
+  uint64_t *locs; /* all location lists, one allocation per stream */
+  uint64_t **loclists;
+} parts;
+
+static void parts_free(parts *p) {
+  for (size_t i = 0; i < p->n; i++) free((void *)p->d[i].locs);
+  free(p->d);
+  for (size_t i = 0; i < p->nfiles; i++) free(p->files[i]);
+  free(p->files);
+}
+
+/* "key value" -> value after `key ` in line, or NULL. */
+static const char *field(const char *line, const char *key) {
+  size_t k = strlen(key);
+  for (const char *c = line; (c = strstr(c, key)); c += k)
+    if ((c == line || c[-1] == ' ') && c[k] == ' ') return c + k + 1;
+  return NULL;
+}
+
+static int field_u64(const char *line, const char *key, uint64_t *out) {
+  const char *v = field(line, key);
+  if (!v) return -1;
+  size_t n = strcspn(v, " \n");
+  return pt__parse_u64(v, n, out);
+}
+
+static int parse_manifest(parts *p, const char *path, pt_error *err) {
+  char *text = NULL;
+  size_t len = 0;
+  int rc = pt__read_file(path, 64u << 20, &text, &len);
+  if (rc) return pt__err(err, rc, "%s: %s", path, pt_strerror(rc));
+  size_t lineno = 0;
+  for (char *line = text; rc == PT_OK && line < text + len; lineno++) {
+    char *nl = memchr(line, '\n', (size_t)(text + len - line));
+    if (!nl) {
+      rc = pt__err(err, PT_ECORRUPT, "%s: line %zu: no end of line", path,
+                   lineno + 1);
+      break;
+    }
+    *nl = '\0';
+    pt__stream_desc d = {0};
+    uint64_t blocks = 0;
+    const char *locs = field(line, "locs");
+    if (field_u64(line, "stream", &d.id) || field_u64(line, "events", &d.events) ||
+        field_u64(line, "blocks", &blocks) ||
+        field_u64(line, "first", &d.first) || field_u64(line, "last", &d.last) ||
+        field_u64(line, "raw", &d.raw_bytes) || !locs ||
+        d.id >= PT__MAX_STREAMS) {
+      rc = pt__err(err, PT_ECORRUPT, "%s: line %zu: not a stream manifest",
+                   path, lineno + 1);
+      break;
+    }
+    d.blocks = blocks;
+    uint64_t *l = NULL;
+    size_t nl_ = 0;
+    if (*locs) {
+      /* comma-separated -> the space-separated list parser */
+      char *copy = strdup(locs);
+      if (!copy) {
+        rc = pt__err(err, PT_ENOMEM, "out of memory");
+        break;
+      }
+      for (char *c = copy; *c; c++)
+        if (*c == ',') *c = ' ';
+      int prc = pt__parse_u64_list(copy, &l, &nl_);
+      free(copy);
+      if (prc) {
+        rc = pt__err(err, PT_ECORRUPT, "%s: line %zu: bad location list",
+                     path, lineno + 1);
+        break;
+      }
+    }
+    d.locs = l;
+    d.nlocs = nl_;
+    if (p->n == p->cap) {
+      size_t nc = p->cap ? p->cap * 2 : 16;
+      pt__stream_desc *nd = realloc(p->d, nc * sizeof *nd);
+      if (!nd) {
+        free(l);
+        rc = pt__err(err, PT_ENOMEM, "out of memory");
+        break;
+      }
+      p->d = nd;
+      p->cap = nc;
+    }
+    p->d[p->n++] = d;
+    line = nl + 1;
+  }
+  free(text);
+  return rc;
+}
+
+static int read_manifests(pt_writer *w, parts *p, pt_error *err) {
+  DIR *dir = opendir(w->dir);
+  if (!dir) return pt__err(err, PT_EIO, "%s: %s", w->dir, strerror(errno));
+  struct dirent *e;
+  int rc = PT_OK;
+  while (rc == PT_OK && (e = readdir(dir))) {
+    const char *n = e->d_name;
+    if (strncmp(n, "part.", 5) != 0 || !n[5] ||
+        strspn(n + 5, "0123456789") != strlen(n + 5))
+      continue;
+    char *path = pt__path(w->dir, "%s", n);
+    char **nf = path ? realloc(p->files, (p->nfiles + 1) * sizeof *nf) : NULL;
+    if (!nf) {
+      free(path);
+      rc = pt__err(err, PT_ENOMEM, "out of memory");
+      break;
+    }
+    p->files = nf;
+    p->files[p->nfiles++] = path;
+    rc = parse_manifest(p, path, err);
+  }
+  closedir(dir);
+  return rc;
+}
+
 /* ---- close ------------------------------------------------------------- */
 
 static int stream_finish(pt_writer *w, pt_stream *s, pt_error *err) {
@@ -523,8 +710,21 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
     rc = flush_defs_locked(w);
     if (rc) pt__err(err, rc, "%s", w->err);
   }
+  if (w->join) {
+    if (!rc) rc = write_manifest(w, err);
+    for (size_t i = 0; i < w->nstreams; i++) {
+      pt__bw *b = &w->streams[i]->ev;
+      if (b->fd >= 0) close(b->fd);
+      b->fd = -1;
+    }
+    writer_free(w);
+    return rc;
+  }
   pt__stream_desc *sd = NULL;
-  if (!rc && w->nstreams && !(sd = calloc(w->nstreams, sizeof *sd)))
+  parts pj = {0};
+  if (!rc) rc = read_manifests(w, &pj, err);
+  if (!rc && (w->nstreams + pj.n) &&
+      !(sd = calloc(w->nstreams + pj.n, sizeof *sd)))
     rc = pt__err(err, PT_ENOMEM, "out of memory");
   if (!rc) {
     /* the anchor lists streams by id */
@@ -534,7 +734,9 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
                                 s->events,     s->nidx,      s->first_time,
                                 s->last_time,  s->ev.raw_bytes};
     }
-    for (size_t i = 1; i < w->nstreams; i++)
+    for (size_t i = 0; i < pj.n; i++) sd[w->nstreams + i] = pj.d[i];
+    size_t nsd = w->nstreams + pj.n;
+    for (size_t i = 1; i < nsd; i++)
       for (size_t j = i; j > 0 && sd[j - 1].id > sd[j].id; j--) {
         pt__stream_desc t = sd[j];
         sd[j] = sd[j - 1];
@@ -548,7 +750,12 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
                           .length = w->clock.i2,
                           .start = w->clock.parent,
                           .streams = sd,
-                          .nstreams = w->nstreams};
+                          .nstreams = nsd};
+    for (size_t i = 1; i < nsd && !rc; i++)
+      if (sd[i].id == sd[i - 1].id)
+        rc = pt__err(err, PT_EINVAL,
+                     "%s: stream %" PRIu64 " written by two writers", w->dir,
+                     sd[i].id);
     /* close descriptors before the final rename */
     for (size_t i = 0; i < w->nstreams; i++) {
       pt__bw *b = &w->streams[i]->ev;
@@ -557,9 +764,12 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
     }
     if (w->defs.fd >= 0) close(w->defs.fd);
     w->defs.fd = -1;
-    rc = pt__anchor_store(w->dir, &ai, err);
+    if (!rc) rc = pt__anchor_store(w->dir, &ai, err);
+    /* The manifests are in the anchor now. */
+    for (size_t i = 0; !rc && i < pj.nfiles; i++) unlink(pj.files[i]);
   }
   free(sd);
+  parts_free(&pj);
   if (!rc && w->overwrite) {
     size_t n = strlen(w->path) + 64;
     char *old = malloc(n);

@@ -1,0 +1,726 @@
+/* The recorder: one PTF writer per process, one stream per thread, the
+ * buffer policies, the PICL-style user API.  See include/paratrace/record.h.
+ *
+ * Flush policy: events go straight into the thread's pt_stream, whose
+ * block buffer (opts.buffer bytes) is the thread's buffer: a full buffer
+ * becomes a block.  Stop policy: the same, until the thread has recorded
+ * `buffer` bytes (estimated from the encoded size bound), then one
+ * BUFFER_OVERFLOW event and nothing more.  Ring policy: events are kept
+ * serialised in a byte ring of `buffer` bytes, the oldest dropped when a
+ * new one does not fit; the ring is written when recording stops. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "paratrace/record.h"
+#include "paratrace/profile.h"
+
+typedef struct rthread {
+  pt_stream *s;
+  uint64_t loc;
+  uint64_t last_time;
+  uint64_t bytes;   /* stop policy: bytes recorded (estimate) */
+  int stopped;      /* stop policy: buffer full */
+  uint8_t *ring;    /* ring policy */
+  size_t cap, head, tail, used; /* head: oldest record; tail: next write */
+  uint64_t lost;
+  pt__buf scratch;  /* ring: decoding area */
+  struct rthread *next;
+} rthread;
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pt_writer *g_w;
+static pt_rec_opts g_o;
+static char *g_path;
+static int g_on;          /* recording (atomic) */
+static int g_measure = 1; /* measurement switched on (atomic) */
+static int g_level = 3;
+static int64_t g_offset;
+static int g_failed;
+static rthread *g_threads;
+static uint64_t g_nthreads;
+static uint64_t g_generation; /* bumped by each start: stale TLS is reset */
+static __thread rthread *t_self;
+static __thread uint64_t t_generation;
+
+typedef struct named {
+  char *name;
+  uint64_t id;
+} named;
+static named *g_names; /* regions and attributes, open addressing */
+static size_t g_nnames, g_capnames;
+
+/* ---- clock --------------------------------------------------------------- */
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t pt_rec_now(void) {
+  int64_t off = __atomic_load_n(&g_offset, __ATOMIC_RELAXED);
+  uint64_t t = mono_ns();
+  return off < 0 && (uint64_t)-off > t ? 0 : t + (uint64_t)off;
+}
+
+int pt_rec_enabled(void) {
+  return __atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
+         __atomic_load_n(&g_measure, __ATOMIC_RELAXED);
+}
+
+int pt_rec_level(void) { return __atomic_load_n(&g_level, __ATOMIC_RELAXED); }
+
+/* ---- failure ------------------------------------------------------------- */
+
+/* One message, then recording stops; the program goes on. */
+static void fail_once(const char *what) {
+  if (!__atomic_exchange_n(&g_failed, 1, __ATOMIC_ACQ_REL))
+    fprintf(stderr, "paratrace: recording stopped: %s\n", what);
+  __atomic_store_n(&g_on, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+/* The id of `name` in class `cls` (0 regions, 1 attributes), defining it
+ * with `define` on first use.  Ids come from the name's hash (24 bits, so
+ * every process agrees), probing on a collision.  Caller holds g_mu. */
+static uint64_t name_id(int cls, const char *name, int *created) {
+  *created = 0;
+  if (!name) name = "";
+  if ((g_nnames + 1) * 2 > g_capnames) {
+    size_t nc = g_capnames ? g_capnames * 2 : 256;
+    named *n = calloc(nc, sizeof *n);
+    if (!n) return PT_NONE;
+    for (size_t i = 0; i < g_capnames; i++) {
+      if (!g_names[i].name) continue;
+      size_t k = name_hash(g_names[i].name + 1) & (nc - 1);
+      while (n[k].name) k = (k + 1) & (nc - 1);
+      n[k] = g_names[i];
+    }
+    free(g_names);
+    g_names = n;
+    g_capnames = nc;
+  }
+  uint64_t h = name_hash(name);
+  size_t mask = g_capnames - 1;
+  uint64_t want = (h & 0xffffff) | ((uint64_t)cls << 24);
+  size_t i = h & mask;
+  for (; g_names[i].name; i = (i + 1) & mask) {
+    if (g_names[i].name[0] == (char)('0' + cls) &&
+        strcmp(g_names[i].name + 1, name) == 0)
+      return g_names[i].id;
+  }
+  /* Collision with another name's id: take the next free one. */
+  for (int again = 1; again;) {
+    again = 0;
+    for (size_t j = 0; j < g_capnames; j++)
+      if (g_names[j].name && g_names[j].id == want) {
+        want = ((want + 1) & 0xffffff) | ((uint64_t)cls << 24);
+        again = 1;
+        break;
+      }
+  }
+  size_t len = strlen(name);
+  char *copy = malloc(len + 2);
+  if (!copy) return PT_NONE;
+  copy[0] = (char)('0' + cls);
+  memcpy(copy + 1, name, len + 1);
+  g_names[i].name = copy;
+  g_names[i].id = want;
+  g_nnames++;
+  *created = 1;
+  return want;
+}
+
+static int def_locked(const pt_def *d) {
+  if (!g_w) return PT_ESTATE;
+  int rc = pt_writer_def(g_w, d);
+  if (rc) fail_once(pt_writer_errmsg(g_w));
+  return rc;
+}
+
+int pt_rec_def(const pt_def *def) {
+  pthread_mutex_lock(&g_mu);
+  int rc = def_locked(def);
+  pthread_mutex_unlock(&g_mu);
+  return rc;
+}
+
+uint64_t pt_rec_region(const char *name, int role, int paradigm) {
+  pthread_mutex_lock(&g_mu);
+  int created;
+  uint64_t id = name_id(0, name, &created);
+  if (created && g_w) {
+    pt_def d = {.kind = PT_DEF_REGION, .id = id, .i0 = role, .i1 = paradigm,
+                .name = name};
+    def_locked(&d);
+  }
+  pthread_mutex_unlock(&g_mu);
+  return id;
+}
+
+uint64_t pt_rec_attribute(const char *name, int type) {
+  pthread_mutex_lock(&g_mu);
+  int created;
+  uint64_t id = name_id(1, name, &created);
+  if (created && g_w) {
+    pt_def d = {.kind = PT_DEF_ATTRIBUTE, .id = id, .i0 = type, .name = name};
+    def_locked(&d);
+  }
+  pthread_mutex_unlock(&g_mu);
+  return id;
+}
+
+/* ---- ring serialisation -------------------------------------------------- */
+
+static size_t value_size(const pt_value *v, int type) {
+  switch (type) {
+    case PT_TYPE_STRING: return 4 + (v->v.s ? strlen(v->v.s) + 1 : 0);
+    case PT_TYPE_INTS: return 8 + 7 + 8 * (size_t)v->count; /* + padding */
+    case PT_TYPE_NONE: return 0;
+    default: return 8;
+  }
+}
+
+static size_t event_size(const pt_event *ev) {
+  size_t n = 4 + 11 * 8 + 1 + value_size(&ev->value, ev->value.type) + 4 +
+             (ev->text ? strlen(ev->text) + 1 : 0);
+  for (uint32_t i = 0; i < ev->nattrs; i++)
+    n += 8 + 1 + value_size(&ev->attrs[i].val, ev->attrs[i].val.type);
+  return (n + 7) & ~(size_t)7;
+}
+
+static uint8_t *put_value(uint8_t *p, const pt_value *v, int type) {
+  switch (type) {
+    case PT_TYPE_STRING: {
+      uint32_t n = v->v.s ? (uint32_t)strlen(v->v.s) + 1 : 0;
+      memcpy(p, &n, 4);
+      if (n) memcpy(p + 4, v->v.s, n);
+      return p + 4 + n;
+    }
+    case PT_TYPE_INTS:
+      { uint64_t c = v->count; memcpy(p, &c, 8); }
+      p += 8;
+      p += (8 - ((uintptr_t)p & 7)) & 7; /* elements 8-aligned in place */
+      if (v->count) memcpy(p, v->v.ints, 8 * (size_t)v->count);
+      return p + 8 * (size_t)v->count;
+    case PT_TYPE_NONE: return p;
+    default: memcpy(p, &v->v.u, 8); return p + 8;
+  }
+}
+
+static const uint8_t *get_value(const uint8_t *p, pt_value *v, int type) {
+  memset(v, 0, sizeof *v);
+  v->type = (uint32_t)type;
+  switch (type) {
+    case PT_TYPE_STRING: {
+      uint32_t n;
+      memcpy(&n, p, 4);
+      v->v.s = n ? (const char *)p + 4 : NULL;
+      return p + 4 + n;
+    }
+    case PT_TYPE_INTS:
+      { uint64_t c; memcpy(&c, p, 8); v->count = (uint32_t)c; }
+      p += 8;
+      p += (8 - ((uintptr_t)p & 7)) & 7;
+      v->v.ints = v->count ? (const int64_t *)(const void *)p : NULL;
+      return p + 8 * (size_t)v->count;
+    case PT_TYPE_NONE: return p;
+    default: memcpy(&v->v.u, p, 8); return p + 8;
+  }
+}
+
+static void put_event(uint8_t *p, const pt_event *ev, uint32_t size) {
+  memcpy(p, &size, 4);
+  p += 4;
+  uint64_t f[11] = {ev->time, ev->location, ev->kind, ev->nattrs, ev->ref,
+                    (uint64_t)ev->peer, ev->comm, (uint64_t)ev->tag, ev->size,
+                    ev->size2, ev->request};
+  memcpy(p, f, sizeof f);
+  p += sizeof f;
+  *p++ = (uint8_t)ev->value.type;
+  p = put_value(p, &ev->value, (int)ev->value.type);
+  pt_value t = {.type = PT_TYPE_STRING, .v.s = ev->text};
+  p = put_value(p, &t, PT_TYPE_STRING);
+  for (uint32_t i = 0; i < ev->nattrs; i++) {
+    memcpy(p, &ev->attrs[i].key, 8);
+    p[8] = (uint8_t)ev->attrs[i].val.type;
+    p = put_value(p + 9, &ev->attrs[i].val, (int)ev->attrs[i].val.type);
+  }
+}
+
+/* Decode a record; attrs go to `scratch`.  Pointers into the ring. */
+static int get_event(const uint8_t *p, pt_event *ev, pt__buf *scratch) {
+  p += 4;
+  uint64_t f[11];
+  memcpy(f, p, sizeof f);
+  p += sizeof f;
+  memset(ev, 0, sizeof *ev);
+  ev->time = f[0];
+  ev->location = f[1];
+  ev->kind = (uint32_t)f[2];
+  ev->nattrs = (uint32_t)f[3];
+  ev->ref = f[4];
+  ev->peer = (int64_t)f[5];
+  ev->comm = f[6];
+  ev->tag = (int64_t)f[7];
+  ev->size = f[8];
+  ev->size2 = f[9];
+  ev->request = f[10];
+  int vt = *p++;
+  p = get_value(p, &ev->value, vt);
+  pt_value t;
+  p = get_value(p, &t, PT_TYPE_STRING);
+  ev->text = t.v.s;
+  scratch->len = 0;
+  if (ev->nattrs) {
+    if (pt__buf_reserve(scratch, ev->nattrs * sizeof(pt_attr))) return -1;
+    pt_attr *a = (pt_attr *)(void *)scratch->p;
+    for (uint32_t i = 0; i < ev->nattrs; i++) {
+      memcpy(&a[i].key, p, 8);
+      p = get_value(p + 9, &a[i].val, p[8]);
+    }
+    ev->attrs = a;
+  }
+  return 0;
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+static rthread *thread_new(void) {
+  pthread_mutex_lock(&g_mu);
+  if (!g_w) {
+    pthread_mutex_unlock(&g_mu);
+    return NULL;
+  }
+  rthread *t = calloc(1, sizeof *t);
+  if (!t) {
+    pthread_mutex_unlock(&g_mu);
+    fail_once("out of memory");
+    return NULL;
+  }
+  uint64_t index = g_nthreads++;
+  t->loc = g_o.rank + index * g_o.nranks;
+  int rc = pt_writer_stream(g_w, t->loc, &t->s);
+  if (!rc && g_o.policy == PT_REC_RING) {
+    t->cap = g_o.buffer;
+    if (!(t->ring = malloc(t->cap))) rc = PT_ENOMEM;
+  }
+  if (rc) {
+    pthread_mutex_unlock(&g_mu);
+    free(t);
+    fail_once(rc == PT_ENOMEM ? "out of memory" : pt_writer_errmsg(g_w));
+    return NULL;
+  }
+  char name[64];
+  if (index == 0)
+    snprintf(name, sizeof name, "rank %llu", (unsigned long long)g_o.rank);
+  else
+    snprintf(name, sizeof name, "rank %llu thread %llu",
+             (unsigned long long)g_o.rank, (unsigned long long)index);
+  pt_def d = {.kind = PT_DEF_LOCATION, .id = t->loc, .parent = g_o.rank,
+              .name = name};
+  def_locked(&d);
+  t->next = g_threads;
+  g_threads = t;
+  pthread_mutex_unlock(&g_mu);
+  return t;
+}
+
+static rthread *self(void) {
+  if (t_self && t_generation == __atomic_load_n(&g_generation,
+                                                __ATOMIC_ACQUIRE))
+    return t_self;
+  t_self = thread_new();
+  t_generation = __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE);
+  return t_self;
+}
+
+static int write_event(rthread *t, const pt_event *ev) {
+  int rc = pt_stream_event(t->s, ev);
+  if (rc) fail_once(pt_stream_errmsg(t->s));
+  return rc;
+}
+
+static void overflow_event(rthread *t, int policy, uint64_t lost,
+                           uint64_t time) {
+  pt_event ev = {.time = time, .location = t->loc,
+                 .kind = PT_EV_BUFFER_OVERFLOW, .tag = policy, .size = lost};
+  write_event(t, &ev);
+}
+
+/* Drop the oldest record of the ring. */
+static void ring_pop(rthread *t) {
+  uint32_t n;
+  memcpy(&n, t->ring + t->head, 4);
+  if (n == 0) { /* wrap marker */
+    t->used -= t->cap - t->head;
+    t->head = 0;
+    memcpy(&n, t->ring, 4);
+  }
+  t->head += n;
+  t->used -= n;
+  if (t->head == t->cap) t->head = 0;
+}
+
+static int ring_push(rthread *t, const pt_event *ev) {
+  size_t n = event_size(ev);
+  if (n + 8 > t->cap) { /* larger than the whole ring: lost */
+    t->lost++;
+    return PT_OK;
+  }
+  for (;;) {
+    size_t room_end = t->cap - t->tail;
+    if (t->used == 0) t->head = t->tail = 0, room_end = t->cap;
+    int wraps = n + 4 > room_end; /* keep 4 bytes for a wrap marker */
+    size_t need = wraps ? room_end + n : n;
+    if (t->used + need + 4 <= t->cap) {
+      if (wraps) {
+        memset(t->ring + t->tail, 0, 4);
+        t->used += room_end;
+        t->tail = 0;
+      }
+      put_event(t->ring + t->tail, ev, (uint32_t)n);
+      t->tail += n;
+      t->used += n;
+      return PT_OK;
+    }
+    ring_pop(t);
+    t->lost++;
+  }
+}
+
+static int ring_drain(rthread *t) {
+  int rc = PT_OK;
+  uint64_t last = 0;
+  while (t->used && rc == PT_OK) {
+    uint32_t n;
+    memcpy(&n, t->ring + t->head, 4);
+    if (n == 0) {
+      t->used -= t->cap - t->head;
+      t->head = 0;
+      continue;
+    }
+    pt_event ev;
+    if (get_event(t->ring + t->head, &ev, &t->scratch)) return PT_ENOMEM;
+    if (t->lost && last == 0) overflow_event(t, PT_REC_RING, t->lost, ev.time);
+    last = ev.time;
+    rc = write_event(t, &ev);
+    t->head += n;
+    t->used -= n;
+    if (t->head == t->cap) t->head = 0;
+  }
+  if (t->lost && last == 0)
+    overflow_event(t, PT_REC_RING, t->lost, t->last_time);
+  t->lost = 0;
+  return rc;
+}
+
+int pt_rec_event(pt_event *ev) {
+  if (!pt_rec_enabled()) return PT_ESTATE;
+  rthread *t = self();
+  if (!t || t->stopped) return PT_ESTATE;
+  ev->location = t->loc;
+  if (ev->time < t->last_time) ev->time = t->last_time;
+  t->last_time = ev->time;
+  switch (g_o.policy) {
+    case PT_REC_RING: return ring_push(t, ev);
+    case PT_REC_STOP: {
+      t->bytes += event_size(ev);
+      if (t->bytes > g_o.buffer) {
+        t->stopped = 1;
+        overflow_event(t, PT_REC_STOP, 0, ev->time);
+        return PT_ESTATE;
+      }
+      return write_event(t, ev);
+    }
+    default: return write_event(t, ev);
+  }
+}
+
+int pt_rec_flush(void) {
+  rthread *t = t_self;
+  if (!t || !__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return PT_OK;
+  if (g_o.policy == PT_REC_RING) return PT_OK; /* the ring is the buffer */
+  int rc = pt_stream_flush(t->s);
+  if (rc) fail_once(pt_stream_errmsg(t->s));
+  return rc;
+}
+
+/* ---- start / stop -------------------------------------------------------- */
+
+static void on_signal(int sig, siginfo_t *si, void *uc);
+static struct sigaction g_old[32];
+static const int g_sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGTERM};
+
+static void install_handlers(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < sizeof g_sigs / sizeof g_sigs[0]; i++)
+    sigaction(g_sigs[i], &sa, &g_old[g_sigs[i]]);
+}
+
+/* Best effort: closing the archive is not async-signal-safe (it allocates
+ * and takes locks), but the process is dying; if the close itself
+ * crashes, the default action runs (SA_RESETHAND) and the blocks already
+ * written stay recoverable. */
+static void on_signal(int sig, siginfo_t *si, void *uc) {
+  if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
+      pthread_mutex_trylock(&g_mu) == 0) {
+    pthread_mutex_unlock(&g_mu);
+    pt_rec_stop(NULL);
+  }
+  struct sigaction *old = &g_old[sig];
+  if (old->sa_flags & SA_SIGINFO) {
+    if (old->sa_sigaction) {
+      old->sa_sigaction(sig, si, uc);
+      return;
+    }
+  } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+    old->sa_handler(sig);
+    return;
+  }
+  sigaction(sig, old, NULL);
+  raise(sig);
+}
+
+int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
+  pt_rec_opts o = {0};
+  if (opts) o = *opts;
+  if (!o.path) o.path = "paratrace.ptf";
+  if (!o.buffer) o.buffer = 4u << 20;
+  if (o.buffer < 4096) o.buffer = 4096;
+  if (o.buffer > (32u << 20)) o.buffer = 32u << 20;
+  if (o.policy < PT_REC_FLUSH || o.policy > PT_REC_RING)
+    return pt__err(err, PT_EINVAL, "unknown buffer policy %d", o.policy);
+  if (o.level <= 0 || o.level > 3) o.level = 3;
+  if (!o.nranks) o.nranks = 1;
+  if (o.rank >= o.nranks)
+    return pt__err(err, PT_EINVAL, "rank %llu of %llu",
+                   (unsigned long long)o.rank, (unsigned long long)o.nranks);
+  pthread_mutex_lock(&g_mu);
+  if (g_w) {
+    pthread_mutex_unlock(&g_mu);
+    return pt__err(err, PT_ESTATE, "a recorder is already running");
+  }
+  pt_writer_opts wo = {
+      .block_size = o.policy == PT_REC_FLUSH ? o.buffer : 0,
+      .creator = o.creator ? o.creator : "paratrace record",
+      .overwrite = o.join ? 0 : o.overwrite,
+      .join = o.join,
+      .part = o.rank};
+  int rc = pt_writer_open(&g_w, o.path, &wo, err);
+  if (rc) {
+    pthread_mutex_unlock(&g_mu);
+    return rc;
+  }
+  free(g_path);
+  g_path = strdup(o.path);
+  o.path = g_path;
+  g_o = o;
+  g_level = o.level;
+  g_failed = 0;
+  g_offset = 0;
+  g_threads = NULL;
+  g_nthreads = 0;
+  __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
+  if (!o.join) {
+    pt_def clk = {.kind = PT_DEF_CLOCK, .i0 = 1000000000, .parent = 0};
+    def_locked(&clk);
+  }
+  char name[48];
+  snprintf(name, sizeof name, "rank %llu", (unsigned long long)o.rank);
+  pt_def grp = {.kind = PT_DEF_LOCATION_GROUP, .id = o.rank, .parent = PT_NONE,
+                .ref = PT_NONE, .i1 = (int64_t)o.rank, .name = name};
+  def_locked(&grp);
+  /* Names defined before (another recorder) are defined again here. */
+  for (size_t i = 0; i < g_capnames; i++) {
+    named *n = &g_names[i];
+    if (!n->name) continue;
+    pt_def d = {.kind = n->name[0] == '0' ? PT_DEF_REGION : PT_DEF_ATTRIBUTE,
+                .id = n->id, .name = n->name + 1};
+    def_locked(&d);
+  }
+  __atomic_store_n(&g_measure, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&g_on, 1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&g_mu);
+  static int installed;
+  if (!installed) {
+    installed = 1;
+    install_handlers();
+  }
+  return PT_OK;
+}
+
+int pt_rec_stop(pt_error *err) {
+  pthread_mutex_lock(&g_mu);
+  if (!g_w) {
+    pthread_mutex_unlock(&g_mu);
+    return PT_OK;
+  }
+  __atomic_store_n(&g_on, 0, __ATOMIC_RELEASE);
+  int rc = PT_OK;
+  for (rthread *t = g_threads; t; t = t->next)
+    if (t->ring) {
+      int r = ring_drain(t);
+      if (r && !rc) rc = pt__err(err, r, "%s", pt_stream_errmsg(t->s));
+    }
+  pt_error e2 = {0};
+  int r = pt_writer_close(g_w, &e2);
+  if (r && !rc) rc = pt__err(err, r, "%s", e2.msg);
+  if (r) fprintf(stderr, "paratrace: closing %s: %s\n", g_path, e2.msg);
+  g_w = NULL;
+  for (rthread *t = g_threads, *n; t; t = n) {
+    n = t->next;
+    free(t->ring);
+    pt__buf_free(&t->scratch);
+    free(t);
+  }
+  g_threads = NULL;
+  __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
+  pthread_mutex_unlock(&g_mu);
+  return rc;
+}
+
+void pt_rec_clock_offset(int64_t offset_ns, uint64_t at) {
+  __atomic_store_n(&g_offset, offset_ns, __ATOMIC_RELEASE);
+  pt_def d = {.kind = PT_DEF_CLOCK_SYNC, .ref = g_o.rank, .i0 = (int64_t)at,
+              .i1 = offset_ns};
+  pt_rec_def(&d);
+}
+
+/* ---- environment --------------------------------------------------------- */
+
+static int parse_size(const char *s, size_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s) return -1;
+  unsigned long long m = 1;
+  if (*end == 'k' || *end == 'K') m = 1024, end++;
+  else if (*end == 'm' || *end == 'M') m = 1024 * 1024, end++;
+  else if (*end == 'g' || *end == 'G') m = 1024ull * 1024 * 1024, end++;
+  if (*end) return -1;
+  *out = (size_t)(v * m);
+  return 0;
+}
+
+int pt_rec_start_env(uint64_t rank, uint64_t nranks, int join, pt_error *err) {
+  pt_rec_opts o = {.rank = rank, .nranks = nranks, .join = join};
+  int level = 3;
+  const char *v;
+  if ((v = getenv("PARATRACE_OUTPUT")) && *v) o.path = v;
+  if ((v = getenv("PARATRACE_BUFFER")) && *v && parse_size(v, &o.buffer))
+    return pt__err(err, PT_EINVAL, "PARATRACE_BUFFER=%s: want a size "
+                                   "such as 4M", v);
+  if ((v = getenv("PARATRACE_POLICY")) && *v) {
+    if (strcmp(v, "flush") == 0) o.policy = PT_REC_FLUSH;
+    else if (strcmp(v, "stop") == 0) o.policy = PT_REC_STOP;
+    else if (strcmp(v, "ring") == 0) o.policy = PT_REC_RING;
+    else
+      return pt__err(err, PT_EINVAL,
+                     "PARATRACE_POLICY=%s: want flush, stop or ring", v);
+  }
+  if ((v = getenv("PARATRACE_LEVEL")) && *v) {
+    if (v[0] < '0' || v[0] > '3' || v[1])
+      return pt__err(err, PT_EINVAL, "PARATRACE_LEVEL=%s: want 0..3", v);
+    level = v[0] - '0';
+  }
+  if ((v = getenv("PARATRACE_OVERWRITE")) && strcmp(v, "1") == 0)
+    o.overwrite = 1;
+  int rc = pt_rec_start(&o, err);
+  if (rc == PT_OK) pt_trace_level(level);
+  return rc;
+}
+
+/* ---- the user API -------------------------------------------------------- */
+
+void pt_trace_level(int level) {
+  if (level < 0) level = 0;
+  if (level > 3) level = 3;
+  __atomic_store_n(&g_level, level, __ATOMIC_RELEASE);
+}
+
+void pt_trace_measure(int on) {
+  if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return;
+  if (!on) { /* the off event is the last one recorded */
+    pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MEASURE, .tag = 0};
+    pt_rec_event(&ev);
+    __atomic_store_n(&g_measure, 0, __ATOMIC_RELEASE);
+  } else {
+    __atomic_store_n(&g_measure, 1, __ATOMIC_RELEASE);
+    pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MEASURE, .tag = 1};
+    pt_rec_event(&ev);
+  }
+}
+
+static void user_region(const char *name, uint32_t kind) {
+  if (!pt_rec_enabled() || pt_rec_level() < 1) return;
+  pt_event ev = {.time = pt_rec_now(), .kind = kind,
+                 .ref = pt_rec_region(name, PT_ROLE_USER, PT_PARADIGM_USER)};
+  pt_rec_event(&ev);
+}
+
+void pt_trace_begin(const char *name) { user_region(name, PT_EV_ENTER); }
+void pt_trace_end(const char *name) { user_region(name, PT_EV_LEAVE); }
+
+static uint64_t label_id(const char *label) {
+  /* Labels share the region name space (class 0) under a prefix. */
+  char buf[256];
+  snprintf(buf, sizeof buf, "label:%s", label ? label : "");
+  pthread_mutex_lock(&g_mu);
+  int created;
+  uint64_t id = name_id(0, buf, &created);
+  if (created && g_w) {
+    pt_def d = {.kind = PT_DEF_LABEL, .id = id, .name = label};
+    def_locked(&d);
+  }
+  pthread_mutex_unlock(&g_mu);
+  return id;
+}
+
+static void mark(const char *label, pt_value v, const char *text) {
+  if (!pt_rec_enabled() || pt_rec_level() < 1) return;
+  /* MARK has no value slot: the typed value is the attribute "value". */
+  pt_attr a = {.val = v};
+  if (v.type != PT_TYPE_NONE) a.key = pt_rec_attribute("value", (int)v.type);
+  pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MARK,
+                 .ref = label_id(label), .text = text,
+                 .nattrs = v.type != PT_TYPE_NONE, .attrs = &a};
+  pt_rec_event(&ev);
+}
+
+void pt_trace_mark_int(const char *label, int64_t value) {
+  mark(label, (pt_value){.type = PT_TYPE_INT, .v.i = value}, NULL);
+}
+void pt_trace_mark_double(const char *label, double value) {
+  mark(label, (pt_value){.type = PT_TYPE_DOUBLE, .v.d = value}, NULL);
+}
+void pt_trace_mark_text(const char *label, const char *text) {
+  mark(label, (pt_value){.type = PT_TYPE_NONE}, text);
+}
+
+void pt_trace_message(const char *text) {
+  if (!pt_rec_enabled()) return;
+  pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MESSAGE,
+                 .ref = PT_NONE, .text = text};
+  if (pt_rec_event(&ev) == PT_OK) pt_rec_flush();
+}
+
+void pt_trace_flush(void) { pt_rec_flush(); }

@@ -1,0 +1,253 @@
+/* The recorder: user API round trip, threads, buffer policies, on/off,
+ * joined writers, unwritable directory. */
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "paratrace/reader.h"
+#include "paratrace/record.h"
+#include "test.h"
+
+static char dir[256];
+
+static void path_of(char *buf, size_t n, const char *name) {
+  snprintf(buf, n, "%s/%s", dir, name);
+}
+
+/* Count events per kind (and in total) of an archive. */
+typedef struct counts {
+  uint64_t total, kind[PT_EV__COUNT];
+  uint64_t lost, overflow_policy;
+  uint64_t nlocs;
+  int ordered;
+} counts;
+
+static int read_counts(const char *path, counts *c) {
+  memset(c, 0, sizeof *c);
+  c->ordered = 1;
+  pt_reader *r;
+  pt_error err = {0};
+  int rc = pt_reader_open(&r, path, NULL, &err);
+  if (rc) {
+    fprintf(stderr, "%s\n", err.msg);
+    return rc;
+  }
+  for (size_t i = 0; pt_reader_def(r, i); i++)
+    if (pt_reader_def(r, i)->kind == PT_DEF_LOCATION) c->nlocs++;
+  pt_event ev;
+  uint64_t last = 0;
+  while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
+    c->total++;
+    if (ev.kind < PT_EV__COUNT) c->kind[ev.kind]++;
+    if (ev.time < last) c->ordered = 0;
+    last = ev.time;
+    if (ev.kind == PT_EV_BUFFER_OVERFLOW) {
+      c->lost += ev.size;
+      c->overflow_policy = (uint64_t)ev.tag;
+    }
+  }
+  pt_reader_close(r);
+  return rc == PT_END ? PT_OK : rc;
+}
+
+TEST(user_api) {
+  char p[300];
+  path_of(p, sizeof p, "user.ptf");
+  pt_rec_opts o = {.path = p};
+  pt_error err = {0};
+  ASSERT_OK(pt_rec_start(&o, &err));
+  ASSERT_STATUS(pt_rec_start(&o, &err), PT_ESTATE);
+  pt_trace_begin("solve");
+  pt_trace_mark_int("iteration", 7);
+  pt_trace_mark_double("residual", 0.5);
+  pt_trace_mark_text("phase", "setup");
+  pt_trace_message("converged");
+  pt_trace_end("solve");
+  pt_trace_measure(0);
+  pt_trace_begin("hidden");
+  pt_trace_end("hidden");
+  pt_trace_measure(1);
+  pt_trace_level(0);
+  pt_trace_begin("also-hidden");
+  pt_trace_level(3);
+  ASSERT_OK(pt_rec_stop(&err));
+  counts c;
+  ASSERT_OK(read_counts(p, &c));
+  ASSERT_EQ_U64(c.kind[PT_EV_ENTER], 1);
+  ASSERT_EQ_U64(c.kind[PT_EV_LEAVE], 1);
+  ASSERT_EQ_U64(c.kind[PT_EV_MARK], 3);
+  ASSERT_EQ_U64(c.kind[PT_EV_MESSAGE], 1);
+  ASSERT_EQ_U64(c.kind[PT_EV_MEASURE], 2);
+  ASSERT_EQ_U64(c.total, 8);
+  ASSERT_TRUE(c.ordered);
+}
+
+static void *thread_main(void *arg) {
+  long n = (long)arg;
+  for (long i = 0; i < n; i++) {
+    pt_trace_begin("work");
+    pt_trace_end("work");
+  }
+  return NULL;
+}
+
+TEST(threads_get_streams) {
+  char p[300];
+  path_of(p, sizeof p, "threads.ptf");
+  pt_rec_opts o = {.path = p, .buffer = 8192};
+  pt_error err = {0};
+  ASSERT_OK(pt_rec_start(&o, &err));
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++)
+    ASSERT_TRUE(pthread_create(&th[i], NULL, thread_main, (void *)5000L) == 0);
+  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  ASSERT_OK(pt_rec_stop(&err));
+  counts c;
+  ASSERT_OK(read_counts(p, &c));
+  ASSERT_EQ_U64(c.nlocs, 4);
+  ASSERT_EQ_U64(c.kind[PT_EV_ENTER], 20000);
+  ASSERT_EQ_U64(c.kind[PT_EV_LEAVE], 20000);
+}
+
+static void policy_run(const char *name, int policy, counts *c) {
+  char p[300];
+  path_of(p, sizeof p, name);
+  pt_rec_opts o = {.path = p, .buffer = 4096, .policy = policy};
+  pt_error err = {0};
+  if (pt_rec_start(&o, &err)) return;
+  for (int i = 0; i < 10000; i++) pt_trace_mark_int("i", i);
+  pt_rec_stop(&err);
+  read_counts(p, c);
+}
+
+TEST(policy_stop) {
+  counts c;
+  policy_run("stop.ptf", PT_REC_STOP, &c);
+  ASSERT_TRUE(c.kind[PT_EV_MARK] > 10 && c.kind[PT_EV_MARK] < 1000);
+  ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 1);
+  ASSERT_EQ_U64(c.overflow_policy, PT_REC_STOP);
+}
+
+TEST(policy_ring) {
+  counts c;
+  policy_run("ring.ptf", PT_REC_RING, &c);
+  uint64_t kept = c.kind[PT_EV_MARK];
+  ASSERT_TRUE(kept > 10 && kept < 1000);
+  ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 1);
+  ASSERT_EQ_U64(c.overflow_policy, PT_REC_RING);
+  ASSERT_EQ_U64(c.lost + kept, 10000);
+  /* The newest were kept: the last mark has value 9999. */
+  char p[300];
+  path_of(p, sizeof p, "ring.ptf");
+  pt_reader *r;
+  pt_error err = {0};
+  ASSERT_OK(pt_reader_open(&r, p, NULL, &err));
+  pt_event ev;
+  int64_t lastv = -1;
+  while (pt_reader_next(r, &ev) == PT_OK)
+    if (ev.kind == PT_EV_MARK && ev.nattrs) lastv = ev.attrs[0].val.v.i;
+  pt_reader_close(r);
+  ASSERT_EQ_I64(lastv, 9999);
+}
+
+TEST(policy_flush_keeps_all) {
+  counts c;
+  policy_run("flush.ptf", PT_REC_FLUSH, &c);
+  ASSERT_EQ_U64(c.kind[PT_EV_MARK], 10000);
+  ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 0);
+}
+
+TEST(ring_with_arrays) {
+  char p[300];
+  path_of(p, sizeof p, "ringarr.ptf");
+  pt_rec_opts o = {.path = p, .buffer = 8192, .policy = PT_REC_RING};
+  pt_error err = {0};
+  ASSERT_OK(pt_rec_start(&o, &err));
+  uint64_t ka = pt_rec_attribute("requests", PT_TYPE_INTS);
+  uint64_t ks = pt_rec_attribute("name", PT_TYPE_STRING);
+  int64_t arr[5] = {1, 2, 3, 4, 5};
+  for (int i = 0; i < 500; i++) {
+    pt_attr at[2] = {{ka, {.type = PT_TYPE_INTS, .count = (uint32_t)(i % 6),
+                           .v.ints = arr}},
+                     {ks, {.type = PT_TYPE_STRING, .v.s = i % 2 ? "odd" : "e"}}};
+    pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MARK, .nattrs = 2,
+                   .attrs = at, .ref = PT_NONE};
+    pt_rec_event(&ev);
+  }
+  ASSERT_OK(pt_rec_stop(&err));
+  pt_reader *r;
+  ASSERT_OK(pt_reader_open(&r, p, NULL, &err));
+  pt_event ev;
+  uint64_t n = 0;
+  while (pt_reader_next(r, &ev) == PT_OK) {
+    if (ev.kind != PT_EV_MARK) continue;
+    n++;
+    ASSERT_EQ_U64(ev.nattrs, 2);
+    for (uint32_t k = 0; k < ev.attrs[0].val.count; k++)
+      ASSERT_EQ_I64(ev.attrs[0].val.v.ints[k], k + 1);
+  }
+  pt_reader_close(r);
+  ASSERT_TRUE(n > 10);
+}
+
+TEST(joined_writers) {
+  char p[300];
+  path_of(p, sizeof p, "joined.ptf");
+  pt_error err = {0};
+  /* Three "ranks" in turn (one process: start/stop each). */
+  pt_rec_opts lead = {.path = p, .rank = 0, .nranks = 3};
+  ASSERT_OK(pt_rec_start(&lead, &err));
+  pt_trace_begin("r0");
+  pt_trace_end("r0");
+  /* The leader must close last: stop it after the joiners, so record the
+   * joiners from child processes. */
+  for (int rank = 1; rank < 3; rank++) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      pt_rec_stop(NULL); /* the child's copy of the leader: drop it */
+      pt_rec_opts j = {.path = p, .rank = (uint64_t)rank, .nranks = 3,
+                       .join = 1};
+      if (pt_rec_start(&j, NULL)) _exit(1);
+      pt_trace_begin("rj");
+      pt_trace_end("rj");
+      _exit(pt_rec_stop(NULL) ? 1 : 0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  }
+  ASSERT_OK(pt_rec_stop(&err));
+  counts c;
+  ASSERT_OK(read_counts(p, &c));
+  ASSERT_EQ_U64(c.nlocs, 3);
+  ASSERT_EQ_U64(c.kind[PT_EV_ENTER], 3);
+}
+
+TEST(unwritable_directory) {
+  pt_rec_opts o = {.path = "/proc/no/such/place.ptf"};
+  pt_error err = {0};
+  ASSERT_TRUE(pt_rec_start(&o, &err) != PT_OK);
+  ASSERT_CONTAINS(err.msg, "/proc/no/such/place.ptf");
+  pt_trace_begin("x"); /* harmless */
+  ASSERT_OK(pt_rec_stop(&err));
+}
+
+int main(void) {
+  snprintf(dir, sizeof dir, "%s/pt_test_record.%ld",
+           getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+  mkdir(dir, 0755);
+  RUN(user_api);
+  RUN(threads_get_streams);
+  RUN(policy_stop);
+  RUN(policy_ring);
+  RUN(policy_flush_keeps_all);
+  RUN(ring_with_arrays);
+  RUN(joined_writers);
+  RUN(unwritable_directory);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+  return test_summary();
+}
