@@ -14,5 +14,6 @@
 #include "format.h"
 #include "generate.h"
 #include "profile.h"
+#include "record.h"
 
 #endif
