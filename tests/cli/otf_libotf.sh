@@ -1,0 +1,49 @@
+#!/bin/sh
+# OTF 1.x against the real OTF library (Debian otf-trace, libopen-trace-format):
+# - every OTF test vector (written by the real library) -> our reader -> PTF
+#   -> our OTF writer; the real library's otfprint of our output equals its
+#   otfprint of the original (record numbers and timing line dropped, sorted);
+# - our output compressed file by file with the real library's otfcompress
+#   (.z streams) reads in our reader to the same dump as the plain files.
+. "$(dirname "$0")/common.inc"
+TD=${PT_SRCDIR:-$OLDPWD}/../shared/testdata
+[ -d "$TD/otf" ] || { echo "PASS otf_libotf_skipped_no_testdata"; t_done; }
+# make check installs otf-trace (scripts/install-deps.sh): missing is a failure.
+command -v otfprint >/dev/null 2>&1 ||
+  { t_fail otf_libotf_tools "otfprint not found (apt-get install otf-trace)"; t_done; }
+
+norm() { sed -e 's/^(#[0-9]*)//' -e '/processing time/d' | LC_ALL=C sort; }
+
+i=0
+for m in $(find "$TD/otf" -name '*.otf' | LC_ALL=C sort); do
+  i=$((i + 1))
+  ok "to_ptf_$i" "$PT" -q convert "$m" -o "v$i.ptf" || continue
+  mkdir -p "o$i"
+  ok "to_otf_$i" "$PT" -q convert "v$i.ptf" -o "o$i/t.otf" || continue
+  otfprint "$m" 2>/dev/null | norm >"want$i.txt"
+  otfprint "o$i/t.otf" 2>"print$i.err" >"print$i.out"; rc=$?
+  norm <"print$i.out" >"got$i.txt"
+  n=$(grep -c . "want$i.txt")
+  if [ "$rc" -eq 0 ] && [ "$n" -gt 20 ] && cmp -s "want$i.txt" "got$i.txt"; then
+    t_pass "libotf_reads_ours_$i"
+  else
+    t_fail "libotf_reads_ours_$i" "$m: otfprint rc $rc, $n lines; diff: $(diff "want$i.txt" "got$i.txt" | head -5)"
+  fi
+  # The real library's zlib layout (one .z per stream file) in our reader.
+  mkdir -p "z$i"
+  cp "o$i"/t.* "z$i"/
+  (cd "z$i" && for f in t.*; do
+     [ "$f" = t.otf ] || otfcompress "$f" >/dev/null 2>&1 || exit 1
+   done) || { t_fail "otfcompress_$i" "otfcompress failed"; continue; }
+  if ls "z$i"/*.z >/dev/null 2>&1 && ! ls "z$i" | grep -v -e '\.z$' -e '^t\.otf$' | grep -q .; then
+    t_pass "otfcompress_$i"
+  else
+    t_fail "otfcompress_$i" "unexpected files: $(ls "z$i")"
+  fi
+  ok "dump_plain_$i" "$PT" dump "o$i/t.otf" >"p$i.dump" &&
+    ok "dump_z_$i" "$PT" dump "z$i/t.otf" >"z$i.dump" &&
+    { [ -s "p$i.dump" ] && cmp -s "p$i.dump" "z$i.dump" && t_pass "ours_reads_libotf_z_$i" ||
+      t_fail "ours_reads_libotf_z_$i" "dumps differ: $(diff "p$i.dump" "z$i.dump" | head -5)"; }
+done
+[ "$i" -ge 4 ] && t_pass otf_vectors_found || t_fail otf_vectors_found "only $i OTF traces under $TD/otf"
+t_done
