@@ -45,5 +45,20 @@ for m in $(find "$TD/otf" -name '*.otf' | LC_ALL=C sort); do
     { [ -s "p$i.dump" ] && cmp -s "p$i.dump" "z$i.dump" && t_pass "ours_reads_libotf_z_$i" ||
       t_fail "ours_reads_libotf_z_$i" "dumps differ: $(diff "p$i.dump" "z$i.dump" | head -5)"; }
 done
+# A generated multi-location trace (any model trace, not a test vector):
+# the real library reads our OTF output with the same number of events of
+# each kind as our dump of the source shows.
+ok gen "$PT" generate -q -o g.ptf --locations 3 --events 2000 --seed 7 &&
+  ok gen_to_otf "$PT" -q convert g.ptf -o g.otf && {
+  "$PT" dump g.ptf | awk '$1 == "event" {
+      k = $4; if (k == "metric") k = "Counter:"; else if (k == "send") k = "SendMessage:";
+      else if (k == "recv") k = "ReceiveMessage:"; else if (k == "enter") k = "Enter:";
+      else if (k == "leave") k = "Leave:"; print k }' | LC_ALL=C sort | uniq -c >gwant.txt
+  otfprint g.otf 2>gprint.err | sed 's/^(#[0-9]*) *//' |
+    awk '/^\t[0-9]/ {print $2}' | LC_ALL=C sort | uniq -c >ggot.txt
+  [ "$(awk '{s += $1} END {print s}' gwant.txt)" -gt 5000 ] && cmp -s gwant.txt ggot.txt &&
+    t_pass libotf_reads_generated ||
+    t_fail libotf_reads_generated "kinds differ: $(diff gwant.txt ggot.txt | head -6)"
+}
 [ "$i" -ge 4 ] && t_pass otf_vectors_found || t_fail otf_vectors_found "only $i OTF traces under $TD/otf"
 t_done
