@@ -60,5 +60,36 @@ ok gen "$PT" generate -q -o g.ptf --locations 3 --events 2000 --seed 7 &&
     t_pass libotf_reads_generated ||
     t_fail libotf_reads_generated "kinds differ: $(diff gwant.txt ggot.txt | head -6)"
 }
+# A trace the real library's own writer compresses (OTF_Writer with
+# OTF_FILECOMPRESSION_COMPRESSED: .z files, 2 processes x 20,000
+# enter/leave, ~90 KB of zlib) reads completely in our reader.
+cat >w.c <<'CEOF'
+#include <otf.h>
+int main(void) {
+  OTF_FileManager *m = OTF_FileManager_open(10);
+  OTF_Writer *w = OTF_Writer_open("lz", 1, m);
+  if (!m || !w) return 1;
+  OTF_Writer_setCompression(w, OTF_FILECOMPRESSION_COMPRESSED);
+  OTF_Writer_writeDefTimerResolution(w, 0, 1000000);
+  OTF_Writer_writeDefProcess(w, 0, 1, "p1", 0);
+  OTF_Writer_writeDefProcess(w, 0, 2, "p2", 0);
+  OTF_Writer_writeDefFunction(w, 0, 1, "f", 0, 0);
+  for (unsigned long t = 1; t <= 20000; t++) {
+    OTF_Writer_writeEnter(w, t * 10, 1, 1 + (t & 1), 0);
+    OTF_Writer_writeLeave(w, t * 10 + 5, 1, 1 + (t & 1), 0);
+  }
+  return OTF_Writer_close(w) != 1;
+}
+CEOF
+if ${CC:-cc} -I/usr/include/open-trace-format -o w w.c -lopen-trace-format 2>cc.err && ./w &&
+   [ -f lz.1.events.z ]; then
+  t_pass libotf_writes_zlib
+  ok dump_libotf_zlib "$PT" dump lz.otf >lz.dump &&
+    { [ "$(grep -c ' enter ' lz.dump)" -eq 20000 ] && [ "$(grep -c ' leave ' lz.dump)" -eq 20000 ] &&
+      t_pass ours_reads_libotf_writer_zlib ||
+      t_fail ours_reads_libotf_writer_zlib "$(grep -c ' enter ' lz.dump) enters, want 20000"; }
+else
+  t_fail libotf_writes_zlib "could not build or run an OTF_Writer program: $(head -c 300 cc.err)"
+fi
 [ "$i" -ge 4 ] && t_pass otf_vectors_found || t_fail otf_vectors_found "only $i OTF traces under $TD/otf"
 t_done
