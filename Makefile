@@ -77,8 +77,15 @@ $(BENCH): $(BENCH_SRCS) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_SRCS) $(STATIC) $(LIBS)
 
-bench: deps all $(BENCH)
+# ASCII parse speed (PICL, OTF 1.x) against the real OTF library.
+ASCII_BENCH := $(BUILD)/bin/paratrace-ascii-bench
+$(ASCII_BENCH): bench/ascii/ascii_bench.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I/usr/include/open-trace-format -o $@ $< $(STATIC) -lopen-trace-format $(LIBS)
+
+bench: deps all $(BENCH) $(ASCII_BENCH)
 	scripts/run-bench.sh $(BUILD)
+	scripts/run-ascii-bench.sh $(BUILD)
 
 deps:
 	@scripts/install-deps.sh

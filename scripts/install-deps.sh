@@ -7,6 +7,7 @@ PKGS="make gcc pkg-config clang libclang-rt-14-dev
 libzstd-dev zstd zlib1g-dev
 libopenmpi-dev openmpi-bin
 libotf2-trace-dev otf2-tools
+otf-trace libopen-trace-format-dev
 python3"
 
 missing=""
