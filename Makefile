@@ -118,3 +118,13 @@ clean:
 	rm -rf build build-* 
 
 -include $(DEPS)
+
+# MPI interposition library (src/mpi/), built when mpicc is installed.
+MPICC   ?= $(shell command -v mpicc 2>/dev/null)
+MPI_SO  := $(BUILD)/lib/libparatrace-mpi.so
+ifneq ($(MPICC),)
+all: $(MPI_SO)
+endif
+$(MPI_SO): src/mpi/wrappers.c src/mpi/mpi_table.h
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) -std=c11 $(OPT) -g $(WARN) -fPIC -shared -o $@ src/mpi/wrappers.c
