@@ -500,6 +500,17 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   raise(sig);
 }
 
+/* A forked child must never write its parent's archive: it forgets the
+ * inherited recorder (the memory stays; the child may start its own). */
+static void forget_in_child(void) {
+  pthread_mutex_init(&g_mu, NULL);
+  g_w = NULL;
+  g_threads = NULL;
+  g_nthreads = 0;
+  __atomic_store_n(&g_on, 0, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
+}
+
 int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   pt_rec_opts o = {0};
   if (opts) o = *opts;
@@ -564,6 +575,7 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   if (!installed) {
     installed = 1;
     install_handlers();
+    pthread_atfork(NULL, NULL, forget_in_child);
   }
   return PT_OK;
 }

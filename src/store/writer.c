@@ -805,6 +805,7 @@ void pt_writer_abort(pt_writer *w) {
     if (b->fd >= 0) close(b->fd);
     b->fd = -1;
   }
-  if (w->dir) pt__rmtree(w->dir);
+  /* A joiner shares the directory: it never removes it. */
+  if (w->dir && !w->join) pt__rmtree(w->dir);
   writer_free(w);
 }
