@@ -119,12 +119,25 @@ clean:
 
 -include $(DEPS)
 
-# MPI interposition library (src/mpi/), built when mpicc is installed.
+# MPI interposition library (src/mpi/), built when mpicc is installed: the
+# wrappers, the MPI recorder and the library's objects in one .so.  Never
+# sanitized (it is preloaded into programs that are not); its objects are
+# compiled apart for that.
 MPICC   ?= $(shell command -v mpicc 2>/dev/null)
 MPI_SO  := $(BUILD)/lib/libparatrace-mpi.so
+MPI_CFLAGS := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -pthread
+MPI_LIBOBJS := $(LIB_SRCS:%.c=$(BUILD)/mpiobj/%.o)
+MPI_OBJS := $(BUILD)/mpiobj/src/mpi/wrappers.o $(BUILD)/mpiobj/src/mpi/mpirec.o
 ifneq ($(MPICC),)
 all: $(MPI_SO)
 endif
-$(MPI_SO): src/mpi/wrappers.c src/mpi/mpi_table.h
+$(BUILD)/mpiobj/src/mpi/%.o: src/mpi/%.c src/mpi/mpi_table.h src/mpi/mpi_sem.h src/mpi/mpirec.h
 	@mkdir -p $(dir $@)
-	OMPI_CC=$(CC) $(MPICC) -std=c11 $(OPT) -g $(WARN) -fPIC -shared -o $@ src/mpi/wrappers.c
+	OMPI_CC=$(CC) $(MPICC) $(MPI_CFLAGS) -c $< -o $@
+$(BUILD)/mpiobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+$(MPI_SO): $(MPI_OBJS) $(MPI_LIBOBJS)
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) -shared -o $@ $(MPI_OBJS) $(MPI_LIBOBJS) -lotf2 -lzstd -lz -lm -pthread
+-include $(MPI_LIBOBJS:.o=.d)

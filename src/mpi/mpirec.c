@@ -1,0 +1,1388 @@
+/* The MPI recorder: what each wrapped MPI call writes into the archive.
+ *
+ * Per call: ENTER of the region "MPI_<name>" at t0 carrying the argument
+ * list as attributes (level >= 2; statuses at level 3), the semantic
+ * events (send / receive with the peer as a COMM_WORLD rank, non-blocking
+ * requests and their completion, collectives with root and bytes, MPI-IO
+ * with bytes), LEAVE at t1.  All written after the PMPI call returned, so
+ * that output arguments are known.
+ *
+ * Argument encodings (attribute names are the MPI standard's parameter
+ * names): communicators as archive communicator ids (MPI_COMM_WORLD 2,
+ * MPI_COMM_SELF 3, MPI_COMM_NULL 1, others a global id that every member
+ * computes alike from the members' COMM_WORLD ranks and the order of
+ * creation); datatypes and ops as SST DUMPI numbers their predefined ones
+ * (MPI_INT 9, MPI_SUM 3), user ones from 100 (per rank); requests as ids
+ * unique within the rank; a status as 5 integers (bytes, source,
+ * cancelled, error, tag); other handles as per-rank ids; ranks, tags and
+ * counts as given.  Buffers, MPI_Info objects, strings and callbacks are
+ * not recorded.
+ *
+ * Configuration (environment; PARATRACE_CONFIG may name a file of
+ * VAR=value lines read first):
+ *   PARATRACE_DISABLE  comma list of functions not recorded ("MPI_Wtime,
+ *                      MPI_Comm_rank", a trailing * matches a prefix)
+ *   PARATRACE_DETAIL   comma list FUNCTION=LEVEL: 1 timing and semantic
+ *                      events, 2 + arguments, 3 + statuses
+ *   and record.h's PARATRACE_OUTPUT, BUFFER, POLICY, LEVEL, OVERWRITE. */
+#include "mpirec.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "paratrace/record.h"
+
+/* ---- tables ------------------------------------------------------------- */
+
+static const char *const fn_names[PT_MPI_NFUNCS] = {
+#define PT_MPI_FN(name, ret, params, args, kinds) "MPI_" #name,
+#include "mpi_table.h"
+#undef PT_MPI_FN
+};
+static const char *const fn_kinds[PT_MPI_NFUNCS] = {
+#define PT_MPI_FN(name, ret, params, args, kinds) kinds,
+#include "mpi_table.h"
+#undef PT_MPI_FN
+};
+static const char *const fn_args[PT_MPI_NFUNCS] = {
+#define PT_MPI_FN(name, ret, params, args, kinds) #args,
+#include "mpi_table.h"
+#undef PT_MPI_FN
+};
+
+#define PT_MS_LIST(X)                                                        \
+  X(NONE) X(SEND) X(RECV) X(SENDRECV) X(ISEND) X(IRECV) X(SEND_INIT)         \
+  X(RECV_INIT) X(START) X(STARTALL) X(WAIT) X(TEST) X(WAITANY) X(TESTANY)    \
+  X(WAITALL) X(TESTALL) X(WAITSOME) X(TESTSOME) X(REQUEST_FREE) X(CANCEL)    \
+  X(COLL) X(ICOLL) X(NOREG) X(COMM_FREE) X(TYPE_FREE) X(FILE_OPEN)           \
+  X(FILE_CLOSE) X(IO_READ) X(IO_WRITE)
+enum {
+#define PT_MS_ENUM(n) PT_MS_##n,
+  PT_MS_LIST(PT_MS_ENUM)
+#undef PT_MS_ENUM
+};
+
+typedef struct fninfo {
+  uint8_t sem, coll;
+  uint8_t level;      /* per-function detail (0 = global) */
+  uint8_t nargs;
+  int8_t pos[128][3]; /* position of the 1st..3rd argument of each kind */
+  char *names[PT_MPI_MAXARGS];
+  uint64_t key[PT_MPI_MAXARGS][2]; /* attribute ids: scalar, array */
+  uint64_t region;
+} fninfo;
+
+static fninfo g_fn[PT_MPI_NFUNCS];
+unsigned char pt__mpi_on[PT_MPI_NFUNCS];
+
+static uint64_t g_calls[PT_MPI_NFUNCS];
+static int g_rank, g_size, g_level = 3, g_multi, g_started, g_failed_init;
+static MPI_Group g_world_group;
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static int64_t g_offset0;
+static uint64_t g_sync_local0;
+
+#define LOCK() do { if (g_multi) pthread_mutex_lock(&g_mu); } while (0)
+#define UNLOCK() do { if (g_multi) pthread_mutex_unlock(&g_mu); } while (0)
+
+uint64_t pt__mpi_now(void) { return pt_rec_now(); }
+
+/* ---- handle maps (open addressing, backward-shift delete) -------------- */
+
+typedef struct hent {
+  uintptr_t key; /* 0 = empty */
+  uint64_t id;
+  int64_t size; /* datatypes: bytes; requests: index in g_reqs */
+  void *info;
+} hent;
+typedef struct hmap {
+  hent *e;
+  size_t cap, n;
+} hmap;
+
+static size_t hslot(uintptr_t k, size_t cap) {
+  uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ULL;
+  return (size_t)(h >> 32) & (cap - 1);
+}
+
+static hent *hfind(const hmap *m, uintptr_t k) {
+  if (!m->cap) return NULL;
+  for (size_t i = hslot(k, m->cap);; i = (i + 1) & (m->cap - 1)) {
+    if (m->e[i].key == k) return &m->e[i];
+    if (!m->e[i].key) return NULL;
+  }
+}
+
+static hent *hput(hmap *m, uintptr_t k) {
+  if ((m->n + 1) * 2 > m->cap) {
+    size_t nc = m->cap ? m->cap * 2 : 64;
+    hent *ne = calloc(nc, sizeof *ne);
+    if (!ne) return NULL;
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->e[i].key) {
+        size_t j = hslot(m->e[i].key, nc);
+        while (ne[j].key) j = (j + 1) & (nc - 1);
+        ne[j] = m->e[i];
+      }
+    free(m->e);
+    m->e = ne;
+    m->cap = nc;
+  }
+  size_t i = hslot(k, m->cap);
+  while (m->e[i].key && m->e[i].key != k) i = (i + 1) & (m->cap - 1);
+  if (!m->e[i].key) {
+    memset(&m->e[i], 0, sizeof m->e[i]);
+    m->e[i].key = k;
+    m->n++;
+  }
+  return &m->e[i];
+}
+
+static void hdel(hmap *m, uintptr_t k) {
+  hent *e = hfind(m, k);
+  if (!e) return;
+  size_t i = (size_t)(e - m->e), mask = m->cap - 1;
+  for (size_t j = (i + 1) & mask; m->e[j].key; j = (j + 1) & mask) {
+    size_t h = hslot(m->e[j].key, m->cap);
+    /* move j back into the hole i when its home is not in (i, j] */
+    if ((j > i && (h <= i || h > j)) || (j < i && (h <= i && h > j))) {
+      m->e[i] = m->e[j];
+      i = j;
+    }
+  }
+  m->e[i].key = 0;
+  m->n--;
+}
+
+/* ---- datatypes, ops and other handles ----------------------------------- */
+
+static hmap g_types, g_ops, g_misc;
+static uint64_t g_next_type = 100, g_next_op = 100, g_next_misc = 1;
+
+static void predefined(void) {
+  /* SST DUMPI's numbers for the predefined datatypes and ops. */
+  struct { MPI_Datatype t; int id; } dt[] = {
+      {MPI_DATATYPE_NULL, 1}, {MPI_CHAR, 2}, {MPI_SIGNED_CHAR, 3},
+      {MPI_UNSIGNED_CHAR, 4}, {MPI_BYTE, 5}, {MPI_WCHAR, 6}, {MPI_SHORT, 7},
+      {MPI_UNSIGNED_SHORT, 8}, {MPI_INT, 9}, {MPI_UNSIGNED, 10},
+      {MPI_LONG, 11}, {MPI_UNSIGNED_LONG, 12}, {MPI_FLOAT, 13},
+      {MPI_DOUBLE, 14}, {MPI_LONG_DOUBLE, 15}, {MPI_LONG_LONG_INT, 16},
+      {MPI_UNSIGNED_LONG_LONG, 17}, {MPI_PACKED, 19},
+      {MPI_FLOAT_INT, 22}, {MPI_DOUBLE_INT, 23}, {MPI_LONG_INT, 24},
+      {MPI_SHORT_INT, 25}, {MPI_2INT, 26}, {MPI_LONG_DOUBLE_INT, 27}};
+  for (size_t i = 0; i < sizeof dt / sizeof dt[0]; i++) {
+    hent *e = hput(&g_types, (uintptr_t)dt[i].t);
+    if (!e) return;
+    int sz = 0;
+    if (dt[i].t != MPI_DATATYPE_NULL) PMPI_Type_size(dt[i].t, &sz);
+    e->id = (uint64_t)dt[i].id;
+    e->size = sz;
+  }
+  struct { MPI_Op o; int id; } op[] = {
+      {MPI_MAX, 1}, {MPI_MIN, 2}, {MPI_SUM, 3}, {MPI_PROD, 4}, {MPI_LAND, 5},
+      {MPI_BAND, 6}, {MPI_LOR, 7}, {MPI_BOR, 8}, {MPI_LXOR, 9},
+      {MPI_BXOR, 10}, {MPI_MINLOC, 11}, {MPI_MAXLOC, 12}, {MPI_REPLACE, 13},
+      {MPI_OP_NULL, 14}};
+  for (size_t i = 0; i < sizeof op / sizeof op[0]; i++) {
+    hent *e = hput(&g_ops, (uintptr_t)op[i].o);
+    if (e) e->id = (uint64_t)op[i].id;
+  }
+}
+
+/* Id and size of a datatype (user types numbered on first sight). */
+static hent *type_get(MPI_Datatype t) {
+  hent *e = hfind(&g_types, (uintptr_t)t);
+  if (e) return e;
+  int sz = 0;
+  if (t != MPI_DATATYPE_NULL && PMPI_Type_size(t, &sz) != MPI_SUCCESS) sz = 0;
+  if (!(e = hput(&g_types, (uintptr_t)t))) return NULL;
+  e->id = g_next_type++;
+  e->size = sz;
+  return e;
+}
+static uint64_t type_size(int64_t t) {
+  hent *e = type_get((MPI_Datatype)(intptr_t)t);
+  return e && e->size > 0 ? (uint64_t)e->size : 0;
+}
+static uint64_t misc_id(hmap *m, uint64_t *next, int64_t h) {
+  if (!h) return 0;
+  hent *e = hfind(m, (uintptr_t)h);
+  if (!e && (e = hput(m, (uintptr_t)h))) e->id = (*next)++;
+  return e ? e->id : 0;
+}
+
+/* ---- communicators ------------------------------------------------------ */
+
+typedef struct comm_info {
+  uint64_t id;
+  int rank, size, inter, rsize;
+  int *world;  /* comm rank -> COMM_WORLD rank (remote group if inter) */
+} comm_info;
+
+static hmap g_comms, g_comm_seq;
+
+static uint64_t fnv(uint64_t h, const int *v, int n) {
+  for (int i = 0; i < n; i++) {
+    h ^= (uint64_t)(uint32_t)v[i];
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+static void def_comm(const comm_info *ci, const int *members, int n) {
+  uint64_t *m = malloc(sizeof *m * (size_t)(n ? n : 1));
+  if (!m) return;
+  for (int i = 0; i < n; i++) m[i] = (uint64_t)members[i];
+  char name[64];
+  snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
+  pt_def g = {.kind = PT_DEF_GROUP, .id = ci->id, .i0 = PT_GROUP_COMM_GROUP,
+              .i1 = PT_PARADIGM_MPI, .name = name, .nmembers = (uint64_t)n,
+              .members = m};
+  pt_rec_def(&g);
+  pt_def c = {.kind = PT_DEF_COMM, .id = ci->id, .parent = PT_NONE,
+              .ref = ci->id, .i0 = PT_PARADIGM_MPI, .i1 = ci->inter,
+              .name = name};
+  pt_rec_def(&c);
+  free(m);
+}
+
+/* World ranks of the members of group g (n of them) into out. */
+static void translate(MPI_Group g, int n, int *out) {
+  int *in = malloc(sizeof *in * (size_t)(n ? n : 1));
+  if (!in) {
+    for (int i = 0; i < n; i++) out[i] = -1;
+    return;
+  }
+  for (int i = 0; i < n; i++) in[i] = i;
+  if (PMPI_Group_translate_ranks(g, n, in, g_world_group, out) != MPI_SUCCESS)
+    for (int i = 0; i < n; i++) out[i] = -1;
+  free(in);
+}
+
+/* The info of communicator c; registered (and defined) on first sight. */
+static comm_info *comm_get(int64_t handle) {
+  MPI_Comm c = (MPI_Comm)(intptr_t)handle;
+  hent *e = hfind(&g_comms, (uintptr_t)handle);
+  if (e) return e->info;
+  if (c == MPI_COMM_NULL) return NULL;
+  comm_info *ci = calloc(1, sizeof *ci);
+  if (!ci) return NULL;
+  PMPI_Comm_rank(c, &ci->rank);
+  PMPI_Comm_size(c, &ci->size);
+  PMPI_Comm_test_inter(c, &ci->inter);
+  MPI_Group lg = MPI_GROUP_NULL, rg = MPI_GROUP_NULL;
+  PMPI_Comm_group(c, &lg);
+  int *local = malloc(sizeof(int) * (size_t)(ci->size + 1));
+  ci->rsize = ci->size;
+  if (ci->inter) {
+    PMPI_Comm_remote_size(c, &ci->rsize);
+    PMPI_Comm_remote_group(c, &rg);
+  }
+  ci->world = malloc(sizeof(int) * (size_t)(ci->rsize + 1));
+  if (!local || !ci->world) {
+    free(local);
+    free(ci->world);
+    free(ci);
+    return NULL;
+  }
+  translate(lg, ci->size, local);
+  if (ci->inter) translate(rg, ci->rsize, ci->world);
+  else memcpy(ci->world, local, sizeof(int) * (size_t)ci->size);
+  if (c == MPI_COMM_WORLD) {
+    ci->id = 2;
+  } else if (c == MPI_COMM_SELF) {
+    ci->id = 3;
+  } else {
+    /* Members' world ranks (both sides of an intercommunicator, combined
+     * so that both sides agree) and how many communicators with exactly
+     * these members this process saw before: the same on every member. */
+    uint64_t h = fnv(1469598103934665603ULL, local, ci->size);
+    if (ci->inter) h ^= fnv(1469598103934665603ULL, ci->world, ci->rsize);
+    h |= 1;
+    hent *s = hput(&g_comm_seq, (uintptr_t)h);
+    uint64_t seq = s ? s->id++ : 0;
+    ci->id = (h & ~UINT64_C(0xffff)) | (seq & 0xffff) | (UINT64_C(1) << 62);
+    ci->id &= ~(UINT64_C(1) << 63);
+    int n = ci->size + (ci->inter ? ci->rsize : 0);
+    int *all = malloc(sizeof(int) * (size_t)(n + 1));
+    if (all) {
+      memcpy(all, local, sizeof(int) * (size_t)ci->size);
+      if (ci->inter)
+        memcpy(all + ci->size, ci->world, sizeof(int) * (size_t)ci->rsize);
+      def_comm(ci, all, n);
+      free(all);
+    }
+  }
+  free(local);
+  if (lg != MPI_GROUP_NULL) PMPI_Group_free(&lg);
+  if (rg != MPI_GROUP_NULL) PMPI_Group_free(&rg);
+  if (!(e = hput(&g_comms, (uintptr_t)handle))) {
+    free(ci->world);
+    free(ci);
+    return NULL;
+  }
+  e->id = ci->id;
+  e->info = ci;
+  return ci;
+}
+
+static uint64_t comm_id(int64_t handle) {
+  if ((MPI_Comm)(intptr_t)handle == MPI_COMM_NULL) return 1;
+  comm_info *ci = comm_get(handle);
+  return ci ? ci->id : PT_NONE;
+}
+
+static void comm_forget(int64_t handle) {
+  hent *e = hfind(&g_comms, (uintptr_t)handle);
+  if (!e) return;
+  comm_info *ci = e->info;
+  if (ci && ci->id != 2 && ci->id != 3) {
+    free(ci->world);
+    free(ci);
+    hdel(&g_comms, (uintptr_t)handle);
+  }
+}
+
+/* COMM_WORLD rank of rank r of communicator c (-1: any / unknown;
+ * INT64_MIN: MPI_PROC_NULL, no message). */
+static int64_t world_rank(const comm_info *ci, int r) {
+  if (r == MPI_PROC_NULL) return INT64_MIN;
+  if (!ci || r < 0 || r >= ci->rsize) return -1;
+  return ci->world[r];
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+enum { RQ_OTHER, RQ_SEND, RQ_RECV, RQ_COLL };
+typedef struct req {
+  uint64_t model;
+  uint8_t kind, persistent, active;
+  int64_t peer, tag;
+  uint64_t comm, bytes;
+} req;
+
+static hmap g_reqs;
+static uint64_t g_next_req = 1;
+
+static req *req_new(int64_t handle, int kind) {
+  if ((MPI_Request)(intptr_t)handle == MPI_REQUEST_NULL) return NULL;
+  hent *e = hput(&g_reqs, (uintptr_t)handle);
+  if (!e) return NULL;
+  req *r = e->info;
+  if (!r && !(r = e->info = calloc(1, sizeof *r))) {
+    hdel(&g_reqs, (uintptr_t)handle);
+    return NULL;
+  }
+  memset(r, 0, sizeof *r);
+  r->kind = (uint8_t)kind;
+  r->model = g_next_req++;
+  r->active = 1;
+  r->peer = -1;
+  return r;
+}
+static req *req_get(int64_t handle) {
+  hent *e = hfind(&g_reqs, (uintptr_t)handle);
+  return e ? e->info : NULL;
+}
+static void req_drop(int64_t handle) {
+  hent *e = hfind(&g_reqs, (uintptr_t)handle);
+  if (!e) return;
+  free(e->info);
+  hdel(&g_reqs, (uintptr_t)handle);
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static int name_match(const char *pat, size_t n, const char *name) {
+  if (n && pat[n - 1] == '*') return strncmp(pat, name, n - 1) == 0;
+  return strlen(name) == n && strncmp(pat, name, n) == 0;
+}
+
+/* Apply "A,B*,C" (disable) or "A=1,B*=2" (detail) to the table. */
+static void apply_list(const char *v, int detail) {
+  while (v && *v) {
+    const char *end = strchr(v, ',');
+    size_t len = end ? (size_t)(end - v) : strlen(v);
+    size_t nl = len;
+    int lev = 0;
+    const char *eq = memchr(v, '=', len);
+    if (detail && eq) {
+      nl = (size_t)(eq - v);
+      lev = atoi(eq + 1);
+    }
+    while (nl && (v[nl - 1] == ' ')) nl--;
+    while (nl && *v == ' ') v++, nl--;
+    int hit = 0;
+    for (int i = 0; i < PT_MPI_NFUNCS; i++)
+      if (name_match(v, nl, fn_names[i])) {
+        hit = 1;
+        if (detail) g_fn[i].level = (uint8_t)(lev < 1 ? 1 : lev > 3 ? 3 : lev);
+        else g_fn[i].level = 255; /* disabled */
+      }
+    if (!hit && nl)
+      fprintf(stderr, "paratrace: %s: no MPI function matches '%.*s'\n",
+              detail ? "PARATRACE_DETAIL" : "PARATRACE_DISABLE", (int)nl, v);
+    v = end ? end + 1 : NULL;
+  }
+}
+
+/* PARATRACE_CONFIG: VAR=value lines put into the environment unless the
+ * variable is already set there (the environment wins). */
+static void read_config(void) {
+  const char *path = getenv("PARATRACE_CONFIG");
+  if (!path || !*path) return;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "paratrace: PARATRACE_CONFIG=%s: cannot open\n", path);
+    return;
+  }
+  char line[4096];
+  int lineno = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '#' || *p == '\n' || !*p) continue;
+    p[strcspn(p, "\r\n")] = 0;
+    char *eq = strchr(p, '=');
+    if (!eq || strncmp(p, "PARATRACE_", 10) != 0) {
+      fprintf(stderr, "paratrace: %s:%d: want PARATRACE_VAR=value\n", path,
+              lineno);
+      continue;
+    }
+    *eq = 0;
+    setenv(p, eq + 1, 0);
+  }
+  fclose(f);
+}
+
+/* Argument names from the table's "(a, b, c)" and kind positions. */
+static void tables_init(void) {
+  for (int i = 0; i < PT_MPI_NFUNCS; i++) {
+    fninfo *f = &g_fn[i];
+    memset(f->pos, -1, sizeof f->pos);
+    const char *k = fn_kinds[i];
+    f->nargs = (uint8_t)strlen(k);
+    for (int j = 0; k[j] && j < PT_MPI_MAXARGS; j++) {
+      int8_t *p = f->pos[(unsigned char)k[j] & 127];
+      for (int q = 0; q < 3; q++)
+        if (p[q] < 0) {
+          p[q] = (int8_t)j;
+          break;
+        }
+    }
+    const char *a = fn_args[i];
+    for (int j = 0; j < f->nargs; j++) {
+      while (*a && (*a == '(' || *a == ',' || *a == ' ')) a++;
+      size_t n = strcspn(a, ",) ");
+      f->names[j] = strndup(a, n);
+      a += n;
+    }
+  }
+#define PT_MPI_SEM(name, S, K)                      \
+  g_fn[PT_MPI_ID_##name].sem = PT_MS_##S;           \
+  g_fn[PT_MPI_ID_##name].coll = PT_COLL_##K;
+#include "mpi_sem.h"
+#undef PT_MPI_SEM
+}
+
+/* ---- the per-call path -------------------------------------------------- */
+
+void pt__mpi_begin(pt__mpi_call *c, int id) {
+  c->id = id;
+  c->n = 0;
+  c->count = -1;
+  c->sts = NULL;
+  c->reqs = NULL;
+  c->nreqs = 0;
+  c->owned = 0;
+}
+
+void pt__mpi_arg(pt__mpi_call *c, int64_t value, void *addr) {
+  int j = c->n++;
+  if (j >= PT_MPI_MAXARGS) return;
+  char k = fn_kinds[c->id][j];
+  int sem = g_fn[c->id].sem;
+  switch (k) {
+    case 'n':
+      if (c->count < 0) c->count = (int)value;
+      break;
+    case 's':
+      if ((MPI_Status *)(intptr_t)value == MPI_STATUS_IGNORE) {
+        *(MPI_Status **)addr = &c->st;
+        value = (int64_t)(intptr_t)&c->st;
+      }
+      break;
+    case 'S':
+      if ((MPI_Status *)(intptr_t)value == MPI_STATUSES_IGNORE &&
+          c->count > 0) {
+        c->sts = c->count <= PT_MPI_INLINE
+                     ? c->sts_inline
+                     : malloc(sizeof(MPI_Status) * (size_t)c->count);
+        if (c->sts) {
+          if (c->sts != c->sts_inline) c->owned |= 1;
+          *(MPI_Status **)addr = c->sts;
+          value = (int64_t)(intptr_t)c->sts;
+        }
+      }
+      break;
+    case 'R':
+      if (c->count > 0 && value) {
+        c->reqs = c->count <= PT_MPI_INLINE
+                      ? c->reqs_inline
+                      : malloc(sizeof(MPI_Request) * (size_t)c->count);
+        if (c->reqs) {
+          if (c->reqs != c->reqs_inline) c->owned |= 2;
+          memcpy(c->reqs, (void *)(intptr_t)value,
+                 sizeof(MPI_Request) * (size_t)c->count);
+          c->nreqs = c->count;
+        }
+      }
+      break;
+    case 'r':
+      /* in/out request: remember the handle the call will free */
+      if (value && (sem == PT_MS_WAIT || sem == PT_MS_TEST ||
+                    sem == PT_MS_START || sem == PT_MS_REQUEST_FREE ||
+                    sem == PT_MS_CANCEL)) {
+        c->reqs = c->reqs_inline;
+        c->reqs_inline[0] = *(MPI_Request *)(intptr_t)value;
+        c->nreqs = 1;
+      }
+      break;
+    case 'c':
+    case 'd':
+      /* Comm_free, Type_free: the handle before the call */
+      if (value && (sem == PT_MS_COMM_FREE || sem == PT_MS_TYPE_FREE)) {
+        c->reqs = c->reqs_inline;
+        memcpy(&c->reqs_inline[0], (void *)(intptr_t)value, sizeof(void *));
+        c->nreqs = 0;
+      }
+      break;
+    default:
+      break;
+  }
+  c->v[j] = value;
+  c->addr[j] = addr;
+}
+
+/* Per-thread scratch for attributes and their arrays. */
+typedef struct scratch {
+  pt_attr *a;
+  size_t na, capa;
+  int64_t *ints;
+  size_t ni, capi;
+} scratch;
+static __thread scratch t_scr;
+
+static int64_t *ints_alloc(size_t n) {
+  scratch *s = &t_scr;
+  if (s->ni + n > s->capi) {
+    /* arrays already handed out stay valid: never move, start a new area
+     * only between calls (see end()); here grow before the first use */
+    return NULL;
+  }
+  int64_t *p = s->ints + s->ni;
+  s->ni += n;
+  return p;
+}
+
+static pt_attr *attr_add(uint64_t key, uint32_t type) {
+  scratch *s = &t_scr;
+  if (s->na == s->capa) return NULL;
+  pt_attr *a = &s->a[s->na++];
+  a->key = key;
+  a->val.type = type;
+  a->val.count = 0;
+  return a;
+}
+
+static uint64_t arg_key(int id, int j, int array) {
+  fninfo *f = &g_fn[id];
+  uint64_t k = __atomic_load_n(&f->key[j][array], __ATOMIC_ACQUIRE);
+  if (!k) {
+    k = pt_rec_attribute(f->names[j], array ? PT_TYPE_INTS : PT_TYPE_INT) + 1;
+    __atomic_store_n(&f->key[j][array], k, __ATOMIC_RELEASE);
+  }
+  return k - 1;
+}
+
+static void status_vals(const MPI_Status *st, int64_t *o) {
+  int n = 0, cancelled = 0;
+  PMPI_Get_count(st, MPI_BYTE, &n);
+  PMPI_Test_cancelled(st, &cancelled);
+  o[0] = n == MPI_UNDEFINED ? -1 : n;
+  o[1] = st->MPI_SOURCE;
+  o[2] = cancelled;
+  o[3] = st->MPI_ERROR;
+  o[4] = st->MPI_TAG;
+}
+
+static int int_value(const void *p) {
+  int v = 0;
+  if ((uintptr_t)p > 4096) memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* How many ints argument j ('a') of this call holds (0: a scalar). */
+static int array_len(const pt__mpi_call *c, int j) {
+  const fninfo *f = &g_fn[c->id];
+  const char *nm = f->names[j];
+  size_t l = strlen(nm);
+  int plural = l > 1 && nm[l - 1] == 's' && strcmp(nm, "status") != 0;
+  if (!strcmp(nm, "index") && c->id == PT_MPI_ID_Graph_create) plural = 1;
+  if (!strcmp(nm, "edges")) plural = 1;
+  if (!plural) return 0;
+  if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL) {
+    int ci = f->pos['C'][0];
+    comm_info *cm = ci >= 0 ? comm_get(c->v[ci]) : NULL;
+    return cm ? cm->rsize : 0;
+  }
+  if (strstr(nm, "indices")) { /* Waitsome/Testsome: outcount before it */
+    int o = j > 0 ? int_value((void *)(intptr_t)c->v[j - 1]) : 0;
+    return o > 0 ? o : 0;
+  }
+  for (int q = j - 1; q >= 0; q--) {
+    char k = fn_kinds[c->id][q];
+    if (k == 'n' || k == 'i') return c->v[q] > 0 ? (int)c->v[q] : 0;
+  }
+  return 0;
+}
+
+static void add_args(const pt__mpi_call *c, int level) {
+  const char *k = fn_kinds[c->id];
+  int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
+  for (int j = 0; j < n; j++) {
+    int64_t v = c->v[j];
+    pt_attr *a;
+    switch (k[j]) {
+      case 'C': case 'c': {
+        int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)c->addr[j]
+                                : v;
+        if (k[j] == 'c' && g_fn[c->id].sem == PT_MS_COMM_FREE)
+          memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = (int64_t)comm_id(h);
+        break;
+      }
+      case 'D': case 'd': {
+        int64_t h = k[j] == 'd'
+                        ? (int64_t)(intptr_t)*(MPI_Datatype *)c->addr[j]
+                        : v;
+        if (k[j] == 'd' && g_fn[c->id].sem == PT_MS_TYPE_FREE)
+          memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+        hent *e = type_get((MPI_Datatype)(intptr_t)h);
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = e ? (int64_t)e->id : 0;
+        break;
+      }
+      case 'O':
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = (int64_t)misc_id(&g_ops, &g_next_op, v);
+        break;
+      case 'G': case 'W': case 'F':
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = (int64_t)misc_id(&g_misc, &g_next_misc, v);
+        break;
+      case 'g':
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = (int64_t)misc_id(
+              &g_misc, &g_next_misc,
+              (int64_t)(intptr_t)*(MPI_Group *)c->addr[j]);
+        break;
+      case 'k': case 't': case 'n': case 'i':
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT))) a->val.v.i = v;
+        break;
+      case 'a': {
+        const int *p = (const int *)(intptr_t)v;
+        int len = array_len(c, j);
+        if (len == 0) {
+          if ((uintptr_t)p > 4096 && (a = attr_add(arg_key(c->id, j, 0),
+                                                  PT_TYPE_INT)))
+            a->val.v.i = *p;
+          break;
+        }
+        if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
+        if (len > 4096) len = 4096;
+        int64_t *o = ints_alloc((size_t)len);
+        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        for (int q = 0; q < len; q++) o[q] = p[q];
+        a->val.count = (uint32_t)len;
+        a->val.v.ints = o;
+        break;
+      }
+      case 'r': case 'q': {
+        req *r = NULL;
+        if (k[j] == 'q') r = req_get(v);
+        else if (c->nreqs == 1 && c->reqs == c->reqs_inline)
+          r = req_get((int64_t)(intptr_t)c->reqs_inline[0]);
+        else if (v)
+          r = req_get((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)v);
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = r ? (int64_t)r->model : 0;
+        break;
+      }
+      case 'R': {
+        if (!c->reqs || c->nreqs <= 0) break;
+        int len = c->nreqs > 4096 ? 4096 : c->nreqs;
+        int64_t *o = ints_alloc((size_t)len);
+        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        for (int q = 0; q < len; q++) {
+          req *r = req_get((int64_t)(intptr_t)c->reqs[q]);
+          o[q] = r ? (int64_t)r->model : 0;
+        }
+        a->val.count = (uint32_t)len;
+        a->val.v.ints = o;
+        break;
+      }
+      case 's':
+        if (level >= 3 && v) {
+          int64_t *o = ints_alloc(5);
+          if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+          status_vals((const MPI_Status *)(intptr_t)v, o);
+          a->val.count = 5;
+          a->val.v.ints = o;
+        }
+        break;
+      case 'S': {
+        if (level < 3 || !v || c->count <= 0) break;
+        int len = c->count > 819 ? 819 : c->count;
+        /* Waitsome/Testsome: only the first outcount statuses are set */
+        int oc = g_fn[c->id].pos['a'][0];
+        if ((g_fn[c->id].sem == PT_MS_WAITSOME ||
+             g_fn[c->id].sem == PT_MS_TESTSOME) && oc >= 0) {
+          int o = int_value((void *)(intptr_t)c->v[oc]);
+          len = o > 0 && o < len ? o : (o > 0 ? len : 0);
+        }
+        if (g_fn[c->id].sem == PT_MS_TESTALL) {
+          int fl = g_fn[c->id].pos['a'][0];
+          if (fl >= 0 && !int_value((void *)(intptr_t)c->v[fl])) len = 0;
+        }
+        if (!len) break;
+        int64_t *o = ints_alloc(5 * (size_t)len);
+        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        for (int q = 0; q < len; q++)
+          status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q);
+        a->val.count = 5 * (uint32_t)len;
+        a->val.v.ints = o;
+        break;
+      }
+      default:
+        break; /* buffers, infos, strings, callbacks: not recorded */
+    }
+  }
+}
+
+/* ---- semantic events ---------------------------------------------------- */
+
+static __thread int t_quiet; /* bookkeeping only, no events */
+static void emit(pt_event *e) {
+  if (!t_quiet) pt_rec_event(e);
+}
+
+static void ev_p2p(uint32_t kind, uint64_t t, int64_t peer, int64_t tag,
+                   uint64_t comm, uint64_t bytes, uint64_t request) {
+  pt_event e = {.time = t, .kind = kind, .ref = PT_NONE, .peer = peer,
+                .tag = tag, .comm = comm, .size = bytes, .request = request};
+  emit(&e);
+}
+
+#define ARG(kind, nth) (g_fn[c->id].pos[(unsigned char)(kind)][nth])
+#define VAL(kind, nth) (ARG(kind, nth) >= 0 ? c->v[ARG(kind, nth)] : 0)
+
+static uint64_t count_bytes(const pt__mpi_call *c, int nth) {
+  int64_t n = VAL('n', nth);
+  return n > 0 ? (uint64_t)n * type_size(VAL('D', nth)) : 0;
+}
+
+/* Complete request handle h with status st (NULL: none) at time t. */
+static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
+  req *r = req_get(h);
+  if (!r || !r->active) return;
+  int cancelled = 0;
+  if (st) PMPI_Test_cancelled(st, &cancelled);
+  if (cancelled) {
+    pt_event e = {.time = t, .kind = PT_EV_REQUEST_CANCELLED,
+                  .request = r->model};
+    emit(&e);
+  } else if (r->kind == RQ_SEND) {
+    pt_event e = {.time = t, .kind = PT_EV_ISEND_COMPLETE,
+                  .request = r->model};
+    emit(&e);
+  } else if (r->kind == RQ_RECV) {
+    int64_t peer = r->peer, tag = r->tag;
+    uint64_t bytes = r->bytes;
+    if (st) {
+      if (st->MPI_SOURCE == MPI_PROC_NULL) peer = INT64_MIN;
+      else if (st->MPI_SOURCE >= 0) {
+        comm_info *ci = NULL;
+        for (size_t i = 0; i < g_comms.cap && !ci; i++)
+          if (g_comms.e[i].key && g_comms.e[i].id == r->comm)
+            ci = g_comms.e[i].info;
+        peer = world_rank(ci, st->MPI_SOURCE);
+      }
+      if (st->MPI_TAG >= 0) tag = st->MPI_TAG;
+      int n = 0;
+      if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
+          n != MPI_UNDEFINED)
+        bytes = (uint64_t)n;
+    }
+    if (peer != INT64_MIN)
+      ev_p2p(PT_EV_IRECV, t, peer, tag, r->comm, bytes, r->model);
+  }
+  if (r->persistent) r->active = 0;
+  else req_drop(h);
+}
+
+/* Start persistent request h at time t. */
+static void start(int64_t h, uint64_t t) {
+  req *r = req_get(h);
+  if (!r || !r->persistent) return;
+  r->active = 1;
+  r->model = g_next_req++;
+  if (r->peer == INT64_MIN) return;
+  if (r->kind == RQ_SEND)
+    ev_p2p(PT_EV_ISEND, t, r->peer, r->tag, r->comm, r->bytes, r->model);
+  else if (r->kind == RQ_RECV) {
+    pt_event e = {.time = t, .kind = PT_EV_IRECV_REQUEST,
+                  .request = r->model};
+    emit(&e);
+  }
+}
+
+static const MPI_Status *status_arg(const pt__mpi_call *c, int q) {
+  int s = ARG('s', 0) >= 0 ? ARG('s', 0) : ARG('S', 0);
+  if (s < 0 || !c->v[s]) return NULL;
+  return (const MPI_Status *)(intptr_t)c->v[s] + q;
+}
+
+static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
+                       uint64_t *sent, uint64_t *recvd) {
+  int op = g_fn[c->id].coll;
+  int64_t root = ARG('k', 0) >= 0 ? VAL('k', 0) : -1;
+  int me = ci ? ci->rank : -1;
+  uint64_t n = ci ? (uint64_t)ci->rsize : 0;
+  int is_root = ci && !ci->inter ? me == root : root == MPI_ROOT;
+  uint64_t b0 = count_bytes(c, 0), b1 = count_bytes(c, 1);
+  uint64_t t0 = type_size(VAL('D', 0)), t1 = type_size(VAL('D', 1));
+  const int *a0 = (const int *)(intptr_t)VAL('a', 0);
+  const int *a2 = (const int *)(intptr_t)VAL('a', 2);
+  uint64_t s0 = 0, s2 = 0;
+  for (uint64_t i = 0; i < n && (uintptr_t)a0 > 4096; i++)
+    s0 += a0[i] > 0 ? (uint64_t)a0[i] : 0;
+  for (uint64_t i = 0; i < n && (uintptr_t)a2 > 4096; i++)
+    s2 += a2[i] > 0 ? (uint64_t)a2[i] : 0;
+  *sent = *recvd = 0;
+  switch (op) {
+    case PT_COLL_BCAST:
+      if (is_root) *sent = b0; else *recvd = b0;
+      break;
+    case PT_COLL_REDUCE:
+      *sent = b0;
+      if (is_root) *recvd = b0;
+      break;
+    case PT_COLL_ALLREDUCE: case PT_COLL_SCAN: case PT_COLL_EXSCAN:
+      *sent = *recvd = b0;
+      break;
+    case PT_COLL_GATHER:
+      *sent = b0;
+      if (is_root) *recvd = b1 * n;
+      break;
+    case PT_COLL_GATHERV:
+      *sent = b0;
+      if (is_root) *recvd = s0 * t1;
+      break;
+    case PT_COLL_SCATTER:
+      *recvd = b1;
+      if (is_root) *sent = b0 * n;
+      break;
+    case PT_COLL_SCATTERV:
+      *recvd = count_bytes(c, 0);
+      if (is_root) *sent = s0 * t0;
+      /* Scatterv: the recv count is the only 'n', recv type the 2nd 'D' */
+      *recvd = (uint64_t)(VAL('n', 0) > 0 ? VAL('n', 0) : 0) * t1;
+      break;
+    case PT_COLL_ALLGATHER: case PT_COLL_NEIGHBOR_ALLGATHER:
+      *sent = b0;
+      *recvd = b1 * n;
+      break;
+    case PT_COLL_ALLGATHERV: case PT_COLL_NEIGHBOR_ALLGATHERV:
+      *sent = b0;
+      *recvd = s0 * t1;
+      break;
+    case PT_COLL_ALLTOALL: case PT_COLL_NEIGHBOR_ALLTOALL:
+      *sent = b0 * n;
+      *recvd = b1 * n;
+      break;
+    case PT_COLL_ALLTOALLV: case PT_COLL_NEIGHBOR_ALLTOALLV:
+      *sent = s0 * t0;
+      *recvd = s2 * t1;
+      break;
+    case PT_COLL_ALLTOALLW: case PT_COLL_NEIGHBOR_ALLTOALLW: {
+      const MPI_Datatype *st = (const MPI_Datatype *)(intptr_t)VAL('x', 0);
+      const MPI_Datatype *rt = (const MPI_Datatype *)(intptr_t)VAL('x', 1);
+      for (uint64_t i = 0; i < n && (uintptr_t)a0 > 4096 && st; i++)
+        *sent += (uint64_t)(a0[i] > 0 ? a0[i] : 0) *
+                 type_size((int64_t)(intptr_t)st[i]);
+      for (uint64_t i = 0; i < n && (uintptr_t)a2 > 4096 && rt; i++)
+        *recvd += (uint64_t)(a2[i] > 0 ? a2[i] : 0) *
+                  type_size((int64_t)(intptr_t)rt[i]);
+      break;
+    }
+    case PT_COLL_REDUCE_SCATTER:
+      *sent = s0 * t0;
+      if ((uintptr_t)a0 > 4096 && me >= 0 && (uint64_t)me < n)
+        *recvd = (uint64_t)(a0[me] > 0 ? a0[me] : 0) * t0;
+      break;
+    case PT_COLL_REDUCE_SCATTER_BLOCK:
+      *sent = b0 * n;
+      *recvd = b0;
+      break;
+    default:
+      break;
+  }
+  if (op == PT_COLL_NEIGHBOR_ALLGATHER || op == PT_COLL_NEIGHBOR_ALLGATHERV ||
+      op == PT_COLL_NEIGHBOR_ALLTOALL) {
+    /* neighbours, not the whole communicator */
+    int topo = MPI_UNDEFINED, indeg = 0, outdeg = 0;
+    MPI_Comm cm = (MPI_Comm)(intptr_t)VAL('C', 0);
+    PMPI_Topo_test(cm, &topo);
+    if (topo == MPI_CART) {
+      int nd = 0;
+      PMPI_Cartdim_get(cm, &nd);
+      indeg = outdeg = 2 * nd;
+    } else if (topo == MPI_GRAPH) {
+      PMPI_Graph_neighbors_count(cm, ci ? ci->rank : 0, &indeg);
+      outdeg = indeg;
+    } else if (topo == MPI_DIST_GRAPH) {
+      int w;
+      PMPI_Dist_graph_neighbors_count(cm, &indeg, &outdeg, &w);
+    }
+    if (op == PT_COLL_NEIGHBOR_ALLTOALL) *sent = b0 * (uint64_t)outdeg;
+    else *sent = b0 * (uint64_t)outdeg;
+    if (op != PT_COLL_NEIGHBOR_ALLGATHERV) *recvd = b1 * (uint64_t)indeg;
+  }
+}
+
+static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
+  const fninfo *f = &g_fn[c->id];
+  int ok = ret == MPI_SUCCESS;
+  switch (f->sem) {
+    case PT_MS_SEND: {
+      comm_info *ci = comm_get(VAL('C', 0));
+      int64_t p = world_rank(ci, (int)VAL('k', 0));
+      if (ok && p != INT64_MIN)
+        ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE,
+               count_bytes(c, 0), 0);
+      break;
+    }
+    case PT_MS_RECV: {
+      const MPI_Status *st = status_arg(c, 0);
+      if (!ok || !st || st->MPI_SOURCE == MPI_PROC_NULL) break;
+      comm_info *ci;
+      if (c->id == PT_MPI_ID_Mrecv) {
+        ci = NULL; /* the message's communicator is not known here */
+        ci = comm_get((int64_t)(intptr_t)MPI_COMM_WORLD);
+      } else {
+        ci = comm_get(VAL('C', 0));
+      }
+      int n = 0;
+      PMPI_Get_count(st, MPI_BYTE, &n);
+      ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
+             ci ? ci->id : PT_NONE, n == MPI_UNDEFINED ? 0 : (uint64_t)n, 0);
+      break;
+    }
+    case PT_MS_SENDRECV: {
+      comm_info *ci = comm_get(VAL('C', 0));
+      int64_t p = world_rank(ci, (int)VAL('k', 0));
+      if (!ok) break;
+      if (p != INT64_MIN)
+        ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE,
+               count_bytes(c, 0), 0);
+      const MPI_Status *st = status_arg(c, 0);
+      if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
+        int n = 0;
+        PMPI_Get_count(st, MPI_BYTE, &n);
+        ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
+               ci ? ci->id : PT_NONE, n == MPI_UNDEFINED ? 0 : (uint64_t)n,
+               0);
+      }
+      break;
+    }
+    case PT_MS_ISEND: case PT_MS_IRECV: case PT_MS_SEND_INIT:
+    case PT_MS_RECV_INIT: {
+      if (!ok) break;
+      int send = f->sem == PT_MS_ISEND || f->sem == PT_MS_SEND_INIT;
+      int pers = f->sem == PT_MS_SEND_INIT || f->sem == PT_MS_RECV_INIT;
+      int ri = ARG('r', 0);
+      if (ri < 0 || !c->v[ri]) break;
+      int64_t h = (int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ri];
+      req *r = req_new(h, send ? RQ_SEND : RQ_RECV);
+      if (!r) break;
+      comm_info *ci = c->id == PT_MPI_ID_Imrecv
+                          ? comm_get((int64_t)(intptr_t)MPI_COMM_WORLD)
+                          : comm_get(VAL('C', 0));
+      r->persistent = (uint8_t)pers;
+      r->comm = ci ? ci->id : PT_NONE;
+      r->peer = c->id == PT_MPI_ID_Imrecv ? -1
+                                          : world_rank(ci, (int)VAL('k', 0));
+      r->tag = ARG('t', 0) >= 0 ? VAL('t', 0) : -1;
+      r->bytes = count_bytes(c, 0);
+      if (pers) {
+        r->active = 0;
+        break;
+      }
+      if (r->peer == INT64_MIN) break; /* MPI_PROC_NULL */
+      if (send)
+        ev_p2p(PT_EV_ISEND, t0, r->peer, r->tag, r->comm, r->bytes, r->model);
+      else {
+        pt_event e = {.time = t0, .kind = PT_EV_IRECV_REQUEST,
+                      .request = r->model};
+        emit(&e);
+      }
+      break;
+    }
+    case PT_MS_START:
+      if (ok && c->nreqs == 1)
+        start((int64_t)(intptr_t)c->reqs_inline[0], t0);
+      break;
+    case PT_MS_STARTALL:
+      for (int q = 0; ok && q < c->nreqs; q++)
+        start((int64_t)(intptr_t)c->reqs[q], t0);
+      break;
+    case PT_MS_WAIT: case PT_MS_TEST: {
+      if (c->nreqs != 1) break;
+      if (f->sem == PT_MS_TEST &&
+          !int_value((void *)(intptr_t)VAL('a', 0)))
+        break;
+      complete((int64_t)(intptr_t)c->reqs_inline[0], status_arg(c, 0), t1);
+      break;
+    }
+    case PT_MS_WAITANY: case PT_MS_TESTANY: {
+      int ix = int_value((void *)(intptr_t)VAL('a', 0));
+      if (f->sem == PT_MS_TESTANY && !int_value((void *)(intptr_t)VAL('a', 1)))
+        break;
+      if (ix == MPI_UNDEFINED || ix < 0 || ix >= c->nreqs) break;
+      complete((int64_t)(intptr_t)c->reqs[ix], status_arg(c, 0), t1);
+      break;
+    }
+    case PT_MS_WAITALL: case PT_MS_TESTALL: {
+      if (f->sem == PT_MS_TESTALL && !int_value((void *)(intptr_t)VAL('a', 0)))
+        break;
+      for (int q = 0; q < c->nreqs; q++)
+        complete((int64_t)(intptr_t)c->reqs[q], status_arg(c, q), t1);
+      break;
+    }
+    case PT_MS_WAITSOME: case PT_MS_TESTSOME: {
+      int oc = int_value((void *)(intptr_t)VAL('a', 0));
+      const int *ix = (const int *)(intptr_t)VAL('a', 1);
+      if (oc == MPI_UNDEFINED || (uintptr_t)ix <= 4096) break;
+      for (int q = 0; q < oc; q++)
+        if (ix[q] >= 0 && ix[q] < c->nreqs)
+          complete((int64_t)(intptr_t)c->reqs[ix[q]], status_arg(c, q), t1);
+      break;
+    }
+    case PT_MS_REQUEST_FREE:
+      if (c->nreqs == 1) {
+        int64_t h = (int64_t)(intptr_t)c->reqs_inline[0];
+        req *r = req_get(h);
+        if (r && (r->persistent || !r->active)) req_drop(h);
+        /* an active non-persistent request completes unseen: forget it */
+        else if (r) req_drop(h);
+      }
+      break;
+    case PT_MS_CANCEL:
+      break; /* the completion that follows reports the cancellation */
+    case PT_MS_COLL: case PT_MS_ICOLL: {
+      if (!ok) break;
+      comm_info *ci = comm_get(VAL('C', 0));
+      uint64_t sent, recvd;
+      coll_bytes(c, ci, &sent, &recvd);
+      pt_event b = {.time = t0, .kind = PT_EV_COLL_BEGIN};
+      emit(&b);
+      int64_t root = -1;
+      if (ARG('k', 0) >= 0 && ci && !ci->inter)
+        root = world_rank(ci, (int)VAL('k', 0));
+      pt_event e = {.time = t1, .kind = PT_EV_COLL_END, .ref = f->coll,
+                    .peer = root == INT64_MIN ? -1 : root,
+                    .comm = ci ? ci->id : PT_NONE, .size = sent,
+                    .size2 = recvd};
+      emit(&e);
+      if (f->sem == PT_MS_ICOLL && ARG('r', 0) >= 0 && c->v[ARG('r', 0)])
+        req_new((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)
+                    c->v[ARG('r', 0)], RQ_COLL);
+      break;
+    }
+    case PT_MS_COMM_FREE:
+      if (c->nreqs == 0 && c->reqs == c->reqs_inline) {
+        int64_t h;
+        memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+        comm_forget(h);
+      }
+      break;
+    case PT_MS_TYPE_FREE:
+      if (c->reqs == c->reqs_inline) {
+        int64_t h;
+        memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+        hdel(&g_types, (uintptr_t)h);
+      }
+      break;
+    case PT_MS_IO_READ: case PT_MS_IO_WRITE: {
+      if (!ok) break;
+      const MPI_Status *st = status_arg(c, 0);
+      int n = 0;
+      uint64_t bytes = count_bytes(c, 0);
+      if (st && PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
+          n != MPI_UNDEFINED)
+        bytes = (uint64_t)n;
+      uint64_t fh = misc_id(&g_misc, &g_next_misc, VAL('F', 0));
+      pt_event b = {.time = t0, .kind = PT_EV_IO_BEGIN, .ref = fh,
+                    .tag = f->sem == PT_MS_IO_READ ? PT_IO_READ : PT_IO_WRITE,
+                    .size = count_bytes(c, 0), .request = c->id};
+      emit(&b);
+      pt_event e = {.time = t1, .kind = PT_EV_IO_END, .ref = fh,
+                    .size = bytes, .request = c->id};
+      emit(&e);
+      break;
+    }
+    default:
+      break;
+  }
+  /* Requests created by calls without a semantic class (generalized
+   * requests, MPI-IO and RMA requests, Comm_idup): tracked so that their
+   * completion is recognised and ids stay unique. */
+  if (ok && (f->sem == PT_MS_NONE || f->sem == PT_MS_NOREG) &&
+      ARG('r', 0) >= 0 && c->v[ARG('r', 0)])
+    req_new((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ARG('r', 0)],
+            RQ_OTHER);
+  /* New communicators: registered in creation order (same on all members). */
+  if (ok && f->sem != PT_MS_NOREG && f->sem != PT_MS_COMM_FREE &&
+      ARG('c', 0) >= 0 && c->addr[ARG('c', 0)])
+    comm_get((int64_t)(intptr_t)*(MPI_Comm *)c->addr[ARG('c', 0)]);
+}
+
+void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
+                 void *caller) {
+  (void)caller;
+  fninfo *f = &g_fn[c->id];
+  __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
+  int level = f->level && f->level <= 3 ? f->level : g_level;
+  if (level > pt_rec_level()) level = pt_rec_level();
+  int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
+  LOCK();
+  if (rec) {
+    scratch *s = &t_scr;
+    if (!s->capa) {
+      s->a = malloc(64 * sizeof *s->a);
+      s->ints = malloc(16384 * sizeof *s->ints);
+      if (s->a && s->ints) {
+        s->capa = 64;
+        s->capi = 16384;
+      } else {
+        free(s->a), free(s->ints);
+        s->a = NULL, s->ints = NULL;
+      }
+    }
+    s->na = s->ni = 0;
+    if (level >= 2 && s->capa) add_args(c, level);
+    if (!f->region) {
+      int role = PT_ROLE_FUNCTION;
+      if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL)
+        role = f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER
+                                          : PT_ROLE_COLLECTIVE;
+      else if (f->sem >= PT_MS_SEND && f->sem <= PT_MS_CANCEL)
+        role = PT_ROLE_POINT2POINT;
+      else if (f->sem >= PT_MS_IO_READ)
+        role = PT_ROLE_FILE_IO;
+      f->region = pt_rec_region(fn_names[c->id], role, PT_PARADIGM_MPI) + 1;
+    }
+    pt_event en = {.time = t0, .kind = PT_EV_ENTER, .ref = f->region - 1,
+                   .nattrs = (uint32_t)s->na, .attrs = s->na ? s->a : NULL};
+    pt_rec_event(&en);
+  }
+  t_quiet = !rec;
+  semantics(c, t0, t1, ret);
+  t_quiet = 0;
+  if (rec) {
+    pt_event lv = {.time = t1, .kind = PT_EV_LEAVE, .ref = f->region - 1};
+    pt_rec_event(&lv);
+  }
+  UNLOCK();
+  if (c->owned & 1) free(c->sts);
+  if (c->owned & 2) free(c->reqs);
+}
+
+/* ---- start, clock synchronisation, stop --------------------------------- */
+
+static MPI_Comm g_sync_comm = MPI_COMM_NULL;
+enum { SYNC_ROUNDS = 10, SYNC_TAG = 4077 };
+
+/* Offset (ns) that turns this rank's raw clock into rank 0's, from the
+ * ping-pong with the smallest round trip; *at = local raw time of it. */
+static int64_t clock_offset(uint64_t *at) {
+  long long t = 0;
+  int64_t best_off = 0;
+  uint64_t best_rtt = UINT64_MAX;
+  *at = pt_rec_now() - (uint64_t)g_offset0;
+  if (g_sync_comm == MPI_COMM_NULL) return 0;
+  if (g_rank == 0) {
+    for (int k = 1; k < g_size; k++)
+      for (int i = 0; i < SYNC_ROUNDS; i++) {
+        PMPI_Recv(&t, 1, MPI_LONG_LONG, k, SYNC_TAG, g_sync_comm,
+                  MPI_STATUS_IGNORE);
+        t = (long long)(pt_rec_now() - (uint64_t)g_offset0);
+        PMPI_Send(&t, 1, MPI_LONG_LONG, k, SYNC_TAG, g_sync_comm);
+      }
+    return 0;
+  }
+  for (int i = 0; i < SYNC_ROUNDS; i++) {
+    uint64_t t1 = pt_rec_now() - (uint64_t)g_offset0;
+    PMPI_Send(&t, 1, MPI_LONG_LONG, 0, SYNC_TAG, g_sync_comm);
+    PMPI_Recv(&t, 1, MPI_LONG_LONG, 0, SYNC_TAG, g_sync_comm,
+              MPI_STATUS_IGNORE);
+    uint64_t t2 = pt_rec_now() - (uint64_t)g_offset0;
+    if (t2 - t1 < best_rtt) {
+      best_rtt = t2 - t1;
+      uint64_t mid = t1 + (t2 - t1) / 2;
+      best_off = (int64_t)t - (int64_t)mid;
+      *at = mid;
+    }
+  }
+  return best_off;
+}
+
+static void world_defs(void) {
+  uint64_t *m = malloc(sizeof *m * (size_t)g_size);
+  if (!m) return;
+  for (int i = 0; i < g_size; i++) m[i] = (uint64_t)i;
+  pt_def g = {.kind = PT_DEF_GROUP, .id = 0, .i0 = PT_GROUP_COMM_LOCATIONS,
+              .i1 = PT_PARADIGM_MPI, .name = "MPI_COMM_WORLD ranks",
+              .nmembers = (uint64_t)g_size, .members = m};
+  pt_rec_def(&g);
+  pt_def s = {.kind = PT_DEF_GROUP, .id = 1, .i0 = PT_GROUP_COMM_SELF,
+              .i1 = PT_PARADIGM_MPI, .name = "MPI_COMM_SELF"};
+  pt_rec_def(&s);
+  pt_def w = {.kind = PT_DEF_COMM, .id = 2, .parent = PT_NONE, .ref = 0,
+              .i0 = PT_PARADIGM_MPI, .name = "MPI_COMM_WORLD"};
+  pt_rec_def(&w);
+  pt_def c = {.kind = PT_DEF_COMM, .id = 3, .parent = PT_NONE, .ref = 1,
+              .i0 = PT_PARADIGM_MPI, .name = "MPI_COMM_SELF"};
+  pt_rec_def(&c);
+  free(m);
+}
+
+void pt__mpi_after_init(int provided) {
+  if (g_started) return;
+  g_started = 1;
+  read_config();
+  tables_init();
+  apply_list(getenv("PARATRACE_DISABLE"), 0);
+  apply_list(getenv("PARATRACE_DETAIL"), 1);
+  g_multi = provided == MPI_THREAD_MULTIPLE;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  PMPI_Comm_group(MPI_COMM_WORLD, &g_world_group);
+  predefined();
+  const char *mode = getenv("PARATRACE_MODE");
+  int trace = !mode || !*mode || !strcmp(mode, "trace") ||
+              !strcmp(mode, "both");
+  /* The leader (rank 0) creates the archive; the others join it. */
+  int rc = PT_OK;
+  pt_error err = {0};
+  if (trace && g_rank == 0) {
+    rc = pt_rec_start_env(0, (uint64_t)g_size, 0, &err);
+    if (rc)
+      fprintf(stderr, "paratrace: not recording: %s\n", err.msg);
+  }
+  if (g_size > 1) PMPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (trace && g_rank != 0 && rc == PT_OK) {
+    rc = pt_rec_start_env((uint64_t)g_rank, (uint64_t)g_size, 1, &err);
+    if (rc)
+      fprintf(stderr, "paratrace: rank %d not recording: %s\n", g_rank,
+              err.msg);
+  }
+  if (!trace || rc != PT_OK) {
+    g_failed_init = 1;
+    return;
+  }
+  g_level = pt_rec_level();
+  if (g_rank == 0) world_defs();
+  comm_get((int64_t)(intptr_t)MPI_COMM_WORLD);
+  comm_get((int64_t)(intptr_t)MPI_COMM_SELF);
+  char host[256] = "";
+  int hl = 0;
+  PMPI_Get_processor_name(host, &hl);
+  pt_def kv = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = (uint64_t)g_rank,
+               .name = "mpi.hostname", .s1 = host};
+  pt_rec_def(&kv);
+  if (g_size > 1) PMPI_Comm_dup(MPI_COMM_WORLD, &g_sync_comm);
+  uint64_t at;
+  int64_t off = clock_offset(&at);
+  g_offset0 = off;
+  g_sync_local0 = at;
+  pt_rec_clock_offset(off, at);
+  for (int i = 0; i < PT_MPI_NFUNCS; i++) {
+    const char *n = fn_names[i];
+    size_t l = strlen(n);
+    int conv = l > 4 && (!strcmp(n + l - 4, "_c2f") ||
+                         !strcmp(n + l - 4, "_f2c"));
+    /* disabled functions that keep request / communicator tables right
+     * still pass through the recorder, without events */
+    int needed = g_fn[i].sem != PT_MS_NONE ||
+                 strchr(fn_kinds[i], 'c') || strchr(fn_kinds[i], 'r');
+    pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
+  }
+}
+
+static void write_counts(void) {
+  const char *out = getenv("PARATRACE_MPI_COUNTS");
+  if (out == NULL || *out == '\0') return;
+  char path[4096], tmp[4200];
+  if (snprintf(path, sizeof path, "%s.%d", out, g_rank) >= (int)sizeof path)
+    return;
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (f == NULL) return;
+  for (int i = 0; i < PT_MPI_NFUNCS; i++)
+    if (g_calls[i] != 0)
+      fprintf(f, "%s %llu\n", fn_names[i], (unsigned long long)g_calls[i]);
+  if (fclose(f) == 0) rename(tmp, path);
+  else remove(tmp);
+}
+
+void pt__mpi_before_finalize(void) {
+  memset(pt__mpi_on, 0, sizeof pt__mpi_on);
+  if (!g_started) return;
+  if (g_failed_init) {
+    write_counts();
+    return;
+  }
+  /* second clock sample: kept for the drift correction (paratrace sync) */
+  uint64_t at;
+  int64_t off = clock_offset(&at);
+  pt_def d = {.kind = PT_DEF_CLOCK_SYNC, .ref = (uint64_t)g_rank,
+              .i0 = (int64_t)at, .i1 = off};
+  pt_rec_def(&d);
+  if (g_sync_comm != MPI_COMM_NULL) PMPI_Comm_free(&g_sync_comm);
+  write_counts();
+  /* joiners close first, then the leader lists their streams */
+  pt_error err = {0};
+  if (g_rank != 0) pt_rec_stop(&err);
+  if (g_size > 1) PMPI_Barrier(MPI_COMM_WORLD);
+  if (g_rank == 0) pt_rec_stop(&err);
+}
+
+void pt__mpi_before_abort(void) {
+  memset(pt__mpi_on, 0, sizeof pt__mpi_on);
+  if (g_started && !g_failed_init) {
+    write_counts();
+    pt_rec_stop(NULL);
+  }
+}
+
+void pt__mpi_pcontrol(int level);
+void pt__mpi_pcontrol(int level) {
+  if (g_started && !g_failed_init) pt_trace_measure(level != 0);
+}
