@@ -362,35 +362,52 @@ typedef struct req {
   uint8_t kind, persistent, active;
   int64_t peer, tag;
   uint64_t comm, bytes;
+  struct req *next; /* same handle, created later */
 } req;
 
+/* Handle -> list of requests, oldest first.  OpenMPI hands out one shared
+ * handle for every send that completed at once, so one handle may stand
+ * for several outstanding requests; they complete oldest first. */
 static hmap g_reqs;
 static uint64_t g_next_req = 1;
 
 static req *req_new(int64_t handle, int kind) {
   if ((MPI_Request)(intptr_t)handle == MPI_REQUEST_NULL) return NULL;
+  req *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
   hent *e = hput(&g_reqs, (uintptr_t)handle);
-  if (!e) return NULL;
-  req *r = e->info;
-  if (!r && !(r = e->info = calloc(1, sizeof *r))) {
-    hdel(&g_reqs, (uintptr_t)handle);
+  if (!e) {
+    free(r);
     return NULL;
   }
-  memset(r, 0, sizeof *r);
+  req **tail = (req **)&e->info;
+  while (*tail) tail = &(*tail)->next;
+  *tail = r;
   r->kind = (uint8_t)kind;
   r->model = g_next_req++;
   r->active = 1;
   r->peer = -1;
   return r;
 }
-static req *req_get(int64_t handle) {
+/* The n-th request (0 = oldest) behind a handle, or NULL. */
+static req *req_nth(int64_t handle, int n) {
   hent *e = hfind(&g_reqs, (uintptr_t)handle);
-  return e ? e->info : NULL;
+  req *r = e ? e->info : NULL;
+  while (r && n-- > 0) r = r->next;
+  return r;
 }
+static req *req_get(int64_t handle) { return req_nth(handle, 0); }
+/* Forget the oldest request behind a handle. */
 static void req_drop(int64_t handle) {
   hent *e = hfind(&g_reqs, (uintptr_t)handle);
   if (!e) return;
-  free(e->info);
+  req *r = e->info;
+  if (r && r->next) {
+    e->info = r->next;
+    free(r);
+    return;
+  }
+  free(r);
   hdel(&g_reqs, (uintptr_t)handle);
 }
 
@@ -651,7 +668,7 @@ static int array_len(const pt__mpi_call *c, int j) {
   return 0;
 }
 
-static void add_args(const pt__mpi_call *c, int level) {
+static void add_args(const pt__mpi_call *c, int level, int ok) {
   const char *k = fn_kinds[c->id];
   int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
   for (int j = 0; j < n; j++) {
@@ -659,20 +676,24 @@ static void add_args(const pt__mpi_call *c, int level) {
     pt_attr *a;
     switch (k[j]) {
       case 'C': case 'c': {
-        int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)c->addr[j]
+        int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)v
                                 : v;
         if (k[j] == 'c' && g_fn[c->id].sem == PT_MS_COMM_FREE)
           memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+        else if (k[j] == 'c' && (!ok || g_fn[c->id].sem == PT_MS_NOREG))
+          h = (int64_t)(intptr_t)MPI_COMM_NULL; /* not valid (yet) */
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
           a->val.v.i = (int64_t)comm_id(h);
         break;
       }
       case 'D': case 'd': {
         int64_t h = k[j] == 'd'
-                        ? (int64_t)(intptr_t)*(MPI_Datatype *)c->addr[j]
+                        ? (int64_t)(intptr_t)*(MPI_Datatype *)(intptr_t)v
                         : v;
         if (k[j] == 'd' && g_fn[c->id].sem == PT_MS_TYPE_FREE)
           memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+        else if (k[j] == 'd' && !ok)
+          h = (int64_t)(intptr_t)MPI_DATATYPE_NULL;
         hent *e = type_get((MPI_Datatype)(intptr_t)h);
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
           a->val.v.i = e ? (int64_t)e->id : 0;
@@ -687,10 +708,10 @@ static void add_args(const pt__mpi_call *c, int level) {
           a->val.v.i = (int64_t)misc_id(&g_misc, &g_next_misc, v);
         break;
       case 'g':
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+        if (ok && (a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
           a->val.v.i = (int64_t)misc_id(
               &g_misc, &g_next_misc,
-              (int64_t)(intptr_t)*(MPI_Group *)c->addr[j]);
+              (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v);
         break;
       case 'k': case 't': case 'n': case 'i':
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT))) a->val.v.i = v;
@@ -730,7 +751,9 @@ static void add_args(const pt__mpi_call *c, int level) {
         int64_t *o = ints_alloc((size_t)len);
         if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
         for (int q = 0; q < len; q++) {
-          req *r = req_get((int64_t)(intptr_t)c->reqs[q]);
+          int dup = 0; /* a shared handle seen earlier in the array */
+          for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
+          req *r = req_nth((int64_t)(intptr_t)c->reqs[q], dup);
           o[q] = r ? (int64_t)r->model : 0;
         }
         a->val.count = (uint32_t)len;
@@ -1160,7 +1183,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
   /* New communicators: registered in creation order (same on all members). */
   if (ok && f->sem != PT_MS_NOREG && f->sem != PT_MS_COMM_FREE &&
       ARG('c', 0) >= 0 && c->addr[ARG('c', 0)])
-    comm_get((int64_t)(intptr_t)*(MPI_Comm *)c->addr[ARG('c', 0)]);
+    comm_get((int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)c->v[ARG('c', 0)]);
 }
 
 void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
@@ -1186,7 +1209,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
       }
     }
     s->na = s->ni = 0;
-    if (level >= 2 && s->capa) add_args(c, level);
+    if (level >= 2 && s->capa) add_args(c, level, ret == MPI_SUCCESS);
     if (!f->region) {
       int role = PT_ROLE_FUNCTION;
       if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL)
@@ -1217,6 +1240,8 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
 /* ---- start, clock synchronisation, stop --------------------------------- */
 
 static MPI_Comm g_sync_comm = MPI_COMM_NULL;
+static int *g_remote; /* rank 0: which ranks run on another host */
+static int g_on_host0 = 1; /* this rank shares rank 0's host (and clock) */
 enum { SYNC_ROUNDS = 10, SYNC_TAG = 4077 };
 
 /* Offset (ns) that turns this rank's raw clock into rank 0's, from the
@@ -1229,7 +1254,7 @@ static int64_t clock_offset(uint64_t *at) {
   if (g_sync_comm == MPI_COMM_NULL) return 0;
   if (g_rank == 0) {
     for (int k = 1; k < g_size; k++)
-      for (int i = 0; i < SYNC_ROUNDS; i++) {
+      for (int i = 0; g_remote && g_remote[k] && i < SYNC_ROUNDS; i++) {
         PMPI_Recv(&t, 1, MPI_LONG_LONG, k, SYNC_TAG, g_sync_comm,
                   MPI_STATUS_IGNORE);
         t = (long long)(pt_rec_now() - (uint64_t)g_offset0);
@@ -1237,6 +1262,9 @@ static int64_t clock_offset(uint64_t *at) {
       }
     return 0;
   }
+  /* Same host as rank 0: CLOCK_MONOTONIC is the same clock, offset 0
+   * (a ping-pong would only add its own error). */
+  if (g_on_host0) return 0;
   for (int i = 0; i < SYNC_ROUNDS; i++) {
     uint64_t t1 = pt_rec_now() - (uint64_t)g_offset0;
     PMPI_Send(&t, 1, MPI_LONG_LONG, 0, SYNC_TAG, g_sync_comm);
@@ -1311,13 +1339,24 @@ void pt__mpi_after_init(int provided) {
   if (g_rank == 0) world_defs();
   comm_get((int64_t)(intptr_t)MPI_COMM_WORLD);
   comm_get((int64_t)(intptr_t)MPI_COMM_SELF);
-  char host[256] = "";
+  char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
   int hl = 0;
   PMPI_Get_processor_name(host, &hl);
   pt_def kv = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = (uint64_t)g_rank,
                .name = "mpi.hostname", .s1 = host};
   pt_rec_def(&kv);
-  if (g_size > 1) PMPI_Comm_dup(MPI_COMM_WORLD, &g_sync_comm);
+  if (g_size > 1) {
+    char host0[MPI_MAX_PROCESSOR_NAME + 1];
+    memcpy(host0, host, sizeof host0 < sizeof host ? sizeof host0
+                                                  : sizeof host);
+    host0[MPI_MAX_PROCESSOR_NAME] = 0;
+    PMPI_Bcast(host0, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    g_on_host0 = strcmp(host0, host) == 0;
+    int remote = !g_on_host0;
+    if (g_rank == 0) g_remote = calloc((size_t)g_size, sizeof *g_remote);
+    PMPI_Gather(&remote, 1, MPI_INT, g_remote, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &g_sync_comm);
+  }
   uint64_t at;
   int64_t off = clock_offset(&at);
   g_offset0 = off;

@@ -406,6 +406,7 @@ static int ring_push(rthread *t, const pt_event *ev) {
 static int ring_drain(rthread *t) {
   int rc = PT_OK;
   uint64_t last = 0;
+  int64_t depth = 0;
   while (t->used && rc == PT_OK) {
     uint32_t n;
     memcpy(&n, t->ring + t->head, 4);
@@ -418,6 +419,16 @@ static int ring_drain(rthread *t) {
     if (get_event(t->ring + t->head, &ev, &t->scratch)) return PT_ENOMEM;
     if (t->lost && last == 0) overflow_event(t, PT_REC_RING, t->lost, ev.time);
     last = ev.time;
+    /* The oldest regions lost their ENTER: their LEAVE is dropped too, so
+     * that the kept events nest. */
+    if (ev.kind == PT_EV_ENTER) depth++;
+    if (ev.kind == PT_EV_LEAVE && depth == 0 && t->lost) {
+      t->head += n;
+      t->used -= n;
+      if (t->head == t->cap) t->head = 0;
+      continue;
+    }
+    if (ev.kind == PT_EV_LEAVE) depth--;
     rc = write_event(t, &ev);
     t->head += n;
     t->used -= n;

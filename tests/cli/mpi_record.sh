@@ -1,0 +1,128 @@
+#!/bin/sh
+# The MPI recorder (libparatrace-mpi.so) on programs of our own, under
+# mpirun: recorded calls equal what the program did, messages match with
+# equal bytes, requests complete once, collectives on every member, the
+# clock condition holds (paratrace check), per-function disable / detail,
+# the stop and ring buffer policies, and a rank killed with SIGKILL
+# leaves a readable archive.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+SO=$B/lib/libparatrace-mpi.so
+if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
+  t_fail "setup" "mpicc or $SO missing"; t_done
+fi
+RUN="mpirun --allow-run-as-root --oversubscribe"
+ok "build families" mpicc -o fam "$SRC/tests/mpi/families.c"
+ok "build spin" mpicc -o spin "$SRC/tests/mpi/spin.c"
+
+for np in 2 4 5; do
+  rm -rf fam.ptf calls.*
+  ok "np$np run" $RUN -np $np -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/fam.ptf" ./fam "$PWD/calls" 2 "$PWD/io.dat"
+  ok "np$np check" "$PT" check fam.ptf
+  # calls per function: what the program counted = what the trace holds
+  cat calls.* | awk '{c[$1] += $2} END {for (k in c) print k, c[k]}' |
+    sort >want.$np
+  "$PT" stats --csv fam.ptf |
+    awk -F, '$1 == "region" {gsub(/"/, "", $3); print $3, $5}' |
+    sort >got.$np
+  if cmp -s want.$np got.$np; then t_pass "np$np counts per function"
+  else t_fail "np$np counts per function" "$(diff want.$np got.$np | head -5)"; fi
+  "$PT" dump fam.ptf >dump.$np
+  # every send has a receive with equal bytes and tag (per channel, in order)
+  awk '$4 == "send" || $4 == "isend" || $4 == "recv" || $4 == "irecv" {
+         for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+         if ($4 ~ /send/) k = $3 " " f["peer"]; else k = f["peer"] " " $3
+         k = k " " f["comm"] " " f["tag"]
+         if ($4 ~ /send/) s[k] = s[k] " " f["bytes"]; else r[k] = r[k] " " f["bytes"]
+       }
+       END { bad = 0; for (k in s) if (s[k] != r[k]) bad++
+             for (k in r) if (s[k] != r[k]) bad++; print bad }' dump.$np >bad
+  if [ "$(cat bad)" = 0 ]; then t_pass "np$np sends = receives (bytes, tag)"
+  else t_fail "np$np sends = receives" "$(cat bad) channels differ"; fi
+  # every request completes exactly once
+  awk '$4 == "isend" || $4 == "irecv_request" {
+         for (i = 5; i <= NF; i++) if ($i ~ /^request=/) o[$3 " " $i]++ }
+       $4 == "isend_complete" || $4 == "irecv" || $4 == "request_cancelled" {
+         for (i = 5; i <= NF; i++) if ($i ~ /^request=/) c[$3 " " $i]++ }
+       END { bad = 0; for (k in o) if (c[k] != 1) bad++
+             for (k in c) if (o[k] != 1 || c[k] != 1) bad++; print bad }' \
+    dump.$np >bad
+  if [ "$(cat bad)" = 0 ]; then t_pass "np$np requests complete once"
+  else t_fail "np$np requests complete once" "$(cat bad) requests"; fi
+  # collectives on COMM_WORLD: the same number on every rank
+  n=$(awk '$4 == "coll_end" && / comm=2 / {c[$3]++}
+           END {for (l in c) print c[l]}' dump.$np | sort -u | wc -l)
+  l=$(awk '$4 == "coll_end" && / comm=2 / {c[$3]++}
+           END {n = 0; for (l in c) n++; print n}' dump.$np)
+  if [ "$n" = 1 ] && [ "$l" = $np ]; then t_pass "np$np collectives on every rank"
+  else t_fail "np$np collectives on every rank" "$n distinct counts on $l ranks"; fi
+  grep -q ' cancelled\| request_cancelled ' dump.$np &&
+    t_pass "np$np cancel recorded" || t_fail "np$np cancel recorded" "none"
+  grep -q ' io_end .*bytes=64' dump.$np &&
+    t_pass "np$np MPI-IO bytes" || t_fail "np$np MPI-IO bytes" "no io_end of 64 bytes"
+done
+
+# split communicator: its messages carry COMM_WORLD peers and its own id
+awk '$4 == "send" && / tag=40 / && !/ comm=2 / {print}' dump.4 >split
+if [ -s split ] && ! grep -q 'peer=-1' split; then t_pass "split comm peers"
+else t_fail "split comm peers" "$(head -2 split)"; fi
+
+# per-function disable and detail
+rm -rf cfg.ptf
+printf 'PARATRACE_DISABLE=MPI_Comm_rank,MPI_Comm_size\nPARATRACE_DETAIL=MPI_Send=1\n' >pt.conf
+ok "config run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_CONFIG="$PWD/pt.conf" \
+  -x PARATRACE_OUTPUT="$PWD/cfg.ptf" ./fam "$PWD/cfg" 1
+"$PT" stats --csv cfg.ptf | awk -F, '$1 == "region" {print $3}' >cfg.regions
+if grep -q MPI_Comm_rank cfg.regions; then t_fail "disable" "MPI_Comm_rank recorded"
+else t_pass "disable"; fi
+"$PT" dump cfg.ptf >cfg.dump
+send=$(awk '/^def.* region / && /"MPI_Send"/ {sub(/.*id=/, ""); sub(/ .*/, ""); print; exit}' cfg.dump)
+recv=$(awk '/^def.* region / && /"MPI_Recv"/ {sub(/.*id=/, ""); sub(/ .*/, ""); print; exit}' cfg.dump)
+if grep -q "enter region=$send {" cfg.dump; then t_fail "detail 1" "MPI_Send has arguments"
+elif grep -q "enter region=$recv {" cfg.dump; then t_pass "detail 1 (MPI_Recv keeps its arguments)"
+else t_fail "detail 1" "no arguments at all"; fi
+ok "config check" "$PT" check cfg.ptf
+
+# buffer policies with a 4 KiB buffer
+for pol in stop ring; do
+  rm -rf $pol.ptf
+  ok "$pol run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/$pol.ptf" \
+    -x PARATRACE_BUFFER=4K -x PARATRACE_POLICY=$pol ./spin 2000
+  ok "$pol check" "$PT" check $pol.ptf
+  "$PT" dump $pol.ptf >$pol.dump
+  c=$(grep -c ' buffer_overflow ' $pol.dump)
+  if [ "$c" = 2 ]; then t_pass "$pol overflow marked"; else t_fail "$pol overflow marked" "$c events"; fi
+  e=$(grep -c '^event' $pol.dump)
+  if [ "$e" -lt 200 ]; then t_pass "$pol bounded ($e events)"; else t_fail "$pol bounded" "$e events"; fi
+done
+grep -q 'policy=2 lost=[1-9]' ring.dump && t_pass "ring counts lost events" ||
+  t_fail "ring counts lost events" "$(grep overflow ring.dump | head -1)"
+fin=$(awk '/^def.* region / && /"MPI_Finalize"/ {sub(/.*id=/, ""); sub(/ .*/, ""); print; exit}' ring.dump)
+tail -1 ring.dump | grep -q "leave region=$fin" && t_pass "ring keeps the newest" ||
+  t_fail "ring keeps the newest" "$(tail -1 ring.dump)"
+grep -q 'policy=1' stop.dump && t_pass "stop marks policy" || t_fail "stop marks policy" "none"
+
+# a rank killed with SIGKILL: complete blocks stay readable
+rm -rf kill.ptf
+$RUN -np 3 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/kill.ptf" \
+  -x PARATRACE_BUFFER=16K ./spin 20000 1 >kill.out 2>&1
+ok "killed: recover" "$PT" recover kill.ptf
+ok "killed: readable" "$PT" dump kill.ptf >kill.dump
+"$PT" stats --csv --locations 1 kill.ptf |
+  awk -F, '$1 == "region" && $3 == "\"MPI_Allreduce\"" {print $5}' >kc
+if [ "$(cat kc)" -gt 100 ] 2>/dev/null; then t_pass "killed rank's events kept ($(cat kc) allreduce)"
+else t_fail "killed rank's events kept" "$(cat kc)"; fi
+
+# an existing archive is never overwritten unless asked; the program runs
+"$PT" info kill.ptf >before 2>&1
+ok "exists run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/kill.ptf" ./spin 10
+"$PT" info kill.ptf >after 2>&1
+if cmp -s before after; then t_pass "existing archive kept"
+else t_fail "existing archive kept" "$(diff before after | head -3)"; fi
+grep -q "not recording.*kill.ptf" "$SCRATCH/exists run.err" &&
+  t_pass "exists: one clear message" ||
+  t_fail "exists: one clear message" "$(head -3 "$SCRATCH/exists run.err")"
+t_done
