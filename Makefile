@@ -55,6 +55,7 @@ $(STATIC): $(LIB_OBJS)
 $(SHARED): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libparatrace.so.0 -o $@ $^ $(LIBS)
+	ln -sf libparatrace.so $(dir $@)libparatrace.so.0
 
 # The CLI links the static library so that it runs from the build tree.
 $(CLI): $(TOOL_OBJS) $(STATIC)

@@ -27,6 +27,7 @@
  *   and record.h's PARATRACE_OUTPUT, BUFFER, POLICY, LEVEL, OVERWRITE. */
 #include "mpirec.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ static int g_rank, g_size, g_level = 3, g_multi, g_started, g_failed_init;
 static MPI_Group g_world_group;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static int64_t g_offset0;
+static uint64_t g_app_region; /* id + 1 while the program region is open */
 static uint64_t g_sync_local0;
 
 #define LOCK() do { if (g_multi) pthread_mutex_lock(&g_mu); } while (0)
@@ -1195,6 +1197,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
   if (level > pt_rec_level()) level = pt_rec_level();
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
   LOCK();
+  if (c->id == PT_MPI_ID_Finalize && g_app_region) {
+    /* the program's own time ends where MPI_Finalize begins */
+    pt_event e = {.time = t0, .kind = PT_EV_LEAVE, .ref = g_app_region - 1};
+    pt_rec_event(&e);
+    g_app_region = 0;
+  }
   if (rec) {
     scratch *s = &t_scr;
     if (!s->capa) {
@@ -1231,6 +1239,16 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
   if (rec) {
     pt_event lv = {.time = t1, .kind = PT_EV_LEAVE, .ref = f->region - 1};
     pt_rec_event(&lv);
+  }
+  if ((c->id == PT_MPI_ID_Init || c->id == PT_MPI_ID_Init_thread) &&
+      pt_rec_enabled() && !g_app_region) {
+    /* The program's own time (mpiP's application time) runs from the end
+     * of MPI_Init to the start of MPI_Finalize: a region named after the
+     * program, so that time outside MPI calls is counted. */
+    g_app_region = pt_rec_region(program_invocation_short_name,
+                                 PT_ROLE_FUNCTION, PT_PARADIGM_USER) + 1;
+    pt_event e = {.time = t1, .kind = PT_EV_ENTER, .ref = g_app_region - 1};
+    pt_rec_event(&e);
   }
   UNLOCK();
   if (c->owned & 1) free(c->sts);

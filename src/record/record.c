@@ -674,6 +674,31 @@ int pt_rec_start_env(uint64_t rank, uint64_t nranks, int join, pt_error *err) {
 
 /* ---- the user API -------------------------------------------------------- */
 
+static void stop_at_exit(void) { pt_rec_stop(NULL); }
+
+/* Under `paratrace record` (PARATRACE_RECORD=1) a program that is not MPI
+ * starts recording at its first user API call and stops at exit.  An MPI
+ * program (launcher variables set) is started by libparatrace-mpi at
+ * MPI_Init instead. */
+static void autostart(void) {
+  static int tried;
+  if (__atomic_load_n(&tried, __ATOMIC_RELAXED) ||
+      __atomic_exchange_n(&tried, 1, __ATOMIC_ACQ_REL))
+    return;
+  const char *r = getenv("PARATRACE_RECORD");
+  if (!r || strcmp(r, "1") != 0) return;
+  if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") ||
+      getenv("PMIX_RANK") || getenv("MPI_LOCALNRANKS"))
+    return;
+  pthread_mutex_lock(&g_mu);
+  int running = g_w != NULL;
+  pthread_mutex_unlock(&g_mu);
+  if (running) return;
+  pt_error e = {0};
+  if (pt_rec_start_env(0, 1, 0, &e) == PT_OK) atexit(stop_at_exit);
+  else fprintf(stderr, "paratrace: not recording: %s\n", e.msg);
+}
+
 void pt_trace_level(int level) {
   if (level < 0) level = 0;
   if (level > 3) level = 3;
@@ -681,6 +706,7 @@ void pt_trace_level(int level) {
 }
 
 void pt_trace_measure(int on) {
+  autostart();
   if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return;
   if (!on) { /* the off event is the last one recorded */
     pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MEASURE, .tag = 0};
@@ -694,6 +720,7 @@ void pt_trace_measure(int on) {
 }
 
 static void user_region(const char *name, uint32_t kind) {
+  autostart();
   if (!pt_rec_enabled() || pt_rec_level() < 1) return;
   pt_event ev = {.time = pt_rec_now(), .kind = kind,
                  .ref = pt_rec_region(name, PT_ROLE_USER, PT_PARADIGM_USER)};
@@ -719,6 +746,7 @@ static uint64_t label_id(const char *label) {
 }
 
 static void mark(const char *label, pt_value v, const char *text) {
+  autostart();
   if (!pt_rec_enabled() || pt_rec_level() < 1) return;
   /* MARK has no value slot: the typed value is the attribute "value". */
   pt_attr a = {.val = v};
@@ -740,6 +768,7 @@ void pt_trace_mark_text(const char *label, const char *text) {
 }
 
 void pt_trace_message(const char *text) {
+  autostart();
   if (!pt_rec_enabled()) return;
   pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MESSAGE,
                  .ref = PT_NONE, .text = text};
