@@ -80,6 +80,7 @@ static fninfo g_fn[PT_MPI_NFUNCS];
 unsigned char pt__mpi_on[PT_MPI_NFUNCS];
 
 static uint64_t g_calls[PT_MPI_NFUNCS];
+static int g_counting; /* PARATRACE_MPI_COUNTS set */
 static int g_rank, g_size, g_level = 3, g_multi, g_started, g_failed_init;
 static MPI_Group g_world_group;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -594,7 +595,7 @@ typedef struct scratch {
   int64_t *ints;
   size_t ni, capi;
 } scratch;
-static __thread scratch t_scr;
+static __thread __attribute__((tls_model("initial-exec"))) scratch t_scr;
 
 static int64_t *ints_alloc(size_t n) {
   scratch *s = &t_scr;
@@ -802,7 +803,7 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
 
 /* ---- semantic events ---------------------------------------------------- */
 
-static __thread int t_quiet; /* bookkeeping only, no events */
+static __thread __attribute__((tls_model("initial-exec"))) int t_quiet; /* bookkeeping only, no events */
 static void emit(pt_event *e) {
   if (!t_quiet) pt_rec_event(e);
 }
@@ -1192,7 +1193,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
                  void *caller) {
   (void)caller;
   fninfo *f = &g_fn[c->id];
-  __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
+  if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
   int level = f->level && f->level <= 3 ? f->level : g_level;
   if (level > pt_rec_level()) level = pt_rec_level();
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
@@ -1327,6 +1328,7 @@ void pt__mpi_after_init(int provided) {
   apply_list(getenv("PARATRACE_DISABLE"), 0);
   apply_list(getenv("PARATRACE_DETAIL"), 1);
   g_multi = provided == MPI_THREAD_MULTIPLE;
+  g_counting = getenv("PARATRACE_MPI_COUNTS") && *getenv("PARATRACE_MPI_COUNTS");
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
   PMPI_Comm_group(MPI_COMM_WORLD, &g_world_group);
