@@ -87,6 +87,7 @@ $(ASCII_BENCH): bench/ascii/ascii_bench.c $(STATIC)
 bench: deps all $(BENCH) $(ASCII_BENCH)
 	scripts/run-bench.sh $(BUILD)
 	scripts/run-ascii-bench.sh $(BUILD)
+	scripts/run-mpi-bench.sh $(BUILD)
 
 deps:
 	@scripts/install-deps.sh

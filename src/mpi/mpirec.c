@@ -43,7 +43,7 @@ static const char *const fn_names[PT_MPI_NFUNCS] = {
 #include "mpi_table.h"
 #undef PT_MPI_FN
 };
-static const char *const fn_kinds[PT_MPI_NFUNCS] = {
+const char *const pt__mpi_kinds[PT_MPI_NFUNCS] = {
 #define PT_MPI_FN(name, ret, params, args, kinds) kinds,
 #include "mpi_table.h"
 #undef PT_MPI_FN
@@ -52,18 +52,6 @@ static const char *const fn_args[PT_MPI_NFUNCS] = {
 #define PT_MPI_FN(name, ret, params, args, kinds) #args,
 #include "mpi_table.h"
 #undef PT_MPI_FN
-};
-
-#define PT_MS_LIST(X)                                                        \
-  X(NONE) X(SEND) X(RECV) X(SENDRECV) X(ISEND) X(IRECV) X(SEND_INIT)         \
-  X(RECV_INIT) X(START) X(STARTALL) X(WAIT) X(TEST) X(WAITANY) X(TESTANY)    \
-  X(WAITALL) X(TESTALL) X(WAITSOME) X(TESTSOME) X(REQUEST_FREE) X(CANCEL)    \
-  X(COLL) X(ICOLL) X(NOREG) X(COMM_FREE) X(TYPE_FREE) X(FILE_OPEN)           \
-  X(FILE_CLOSE) X(IO_READ) X(IO_WRITE)
-enum {
-#define PT_MS_ENUM(n) PT_MS_##n,
-  PT_MS_LIST(PT_MS_ENUM)
-#undef PT_MS_ENUM
 };
 
 typedef struct fninfo {
@@ -77,6 +65,7 @@ typedef struct fninfo {
 } fninfo;
 
 static fninfo g_fn[PT_MPI_NFUNCS];
+unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
 unsigned char pt__mpi_on[PT_MPI_NFUNCS];
 
 static uint64_t g_calls[PT_MPI_NFUNCS];
@@ -484,7 +473,7 @@ static void tables_init(void) {
   for (int i = 0; i < PT_MPI_NFUNCS; i++) {
     fninfo *f = &g_fn[i];
     memset(f->pos, -1, sizeof f->pos);
-    const char *k = fn_kinds[i];
+    const char *k = pt__mpi_kinds[i];
     f->nargs = (uint8_t)strlen(k);
     for (int j = 0; k[j] && j < PT_MPI_MAXARGS; j++) {
       int8_t *p = f->pos[(unsigned char)k[j] & 127];
@@ -504,6 +493,7 @@ static void tables_init(void) {
   }
 #define PT_MPI_SEM(name, S, K)                      \
   g_fn[PT_MPI_ID_##name].sem = PT_MS_##S;           \
+  pt__mpi_sem[PT_MPI_ID_##name] = PT_MS_##S;        \
   g_fn[PT_MPI_ID_##name].coll = PT_COLL_##K;
 #include "mpi_sem.h"
 #undef PT_MPI_SEM
@@ -511,82 +501,6 @@ static void tables_init(void) {
 
 /* ---- the per-call path -------------------------------------------------- */
 
-void pt__mpi_begin(pt__mpi_call *c, int id) {
-  c->id = id;
-  c->n = 0;
-  c->count = -1;
-  c->sts = NULL;
-  c->reqs = NULL;
-  c->nreqs = 0;
-  c->owned = 0;
-}
-
-void pt__mpi_arg(pt__mpi_call *c, int64_t value, void *addr) {
-  int j = c->n++;
-  if (j >= PT_MPI_MAXARGS) return;
-  char k = fn_kinds[c->id][j];
-  int sem = g_fn[c->id].sem;
-  switch (k) {
-    case 'n':
-      if (c->count < 0) c->count = (int)value;
-      break;
-    case 's':
-      if ((MPI_Status *)(intptr_t)value == MPI_STATUS_IGNORE) {
-        *(MPI_Status **)addr = &c->st;
-        value = (int64_t)(intptr_t)&c->st;
-      }
-      break;
-    case 'S':
-      if ((MPI_Status *)(intptr_t)value == MPI_STATUSES_IGNORE &&
-          c->count > 0) {
-        c->sts = c->count <= PT_MPI_INLINE
-                     ? c->sts_inline
-                     : malloc(sizeof(MPI_Status) * (size_t)c->count);
-        if (c->sts) {
-          if (c->sts != c->sts_inline) c->owned |= 1;
-          *(MPI_Status **)addr = c->sts;
-          value = (int64_t)(intptr_t)c->sts;
-        }
-      }
-      break;
-    case 'R':
-      if (c->count > 0 && value) {
-        c->reqs = c->count <= PT_MPI_INLINE
-                      ? c->reqs_inline
-                      : malloc(sizeof(MPI_Request) * (size_t)c->count);
-        if (c->reqs) {
-          if (c->reqs != c->reqs_inline) c->owned |= 2;
-          memcpy(c->reqs, (void *)(intptr_t)value,
-                 sizeof(MPI_Request) * (size_t)c->count);
-          c->nreqs = c->count;
-        }
-      }
-      break;
-    case 'r':
-      /* in/out request: remember the handle the call will free */
-      if (value && (sem == PT_MS_WAIT || sem == PT_MS_TEST ||
-                    sem == PT_MS_START || sem == PT_MS_REQUEST_FREE ||
-                    sem == PT_MS_CANCEL)) {
-        c->reqs = c->reqs_inline;
-        c->reqs_inline[0] = *(MPI_Request *)(intptr_t)value;
-        c->nreqs = 1;
-      }
-      break;
-    case 'c':
-    case 'd':
-      /* Comm_free, Type_free: the handle before the call */
-      if (value && (sem == PT_MS_COMM_FREE || sem == PT_MS_TYPE_FREE)) {
-        c->reqs = c->reqs_inline;
-        memcpy(&c->reqs_inline[0], (void *)(intptr_t)value, sizeof(void *));
-        c->nreqs = 0;
-      }
-      break;
-    default:
-      break;
-  }
-  c->v[j] = value;
-  c->addr[j] = addr;
-}
 
 /* Per-thread scratch for attributes and their arrays. */
 typedef struct scratch {
@@ -630,6 +544,15 @@ static uint64_t arg_key(int id, int j, int array) {
 }
 
 static void status_vals(const MPI_Status *st, int64_t *o) {
+#ifdef OPEN_MPI
+  /* OpenMPI's status: the byte count and the cancel flag are fields */
+  o[0] = st->_ucount > (size_t)INT32_MAX ? -1 : (int64_t)st->_ucount;
+  o[1] = st->MPI_SOURCE;
+  o[2] = st->_cancelled;
+  o[3] = st->MPI_ERROR;
+  o[4] = st->MPI_TAG;
+  return;
+#endif
   int n = 0, cancelled = 0;
   PMPI_Get_count(st, MPI_BYTE, &n);
   PMPI_Test_cancelled(st, &cancelled);
@@ -665,14 +588,14 @@ static int array_len(const pt__mpi_call *c, int j) {
     return o > 0 ? o : 0;
   }
   for (int q = j - 1; q >= 0; q--) {
-    char k = fn_kinds[c->id][q];
+    char k = pt__mpi_kinds[c->id][q];
     if (k == 'n' || k == 'i') return c->v[q] > 0 ? (int)c->v[q] : 0;
   }
   return 0;
 }
 
 static void add_args(const pt__mpi_call *c, int level, int ok) {
-  const char *k = fn_kinds[c->id];
+  const char *k = pt__mpi_kinds[c->id];
   int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
   for (int j = 0; j < n; j++) {
     int64_t v = c->v[j];
@@ -1390,7 +1313,7 @@ void pt__mpi_after_init(int provided) {
     /* disabled functions that keep request / communicator tables right
      * still pass through the recorder, without events */
     int needed = g_fn[i].sem != PT_MS_NONE ||
-                 strchr(fn_kinds[i], 'c') || strchr(fn_kinds[i], 'r');
+                 strchr(pt__mpi_kinds[i], 'c') || strchr(pt__mpi_kinds[i], 'r');
     pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
   }
 }

@@ -17,6 +17,8 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum {
 #define PT_MPI_FN(name, ret, params, args, kinds) PT_MPI_ID_##name,
@@ -45,8 +47,22 @@ typedef struct pt__mpi_call {
  * disabled by PARATRACE_DISABLE, or when recording stopped. */
 extern unsigned char pt__mpi_on[PT_MPI_NFUNCS];
 
-void pt__mpi_begin(pt__mpi_call *c, int id);
-void pt__mpi_arg(pt__mpi_call *c, int64_t value, void *addr);
+/* What a call means (PT_MS_*, from mpi_sem.h) and its argument kinds. */
+#define PT_MS_LIST(X)                                                        \
+  X(NONE) X(SEND) X(RECV) X(SENDRECV) X(ISEND) X(IRECV) X(SEND_INIT)         \
+  X(RECV_INIT) X(START) X(STARTALL) X(WAIT) X(TEST) X(WAITANY) X(TESTANY)    \
+  X(WAITALL) X(TESTALL) X(WAITSOME) X(TESTSOME) X(REQUEST_FREE) X(CANCEL)    \
+  X(COLL) X(ICOLL) X(NOREG) X(COMM_FREE) X(TYPE_FREE) X(FILE_OPEN)           \
+  X(FILE_CLOSE) X(IO_READ) X(IO_WRITE)
+enum {
+#define PT_MS_ENUM(n) PT_MS_##n,
+  PT_MS_LIST(PT_MS_ENUM)
+#undef PT_MS_ENUM
+};
+
+extern unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
+extern const char *const pt__mpi_kinds[PT_MPI_NFUNCS];
+
 void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
                  void *caller);
 uint64_t pt__mpi_now(void);
@@ -57,5 +73,83 @@ void pt__mpi_after_init(int provided);
 void pt__mpi_before_finalize(void);
 /* Before PMPI_Abort: flush and close as well as possible. */
 void pt__mpi_before_abort(void);
+
+static inline void pt__mpi_begin(pt__mpi_call *c, int id) {
+  c->id = id;
+  c->n = 0;
+  c->count = -1;
+  c->sts = NULL;
+  c->reqs = NULL;
+  c->nreqs = 0;
+  c->owned = 0;
+}
+
+/* One argument, before the call (inline: one per argument per call). */
+static inline void pt__mpi_arg(pt__mpi_call *c, char k, int64_t value,
+                               void *addr) {
+  int j = c->n++;
+  if (j >= PT_MPI_MAXARGS) return;
+  int sem = pt__mpi_sem[c->id];
+  switch (k) {
+    case 'n':
+      if (c->count < 0) c->count = (int)value;
+      break;
+    case 's':
+      if ((MPI_Status *)(intptr_t)value == MPI_STATUS_IGNORE) {
+        *(MPI_Status **)addr = &c->st;
+        value = (int64_t)(intptr_t)&c->st;
+      }
+      break;
+    case 'S':
+      if ((MPI_Status *)(intptr_t)value == MPI_STATUSES_IGNORE &&
+          c->count > 0) {
+        c->sts = c->count <= PT_MPI_INLINE
+                     ? c->sts_inline
+                     : malloc(sizeof(MPI_Status) * (size_t)c->count);
+        if (c->sts) {
+          if (c->sts != c->sts_inline) c->owned |= 1;
+          *(MPI_Status **)addr = c->sts;
+          value = (int64_t)(intptr_t)c->sts;
+        }
+      }
+      break;
+    case 'R':
+      if (c->count > 0 && value) {
+        c->reqs = c->count <= PT_MPI_INLINE
+                      ? c->reqs_inline
+                      : malloc(sizeof(MPI_Request) * (size_t)c->count);
+        if (c->reqs) {
+          if (c->reqs != c->reqs_inline) c->owned |= 2;
+          memcpy(c->reqs, (void *)(intptr_t)value,
+                 sizeof(MPI_Request) * (size_t)c->count);
+          c->nreqs = c->count;
+        }
+      }
+      break;
+    case 'r':
+      /* in/out request: remember the handle the call will free */
+      if (value && (sem == PT_MS_WAIT || sem == PT_MS_TEST ||
+                    sem == PT_MS_START || sem == PT_MS_REQUEST_FREE ||
+                    sem == PT_MS_CANCEL)) {
+        c->reqs = c->reqs_inline;
+        c->reqs_inline[0] = *(MPI_Request *)(intptr_t)value;
+        c->nreqs = 1;
+      }
+      break;
+    case 'c':
+    case 'd':
+      /* Comm_free, Type_free: the handle before the call */
+      if (value && (sem == PT_MS_COMM_FREE || sem == PT_MS_TYPE_FREE)) {
+        c->reqs = c->reqs_inline;
+        memcpy(&c->reqs_inline[0], (void *)(intptr_t)value, sizeof(void *));
+        c->nreqs = 0;
+      }
+      break;
+    default:
+      break;
+  }
+  c->v[j] = value;
+  c->addr[j] = addr;
+}
 
 #endif

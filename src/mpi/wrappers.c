@@ -13,33 +13,38 @@
 #define PT_MPI_VAL(x)                                                       \
   ((int64_t)_Generic((x), int: (x), long: (x), long long: (x),              \
                      unsigned: (x), default: (intptr_t)(x)))
-#define PT_MPI_ARG(x) pt__mpi_arg(&pt_c_, PT_MPI_VAL(x), (void *)&(x));
+/* PT_MPI_ARG(K, j, x): argument x at position j, K the kinds string (a
+ * literal: K[j] is a constant and the switch in pt__mpi_arg folds). */
+#define PT_MPI_ARG(K, j, x) \
+  pt__mpi_arg(&pt_c_, (K)[j], PT_MPI_VAL(x), (void *)&(x));
 
-/* PT_MPI_EACH((a, b, c)) -> PT_MPI_ARG(a) PT_MPI_ARG(b) PT_MPI_ARG(c);
- * nothing for (). */
-#define PT_MPI_EACH(args) PT_MPI_EACH_ args
-#define PT_MPI_EACH_(...) PT_MPI_PICK(__VA_ARGS__ __VA_OPT__(,) PT_E16, PT_E15, \
-  PT_E14, PT_E13, PT_E12, PT_E11, PT_E10, PT_E9, PT_E8, PT_E7, PT_E6, PT_E5,  \
-  PT_E4, PT_E3, PT_E2, PT_E1, PT_E0)(__VA_ARGS__)
+/* PT_MPI_EACH(K, (a, b, c)) -> PT_MPI_ARG(K, 0, a) PT_MPI_ARG(K, 1, b)
+ * PT_MPI_ARG(K, 2, c); nothing for (). */
+#define PT_MPI_EACH(K, args) PT_MPI_EACH_(K, PT_MPI_UNPAREN args)
+#define PT_MPI_UNPAREN(...) __VA_ARGS__
+#define PT_MPI_EACH_(K, ...) PT_MPI_EACH__(K, __VA_ARGS__)
+#define PT_MPI_EACH__(K, ...) PT_MPI_PICK(__VA_ARGS__ __VA_OPT__(,) PT_E16, \
+  PT_E15, PT_E14, PT_E13, PT_E12, PT_E11, PT_E10, PT_E9, PT_E8, PT_E7, PT_E6, \
+  PT_E5, PT_E4, PT_E3, PT_E2, PT_E1, PT_E0)(K, 0, __VA_ARGS__)
 #define PT_MPI_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13,  \
                     _14, _15, _16, M, ...) M
-#define PT_E0(...)
-#define PT_E1(a) PT_MPI_ARG(a)
-#define PT_E2(a, ...) PT_MPI_ARG(a) PT_E1(__VA_ARGS__)
-#define PT_E3(a, ...) PT_MPI_ARG(a) PT_E2(__VA_ARGS__)
-#define PT_E4(a, ...) PT_MPI_ARG(a) PT_E3(__VA_ARGS__)
-#define PT_E5(a, ...) PT_MPI_ARG(a) PT_E4(__VA_ARGS__)
-#define PT_E6(a, ...) PT_MPI_ARG(a) PT_E5(__VA_ARGS__)
-#define PT_E7(a, ...) PT_MPI_ARG(a) PT_E6(__VA_ARGS__)
-#define PT_E8(a, ...) PT_MPI_ARG(a) PT_E7(__VA_ARGS__)
-#define PT_E9(a, ...) PT_MPI_ARG(a) PT_E8(__VA_ARGS__)
-#define PT_E10(a, ...) PT_MPI_ARG(a) PT_E9(__VA_ARGS__)
-#define PT_E11(a, ...) PT_MPI_ARG(a) PT_E10(__VA_ARGS__)
-#define PT_E12(a, ...) PT_MPI_ARG(a) PT_E11(__VA_ARGS__)
-#define PT_E13(a, ...) PT_MPI_ARG(a) PT_E12(__VA_ARGS__)
-#define PT_E14(a, ...) PT_MPI_ARG(a) PT_E13(__VA_ARGS__)
-#define PT_E15(a, ...) PT_MPI_ARG(a) PT_E14(__VA_ARGS__)
-#define PT_E16(a, ...) PT_MPI_ARG(a) PT_E15(__VA_ARGS__)
+#define PT_E0(K, j, ...)
+#define PT_E1(K, j, a) PT_MPI_ARG(K, j, a)
+#define PT_E2(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E1(K, j + 1, __VA_ARGS__)
+#define PT_E3(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E2(K, j + 1, __VA_ARGS__)
+#define PT_E4(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E3(K, j + 1, __VA_ARGS__)
+#define PT_E5(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E4(K, j + 1, __VA_ARGS__)
+#define PT_E6(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E5(K, j + 1, __VA_ARGS__)
+#define PT_E7(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E6(K, j + 1, __VA_ARGS__)
+#define PT_E8(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E7(K, j + 1, __VA_ARGS__)
+#define PT_E9(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E8(K, j + 1, __VA_ARGS__)
+#define PT_E10(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E9(K, j + 1, __VA_ARGS__)
+#define PT_E11(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E10(K, j + 1, __VA_ARGS__)
+#define PT_E12(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E11(K, j + 1, __VA_ARGS__)
+#define PT_E13(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E12(K, j + 1, __VA_ARGS__)
+#define PT_E14(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E13(K, j + 1, __VA_ARGS__)
+#define PT_E15(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E14(K, j + 1, __VA_ARGS__)
+#define PT_E16(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E15(K, j + 1, __VA_ARGS__)
 
 /* The integer status of a call (0 for calls that return no error code). */
 #define PT_MPI_RC(r) ((int)_Generic((r), int: (r), default: 0))
@@ -62,7 +67,7 @@
       return PMPI_##name args;                                                \
     pt__mpi_call pt_c_;                                                       \
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
-    PT_MPI_EACH(args)                                                         \
+    PT_MPI_EACH(kinds, args)                                                  \
     uint64_t pt_t0_ = pt__mpi_now();                                          \
     ret pt_r_ = PMPI_##name args;                                             \
     uint64_t pt_t1_ = pt__mpi_now();                                          \
