@@ -34,7 +34,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
+#include "paratrace/profile.h"
 #include "paratrace/record.h"
+
+int64_t pt__rec_offset(void); /* record.c */
 
 /* ---- tables ------------------------------------------------------------- */
 
@@ -70,7 +74,8 @@ unsigned char pt__mpi_on[PT_MPI_NFUNCS];
 
 static uint64_t g_calls[PT_MPI_NFUNCS];
 static int g_counting; /* PARATRACE_MPI_COUNTS set */
-static int g_rank, g_size, g_level = 3, g_multi, g_started, g_failed_init;
+static int g_rank, g_size, g_level = 3, g_multi, g_started, g_tracing;
+static int g_profiling; /* PARATRACE_MODE=profile or both */
 static MPI_Group g_world_group;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static int64_t g_offset0;
@@ -80,7 +85,7 @@ static uint64_t g_sync_local0;
 #define LOCK() do { if (g_multi) pthread_mutex_lock(&g_mu); } while (0)
 #define UNLOCK() do { if (g_multi) pthread_mutex_unlock(&g_mu); } while (0)
 
-uint64_t pt__mpi_now(void) { return pt_rec_now(); }
+uint64_t pt__mpi_now(void) { return pt__clock_ns(); }
 
 /* ---- handle maps (open addressing, backward-shift delete) -------------- */
 
@@ -925,6 +930,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (ok && p != INT64_MIN)
         ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE,
                count_bytes(c, 0), 0);
+      c->pdest = p == INT64_MIN ? -1 : p;
+      c->pbytes = count_bytes(c, 0);
       break;
     }
     case PT_MS_RECV: {
@@ -941,6 +948,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       PMPI_Get_count(st, MPI_BYTE, &n);
       ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
              ci ? ci->id : PT_NONE, n == MPI_UNDEFINED ? 0 : (uint64_t)n, 0);
+      c->pdest = world_rank(ci, st->MPI_SOURCE);
+      c->pbytes = n == MPI_UNDEFINED ? 0 : (uint64_t)n;
       break;
     }
     case PT_MS_SENDRECV: {
@@ -950,6 +959,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (p != INT64_MIN)
         ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE,
                count_bytes(c, 0), 0);
+      c->pdest = p == INT64_MIN ? -1 : p;
+      c->pbytes = count_bytes(c, 0);
       const MPI_Status *st = status_arg(c, 0);
       if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
         int n = 0;
@@ -979,6 +990,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
                                           : world_rank(ci, (int)VAL('k', 0));
       r->tag = ARG('t', 0) >= 0 ? VAL('t', 0) : -1;
       r->bytes = count_bytes(c, 0);
+      c->pdest = r->peer == INT64_MIN ? -1 : r->peer;
+      c->pbytes = r->bytes;
       if (pers) {
         r->active = 0;
         break;
@@ -1054,6 +1067,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       int64_t root = -1;
       if (ARG('k', 0) >= 0 && ci && !ci->inter)
         root = world_rank(ci, (int)VAL('k', 0));
+      c->pdest = root == INT64_MIN ? -1 : root;
+      c->pbytes = sent + recvd;
       pt_event e = {.time = t1, .kind = PT_EV_COLL_END, .ref = f->coll,
                     .peer = root == INT64_MIN ? -1 : root,
                     .comm = ci ? ci->id : PT_NONE, .size = sent,
@@ -1087,6 +1102,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
           n != MPI_UNDEFINED)
         bytes = (uint64_t)n;
       uint64_t fh = misc_id(&g_misc, &g_next_misc, VAL('F', 0));
+      c->pbytes = bytes;
       pt_event b = {.time = t0, .kind = PT_EV_IO_BEGIN, .ref = fh,
                     .tag = f->sem == PT_MS_IO_READ ? PT_IO_READ : PT_IO_WRITE,
                     .size = count_bytes(c, 0), .request = c->id};
@@ -1112,10 +1128,13 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     comm_get((int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)c->v[ARG('c', 0)]);
 }
 
-void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
+void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
-  (void)caller;
   fninfo *f = &g_fn[c->id];
+  /* events: on rank 0's time base (the offset measured at MPI_Init) */
+  int64_t off = pt__rec_offset();
+  uint64_t t0 = off < 0 && (uint64_t)-off > raw0 ? 0 : raw0 + (uint64_t)off;
+  uint64_t t1 = off < 0 && (uint64_t)-off > raw1 ? 0 : raw1 + (uint64_t)off;
   if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
   int level = f->level && f->level <= 3 ? f->level : g_level;
   if (level > pt_rec_level()) level = pt_rec_level();
@@ -1175,6 +1194,18 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
     pt_rec_event(&e);
   }
   UNLOCK();
+  if (g_profiling && f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG) {
+    /* profile mode: a communication statement at its call site */
+    pt_profile *p = pt_profile_self();
+    if (p) {
+      const char *mod = NULL;
+      uint64_t offs = 0;
+      uint64_t site = pt_profile_site(p, caller, &mod, &offs);
+      pt_profile_comm(p, site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id,
+                      fn_names[c->id], mod, offs, c->pdest, c->pbytes, raw0,
+                      raw1, PT_PROFILE_SYNC_ESTIMATE);
+    }
+  }
   if (c->owned & 1) free(c->sts);
   if (c->owned & 2) free(c->reqs);
 }
@@ -1243,6 +1274,21 @@ static void world_defs(void) {
   free(m);
 }
 
+/* Which wrappers go through the recorder from now on. */
+static void enable_all(void) {
+  for (int i = 0; i < PT_MPI_NFUNCS; i++) {
+    const char *n = fn_names[i];
+    size_t l = strlen(n);
+    int conv = l > 4 && (!strcmp(n + l - 4, "_c2f") ||
+                         !strcmp(n + l - 4, "_f2c"));
+    /* disabled functions that keep request / communicator tables right
+     * still pass through the recorder, without events */
+    int needed = g_fn[i].sem != PT_MS_NONE ||
+                 strchr(pt__mpi_kinds[i], 'c') || strchr(pt__mpi_kinds[i], 'r');
+    pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
+  }
+}
+
 void pt__mpi_after_init(int provided) {
   if (g_started) return;
   g_started = 1;
@@ -1259,6 +1305,10 @@ void pt__mpi_after_init(int provided) {
   const char *mode = getenv("PARATRACE_MODE");
   int trace = !mode || !*mode || !strcmp(mode, "trace") ||
               !strcmp(mode, "both");
+  g_profiling = mode && (!strcmp(mode, "profile") || !strcmp(mode, "both")) &&
+                pt_profile_runtime_enabled();
+  if (g_profiling) pt_profile_runtime_config((uint64_t)g_rank,
+                                             getenv("PARATRACE_OUTPUT"));
   /* The leader (rank 0) creates the archive; the others join it. */
   int rc = PT_OK;
   pt_error err = {0};
@@ -1267,15 +1317,16 @@ void pt__mpi_after_init(int provided) {
     if (rc)
       fprintf(stderr, "paratrace: not recording: %s\n", err.msg);
   }
-  if (g_size > 1) PMPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (trace && g_size > 1) PMPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (trace && g_rank != 0 && rc == PT_OK) {
     rc = pt_rec_start_env((uint64_t)g_rank, (uint64_t)g_size, 1, &err);
     if (rc)
       fprintf(stderr, "paratrace: rank %d not recording: %s\n", g_rank,
               err.msg);
   }
-  if (!trace || rc != PT_OK) {
-    g_failed_init = 1;
+  g_tracing = trace && rc == PT_OK;
+  if (!g_tracing) {
+    if (g_profiling) enable_all();
     return;
   }
   g_level = pt_rec_level();
@@ -1305,17 +1356,7 @@ void pt__mpi_after_init(int provided) {
   g_offset0 = off;
   g_sync_local0 = at;
   pt_rec_clock_offset(off, at);
-  for (int i = 0; i < PT_MPI_NFUNCS; i++) {
-    const char *n = fn_names[i];
-    size_t l = strlen(n);
-    int conv = l > 4 && (!strcmp(n + l - 4, "_c2f") ||
-                         !strcmp(n + l - 4, "_f2c"));
-    /* disabled functions that keep request / communicator tables right
-     * still pass through the recorder, without events */
-    int needed = g_fn[i].sem != PT_MS_NONE ||
-                 strchr(pt__mpi_kinds[i], 'c') || strchr(pt__mpi_kinds[i], 'r');
-    pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
-  }
+  enable_all();
 }
 
 static void write_counts(void) {
@@ -1337,7 +1378,7 @@ static void write_counts(void) {
 void pt__mpi_before_finalize(void) {
   memset(pt__mpi_on, 0, sizeof pt__mpi_on);
   if (!g_started) return;
-  if (g_failed_init) {
+  if (!g_tracing) {
     write_counts();
     return;
   }
@@ -1358,7 +1399,7 @@ void pt__mpi_before_finalize(void) {
 
 void pt__mpi_before_abort(void) {
   memset(pt__mpi_on, 0, sizeof pt__mpi_on);
-  if (g_started && !g_failed_init) {
+  if (g_started && g_tracing) {
     write_counts();
     pt_rec_stop(NULL);
   }
@@ -1366,5 +1407,5 @@ void pt__mpi_before_abort(void) {
 
 void pt__mpi_pcontrol(int level);
 void pt__mpi_pcontrol(int level) {
-  if (g_started && !g_failed_init) pt_trace_measure(level != 0);
+  if (g_started && g_tracing) pt_trace_measure(level != 0);
 }

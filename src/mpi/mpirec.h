@@ -41,6 +41,8 @@ typedef struct pt__mpi_call {
   MPI_Request reqs_inline[PT_MPI_INLINE];
   int nreqs;
   int owned; /* bit 0: sts malloc'ed; bit 1: reqs malloc'ed */
+  int64_t pdest;   /* for the profile: partner (COMM_WORLD rank) or -1 */
+  uint64_t pbytes; /* for the profile: bytes moved */
 } pt__mpi_call;
 
 /* Per function: record it?  0 before MPI_Init, after MPI_Finalize, when
@@ -82,6 +84,8 @@ static inline void pt__mpi_begin(pt__mpi_call *c, int id) {
   c->reqs = NULL;
   c->nreqs = 0;
   c->owned = 0;
+  c->pdest = -1;
+  c->pbytes = 0;
 }
 
 /* One argument, before the call (inline: one per argument per call). */

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/util.h"
 
 static const char *const kind_names[] = {
@@ -40,11 +41,7 @@ const char *pt_profile_kind_name(int kind) {
   return kind_names[kind];
 }
 
-uint64_t pt_profile_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+uint64_t pt_profile_now(void) { return pt__clock_ns(); }
 
 static uint64_t mix(uint64_t x) {
   x ^= x >> 33;

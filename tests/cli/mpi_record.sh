@@ -12,6 +12,34 @@ case $B in /*) ;; *) B=$SRC/$B ;; esac
 SO=$B/lib/libparatrace-mpi.so
 if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
   t_fail "setup" "mpicc or $SO missing"; 
+# profile mode: MPI statements in the Figure 12 drill-down, constant size
+ok "build fig12" mpicc -g -O1 -finstrument-functions -I"$SRC/include" \
+  -o fig12 "$SRC/examples/fig12_mpi.c" -L"$B/lib" -lparatrace \
+  -Wl,-rpath,"$B/lib"
+for n in 4 40; do
+  rm -rf p$n.ptf
+  ok "profile run $n" $RUN -np 4 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/p$n.ptf" ./fig12 $n
+done
+if cmp -s p4.ptf/profile.0 p4.ptf/profile.0 &&
+   [ "$(wc -c <p4.ptf/profile.1024)" = "$(wc -c <p40.ptf/profile.1024)" ]; then
+  t_pass "profile size independent of the run length"
+else t_fail "profile size" "$(wc -c p4.ptf/profile.1024 p40.ptf/profile.1024)"; fi
+"$PT" profile p40.ptf --focus p3 >prof.txt 2>&1
+# under p3's loop: the changing-destination statement with its 4 partners
+awk '/statement MPI_Sendrecv/ {s = 1; next} s && /-> rank/ {n++} s && !/-> rank/ {s = 0}
+     END {print n + 0}' prof.txt >nd
+if grep -q 'loop p3' prof.txt && grep -q 'statement MPI_Sendrecv @ p3' prof.txt &&
+   [ "$(cat nd)" -ge 8 ]; then t_pass "profile: MPI statements and destinations"
+else t_fail "profile: MPI statements" "$(head -12 prof.txt)"; fi
+grep -q 'sync' prof.txt && t_pass "profile: synchronisation delay estimated" ||
+  t_fail "profile: sync" "no sync column"
+rm -rf both.ptf
+ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/both.ptf" ./fig12 3
+ok "both: trace" "$PT" check both.ptf
+[ -f both.ptf/profile.0 ] && t_pass "both: profile" || t_fail "both: profile" "no profile.0"
+
 # paratrace record: MPI under mpirun, and a program that is not MPI
 rm -rf r.ptf
 ok "record mpi" $RUN -np 3 "$PT" record -o r.ptf -- ./spin 50
@@ -163,6 +191,34 @@ else t_fail "existing archive kept" "$(diff before after | head -3)"; fi
 grep -q "not recording.*kill.ptf" "$SCRATCH/exists run.err" &&
   t_pass "exists: one clear message" ||
   t_fail "exists: one clear message" "$(head -3 "$SCRATCH/exists run.err")"
+
+# profile mode: MPI statements in the Figure 12 drill-down, constant size
+ok "build fig12" mpicc -g -O1 -finstrument-functions -I"$SRC/include" \
+  -o fig12 "$SRC/examples/fig12_mpi.c" -L"$B/lib" -lparatrace \
+  -Wl,-rpath,"$B/lib"
+for n in 4 40; do
+  rm -rf p$n.ptf
+  ok "profile run $n" $RUN -np 4 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/p$n.ptf" ./fig12 $n
+done
+if cmp -s p4.ptf/profile.0 p4.ptf/profile.0 &&
+   [ "$(wc -c <p4.ptf/profile.1024)" = "$(wc -c <p40.ptf/profile.1024)" ]; then
+  t_pass "profile size independent of the run length"
+else t_fail "profile size" "$(wc -c p4.ptf/profile.1024 p40.ptf/profile.1024)"; fi
+"$PT" profile p40.ptf --focus p3 >prof.txt 2>&1
+# under p3's loop: the changing-destination statement with its 4 partners
+awk '/statement MPI_Sendrecv/ {s = 1; next} s && /-> rank/ {n++} s && !/-> rank/ {s = 0}
+     END {print n + 0}' prof.txt >nd
+if grep -q 'loop p3' prof.txt && grep -q 'statement MPI_Sendrecv @ p3' prof.txt &&
+   [ "$(cat nd)" -ge 8 ]; then t_pass "profile: MPI statements and destinations"
+else t_fail "profile: MPI statements" "$(head -12 prof.txt)"; fi
+grep -q 'sync' prof.txt && t_pass "profile: synchronisation delay estimated" ||
+  t_fail "profile: sync" "no sync column"
+rm -rf both.ptf
+ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/both.ptf" ./fig12 3
+ok "both: trace" "$PT" check both.ptf
+[ -f both.ptf/profile.0 ] && t_pass "both: profile" || t_fail "both: profile" "no profile.0"
 
 # paratrace record: MPI under mpirun, and a program that is not MPI
 rm -rf r.ptf
