@@ -45,11 +45,11 @@ static const char help[] =
 enum { O_OUT = 1, O_FORCE, O_BUFFER, O_POLICY, O_LEVEL, O_DISABLE, O_DETAIL,
        O_CONFIG, O_MODE };
 static const cli_option options[] = {
-    {"--output", 'o', 1, O_OUT},     {"--force", 'f', 0, O_FORCE},
-    {"--buffer", 0, 1, O_BUFFER},    {"--policy", 0, 1, O_POLICY},
-    {"--level", 0, 1, O_LEVEL},      {"--disable", 0, 1, O_DISABLE},
-    {"--detail", 0, 1, O_DETAIL},    {"--config", 0, 1, O_CONFIG},
-    {"--mode", 0, 1, O_MODE},        {0, 0, 0, 0}};
+    {"output", 'o', 1, O_OUT},     {"force", 'f', 0, O_FORCE},
+    {"buffer", 0, 1, O_BUFFER},    {"policy", 0, 1, O_POLICY},
+    {"level", 0, 1, O_LEVEL},      {"disable", 0, 1, O_DISABLE},
+    {"detail", 0, 1, O_DETAIL},    {"config", 0, 1, O_CONFIG},
+    {"mode", 0, 1, O_MODE},        {0, 0, 0, 0}};
 
 static pid_t g_child;
 static void forward(int sig) {

@@ -66,7 +66,7 @@ else t_fail "record user api" "$m marks, $e enters"; fi
 "$PT" record -o u.ptf -- ./u 2>u2.err
 grep -q 'exists' u2.err && t_pass "record keeps an existing archive" ||
   t_fail "record keeps an existing archive" "$(head -2 u2.err)"
-ok "record --force" "$PT" record -f -o u.ptf -- ./u
+ok "record --force" "$PT" record --force --output u.ptf --policy ring -- ./u
 "$PT" record >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && t_pass "record without program: usage" || t_fail "record usage" "exit $rc"
 "$PT" record -o x.ptf -- ./no-such-program 2>/dev/null; rc=$?
@@ -246,7 +246,7 @@ else t_fail "record user api" "$m marks, $e enters"; fi
 "$PT" record -o u.ptf -- ./u 2>u2.err
 grep -q 'exists' u2.err && t_pass "record keeps an existing archive" ||
   t_fail "record keeps an existing archive" "$(head -2 u2.err)"
-ok "record --force" "$PT" record -f -o u.ptf -- ./u
+ok "record --force" "$PT" record --force --output u.ptf --policy ring -- ./u
 "$PT" record >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && t_pass "record without program: usage" || t_fail "record usage" "exit $rc"
 "$PT" record -o x.ptf -- ./no-such-program 2>/dev/null; rc=$?
