@@ -159,5 +159,6 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_slice(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_sync(int argc, char **argv);
 
 #endif

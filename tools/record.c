@@ -40,6 +40,9 @@ static const char help[] =
     "  --mode M            trace (default), profile or both [MODE]\n"
     "  -h, --help\n"
     "\n"
+    "When the program ends, rank 0 corrects the clock drift between the\n"
+    "ranks (paratrace sync; nothing to do when all ran on one host).\n"
+    "\n"
     "Exit status: the program's (128 + signal if it was killed).\n";
 
 enum { O_OUT = 1, O_FORCE, O_BUFFER, O_POLICY, O_LEVEL, O_DISABLE, O_DETAIL,
@@ -172,5 +175,22 @@ int cmd_record(int argc, char **argv) {
               argv[prog], WTERMSIG(st), out);
     return 128 + WTERMSIG(st);
   }
-  return WEXITSTATUS(st);
+  int code = WEXITSTATUS(st);
+  /* Rank 0 (or a program that is not MPI) finishes last: the archive is
+   * complete, its clock drift can be corrected now. */
+  const char *rv = getenv("OMPI_COMM_WORLD_RANK");
+  if (!rv) rv = getenv("PMIX_RANK");
+  if (!rv) rv = getenv("PMI_RANK");
+  struct stat sb;
+  if (code == 0 && (!rv || strcmp(rv, "0") == 0) && stat(out, &sb) == 0 &&
+      S_ISDIR(sb.st_mode)) {
+    char *sargv[] = {(char *)"sync", (char *)out, NULL};
+    int q = cli.quiet;
+    cli.quiet = 1;
+    if (cmd_sync(2, sargv) != CLI_OK)
+      fprintf(stderr, "paratrace record: clock drift of %s not corrected "
+                      "(see above)\n", out);
+    cli.quiet = q;
+  }
+  return code;
 }

@@ -191,4 +191,45 @@ ok "record --force" "$PT" record --force --output u.ptf --policy ring -- ./u
 [ $rc = 2 ] && t_pass "record without program: usage" || t_fail "record usage" "exit $rc"
 "$PT" record -o x.ptf -- ./no-such-program 2>/dev/null; rc=$?
 [ $rc = 127 ] && t_pass "record missing program: 127" || t_fail "record missing program" "exit $rc"
+# clock drift: a receive that ends before its send until `sync` applies
+# the line between the two clock samples
+cat >drift.txt <<'EOT'
+# paratrace text 1
+stream 0 location=0
+stream 1 location=1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def region id=1 name="main"
+def comm id=2 name="MPI_COMM_WORLD"
+def clock_sync location=1 time=1000 offset=0
+def clock_sync location=1 time=1001000 offset=1000
+event 1000 0 enter region=1
+event 1000 1 enter region=1
+event 501100 1 recv peer=0 comm=2 tag=0 bytes=8
+event 501200 0 send peer=1 comm=2 tag=0 bytes=8
+event 1001000 0 leave region=1
+event 1001000 1 leave region=1
+EOT
+ok "drift: convert" "$PT" convert drift.txt -o drift.ptf
+"$PT" check drift.ptf >/dev/null 2>&1 && t_fail "drift: check before" "passed" ||
+  t_pass "drift: check finds the receive before its send"
+ok "drift: sync to OUT" "$PT" sync drift.ptf -o drift2.ptf
+ok "drift: sync in place" "$PT" sync drift.ptf
+ok "drift: check after" "$PT" check drift.ptf
+"$PT" dump drift.ptf | grep -q '^event 501600 1 recv' &&
+  t_pass "drift: interpolated offset" || t_fail "drift: interpolated" "$("$PT" dump drift.ptf | grep recv)"
+"$PT" sync drift.ptf | grep -q 'already' && t_pass "drift: sync twice is a no-op" ||
+  t_fail "drift: sync twice" "not detected"
+cmp -s drift.ptf/s1.events drift2.ptf/s1.events && t_pass "drift: -o equals in place" ||
+  t_fail "drift: -o equals in place" "differ"
+# the recorder's ping-pong samples (forced on one host) and the automatic sync
+rm -rf pp.ptf
+ok "pingpong sync run" $RUN -np 3 -x PARATRACE_SYNC=pingpong "$PT" record -o pp.ptf -- ./spin 100
+n=$("$PT" dump pp.ptf | grep -c 'clock_sync location=[12] ')
+[ "$n" = 4 ] && t_pass "two clock samples per rank" || t_fail "clock samples" "$n"
+"$PT" dump pp.ptf | grep -q 'paratrace.clock' && t_pass "record ran sync" ||
+  t_fail "record ran sync" "no mark"
 t_done
