@@ -198,7 +198,39 @@ static hent *type_get(MPI_Datatype t) {
   if (!(e = hput(&g_types, (uintptr_t)t))) return NULL;
   e->id = g_next_type++;
   e->size = sz;
+  /* a definition of this rank's user datatype: id, size, combiner */
+  if (pt_rec_enabled()) {
+    int ni = 0, na = 0, nd = 0, comb = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+    char name[64], val[96];
+    snprintf(name, sizeof name, "mpi.datatype.%llu",
+             (unsigned long long)e->id);
+    snprintf(val, sizeof val, "user datatype, %d bytes, combiner %d", sz,
+             comb);
+    pt_def d = {.kind = PT_DEF_KEYVAL, .id = PT_NONE,
+                .parent = (uint64_t)g_rank, .name = name, .s1 = val};
+    pt_rec_def(&d);
+  }
   return e;
+}
+
+/* Definitions of the predefined datatypes (rank 0, once). */
+static void predefined_defs(void) {
+  for (size_t i = 0; i < g_types.cap; i++) {
+    hent *e = &g_types.e[i];
+    if (!e->key || e->id >= 100) continue;
+    char name[64], val[160], tn[MPI_MAX_OBJECT_NAME] = "";
+    int l = 0;
+    if ((MPI_Datatype)e->key != MPI_DATATYPE_NULL)
+      PMPI_Type_get_name((MPI_Datatype)e->key, tn, &l);
+    snprintf(name, sizeof name, "mpi.datatype.%llu", (unsigned long long)e->id);
+    snprintf(val, sizeof val, "%s, %lld bytes",
+             (MPI_Datatype)e->key == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : tn,
+             (long long)e->size);
+    pt_def d = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = PT_NONE,
+                .name = name, .s1 = val};
+    pt_rec_def(&d);
+  }
 }
 static uint64_t type_size(int64_t t) {
   hent *e = type_get((MPI_Datatype)(intptr_t)t);
@@ -1330,7 +1362,10 @@ void pt__mpi_after_init(int provided) {
     return;
   }
   g_level = pt_rec_level();
-  if (g_rank == 0) world_defs();
+  if (g_rank == 0) {
+    world_defs();
+    predefined_defs();
+  }
   comm_get((int64_t)(intptr_t)MPI_COMM_WORLD);
   comm_get((int64_t)(intptr_t)MPI_COMM_SELF);
   char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
