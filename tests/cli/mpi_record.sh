@@ -232,4 +232,12 @@ n=$("$PT" dump pp.ptf | grep -c 'clock_sync location=[12] ')
 [ "$n" = 4 ] && t_pass "two clock samples per rank" || t_fail "clock samples" "$n"
 "$PT" dump pp.ptf | grep -q 'paratrace.clock' && t_pass "record ran sync" ||
   t_fail "record ran sync" "no mark"
+# MPI_THREAD_MULTIPLE: one stream per thread, messages still match
+ok "build threads" mpicc -o thr "$SRC/tests/mpi/threads.c" -pthread
+rm -rf thr.ptf
+ok "threads run" $RUN -np 3 "$PT" record -o thr.ptf -- ./thr 100
+ok "threads check" "$PT" check thr.ptf
+"$PT" info thr.ptf | grep -q 'locations *9 defined, 9 with events' &&
+  t_pass "threads: a stream per thread" ||
+  t_fail "threads: a stream per thread" "$("$PT" info thr.ptf | grep locations)"
 t_done
