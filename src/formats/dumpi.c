@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/stats_int.h"
 #include "formats/dumpi.h"
 
 #define NS 1000000000LL
@@ -1742,6 +1743,16 @@ typedef struct srank {
   int32_t next_req;
 } srank;
 
+typedef struct sk_region {
+  uint64_t k[4];
+  int16_t label; /* -1: not a DUMPI function */
+} sk_region;
+typedef struct sk_attr {
+  uint64_t k[4];
+  const char *name;
+  uint32_t type;
+} sk_attr;
+
 typedef struct dsink {
   char *meta_tmp;   /* what the generic layer renames */
   char *prefix;     /* final path prefix of the .bin files */
@@ -1751,11 +1762,8 @@ typedef struct dsink {
   uint64_t only_loc;
   double tick_to_ns;
   /* definitions */
-  int16_t *region_label; /* by region id (< nregion_label), -1 none */
-  size_t nregion_label;
-  char **attr_name;
-  uint32_t *attr_type;
-  size_t nattr;
+  pt__ktab regions; /* region id -> its DUMPI label (sk_region) */
+  pt__ktab attrs;   /* attribute id -> name, type (sk_attr) */
   uint64_t *loc_group; /* location id -> group id */
   size_t nloc_group;
   int64_t *group_rank;
@@ -1814,23 +1822,19 @@ static int sk_def(dsink *k, const pt_def *d) {
       if (d->i0 > 0) k->tick_to_ns = 1e9 / (double)d->i0;
       return PT_OK;
     case PT_DEF_REGION: {
-      if (d->id > 1000000) return PT_OK;
-      size_t cap = k->nregion_label;
-      GROW(k->region_label, 0, cap, d->id + 1, (int16_t)-1);
-      k->nregion_label = cap;
-      k->region_label[d->id] = (int16_t)pt__dumpi_label_from_name(d->name);
+      /* ids may be sparse (the recorder hashes names): a table, not an
+       * array */
+      sk_region *x = pt__kt_get(&k->regions, (uint64_t[4]){d->id, 0, 0, 0});
+      if (!x) return PT_ENOMEM;
+      x->label = (int16_t)pt__dumpi_label_from_name(d->name);
       return PT_OK;
     }
     case PT_DEF_ATTRIBUTE: {
-      if (d->id > 10000000) return PT_OK;
-      size_t cap = k->nattr;
-      GROW(k->attr_name, 0, cap, d->id + 1, (char *)NULL);
-      size_t cap2 = k->nattr;
-      GROW(k->attr_type, 0, cap2, d->id + 1, 0u);
-      k->nattr = cap;
-      k->attr_name[d->id] = pt__arena_strdup(&k->mem, d->name ? d->name : "");
-      k->attr_type[d->id] = (uint32_t)d->i0;
-      return k->attr_name[d->id] ? PT_OK : PT_ENOMEM;
+      sk_attr *x = pt__kt_get(&k->attrs, (uint64_t[4]){d->id, 0, 0, 0});
+      if (!x) return PT_ENOMEM;
+      x->name = pt__arena_strdup(&k->mem, d->name ? d->name : "");
+      x->type = (uint32_t)d->i0;
+      return x->name ? PT_OK : PT_ENOMEM;
     }
     case PT_DEF_LOCATION: {
       if (d->id > 10000000) return PT_OK;
@@ -1933,9 +1937,10 @@ static uint64_t to_ns(const dsink *k, uint64_t t) {
 }
 
 static const char *attr_name(const dsink *k, uint64_t key, uint32_t *type) {
-  if (key >= k->nattr || !k->attr_name[key]) return NULL;
-  *type = k->attr_type[key];
-  return k->attr_name[key];
+  const sk_attr *x = pt__kt_find(&k->attrs, (uint64_t[4]){key, 0, 0, 0});
+  if (!x || !x->name) return NULL;
+  *type = x->type;
+  return x->name;
 }
 
 static const pt_attr *find_attr(const dsink *k, const pt_event *e,
@@ -2372,9 +2377,11 @@ static int sk_event(dsink *k, const pt_event *e) {
   srank *r = rank_for_loc(k, e->location);
   if (!r) return PT_ENOMEM;
   int label = -1;
-  if ((e->kind == PT_EV_ENTER || e->kind == PT_EV_LEAVE) &&
-      e->ref < k->nregion_label)
-    label = k->region_label[e->ref];
+  if (e->kind == PT_EV_ENTER || e->kind == PT_EV_LEAVE) {
+    const sk_region *x =
+        pt__kt_find(&k->regions, (uint64_t[4]){e->ref, 0, 0, 0});
+    if (x) label = x->label;
+  }
   if (e->kind == PT_EV_ENTER) {
     if (label < 0) return PT_OK;
     if (r->depth == 8) {
@@ -2561,9 +2568,8 @@ static void sk_free(dsink *k) {
     free(r->reqmap);
   }
   free(k->ranks);
-  free(k->region_label);
-  free(k->attr_name);
-  free(k->attr_type);
+  pt__kt_free(&k->regions);
+  pt__kt_free(&k->attrs);
   free(k->loc_group);
   free(k->group_rank);
   free(k->meta_kv);
@@ -2640,6 +2646,8 @@ static dsink *sk_new(void) {
   if (!k) return NULL;
   k->tick_to_ns = 1.0;
   k->only_loc = PT_NONE;
+  pt__kt_init(&k->regions, sizeof(sk_region));
+  pt__kt_init(&k->attrs, sizeof(sk_attr));
   return k;
 }
 

@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "formats/dumpi.h"
 #include "paratrace/profile.h"
 #include "paratrace/record.h"
 
@@ -387,7 +388,9 @@ static int64_t world_rank(const comm_info *ci, int r) {
 
 enum { RQ_OTHER, RQ_SEND, RQ_RECV, RQ_COLL };
 typedef struct req {
-  uint64_t model;
+  uint64_t model; /* id of the current use (new at each start) */
+  uint64_t hid;   /* id in the argument lists (a persistent request keeps
+                     it across starts) */
   uint8_t kind, persistent, active;
   int64_t peer, tag;
   uint64_t comm, bytes;
@@ -398,7 +401,9 @@ typedef struct req {
  * handle for every send that completed at once, so one handle may stand
  * for several outstanding requests; they complete oldest first. */
 static hmap g_reqs;
-static uint64_t g_next_req = 1;
+/* Request ids start at 2: as in SST DUMPI, 1 is MPI_REQUEST_NULL and 0
+ * a request the recorder does not know. */
+static uint64_t g_next_req = 2;
 
 static req *req_new(int64_t handle, int kind) {
   if ((MPI_Request)(intptr_t)handle == MPI_REQUEST_NULL) return NULL;
@@ -413,7 +418,7 @@ static req *req_new(int64_t handle, int kind) {
   while (*tail) tail = &(*tail)->next;
   *tail = r;
   r->kind = (uint8_t)kind;
-  r->model = g_next_req++;
+  r->model = r->hid = g_next_req++;
   r->active = 1;
   r->peer = -1;
   return r;
@@ -505,6 +510,42 @@ static void read_config(void) {
   fclose(f);
 }
 
+/* The name SST DUMPI gives argument `name` of function f (so that a
+ * recorded trace converts to DUMPI with its arguments), or NULL. */
+static const char *dumpi_name(const pt__dumpi_func *f, const char *name) {
+  static const char *const syn[][2] = {
+      {"fh", "file"}, {"type", "datatype"}, {"incount", "count"},
+      {"comm_old", "oldcomm"}, {"old_comm", "oldcomm"},
+      {"new_comm", "newcomm"}, {"comm_cart", "newcomm"},
+      {"comm_graph", "newcomm"}, {"newintercomm", "newcomm"},
+      {"intercomm", "newcomm"}, {"origin_datatype", "origintype"},
+      {"target_datatype", "targettype"}, {"sdispls", "senddispls"},
+      {"rdispls", "recvdispls"}, {"assert", "assertion"}, {"ndims", "ndim"},
+      {"disp", "displ"}, {"rank_source", "source"}, {"rank_dest", "dest"},
+      {"provided", "supported"}, {"comm_keyval", "keyval"},
+      {"type_keyval", "keyval"}, {"win_keyval", "keyval"},
+      {"array_of_blocklengths", "lengths"},
+      {"array_of_displacements", "indices"}, {"n", "count"},
+      {"bridge_comm", "remotecomm"}, {"lock_type", "locktype"},
+      {"rank", "winrank"}};
+  char cand[3][64];
+  const char *base = strncmp(name, "array_of_", 9) == 0 ? name + 9 : name;
+  snprintf(cand[0], sizeof cand[0], "%s", name);
+  size_t w = 0;
+  for (const char *q = base; *q && w < sizeof cand[1] - 1; q++)
+    if (*q != '_') cand[1][w++] = *q;
+  cand[1][w] = 0;
+  snprintf(cand[2], sizeof cand[2], "%s", base);
+  for (int c = 0; c < 3; c++)
+    for (unsigned a = 0; a < f->nargs; a++)
+      if (!strcmp(f->args[a].name, cand[c])) return f->args[a].name;
+  for (size_t i = 0; i < sizeof syn / sizeof syn[0]; i++)
+    if (!strcmp(name, syn[i][0]))
+      for (unsigned a = 0; a < f->nargs; a++)
+        if (!strcmp(f->args[a].name, syn[i][1])) return f->args[a].name;
+  return NULL;
+}
+
 /* Argument names from the table's "(a, b, c)" and kind positions. */
 static void tables_init(void) {
   for (int i = 0; i < PT_MPI_NFUNCS; i++) {
@@ -526,6 +567,20 @@ static void tables_init(void) {
       size_t n = strcspn(a, ",) ");
       f->names[j] = strndup(a, n);
       a += n;
+    }
+    /* functions SST DUMPI knows: its argument names */
+    int label = pt__dumpi_label_from_name(fn_names[i]);
+    const pt__dumpi_func *df = label >= 0 ? pt__dumpi_func_get((unsigned)label)
+                                          : NULL;
+    for (int j = 0; df && j < f->nargs; j++) {
+      const char *dn = f->names[j] ? dumpi_name(df, f->names[j]) : NULL;
+      if (dn && strcmp(dn, f->names[j]) != 0) {
+        char *copy = strdup(dn);
+        if (copy) {
+          free(f->names[j]);
+          f->names[j] = copy;
+        }
+      }
     }
   }
 #define PT_MPI_SEM(name, S, K)                      \
@@ -699,13 +754,27 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
       }
       case 'r': case 'q': {
         req *r = NULL;
-        if (k[j] == 'q') r = req_get(v);
+        int sem = g_fn[c->id].sem;
+        if (k[j] == 'r' && sem != PT_MS_WAIT && sem != PT_MS_TEST &&
+            sem != PT_MS_START && sem != PT_MS_REQUEST_FREE &&
+            sem != PT_MS_CANCEL) {
+          /* a request this call creates: semantics() (next) gives it the
+           * next id */
+          MPI_Request h = v ? *(MPI_Request *)(intptr_t)v : MPI_REQUEST_NULL;
+          if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+            a->val.v.i = !ok ? 0 : h != MPI_REQUEST_NULL ? (int64_t)g_next_req
+                                                          : 1;
+          break;
+        }
+        MPI_Request h = MPI_REQUEST_NULL;
+        if (k[j] == 'q') h = (MPI_Request)(intptr_t)v;
         else if (c->nreqs == 1 && c->reqs == c->reqs_inline)
-          r = req_get((int64_t)(intptr_t)c->reqs_inline[0]);
+          h = c->reqs_inline[0];
         else if (v)
-          r = req_get((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)v);
+          h = *(MPI_Request *)(intptr_t)v;
+        r = req_get((int64_t)(intptr_t)h);
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = r ? (int64_t)r->model : 0;
+          a->val.v.i = r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0;
         break;
       }
       case 'R': {
@@ -717,7 +786,8 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
           int dup = 0; /* a shared handle seen earlier in the array */
           for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
           req *r = req_nth((int64_t)(intptr_t)c->reqs[q], dup);
-          o[q] = r ? (int64_t)r->model : 0;
+          o[q] = r ? (int64_t)r->hid
+                   : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
         }
         a->val.count = (uint32_t)len;
         a->val.v.ints = o;
