@@ -114,6 +114,8 @@ install: all
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libparatrace.so.0
 	ln -sf libparatrace.so.0 $(DESTDIR)$(PREFIX)/lib/libparatrace.so
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	if [ -f $(BUILD)/bin/paratrace-mpi ]; then install -m 755 $(BUILD)/bin/paratrace-mpi $(DESTDIR)$(PREFIX)/bin/; fi
+	if [ -f $(MPI_SO) ]; then install -m 755 $(MPI_SO) $(DESTDIR)$(PREFIX)/lib/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' scripts/paratrace.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/paratrace.pc
 
 clean:
@@ -131,8 +133,17 @@ MPI_CFLAGS := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fv
 MPI_LIBOBJS := $(LIB_SRCS:%.c=$(BUILD)/mpiobj/%.o)
 MPI_OBJS := $(BUILD)/mpiobj/src/mpi/wrappers.o $(BUILD)/mpiobj/src/mpi/mpirec.o
 ifneq ($(MPICC),)
-all: $(MPI_SO)
+all: $(MPI_SO) $(BUILD)/bin/paratrace-mpi
 endif
+# paratrace-mpi: the CLI plus MPI (mpirun -np K paratrace stats runs it).
+MPI_INC  = $(shell $(MPICC) -showme:compile 2>/dev/null)
+MPI_LINK = $(shell $(MPICC) -showme:link 2>/dev/null)
+$(BUILD)/obj/tools/mpi/parallel.o: tools/mpi/parallel.c tools/cli.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_INC) -c $< -o $@
+$(BUILD)/bin/paratrace-mpi: $(TOOL_OBJS) $(BUILD)/obj/tools/mpi/parallel.o $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(TOOL_OBJS) $(BUILD)/obj/tools/mpi/parallel.o $(STATIC) $(LIBS) $(MPI_LINK)
 $(BUILD)/mpiobj/src/mpi/%.o: src/mpi/%.c src/mpi/mpi_table.h src/mpi/mpi_sem.h src/mpi/mpirec.h
 	@mkdir -p $(dir $@)
 	OMPI_CC=$(CC) $(MPICC) $(MPI_CFLAGS) -c $< -o $@

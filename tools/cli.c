@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 cli_globals cli = {"paratrace", 0};
+const cli_par *cli_parallel;
 
 /* ---- option parsing ------------------------------------------------------ */
 
@@ -408,4 +409,42 @@ void cli_warn(void *user, const char *message) {
   (void)user;
   if (!cli.quiet)
     fprintf(stderr, "paratrace %s: warning: %s\n", cli.cmd, message);
+}
+
+/* ---- MPI-parallel commands ------------------------------------------------- */
+
+int cli_launcher_size(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                     "PMIX_SIZE", "SLURM_NTASKS"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) {
+      long n = strtol(v, NULL, 10);
+      return n > 1 && n < (1 << 24) ? (int)n : 1;
+    }
+  }
+  return 1;
+}
+
+int cli_exec_parallel(int argc, char **argv) {
+  char exe[4096];
+  ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 32);
+  if (l <= 0) return cli_fail(NULL, "cannot find this program's path");
+  exe[l] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return cli_fail(NULL, "cannot find this program's path");
+  strcpy(slash + 1, "paratrace-mpi");
+  char **nargv = calloc((size_t)argc + 3, sizeof *nargv);
+  if (!nargv) return cli_fail(NULL, "out of memory");
+  int k = 0;
+  nargv[k++] = exe;
+  if (cli.quiet) nargv[k++] = (char *)"--quiet";
+  for (int i = 0; i < argc; i++) nargv[k++] = argv[i];
+  nargv[k] = NULL;
+  fflush(NULL);
+  execv(exe, nargv);
+  int e = errno;
+  free(nargv);
+  return cli_fail(exe, "%s (needed to run in parallel under mpirun; built "
+                  "when mpicc is installed)", strerror(e));
 }

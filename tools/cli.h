@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "paratrace/analysis.h"
 #include "paratrace/paratrace.h"
 
 /* Exit codes of every subcommand. */
@@ -136,6 +137,30 @@ uint64_t cli_source_event_total(pt_source *src);
 /* Warning callback for sources/sinks: "paratrace CMD: warning: ..." unless
  * --quiet. */
 void cli_warn(void *user, const char *message);
+
+/* ---- MPI-parallel commands ------------------------------------------------- */
+
+/* `mpirun -np K paratrace stats ...`: the plain `paratrace` binary does not
+ * link MPI; under a launcher with K > 1 it runs BIN/paratrace-mpi (the same
+ * commands plus tools/mpi.c, built with mpicc), where cli_parallel is set. */
+typedef struct cli_par {
+  /* MPI_Init; rank and size of COMM_WORLD.  0 or -1. */
+  int (*init)(int *rank, int *size);
+  /* Gather every rank's serialized pt_stats at rank 0 and merge them into
+   * *s there (in rank order).  mine: 1 this rank has results in *s, 2 it
+   * had nothing to do, 0 it failed.  Returns 0, or -1 with the reason in
+   * err (rank 0); *failed = 1 (rank 0) if any rank failed. */
+  int (*reduce)(pt_stats **s, int mine, int rank, int size, int *failed,
+                char *err, size_t errn);
+  void (*finish)(void);
+} cli_par;
+extern const cli_par *cli_parallel;
+/* Size of the job this process was launched in (OpenMPI, PMI, PMIx,
+ * Slurm variables), 1 when none. */
+int cli_launcher_size(void);
+/* Replace this process by BIN/paratrace-mpi with the same command line
+ * (returns only on failure, after reporting it). */
+int cli_exec_parallel(int argc, char **argv);
 
 /* ---- subcommands ---------------------------------------------------------- */
 

@@ -652,6 +652,79 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
   return CLI_OK;
 }
 
+/* The locations of the streams rank `rank` of `size` reads (the same
+ * split on every rank: it depends on the index only), restricted to the
+ * user's selection.  An empty share is a list with one location no trace has. */
+static int share_locations(const char *path, int rank, int size,
+                           const uint64_t *sel, size_t nsel, uint64_t **out,
+                           size_t *nout) {
+  pt_reader *r = NULL;
+  pt_error err = {0};
+  *out = NULL;
+  *nout = 0;
+  if (pt_reader_open(&r, path, NULL, &err) != PT_OK)
+    return cli_fail(path, "%s", err.msg);
+  size_t ns = pt_reader_nstreams(r);
+  size_t *order = calloc(ns + 1, sizeof *order);
+  uint64_t *load = calloc((size_t)size, sizeof *load);
+  int *owner = calloc(ns + 1, sizeof *owner);
+  size_t nloc = 0;
+  for (size_t i = 0; i < ns; i++)
+    nloc += pt_reader_stream_info(r, i)->nlocations;
+  uint64_t *mine = calloc(nloc + 1, sizeof *mine);
+  if (!order || !load || !owner || !mine) {
+    free(order), free(load), free(owner), free(mine);
+    pt_reader_close(r);
+    return cli_fail(NULL, "out of memory");
+  }
+  /* Contiguous runs of streams in location order (neighbours usually
+   * talk to neighbours: few messages cross a cut, and unmatched ones are
+   * what the reduction has to carry), cut at equal shares of the events. */
+  for (size_t i = 0; i < ns; i++) order[i] = i;
+  for (size_t i = 1; i < ns; i++) { /* by first location */
+    size_t k = order[i], j = i;
+    const pt_stream_info *sk = pt_reader_stream_info(r, k);
+    uint64_t lk = sk->nlocations ? sk->locations[0] : UINT64_MAX;
+    while (j > 0) {
+      const pt_stream_info *sj = pt_reader_stream_info(r, order[j - 1]);
+      uint64_t lj = sj->nlocations ? sj->locations[0] : UINT64_MAX;
+      if (lj <= lk) break;
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = k;
+  }
+  uint64_t total = 0, acc = 0;
+  for (size_t i = 0; i < ns; i++)
+    total += pt_reader_stream_info(r, i)->events + 1;
+  for (size_t i = 0; i < ns; i++) {
+    uint64_t e = pt_reader_stream_info(r, order[i])->events + 1;
+    /* the rank whose share holds this stream's middle event */
+    uint64_t mid = acc + e / 2;
+    int q = total ? (int)((long double)mid * size / total) : 0;
+    owner[order[i]] = q < size ? q : size - 1;
+    acc += e;
+  }
+  (void)load;
+  size_t n = 0;
+  for (size_t i = 0; i < ns; i++) {
+    if (owner[i] != rank) continue;
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    for (uint64_t j = 0; j < si->nlocations; j++) {
+      uint64_t l = si->locations[j];
+      int keep = nsel == 0;
+      for (size_t q = 0; q < nsel && !keep; q++) keep = sel[q] == l;
+      if (keep) mine[n++] = l;
+    }
+  }
+  if (n == 0) mine[n++] = UINT64_MAX - 1; /* nothing for this rank */
+  free(order), free(load), free(owner);
+  pt_reader_close(r);
+  *out = mine;
+  *nout = n;
+  return CLI_OK;
+}
+
 int cmd_stats(int argc, char **argv) {
   cli_parser p;
   cli_parser_init(&p, argc, argv, options);
@@ -686,6 +759,8 @@ int cmd_stats(int argc, char **argv) {
     }
   }
   if (!path) return cli_usage("missing TRACE");
+  int nproc = cli_launcher_size();
+  if (nproc > 1 && !cli_parallel) return cli_exec_parallel(argc, argv);
   if (nosum && reqsum)
     return cli_usage("--no-summaries and --require-summaries exclude each other");
   uint64_t *sel = NULL;
@@ -709,6 +784,26 @@ int cmd_stats(int argc, char **argv) {
     free(sel);
     return status;
   }
+  /* Under mpirun (paratrace-mpi): this rank's share of the streams. */
+  int prank = 0, psize = 1, mine = 1;
+  uint64_t *part = NULL;
+  if (nproc > 1) {
+    if (cli_parallel->init(&prank, &psize) != 0) {
+      free(sel);
+      return cli_fail(NULL, "MPI_Init failed");
+    }
+    const char *fmt = pt_format_detect(path);
+    if (psize > 1 && fmt && strcmp(fmt, "ptf") == 0) {
+      size_t npart = 0;
+      status = share_locations(path, prank, psize, sel, nsel, &part, &npart);
+      free(sel);
+      sel = part;
+      nsel = npart;
+      part = NULL;
+    } else if (psize > 1 && prank != 0) {
+      mine = 2; /* not a native archive: rank 0 reads it alone */
+    }
+  }
   o.locations = sel;
   o.nlocations = nsel;
   o.relative_to = c.rel;
@@ -716,7 +811,7 @@ int cmd_stats(int argc, char **argv) {
   pt_stats *s = NULL;
   int windowed = from.set || to.set;
   int can_sum = !nosum && c.rel == PT_NONE && by == PT_STATS_BY_PAIR;
-  if ((windowed || reqsum) && can_sum) {
+  if (status == CLI_OK && mine == 1 && (windowed || reqsum) && can_sum) {
     const char *fmt = pt_format_detect(path);
     pt_error err = {0};
     int rc = fmt && strcmp(fmt, "ptf") == 0
@@ -725,12 +820,34 @@ int cmd_stats(int argc, char **argv) {
     if (rc == PT_OK) c.used_summaries = 1;
     else if (rc != PT_ENOTFOUND) status = cli_fail(path, "%s", err.msg);
   }
-  if (status == CLI_OK && !s && reqsum)
+  if (status == CLI_OK && mine == 1 && !s && reqsum)
     status = cli_fail(path, "%s",
                       can_sum ? "no usable summaries (run paratrace summarize)"
                               : "--by and --relative-to need a full scan");
-  if (status == CLI_OK && !s) status = scan(path, &o, &s);
+  if (status == CLI_OK && mine == 1 && !s) status = scan(path, &o, &s);
   free(sel);
+  if (nproc > 1 && psize > 1) {
+    /* every rank takes part in the reduction, also after a failure */
+    int failed = 0;
+    char why[512] = "";
+    int r = cli_parallel->reduce(&s, status != CLI_OK ? 0 : mine, prank,
+                                 psize, &failed, why, sizeof why);
+    if (prank != 0) {
+      pt_stats_destroy(s);
+      cli_parallel->finish();
+      return status;
+    }
+    cli_parallel->finish();
+    if (status == CLI_OK && r != 0) status = cli_fail(path, "%s", why);
+    if (status == CLI_OK && failed)
+      status = cli_fail(path, "another rank failed (see its message)");
+    if (status != CLI_OK) {
+      pt_stats_destroy(s);
+      return status;
+    }
+  } else if (nproc > 1) {
+    cli_parallel->finish();
+  }
   if (status != CLI_OK) return status;
   c.s = s;
   pt_stats_get_totals(s, &c.tot);

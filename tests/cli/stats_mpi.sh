@@ -1,0 +1,40 @@
+#!/bin/sh
+# mpirun -np K paratrace stats: streams split among the ranks, reduced over
+# MPI; the output must equal the one-process output byte for byte, with
+# every output form and option, on native archives (split) and other
+# formats (rank 0 reads alone).
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$B/bin/paratrace-mpi" ]; then
+  t_fail "setup" "mpirun or $B/bin/paratrace-mpi missing"; t_done
+fi
+RUN="mpirun --allow-run-as-root --oversubscribe"
+ok "generate" "$PT" generate -o g.ptf --locations 7 --events 30000 --seed 11
+ok "text copy" "$PT" convert g.ptf -o g.txt
+same() { # name k args...
+  name=$1; k=$2; shift 2
+  "$PT" stats "$@" >one.out 2>one.err; r1=$?
+  $RUN -np "$k" "$PT" stats "$@" >par.out 2>par.err; rk=$?
+  if [ $r1 = 0 ] && [ $rk = 0 ] && cmp -s one.out par.out; then
+    t_pass "$name (np $k)"
+  else
+    t_fail "$name (np $k)" "exit $r1/$rk; $(diff one.out par.out | head -3) $(head -2 par.err)"
+  fi
+}
+for k in 2 3 4; do same "table" $k g.ptf; done
+same "csv" 3 --csv g.ptf
+same "json" 2 --json g.ptf
+same "locations" 3 --locations 1,3-5 --csv g.ptf
+same "relative" 2 --relative-to solve --csv g.ptf
+same "by tag" 3 --by tag --csv g.ptf
+same "window, full scan" 3 --from 1ms --to 3ms --no-summaries --csv g.ptf
+ok "summarize" "$PT" summarize --every 500us g.ptf
+same "window from summaries" 3 --from 1ms --to 3ms --require-summaries --csv g.ptf
+same "more ranks than streams" 9 --csv g.ptf
+same "text input (rank 0 reads)" 3 --csv g.txt
+$RUN -np 2 "$PT" stats no-such.ptf >/dev/null 2>err; rc=$?
+if [ $rc != 0 ] && grep -q 'no-such.ptf' err; then t_pass "missing trace: error, no hang"
+else t_fail "missing trace" "exit $rc"; fi
+t_done
