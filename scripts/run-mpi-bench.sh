@@ -18,10 +18,13 @@ trap 'rm -rf "$W"' EXIT
 mpicc -O2 -o "$W/mb" bench/mpi/mpi_bench.c
 RUN="mpirun --allow-run-as-root --oversubscribe"
 
-one() { # case np calls level(- = untraced) -> ns/call, bytes/call
+one() { # case np calls level(- = untraced, p = profile mode) -> ns/call, bytes/call
   rm -rf "$W/t.ptf"
   if [ "$4" = - ]; then
     out=$($RUN -np "$2" "$W/mb" "$1" "$3")
+  elif [ "$4" = p ]; then
+    out=$($RUN -np "$2" -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$W/t.ptf" \
+      -x PARATRACE_MODE=profile "$W/mb" "$1" "$3")
   else
     out=$($RUN -np "$2" -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$W/t.ptf" \
       -x PARATRACE_LEVEL="$4" "$W/mb" "$1" "$3")
@@ -38,7 +41,7 @@ echo "| case | MPI calls | untraced ns/call | traced ns/call | added ns/call | b
 echo "|---|---:|---:|---:|---:|---:|"
 for c in "pingpong 2 $N" "iprobe 1 $M"; do
   set -- $c
-  for lv in 3 1; do
+  for lv in 3 1 p; do
     : >"$W/u"; : >"$W/t"; : >"$W/b"
     for i in 1 2 3 4 5; do
       one "$1" "$2" "$3" - | cut -d' ' -f1 >>"$W/u"
@@ -50,7 +53,11 @@ for c in "pingpong 2 $N" "iprobe 1 $M"; do
     # ping-pong: both ranks write, and rank 0 made 2N calls: per call of
     # the whole run = archive / (2 ranks x 2N)
     if [ "$1" = pingpong ]; then b=$(echo "$b" | awk '{printf "%.2f", $1 / 2}'); fi
-    name="$1 (level $lv$( [ $lv = 3 ] && echo ', full arguments + statuses' || echo ', timing + messages'))"
+    case $lv in
+      3) name="$1 (level 3, full arguments + statuses)" ;;
+      1) name="$1 (level 1, timing + messages)" ;;
+      p) name="$1 (profile mode)" ;;
+    esac
     echo "| $name | $3 x $( [ "$1" = pingpong ] && echo 2 || echo 1 ) | $u | $t | $(echo "$t $u" | awk '{printf "%.1f", $1 - $2}') | $b |"
   done
 done
