@@ -131,6 +131,8 @@ typedef struct dfile {
   pt_warn_fn warn;
   void *warn_user;
   unsigned nwarn[8];
+  size_t cur_off;    /* the call being mapped: its offset and number */
+  uint64_t cur_call; /* (1-based; 0: not in the call stream) */
 } dfile;
 
 enum { W_REQREUSE, W_REQUNKNOWN, W_PROCNULL, W_STATUSERR, W_TIME, W_DTYPE,
@@ -141,8 +143,13 @@ static void dwarn(dfile *f, unsigned kind, const char *fmt, ...)
 static void dwarn(dfile *f, unsigned kind, const char *fmt, ...) {
   if (kind < 8 && f->nwarn[kind]++ >= MAX_WARN) return;
   if (!f->warn) return;
-  char msg[600];
-  int n = snprintf(msg, sizeof msg, "%s: ", f->path);
+  char msg[700];
+  int n = f->cur_call
+              ? snprintf(msg, sizeof msg, "%s: offset %zu (call %llu): ",
+                         f->path, f->cur_off,
+                         (unsigned long long)f->cur_call)
+              : snprintf(msg, sizeof msg, "%s: ", f->path);
+  if (n < 0 || (size_t)n >= sizeof msg) n = 0;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
@@ -1065,6 +1072,26 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   e->nattrs = n;
   e->attrs = n ? at : NULL;
 
+  /* MPI sets a status's error field only in the statuses of the
+   * multiple-completion calls (MPI_ERR_IN_STATUS); the real writer copies
+   * the field of single statuses anyway, unset: warn, keep it as stored. */
+  for (unsigned k = 0; k < f->nargs; k++) {
+    const pt__dumpi_val *v = &c->v[k];
+    if (!v->present || pt__dumpi_atype_wire(f->args[k].type) != PT__DW_STATUS)
+      continue;
+    int single = f->args[k].type == PT__DA_STATUS;
+    for (uint32_t j = 0; j + 5 <= v->na; j += 5) {
+      int64_t errf = v->a[j + 3];
+      if ((single && errf != 0) || errf < 0 || errf > 1000) {
+        dwarn(m->f, W_STATUSERR, "%s: status error field %lld where MPI "
+              "leaves it unset (the writer copies an uninitialised field); "
+              "kept as stored, not read as an error", f->name,
+              (long long)errf);
+        break;
+      }
+    }
+  }
+
   int rc = map_semantics(m, c, t0, t1);
   if (rc < 0) return rc;
 
@@ -1572,6 +1599,8 @@ static int rank_refill(dsrc *s, size_t r) {
     char why[200];
     pt__arena_reset(&k->scratch);
     pt__arena_reset(&k->m.arena);
+    k->f.cur_off = k->pos;
+    k->f.cur_call++;
     long n = pt__dumpi_decode(k->f.data + k->pos, k->f.stream_end - k->pos,
                               k->f.cpu_off, k->f.wall_off, &k->call,
                               &k->scratch, why, sizeof why);
