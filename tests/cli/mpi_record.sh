@@ -258,4 +258,19 @@ else t_fail "dumpi: messages survive" "$(grep -v warning fd.check | head -3)"; f
 grep -q 'MPI_Request requests\[4\]=\[' fd.txt && grep -q 'MPI_Status statuses' fd.txt &&
   t_pass "dumpi: request and status arguments" ||
   t_fail "dumpi: request and status arguments" "$(grep -m1 -A3 Waitall fd.txt)"
+# an archive that cannot be created: one message, the program runs on and
+# its own output is untouched
+ok "build halo" mpicc -O1 -o halo "$SRC/examples/halo.c" -lm
+$RUN -np 3 ./halo 20 2000 >plain.out 2>/dev/null
+$RUN -np 3 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT=/proc/no-such-dir/x.ptf \
+  ./halo 20 2000 >bad.out 2>bad.err; rc=$?
+n=$(grep -c 'paratrace' bad.err)
+if [ $rc = 0 ] && [ "$n" = 1 ] && grep -q 'no-such-dir' bad.err && cmp -s plain.out bad.out; then
+  t_pass "unwritable archive: one message, program unharmed"
+else t_fail "unwritable archive" "exit $rc, $n messages: $(head -3 bad.err)"; fi
+# a C++ program (C bindings through the preload)
+ok "build c++" mpicxx -x c++ -o ppxx "$SRC/tests/mpi/pingpong.c"
+rm -rf xx.ptf
+ok "c++ run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/xx.ptf" ./ppxx 3
+ok "c++ check" "$PT" check xx.ptf
 t_done
