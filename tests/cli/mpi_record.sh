@@ -132,6 +132,16 @@ ok "killed: readable" "$PT" dump kill.ptf >kill.dump
 if [ "$(cat kc)" -gt 100 ] 2>/dev/null; then t_pass "killed rank's events kept ($(cat kc) allreduce)"
 else t_fail "killed rank's events kept" "$(cat kc)"; fi
 
+# MPI_Abort: the aborting rank closes its stream, the others (SIGTERM from
+# mpirun) close theirs: the archive opens without recover
+rm -rf ab.ptf
+$RUN -np 3 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/ab.ptf" \
+  -x PARATRACE_BUFFER=16K ./spin 4000 1 abort >ab.out 2>&1
+ok "abort: readable" "$PT" dump ab.ptf -o ab.txt
+n=$(awk '$3 == 1 && $4 == "enter"' ab.txt | wc -l)
+if [ "$n" -ge 4000 ]; then t_pass "abort: the aborting rank's events kept ($n enters)"
+else t_fail "abort: events kept" "$n enters of rank 1"; fi
+
 # an existing archive is never overwritten unless asked; the program runs
 "$PT" info kill.ptf >before 2>&1
 ok "exists run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/kill.ptf" ./spin 10

@@ -1,9 +1,11 @@
 /* Test program: ITERS allreduce + ring exchanges; rank VICTIM (if given)
  * kills itself with SIGKILL after half of them (a crash the recorder
- * cannot see).  Usage: spin ITERS [VICTIM] */
+ * cannot see), or with HOW = abort calls MPI_Abort there.
+ * Usage: spin ITERS [VICTIM [kill|abort]] */
 #include <mpi.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int main(int argc, char **argv) {
@@ -15,7 +17,11 @@ int main(int argc, char **argv) {
   int victim = argc > 2 ? atoi(argv[2]) : -1;
   double x = rank, y;
   for (int i = 0; i < n; i++) {
-    if (i == n / 2 && rank == victim) kill(getpid(), SIGKILL);
+    if (i == n / 2 && rank == victim) {
+      if (argc > 3 && strcmp(argv[3], "abort") == 0)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      kill(getpid(), SIGKILL);
+    }
     MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Sendrecv(&x, 1, MPI_DOUBLE, (rank + 1) % size, 0, &y, 1, MPI_DOUBLE,
                  (rank + size - 1) % size, 0, MPI_COMM_WORLD,
