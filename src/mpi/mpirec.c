@@ -158,6 +158,7 @@ static void hdel(hmap *m, uintptr_t k) {
 /* ---- datatypes, ops and other handles ----------------------------------- */
 
 static hmap g_types, g_ops, g_misc;
+static hmap g_msgs; /* MPI_Message of a matched probe -> its communicator */
 static uint64_t g_next_type = 100, g_next_op = 100, g_next_misc = 1;
 
 static void predefined(void) {
@@ -394,6 +395,7 @@ typedef struct req {
   uint8_t kind, persistent, active;
   int64_t peer, tag;
   uint64_t comm, bytes;
+  int64_t comm_handle; /* to translate the source of the completion */
   struct req *next; /* same handle, created later */
 } req;
 
@@ -873,11 +875,10 @@ static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
     if (st) {
       if (st->MPI_SOURCE == MPI_PROC_NULL) peer = INT64_MIN;
       else if (st->MPI_SOURCE >= 0) {
-        comm_info *ci = NULL;
-        for (size_t i = 0; i < g_comms.cap && !ci; i++)
-          if (g_comms.e[i].key && g_comms.e[i].id == r->comm)
-            ci = g_comms.e[i].info;
-        peer = world_rank(ci, st->MPI_SOURCE);
+        hent *he = hfind(&g_comms, (uintptr_t)r->comm_handle);
+        comm_info *ci = he ? he->info : NULL;
+        peer = world_rank(ci && ci->id == r->comm ? ci : NULL,
+                          st->MPI_SOURCE);
       }
       if (st->MPI_TAG >= 0) tag = st->MPI_TAG;
       int n = 0;
@@ -1022,6 +1023,17 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
   }
 }
 
+/* The communicator of the message an MPI_Mrecv / MPI_Imrecv receives
+ * (remembered at its MPI_Mprobe / MPI_Improbe; COMM_WORLD if unknown). */
+static int64_t message_comm(const pt__mpi_call *c) {
+  int64_t m = 0;
+  if (c->nreqs == -1) memcpy(&m, &c->reqs_inline[0], sizeof(void *));
+  hent *e = m ? hfind(&g_msgs, (uintptr_t)m) : NULL;
+  int64_t comm = e ? (int64_t)e->id : (int64_t)(intptr_t)MPI_COMM_WORLD;
+  if (e) hdel(&g_msgs, (uintptr_t)m);
+  return comm;
+}
+
 static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
   const fninfo *f = &g_fn[c->id];
   int ok = ret == MPI_SUCCESS;
@@ -1040,12 +1052,10 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       const MPI_Status *st = status_arg(c, 0);
       if (!ok || !st || st->MPI_SOURCE == MPI_PROC_NULL) break;
       comm_info *ci;
-      if (c->id == PT_MPI_ID_Mrecv) {
-        ci = NULL; /* the message's communicator is not known here */
-        ci = comm_get((int64_t)(intptr_t)MPI_COMM_WORLD);
-      } else {
+      if (c->id == PT_MPI_ID_Mrecv)
+        ci = comm_get(message_comm(c));
+      else
         ci = comm_get(VAL('C', 0));
-      }
       int n = 0;
       PMPI_Get_count(st, MPI_BYTE, &n);
       ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
@@ -1083,9 +1093,10 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       int64_t h = (int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ri];
       req *r = req_new(h, send ? RQ_SEND : RQ_RECV);
       if (!r) break;
-      comm_info *ci = c->id == PT_MPI_ID_Imrecv
-                          ? comm_get((int64_t)(intptr_t)MPI_COMM_WORLD)
-                          : comm_get(VAL('C', 0));
+      int64_t chandle = VAL('C', 0);
+      if (c->id == PT_MPI_ID_Imrecv) chandle = message_comm(c);
+      comm_info *ci = comm_get(chandle);
+      r->comm_handle = chandle;
       r->persistent = (uint8_t)pers;
       r->comm = ci ? ci->id : PT_NONE;
       r->peer = c->id == PT_MPI_ID_Imrecv ? -1
@@ -1216,6 +1227,15 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     }
     default:
       break;
+  }
+  /* A matched probe hands out a message: remember its communicator. */
+  if (ok && (c->id == PT_MPI_ID_Mprobe || c->id == PT_MPI_ID_Improbe) &&
+      ARG('x', 0) >= 0 && c->v[ARG('x', 0)]) {
+    MPI_Message m = *(MPI_Message *)(intptr_t)c->v[ARG('x', 0)];
+    if (m != MPI_MESSAGE_NULL && m != MPI_MESSAGE_NO_PROC) {
+      hent *e = hput(&g_msgs, (uintptr_t)m);
+      if (e) e->id = (uint64_t)VAL('C', 0);
+    }
   }
   /* Requests created by calls without a semantic class (generalized
    * requests, MPI-IO and RMA requests, Comm_idup): tracked so that their

@@ -130,6 +130,13 @@ static inline void pt__mpi_arg(pt__mpi_call *c, char k, int64_t value,
         }
       }
       break;
+    case 'x':
+      /* MPI_Mrecv / MPI_Imrecv: the message handle the call consumes */
+      if (value && (sem == PT_MS_RECV || sem == PT_MS_IRECV)) {
+        memcpy(&c->reqs_inline[0], (void *)(intptr_t)value, sizeof(void *));
+        c->nreqs = -1;
+      }
+      break;
     case 'r':
       /* in/out request: remember the handle the call will free */
       if (value && (sem == PT_MS_WAIT || sem == PT_MS_TEST ||
