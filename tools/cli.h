@@ -185,5 +185,6 @@ int cmd_slice(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 #endif

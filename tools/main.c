@@ -24,6 +24,7 @@ static const command commands[] = {
     {"snapshot", cmd_snapshot, "add snapshots (call stacks, pending messages)"},
     {"slice", cmd_slice, "write a valid trace of a time window"},
     {"profile", cmd_profile, "print the top-down profile tree (profile mode)"},
+    {"timeline", cmd_timeline, "draw a trace as an HTML (or SVG) timeline"},
     {"sync", cmd_sync, "correct clock drift between ranks (recorded traces)"},
     {"record", cmd_record, "run a program (MPI or not) and record its trace"},
 };

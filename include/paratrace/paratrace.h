@@ -15,5 +15,6 @@
 #include "generate.h"
 #include "profile.h"
 #include "record.h"
+#include "timeline.h"
 
 #endif

@@ -1,0 +1,272 @@
+/* paratrace timeline: a ParaGraph-style space-time view of a trace as one
+ * self-contained HTML page (and/or a static SVG).  Layout and writers:
+ * src/analysis/timeline*.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paratrace/timeline.h"
+#include "cli.h"
+#include "paratrace/analysis.h"
+
+static const char help[] =
+    "usage: paratrace timeline [options] TRACE -o VIEW.html [--svg OUT.svg]\n"
+    "\n"
+    "Draw a trace (any format) as a space-time diagram: one row per\n"
+    "location, time left to right, regions as coloured bars (MPI in reds and\n"
+    "oranges, a legend), messages as lines from send to receive, collectives\n"
+    "marked, a utilisation panel (user code / MPI / idle per location over\n"
+    "time) and the top regions by exclusive time.  The HTML page is one\n"
+    "file with no network access: zoom with the mouse wheel or +/-, pan by\n"
+    "dragging or with the arrow keys, hover for details, click a region to\n"
+    "highlight all its occurrences.  When the window holds more region\n"
+    "visits than --max-events, every row is drawn as pixel bins coloured by\n"
+    "the region that covered most of each bin and a sample of the messages\n"
+    "is drawn; the page says so.  --svg writes the same drawing, static.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUT     the HTML page\n"
+    "  --svg OUT            a static SVG\n"
+    "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
+    "  --locations L        only these locations (0,2,5-9)\n"
+    "  --max-events N       drawn items before aggregating (default 200000)\n"
+    "  -f, --force          replace existing outputs\n"
+    "  -q, --quiet          no progress, no summary line\n"
+    "  -h, --help\n";
+
+enum { O_OUT = 1, O_SVG, O_FROM, O_TO, O_LOCS, O_MAX, O_FORCE };
+static const cli_option options[] = {
+    {"output", 'o', 1, O_OUT},   {"svg", 0, 1, O_SVG},
+    {"from", 0, 1, O_FROM},      {"to", 0, 1, O_TO},
+    {"locations", 0, 1, O_LOCS}, {"max-events", 0, 1, O_MAX},
+    {"force", 'f', 0, O_FORCE},  {0, 0, 0, 0}};
+
+typedef struct job {
+  const char *path;
+  const uint64_t *sel;
+  size_t nsel;
+  uint64_t from, to; /* 0 = unset */
+} job;
+
+static int selected(const job *j, uint64_t loc) {
+  if (!j->nsel) return 1;
+  for (size_t i = 0; i < j->nsel; i++)
+    if (j->sel[i] == loc) return 1;
+  return 0;
+}
+
+static int open_src(const job *j, pt_source **src) {
+  pt_source_opts so = {0};
+  so.warn = cli_warn;
+  const char *fmt = pt_format_detect(j->path);
+  if (fmt && strcmp(fmt, "ptf") == 0) {
+    so.locations = j->sel;
+    so.nlocations = j->nsel;
+  }
+  pt_error err = {0};
+  if (pt_source_open(src, j->path, &so, &err) < 0)
+    return cli_fail(j->path, "%s", err.msg);
+  return CLI_OK;
+}
+
+/* Pass 1: the window and how much it holds. */
+static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
+  pt_source *src;
+  if (open_src(j, &src)) return CLI_FAIL;
+  uint64_t tmin = UINT64_MAX, tmax = 0, enters = 0, sends = 0;
+  pt_item it;
+  int rc;
+  while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    if (it.type == PT_ITEM_DEF && it.u.def.kind == PT_DEF_CLOCK &&
+        it.u.def.i0 > 0)
+      *tps = (uint64_t)it.u.def.i0;
+    if (it.type != PT_ITEM_EVENT) continue;
+    const pt_event *e = &it.u.event;
+    if (!selected(j, e->location)) continue;
+    if (e->time < tmin) tmin = e->time;
+    if (e->time > tmax) tmax = e->time;
+    int in = (!j->from || e->time >= j->from) && (!j->to || e->time < j->to);
+    if (in && e->kind == PT_EV_ENTER) enters++;
+    if (in && (e->kind == PT_EV_SEND || e->kind == PT_EV_ISEND ||
+               e->kind == PT_EV_COLL_END))
+      sends++;
+  }
+  int status = CLI_OK;
+  if (rc != PT_END) status = cli_fail(j->path, "%s", pt_source_errmsg(src));
+  pt_source_close(src);
+  if (status) return status;
+  if (tmin == UINT64_MAX) return cli_fail(j->path, "no events to draw");
+  o->from = j->from ? j->from : tmin;
+  o->to = j->to ? j->to : tmax + 1;
+  if (o->to <= o->from) return cli_fail(j->path, "empty window");
+  o->expected_bars = enters;
+  o->expected_msgs = sends;
+  return CLI_OK;
+}
+
+/* Pass 2: the layout and the summary. */
+static int build(const job *j, pt_timeline *tl, pt_stats *st) {
+  pt_source *src;
+  if (open_src(j, &src)) return CLI_FAIL;
+  cli_progress bar;
+  cli_progress_start(&bar, "timeline", cli_source_event_total(src));
+  pt_item it;
+  int rc, status = CLI_OK;
+  uint64_t n = 0;
+  while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    int e = PT_OK;
+    if (it.type == PT_ITEM_DEF) {
+      e = pt_timeline_def(tl, &it.u.def);
+      if (!e) e = pt_stats_def(st, &it.u.def);
+    } else if (it.type == PT_ITEM_EVENT) {
+      e = pt_timeline_event(tl, &it.u.event);
+      if (!e && it.u.event.time < pt_timeline_end(tl)) e = pt_stats_event(st, &it.u.event);
+      if ((++n & 0xffff) == 0) cli_progress_update(&bar, n);
+    }
+    if (e < 0) {
+      status = cli_fail(j->path, "%s", pt_strerror(e));
+      break;
+    }
+  }
+  cli_progress_end(&bar);
+  if (!status && rc != PT_END)
+    status = cli_fail(j->path, "%s", pt_source_errmsg(src));
+  pt_source_close(src);
+  if (!status && (pt_timeline_finish(tl) || pt_stats_finish(st)))
+    status = cli_fail(NULL, "out of memory");
+  return status;
+}
+
+/* Write through a temporary name, renamed when complete. */
+static int write_out(const char *out, int force, const pt_timeline *tl,
+                     const pt_timeline_page *pg, int svg) {
+  struct stat sb;
+  if (!force && stat(out, &sb) == 0)
+    return cli_fail(out, "exists (use --force to replace it)");
+  char *tmp = malloc(strlen(out) + 32);
+  if (!tmp) return cli_fail(NULL, "out of memory");
+  sprintf(tmp, "%s.tmp-%ld", out, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    int e = errno;
+    free(tmp);
+    return cli_fail(out, "%s", strerror(e));
+  }
+  int rc = svg ? pt_timeline_write_svg(tl, f, pg) : pt_timeline_write_html(tl, f, pg);
+  if (fclose(f) != 0 && !rc) rc = PT_EIO;
+  if (!rc && rename(tmp, out) != 0) rc = PT_EIO;
+  if (rc) {
+    int e = errno;
+    remove(tmp);
+    free(tmp);
+    return cli_fail(out, "%s", rc == PT_EIO && e ? strerror(e) : pt_strerror(rc));
+  }
+  free(tmp);
+  return CLI_OK;
+}
+
+static int cmp_excl(const void *a, const void *b) {
+  const pt_timeline_summary_row *x = a, *y = b;
+  return x->excl < y->excl ? 1 : x->excl > y->excl ? -1 : strcmp(x->name, y->name);
+}
+
+int cmd_timeline(int argc, char **argv) {
+  cli_parser p;
+  cli_parser_init(&p, argc, argv, options);
+  const char *val, *path = NULL, *out = NULL, *svg = NULL, *locs = NULL;
+  cli_time from = {0}, to = {0};
+  int force = 0, id;
+  uint64_t maxev = 200000;
+  while ((id = cli_next(&p, &val)) != CLI_END) {
+    switch (id) {
+      case CLI_HELP: return cli_help(help);
+      case CLI_ERROR: return CLI_USAGE;
+      case O_OUT: out = val; break;
+      case O_SVG: svg = val; break;
+      case O_FROM:
+        if (cli_parse_time(val, &from)) return cli_usage("bad time '%s'", val);
+        break;
+      case O_TO:
+        if (cli_parse_time(val, &to)) return cli_usage("bad time '%s'", val);
+        break;
+      case O_LOCS: locs = val; break;
+      case O_MAX:
+        if (cli_parse_u64(val, &maxev) || maxev < 100 || maxev > 100000000)
+          return cli_usage("--max-events takes 100..100000000, not '%s'", val);
+        break;
+      case O_FORCE: force = 1; break;
+      case CLI_ARG:
+        if (path) return cli_usage("one trace at a time");
+        path = val;
+        break;
+    }
+  }
+  if (!path) return cli_usage("missing TRACE");
+  if (!out && !svg) return cli_usage("missing -o VIEW.html (or --svg OUT.svg)");
+  job j = {.path = path};
+  uint64_t *sel = NULL;
+  size_t nsel = 0;
+  if (locs && cli_parse_locations(locs, &sel, &nsel))
+    return cli_usage("bad location list '%s'", locs);
+  j.sel = sel;
+  j.nsel = nsel;
+  if ((from.set || to.set) &&
+      cli_resolve_window(path, &from, &to, &j.from, &j.to) != 0) {
+    free(sel);
+    return CLI_FAIL;
+  }
+  if (from.set && to.set && j.to <= j.from) {
+    free(sel);
+    return cli_fail(path, "empty window: --to must be after --from");
+  }
+  pt_timeline_opts o = {.max_items = maxev, .locations = sel, .nlocations = nsel};
+  uint64_t tps = 0;
+  int status = count(&j, &o, &tps);
+  pt_timeline *tl = NULL;
+  pt_stats *st = NULL;
+  if (!status) {
+    pt_stats_opts so = {.from = o.from, .to = o.to, .locations = sel,
+                        .nlocations = nsel};
+    tl = pt_timeline_new(&o);
+    if (!tl || pt_stats_create(&st, &so) != PT_OK)
+      status = cli_fail(NULL, "out of memory");
+  }
+  if (!status) status = build(&j, tl, st);
+  pt_timeline_summary_row rows[12];
+  size_t nrows = 0;
+  if (!status) {
+    size_t nr = pt_stats_nregions(st);
+    pt_timeline_summary_row *all = calloc(nr + 1, sizeof *all);
+    if (!all) status = cli_fail(NULL, "out of memory");
+    for (size_t i = 0; all && i < nr; i++) {
+      const pt_stats_region_row *r = pt_stats_region(st, i);
+      all[i].name = r->name ? r->name : "?";
+      all[i].count = r->count;
+      all[i].excl = r->excl;
+      all[i].incl = r->incl;
+    }
+    if (all) {
+      qsort(all, nr, sizeof *all, cmp_excl);
+      for (; nrows < nr && nrows < 12; nrows++) rows[nrows] = all[nrows];
+      free(all);
+    }
+  }
+  pt_timeline_page pg = {.title = path, .ticks_per_second = tps, .summary = rows,
+                    .nsummary = nrows};
+  if (!status && out) status = write_out(out, force, tl, &pg, 0);
+  if (!status && svg) status = write_out(svg, force, tl, &pg, 1);
+  if (!status && !cli.quiet)
+    fprintf(stderr, "%s%s%s: %zu locations, %zu bars, %zu messages, %zu "
+            "collectives%s\n", out ? out : "", out && svg ? ", " : "",
+            svg ? svg : "", pt_timeline_nrows(tl), pt_timeline_nbars(tl),
+            pt_timeline_nmsgs(tl), pt_timeline_ncolls(tl),
+            pt_timeline_aggregated(tl) ? " (aggregated by pixel)" : "");
+  pt_timeline_free(tl);
+  pt_stats_destroy(st);
+  free(sel);
+  return status;
+}
