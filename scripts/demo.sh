@@ -21,6 +21,7 @@ if command -v mpicc >/dev/null 2>&1 && [ -f "$B/lib/libparatrace-mpi.so" ]; then
   run "$PT" check "$OUT/halo.ptf"
   echo; echo "\$ $PT stats $OUT/halo.ptf | head -40"
   "$PT" stats "$OUT/halo.ptf" | head -40
+  run "$PT" timeline "$OUT/halo.ptf" -o "$OUT/halo.html" --svg "$OUT/halo.svg"
   run $MPIRUN -np 4 "$PT" record -o "$OUT/master_worker.ptf" -- "$OUT/master_worker" 200
   echo; echo "\$ $PT stats $OUT/master_worker.ptf | sed -n '/^Messages/,\$p'"
   "$PT" stats "$OUT/master_worker.ptf" | sed -n '/^Messages/,$p'
@@ -42,5 +43,7 @@ fi
 echo
 echo "Outputs are in $OUT/:"
 echo "  halo.ptf            the recorded 4-rank halo exchange (native archive)"
+echo "  halo.html           its timeline: open $OUT/halo.html in a browser"
+echo "  halo.svg            the same drawing, static"
 echo "  master_worker.ptf   the recorded master/worker run"
 echo "  synthetic.ptf       a generated trace; synthetic.txt its text form"

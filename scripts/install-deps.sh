@@ -8,7 +8,7 @@ libzstd-dev zstd zlib1g-dev
 libopenmpi-dev openmpi-bin
 libotf2-trace-dev otf2-tools
 otf-trace libopen-trace-format-dev
-python3"
+python3 chromium"
 
 missing=""
 for p in $PKGS; do

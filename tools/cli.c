@@ -186,6 +186,7 @@ int cli_parse_time(const char *s, cli_time *out) {
 
 int cli_read_clock(const char *path, cli_clock *clk) {
   memset(clk, 0, sizeof *clk);
+  int unset = 0;
   pt_source *src = NULL;
   pt_error err = {0};
   int rc = pt_source_open(&src, path, NULL, &err);
@@ -198,6 +199,7 @@ int cli_read_clock(const char *path, cli_clock *clk) {
       clk->ticks_per_second =
           it.u.def.i0 > 0 ? (uint64_t)it.u.def.i0 : 0;
       clk->start = it.u.def.parent == PT_NONE ? 0 : it.u.def.parent;
+      unset = it.u.def.parent == PT_NONE;
       break;
     }
   }
@@ -205,6 +207,22 @@ int cli_read_clock(const char *path, cli_clock *clk) {
     cli_fail(path, "%s", pt_source_errmsg(src));
     pt_source_close(src);
     return CLI_FAIL;
+  }
+  if (unset) {
+    /* No start in the clock (a recorder's CLOCK_MONOTONIC ticks): the
+     * trace starts at its first event. */
+    pt_reader *r = pt_source_reader(src);
+    uint64_t first = UINT64_MAX;
+    for (size_t i = 0; r && i < pt_reader_nstreams(r); i++) {
+      const pt_stream_info *si = pt_reader_stream_info(r, i);
+      if (si->events && si->first_time < first) first = si->first_time;
+    }
+    if (!r) {
+      if (rc == PT_OK && it.type == PT_ITEM_EVENT) first = it.u.event.time;
+      while (first == UINT64_MAX && (rc = pt_source_next(src, &it)) == PT_OK)
+        if (it.type == PT_ITEM_EVENT) first = it.u.event.time;
+    }
+    if (first != UINT64_MAX) clk->start = first;
   }
   pt_source_close(src);
   return 0;

@@ -340,7 +340,8 @@ static uint32_t region_index(pt_timeline *tl, uint64_t id) {
 
 static int add_bar(pt_timeline *tl, uint32_t row, uint32_t depth, uint32_t region,
                    uint64_t t0, uint64_t t1) {
-  if (tl->agg) return PT_OK;
+  if (tl->agg || t1 < tl->o.from || (t1 == tl->o.from && t0 < t1))
+    return PT_OK; /* ended before the window (times not clipped yet) */
   if (tl->nbars >= tl->o.max_items) {
     tl->truncated = 1;
     return PT_OK;
@@ -478,7 +479,7 @@ int pt_timeline_event(pt_timeline *tl, const pt_event *e) {
         r->cap = nc;
       }
       r->stack[r->depth].region = reg;
-      r->stack[r->depth].t0 = t;
+      r->stack[r->depth].t0 = e->time;
       r->depth++;
       if (r->depth > r->maxdepth) r->maxdepth = r->depth;
       tl->visits++;
@@ -494,10 +495,10 @@ int pt_timeline_event(pt_timeline *tl, const pt_event *e) {
       account(tl, r, r->last, t, inner);
       r->last = t;
       if (!r->depth) /* entered before the window */
-        return add_bar(tl, ri, 0, reg, tl->o.from, t);
+        return add_bar(tl, ri, 0, reg, tl->o.from, e->time);
       r->depth--;
       return add_bar(tl, ri, r->depth, r->stack[r->depth].region,
-                     r->stack[r->depth].t0, t);
+                     r->stack[r->depth].t0, e->time);
     }
     case PT_EV_SEND:
     case PT_EV_ISEND:

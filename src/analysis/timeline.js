@@ -30,6 +30,10 @@
   var byRow = [];
   for (var i = 0; i < nrows; i++) byRow.push([]);
   for (i = 0; i < D.bars.length; i += 5) byRow[D.bars[i]].push(i);
+  /* outer regions first, so that nested ones are drawn over them */
+  byRow.forEach(function (L) {
+    L.sort(function (a, b) { return D.bars[a + 1] - D.bars[b + 1] || D.bars[a + 3] - D.bars[b + 3]; });
+  });
 
   function width() { return cv.width - LEFT - RIGHT; }
   function X(t) { return LEFT + (t - v0) / (v1 - v0) * width(); }

@@ -561,7 +561,9 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   g_nthreads = 0;
   __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
   if (!o.join) {
-    pt_def clk = {.kind = PT_DEF_CLOCK, .i0 = 1000000000, .parent = 0};
+    /* ticks are CLOCK_MONOTONIC ns: no meaningful start (PT_NONE: tools
+     * count "from the start" from the first event) */
+    pt_def clk = {.kind = PT_DEF_CLOCK, .i0 = 1000000000, .parent = PT_NONE};
     def_locked(&clk);
   }
   char name[48];

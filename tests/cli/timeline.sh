@@ -1,0 +1,87 @@
+#!/bin/sh
+# paratrace timeline: HTML and SVG outputs, windows and locations,
+# aggregation of a large trace under the size limit, bad input; and a
+# browser test: headless Chromium loads the page (self-test mode) and
+# reports rows drawn, a message line, a zoom that changed the visible
+# range, no script errors; a screenshot goes to $BUILD/timeline.png.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+# the embedded viewer is generated from src/analysis/timeline.js
+sh "$SRC/scripts/gen-timeline-js.sh" "$SCRATCH/js.c" &&
+  cmp -s "$SCRATCH/js.c" "$SRC/src/analysis/timeline_js.c" &&
+  t_pass "timeline_js.c up to date" ||
+  t_fail "timeline_js.c up to date" "run scripts/gen-timeline-js.sh"
+ok "generate" "$PT" generate -o g.ptf --locations 5 --events 4000 --seed 3
+ok "html" "$PT" timeline g.ptf -o v.html
+ok "svg" "$PT" timeline g.ptf --svg v.svg
+grep -q 'window.PT_DATA' v.html && t_pass "html has its data" || t_fail "html data" "none"
+if grep -q 'src=\|href=\|http://\|https://\|@import' v.html; then
+  t_fail "html self-contained" "$(grep -o 'src=[^ ]*\|href=[^ ]*\|https\?://[^ ]*' v.html | head -2)"
+else t_pass "html self-contained"; fi
+n=$(grep -m1 '^"rows": \[' v.html | tr ',' '\n' | grep -c .)
+[ "$n" = 5 ] && t_pass "html: 5 rows" || t_fail "html rows" "$n"
+python3 - v.svg <<'PY' && t_pass "svg is XML" || t_fail "svg is XML" "parse error"
+import sys, xml.dom.minidom
+xml.dom.minidom.parse(sys.argv[1])
+PY
+"$PT" timeline g.ptf -o v.html 2>err; rc=$?
+[ $rc != 0 ] && grep -q 'exists' err && t_pass "existing output kept" ||
+  t_fail "existing output kept" "exit $rc"
+ok "force" "$PT" timeline --force g.ptf -o v.html
+ok "window and locations" "$PT" timeline g.ptf -o w.html --from 1ms --to 2ms --locations 1,3
+n=$(grep -m1 '^"rows": \[' w.html | tr ',' '\n' | grep -c .)
+[ "$n" = 2 ] && t_pass "window: 2 rows" || t_fail "window rows" "$n"
+# a large trace: aggregated, the file bounded
+ok "generate large" "$PT" generate -o big.ptf --locations 8 --events 400000 --seed 4
+ok "large html" "$PT" timeline big.ptf -o big.html --max-events 20000
+sz=$(wc -c <big.html)
+if [ "$sz" -lt 3000000 ] && grep -q '"agg": true' big.html; then
+  t_pass "large: aggregated, $sz bytes"
+else t_fail "large" "$sz bytes, $(grep -o '"agg": [a-z]*' big.html)"; fi
+# bad input
+"$PT" timeline no-such.ptf -o x.html 2>err; rc=$?
+[ $rc = 1 ] && grep -q 'no-such.ptf' err && [ ! -e x.html ] &&
+  t_pass "missing trace: error, no output" || t_fail "missing trace" "exit $rc"
+"$PT" timeline g.ptf 2>/dev/null; rc=$?
+[ $rc = 2 ] && t_pass "no output: usage" || t_fail "no output" "exit $rc"
+"$PT" timeline g.ptf -o y.html --from 2ms --to 1ms 2>/dev/null; rc=$?
+[ $rc = 1 ] && [ ! -e y.html ] && t_pass "empty window: error" || t_fail "empty window" "exit $rc"
+printf 'garbage\n' >bad.txt
+"$PT" timeline bad.txt -o z.html 2>err; rc=$?
+[ $rc != 0 ] && [ ! -e z.html ] && ! ls z.html.tmp* >/dev/null 2>&1 &&
+  t_pass "bad trace: error, nothing half-written" || t_fail "bad trace" "exit $rc"
+# the browser
+CH=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CH" ]; then
+  t_fail "browser" "chromium not installed (scripts/install-deps.sh installs it)"
+  t_done
+fi
+browse() { # url out-file [extra args]
+  url=$1; shift
+  timeout 120 "$CH" --headless --no-sandbox --disable-gpu --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d)" "$@" "$url" 2>>chrome.err
+}
+for page in v.html big.html; do
+  browse "file://$PWD/$page#selftest" --dump-dom >dom.txt
+  verdict=$(sed -n 's/.*<pre id="selftest">\([^<]*\)<.*/\1/p' dom.txt)
+  rows=$(echo "$verdict" | sed -n 's/.*"rows":\([0-9]*\).*/\1/p')
+  want=$(echo "$verdict" | sed -n 's/.*"expected_rows":\([0-9]*\).*/\1/p')
+  msgs=$(echo "$verdict" | sed -n 's/.*"messages":\([0-9]*\).*/\1/p')
+  if [ -n "$rows" ] && [ "$rows" = "$want" ] && [ "$rows" -gt 0 ]; then
+    t_pass "browser $page: $rows rows drawn"
+  else t_fail "browser $page: rows" "$verdict"; fi
+  [ "${msgs:-0}" -gt 0 ] && t_pass "browser $page: message lines ($msgs)" ||
+    t_fail "browser $page: message lines" "$verdict"
+  echo "$verdict" | grep -q '"zoomed":true' && t_pass "browser $page: zoom changes the range" ||
+    t_fail "browser $page: zoom" "$verdict"
+  echo "$verdict" | grep -q '"errors":\[\]' && t_pass "browser $page: no script errors" ||
+    t_fail "browser $page: script errors" "$verdict"
+done
+rm -f "$B/timeline.png"
+browse "file://$PWD/v.html" --window-size=1400,900 --screenshot="$B/timeline.png" >/dev/null
+[ -s "$B/timeline.png" ] && t_pass "screenshot $B/timeline.png" ||
+  t_fail "screenshot" "none written"
+t_done
