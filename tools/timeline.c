@@ -77,13 +77,16 @@ static int open_src(const job *j, pt_source **src) {
 static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
   pt_source *src;
   if (open_src(j, &src)) return CLI_FAIL;
-  uint64_t tmin = UINT64_MAX, tmax = 0, enters = 0, sends = 0;
+  uint64_t tmin = UINT64_MAX, tmax = 0, enters = 0, sends = 0, nloc = 0;
   pt_item it;
   int rc;
   while ((rc = pt_source_next(src, &it)) == PT_OK) {
     if (it.type == PT_ITEM_DEF && it.u.def.kind == PT_DEF_CLOCK &&
         it.u.def.i0 > 0)
       *tps = (uint64_t)it.u.def.i0;
+    if (it.type == PT_ITEM_DEF && it.u.def.kind == PT_DEF_LOCATION &&
+        selected(j, it.u.def.id))
+      nloc++;
     if (it.type != PT_ITEM_EVENT) continue;
     const pt_event *e = &it.u.event;
     if (!selected(j, e->location)) continue;
@@ -105,6 +108,10 @@ static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
   if (o->to <= o->from) return cli_fail(j->path, "empty window");
   o->expected_bars = enters;
   o->expected_msgs = sends;
+  /* bins per row so that rows x bins stays within the item budget */
+  uint64_t per_row = o->max_items / (nloc ? nloc : 1);
+  o->bins = (uint32_t)(per_row < 50 ? 50 : per_row > 2000 ? 2000 : per_row);
+  o->util_bins = (uint32_t)(per_row < 20 ? 20 : per_row > 400 ? 400 : per_row);
   return CLI_OK;
 }
 
