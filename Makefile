@@ -88,6 +88,7 @@ bench: deps all $(BENCH) $(ASCII_BENCH)
 	scripts/run-bench.sh $(BUILD)
 	scripts/run-ascii-bench.sh $(BUILD)
 	scripts/run-mpi-bench.sh $(BUILD)
+	scripts/run-stats-bench.sh $(BUILD)
 
 deps:
 	@scripts/install-deps.sh
