@@ -1761,6 +1761,9 @@ typedef struct srank {
   size_t naddr;
   char **kvs; /* keyval record pairs */
   size_t nkvs;
+  int64_t *usizes; /* sizes of the rank's user datatypes (recorder's
+                      mpi.datatype.N keyvals), by id; -1 unknown */
+  size_t nusizes;
   uint32_t called[PT__DUMPI_FOOTER_SLOTS];
   frame stack[8];
   int depth;
@@ -1915,6 +1918,23 @@ static int sk_def(dsink *k, const pt_def *d) {
       srank *r = rank_for_group(k, d->parent, 1);
       if (!r) return PT_ENOMEM;
       const char *n = d->name;
+      if (!strncmp(n, "mpi.datatype.", 13)) {
+        /* paratrace's MPI recorder: "user datatype, 16 bytes, ..." */
+        char *end;
+        unsigned long id = strtoul(n + 13, &end, 10);
+        const char *c = strchr(v, ',');
+        long long sz = c ? strtoll(c + 1, NULL, 10) : -1;
+        if (*end || id < 28 || id > 65535 || sz < 0) return PT_OK;
+        if (id >= r->nusizes) {
+          int64_t *u = realloc(r->usizes, (id + 1) * sizeof *u);
+          if (!u) return PT_ENOMEM;
+          for (size_t i = r->nusizes; i <= id; i++) u[i] = -1;
+          r->usizes = u;
+          r->nusizes = id + 1;
+        }
+        r->usizes[id] = sz;
+        return PT_OK;
+      }
       if (strncmp(n, "dumpi.", 6) != 0) return PT_OK;
       n += 6;
       if (!strcmp(n, "cpu_offset")) {
@@ -2541,8 +2561,12 @@ static int rank_finish(dsink *k, srank *r) {
     b32(b, (uint32_t)n);
     for (size_t i = 0; i < n; i++) b32(b, (uint32_t)sz[i]);
   } else {
-    b32(b, 28);
-    for (int i = 0; i < 28; i++) b32(b, (uint32_t)default_sizes[i]);
+    /* the predefined sizes, then the rank's user datatypes if known */
+    size_t nt = r->nusizes > 28 ? r->nusizes : 28;
+    b32(b, (uint32_t)nt);
+    for (size_t i = 0; i < nt; i++)
+      b32(b, (uint32_t)(i < 28 ? default_sizes[i]
+                               : r->usizes[i] >= 0 ? r->usizes[i] : 0));
   }
   uint64_t o_addr = base + b->len;
   b32(b, (uint32_t)r->naddr);
@@ -2588,6 +2612,7 @@ static void sk_free(dsink *k) {
     free(r->path);
     pt__buf_free(&r->out);
     free(r->perf);
+    free(r->usizes);
     free(r->addr);
     free(r->addrname);
     free(r->kvs);
