@@ -63,7 +63,7 @@ typedef struct fninfo {
   uint8_t sem, coll;
   uint8_t level;      /* per-function detail (0 = global) */
   uint8_t nargs;
-  int8_t pos[128][3]; /* position of the 1st..3rd argument of each kind */
+  int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   char *names[PT_MPI_MAXARGS];
   uint64_t key[PT_MPI_MAXARGS][2]; /* attribute ids: scalar, array */
   uint64_t region;
@@ -557,7 +557,7 @@ static void tables_init(void) {
     f->nargs = (uint8_t)strlen(k);
     for (int j = 0; k[j] && j < PT_MPI_MAXARGS; j++) {
       int8_t *p = f->pos[(unsigned char)k[j] & 127];
-      for (int q = 0; q < 3; q++)
+      for (int q = 0; q < 6; q++)
         if (p[q] < 0) {
           p[q] = (int8_t)j;
           break;
@@ -663,6 +663,99 @@ static int int_value(const void *p) {
   return v;
 }
 
+#define ARG(kind, nth) (g_fn[c->id].pos[(unsigned char)(kind)][nth])
+#define VAL(kind, nth) (ARG(kind, nth) >= 0 ? c->v[ARG(kind, nth)] : 0)
+
+/* ---- collectives: which arguments count, and their lengths ------------- */
+
+typedef struct coll_shape {
+  int op, is_root;
+  int64_t sendn, recvn; /* entries of the send / receive side arrays */
+  int second_b;         /* position of the receive buffer */
+} coll_shape;
+
+/* Neighbour counts of a communicator with a topology. */
+static void degrees(MPI_Comm cm, int rank, int64_t *indeg, int64_t *outdeg) {
+  int topo = MPI_UNDEFINED, in = 0, out = 0, w;
+  PMPI_Topo_test(cm, &topo);
+  if (topo == MPI_CART) {
+    int nd = 0;
+    PMPI_Cartdim_get(cm, &nd);
+    in = out = 2 * nd;
+  } else if (topo == MPI_GRAPH) {
+    PMPI_Graph_neighbors_count(cm, rank, &in);
+    out = in;
+  } else if (topo == MPI_DIST_GRAPH) {
+    PMPI_Dist_graph_neighbors_count(cm, &in, &out, &w);
+  }
+  *indeg = in;
+  *outdeg = out;
+}
+
+static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
+  coll_shape sh = {.op = g_fn[c->id].coll};
+  int64_t root = ARG('k', 0) >= 0 ? VAL('k', 0) : -1;
+  sh.is_root = ci && !ci->inter ? ci->rank == root : root == MPI_ROOT;
+  sh.sendn = sh.recvn = ci ? ci->rsize : 0;
+  if (sh.op >= PT_COLL_NEIGHBOR_ALLGATHER && sh.op <= PT_COLL_NEIGHBOR_ALLTOALLW)
+    degrees((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, &sh.recvn,
+            &sh.sendn);
+  sh.second_b = ARG('b', 1) >= 0 ? ARG('b', 1) : 99;
+  return sh;
+}
+
+/* Does argument j of this collective mean anything at this rank?  (The
+ * receive side of a gather and the send side of a scatter only at the
+ * root: elsewhere they may be garbage and must not be read.) */
+static int coll_significant(const coll_shape *sh, int j) {
+  int recv_side = j > sh->second_b;
+  if (sh->op == PT_COLL_GATHER || sh->op == PT_COLL_GATHERV)
+    return !recv_side || sh->is_root;
+  if (sh->op == PT_COLL_SCATTER || sh->op == PT_COLL_SCATTERV)
+    return recv_side || sh->is_root;
+  return 1;
+}
+
+static int64_t coll_len(const coll_shape *sh, int j) {
+  return j > sh->second_b ? sh->recvn : sh->sendn;
+}
+
+static uint64_t sum_counts(const pt__mpi_call *c, const coll_shape *sh,
+                           int j) {
+  if (j < 0 || !coll_significant(sh, j)) return 0;
+  const int *a = (const int *)(intptr_t)c->v[j];
+  uint64_t s = 0;
+  int64_t n = coll_len(sh, j);
+  for (int64_t i = 0; i < n && (uintptr_t)a > 4096; i++)
+    s += a[i] > 0 ? (uint64_t)a[i] : 0;
+  return s;
+}
+
+/* Bytes of argument pair (count j, datatype d) if significant. */
+static uint64_t sig_bytes(const pt__mpi_call *c, const coll_shape *sh, int j,
+                          int d) {
+  if (j < 0 || d < 0 || !coll_significant(sh, j) || !coll_significant(sh, d))
+    return 0;
+  return c->v[j] > 0 ? (uint64_t)c->v[j] * type_size(c->v[d]) : 0;
+}
+
+static uint64_t sig_size(const pt__mpi_call *c, const coll_shape *sh, int d) {
+  return d >= 0 && coll_significant(sh, d) ? type_size(c->v[d]) : 0;
+}
+
+/* Sum of counts[i] x size(types[i]) (Alltoallw and its neighbour form). */
+static uint64_t sum_w(const pt__mpi_call *c, const coll_shape *sh, int ja,
+                      int jt) {
+  if (ja < 0 || jt < 0) return 0;
+  const int *a = (const int *)(intptr_t)c->v[ja];
+  const MPI_Datatype *t = (const MPI_Datatype *)(intptr_t)c->v[jt];
+  uint64_t s = 0;
+  int64_t n = coll_len(sh, ja);
+  for (int64_t i = 0; i < n && (uintptr_t)a > 4096 && (uintptr_t)t > 4096; i++)
+    s += (uint64_t)(a[i] > 0 ? a[i] : 0) * type_size((int64_t)(intptr_t)t[i]);
+  return s;
+}
+
 /* How many ints argument j ('a') of this call holds (0: a scalar). */
 static int array_len(const pt__mpi_call *c, int j) {
   const fninfo *f = &g_fn[c->id];
@@ -675,7 +768,31 @@ static int array_len(const pt__mpi_call *c, int j) {
   if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL) {
     int ci = f->pos['C'][0];
     comm_info *cm = ci >= 0 ? comm_get(c->v[ci]) : NULL;
-    return cm ? cm->rsize : 0;
+    coll_shape sh = shape_of(c, cm);
+    if (!coll_significant(&sh, j)) return -1;
+    int64_t n = coll_len(&sh, j);
+    return n > 0 ? (int)n : -1;
+  }
+  /* arrays whose length another argument's contents give */
+  if (c->id == PT_MPI_ID_Graph_create && j == f->pos['a'][1]) { /* edges */
+    int nn = f->pos['i'][0], ix = f->pos['a'][0];
+    const int *index = ix >= 0 ? (const int *)(intptr_t)c->v[ix] : NULL;
+    if (nn < 0 || c->v[nn] <= 0 || (uintptr_t)index <= 4096) return -1;
+    return index[c->v[nn] - 1] > 0 ? index[c->v[nn] - 1] : -1;
+  }
+  if (c->id == PT_MPI_ID_Graph_get) { /* maxindex, maxedges, index, edges */
+    int q = f->pos['i'][j == f->pos['a'][0] ? 0 : 1];
+    return q >= 0 && c->v[q] > 0 ? (int)c->v[q] : -1;
+  }
+  if (c->id == PT_MPI_ID_Dist_graph_create &&
+      (j == f->pos['a'][2] || j == f->pos['a'][3])) { /* targets, weights */
+    int nn = f->pos['i'][0], dg = f->pos['a'][1];
+    const int *deg = dg >= 0 ? (const int *)(intptr_t)c->v[dg] : NULL;
+    if (nn < 0 || (uintptr_t)deg <= 4096) return -1;
+    int64_t tot = 0;
+    for (int64_t i = 0; i < c->v[nn] && i < 4096; i++)
+      tot += deg[i] > 0 ? deg[i] : 0;
+    return tot > 0 ? (int)tot : -1;
   }
   if (strstr(nm, "indices")) { /* Waitsome/Testsome: outcount before it */
     int o = j > 0 ? int_value((void *)(intptr_t)c->v[j - 1]) : 0;
@@ -739,6 +856,7 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
       case 'a': {
         const int *p = (const int *)(intptr_t)v;
         int len = array_len(c, j);
+        if (len < 0) break; /* not meaningful here, or length unknown */
         if (len == 0) {
           if ((uintptr_t)p > 4096 && (a = attr_add(arg_key(c->id, j, 0),
                                                   PT_TYPE_INT)))
@@ -847,8 +965,6 @@ static void ev_p2p(uint32_t kind, uint64_t t, int64_t peer, int64_t tag,
   emit(&e);
 }
 
-#define ARG(kind, nth) (g_fn[c->id].pos[(unsigned char)(kind)][nth])
-#define VAL(kind, nth) (ARG(kind, nth) >= 0 ? c->v[ARG(kind, nth)] : 0)
 
 static uint64_t count_bytes(const pt__mpi_call *c, int nth) {
   int64_t n = VAL('n', nth);
@@ -917,109 +1033,80 @@ static const MPI_Status *status_arg(const pt__mpi_call *c, int q) {
 
 static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
                        uint64_t *sent, uint64_t *recvd) {
-  int op = g_fn[c->id].coll;
-  int64_t root = ARG('k', 0) >= 0 ? VAL('k', 0) : -1;
-  int me = ci ? ci->rank : -1;
+  coll_shape sh = shape_of(c, ci);
+  int N0 = ARG('n', 0), N1 = ARG('n', 1), D0 = ARG('D', 0), D1 = ARG('D', 1);
+  int A0 = ARG('a', 0), A1 = ARG('a', 1), A2 = ARG('a', 2);
   uint64_t n = ci ? (uint64_t)ci->rsize : 0;
-  int is_root = ci && !ci->inter ? me == root : root == MPI_ROOT;
-  uint64_t b0 = count_bytes(c, 0), b1 = count_bytes(c, 1);
-  uint64_t t0 = type_size(VAL('D', 0)), t1 = type_size(VAL('D', 1));
-  const int *a0 = (const int *)(intptr_t)VAL('a', 0);
-  const int *a2 = (const int *)(intptr_t)VAL('a', 2);
-  uint64_t s0 = 0, s2 = 0;
-  for (uint64_t i = 0; i < n && (uintptr_t)a0 > 4096; i++)
-    s0 += a0[i] > 0 ? (uint64_t)a0[i] : 0;
-  for (uint64_t i = 0; i < n && (uintptr_t)a2 > 4096; i++)
-    s2 += a2[i] > 0 ? (uint64_t)a2[i] : 0;
+  int me = ci ? ci->rank : -1;
   *sent = *recvd = 0;
-  switch (op) {
+  switch (sh.op) {
     case PT_COLL_BCAST:
-      if (is_root) *sent = b0; else *recvd = b0;
+      if (sh.is_root) *sent = sig_bytes(c, &sh, N0, D0);
+      else *recvd = sig_bytes(c, &sh, N0, D0);
       break;
     case PT_COLL_REDUCE:
-      *sent = b0;
-      if (is_root) *recvd = b0;
+      *sent = sig_bytes(c, &sh, N0, D0);
+      if (sh.is_root) *recvd = *sent;
       break;
     case PT_COLL_ALLREDUCE: case PT_COLL_SCAN: case PT_COLL_EXSCAN:
-      *sent = *recvd = b0;
+      *sent = *recvd = sig_bytes(c, &sh, N0, D0);
       break;
     case PT_COLL_GATHER:
-      *sent = b0;
-      if (is_root) *recvd = b1 * n;
+      *sent = sig_bytes(c, &sh, N0, D0);
+      *recvd = sig_bytes(c, &sh, N1, D1) * n;
       break;
-    case PT_COLL_GATHERV:
-      *sent = b0;
-      if (is_root) *recvd = s0 * t1;
+    case PT_COLL_GATHERV: /* bnD b a a D */
+      *sent = sig_bytes(c, &sh, N0, D0);
+      *recvd = sum_counts(c, &sh, A0) * sig_size(c, &sh, D1);
       break;
     case PT_COLL_SCATTER:
-      *recvd = b1;
-      if (is_root) *sent = b0 * n;
+      *sent = sig_bytes(c, &sh, N0, D0) * n;
+      *recvd = sig_bytes(c, &sh, N1, D1);
       break;
-    case PT_COLL_SCATTERV:
-      *recvd = count_bytes(c, 0);
-      if (is_root) *sent = s0 * t0;
-      /* Scatterv: the recv count is the only 'n', recv type the 2nd 'D' */
-      *recvd = (uint64_t)(VAL('n', 0) > 0 ? VAL('n', 0) : 0) * t1;
+    case PT_COLL_SCATTERV: /* b a a D b n D */
+      *sent = sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
+      *recvd = sig_bytes(c, &sh, N0, D1);
       break;
     case PT_COLL_ALLGATHER: case PT_COLL_NEIGHBOR_ALLGATHER:
-      *sent = b0;
-      *recvd = b1 * n;
+      *sent = sig_bytes(c, &sh, N0, D0) *
+              (sh.op == PT_COLL_ALLGATHER ? 1 : (uint64_t)sh.sendn);
+      *recvd = sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.recvn;
       break;
     case PT_COLL_ALLGATHERV: case PT_COLL_NEIGHBOR_ALLGATHERV:
-      *sent = b0;
-      *recvd = s0 * t1;
+      *sent = sig_bytes(c, &sh, N0, D0) *
+              (sh.op == PT_COLL_ALLGATHERV ? 1 : (uint64_t)sh.sendn);
+      *recvd = sum_counts(c, &sh, A0) * sig_size(c, &sh, D1);
       break;
     case PT_COLL_ALLTOALL: case PT_COLL_NEIGHBOR_ALLTOALL:
-      *sent = b0 * n;
-      *recvd = b1 * n;
+      *sent = sig_bytes(c, &sh, N0, D0) * (uint64_t)sh.sendn;
+      *recvd = sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.recvn;
       break;
-    case PT_COLL_ALLTOALLV: case PT_COLL_NEIGHBOR_ALLTOALLV:
-      *sent = s0 * t0;
-      *recvd = s2 * t1;
+    case PT_COLL_ALLTOALLV: case PT_COLL_NEIGHBOR_ALLTOALLV: /* b a a D b a a D */
+      *sent = sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
+      *recvd = sum_counts(c, &sh, A2) * sig_size(c, &sh, D1);
       break;
-    case PT_COLL_ALLTOALLW: case PT_COLL_NEIGHBOR_ALLTOALLW: {
-      const MPI_Datatype *st = (const MPI_Datatype *)(intptr_t)VAL('x', 0);
-      const MPI_Datatype *rt = (const MPI_Datatype *)(intptr_t)VAL('x', 1);
-      for (uint64_t i = 0; i < n && (uintptr_t)a0 > 4096 && st; i++)
-        *sent += (uint64_t)(a0[i] > 0 ? a0[i] : 0) *
-                 type_size((int64_t)(intptr_t)st[i]);
-      for (uint64_t i = 0; i < n && (uintptr_t)a2 > 4096 && rt; i++)
-        *recvd += (uint64_t)(a2[i] > 0 ? a2[i] : 0) *
-                  type_size((int64_t)(intptr_t)rt[i]);
+    case PT_COLL_ALLTOALLW: /* b a a x b a a x: types are x0, x1 */
+      *sent = sum_w(c, &sh, A0, ARG('x', 0));
+      *recvd = sum_w(c, &sh, A2, ARG('x', 1));
+      break;
+    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a x x b a x x: types x1, x3 */
+      *sent = sum_w(c, &sh, A0, ARG('x', 1));
+      *recvd = sum_w(c, &sh, A1, ARG('x', 3));
+      break;
+    case PT_COLL_REDUCE_SCATTER: { /* b b a D: recvcounts on every rank */
+      const int *rc = (const int *)(intptr_t)(A0 >= 0 ? c->v[A0] : 0);
+      uint64_t ts = sig_size(c, &sh, D0);
+      *sent = sum_counts(c, &sh, A0) * ts;
+      if ((uintptr_t)rc > 4096 && me >= 0 && (uint64_t)me < n)
+        *recvd = (uint64_t)(rc[me] > 0 ? rc[me] : 0) * ts;
       break;
     }
-    case PT_COLL_REDUCE_SCATTER:
-      *sent = s0 * t0;
-      if ((uintptr_t)a0 > 4096 && me >= 0 && (uint64_t)me < n)
-        *recvd = (uint64_t)(a0[me] > 0 ? a0[me] : 0) * t0;
-      break;
     case PT_COLL_REDUCE_SCATTER_BLOCK:
-      *sent = b0 * n;
-      *recvd = b0;
+      *recvd = sig_bytes(c, &sh, N0, D0);
+      *sent = *recvd * n;
       break;
     default:
       break;
-  }
-  if (op == PT_COLL_NEIGHBOR_ALLGATHER || op == PT_COLL_NEIGHBOR_ALLGATHERV ||
-      op == PT_COLL_NEIGHBOR_ALLTOALL) {
-    /* neighbours, not the whole communicator */
-    int topo = MPI_UNDEFINED, indeg = 0, outdeg = 0;
-    MPI_Comm cm = (MPI_Comm)(intptr_t)VAL('C', 0);
-    PMPI_Topo_test(cm, &topo);
-    if (topo == MPI_CART) {
-      int nd = 0;
-      PMPI_Cartdim_get(cm, &nd);
-      indeg = outdeg = 2 * nd;
-    } else if (topo == MPI_GRAPH) {
-      PMPI_Graph_neighbors_count(cm, ci ? ci->rank : 0, &indeg);
-      outdeg = indeg;
-    } else if (topo == MPI_DIST_GRAPH) {
-      int w;
-      PMPI_Dist_graph_neighbors_count(cm, &indeg, &outdeg, &w);
-    }
-    if (op == PT_COLL_NEIGHBOR_ALLTOALL) *sent = b0 * (uint64_t)outdeg;
-    else *sent = b0 * (uint64_t)outdeg;
-    if (op != PT_COLL_NEIGHBOR_ALLGATHERV) *recvd = b1 * (uint64_t)indeg;
   }
 }
 

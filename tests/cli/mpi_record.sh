@@ -283,4 +283,15 @@ ok "build c++" mpicxx -x c++ -o ppxx "$SRC/tests/mpi/pingpong.c"
 rm -rf xx.ptf
 ok "c++ run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/xx.ptf" ./ppxx 3
 ok "c++ check" "$PT" check xx.ptf
+# arguments that mean nothing off the root, or are as long as the
+# neighbour / edge count, are not read further than MPI reads them (the
+# program's arrays end at a guard page)
+ok "build edges" mpicc -o edges "$SRC/tests/mpi/edges.c"
+rm -rf ed.ptf
+ok "edges run" $RUN -np 4 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/ed.ptf" ./edges
+"$PT" dump ed.ptf >ed.txt
+grep -q ' coll_end op=3 .* received=32' ed.txt &&
+  grep -q ' coll_end op=26 .* sent=16 received=16' ed.txt &&
+  t_pass "edges: root-only and neighbour byte counts" ||
+  t_fail "edges: byte counts" "$(grep coll_end ed.txt | head -3)"
 t_done
