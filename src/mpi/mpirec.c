@@ -808,9 +808,18 @@ static int array_len(const pt__mpi_call *c, int j) {
 static void add_args(const pt__mpi_call *c, int level, int ok) {
   const char *k = pt__mpi_kinds[c->id];
   int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
+  int coll = g_fn[c->id].sem == PT_MS_COLL || g_fn[c->id].sem == PT_MS_ICOLL;
+  coll_shape sh = {0};
+  if (coll) {
+    int cj = g_fn[c->id].pos['C'][0];
+    sh = shape_of(c, cj >= 0 ? comm_get(c->v[cj]) : NULL);
+  }
   for (int j = 0; j < n; j++) {
     int64_t v = c->v[j];
     pt_attr *a;
+    /* a gather's receive side off the root, a scatter's send side: not
+     * meaningful there, maybe garbage: not read */
+    if (coll && !coll_significant(&sh, j)) continue;
     switch (k[j]) {
       case 'C': case 'c': {
         int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)v

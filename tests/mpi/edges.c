@@ -33,6 +33,10 @@ int main(int argc, char **argv) {
   MPI_Gatherv(s, 1, MPI_DOUBLE, r, rank == 0 ? cnt : bad,
               rank == 0 ? dsp : bad, rank == 0 ? MPI_DOUBLE : MPI_DATATYPE_NULL,
               0, MPI_COMM_WORLD);
+  /* a gather's receive type off the root: a handle that is no datatype */
+  MPI_Gather(s, 1, MPI_DOUBLE, r, 1,
+             rank == 0 ? MPI_DOUBLE : (MPI_Datatype)(void *)bad, 0,
+             MPI_COMM_WORLD);
   MPI_Scatterv(s, rank == 0 ? cnt : bad, rank == 0 ? dsp : bad,
                rank == 0 ? MPI_DOUBLE : MPI_DATATYPE_NULL, r, 1, MPI_DOUBLE,
                0, MPI_COMM_WORLD);
