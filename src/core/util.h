@@ -79,6 +79,14 @@ static inline int pt__varint_get(const uint8_t **pp, const uint8_t *end,
   return -1;
 }
 
+/* 64-bit FNV-1a of a string, starting from `seed` xor the offset basis
+ * (seed 0: plain FNV-1a). */
+static inline uint64_t pt__fnv1a(const char *s, uint64_t seed) {
+  uint64_t h = UINT64_C(1469598103934665603) ^ seed;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+  return h;
+}
+
 static inline uint64_t pt__zigzag(int64_t v) {
   return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }

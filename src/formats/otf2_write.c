@@ -122,8 +122,7 @@ static int otf2_err(osnk *k, const char *what, OTF2_ErrorCode e) {
   } while (0)
 
 static uint64_t hash_str(const char *s, uint64_t seed) {
-  uint64_t h = UINT64_C(1469598103934665603) ^ seed;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+  uint64_t h = pt__fnv1a(s, seed);
   return h == UINT64_MAX ? 0 : h;
 }
 

@@ -29,6 +29,7 @@
 
 #include "core/clock.h"
 #include "core/util.h"
+#include "store/archive.h"
 
 static const char *const kind_names[] = {
 #define PT_X(n, l) l,
@@ -52,11 +53,7 @@ static uint64_t mix(uint64_t x) {
   return x;
 }
 
-static uint64_t str_hash(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
-}
+static uint64_t str_hash(const char *s) { return pt__fnv1a(s, 0); }
 
 uint64_t pt__profile_name_key(const char *name) {
   return mix(str_hash(name ? name : ""));
@@ -590,25 +587,14 @@ int pt_profile_save(pt_profile *p, const char *archive, uint64_t id,
     pt__buf_free(&b);
     return pt__err(err, rc, "%s: out of memory encoding the profile", archive);
   }
-  char path[PATH_MAX], tmp[PATH_MAX + 32];
+  char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/profile.%llu", archive,
            (unsigned long long)id);
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    pt__buf_free(&b);
-    return pt__err(err, PT_EIO, "%s: cannot create: %s", tmp,
-                   strerror(errno));
-  }
-  rc = pt__write_all(fd, b.p, b.len);
+  rc = pt__write_atomic(path, b.p, b.len);
   pt__buf_free(&b);
-  if (close(fd) != 0) rc = PT_EIO;
-  if (rc == PT_OK && rename(tmp, path) != 0) rc = PT_EIO;
-  if (rc != PT_OK) {
-    int e = errno;
-    unlink(tmp);
-    return pt__err(err, PT_EIO, "%s: cannot write: %s", path, strerror(e));
-  }
+  if (rc != 0)
+    return pt__err(err, PT_EIO, "%s: cannot write: %s", path,
+                   strerror(errno));
   return PT_OK;
 }
 

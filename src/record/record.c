@@ -86,11 +86,7 @@ static void fail_once(const char *what) {
 
 /* ---- names --------------------------------------------------------------- */
 
-static uint64_t name_hash(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
-}
+static uint64_t name_hash(const char *s) { return pt__fnv1a(s, 0); }
 
 /* The id of `name` in class `cls` (0 regions, 1 attributes), defining it
  * with `define` on first use.  Ids come from the name's hash (24 bits, so
