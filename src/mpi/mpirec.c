@@ -64,6 +64,7 @@ typedef struct fninfo {
   uint8_t level;      /* per-function detail (0 = global) */
   uint8_t nargs;
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
+  uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
   char *names[PT_MPI_MAXARGS];
   uint64_t key[PT_MPI_MAXARGS][2]; /* attribute ids: scalar, array */
   uint64_t region;
@@ -570,6 +571,15 @@ static void tables_init(void) {
       f->names[j] = strndup(a, n);
       a += n;
     }
+    /* which int-pointer arguments are arrays: plural names */
+    for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++) {
+      const char *nm = f->names[j];
+      size_t l = nm ? strlen(nm) : 0;
+      f->plural[j] = (l > 1 && nm[l - 1] == 's' && strcmp(nm, "status")) ||
+                     (nm && !strcmp(nm, "edges")) ||
+                     (nm && !strcmp(nm, "index") &&
+                      i == PT_MPI_ID_Graph_create);
+    }
     /* functions SST DUMPI knows: its argument names */
     int label = pt__dumpi_label_from_name(fn_names[i]);
     const pt__dumpi_func *df = label >= 0 ? pt__dumpi_func_get((unsigned)label)
@@ -760,11 +770,7 @@ static uint64_t sum_w(const pt__mpi_call *c, const coll_shape *sh, int ja,
 static int array_len(const pt__mpi_call *c, int j) {
   const fninfo *f = &g_fn[c->id];
   const char *nm = f->names[j];
-  size_t l = strlen(nm);
-  int plural = l > 1 && nm[l - 1] == 's' && strcmp(nm, "status") != 0;
-  if (!strcmp(nm, "index") && c->id == PT_MPI_ID_Graph_create) plural = 1;
-  if (!strcmp(nm, "edges")) plural = 1;
-  if (!plural) return 0;
+  if (!f->plural[j]) return 0;
   if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL) {
     int ci = f->pos['C'][0];
     comm_info *cm = ci >= 0 ? comm_get(c->v[ci]) : NULL;

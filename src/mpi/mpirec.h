@@ -76,7 +76,7 @@ void pt__mpi_before_finalize(void);
 /* Before PMPI_Abort: flush and close as well as possible. */
 void pt__mpi_before_abort(void);
 
-static inline void pt__mpi_begin(pt__mpi_call *c, int id) {
+static inline __attribute__((always_inline)) void pt__mpi_begin(pt__mpi_call *c, int id) {
   c->id = id;
   c->n = 0;
   c->count = -1;
@@ -89,7 +89,8 @@ static inline void pt__mpi_begin(pt__mpi_call *c, int id) {
 }
 
 /* One argument, before the call (inline: one per argument per call). */
-static inline void pt__mpi_arg(pt__mpi_call *c, char k, int64_t value,
+static inline __attribute__((always_inline)) void pt__mpi_arg(
+    pt__mpi_call *c, char k, int64_t value,
                                void *addr) {
   int j = c->n++;
   if (j >= PT_MPI_MAXARGS) return;
