@@ -8,7 +8,8 @@
  * that output arguments are known.
  *
  * Argument encodings (attribute names are the MPI standard's parameter
- * names): communicators as archive communicator ids (MPI_COMM_WORLD 2,
+ * names, or SST DUMPI's where DUMPI knows the function; doc/mpi.md):
+ * communicators as archive communicator ids (MPI_COMM_WORLD 2,
  * MPI_COMM_SELF 3, MPI_COMM_NULL 1, others a global id that every member
  * computes alike from the members' COMM_WORLD ranks and the order of
  * creation); datatypes and ops as SST DUMPI numbers their predefined ones
@@ -82,7 +83,6 @@ static MPI_Group g_world_group;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static int64_t g_offset0;
 static uint64_t g_app_region; /* id + 1 while the program region is open */
-static uint64_t g_sync_local0;
 
 #define LOCK() do { if (g_multi) pthread_mutex_lock(&g_mu); } while (0)
 #define UNLOCK() do { if (g_multi) pthread_mutex_unlock(&g_mu); } while (0)
@@ -94,7 +94,7 @@ uint64_t pt__mpi_now(void) { return pt__clock_ns(); }
 typedef struct hent {
   uintptr_t key; /* 0 = empty */
   uint64_t id;
-  int64_t size; /* datatypes: bytes; requests: index in g_reqs */
+  int64_t size; /* datatypes: bytes */
   void *info;
 } hent;
 typedef struct hmap {
@@ -1265,9 +1265,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (c->nreqs == 1) {
         int64_t h = (int64_t)(intptr_t)c->reqs_inline[0];
         req *r = req_get(h);
-        if (r && (r->persistent || !r->active)) req_drop(h);
-        /* an active non-persistent request completes unseen: forget it */
-        else if (r) req_drop(h);
+        /* persistent: gone; active non-persistent: completes unseen */
+        if (r) req_drop(h);
       }
       break;
     case PT_MS_CANCEL:
@@ -1513,6 +1512,14 @@ static void enable_all(void) {
   }
 }
 
+/* A program that exits without MPI_Finalize: close what this rank has
+ * (no communication: the archive may need `paratrace recover` if the
+ * leader closed before a joiner). */
+static int g_finalized;
+static void at_exit(void) {
+  if (g_tracing && !g_finalized) pt_rec_stop(NULL);
+}
+
 void pt__mpi_after_init(int provided) {
   if (g_started) return;
   g_started = 1;
@@ -1554,6 +1561,7 @@ void pt__mpi_after_init(int provided) {
     return;
   }
   g_level = pt_rec_level();
+  atexit(at_exit);
   if (g_rank == 0) {
     world_defs();
     predefined_defs();
@@ -1584,7 +1592,6 @@ void pt__mpi_after_init(int provided) {
   uint64_t at;
   int64_t off = clock_offset(&at);
   g_offset0 = off;
-  g_sync_local0 = at;
   pt_rec_clock_offset(off, at);
   enable_all();
 }
@@ -1607,6 +1614,7 @@ static void write_counts(void) {
 
 void pt__mpi_before_finalize(void) {
   memset(pt__mpi_on, 0, sizeof pt__mpi_on);
+  g_finalized = 1;
   if (!g_started) return;
   if (!g_tracing) {
     write_counts();
