@@ -94,7 +94,8 @@ enum {
  * (0 = unused).  The slot names are the keys of the text form. */
 #define PT_DEF_KINDS(X)                                                       \
   /* Clock: ticks per second, epoch (offset of tick 0, ns since 1970), the   \
-   * global start and length in ticks. One per trace. */                      \
+   * global start (PT_NONE: unknown, tools count from the first event) and    \
+   * length in ticks. One per trace. */                                        \
   X(CLOCK, "clock", 0, "start", 0, 0, "ticks_per_second", "epoch", "length", \
     0, 0, 0, 0, 0, 0, 0)                                                      \
   /* Clock synchronisation sample of one location (group): at local time     \
