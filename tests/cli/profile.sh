@@ -63,9 +63,12 @@ ok comp-off env PARATRACE_MODE=profile PARATRACE_COMPENSATE=0 PARATRACE_OUTPUT=c
 won=$("$PT" profile con.ptf --csv | awk -F, '$2=="procedure" && $3=="work" {print $6}')
 woff=$("$PT" profile coff.ptf --csv | awk -F, '$2=="procedure" && $3=="work" {print $6}')
 echo "untraced $base ns, compensated $won ns, uncompensated $woff ns" >comp.txt
+# (on a loaded machine the calibration may overestimate the probe cost and
+# the compensated time reach 0: still closer than uncompensated)
+[ -n "$won" ] && [ -n "$woff" ] && [ -n "$base" ] &&
 awk -v b="$base" -v on="$won" -v off="$woff" 'BEGIN {
   d1 = on - b; if (d1 < 0) d1 = -d1; d2 = off - b; if (d2 < 0) d2 = -d2;
-  exit !(on > 0 && off > 0 && d1 < d2) }' && t_pass compensation-closer ||
+  exit !(on >= 0 && off > 0 && d1 < d2) }' && t_pass compensation-closer ||
   t_fail compensation-closer "$(cat comp.txt)"
 
 # Bad input.
