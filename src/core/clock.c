@@ -97,6 +97,12 @@ static void clk_reanchor(void) {
   __atomic_store_n(&g_clk.busy, 0, __ATOMIC_RELEASE);
 }
 
+/* The last value this thread read: a re-anchoring may move the clock back
+ * by a few ns, a thread's readings never go back. */
+static __thread __attribute__((tls_model("initial-exec"))) uint64_t t_last;
+
+static uint64_t tsc_ns(void);
+
 uint64_t pt__clock_ns(void) {
   int mode = __atomic_load_n(&g_clk.mode, __ATOMIC_ACQUIRE);
   if (mode == 0) {
@@ -104,6 +110,13 @@ uint64_t pt__clock_ns(void) {
     mode = g_clk.mode;
   }
   if (mode != 2) return mono_ns();
+  uint64_t v = tsc_ns();
+  if (v < t_last) v = t_last;
+  t_last = v;
+  return v;
+}
+
+static uint64_t tsc_ns(void) {
   for (;;) {
     uint32_t s0 = __atomic_load_n(&g_clk.seq, __ATOMIC_ACQUIRE);
     uint64_t a = __atomic_load_n(&g_clk.tsc_a, __ATOMIC_RELAXED);
