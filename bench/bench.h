@@ -23,6 +23,7 @@ typedef struct bench_case {
   char ptf_path[4096], otf2_path[4096];
   int seeks;          /* random seeks to time */
   int threads;        /* writer threads (generate and write phases) */
+  int cthreads;       /* PTF writer's compression threads (opts.threads) */
 } bench_case;
 
 /* Order-independent content checksum plus an order check.  Both readers
@@ -69,6 +70,7 @@ typedef struct phase_result {
   bench_sum sum;
   double seek_med_ms, seek_max_ms;
   long rss_kb;          /* peak RSS of the child (wait4) */
+  double cpu_s;         /* user + system CPU time of the child (wait4) */
   char err[512];
 } phase_result;
 

@@ -186,8 +186,10 @@ static int run_phase(const char *what, phase_fn fn, const bench_case *c,
       snprintf(res->err, sizeof res->err, "child failed (status %d)", status);
   }
   res->rss_kb = ru.ru_maxrss;
-  fprintf(stderr, "  %-11s %s %8.3f s  rss %7ld KiB%s%s\n", what,
-          res->ok ? "ok  " : "FAIL", res->secs, res->rss_kb,
+  res->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+               (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+  fprintf(stderr, "  %-12s %s %8.3f s  cpu %7.3f s  rss %7ld KiB%s%s\n",
+          what, res->ok ? "ok  " : "FAIL", res->secs, res->cpu_s, res->rss_kb,
           res->ok ? "" : "  ", res->err);
   return res->ok ? 0 : -1;
 }
@@ -221,7 +223,11 @@ static int same_sum(const bench_sum *a, const bench_sum *b) {
  * every checksum agreed. */
 static int run_case(const options *o, bench_case *c) {
   int K = o->repeat, bad = 0;
-  double gen[REPS], pw[REPS], ow[REPS], pr[REPS], orr[REPS];
+  double gen[REPS], pw[REPS], ow[REPS], pr[REPS], orr[REPS], pb[REPS];
+  double gen_c[REPS], pw_c[REPS], ow_c[REPS], pr_c[REPS], or_c[REPS],
+      pb_c[REPS];
+  long pb_rss = 0;
+  uint64_t pb_bytes = 0;
   long pw_rss = 0, ow_rss = 0, pr_rss = 0, or_rss = 0, gen_rss = 0;
   phase_result r, gen_r, pr_r, or_r, seek_r;
   memset(&pr_r, 0, sizeof pr_r);
@@ -239,16 +245,30 @@ static int run_case(const options *o, bench_case *c) {
   for (int k = 0; k < K; k++) {
     if (run_phase("generate", bench_gen, c, &gen_r)) return -1;
     gen[k] = gen_r.secs;
+    gen_c[k] = gen_r.cpu_s;
     if (gen_r.rss_kb > gen_rss) gen_rss = gen_r.rss_kb;
   }
   for (int k = 0; k < K; k++) {
+    /* the archive compressed by one background thread, then inline (the
+     * one that is read back); both must be the same bytes */
+    bench_case cb = *c;
+    cb.cthreads = 1;
+    bench_rmtree(c->ptf_path);
+    if (run_phase("ptf_write_bg", bench_ptf_write, &cb, &r)) return -1;
+    pb[k] = r.secs;
+    pb_c[k] = r.cpu_s;
+    if (r.rss_kb > pb_rss) pb_rss = r.rss_kb;
+    uint64_t disk;
+    if (k == 0 && bench_du(c->ptf_path, &pb_bytes, &disk)) pb_bytes = 0;
     bench_rmtree(c->ptf_path);
     if (run_phase("ptf_write", bench_ptf_write, c, &r)) return -1;
     pw[k] = r.secs;
+    pw_c[k] = r.cpu_s;
     if (r.rss_kb > pw_rss) pw_rss = r.rss_kb;
     bench_rmtree(c->otf2_path);
     if (run_phase("otf2_write", bench_otf2_write, c, &r)) return -1;
     ow[k] = r.secs;
+    ow_c[k] = r.cpu_s;
     if (r.rss_kb > ow_rss) ow_rss = r.rss_kb;
   }
   uint64_t ptf_bytes = 0, ptf_disk = 0, otf2_bytes = 0, otf2_disk = 0;
@@ -262,10 +282,12 @@ static int run_case(const options *o, bench_case *c) {
     if (o->cold) bench_drop_cache(c->ptf_path);
     if (run_phase("ptf_read", bench_ptf_read, c, &pr_r)) return -1;
     pr[k] = pr_r.secs;
+    pr_c[k] = pr_r.cpu_s;
     if (pr_r.rss_kb > pr_rss) pr_rss = pr_r.rss_kb;
     if (o->cold) bench_drop_cache(c->otf2_path);
     if (run_phase("otf2_read", bench_otf2_read, c, &or_r)) return -1;
     orr[k] = or_r.secs;
+    or_c[k] = or_r.cpu_s;
     if (or_r.rss_kb > or_rss) or_rss = or_r.rss_kb;
   }
   if (o->cold) bench_drop_cache(c->ptf_path);
@@ -296,6 +318,13 @@ static int run_case(const options *o, bench_case *c) {
             pr_r.sum.hash_sum, or_r.sum.hash_sum);
     bad = 1;
   }
+  if (pb_bytes != ptf_bytes) {
+    fprintf(stderr,
+            "CHECK FAILED: PTF archive of %" PRIu64 " bytes with a compression "
+            "thread, %" PRIu64 " without\n",
+            pb_bytes, ptf_bytes);
+    bad = 1;
+  }
   if (pr_r.sum.order_errs || or_r.sum.order_errs) {
     fprintf(stderr,
             "CHECK FAILED: events out of global time order: PTF %" PRIu64
@@ -307,6 +336,7 @@ static int run_case(const options *o, bench_case *c) {
   double gen_s = median(gen, K), ptf_w = median(pw, K), otf2_w = median(ow, K);
   double ptf_r = median(pr, K), otf2_r = median(orr, K);
   double ptf_wn = ptf_w - gen_s, otf2_wn = otf2_w - gen_s;
+  double ptf_b = median(pb, K), ptf_bn = ptf_b - gen_s;
   double ev = total ? (double)total : 1;
   printf(
       "{\"case\":\"%s\",\"locations\":%" PRIu64 ",\"events\":%" PRIu64
@@ -324,6 +354,10 @@ static int run_case(const options *o, bench_case *c) {
       ",\"ptf_read_mev_s\":%.2f,\"otf2_read_mev_s\":%.2f"
       ",\"write_speedup\":%.3f,\"write_speedup_net\":%.3f"
       ",\"read_speedup\":%.3f,\"size_ratio\":%.3f"
+      ",\"ptf_write_bg_s\":%.3f,\"ptf_write_bg_net_s\":%.3f"
+      ",\"ptf_write_bg_rss_kb\":%ld,\"write_bg_speedup_net\":%.3f"
+      ",\"gen_cpu_s\":%.3f,\"ptf_write_cpu_s\":%.3f,\"ptf_write_bg_cpu_s\":%.3f"
+      ",\"otf2_write_cpu_s\":%.3f,\"ptf_read_cpu_s\":%.3f,\"otf2_read_cpu_s\":%.3f"
       ",\"checksum_count\":%" PRIu64 ",\"checksum_time_sum\":%" PRIu64
       ",\"checksum_hash\":\"%016" PRIx64 "\",\"ok\":%s}\n",
       c->name, c->locations, c->events, total, c->seed, K, c->threads,
@@ -333,8 +367,10 @@ static int run_case(const options *o, bench_case *c) {
       seek_r.seek_max_ms, c->seeks, gen_rss, pw_rss, ow_rss, pr_rss, or_rss,
       ev / ptf_r / 1e6, ev / otf2_r / 1e6, otf2_w / ptf_w,
       ptf_wn > 0 ? otf2_wn / ptf_wn : 0.0, otf2_r / ptf_r,
-      ptf_bytes ? (double)otf2_bytes / (double)ptf_bytes : 0.0,
-      pr_r.sum.count, pr_r.sum.time_sum, pr_r.sum.hash_sum,
+      ptf_bytes ? (double)otf2_bytes / (double)ptf_bytes : 0.0, ptf_b, ptf_bn,
+      pb_rss, ptf_bn > 0 ? otf2_wn / ptf_bn : 0.0, median(gen_c, K),
+      median(pw_c, K), median(pb_c, K), median(ow_c, K), median(pr_c, K),
+      median(or_c, K), pr_r.sum.count, pr_r.sum.time_sum, pr_r.sum.hash_sum,
       bad ? "false" : "true");
   fflush(stdout);
   return bad ? -1 : 0;

@@ -82,7 +82,7 @@ int bench_ptf_write(const bench_case *c, phase_result *res) {
   pt_error err = {0};
   pt_gen_opts go = {.locations = c->locations, .events = c->events,
                     .seed = c->seed};
-  pt_writer_opts wo = {.creator = "paratrace-bench"};
+  pt_writer_opts wo = {.creator = "paratrace-bench", .threads = c->cthreads};
   double t0 = bench_now();
   if (pt_gen_create(&x.g, &go) != PT_OK) FAIL("pt_gen_create failed");
   int rc = pt_writer_open(&x.w, c->ptf_path, &wo, &err);

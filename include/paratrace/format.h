@@ -42,6 +42,9 @@ typedef struct pt_sink_opts {
   const char *params;  /* format-specific "key=value,..." */
   pt_warn_fn warn;
   void *warn_user;
+  int threads;         /* native: compression threads as pt_writer_opts;
+                          0 = one when the machine has more than one CPU
+                          online, none otherwise; -1 = none */
 } pt_sink_opts;
 
 /* Open `path` as a source.  Returns PT_OK, PT_EFORMAT (format unknown or

@@ -51,6 +51,17 @@ typedef struct pt_writer_opts {
                           joiners' streams in the anchor.  Stream and
                           location ids must be distinct across writers. */
   uint64_t part;       /* with join: this writer's part (a stream id) */
+  int threads;         /* 0: a stream compresses and writes each full block
+                          itself, inside pt_stream_event (no threads are
+                          created).  N > 0 (at most 64): the writer starts N
+                          threads that compress and write full blocks while
+                          the streams go on encoding; each stream then has
+                          at most one block in flight (one more block of
+                          memory per stream).  The archive is the same byte
+                          for byte.  A write error of a block in flight is
+                          returned by the stream's next call that writes a
+                          block (pt_stream_event, pt_stream_flush) or by
+                          pt_writer_close. */
 } pt_writer_opts;
 
 /* Create a new archive at `path` (a directory, conventionally *.ptf).

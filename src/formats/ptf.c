@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "formats/registry.h"
@@ -187,7 +188,10 @@ static int sink_open(void **st, const char *path, const pt_sink_opts *o,
     wo.block_size = o->block_size;
     wo.level = o->level;
     k->m = o->streams;
+    wo.threads = o->threads > 0 ? o->threads : 0;
   }
+  if (!o || o->threads == 0)
+    wo.threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
   /* the generic layer hands a fresh temporary name and renames it */
   wo.overwrite = 0;
   int rc = pt_writer_open(&k->w, path, &wo, err);

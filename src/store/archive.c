@@ -500,6 +500,43 @@ int pt__bw_open(pt__bw *bw, const char *path, uint8_t type, int keep_open) {
   return PT_OK;
 }
 
+/* [width][width byte planes of the time deltas][rows] */
+static int events_payload(const pt__buf *raw, const pt__buf *dts,
+                          uint64_t count, pt__buf *cols) {
+  const uint64_t *dt = (const uint64_t *)dts->p;
+  uint64_t all = 0;
+  for (uint64_t i = 0; i < count; i++) all |= dt[i];
+  unsigned tb = 1;
+  while (tb < 8 && (all >> (8 * tb))) tb++;
+  cols->len = 0;
+  size_t need = 1 + (size_t)tb * count + raw->len;
+  if (pt__buf_reserve(cols, need)) return PT_ENOMEM;
+  uint8_t *o = cols->p;
+  *o++ = (uint8_t)tb;
+  for (unsigned j = 0; j < tb; j++)
+    for (uint64_t i = 0; i < count; i++) *o++ = (uint8_t)(dt[i] >> (8 * j));
+  memcpy(o, raw->p, raw->len);
+  cols->len = need;
+  return PT_OK;
+}
+
+/* Append a built block (out) to bw's file: the kept descriptor or an
+ * open/append/close of path.  0 or -1 (errno set). */
+static int append_block(int fd, const char *path, const pt__buf *out) {
+  int own = fd < 0;
+  if (own) {
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+  }
+  int rc = pt__write_all(fd, out->p, out->len);
+  if (own) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
+  return rc;
+}
+
 int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
                  pt__ientry *entry, int *wrote) {
   if (wrote) *wrote = 0;
@@ -513,34 +550,14 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
   const uint8_t *payload = bw->raw.p;
   size_t plen = bw->raw.len;
   if (bw->type == PT__BLK_EVENTS) {
-    /* [width][width byte planes of the time deltas][row stream] */
-    const uint64_t *dt = (const uint64_t *)bw->dts.p;
-    uint64_t all = 0;
-    for (uint64_t i = 0; i < bw->count; i++) all |= dt[i];
-    unsigned tb = 1;
-    while (tb < 8 && (all >> (8 * tb))) tb++;
-    bw->cols.len = 0;
-    size_t need = 1 + (size_t)tb * bw->count + bw->raw.len;
-    if (pt__buf_reserve(&bw->cols, need)) return PT_ENOMEM;
-    uint8_t *o = bw->cols.p;
-    *o++ = (uint8_t)tb;
-    for (unsigned j = 0; j < tb; j++)
-      for (uint64_t i = 0; i < bw->count; i++) *o++ = (uint8_t)(dt[i] >> (8 * j));
-    memcpy(o, bw->raw.p, bw->raw.len);
-    bw->cols.len = need;
+    if (events_payload(&bw->raw, &bw->dts, bw->count, &bw->cols))
+      return PT_ENOMEM;
     payload = bw->cols.p;
-    plen = need;
+    plen = bw->cols.len;
   }
   int rc = pt__blk_build(&h, payload, plen, cctx, level, out);
   if (rc) return rc;
-  int fd = bw->fd;
-  if (fd < 0) {
-    fd = open(bw->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) return PT_EIO;
-  }
-  rc = pt__write_all(fd, out->p, out->len) ? PT_EIO : PT_OK;
-  if (fd != bw->fd) close(fd);
-  if (rc) return rc;
+  if (append_block(bw->fd, bw->path, out)) return PT_EIO;
   if (entry)
     *entry = (pt__ientry){h.first_ts, h.last_ts, bw->file_off, h.count,
                           h.ordinal};
@@ -553,6 +570,61 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
   bw->dts.len = 0;
   if (wrote) *wrote = 1;
   return PT_OK;
+}
+
+void pt__bw_take(pt__bw *bw, pt__bjob *j) {
+  j->rc = PT_OK;
+  j->h = (pt__blkhdr){.type = bw->type,
+                      .first_ts = bw->first_ts,
+                      .last_ts = bw->last_ts,
+                      .count = bw->count,
+                      .ordinal = bw->ordinal};
+  /* A copy, not a swap of buffers: with a swap the stream's thread would
+   * go on writing into memory that the compression thread has just read,
+   * and on the test machine taking those cache lines back cost more than
+   * the compression saved.  The copy keeps each thread on its own lines. */
+  j->raw.len = j->dts.len = 0;
+  if (pt__buf_put(&j->raw, bw->raw.p, bw->raw.len) ||
+      pt__buf_put(&j->dts, bw->dts.p, bw->dts.len))
+    j->rc = PT_ENOMEM;
+  bw->raw.len = bw->dts.len = 0;
+  j->fd = bw->fd;
+  j->path = bw->path;
+  j->off = bw->file_off;
+  j->rawlen = j->raw.len;
+  j->len = 0;
+  j->err = 0;
+  bw->ordinal += bw->count;
+  bw->count = 0;
+}
+
+int pt__bjob_run(pt__bjob *j, ZSTD_CCtx *cctx, int level) {
+  if (j->rc) return j->rc; /* the copy at take failed */
+  j->rc = events_payload(&j->raw, &j->dts, j->h.count, &j->cols);
+  if (!j->rc) j->rc = pt__blk_build(&j->h, j->cols.p, j->cols.len, cctx,
+                                    level, &j->out);
+  if (!j->rc && append_block(j->fd, j->path, &j->out)) {
+    j->rc = PT_EIO;
+    j->err = errno;
+  }
+  if (!j->rc) j->len = j->out.len;
+  return j->rc;
+}
+
+void pt__bw_done(pt__bw *bw, const pt__bjob *j, pt__ientry *entry) {
+  if (entry)
+    *entry = (pt__ientry){j->h.first_ts, j->h.last_ts, j->off, j->h.count,
+                          j->h.ordinal};
+  bw->file_off += j->len;
+  bw->blocks++;
+  bw->raw_bytes += j->rawlen;
+}
+
+void pt__bjob_free(pt__bjob *j) {
+  pt__buf_free(&j->raw);
+  pt__buf_free(&j->dts);
+  pt__buf_free(&j->cols);
+  pt__buf_free(&j->out);
 }
 
 void pt__bw_free(pt__bw *bw) {

@@ -150,6 +150,36 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
 /* Close the descriptor and free buffers (pending items are dropped). */
 void pt__bw_free(pt__bw *bw);
 
+/* An events block on its way to the file, detached from its pt__bw so that
+ * another thread may compress and write it while the stream goes on
+ * filling the pt__bw (see pt_writer_opts.threads).  pt__bw_take copies the
+ * pending items into the job's own buffers and resets bw (a failed copy
+ * leaves PT_ENOMEM in j->rc for pt__bjob_run to return);
+ * pt__bjob_run builds the payload (delta planes + rows), compresses it,
+ * writes it at the end of the file and records the outcome in the job;
+ * pt__bw_done accounts a finished job in bw and gives its index entry.
+ * Only one job per pt__bw may be between take and done: block offsets are
+ * known at take time because the previous block has been written. */
+typedef struct pt__bjob {
+  pt__blkhdr h;        /* type, first/last time, count, ordinal */
+  pt__buf raw, dts;    /* copies of the bw's rows and time deltas */
+  pt__buf cols, out;   /* payload being assembled, block being written */
+  int fd;              /* the bw's descriptor, or -1: open path to append */
+  const char *path;    /* the bw's file (owned by the bw) */
+  uint64_t off;        /* file offset where the block goes */
+  size_t len;          /* bytes written (header + stored payload) */
+  size_t rawlen;       /* rows bytes (the bw's raw_bytes accounting) */
+  int rc, err;         /* outcome: PT_OK or PT_EIO/PT_ENOMEM/PT_ELIMIT, errno */
+} pt__bjob;
+
+/* bw must hold items; j must be idle (done or fresh). */
+void pt__bw_take(pt__bw *bw, pt__bjob *j);
+/* Returns j->rc.  Thread-safe for distinct jobs and distinct cctx. */
+int pt__bjob_run(pt__bjob *j, ZSTD_CCtx *cctx, int level);
+/* After a successful run: bw's offsets and counters; *entry (may be NULL). */
+void pt__bw_done(pt__bw *bw, const pt__bjob *j, pt__ientry *entry);
+void pt__bjob_free(pt__bjob *j);
+
 /* Start an item of time t in bw (sets the block's first time and the delta
  * state on the first item) and reserve `bound` bytes: returns the write
  * pointer or NULL on OOM. */

@@ -161,26 +161,6 @@ int pt__def_get(pt__dec *d, pt_def *def, const char **why);
 int pt__summary_get(pt__dec *d, pt_summary *s, const char **why);
 int pt__snapshot_get(pt__dec *d, pt_snapshot *s, const char **why);
 
-/* pt__varint_get with an inline two-byte case (time deltas of a few
- * hundred ticks are the common case). */
-static inline int pt__vget(const uint8_t **pp, const uint8_t *end,
-                           uint64_t *out) {
-  const uint8_t *p = *pp;
-  if (PT_LIKELY(end - p >= 2)) {
-    if (p[0] < 0x80) {
-      *out = p[0];
-      *pp = p + 1;
-      return 0;
-    }
-    if (p[1] < 0x80) {
-      *out = (uint64_t)(p[0] & 0x7f) | ((uint64_t)p[1] << 7);
-      *pp = p + 2;
-      return 0;
-    }
-  }
-  return pt__varint_get(pp, end, out);
-}
-
 /* Slot masks by event kind (filled by pt__codec_init). */
 extern uint32_t pt__ev_mask[64];
 
@@ -213,48 +193,6 @@ static inline int pt__event_get(pt__dec *d, pt_event *ev, const char **why) {
       }
     }
   }
-  return pt__event_get_slow(d, ev, why);
-}
-
-/* As pt__event_get for a caller that decodes into the same *ev every time:
- * *clean (start with 0) records that every field but time, location, kind
- * and ref is zero, so the hot path writes only those four. */
-static inline int pt__event_get_reuse(pt__dec *d, pt_event *ev, int *clean,
-                                      const char **why) {
-  const uint8_t *p = d->p;
-  if (PT_LIKELY(p < d->end)) {
-    uint32_t h = *p;
-    uint32_t kind = h & PT__EVH_KIND;
-    if (PT_LIKELY(!(h & (PT__EVH_LOC | PT__EVH_ATTRS)) && kind < 64 &&
-                  pt__ev_mask[kind] == (1u << PT_ESLOT_REF) &&
-                  d->prev_loc != PT_NONE)) {
-      const uint8_t *q = p + 1;
-      uint64_t dt, ref;
-      if (PT_LIKELY((d->tb ? pt__dec_dt(d, &q, &dt) : pt__vget(&q, d->end, &dt)) == 0 &&
-                    pt__vget(&q, d->end, &ref) == 0 &&
-                    dt <= UINT64_MAX - d->prev_time)) {
-        d->p = q;
-        d->ti += d->tb != 0;
-        ref -= 1; /* references are stored + 1 (PT_NONE -> 0) */
-        d->prev_time += dt;
-        d->scratch_dirty = 0;
-        if (PT_LIKELY(*clean)) {
-          ev->time = d->prev_time;
-          ev->location = d->prev_loc;
-          ev->kind = kind;
-          ev->ref = ref;
-        } else {
-          *ev = (pt_event){.time = d->prev_time,
-                           .location = d->prev_loc,
-                           .kind = kind,
-                           .ref = ref};
-          *clean = 1;
-        }
-        return PT_OK;
-      }
-    }
-  }
-  *clean = 0;
   return pt__event_get_slow(d, ev, why);
 }
 

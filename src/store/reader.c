@@ -40,6 +40,8 @@ typedef struct rstream {
   int sums_fid, snaps_fid;
 } rstream;
 
+#define PT__BATCH 128u
+
 typedef struct cursor {
   rstream *st;
   size_t order; /* position among streams (ids ascending): tie breaker */
@@ -49,8 +51,19 @@ typedef struct cursor {
   pt__buf raw;
   pt__dec dec;
   pt__arena scratch;
+  /* The batch: events decoded ahead, bi the next to merge, bn how many.
+   * The common events (a reference, no attributes) are kept compact:
+   * bt/bref/bkind at location bloc.  Any other event is decoded whole
+   * into ev and ends its batch (its strings and attributes live in the
+   * scratch arena and the block, valid until the next fill); bslow is its
+   * index, UINT32_MAX if none. */
+  uint32_t bi, bn, bslow;
+  int eof;      /* the window's end reached: no more fills */
+  int deferred; /* an error met after the batch's events: the next fill's */
+  uint64_t bloc;
   pt_event ev;
-  int clean; /* see pt__event_get_reuse */
+  uint64_t bt[PT__BATCH], bref[PT__BATCH];
+  uint8_t bkind[PT__BATCH];
 } cursor;
 
 typedef struct mkey {
@@ -249,36 +262,166 @@ static int block_decode_error(pt_reader *r, cursor *c, const char *why) {
               c->blk_off, why);
 }
 
-/* Advance c to its next event passing the filters. */
-static inline __attribute__((always_inline)) int cur_next(pt_reader *r, cursor *c) {
-  for (;;) {
-    if (PT_UNLIKELY(c->left == 0)) {
-      int rc = load_block(r, c, c->blk);
-      if (rc) return rc;
-    }
-    const char *why;
-    int rc = pt__event_get_reuse(&c->dec, &c->ev, &c->clean, &why);
-    if (PT_UNLIKELY(rc)) {
-      if (rc == PT_ENOMEM) return rerr(r, rc, "out of memory");
-      return block_decode_error(r, c, why);
-    }
-    if (PT_UNLIKELY(--c->left == 0)) {
-      if (c->dec.p != c->dec.end)
-        return block_decode_error(r, c, "bytes after the last event");
-      if (c->ev.time != c->st->idx[c->blk - 1].last_ts)
-        return block_decode_error(r, c, "last event time differs from header");
-    }
-    if (PT_UNLIKELY(c->ev.time >= r->to)) {
-      c->left = 0;
-      c->blk = c->st->nidx;
-      return PT_END;
-    }
-    if (PT_UNLIKELY(c->ev.time < r->from_eff)) continue;
-    if (!(r->kinds & PT_KIND_BIT(c->ev.kind))) continue;
-    if (!c->st->all_selected && !pt__map_get(&r->locset, c->ev.location, NULL))
-      continue;
-    return PT_OK;
+/* Apply the reader's filters to the compact entries [a, b) of c's batch;
+ * returns the new end.  Times do not decrease, so the window is a prefix
+ * cut (from) and a suffix cut (to, which also ends the stream). */
+static uint32_t filter_run(pt_reader *r, cursor *c, uint32_t a, uint32_t b) {
+  if (PT_UNLIKELY(c->bt[b - 1] >= r->to)) {
+    while (b > a && c->bt[b - 1] >= r->to) b--;
+    c->eof = 1;
   }
+  if (!c->st->all_selected && !pt__map_get(&r->locset, c->bloc, NULL))
+    return a;
+  uint32_t i = a;
+  while (i < b && c->bt[i] < r->from_eff) i++;
+  uint32_t o = a;
+  if (r->kinds == PT_KINDS_ALL) {
+    if (i == a) return b;
+    for (; i < b; i++, o++) {
+      c->bt[o] = c->bt[i];
+      c->bref[o] = c->bref[i];
+      c->bkind[o] = c->bkind[i];
+    }
+    return o;
+  }
+  for (; i < b; i++)
+    if (r->kinds & PT_KIND_BIT(c->bkind[i])) {
+      c->bt[o] = c->bt[i];
+      c->bref[o] = c->bref[i];
+      c->bkind[o] = c->bkind[i];
+      o++;
+    }
+  return o;
+}
+
+/* Decode the common events of the current block into c's batch from entry
+ * n on, at most lim - n of them; stops at the first other event (or at
+ * anything odd: the general decoder then looks at it and names the
+ * damage).  The decoder state stays in registers across events.  Returns
+ * the new n. */
+static inline uint32_t fast_run(cursor *c, uint32_t n, uint32_t lim) {
+  pt__dec *d = &c->dec;
+  const uint8_t *p = d->p, *end = d->end, *tp = d->tp;
+  const uint64_t tc = d->tcount;
+  const unsigned tb = d->tb;
+  uint64_t t = d->prev_time, ti = d->ti;
+  const uint32_t ref_only = 1u << PT_ESLOT_REF;
+  while (n < lim && p < end && ti < tc) {
+    uint32_t h = *p;
+    if (PT_UNLIKELY(h & (PT__EVH_LOC | PT__EVH_ATTRS)) ||
+        PT_UNLIKELY(pt__ev_mask[h] != ref_only))
+      break;
+    uint64_t dt = tp[ti];
+    if (tb > 1) dt |= (uint64_t)tp[ti + tc] << 8;
+    if (tb > 2) dt |= (uint64_t)tp[ti + 2 * tc] << 16;
+    for (unsigned j = 3; PT_UNLIKELY(j < tb); j++)
+      dt |= (uint64_t)tp[ti + j * tc] << (8 * j);
+    const uint8_t *q = p + 1;
+    uint64_t ref;
+    if (PT_LIKELY(q < end && q[0] < 0x80)) {
+      ref = q[0];
+      q += 1;
+    } else if (q + 1 < end && q[1] < 0x80) {
+      ref = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+      q += 2;
+    } else {
+      break;
+    }
+    if (PT_UNLIKELY(dt > UINT64_MAX - t)) break;
+    t += dt;
+    ti++;
+    p = q;
+    c->bt[n] = t;
+    c->bref[n] = ref - 1; /* references are stored + 1 (PT_NONE -> 0) */
+    c->bkind[n] = (uint8_t)h;
+    n++;
+  }
+  d->p = p;
+  d->prev_time = t;
+  d->ti = ti;
+  d->scratch_dirty = 0;
+  return n;
+}
+
+/* The checks at a block's last event. */
+static int block_end_check(pt_reader *r, cursor *c, uint64_t last_time) {
+  if (c->dec.p != c->dec.end)
+    return block_decode_error(r, c, "bytes after the last event");
+  if (last_time != c->st->idx[c->blk - 1].last_ts)
+    return block_decode_error(r, c, "last event time differs from header");
+  return PT_OK;
+}
+
+/* Refill c's batch with its next events passing the filters.  Returns
+ * PT_OK (bn >= 1), PT_END, or an error.  An error met after some events
+ * were decoded is kept for the next fill, so every event before the damage
+ * is delivered first, as an event-at-a-time reader would. */
+static int cur_fill(pt_reader *r, cursor *c) {
+  uint32_t n = 0;
+  int rc = PT_OK;
+  c->bi = c->bn = 0;
+  c->bslow = UINT32_MAX;
+  if (PT_UNLIKELY(c->deferred)) {
+    rc = c->deferred;
+    c->deferred = 0;
+    return rc;
+  }
+  while (!c->eof) {
+    if (PT_UNLIKELY(c->left == 0)) {
+      if (n) break;
+      if ((rc = load_block(r, c, c->blk))) break;
+    }
+    pt__dec *d = &c->dec;
+    if (n == 0) c->bloc = d->prev_loc;
+    uint32_t a = n;
+    uint32_t lim = PT__BATCH - n;
+    if (c->left < lim) lim = (uint32_t)c->left;
+    lim += n;
+    if (PT_LIKELY(d->tb && d->prev_loc != PT_NONE)) n = fast_run(c, n, lim);
+    if (n > a) {
+      c->left -= n - a;
+      if (c->left == 0 && (rc = block_end_check(r, c, c->bt[n - 1]))) {
+        n--; /* the last event is suspect: what came before stands */
+        if (n > a) n = filter_run(r, c, a, n);
+        break;
+      }
+      n = filter_run(r, c, a, n);
+      if (n == PT__BATCH || c->eof) break;
+      if (c->left == 0) continue;
+    }
+    /* any other event, decoded whole */
+    const char *why = NULL;
+    rc = pt__event_get_slow(d, &c->ev, &why);
+    if (PT_UNLIKELY(rc)) {
+      rc = rc == PT_ENOMEM ? rerr(r, rc, "out of memory")
+                           : block_decode_error(r, c, why);
+      break;
+    }
+    if (--c->left == 0 && (rc = block_end_check(r, c, c->ev.time))) break;
+    if (PT_UNLIKELY(c->ev.time >= r->to)) {
+      c->eof = 1;
+      break;
+    }
+    if (c->ev.time >= r->from_eff && (r->kinds & PT_KIND_BIT(c->ev.kind)) &&
+        (c->st->all_selected ||
+         pt__map_get(&r->locset, c->ev.location, NULL))) {
+      c->bslow = n;
+      c->bt[n++] = c->ev.time;
+      break;
+    }
+    if (n) break; /* the location may have changed: a new batch */
+  }
+  if (rc == PT_END) {
+    c->eof = 1;
+    rc = PT_OK;
+  }
+  if (rc) {
+    c->eof = 1;
+    if (!n) return rc;
+    c->deferred = rc;
+  }
+  c->bn = n;
+  return n ? PT_OK : PT_END;
 }
 
 /* ---- loser tree -------------------------------------------------------- */
@@ -328,6 +471,27 @@ static void tree_replay(pt_reader *r) {
   r->tree[0] = w;
 }
 
+/* With few streams a scan for the smallest key beats the loser tree: its
+ * comparisons become conditional moves, while the tree's branches go
+ * whichever way the streams interleave and are mispredicted about half the
+ * time.  Ties go to the lower index, as in the tree; a live key at time
+ * UINT64_MAX loses to nothing but is found by the second pass. */
+#define LINEAR_MAX 8
+static inline uint32_t linear_winner(const mkey *keys, size_t K) {
+  uint64_t bt = keys[0].t;
+  uint32_t bw = 0;
+  for (uint32_t k = 1; k < K; k++) {
+    uint64_t t = keys[k].t;
+    int lt = t < bt;
+    bt = lt ? t : bt;
+    bw = lt ? k : bw;
+  }
+  if (PT_UNLIKELY(bt == UINT64_MAX))
+    for (uint32_t k = 0; k < K; k++)
+      if (keys[k].o != UINT64_MAX) return k;
+  return bw;
+}
+
 /* Position every selected stream at its first event >= t. */
 static int position(pt_reader *r, uint64_t t) {
   r->from_eff = t > r->from ? t : r->from;
@@ -348,20 +512,25 @@ static int position(pt_reader *r, uint64_t t) {
     }
     c->blk = lo;
     c->left = 0;
+    c->eof = 0;
+    c->deferred = 0;
+    c->bi = c->bn = 0;
     if (lo < st->nidx && st->idx[lo].first_ts >= r->to) continue;
-    int rc = cur_next(r, c);
+    int rc = cur_fill(r, c);
     if (rc == PT_END) continue;
     if (rc < 0) {
       r->failed = rc;
       return rc;
     }
-    r->keys[k] = (mkey){c->ev.time, k};
+    r->keys[k] = (mkey){c->bt[0], k};
   }
   tree_build(r);
   r->ru_valid = 0;
   r->positioned = 1;
   return PT_OK;
 }
+
+static const pt_event ev_zero;
 
 int pt_reader_next(pt_reader *r, pt_event *ev) {
   if (PT_UNLIKELY(r->failed)) return r->failed;
@@ -372,9 +541,10 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
   uint32_t w = r->tree[0];
   if (PT_LIKELY(r->pending)) {
     cursor *c = &r->curs[w];
-    int rc = cur_next(r, c);
+    int rc = PT_OK;
+    if (PT_UNLIKELY(++c->bi == c->bn)) rc = cur_fill(r, c);
     if (PT_LIKELY(rc == PT_OK)) {
-      r->keys[w].t = c->ev.time;
+      r->keys[w].t = c->bt[c->bi];
     } else if (rc == PT_END) {
       r->keys[w] = KEY_DONE;
     } else {
@@ -382,6 +552,11 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
       return rc;
     }
     r->pending = 0;
+    if (r->K <= LINEAR_MAX) {
+      w = linear_winner(r->keys, r->K);
+      r->tree[0] = w;
+      goto have_winner;
+    }
     /* One stream leading for a run costs one comparison per event; when
      * streams alternate, a plain replay (log2 K comparisons) is cheaper
      * than keeping the runner-up. */
@@ -393,8 +568,19 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
       if (r->ru_valid) tree_runner_up(r);
     }
   }
+have_winner:
   if (PT_UNLIKELY(r->keys[w].o == UINT64_MAX)) return PT_END;
-  *ev = r->curs[w].ev;
+  const cursor *c = &r->curs[w];
+  uint32_t i = c->bi;
+  if (PT_LIKELY(i != c->bslow)) {
+    *ev = ev_zero;
+    ev->time = c->bt[i];
+    ev->location = c->bloc;
+    ev->kind = c->bkind[i];
+    ev->ref = c->bref[i];
+  } else {
+    *ev = c->ev;
+  }
   r->pending = 1;
   return PT_OK;
 }

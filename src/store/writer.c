@@ -5,7 +5,15 @@
  * the location -> stream map and the global definitions; a stream takes it
  * only when it meets a new location or when global definitions are pending
  * at the moment it writes a block (so no written event block can refer to
- * a definition that is not yet in the defs file). */
+ * a definition that is not yet in the defs file).
+ *
+ * With opts.threads > 0, full event blocks go to the writer's compression
+ * threads: a stream detaches its block (pt__bw_take: buffers swapped, no
+ * copy), queues it and goes on encoding into the other buffer; it waits
+ * only when its previous block is still in flight.  Definitions that the
+ * block needs are written before it is queued, so the order on disk is
+ * the same as without threads.  The queue's mutex is taken once per block,
+ * never per event. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -42,6 +50,13 @@ struct pt_stream {
   size_t nlocs, caplocs;
   int failed; /* an I/O error left the stream unusable */
   char err[512];
+  /* the block between pt__bw_take and pt__bw_done */
+  pt__bjob job;
+  int jbusy;          /* taken, not yet accounted (owner thread only) */
+  int jqueued;        /* queued or running (under the writer's qmu) */
+  int lean;           /* beyond the first streams: free the job's buffers
+                         after each block (memory ~ one block per stream) */
+  pt_stream *qnext;   /* compression queue link (under qmu) */
 };
 
 struct pt_writer {
@@ -65,6 +80,14 @@ struct pt_writer {
   pt__map stream_ids; /* id -> index in streams */
   pt__map loc_owner;  /* location -> stream id */
   char err[512];
+  /* compression threads (opts.threads); nth = 0: none */
+  pthread_mutex_t qmu;
+  pthread_cond_t qwork, qdone;
+  pt_stream *qhead, *qtail;
+  int qstop, pool_on;
+  int nth, thcap;
+  pthread_t *th;
+  ZSTD_CCtx **thctx;
 };
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -98,6 +121,95 @@ static int flush_defs_locked(pt_writer *w) {
   return PT_OK;
 }
 
+/* ---- compression threads ----------------------------------------------- */
+
+typedef struct worker_arg {
+  pt_writer *w;
+  int i;
+} worker_arg;
+
+static void *worker_main(void *arg) {
+  pt_writer *w = ((worker_arg *)arg)->w;
+  ZSTD_CCtx *cctx = w->thctx[((worker_arg *)arg)->i];
+  free(arg);
+  pthread_mutex_lock(&w->qmu);
+  for (;;) {
+    while (!w->qhead && !w->qstop) pthread_cond_wait(&w->qwork, &w->qmu);
+    pt_stream *s = w->qhead;
+    if (!s) break; /* stopping and nothing left */
+    w->qhead = s->qnext;
+    if (!w->qhead) w->qtail = NULL;
+    pthread_mutex_unlock(&w->qmu);
+    pt__bjob_run(&s->job, cctx, w->level);
+    pthread_mutex_lock(&w->qmu);
+    s->jqueued = 0;
+    pthread_cond_broadcast(&w->qdone);
+  }
+  pthread_mutex_unlock(&w->qmu);
+  return NULL;
+}
+
+/* Start n threads; on failure the ones started are stopped by
+ * pool_stop (called from writer_free). */
+static int pool_start(pt_writer *w, int n) {
+  pthread_mutex_init(&w->qmu, NULL);
+  pthread_cond_init(&w->qwork, NULL);
+  pthread_cond_init(&w->qdone, NULL);
+  w->pool_on = 1;
+  w->thcap = n;
+  w->th = calloc((size_t)n, sizeof *w->th);
+  w->thctx = calloc((size_t)n, sizeof *w->thctx);
+  if (!w->th || !w->thctx) return PT_ENOMEM;
+  for (int i = 0; i < n; i++) {
+    worker_arg *a = malloc(sizeof *a);
+    w->thctx[i] = ZSTD_createCCtx();
+    if (!a || !w->thctx[i]) {
+      free(a);
+      return PT_ENOMEM;
+    }
+    *a = (worker_arg){w, i};
+    if (pthread_create(&w->th[i], NULL, worker_main, a) != 0) {
+      free(a);
+      return PT_EIO;
+    }
+    w->nth++;
+  }
+  return PT_OK;
+}
+
+/* Let the threads finish what is queued, then join them. */
+static void pool_stop(pt_writer *w) {
+  if (!w->pool_on) return;
+  pthread_mutex_lock(&w->qmu);
+  w->qstop = 1;
+  pthread_cond_broadcast(&w->qwork);
+  pthread_mutex_unlock(&w->qmu);
+  for (int i = 0; i < w->nth; i++) pthread_join(w->th[i], NULL);
+  for (int i = 0; w->thctx && i < w->thcap; i++) ZSTD_freeCCtx(w->thctx[i]);
+  free(w->th);
+  free(w->thctx);
+  w->th = NULL;
+  w->thctx = NULL;
+  w->nth = 0;
+  w->pool_on = 0;
+  pthread_cond_destroy(&w->qwork);
+  pthread_cond_destroy(&w->qdone);
+  pthread_mutex_destroy(&w->qmu);
+}
+
+static void pool_submit(pt_writer *w, pt_stream *s) {
+  pthread_mutex_lock(&w->qmu);
+  s->jqueued = 1;
+  s->qnext = NULL;
+  if (w->qtail)
+    w->qtail->qnext = s;
+  else
+    w->qhead = s;
+  w->qtail = s;
+  pthread_cond_signal(&w->qwork);
+  pthread_mutex_unlock(&w->qmu);
+}
+
 /* ---- open -------------------------------------------------------------- */
 
 int pt_writer_open(pt_writer **out, const char *path,
@@ -111,6 +223,9 @@ int pt_writer_open(pt_writer **out, const char *path,
   if (o.block_size > PT__BLK_MAX_RAW / 2)
     return pt__err(err, PT_EINVAL, "block size %zu above %u", o.block_size,
                    PT__BLK_MAX_RAW / 2);
+  if (o.threads < 0 || o.threads > 64)
+    return pt__err(err, PT_EINVAL, "%d compression threads (0..64)",
+                   o.threads);
   pt_writer *w = calloc(1, sizeof *w);
   if (!w) return pt__err(err, PT_ENOMEM, "out of memory");
   pthread_mutex_init(&w->mu, NULL);
@@ -133,6 +248,14 @@ int pt_writer_open(pt_writer **out, const char *path,
   w->creator = strdup(o.creator ? o.creator : "paratrace");
   w->defs_cctx = ZSTD_createCCtx();
   if (!w->path || !w->creator || !w->defs_cctx) goto oom;
+  if (o.threads > 0) {
+    int prc = pool_start(w, o.threads);
+    if (prc) {
+      pt_writer_abort(w);
+      return pt__err(err, prc, prc == PT_ENOMEM ? "out of memory"
+                                                : "cannot start a thread");
+    }
+  }
   for (const char *c = w->creator; *c; c++)
     if (*c == '\n' || *c == '\r') {
       pt_writer_abort(w);
@@ -260,6 +383,7 @@ static void stream_free(pt_stream *s) {
   pt__bw_free(&s->snaps);
   ZSTD_freeCCtx(s->cctx);
   pt__buf_free(&s->out);
+  pt__bjob_free(&s->job);
   free(s->idx);
   pt__map_free(&s->mylocs);
   free(s->locs);
@@ -288,6 +412,7 @@ int pt_writer_stream(pt_writer *w, uint64_t stream_id, pt_stream **out) {
   s->cur_loc = PT_NONE;
   s->ev.fd = s->ldefs.fd = s->sums.fd = s->snaps.fd = -1;
   int keep = w->nstreams < KEEP_OPEN_STREAMS;
+  s->lean = !keep;
   char *ep = pt__path(w->dir, "s%" PRIu64 ".events", stream_id);
   char *dp = pt__path(w->dir, "s%" PRIu64 ".defs", stream_id);
   s->cctx = ZSTD_createCCtx();
@@ -364,8 +489,31 @@ static int claim_location(pt_stream *s, uint64_t loc) {
   return PT_OK;
 }
 
-static int flush_events(pt_stream *s) {
-  if (!s->ev.count) return PT_OK;
+/* Wait for the block in flight (if any) and account for it. */
+static int collect(pt_stream *s) {
+  if (!s->jbusy) return PT_OK;
+  pt_writer *w = s->w;
+  if (w->nth) {
+    pthread_mutex_lock(&w->qmu);
+    while (s->jqueued) pthread_cond_wait(&w->qdone, &w->qmu);
+    pthread_mutex_unlock(&w->qmu);
+  }
+  s->jbusy = 0;
+  if (s->job.rc) {
+    s->failed = 1;
+    return serr(s, s->job.rc, "%s: writing a block: %s", s->ev.path,
+                s->job.rc == PT_EIO ? strerror(s->job.err)
+                                    : pt_strerror(s->job.rc));
+  }
+  pt__bw_done(&s->ev, &s->job, &s->idx[s->nidx++]);
+  if (s->lean) pt__bjob_free(&s->job);
+  return PT_OK;
+}
+
+/* Send the pending events as a block to the file: written before return
+ * without threads or with `wait`; otherwise queued. */
+static int flush_events(pt_stream *s, int wait) {
+  if (!s->ev.count) return wait ? collect(s) : PT_OK;
   pt_writer *w = s->w;
   int rc;
   if (atomic_load_explicit(&w->defs_pending, memory_order_acquire)) {
@@ -378,12 +526,19 @@ static int flush_events(pt_stream *s) {
     rc = pt__bw_flush(&s->ldefs, s->cctx, w->level, &s->out, NULL, NULL);
     if (rc) return serr(s, rc, "%s: %s", s->ldefs.path, pt_strerror(rc));
   }
+  if ((rc = collect(s))) return rc;
   if (s->nidx == s->capidx) {
     size_t nc = s->capidx ? s->capidx * 2 : 64;
     pt__ientry *ni = realloc(s->idx, nc * sizeof *ni);
     if (!ni) return serr(s, PT_ENOMEM, "out of memory");
     s->idx = ni;
     s->capidx = nc;
+  }
+  if (w->nth) {
+    pt__bw_take(&s->ev, &s->job);
+    s->jbusy = 1;
+    pool_submit(w, s);
+    return wait ? collect(s) : PT_OK;
   }
   int wrote;
   rc = pt__bw_flush(&s->ev, s->cctx, w->level, &s->out, &s->idx[s->nidx],
@@ -397,7 +552,9 @@ static int flush_events(pt_stream *s) {
   return PT_OK;
 }
 
-int pt_stream_event(pt_stream *s, const pt_event *ev) {
+/* The general append path (pt_stream_event takes a shortcut for the most
+ * common events). */
+static int event_slow(pt_stream *s, const pt_event *ev) {
   if (PT_UNLIKELY(ev->time < s->last_time) && s->events)
     return serr(s, PT_EORDER,
                 "stream %" PRIu64 ": location %" PRIu64 ": time %" PRIu64
@@ -419,7 +576,7 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
                 s->id);
   pt__bw *bw = &s->ev;
   if (bw->count && bw->raw.len + 2 * bw->count + bound > s->w->block_size) {
-    int rc = flush_events(s);
+    int rc = flush_events(s, 0);
     if (rc) return rc;
   }
   uint8_t *p = pt__bw_begin(bw, ev->time, bound);
@@ -437,7 +594,38 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
   return PT_OK;
 }
 
-int pt_stream_flush(pt_stream *s) { return flush_events(s); }
+/* An enter, leave or other event with only a reference, no attributes, of
+ * the stream's current location, into a block that has room: the header
+ * byte, the reference and the time delta, nothing else to decide. */
+int pt_stream_event(pt_stream *s, const pt_event *ev) {
+  pt__bw *bw = &s->ev;
+  uint32_t kind = ev->kind;
+  if (PT_LIKELY(ev->time >= s->last_time && ev->location == bw->prev_loc &&
+                !s->failed &&
+                bw->count && !ev->nattrs && kind < 64 &&
+                pt__ev_mask[kind] == (1u << PT_ESLOT_REF) &&
+                bw->raw.cap - bw->raw.len >= 1 + PT_VARINT_MAX &&
+                bw->dts.cap - bw->dts.len >= 8 &&
+                bw->raw.len + 2 * bw->count + 1 + 3 * PT_VARINT_MAX <=
+                    s->w->block_size)) {
+    uint8_t *p = bw->raw.p + bw->raw.len;
+    p[0] = (uint8_t)kind;
+    size_t n = 1 + pt__varint_put(p + 1, ev->ref + 1); /* PT_NONE -> 0 */
+    uint64_t dt = ev->time - bw->prev_time;
+    memcpy(bw->dts.p + bw->dts.len, &dt, 8);
+    bw->dts.len += 8;
+    bw->prev_time = ev->time;
+    bw->raw.len += n;
+    bw->count++;
+    bw->last_ts = ev->time;
+    s->events++;
+    s->last_time = ev->time;
+    return PT_OK;
+  }
+  return event_slow(s, ev);
+}
+
+int pt_stream_flush(pt_stream *s) { return flush_events(s, 1); }
 
 static int aux_lazy_open(pt_stream *s, pt__bw *bw, int *have, uint8_t type,
                          const char *ext) {
@@ -658,7 +846,7 @@ static int read_manifests(pt_writer *w, parts *p, pt_error *err) {
 /* ---- close ------------------------------------------------------------- */
 
 static int stream_finish(pt_writer *w, pt_stream *s, pt_error *err) {
-  int rc = flush_events(s);
+  int rc = flush_events(s, 1);
   if (rc) return pt__err(err, rc, "%s", s->err);
   if (s->ldefs.count)
     rc = pt__bw_flush(&s->ldefs, s->cctx, w->level, &s->out, NULL, NULL);
@@ -682,6 +870,7 @@ static int stream_finish(pt_writer *w, pt_stream *s, pt_error *err) {
 }
 
 static void writer_free(pt_writer *w) {
+  pool_stop(w);
   for (size_t i = 0; i < w->nstreams; i++) stream_free(w->streams[i]);
   free(w->streams);
   pt__map_free(&w->stream_ids);
@@ -800,6 +989,7 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
 
 void pt_writer_abort(pt_writer *w) {
   if (!w) return;
+  pool_stop(w); /* no block in flight past this point */
   for (size_t i = 0; i < w->nstreams; i++) {
     pt__bw *b = &w->streams[i]->ev;
     if (b->fd >= 0) close(b->fd);

@@ -29,13 +29,21 @@ static void model_free(model *m) {
   memset(m, 0, sizeof *m);
 }
 
+/* Knobs of write_model for the tests of the common-event paths (writer
+ * shortcut, reader batches): g_simple = N makes N-1 of N events an enter
+ * or leave with a small region id (now and then one that needs a 3-byte
+ * varint) and mixes time steps of 1 to 6 bytes; g_threads is the writer's
+ * compression threads. */
+static int g_simple, g_threads;
+
 /* Write a random archive: nstreams streams with lps locations each, nev
  * events, random definitions (global and local). */
 static int write_model(const char *path, model *m, unsigned nstreams,
                        unsigned lps, size_t nev, size_t block, int level,
                        int attr_odds) {
   memset(m, 0, sizeof *m);
-  pt_writer_opts o = {.block_size = block, .level = level, .creator = "test"};
+  pt_writer_opts o = {.block_size = block, .level = level, .creator = "test",
+                      .threads = g_threads};
   pt_writer *w;
   pt_error err;
   int rc = pt_writer_open(&w, path, &o, &err);
@@ -72,7 +80,17 @@ static int write_model(const char *path, model *m, unsigned nstreams,
     unsigned k = (unsigned)rndn(nstreams);
     t[k] += rndn(3) ? rndn(20) : 0;
     xev *x = &m->x[m->n++];
-    rnd_event(&m->a, &x->ev, 0, t[k], m->locs[k * lps + rndn(lps)], attr_odds);
+    uint64_t loc = m->locs[k * lps + (rndn(8) ? 0 : rndn(lps))];
+    if (g_simple && rndn((uint64_t)g_simple)) {
+      static const uint64_t steps[] = {1u << 7, 1u << 15, 1u << 23, 1ull << 31,
+                                       1ull << 40};
+      if (rndn(50) == 0) t[k] += rndn(steps[rndn(5)]);
+      pt_event_init(&x->ev, rndn(2) ? PT_EV_ENTER : PT_EV_LEAVE, t[k], loc);
+      x->ev.ref = rndn(100) ? rndn(300) : rndn(1u << 20);
+      if (rndn(1000) == 0) x->ev.ref = PT_NONE;
+    } else {
+      rnd_event(&m->a, &x->ev, 0, t[k], loc, attr_odds);
+    }
     x->stream = k;
     x->seq = seq[k]++;
     if ((rc = pt_stream_event(s[k], &x->ev))) {
@@ -130,9 +148,12 @@ static int check_read(const char *path, const model *m,
       i++;
     }
     if (i >= m->n || !pt_event_equal(&ev, &m->x[i].ev)) {
-      fprintf(stderr, "event %zu differs (time %llu kind %s loc %llu)\n", got,
+      fprintf(stderr, "event %zu differs (time %llu kind %s loc %llu ref %llu)\n", got,
               (unsigned long long)ev.time, pt_event_kind_name(ev.kind),
-              (unsigned long long)ev.location);
+              (unsigned long long)ev.location, (unsigned long long)ev.ref);
+      if (i < m->n) fprintf(stderr, "expected time %llu kind %s loc %llu ref %llu\n",
+              (unsigned long long)m->x[i].ev.time, pt_event_kind_name(m->x[i].ev.kind),
+              (unsigned long long)m->x[i].ev.location, (unsigned long long)m->x[i].ev.ref);
       ok = 0;
       break;
     }
@@ -328,6 +349,143 @@ TEST(filters_and_seek) {
   }
   pt_reader_close(r);
   model_free(&m);
+  pt__rmtree(dir);
+  free(dir);
+}
+
+/* Archives of mostly enter/leave events go through the writer's shortcut
+ * and the reader's batches; whatever the filters and seeks, the reader
+ * gives what a filtered scan of the model gives. */
+TEST(common_event_paths) {
+  rng_seed(77);
+  char *dir = test_tmpdir("fast");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  model m;
+  g_simple = 20;
+  int rc = write_model(path, &m, 3, 3, 60000, 4096, 1, 30);
+  g_simple = 0;
+  ASSERT_OK(rc);
+  ASSERT_TRUE(check_read(path, &m, NULL));
+  uint64_t tmax = m.x[m.n - 1].ev.time;
+  for (int round = 0; round < 40; round++) {
+    pt_reader_opts o = {0};
+    uint64_t sel[4];
+    size_t nsel = 1 + rndn(4);
+    for (size_t i = 0; i < nsel; i++) sel[i] = m.locs[rndn(m.nlocs)];
+    if (rndn(2)) {
+      o.locations = sel;
+      o.nlocations = nsel;
+    }
+    if (rndn(2)) o.from = rndn(tmax + 10);
+    if (rndn(2)) o.to = o.from + 1 + rndn(tmax / 2 + 1);
+    if (rndn(3) == 0)
+      o.kinds = PT_KIND_BIT(PT_EV_ENTER) | (rnd() & ~(uint64_t)1);
+    if (!check_read(path, &m, &o))
+      TEST_FAIL_("round %d: filters differ (nloc %zu from %llu to %llu)",
+                 round, o.nlocations, (unsigned long long)o.from,
+                 (unsigned long long)o.to);
+  }
+  pt_reader *r;
+  ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+  for (int round = 0; round < 100; round++) {
+    uint64_t t = rndn(tmax + 5);
+    ASSERT_OK(pt_reader_seek(r, t));
+    size_t i = 0;
+    while (i < m.n && m.x[i].ev.time < t) i++;
+    for (int k = 0; k < 300; k++, i++) {
+      pt_event ev;
+      int rc2 = pt_reader_next(r, &ev);
+      if (i >= m.n) {
+        ASSERT_STATUS(rc2, PT_END);
+        break;
+      }
+      ASSERT_OK(rc2);
+      if (!pt_event_equal(&ev, &m.x[i].ev))
+        TEST_FAIL_("seek %llu: event %d differs", (unsigned long long)t, k);
+    }
+  }
+  pt_reader_close(r);
+  model_free(&m);
+  pt__rmtree(dir);
+  free(dir);
+}
+
+/* Every file but the anchor, byte for byte. */
+static int same_files(const char *a, const char *b) {
+  DIR *d = opendir(a);
+  if (!d) return 0;
+  struct dirent *e;
+  int same = 1, n = 0;
+  while (same && (e = readdir(d))) {
+    if (e->d_name[0] == '.' || !strcmp(e->d_name, "anchor")) continue;
+    char pa[8400], pb[8400];
+    snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+    snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+    char *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    if (pt__read_file(pa, 1u << 30, &x, &nx) ||
+        pt__read_file(pb, 1u << 30, &y, &ny) || nx != ny ||
+        memcmp(x, y, nx) != 0) {
+      fprintf(stderr, "%s differs\n", e->d_name);
+      same = 0;
+    }
+    free(x);
+    free(y);
+    n++;
+  }
+  closedir(d);
+  return same && n > 0;
+}
+
+/* Compression threads change when blocks are written, not what: the same
+ * events give the same files, with few streams (descriptors kept open)
+ * and with many (open, append, close per block), and read back equal. */
+TEST(compression_threads_same_archive) {
+  char *dir = test_tmpdir("thr");
+  static const unsigned streams[] = {3, 40};
+  for (int v = 0; v < 2; v++) {
+    char p0[4200], p1[4200];
+    snprintf(p0, sizeof p0, "%s/inline%d.ptf", dir, v);
+    snprintf(p1, sizeof p1, "%s/threads%d.ptf", dir, v);
+    model m0, m1;
+    g_simple = 10;
+    rng_seed(500 + (uint64_t)v);
+    ASSERT_OK(write_model(p0, &m0, streams[v], 2, 40000, 1024, 1, 20));
+    g_threads = 1 + v;
+    rng_seed(500 + (uint64_t)v);
+    int rc = write_model(p1, &m1, streams[v], 2, 40000, 1024, 1, 20);
+    g_threads = g_simple = 0;
+    ASSERT_OK(rc);
+    ASSERT_TRUE(same_files(p0, p1));
+    ASSERT_TRUE(check_read(p1, &m1, NULL));
+    model_free(&m0);
+    model_free(&m1);
+  }
+  pt_writer *w;
+  pt_error err;
+  pt_writer_opts bad = {.threads = 65};
+  char p[4200];
+  snprintf(p, sizeof p, "%s/bad.ptf", dir);
+  ASSERT_STATUS(pt_writer_open(&w, p, &bad, &err), PT_EINVAL);
+  /* a stream flushed by hand is on disk when pt_stream_flush returns */
+  pt_writer_opts o = {.threads = 2, .block_size = 512};
+  snprintf(p, sizeof p, "%s/flush.ptf", dir);
+  ASSERT_OK(pt_writer_open(&w, p, &o, &err));
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  for (uint64_t i = 0; i < 5000; i++) {
+    pt_event ev;
+    pt_event_init(&ev, i % 2 ? PT_EV_LEAVE : PT_EV_ENTER, i * 10, 7);
+    ev.ref = 3;
+    ASSERT_OK(pt_stream_event(s, &ev));
+  }
+  ASSERT_OK(pt_stream_flush(s));
+  struct stat st;
+  char ep[4300];
+  snprintf(ep, sizeof ep, "%s/s0.events", p);
+  ASSERT_TRUE(stat(ep, &st) == 0 && st.st_size > 0);
+  pt_writer_abort(w);
   pt__rmtree(dir);
   free(dir);
 }
@@ -582,6 +740,8 @@ int main(void) {
   RUN(out_of_order_and_location_rules);
   RUN(overwrite_and_abort);
   RUN(filters_and_seek);
+  RUN(common_event_paths);
+  RUN(compression_threads_same_archive);
   RUN(many_streams_few_files);
   RUN(summaries_and_snapshots);
   RUN(multithreaded_streams_compile_time_contract);
