@@ -23,7 +23,8 @@ typedef struct bench_case {
   char ptf_path[4096], otf2_path[4096];
   int seeks;          /* random seeks to time */
   int threads;        /* writer threads (generate and write phases) */
-  int cthreads;       /* PTF writer's compression threads (opts.threads) */
+  int cthreads;       /* PTF writer's compression threads and reader's
+                         prefetching threads (opts.threads of each) */
 } bench_case;
 
 /* Order-independent content checksum plus an order check.  Both readers

@@ -225,12 +225,14 @@ static int run_case(const options *o, bench_case *c) {
   int K = o->repeat, bad = 0;
   double gen[REPS], pw[REPS], ow[REPS], pr[REPS], orr[REPS], pb[REPS];
   double gen_c[REPS], pw_c[REPS], ow_c[REPS], pr_c[REPS], or_c[REPS],
-      pb_c[REPS];
+      pb_c[REPS], rb[REPS], rb_c[REPS];
+  long rb_rss = 0;
   long pb_rss = 0;
   uint64_t pb_bytes = 0;
   long pw_rss = 0, ow_rss = 0, pr_rss = 0, or_rss = 0, gen_rss = 0;
-  phase_result r, gen_r, pr_r, or_r, seek_r;
+  phase_result r, gen_r, pr_r, or_r, seek_r, rb_r;
   memset(&pr_r, 0, sizeof pr_r);
+  memset(&rb_r, 0, sizeof rb_r);
   memset(&or_r, 0, sizeof or_r);
   memset(&seek_r, 0, sizeof seek_r);
   uint64_t total = c->locations * c->events;
@@ -289,6 +291,14 @@ static int run_case(const options *o, bench_case *c) {
     orr[k] = or_r.secs;
     or_c[k] = or_r.cpu_s;
     if (or_r.rss_kb > or_rss) or_rss = or_r.rss_kb;
+    /* the same archive read with one prefetching thread */
+    bench_case cb = *c;
+    cb.cthreads = 1;
+    if (o->cold) bench_drop_cache(c->ptf_path);
+    if (run_phase("ptf_read_bg", bench_ptf_read, &cb, &rb_r)) return -1;
+    rb[k] = rb_r.secs;
+    rb_c[k] = rb_r.cpu_s;
+    if (rb_r.rss_kb > rb_rss) rb_rss = rb_r.rss_kb;
   }
   if (o->cold) bench_drop_cache(c->ptf_path);
   if (run_phase("ptf_seek", bench_ptf_seek, c, &seek_r)) return -1;
@@ -309,6 +319,13 @@ static int run_case(const options *o, bench_case *c) {
             "CHECK FAILED: time sums: generated %" PRIu64 ", PTF %" PRIu64
             ", OTF2 %" PRIu64 "\n",
             gen_r.sum.time_sum, pr_r.sum.time_sum, or_r.sum.time_sum);
+    bad = 1;
+  }
+  if (!same_sum(&pr_r.sum, &rb_r.sum) || rb_r.sum.order_errs) {
+    fprintf(stderr,
+            "CHECK FAILED: PTF read with a prefetching thread differs: %016" PRIx64
+            " vs %016" PRIx64 "\n",
+            rb_r.sum.hash_sum, pr_r.sum.hash_sum);
     bad = 1;
   }
   if (!same_sum(&pr_r.sum, &or_r.sum)) {
@@ -337,6 +354,7 @@ static int run_case(const options *o, bench_case *c) {
   double ptf_r = median(pr, K), otf2_r = median(orr, K);
   double ptf_wn = ptf_w - gen_s, otf2_wn = otf2_w - gen_s;
   double ptf_b = median(pb, K), ptf_bn = ptf_b - gen_s;
+  double ptf_rb = median(rb, K);
   double ev = total ? (double)total : 1;
   printf(
       "{\"case\":\"%s\",\"locations\":%" PRIu64 ",\"events\":%" PRIu64
@@ -358,6 +376,8 @@ static int run_case(const options *o, bench_case *c) {
       ",\"ptf_write_bg_rss_kb\":%ld,\"write_bg_speedup_net\":%.3f"
       ",\"gen_cpu_s\":%.3f,\"ptf_write_cpu_s\":%.3f,\"ptf_write_bg_cpu_s\":%.3f"
       ",\"otf2_write_cpu_s\":%.3f,\"ptf_read_cpu_s\":%.3f,\"otf2_read_cpu_s\":%.3f"
+      ",\"ptf_read_bg_s\":%.3f,\"ptf_read_bg_cpu_s\":%.3f,\"ptf_read_bg_rss_kb\":%ld"
+      ",\"read_bg_speedup\":%.3f"
       ",\"checksum_count\":%" PRIu64 ",\"checksum_time_sum\":%" PRIu64
       ",\"checksum_hash\":\"%016" PRIx64 "\",\"ok\":%s}\n",
       c->name, c->locations, c->events, total, c->seed, K, c->threads,
@@ -370,7 +390,8 @@ static int run_case(const options *o, bench_case *c) {
       ptf_bytes ? (double)otf2_bytes / (double)ptf_bytes : 0.0, ptf_b, ptf_bn,
       pb_rss, ptf_bn > 0 ? otf2_wn / ptf_bn : 0.0, median(gen_c, K),
       median(pw_c, K), median(pb_c, K), median(ow_c, K), median(pr_c, K),
-      median(or_c, K), pr_r.sum.count, pr_r.sum.time_sum, pr_r.sum.hash_sum,
+      median(or_c, K), ptf_rb, median(rb_c, K), rb_rss,
+      ptf_rb > 0 ? otf2_r / ptf_rb : 0.0, pr_r.sum.count, pr_r.sum.time_sum, pr_r.sum.hash_sum,
       bad ? "false" : "true");
   fflush(stdout);
   return bad ? -1 : 0;

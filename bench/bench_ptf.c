@@ -108,8 +108,9 @@ fail:
 int bench_ptf_read(const bench_case *c, phase_result *res) {
   pt_reader *r = NULL;
   pt_error err = {0};
+  pt_reader_opts ro = {.threads = c->cthreads};
   double t0 = bench_now();
-  int rc = pt_reader_open(&r, c->ptf_path, NULL, &err);
+  int rc = pt_reader_open(&r, c->ptf_path, &ro, &err);
   if (rc != PT_OK) FAIL("pt_reader_open: %s: %s", pt_strerror(rc), err.msg);
   pt_event ev;
   while ((rc = pt_reader_next(r, &ev)) == PT_OK) bench_fold(&res->sum, &ev);

@@ -47,8 +47,14 @@ function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
     num("gen_s"), num("ptf_write_s"), num("otf2_write_s"), ratio(num("otf2_write_s"), num("ptf_write_s"))
   printf "| write net of generator, s | %.2f | %.2f | %s |\n", \
     num("ptf_write_net_s"), num("otf2_write_net_s"), ratio(num("otf2_write_net_s"), num("ptf_write_net_s"))
+  if ("ptf_write_bg_net_s" in f)
+    printf "| write net, 1 compression thread, s (CPU %.2f s) | %.2f | %.2f | %s |\n", \
+      num("ptf_write_bg_cpu_s"), num("ptf_write_bg_net_s"), num("otf2_write_net_s"), ratio(num("otf2_write_net_s"), num("ptf_write_bg_net_s"))
   printf "| read all, merged in time order, s | %.2f | %.2f | %s |\n", \
     num("ptf_read_s"), num("otf2_read_s"), ratio(num("otf2_read_s"), num("ptf_read_s"))
+  if ("ptf_read_bg_s" in f)
+    printf "| read all, 1 prefetching thread, s (CPU %.2f s) | %.2f | %.2f | %s |\n", \
+      num("ptf_read_bg_cpu_s"), num("ptf_read_bg_s"), num("otf2_read_s"), ratio(num("otf2_read_s"), num("ptf_read_bg_s"))
   printf "| read rate, M events/s | %.1f | %.1f | |\n", num("ptf_read_mev_s"), num("otf2_read_mev_s")
   printf "| archive size, MB | %.1f | %.1f | %s |\n", \
     num("ptf_bytes") / 1e6, num("otf2_bytes") / 1e6, ratio(num("otf2_bytes"), num("ptf_bytes"))

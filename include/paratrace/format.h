@@ -30,6 +30,10 @@ typedef struct pt_source_opts {
   const char *params;        /* format-specific "key=value,key=value" */
   pt_warn_fn warn;
   void *warn_user;
+  int threads;               /* native: prefetching threads as
+                                pt_reader_opts; 0 = one when the machine
+                                has more than one CPU online, none
+                                otherwise; -1 = none */
 } pt_source_opts;
 
 typedef struct pt_sink_opts {

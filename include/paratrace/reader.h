@@ -34,6 +34,13 @@ typedef struct pt_reader_opts {
   pt_warn_fn warn;       /* recoverable problems (truncated tail, rebuilt
                             index); NULL = silent */
   void *warn_user;
+  int threads;           /* 0: blocks are checked and decompressed when the
+                            merge reaches them.  N > 0 (at most 64): N
+                            threads check and decompress the next block of
+                            every selected stream ahead of the merge (used
+                            when at most 64 streams are selected; one more
+                            block of memory per stream).  Same events either
+                            way; PT_EINVAL above 64. */
 } pt_reader_opts;
 
 /* Per-stream facts.  For an archive whose writer never closed it

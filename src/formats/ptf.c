@@ -82,7 +82,10 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     ro.max_open_files = o->max_open_files;
     ro.warn = o->warn;
     ro.warn_user = o->warn_user;
+    ro.threads = o->threads > 0 ? o->threads : 0;
   }
+  if (!o || o->threads == 0)
+    ro.threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
   int rc = pt_reader_open(&s->r, path, &ro, err);
   if (rc) {
     free(s);

@@ -11,12 +11,14 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "paratrace/reader.h"
 #include "store/archive.h"
+#include "core/pool.h"
 #include "store/map.h"
 
 #define INDEX_MAX ((size_t)1 << 31)
@@ -41,6 +43,21 @@ typedef struct rstream {
 } rstream;
 
 #define PT__BATCH 128u
+/* Prefetching threads serve at most this many selected streams. */
+#define PREFETCH_MAX_STREAMS 64
+
+/* The next block of a stream, read by the merging thread and checked and
+ * decompressed by a pool thread (pt_reader_opts.threads). */
+typedef struct rjob {
+  pt__task task;
+  size_t blk;           /* which block of the stream */
+  pt__blkhdr h;         /* its header, already parsed and matched */
+  pt__buf stored, raw;  /* payload as stored; decompressed */
+  const uint8_t *rawp;  /* the payload to decode (stored.p or raw.p) */
+  int rc;               /* PT_OK, or the merge reloads it itself (and
+                           reports what is wrong) */
+  int busy;             /* submitted and not yet taken back */
+} rjob;
 
 typedef struct cursor {
   rstream *st;
@@ -64,6 +81,7 @@ typedef struct cursor {
   pt_event ev;
   uint64_t bt[PT__BATCH], bref[PT__BATCH];
   uint8_t bkind[PT__BATCH];
+  rjob pf;
 } cursor;
 
 typedef struct mkey {
@@ -112,6 +130,7 @@ struct pt_reader {
   uint64_t tick;
   ZSTD_DCtx *dctx;
   pt__buf cbuf;
+  pt__pool pool; /* prefetching threads; pool.n = 0: none */
   auxstate aux[2];
   pt_warn_fn warn;
   void *warn_user;
@@ -191,12 +210,76 @@ static int fm_fd(pt_reader *r, int fid) {
 
 /* ---- loading blocks ---------------------------------------------------- */
 
+static void *dctx_new(void) { return ZSTD_createDCtx(); }
+static void dctx_free(void *d) { ZSTD_freeDCtx(d); }
+
+static void run_prefetch(pt__task *t, void *dctx) {
+  rjob *j = (rjob *)((char *)t - offsetof(rjob, task));
+  const char *why = NULL;
+  j->rc = pt__blk_payload(&j->h, j->stored.p, dctx, &j->raw, &j->rawp, &why);
+}
+
+/* Read block i of c's stream and hand it to the pool.  Anything odd (short
+ * read, bad header) is left for load_block to meet and report. */
+static void prefetch(pt_reader *r, cursor *c, size_t i) {
+  rstream *st = c->st;
+  rjob *j = &c->pf;
+  if (!r->pool.n || j->busy || i >= st->nidx) return;
+  const pt__ientry *e = &st->idx[i];
+  if (e->first_ts >= r->to) return;
+  int fd = fm_fd(r, st->fid);
+  if (fd < 0) return;
+  uint8_t hb[PT__BLK_HDR];
+  const char *why = NULL;
+  if (pt__pread_all(fd, hb, PT__BLK_HDR, e->offset) != PT__BLK_HDR ||
+      pt__blkhdr_parse(hb, &j->h, &why) != PT_OK ||
+      j->h.type != PT__BLK_EVENTS || j->h.first_ts != e->first_ts ||
+      j->h.last_ts != e->last_ts || j->h.count != e->count ||
+      j->h.ordinal != e->ordinal)
+    return;
+  j->stored.len = 0;
+  if (pt__buf_reserve(&j->stored, (size_t)j->h.stored + 1) ||
+      pt__pread_all(fd, j->stored.p, j->h.stored, e->offset + PT__BLK_HDR) !=
+          (long long)j->h.stored)
+    return;
+  j->blk = i;
+  j->busy = 1;
+  j->task.run = run_prefetch;
+  pt__pool_submit(&r->pool, &j->task);
+}
+
+/* Take back c's prefetched block if it is block i and sound: its payload
+ * becomes c->raw.  1 if taken. */
+static int take_prefetched(pt_reader *r, cursor *c, size_t i) {
+  rjob *j = &c->pf;
+  if (!j->busy) return 0;
+  pt__pool_wait(&r->pool, &j->task);
+  j->busy = 0;
+  if (j->blk != i || j->rc != PT_OK) return 0;
+  pt__buf *b = j->rawp == j->stored.p ? &j->stored : &j->raw;
+  pt__buf t = c->raw;
+  c->raw = *b;
+  *b = t;
+  const char *why = NULL;
+  if (pt__dec_init_events(&c->dec, c->raw.p, j->h.raw, j->h.first_ts,
+                          j->h.count, &c->scratch, &why) != 0)
+    return 0;
+  c->left = j->h.count;
+  c->blk = i + 1;
+  c->blk_off = c->st->idx[i].offset;
+  return 1;
+}
+
 /* Load block i of c's stream.  PT_OK, PT_END (no more blocks, or a damaged
  * last block: warned), or an error. */
 static int load_block(pt_reader *r, cursor *c, size_t i) {
   rstream *st = c->st;
   c->left = 0;
   if (i >= st->nidx) return PT_END;
+  if (take_prefetched(r, c, i)) {
+    prefetch(r, c, i + 1);
+    return PT_OK;
+  }
   const pt__ientry *e = &st->idx[i];
   const char *path = r->files[st->fid].path;
   int fd = fm_fd(r, st->fid);
@@ -236,6 +319,7 @@ static int load_block(pt_reader *r, cursor *c, size_t i) {
       c->left = h.count;
       c->blk = i + 1;
       c->blk_off = e->offset;
+      prefetch(r, c, i + 1);
       return PT_OK;
     }
   }
@@ -886,6 +970,11 @@ int pt_reader_open(pt_reader **out, const char *path,
   r->to = o.to ? o.to : UINT64_MAX;
   r->kinds = o.kinds ? o.kinds : PT_KINDS_ALL;
   r->max_open = o.max_open_files ? o.max_open_files : 64;
+  if (o.threads < 0 || o.threads > 64) {
+    pt_reader_close(r);
+    return pt__err(err, PT_EINVAL, "%d prefetching threads (0..64)",
+                   o.threads);
+  }
   size_t plen = strlen(path);
   while (plen > 1 && path[plen - 1] == '/') plen--;
   r->path = strndup(path, plen);
@@ -988,6 +1077,11 @@ int pt_reader_open(pt_reader **out, const char *path,
     c->st = &r->streams[i];
     c->order = i;
     r->ncurs++;
+  }
+  if (o.threads > 0 && r->ncurs > 0 && r->ncurs <= PREFETCH_MAX_STREAMS &&
+      pt__pool_start(&r->pool, o.threads, dctx_new, dctx_free) != 0) {
+    rc = rerr(r, PT_EIO, "cannot start %d prefetching threads", o.threads);
+    goto fail;
   }
   *out = r;
   return PT_OK;
@@ -1137,6 +1231,7 @@ int pt_reader_aux_next(pt_reader *r, uint32_t what, pt_item *item) {
 
 void pt_reader_close(pt_reader *r) {
   if (!r) return;
+  pt__pool_stop(&r->pool); /* no block in flight past this point */
   for (size_t i = 0; i < r->nfiles; i++) {
     if (r->files[i].fd >= 0) close(r->files[i].fd);
     free(r->files[i].path);
@@ -1145,6 +1240,8 @@ void pt_reader_close(pt_reader *r) {
   free(r->open_fids);
   for (size_t i = 0; i < r->ncurs; i++) {
     pt__buf_free(&r->curs[i].raw);
+    pt__buf_free(&r->curs[i].pf.stored);
+    pt__buf_free(&r->curs[i].pf.raw);
     pt__arena_free(&r->curs[i].scratch);
   }
   free(r->curs);

@@ -19,12 +19,14 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/pool.h"
 #include "store/archive.h"
 #include "store/map.h"
 
@@ -52,11 +54,10 @@ struct pt_stream {
   char err[512];
   /* the block between pt__bw_take and pt__bw_done */
   pt__bjob job;
+  pt__task task;      /* job's place in the writer's pool */
   int jbusy;          /* taken, not yet accounted (owner thread only) */
-  int jqueued;        /* queued or running (under the writer's qmu) */
   int lean;           /* beyond the first streams: free the job's buffers
                          after each block (memory ~ one block per stream) */
-  pt_stream *qnext;   /* compression queue link (under qmu) */
 };
 
 struct pt_writer {
@@ -80,14 +81,7 @@ struct pt_writer {
   pt__map stream_ids; /* id -> index in streams */
   pt__map loc_owner;  /* location -> stream id */
   char err[512];
-  /* compression threads (opts.threads); nth = 0: none */
-  pthread_mutex_t qmu;
-  pthread_cond_t qwork, qdone;
-  pt_stream *qhead, *qtail;
-  int qstop, pool_on;
-  int nth, thcap;
-  pthread_t *th;
-  ZSTD_CCtx **thctx;
+  pt__pool pool; /* compression threads (opts.threads); pool.n = 0: none */
 };
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -123,91 +117,13 @@ static int flush_defs_locked(pt_writer *w) {
 
 /* ---- compression threads ----------------------------------------------- */
 
-typedef struct worker_arg {
-  pt_writer *w;
-  int i;
-} worker_arg;
+static void *cctx_new(void) { return ZSTD_createCCtx(); }
+static void cctx_free(void *c) { ZSTD_freeCCtx(c); }
 
-static void *worker_main(void *arg) {
-  pt_writer *w = ((worker_arg *)arg)->w;
-  ZSTD_CCtx *cctx = w->thctx[((worker_arg *)arg)->i];
-  free(arg);
-  pthread_mutex_lock(&w->qmu);
-  for (;;) {
-    while (!w->qhead && !w->qstop) pthread_cond_wait(&w->qwork, &w->qmu);
-    pt_stream *s = w->qhead;
-    if (!s) break; /* stopping and nothing left */
-    w->qhead = s->qnext;
-    if (!w->qhead) w->qtail = NULL;
-    pthread_mutex_unlock(&w->qmu);
-    pt__bjob_run(&s->job, cctx, w->level);
-    pthread_mutex_lock(&w->qmu);
-    s->jqueued = 0;
-    pthread_cond_broadcast(&w->qdone);
-  }
-  pthread_mutex_unlock(&w->qmu);
-  return NULL;
-}
-
-/* Start n threads; on failure the ones started are stopped by
- * pool_stop (called from writer_free). */
-static int pool_start(pt_writer *w, int n) {
-  pthread_mutex_init(&w->qmu, NULL);
-  pthread_cond_init(&w->qwork, NULL);
-  pthread_cond_init(&w->qdone, NULL);
-  w->pool_on = 1;
-  w->thcap = n;
-  w->th = calloc((size_t)n, sizeof *w->th);
-  w->thctx = calloc((size_t)n, sizeof *w->thctx);
-  if (!w->th || !w->thctx) return PT_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    worker_arg *a = malloc(sizeof *a);
-    w->thctx[i] = ZSTD_createCCtx();
-    if (!a || !w->thctx[i]) {
-      free(a);
-      return PT_ENOMEM;
-    }
-    *a = (worker_arg){w, i};
-    if (pthread_create(&w->th[i], NULL, worker_main, a) != 0) {
-      free(a);
-      return PT_EIO;
-    }
-    w->nth++;
-  }
-  return PT_OK;
-}
-
-/* Let the threads finish what is queued, then join them. */
-static void pool_stop(pt_writer *w) {
-  if (!w->pool_on) return;
-  pthread_mutex_lock(&w->qmu);
-  w->qstop = 1;
-  pthread_cond_broadcast(&w->qwork);
-  pthread_mutex_unlock(&w->qmu);
-  for (int i = 0; i < w->nth; i++) pthread_join(w->th[i], NULL);
-  for (int i = 0; w->thctx && i < w->thcap; i++) ZSTD_freeCCtx(w->thctx[i]);
-  free(w->th);
-  free(w->thctx);
-  w->th = NULL;
-  w->thctx = NULL;
-  w->nth = 0;
-  w->pool_on = 0;
-  pthread_cond_destroy(&w->qwork);
-  pthread_cond_destroy(&w->qdone);
-  pthread_mutex_destroy(&w->qmu);
-}
-
-static void pool_submit(pt_writer *w, pt_stream *s) {
-  pthread_mutex_lock(&w->qmu);
-  s->jqueued = 1;
-  s->qnext = NULL;
-  if (w->qtail)
-    w->qtail->qnext = s;
-  else
-    w->qhead = s;
-  w->qtail = s;
-  pthread_cond_signal(&w->qwork);
-  pthread_mutex_unlock(&w->qmu);
+/* A stream's block in a compression thread (ctx: that thread's cctx). */
+static void run_block(pt__task *t, void *ctx) {
+  pt_stream *s = (pt_stream *)((char *)t - offsetof(pt_stream, task));
+  pt__bjob_run(&s->job, ctx, s->w->level);
 }
 
 /* ---- open -------------------------------------------------------------- */
@@ -248,13 +164,11 @@ int pt_writer_open(pt_writer **out, const char *path,
   w->creator = strdup(o.creator ? o.creator : "paratrace");
   w->defs_cctx = ZSTD_createCCtx();
   if (!w->path || !w->creator || !w->defs_cctx) goto oom;
-  if (o.threads > 0) {
-    int prc = pool_start(w, o.threads);
-    if (prc) {
-      pt_writer_abort(w);
-      return pt__err(err, prc, prc == PT_ENOMEM ? "out of memory"
-                                                : "cannot start a thread");
-    }
+  if (o.threads > 0 &&
+      pt__pool_start(&w->pool, o.threads, cctx_new, cctx_free) != 0) {
+    pt_writer_abort(w);
+    return pt__err(err, PT_EIO, "cannot start %d compression threads",
+                   o.threads);
   }
   for (const char *c = w->creator; *c; c++)
     if (*c == '\n' || *c == '\r') {
@@ -493,11 +407,7 @@ static int claim_location(pt_stream *s, uint64_t loc) {
 static int collect(pt_stream *s) {
   if (!s->jbusy) return PT_OK;
   pt_writer *w = s->w;
-  if (w->nth) {
-    pthread_mutex_lock(&w->qmu);
-    while (s->jqueued) pthread_cond_wait(&w->qdone, &w->qmu);
-    pthread_mutex_unlock(&w->qmu);
-  }
+  if (w->pool.n) pt__pool_wait(&w->pool, &s->task);
   s->jbusy = 0;
   if (s->job.rc) {
     s->failed = 1;
@@ -534,10 +444,11 @@ static int flush_events(pt_stream *s, int wait) {
     s->idx = ni;
     s->capidx = nc;
   }
-  if (w->nth) {
+  if (w->pool.n) {
     pt__bw_take(&s->ev, &s->job);
     s->jbusy = 1;
-    pool_submit(w, s);
+    s->task.run = run_block;
+    pt__pool_submit(&w->pool, &s->task);
     return wait ? collect(s) : PT_OK;
   }
   int wrote;
@@ -870,7 +781,7 @@ static int stream_finish(pt_writer *w, pt_stream *s, pt_error *err) {
 }
 
 static void writer_free(pt_writer *w) {
-  pool_stop(w);
+  pt__pool_stop(&w->pool);
   for (size_t i = 0; i < w->nstreams; i++) stream_free(w->streams[i]);
   free(w->streams);
   pt__map_free(&w->stream_ids);
@@ -989,7 +900,7 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
 
 void pt_writer_abort(pt_writer *w) {
   if (!w) return;
-  pool_stop(w); /* no block in flight past this point */
+  pt__pool_stop(&w->pool); /* no block in flight past this point */
   for (size_t i = 0; i < w->nstreams; i++) {
     pt__bw *b = &w->streams[i]->ev;
     if (b->fd >= 0) close(b->fd);

@@ -490,6 +490,74 @@ TEST(compression_threads_same_archive) {
   free(dir);
 }
 
+/* Prefetching threads (pt_reader_opts.threads) change who decompresses a
+ * block, not what is read: filters, seeks back and forth, and a small
+ * descriptor limit give what a filtered scan of the model gives. */
+TEST(prefetch_threads_same_events) {
+  rng_seed(4242);
+  char *dir = test_tmpdir("pf");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  model m;
+  g_simple = 8;
+  int rc = write_model(path, &m, 6, 2, 50000, 1024, 1, 20);
+  g_simple = 0;
+  ASSERT_OK(rc);
+  uint64_t tmax = m.x[m.n - 1].ev.time;
+  for (int round = 0; round < 24; round++) {
+    pt_reader_opts o = {.threads = 1 + round % 3};
+    uint64_t sel[4];
+    size_t nsel = 1 + rndn(4);
+    for (size_t i = 0; i < nsel; i++) sel[i] = m.locs[rndn(m.nlocs)];
+    if (round >= 2 && rndn(2)) {
+      o.locations = sel;
+      o.nlocations = nsel;
+    }
+    if (round >= 2 && rndn(2)) o.from = rndn(tmax + 10);
+    if (round >= 2 && rndn(2)) o.to = o.from + 1 + rndn(tmax / 2 + 1);
+    if (round >= 2 && rndn(3) == 0) o.kinds = rnd() & ~(uint64_t)1;
+    if (rndn(3) == 0) o.max_open_files = 1 + rndn(3);
+    if (!check_read(path, &m, &o))
+      TEST_FAIL_("round %d (%d threads): events differ", round, o.threads);
+  }
+  pt_reader *r;
+  pt_reader_opts o = {.threads = 2};
+  ASSERT_OK(pt_reader_open(&r, path, &o, NULL));
+  for (int round = 0; round < 100; round++) {
+    uint64_t t = rndn(tmax + 5);
+    ASSERT_OK(pt_reader_seek(r, t));
+    size_t i = 0;
+    while (i < m.n && m.x[i].ev.time < t) i++;
+    int want = (int)rndn(3000); /* often across blocks */
+    for (int k = 0; k < want; k++, i++) {
+      pt_event ev;
+      int rc2 = pt_reader_next(r, &ev);
+      if (i >= m.n) {
+        ASSERT_STATUS(rc2, PT_END);
+        break;
+      }
+      ASSERT_OK(rc2);
+      if (!pt_event_equal(&ev, &m.x[i].ev))
+        TEST_FAIL_("seek %llu: event %d differs", (unsigned long long)t, k);
+    }
+  }
+  pt_reader_close(r);
+  /* closing with blocks in flight */
+  ASSERT_OK(pt_reader_open(&r, path, &o, NULL));
+  pt_event ev;
+  ASSERT_OK(pt_reader_next(r, &ev));
+  pt_reader_close(r);
+  pt_error err;
+  pt_reader_opts bad = {.threads = 65};
+  ASSERT_STATUS(pt_reader_open(&r, path, &bad, &err), PT_EINVAL);
+  ASSERT_CONTAINS(err.msg, "65");
+  bad.threads = -1;
+  ASSERT_STATUS(pt_reader_open(&r, path, &bad, &err), PT_EINVAL);
+  model_free(&m);
+  pt__rmtree(dir);
+  free(dir);
+}
+
 /* 1,000 streams, RLIMIT_NOFILE = 64, max_open_files = 16 (in a child so the
  * limit does not leak into other tests). */
 TEST(many_streams_few_files) {
@@ -742,6 +810,7 @@ int main(void) {
   RUN(filters_and_seek);
   RUN(common_event_paths);
   RUN(compression_threads_same_archive);
+  RUN(prefetch_threads_same_events);
   RUN(many_streams_few_files);
   RUN(summaries_and_snapshots);
   RUN(multithreaded_streams_compile_time_contract);
