@@ -626,21 +626,38 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
   uint64_t n = 0;
   pt_item it;
   int status = CLI_OK;
-  while ((rc = pt_source_next(src, &it)) == PT_OK) {
-    int c = PT_OK;
-    if (it.type == PT_ITEM_DEF) c = pt_stats_def(s, &it.u.def);
-    else if (it.type == PT_ITEM_EVENT) {
-      c = pt_stats_event(s, &it.u.event);
+  if (r) {
+    /* a native archive: definitions, then events straight from the
+     * reader (what its source would give, without the item copies) */
+    rc = PT_OK;
+    for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
+      rc = pt_stats_def(s, pt_reader_def(r, i));
+    if (rc < 0) status = cli_fail(path, "%s", pt_strerror(rc));
+    pt_event ev;
+    while (status == CLI_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
+      int c = pt_stats_event(s, &ev);
+      if (c < 0) status = cli_fail(path, "%s", pt_strerror(c));
       if ((++n & 0xffff) == 0) cli_progress_update(&bar, n);
     }
-    if (c < 0) {
-      status = cli_fail(path, "%s", pt_strerror(c));
-      break;
+    if (status == CLI_OK && rc < 0 && rc != PT_END)
+      status = cli_fail(path, "%s", pt_reader_errmsg(r));
+  } else {
+    while ((rc = pt_source_next(src, &it)) == PT_OK) {
+      int c = PT_OK;
+      if (it.type == PT_ITEM_DEF) c = pt_stats_def(s, &it.u.def);
+      else if (it.type == PT_ITEM_EVENT) {
+        c = pt_stats_event(s, &it.u.event);
+        if ((++n & 0xffff) == 0) cli_progress_update(&bar, n);
+      }
+      if (c < 0) {
+        status = cli_fail(path, "%s", pt_strerror(c));
+        break;
+      }
     }
+    if (status == CLI_OK && rc < 0)
+      status = cli_fail(path, "%s", pt_source_errmsg(src));
   }
   cli_progress_end(&bar);
-  if (status == CLI_OK && rc < 0)
-    status = cli_fail(path, "%s", pt_source_errmsg(src));
   if (status == CLI_OK && (rc = pt_stats_finish(s)) < 0)
     status = cli_fail(path, "%s", pt_strerror(rc));
   pt_source_close(src);

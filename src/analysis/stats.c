@@ -417,10 +417,19 @@ static int is_mpi_region(const pt_stats *s, uint64_t region) {
   return r && r->is_mpi;
 }
 
-int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
-                   uint64_t enter) {
-  pt__loc *L = pt__stats_loc(s, loc);
-  if (!L) return PT_ENOMEM;
+/* The location record of loc; small ids through the direct map. */
+static inline pt__loc *loc_of(pt_stats *s, uint64_t loc) {
+  if (loc < s->nloc_direct) {
+    uint32_t i = s->loc_direct[loc];
+    if (i) return pt__kt_at(&s->locs, i - 1);
+  }
+  return pt__stats_loc(s, loc);
+}
+
+/* Push a frame on L (the record of location loc).  Touches the row table
+ * only, so L stays valid. */
+static int push_L(pt_stats *s, pt__loc *L, uint64_t loc, uint64_t region,
+                  uint64_t enter) {
   if (L->depth == L->cap) {
     size_t nc = L->cap ? L->cap * 2 : 16;
     pt__frame *q = realloc(L->st, nc * sizeof *q);
@@ -431,28 +440,38 @@ int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
   uint64_t R = s->opts.relative_to;
   size_t ci = (size_t)(region ^ (region >> 7)) & (PT__ROWCACHE - 1);
   pt__rl *r;
+  uint32_t row;
   if (L->rc_region[ci] == region + 1) {
-    r = pt__kt_at(&s->rl, L->rc_row[ci]);
+    row = L->rc_row[ci];
+    r = pt__kt_at(&s->rl, row);
   } else {
     r = pt__kt_get(&s->rl, K(loc, region, 0, 0));
     if (!r) return PT_ENOMEM;
+    row = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
     L->rc_region[ci] = region + 1;
-    L->rc_row[ci] = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
+    L->rc_row[ci] = row;
   }
   if (!r->known) {
     r->known = 1;
     r->is_mpi = (uint8_t)is_mpi_region(s, region);
   }
   pt__frame *f = &L->st[L->depth++];
-  memset(f, 0, sizeof *f);
   f->region = region;
   f->enter = enter;
+  f->child = 0;
   f->callsite = PT_NONE;
-  f->row = (uint32_t)(((char *)r - s->rl.rec) / s->rl.rsize);
+  f->row = row;
   f->is_mpi = r->is_mpi;
   f->in_rel = region != R && L->rel_depth > 0;
   if (region == R) L->rel_depth++;
   return PT_OK;
+}
+
+int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
+                   uint64_t enter) {
+  pt__loc *L = pt__stats_loc(s, loc);
+  if (!L) return PT_ENOMEM;
+  return push_L(s, L, loc, region, enter);
 }
 
 /* Leave the innermost frame of L at time t. */
@@ -612,8 +631,8 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   }
   if (!s->any_event || ev->time > s->last_time) s->last_time = ev->time;
   s->any_event = 1;
-  if (!pt__stats_selected(s, ev->location)) return PT_OK;
-  pt__loc *L = pt__stats_loc(s, ev->location);
+  if (s->sel && !pt__stats_selected(s, ev->location)) return PT_OK;
+  pt__loc *L = loc_of(s, ev->location);
   if (!L) return PT_ENOMEM;
   uint64_t t = ev->time;
   int w = in_w(s, t);
@@ -622,9 +641,8 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   switch (ev->kind) {
     case PT_EV_ENTER: {
       int inside = L->rel_depth > 0 && ev->ref != s->opts.relative_to;
-      if ((rc = pt__stats_push(s, ev->location, ev->ref, t)) < 0) return rc;
+      if ((rc = push_L(s, L, ev->location, ev->ref, t)) < 0) return rc;
       if (w) {
-        L = pt__stats_loc(s, ev->location);
         pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
         if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
         r->count++;
@@ -638,10 +656,12 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       return PT_OK;
     }
     case PT_EV_LEAVE: {
+      /* pop touches the row, call-site and relative tables, never the
+       * locations: L stays valid */
       size_t d = L->depth;
+      if (d && L->st[d - 1].region == ev->ref) return pop(s, L, t);
       while (d && L->st[d - 1].region != ev->ref) d--;
       if (!d) return PT_OK; /* no such open region: ignored */
-      L = pt__stats_loc(s, ev->location); /* stable: no insertion since */
       while (L->depth >= d)
         if ((rc = pop(s, L, t)) < 0) return rc;
       return PT_OK;

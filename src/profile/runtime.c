@@ -7,6 +7,7 @@
  * after one relaxed load. */
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,55 +53,42 @@ static NOINST void save_at_exit(void) {
 
 static NOINST void calib_target(void) {}
 
-static NOINST int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The cost of the probes as the hooks make them, on a scratch collector:
- * clock reads bracket each enter hook and each exit hook (2 probes each);
- * the median of many samples minus the cost of a clock read, halved. */
+ * rounds of R enter+exit hook pairs timed as a whole (clock reads
+ * amortized), the fastest round taken (preemption and other load only
+ * ever add time; each round starts a fresh time slice), and one pair's
+ * cost split over its 4 probes (each hook
+ * makes 2: call site and procedure). */
 static NOINST void calibrate_hooks(double *enter_ns, double *leave_ns) {
   *enter_ns = *leave_ns = 0;
   thread_prof scratch = {0};
   if (pt_profile_create(&scratch.p, 64) != PT_OK) return;
-  enum { N = 4001 };
-  double *e = malloc(3 * N * sizeof *e);
-  if (!e) {
-    pt_profile_destroy(scratch.p);
-    return;
-  }
-  double *l = e + N, *c = e + 2 * N;
+  enum { ROUNDS = 64, R = 1000 };
   thread_prof *saved = t_self;
   int was_on = g_on;
   t_self = &scratch;
   __atomic_store_n(&g_on, 1, __ATOMIC_RELEASE);
   void *fn = (void *)calib_target, *site = __builtin_return_address(0);
-  for (int i = 0; i < 200; i++) { /* warm the caches */
+  for (int i = 0; i < 2000; i++) { /* warm the caches */
     __cyg_profile_func_enter(fn, site);
     __cyg_profile_func_exit(fn, site);
   }
-  for (int i = 0; i < N; i++) {
+  double best = -1;
+  for (int k = 0; k < ROUNDS; k++) {
+    sched_yield(); /* a round starts a time slice: fewer preemptions */
     uint64_t t0 = pt_profile_now();
-    __cyg_profile_func_enter(fn, site);
+    for (int i = 0; i < R; i++) {
+      __cyg_profile_func_enter(fn, site);
+      __cyg_profile_func_exit(fn, site);
+    }
     uint64_t t1 = pt_profile_now();
-    __cyg_profile_func_exit(fn, site);
-    uint64_t t2 = pt_profile_now();
-    uint64_t t3 = pt_profile_now();
-    e[i] = (double)(t1 - t0);
-    l[i] = (double)(t2 - t1);
-    c[i] = (double)(t3 - t2);
+    double d = (double)(t1 - t0) / R;
+    if (best < 0 || d < best) best = d;
   }
   __atomic_store_n(&g_on, was_on, __ATOMIC_RELEASE);
   t_self = saved;
   pt_profile_destroy(scratch.p);
-  qsort(e, N, sizeof *e, cmp_dbl);
-  qsort(l, N, sizeof *l, cmp_dbl);
-  qsort(c, N, sizeof *c, cmp_dbl);
-  double clk = c[N / 2];
-  *enter_ns = e[N / 2] > clk ? (e[N / 2] - clk) / 2 : 0;
-  *leave_ns = l[N / 2] > clk ? (l[N / 2] - clk) / 2 : 0;
-  free(e);
+  if (best > 0) *enter_ns = *leave_ns = best / 4;
 }
 
 NOINST void pt_profile_runtime_enable(int on, int compensate) {

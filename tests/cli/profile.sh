@@ -57,18 +57,26 @@ s1=$(wc -c <r100.ptf/profile.0); s2=$(wc -c <r10k.ptf/profile.0)
 best() { # the minimum of 3 untraced runs
   for i in 1 2 3; do ./prog 100 tiny; done | awk '{print $2}' | sort -n | head -1
 }
-base=$(best)
-ok comp-on env PARATRACE_MODE=profile PARATRACE_OUTPUT=con.ptf ./prog 100 tiny >/dev/null
-ok comp-off env PARATRACE_MODE=profile PARATRACE_COMPENSATE=0 PARATRACE_OUTPUT=coff.ptf ./prog 100 tiny >/dev/null
-won=$("$PT" profile con.ptf --csv | awk -F, '$2=="procedure" && $3=="work" {print $6}')
-woff=$("$PT" profile coff.ptf --csv | awk -F, '$2=="procedure" && $3=="work" {print $6}')
-echo "untraced $base ns, compensated $won ns, uncompensated $woff ns" >comp.txt
-# (on a loaded machine the calibration may overestimate the probe cost and
-# the compensated time reach 0: still closer than uncompensated)
-[ -n "$won" ] && [ -n "$woff" ] && [ -n "$base" ] &&
-awk -v b="$base" -v on="$won" -v off="$woff" 'BEGIN {
-  d1 = on - b; if (d1 < 0) d1 = -d1; d2 = off - b; if (d2 < 0) d2 = -d2;
-  exit !(on >= 0 && off > 0 && d1 < d2) }' && t_pass compensation-closer ||
+# One attempt: 0 if the compensated time is the closer one.  (On a loaded
+# machine a single run may be off by more than the probes cost, so up to
+# three attempts are made; compensation that does not work fails all three,
+# and a calibration that overestimates the probe cost and brings the
+# compensated time to 0 is still judged by its distance.)
+attempt() {
+  base=$(best)
+  rm -rf con.ptf coff.ptf
+  env PARATRACE_MODE=profile PARATRACE_OUTPUT=con.ptf ./prog 100 tiny >/dev/null || return 1
+  env PARATRACE_MODE=profile PARATRACE_COMPENSATE=0 PARATRACE_OUTPUT=coff.ptf ./prog 100 tiny >/dev/null || return 1
+  won=$("$PT" profile con.ptf --csv | awk -F, '$2=="procedure" && $3=="work" {print $6}')
+  woff=$("$PT" profile coff.ptf --csv | awk -F, '$2=="procedure" && $3=="work" {print $6}')
+  echo "untraced $base ns, compensated $won ns, uncompensated $woff ns" >>comp.txt
+  [ -n "$won" ] && [ -n "$woff" ] && [ -n "$base" ] &&
+  awk -v b="$base" -v on="$won" -v off="$woff" 'BEGIN {
+    d1 = on - b; if (d1 < 0) d1 = -d1; d2 = off - b; if (d2 < 0) d2 = -d2;
+    exit !(on >= 0 && off > 0 && d1 < d2) }'
+}
+: >comp.txt
+{ attempt || attempt || attempt; } && t_pass compensation-closer ||
   t_fail compensation-closer "$(cat comp.txt)"
 
 # Bad input.
