@@ -567,6 +567,11 @@ typedef struct picl_src {
   hmap groups;  /* processor -> group id */
   hmap locs;    /* (processor, process) -> index into ls */
   hmap regions; /* event type -> region id */
+  /* direct-mapped caches in front of locs and regions (a slot is valid
+   * when its *_ok is set): most records hit them */
+  uint64_t lc_key[16], lc_ix[16], rc_key[64], rc_id[64];
+  uint8_t lc_ok[16], rc_ok[64];
+  pt_item *out; /* the caller's item while a record is parsed, or NULL */
   hmap labels;  /* event type -> label id */
   hmap ctx;     /* (within, event type) -> label id */
   hmap descs;   /* descriptor code -> index into db */
@@ -597,6 +602,8 @@ typedef struct picl_src {
 } picl_src;
 
 /* A parsed record. */
+/* parse_record clears every field before cv one by one: a new field must
+ * be cleared there too. */
 typedef struct rec {
   int64_t rt, et, proc, process, ndata;
   int64_t ns;
@@ -651,10 +658,19 @@ static void src_warn(picl_src *s, const char *fmt, ...) {
   s->warn(s->warn_user, full);
 }
 
-static pt_item *q_push(picl_src *s) {
+/* The next queue slot.  While a record is parsed the first slot is the
+ * caller's item (s->out): the common record of one event is built in
+ * place, not copied out of the queue. */
+static pt_item *q_slot(picl_src *s) {
   if (s->qn >= QMAX) return NULL;
-  pt_item *it = &s->q[s->qn++];
-  memset(it, 0, sizeof *it);
+  pt_item *it = s->qn == 0 && s->out ? s->out : &s->q[s->qn];
+  s->qn++;
+  return it;
+}
+
+static pt_item *q_push(picl_src *s) {
+  pt_item *it = q_slot(s);
+  if (it) memset(it, 0, sizeof *it);
   return it;
 }
 
@@ -671,11 +687,18 @@ static pt_event *q_event(picl_src *s, uint32_t kind, uint64_t time,
   /* Not q_push: pt_event_init clears the event, the only member of the
    * union an event item uses; clearing the whole item twice per event cost
    * a measurable share of the parse time. */
-  if (s->qn >= QMAX) return NULL;
-  pt_item *it = &s->q[s->qn++];
+  pt_item *it = q_slot(s);
+  if (!it) return NULL;
   it->type = PT_ITEM_EVENT;
-  pt_event_init(&it->u.event, kind, time, loc);
-  return &it->u.event;
+  pt_event *ev = &it->u.event;
+  /* a copy of a zero event, not a memset: gcc makes the memset of this
+   * size a slow `rep stos` */
+  static const pt_event zero;
+  *ev = zero;
+  ev->kind = kind;
+  ev->time = time;
+  ev->location = loc;
+  return ev;
 }
 
 static char *arena_strndup(pt__arena *a, const char *p, size_t n) {
@@ -737,7 +760,15 @@ static int keyval(picl_src *s, uint64_t scope, const char *name,
 static int location(picl_src *s, int64_t proc, int64_t process,
                     loc_state **out) {
   uint64_t k = key2(proc, process), ix;
+  size_t ci = (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 60);
+  if (s->lc_ok[ci] && s->lc_key[ci] == k) {
+    *out = &s->ls[s->lc_ix[ci]];
+    return 0;
+  }
   if (hm_get(&s->locs, k, &ix)) {
+    s->lc_key[ci] = k;
+    s->lc_ok[ci] = 1;
+    s->lc_ix[ci] = ix;
     *out = &s->ls[ix];
     return 0;
   }
@@ -784,7 +815,17 @@ static int location(picl_src *s, int64_t proc, int64_t process,
 }
 
 static int region(picl_src *s, int64_t et, uint64_t *id) {
-  if (hm_get(&s->regions, (uint64_t)et, id)) return 0;
+  size_t ci = (size_t)et & 63;
+  if (s->rc_ok[ci] && s->rc_key[ci] == (uint64_t)et) {
+    *id = s->rc_id[ci];
+    return 0;
+  }
+  if (hm_get(&s->regions, (uint64_t)et, id)) {
+    s->rc_key[ci] = (uint64_t)et;
+    s->rc_ok[ci] = 1;
+    s->rc_id[ci] = *id;
+    return 0;
+  }
   *id = s->next_id++;
   if (hm_put(&s->regions, (uint64_t)et, *id)) return PT_ENOMEM;
   pt_def *d = q_def(s, PT_DEF_REGION, *id);
@@ -886,7 +927,7 @@ typedef struct cur {
 } cur;
 
 /* Next blank-delimited token; 0 if none. */
-static int tok(cur *c, const char **t, size_t *n) {
+static inline int tok(cur *c, const char **t, size_t *n) {
   const char *p = c->p;
   while (p < c->e && is_blank(*p)) p++;
   if (p == c->e) {
@@ -923,8 +964,10 @@ static const char *const field_names[] = {"record type", "event type",
                                           "timestamp",   "processor id",
                                           "process id",  "number of data fields"};
 
-static int int_field(picl_src *s, cur *c, int i, int64_t lo, int64_t hi,
-                     int64_t *out) {
+/* The general way for int_field: any blanks, a sign, overflow checks, and
+ * the error that names the field. */
+static int int_field_slow(picl_src *s, cur *c, int i, int64_t lo, int64_t hi,
+                          int64_t *out) {
   const char *t;
   size_t n;
   if (!tok(c, &t, &n))
@@ -935,10 +978,56 @@ static int int_field(picl_src *s, cur *c, int i, int64_t lo, int64_t hi,
   return 0;
 }
 
+/* Integer field i of a record, within [lo, hi]. */
+static inline int int_field(picl_src *s, cur *c, int i, int64_t lo,
+                            int64_t hi, int64_t *out) {
+  /* the usual form: one blank, optional '-', 1-18 digits, then a blank or
+   * the end of the line; anything else goes the general way */
+  const char *p = c->p;
+  if (p < c->e && *p == ' ') p++;
+  if (p < c->e) {
+    int neg = *p == '-';
+    const char *q = p + neg;
+    uint64_t v = 0;
+    int nd = 0;
+    while (q < c->e && (unsigned)(*q - '0') < 10u && nd < 18) {
+      v = v * 10 + (uint64_t)(*q++ - '0');
+      nd++;
+    }
+    if (nd && (q == c->e || *q == ' ')) {
+      int64_t x = neg ? -(int64_t)v : (int64_t)v;
+      if (x >= lo && x <= hi) {
+        c->p = q;
+        *out = x;
+        return 0;
+      }
+    }
+  }
+  return int_field_slow(s, c, i, lo, hi, out);
+}
+
 static int parse_record(picl_src *s, rec *r) {
   cur c = {s->line, s->line + s->linelen};
   int rc;
-  memset(r, 0, offsetof(rec, cv));
+  /* field by field: a memset of the whole record was a measurable share
+   * of the parse time */
+  r->rt = r->et = r->proc = r->process = r->ndata = r->ns = 0;
+  r->decimals = r->time_exact = 0;
+  r->time_tok = NULL;
+  r->time_len = 0;
+  r->has_desc = r->desc_is_string = 0;
+  r->desc_code = 0;
+  r->desc_str = NULL;
+  r->desc_len = 0;
+  r->vals = NULL;
+  r->vtok = NULL;
+  r->vlen = NULL;
+  r->nvals = 0;
+  r->all_int = 0;
+  r->text = NULL;
+  r->textlen = 0;
+  r->raw = NULL;
+  r->nconv = 0;
   if ((rc = int_field(s, &c, 0, INT32_MIN, INT32_MAX, &r->rt))) return rc;
   if ((rc = int_field(s, &c, 1, INT32_MIN, INT32_MAX, &r->et))) return rc;
   if (!tok(&c, &r->time_tok, &r->time_len))
@@ -1103,6 +1192,14 @@ static void at_add(attrs *A, uint64_t key, pt_value v) {
  * event kind has a text slot that takes character data. */
 static int data_attrs(picl_src *s, const rec *r, int text_slot, attrs *A,
                       const char **text) {
+  *text = NULL;
+  if (!r->raw && !r->text && !r->nvals && !r->has_desc &&
+      r->decimals == s->decimals && r->time_exact) {
+    /* the usual record without data: nothing to keep */
+    A->cap = A->n = 0;
+    A->a = NULL;
+    return 0;
+  }
   A->cap = (uint32_t)(r->nvals + 8);
   A->n = 0;
   A->a = pt__arena_alloc(&s->arena, A->cap * sizeof *A->a);
@@ -1598,11 +1695,13 @@ static int record_items(picl_src *s, rec *r) {
   ev->ref = id;
   ev->text = text;
   /* the record type goes first so that a reader sees it at once */
-  if (A.n < A.cap) {
-    memmove(A.a + 1, A.a, A.n * sizeof *A.a);
-    A.a[0] = (pt_attr){s->attr_id[K_RECORD], {PT_TYPE_INT, 0, {.i = r->rt}}};
-    A.n++;
-  }
+  pt_attr *na = pt__arena_alloc(&s->arena, (A.n + 1) * sizeof *na);
+  if (!na) return PT_ENOMEM;
+  na[0] = (pt_attr){s->attr_id[K_RECORD], {PT_TYPE_INT, 0, {.i = r->rt}}};
+  if (A.n) memcpy(na + 1, A.a, A.n * sizeof *A.a);
+  A.a = na;
+  A.n++;
+  A.cap = A.n;
   set_attrs(ev, &A);
   return 0;
 }
@@ -1626,12 +1725,18 @@ static int picl_src_next(void *st, pt_item *item) {
       rc = next_line(s);
       if (rc == PT_OK) {
         rec r;
+        s->out = item; /* slot 0 of the queue */
         rc = parse_record(s, &r);
         if (rc == PT_OK) rc = record_items(s, &r);
+        s->out = NULL;
         if (rc == PT_ENOMEM) return src_err(s, rc, NULL, "out of memory");
         if (rc < 0) {
           s->qn = 0;
           return rc;
+        }
+        if (s->qn) {
+          s->qi = 1; /* the first item is in *item already */
+          return PT_OK;
         }
         continue;
       }
