@@ -478,7 +478,8 @@ typedef struct otf_src {
   size_t idx, sub;
   cursor *cur;
   size_t ncur;
-  size_t *heap;
+  size_t *heap;     /* cursor indices, a binary heap by (time, index) */
+  uint64_t *hkey;   /* the time of heap[i]'s item, kept beside it */
   size_t nheap;
   cursor *last; /* cursor whose item was handed out */
   uint64_t nwarn;
@@ -1149,7 +1150,10 @@ static uint32_t coll_op_of(const otf_src *s, uint64_t tok) {
 /* Inline equivalent of pt_event_init (hot path). */
 static inline void ev_init(pt_event *e, uint32_t kind, uint64_t t,
                            uint64_t loc) {
-  memset(e, 0, sizeof *e);
+  /* a copy of a zero event, not a memset: gcc makes the memset of this
+   * size a slow `rep stos` */
+  static const pt_event zero;
+  *e = zero;
   e->kind = kind;
   e->time = t;
   e->location = loc;
@@ -1487,10 +1491,59 @@ toomany:
 }
 #undef where
 
-static inline int hexval(unsigned c) {
-  if (c - '0' < 10) return (int)(c - '0');
-  if (c - 'a' < 6) return (int)(c - 'a' + 10);
-  return -1;
+/* Lower-case hex digit values, -1 for any other byte. */
+static const int8_t hex_tab[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16};
+static inline int hexval(unsigned c) { return hex_tab[c & 0xff] - 1; }
+
+/* The usual lines read straight from the buffer, without looking for the
+ * newline first: a time line, a process line ("*p") or an enter/leave
+ * record ("Ef" / "Lf") of an events file, each hex digits up to a '\n'.
+ * 1: a time or process line consumed; 2: k->item is an event; 0: anything
+ * else (a longer or odd line, the end of the buffer), for cursor_next's
+ * general path, which reads the line again from its start. */
+static inline int fast_line(otf_src *s, cursor *k) {
+  otf_lines *L = &k->L;
+  const char *p = L->buf + L->pos, *e = L->buf + L->len;
+  if (p == e) return 0;
+  unsigned c0 = (unsigned char)*p;
+  const char *q = p;
+  int what; /* 0 time, 1 process, 2 enter, 3 leave */
+  if (c0 == '*') what = 1, q++;
+  else if (c0 == 'E' && k->cls == OTF_CL_EVT && !k->nattrs) what = 2, q++;
+  else if (c0 == 'L' && k->cls == OTF_CL_EVT && !k->nattrs) what = 3, q++;
+  else what = 0;
+  uint64_t v = 0;
+  const char *d0 = q;
+  int h;
+  while (q < e && (h = hexval((unsigned char)*q)) >= 0) {
+    if (v >> 60) return 0;
+    v = (v << 4) | (uint64_t)h;
+    q++;
+  }
+  if (q == d0 || q == e || *q != '\n') return 0;
+  if (what >= 2 && q - d0 > 16) return 0;
+  L->pos = (size_t)(q + 1 - L->buf);
+  L->lineno++;
+  switch (what) {
+    case 0:
+      if (v < k->time && k->cls != OTF_CL_MARK)
+        warnf(s, "%s:%llu: time goes backwards", k->file->path,
+              (unsigned long long)L->lineno);
+      k->time = v;
+      return 1;
+    case 1:
+      k->proc = v;
+      return 1;
+    default:
+      k->item.type = PT_ITEM_EVENT;
+      ev_init(&k->item.u.event, what == 2 ? PT_EV_ENTER : PT_EV_LEAVE,
+              k->time, k->proc);
+      k->item.u.event.ref = v;
+      return 2;
+  }
 }
 
 /* Advance a cursor to its next item.  1 ready, 0 at end, < 0 error. */
@@ -1502,7 +1555,11 @@ static int cursor_next(otf_src *s, cursor *k) {
   char msg[256];
   if (k->strs.used) pt__arena_reset(&k->strs);
   k->nints = 0;
-  while ((rc = lines_next(&k->L, &p, &n, s->err, sizeof s->err)) == 1) {
+  for (;;) {
+    int fl = fast_line(s, k);
+    if (fl == 2) return 1;
+    if (fl == 1) continue;
+    if ((rc = lines_next(&k->L, &p, &n, s->err, sizeof s->err)) != 1) break;
     if (n && p[n - 1] == '\r') n--;
     if (n == 0) continue;
     unsigned c0 = (unsigned char)p[0];
@@ -1602,20 +1659,24 @@ static inline uint64_t cur_time(const cursor *k) {
          : k->item.type == PT_ITEM_SUMMARY ? k->item.u.summary.time
                                            : k->item.u.snapshot.time;
 }
+/* Heap positions a and b: earlier time first, then the lower cursor. */
 static inline int heap_less(const otf_src *s, size_t a, size_t b) {
-  uint64_t ta = cur_time(&s->cur[a]), tb = cur_time(&s->cur[b]);
-  return ta < tb || (ta == tb && a < b);
+  uint64_t ta = s->hkey[a], tb = s->hkey[b];
+  return ta < tb || (ta == tb && s->heap[a] < s->heap[b]);
 }
 static void heap_down(otf_src *s, size_t i) {
   size_t n = s->nheap;
   for (;;) {
     size_t l = 2 * i + 1, m = i;
-    if (l < n && heap_less(s, s->heap[l], s->heap[m])) m = l;
-    if (l + 1 < n && heap_less(s, s->heap[l + 1], s->heap[m])) m = l + 1;
+    if (l < n && heap_less(s, l, m)) m = l;
+    if (l + 1 < n && heap_less(s, l + 1, m)) m = l + 1;
     if (m == i) return;
     size_t t = s->heap[i];
     s->heap[i] = s->heap[m];
     s->heap[m] = t;
+    uint64_t tk = s->hkey[i];
+    s->hkey[i] = s->hkey[m];
+    s->hkey[m] = tk;
     i = m;
   }
 }
@@ -1630,8 +1691,10 @@ static void free_cursors(otf_src *s) {
   }
   free(s->cur);
   free(s->heap);
+  free(s->hkey);
   s->cur = NULL;
   s->heap = NULL;
+  s->hkey = NULL;
   s->ncur = s->nheap = 0;
   s->last = NULL;
 }
@@ -1642,7 +1705,8 @@ static int start_phase(otf_src *s, int cls) {
   size_t want = s->nstreams + (cls == OTF_CL_EVT ? s->nstreams + 1 : 0);
   s->cur = calloc(want ? want : 1, sizeof *s->cur);
   s->heap = calloc(want ? want : 1, sizeof *s->heap);
-  if (!s->cur || !s->heap) return PT_ENOMEM;
+  s->hkey = calloc(want ? want : 1, sizeof *s->hkey);
+  if (!s->cur || !s->heap || !s->hkey) return PT_ENOMEM;
   const char *kind = cls == OTF_CL_EVT    ? "events"
                      : cls == OTF_CL_STAT ? "stats"
                                           : "snaps";
@@ -1673,7 +1737,10 @@ static int start_phase(otf_src *s, int cls) {
       s->ncur++;
       int rc = cursor_next(s, k);
       if (rc < 0) return rc;
-      if (rc == 1) s->heap[s->nheap++] = s->ncur - 1;
+      if (rc == 1) {
+        s->hkey[s->nheap] = cur_time(k);
+        s->heap[s->nheap++] = s->ncur - 1;
+      }
     }
   }
   for (size_t i = s->nheap / 2; i-- > 0;) heap_down(s, i);
@@ -1745,7 +1812,13 @@ static int src_next(void *st, pt_item *item) {
           s->last = NULL;
           rc = cursor_next(s, k);
           if (rc < 0) goto fail;
-          if (rc == 0) s->heap[0] = s->heap[--s->nheap];
+          if (rc == 0) {
+            s->nheap--;
+            s->heap[0] = s->heap[s->nheap];
+            s->hkey[0] = s->hkey[s->nheap];
+          } else {
+            s->hkey[0] = cur_time(k);
+          }
           if (s->nheap) heap_down(s, 0);
         }
         if (s->nheap) {
