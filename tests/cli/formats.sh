@@ -8,6 +8,34 @@ TD=${PT_SRCDIR:-$OLDPWD}/../shared/testdata
 
 nevents() { "$PT" -q info "$1" 2>/dev/null | awk '$1 == "events" {print $2; exit}'; }
 
+# What ParaGraph needs of a PICL file (issue 7): records in time order;
+# for each processor the tracing event -901 entered first and exited last;
+# processors numbered 0..P-1; statistics records (-101..-103) at the end.
+paragraph_rules() {
+  awk '
+    { rt = $1 + 0; t = $3 + 0; p = $4 + 0 }
+    NR > 1 && t < last { print "line " NR ": time goes back"; bad = 1; exit }
+    { last = t }
+    p < 0 { next }                                   # labels, definitions
+    rt <= -101 && rt >= -103 { stats[p] = 1; next }
+    stats[p] { print "line " NR ": record after statistics"; bad = 1; exit }
+    !(p in first) {
+      first[p] = 1; if (p + 1 > np) np = p + 1
+      if (!(rt == -3 && $2 == -901)) { print "line " NR ": processor " p " does not start with -3 -901"; bad = 1; exit }
+      next
+    }
+    closed[p] { print "line " NR ": record after -4 -901 on processor " p; bad = 1; exit }
+    rt == -4 && $2 == -901 { closed[p] = 1 }
+    END {
+      if (bad) exit 1
+      for (i = 0; i < np; i++) {
+        if (!(i in first)) { print "processor " i " missing (not numbered 0..P-1)"; exit 1 }
+        if (!closed[i]) { print "processor " i " has no -4 -901"; exit 1 }
+      }
+      if (np == 0) { print "no processor"; exit 1 }
+    }' "$1"
+}
+
 i=0
 for src in "$TD"/dumpi/a_pingpong/*.meta "$TD"/dumpi/c_collectives/*.meta \
            "$TD"/otf/b_msgs_2streams/trace/*.otf "$TD"/picl/ring_async_sync.trf; do
@@ -17,6 +45,10 @@ for src in "$TD"/dumpi/a_pingpong/*.meta "$TD"/dumpi/c_collectives/*.meta \
   for ext in txt trf otf meta ptf; do
     out="out$i-$ext.$ext"
     ok "conv$i-$ext" "$PT" -q convert "in$i.ptf" -o "$out" || continue
+    if [ "$ext" = trf ]; then
+      paragraph_rules "$out" >"pg$i.out" 2>&1 && t_pass "paragraph$i" ||
+        t_fail "paragraph$i" "$(cat "pg$i.out")"
+    fi
     ok "back$i-$ext" "$PT" -q convert "$out" -o "back$i-$ext.ptf" || continue
     n1=$(nevents "back$i-$ext.ptf")
     [ "$ext" = ptf ] || [ "$ext" = txt ] ||
