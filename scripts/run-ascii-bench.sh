@@ -5,7 +5,9 @@
 # the real OTF library.  Called by `make bench` as
 #   scripts/run-ascii-bench.sh BUILD
 # Environment: ASCII_BENCH_LOCATIONS (4), ASCII_BENCH_EVENTS per location
-# (1000000), ASCII_BENCH_REPEAT (3).  Prints one JSON object per reading.
+# (1000000), ASCII_BENCH_REPEAT (3), ASCII_BENCH_CPU (0: both readers run
+# pinned to this CPU with taskset, so they are compared on the same core;
+# "none" to not pin).  Prints one JSON object per reading.
 set -eu
 BUILD=${1:?usage: run-ascii-bench.sh BUILD}
 PT=$BUILD/bin/paratrace
@@ -26,5 +28,8 @@ mkdir "$D/plain" "$D/z"
 cp "$D/plain"/g.* "$D/z/"
 (cd "$D/z" && for f in g.*; do [ "$f" = g.otf ] || otfcompress "$f" >/dev/null; done)
 plain=$(cat "$D/plain"/g.* | wc -c)
-"$BIN" --repeat "$K" "$D/g.trf" "$D/plain/g.otf"
-"$BIN" --repeat "$K" --plain-bytes "$plain" "$D/z/g.otf"
+CPU=${ASCII_BENCH_CPU:-0}
+PIN=
+if [ "$CPU" != none ] && command -v taskset >/dev/null; then PIN="taskset -c $CPU"; fi
+$PIN "$BIN" --repeat "$K" "$D/g.trf" "$D/plain/g.otf"
+$PIN "$BIN" --repeat "$K" --plain-bytes "$plain" "$D/z/g.otf"
