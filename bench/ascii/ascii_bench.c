@@ -12,7 +12,10 @@
  *   paratrace-ascii-bench [--repeat K] [--plain-bytes B] TRACE...
  *
  * --plain-bytes B also reports the rate over B bytes (the size of the
- * uncompressed form of a .z trace).  Only this program may exit(). */
+ * uncompressed form of a .z trace).  Any other format pt_source reads
+ * works too: for a DUMPI trace set (NAME.meta, NAME-NNNN.bin) the bytes
+ * are those of every NAME* file, and "calls" / "calls_per_s" report the
+ * MPI calls read (one ENTER event each).  Only this program may exit(). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
@@ -42,11 +45,14 @@ static int has_suffix(const char *s, const char *suf) {
   return n >= m && !strcmp(s + n - m, suf);
 }
 
-/* Bytes of the trace: for DIR/NAME.otf every DIR/NAME.* file, else the
- * file itself.  0 on error. */
+/* Bytes of the trace: for DIR/NAME.otf every DIR/NAME.* file, for
+ * DIR/NAME.meta every DIR/NAME* file (the .bin files are NAME-NNNN.bin),
+ * else the file itself.  0 on error. */
 static uint64_t trace_bytes(const char *path) {
   struct stat st;
-  if (!has_suffix(path, ".otf")) return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+  int meta = has_suffix(path, ".meta");
+  if (!has_suffix(path, ".otf") && !meta)
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
   char dir[4096], stem[1024];
   const char *slash = strrchr(path, '/');
   if (slash) {
@@ -56,7 +62,8 @@ static uint64_t trace_bytes(const char *path) {
     snprintf(dir, sizeof dir, ".");
     snprintf(stem, sizeof stem, "%s", path);
   }
-  stem[strlen(stem) - 3] = '\0'; /* keep "NAME." */
+  if (meta) stem[strlen(stem) - 5] = '\0'; /* keep "NAME" */
+  else stem[strlen(stem) - 3] = '\0';     /* keep "NAME." */
   DIR *d = opendir(dir);
   if (!d) return 0;
   uint64_t total = 0;
@@ -71,6 +78,8 @@ static uint64_t trace_bytes(const char *path) {
   return total;
 }
 
+static int64_t g_enters; /* ENTER events of the last read_ours */
+
 /* One full read through pt_source; returns the item count or -1. */
 static int64_t read_ours(const char *path) {
   pt_source *s;
@@ -84,7 +93,12 @@ static int64_t read_ours(const char *path) {
   pt_item it;
   int64_t n = 0;
   int rc;
-  while ((rc = pt_source_next(s, &it)) == PT_OK) n++;
+  int64_t enters = 0;
+  while ((rc = pt_source_next(s, &it)) == PT_OK) {
+    n++;
+    enters += it.type == PT_ITEM_EVENT && it.u.event.kind == PT_EV_ENTER;
+  }
+  g_enters = enters;
   if (rc != PT_END) {
     fprintf(stderr, "paratrace-ascii-bench: %s\n", pt_source_errmsg(s));
     n = -1;
@@ -176,6 +190,9 @@ static void report(const char *path, const char *reader, int64_t (*fn)(const cha
          path, reader, (unsigned long long)bytes, (long long)n, med, (double)bytes / med / 1e6);
   if (plain) printf(",\"plain_bytes\":%llu,\"plain_mb_s\":%.1f", (unsigned long long)plain,
                     (double)plain / med / 1e6);
+  if (fn == read_ours && has_suffix(path, ".meta"))
+    printf(",\"calls\":%lld,\"calls_per_s\":%.0f", (long long)g_enters,
+           (double)g_enters / med);
   printf("}\n");
   fflush(stdout);
   free(t);

@@ -68,6 +68,15 @@ typedef struct osnk {
   size_t nlw, caplw;
   pt__map lw_at;
   OTF2_AttributeList *al;
+  /* OTF2 allows a key once per attribute list: the second and later
+   * values of a key repeated in one event (DUMPI's argv strings, say) get
+   * attributes of their own, "name[r]", defined at close */
+  struct rep_attr {
+    uint64_t key;
+    uint32_t rep, id;
+    OTF2_Type type;
+  } *reps;
+  size_t nreps, capreps;
   OTF2_GlobalDefWriter *gw; /* set while definitions are written */
   /* the MPI world, frozen at the first event */
   int has_cl;         /* the source has an MPI COMM_LOCATIONS group */
@@ -597,6 +606,25 @@ static int value_of(osnk *k, OTF2_Type t, const pt_value *v,
   return PT_OK;
 }
 
+/* The OTF2 attribute of the rep-th repeat (rep >= 1) of key in one event. */
+static uint32_t rep_ref(osnk *k, uint64_t key, uint32_t rep, OTF2_Type t) {
+  for (size_t i = 0; i < k->nreps; i++)
+    if (k->reps[i].key == key && k->reps[i].rep == rep) return k->reps[i].id;
+  if (k->nreps == k->capreps) {
+    size_t nc = k->capreps ? 2 * k->capreps : 16;
+    struct rep_attr *n = realloc(k->reps, nc * sizeof *n);
+    if (!n) {
+      fail(k, PT_ENOMEM, "out of memory");
+      return OTF2_UNDEFINED_UINT32;
+    }
+    k->reps = n;
+    k->capreps = nc;
+  }
+  uint32_t id = (uint32_t)k->ids[M_ATTR].next++;
+  k->reps[k->nreps++] = (struct rep_attr){key, rep, id, t};
+  return id;
+}
+
 /* The event's own attributes (carriers excluded) into k->al; NULL if none. */
 static OTF2_AttributeList *attrs_of(osnk *k, const pt_event *e,
                                     OTF2_AttributeList *al) {
@@ -613,7 +641,11 @@ static OTF2_AttributeList *attrs_of(osnk *k, const pt_event *e,
     OTF2_AttributeValue v;
     memset(&v, 0, sizeof v);
     if (value_of(k, t, &a->val, &v) < 0) return NULL;
-    OTF2_AttributeList_AddAttribute(al, id_of(k, M_ATTR, a->key), t, v);
+    uint32_t rep = 0;
+    for (uint32_t j = 0; j < i; j++) rep += e->attrs[j].key == a->key;
+    uint32_t ref = rep ? rep_ref(k, a->key, rep, t) : id_of(k, M_ATTR, a->key);
+    if (ref == OTF2_UNDEFINED_UINT32) return NULL;
+    OTF2_AttributeList_AddAttribute(al, ref, t, v);
   }
   return OTF2_AttributeList_GetNumberOfElements(al) ? al : NULL;
 }
@@ -1414,6 +1446,20 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       if (rc < 0) return rc;
     }
   }
+  /* the repeated attributes: their ids follow those of the defined ones */
+  for (size_t i = 0; i < k->nreps; i++) {
+    const struct rep_attr *r = &k->reps[i];
+    const pt_def *d = def_get(k, PT_DEF_ATTRIBUTE, r->key);
+    char base[64], nm[512], desc[600];
+    snprintf(base, sizeof base, "attribute %" PRIu64, r->key);
+    const char *bn = d && d->name ? d->name : base;
+    snprintf(nm, sizeof nm, "%s[%" PRIu32 "]", bn, r->rep);
+    snprintf(desc, sizeof desc, "paratrace: value %" PRIu32
+             " (from 0) of attribute '%s' repeated in one event", r->rep, bn);
+    W(OTF2_GlobalDefWriter_WriteAttribute(gw, r->id, str_id(k, nm),
+                                          str_id(k, desc), r->type),
+      "an attribute");
+  }
   int io_par_written = 0;
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
@@ -1521,6 +1567,7 @@ static void sink_free(osnk *k) {
   pt__map_free(&k->loc_index);
   free(k->loc_order);
   free(k->strs);
+  free(k->reps);
   free(k->defs);
   free(k->lw);
   pt__arena_free(&k->mem);

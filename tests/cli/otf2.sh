@@ -56,6 +56,24 @@ for src in "$TD"/picl/pingpong.trf "$TD"/dumpi/b_ring_nonblocking/*.meta \
     t_pass "other_print_$i" || t_fail "other_print_$i" "rc $rc $(head -c 200 o.err)"
 done
 
+# A key repeated in one event (DUMPI keeps MPI_Init's argv strings so):
+# OTF2 allows a key once per attribute list, so the repeats get attributes
+# "argv[1]", "argv[2]" of their own; libotf2 reports nothing, every value is
+# in the archive.
+src=$(ls "$TD"/dumpi/a_pingpong/*.meta | head -1)
+if [ -f "$src" ]; then
+  "$PT" dump "$src" | sed 's|16=s:"./a_pingpong"|16=s:"./a_pingpong" 16=s:"-n" 16=s:"five"|' >rep.txt
+  if grep -q '16=s:"five"' rep.txt; then
+    ok rep_to_otf2 "$PT" -q convert rep.txt -o rep.otf2 2>rep.err &&
+      { [ ! -s rep.err ] && t_pass rep_no_otf2_error || t_fail rep_no_otf2_error "$(head -c 300 rep.err)"; }
+    otf2-print rep.otf2 >o.out 2>o.err
+    [ ! -s o.err ] && grep -q '"argv\[2\]".*"five"\|"five".*argv\[2\]' o.out && grep -q '"-n"' o.out &&
+      t_pass rep_values_kept || t_fail rep_values_kept "$(head -c 300 o.err; grep -m1 five o.out)"
+  else
+    t_fail rep_setup "the MPI_Init event of $src has changed"
+  fi
+fi
+
 # No clobbering: converting again onto an existing archive fails; --force
 # replaces all three parts (the NAME/ directory too).
 fails_cleanly otf2_exists 1 "already exists" "$PT" convert tiny.ptf -o tiny.otf2
