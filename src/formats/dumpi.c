@@ -1178,6 +1178,7 @@ typedef struct dsrc {
   size_t ndefs, capdefs, defi;
   pt__arena mem;
   size_t *heap; /* ranks by head event time */
+  uint64_t *hkey; /* the head event time of heap[i], kept beside it */
   size_t nheap;
   int started;
   char err[700];
@@ -1487,6 +1488,7 @@ static void src_close(void *st) {
   free(s->r);
   free(s->defs);
   free(s->heap);
+  free(s->hkey);
   pt__arena_free(&s->mem);
   free(s->meta_path);
   free(s);
@@ -1575,7 +1577,8 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     s->r[r].m.extra_id = s->keys.extra;
   }
   s->heap = calloc(s->nranks, sizeof *s->heap);
-  if (!s->heap) {
+  s->hkey = calloc(s->nranks, sizeof *s->hkey);
+  if (!s->heap || !s->hkey) {
     rc = pt__err(err, PT_ENOMEM, "out of memory");
     goto fail;
   }
@@ -1623,29 +1626,34 @@ static int rank_refill(dsrc *s, size_t r) {
 static uint64_t head_time(const dsrc *s, size_t r) {
   return s->r[r].m.q[s->r[r].qi].time;
 }
+/* Heap positions a and b: earlier head event first, then the lower rank. */
 static int heap_less(const dsrc *s, size_t a, size_t b) {
-  uint64_t ta = head_time(s, a), tb = head_time(s, b);
-  return ta < tb || (ta == tb && a < b);
+  uint64_t ta = s->hkey[a], tb = s->hkey[b];
+  return ta < tb || (ta == tb && s->heap[a] < s->heap[b]);
+}
+static void heap_swap(dsrc *s, size_t i, size_t j) {
+  size_t t = s->heap[i];
+  s->heap[i] = s->heap[j];
+  s->heap[j] = t;
+  uint64_t k = s->hkey[i];
+  s->hkey[i] = s->hkey[j];
+  s->hkey[j] = k;
 }
 static void heap_down(dsrc *s, size_t i) {
   for (;;) {
     size_t l = 2 * i + 1, m = i;
-    if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m])) m = l;
-    if (l + 1 < s->nheap && heap_less(s, s->heap[l + 1], s->heap[m])) m = l + 1;
+    if (l < s->nheap && heap_less(s, l, m)) m = l;
+    if (l + 1 < s->nheap && heap_less(s, l + 1, m)) m = l + 1;
     if (m == i) return;
-    size_t t = s->heap[i];
-    s->heap[i] = s->heap[m];
-    s->heap[m] = t;
+    heap_swap(s, i, m);
     i = m;
   }
 }
 static void heap_up(dsrc *s, size_t i) {
   while (i) {
     size_t p = (i - 1) / 2;
-    if (!heap_less(s, s->heap[i], s->heap[p])) return;
-    size_t t = s->heap[i];
-    s->heap[i] = s->heap[p];
-    s->heap[p] = t;
+    if (!heap_less(s, i, p)) return;
+    heap_swap(s, i, p);
     i = p;
   }
 }
@@ -1663,6 +1671,7 @@ static int src_next(void *st, pt_item *item) {
     for (size_t r = 0; r < s->nranks; r++) {
       if ((rc = rank_refill(s, r)) < 0) return rc;
       if (!s->r[r].done) {
+        s->hkey[s->nheap] = head_time(s, r);
         s->heap[s->nheap++] = r;
         heap_up(s, s->nheap - 1);
       }
@@ -1673,9 +1682,13 @@ static int src_next(void *st, pt_item *item) {
     rankst *k = &s->r[r];
     if (++k->qi == k->m.qn) {
       if ((rc = rank_refill(s, r)) < 0) return rc;
-      if (k->done) {
-        s->heap[0] = s->heap[--s->nheap];
-      }
+    }
+    if (k->done) {
+      s->nheap--;
+      s->heap[0] = s->heap[s->nheap];
+      s->hkey[0] = s->hkey[s->nheap];
+    } else {
+      s->hkey[0] = head_time(s, r);
     }
     if (s->nheap) heap_down(s, 0);
   }
@@ -1699,7 +1712,8 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->r = calloc(1, sizeof *s->r);
   s->heap = calloc(1, sizeof *s->heap);
-  if (!s->r || !s->heap) {
+  s->hkey = calloc(1, sizeof *s->hkey);
+  if (!s->r || !s->heap || !s->hkey) {
     src_close(s);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
