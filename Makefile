@@ -89,6 +89,7 @@ bench: deps all $(BENCH) $(ASCII_BENCH)
 	scripts/run-ascii-bench.sh $(BUILD)
 	scripts/run-mpi-bench.sh $(BUILD)
 	scripts/run-stats-bench.sh $(BUILD)
+	scripts/run-dumpi-bench.sh $(BUILD)
 
 deps:
 	@scripts/install-deps.sh
