@@ -5,7 +5,7 @@ set -eu
 
 PKGS="make gcc pkg-config clang libclang-rt-14-dev
 libzstd-dev zstd zlib1g-dev
-libopenmpi-dev openmpi-bin
+libopenmpi-dev openmpi-bin gfortran
 libotf2-trace-dev otf2-tools
 otf-trace libopen-trace-format-dev
 python3 chromium"

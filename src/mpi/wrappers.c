@@ -5,6 +5,8 @@
 #define OMPI_OMIT_MPI1_COMPAT_DECLS 0
 #include <mpi.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "mpirec.h"
 
@@ -51,8 +53,12 @@
 
 #define PT_IS(name, what) (PT_MPI_ID_##name == PT_MPI_ID_##what)
 
+/* Each row becomes pt_mpi_<name>, the recording body, always inlined so
+ * that __builtin_return_address(0) is the return address of the function
+ * it is inlined into: MPI_<name> (the C binding) and, below, the Fortran
+ * entry points, so that call sites are the application's in both. */
 #define PT_MPI_FN(name, ret, params, args, kinds)                             \
-  ret MPI_##name params {                                                     \
+  static inline __attribute__((always_inline)) ret pt_mpi_##name params {     \
     void *pt_caller_ = __builtin_return_address(0);                           \
     if (PT_IS(name, Finalize) && pt__mpi_on[PT_MPI_ID_##name]) {              \
       pt__mpi_call pt_c_;                                                     \
@@ -79,10 +85,236 @@
     }                                                                         \
     pt__mpi_end(&pt_c_, pt_t0_, pt_t1_, PT_MPI_RC(pt_r_), pt_caller_);        \
     return pt_r_;                                                             \
-  }
+  }                                                                           \
+  ret MPI_##name params { return pt_mpi_##name args; }
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include "mpi_table.h"
 #undef PT_MPI_FN
+
+#if defined(OPEN_MPI) && !defined(PT_MPI_NO_FORTRAN)
+/* ---- Fortran bindings ------------------------------------------------- */
+/* OpenMPI's Fortran entry points (mpi_send_ and its aliases in
+ * libmpi_mpifh, which the mpi module's calls reach too, and ompi_send_f,
+ * which the mpi_f08 module calls) go to PMPI_ directly, so a Fortran
+ * program would bypass the C wrappers above.  For every row of
+ * mpi_ftable.h this defines those symbols: the Fortran arguments (all
+ * references) are converted as OpenMPI's own entry points convert them,
+ * the call goes through pt_mpi_<name> (recorded like a C call, with the
+ * Fortran caller as call site), and outputs are converted back. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is int");
+/* The Fortran MPI_BOTTOM and MPI_IN_PLACE: common blocks in libmpi. */
+extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
+static inline void *pt_fbuf(void *p) {
+  if (p == (void *)&mpi_fortran_bottom_) return MPI_BOTTOM;
+  if (p == (void *)&mpi_fortran_in_place_) return MPI_IN_PLACE;
+  return p;
+}
+/* A CHARACTER(len) argument as a C string without its trailing blanks, in
+ * buf when it fits, else malloc'ed (NULL: out of memory). */
+static char *pt_fstr(const char *f, size_t len, char *buf, size_t n) {
+  while (len && f[len - 1] == ' ') len--;
+  char *s = len < n ? buf : malloc(len + 1);
+  if (!s) return NULL;
+  memcpy(s, f, len);
+  s[len] = 0;
+  return s;
+}
+enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
+/* Statuses are converted back after success or MPI_ERR_IN_STATUS. */
+#define PT_F_OK(rc) ((rc) == MPI_SUCCESS || (rc) == MPI_ERR_IN_STATUS)
+
+/* Stages, one macro per (stage, code); see mpi_ftable.h for the codes.
+ * FP: the Fortran parameter; FL: its hidden length; FIN: the C local and
+ * the conversion in; FOUT: the conversion back; FEND: cleanup. */
+#define PT_FP_V(n) void *f_##n,
+#define PT_FP_I(n) MPI_Fint *f_##n,
+#define PT_FP_P(n) MPI_Fint *f_##n,
+#define PT_FP_IX(n) MPI_Fint *f_##n,
+#define PT_FP_IXA(n, c) MPI_Fint *f_##n,
+#define PT_FP_A(n, T) T *f_##n,
+#define PT_FP_AP(n, T) T *f_##n,
+#define PT_FP_H(n, T, X) MPI_Fint *f_##n,
+#define PT_FP_HO(n, T, X) MPI_Fint *f_##n,
+#define PT_FP_HA(n, T, X, c) MPI_Fint *f_##n,
+#define PT_FP_HAI(n, T, X, c) MPI_Fint *f_##n,
+#define PT_FP_ST(n) MPI_Fint *f_##n,
+#define PT_FP_STI(n) MPI_Fint *f_##n,
+#define PT_FP_STA(n, c, k) MPI_Fint *f_##n,
+#define PT_FP_STR(n) char *f_##n,
+
+#define PT_FL_V(n)
+#define PT_FL_I(n)
+#define PT_FL_P(n)
+#define PT_FL_IX(n)
+#define PT_FL_IXA(n, c)
+#define PT_FL_A(n, T)
+#define PT_FL_AP(n, T)
+#define PT_FL_H(n, T, X)
+#define PT_FL_HO(n, T, X)
+#define PT_FL_HA(n, T, X, c)
+#define PT_FL_HAI(n, T, X, c)
+#define PT_FL_ST(n)
+#define PT_FL_STI(n)
+#define PT_FL_STA(n, c, k)
+#define PT_FL_STR(n) , size_t f_##n##_len
+
+#define PT_FIN_V(n) void *n = pt_fbuf(f_##n);
+#define PT_FIN_I(n) int n = *f_##n;
+#define PT_FIN_P(n) int *n = f_##n;
+#define PT_FIN_IX(n) int *n = f_##n;
+#define PT_FIN_IXA(n, c) int *n = f_##n;
+#define PT_FIN_A(n, T) T n = *f_##n;
+#define PT_FIN_AP(n, T) T *n = f_##n;
+#define PT_FIN_H(n, T, X) T n = PMPI_##X##_f2c(*f_##n);
+#define PT_FIN_HO(n, T, X)       \
+  T n##_v_ = PMPI_##X##_f2c(*f_##n); \
+  T *n = &n##_v_;
+#define PT_FIN_HA(n, T, X, c) PT_FIN_HAI(n, T, X, c)
+#define PT_FIN_HAI(n, T, X, c)                                        \
+  T n##_s_[16];                                                       \
+  int n##_n_ = c > 0 ? c : 0;                                         \
+  T *n = n##_n_ <= 16 ? n##_s_ : malloc((size_t)n##_n_ * sizeof *n);  \
+  if (!n) pt_fail_ = 1;                                               \
+  for (int i_ = 0; n && i_ < n##_n_; i_++) n[i_] = PMPI_##X##_f2c(f_##n[i_]);
+#define PT_FIN_ST(n)                                                  \
+  MPI_Status n##_s_;                                                  \
+  MPI_Status *n = f_##n == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : &n##_s_;
+#define PT_FIN_STI(n)                                                 \
+  MPI_Status n##_s_;                                                  \
+  PMPI_Status_f2c(f_##n, &n##_s_);                                    \
+  const MPI_Status *n = &n##_s_;
+#define PT_FIN_STA(n, c, k)                                           \
+  MPI_Status n##_s_[8];                                               \
+  int n##_n_ = c > 0 ? c : 0;                                         \
+  MPI_Status *n = f_##n == MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE \
+                  : n##_n_ <= 8 ? n##_s_                              \
+                  : malloc((size_t)n##_n_ * sizeof *n);               \
+  if (!n && f_##n != MPI_F_STATUSES_IGNORE) pt_fail_ = 1;
+#define PT_FIN_STR(n)                                                 \
+  char n##_s_[256];                                                   \
+  char *n = pt_fstr(f_##n, f_##n##_len, n##_s_, sizeof n##_s_);       \
+  if (!n) pt_fail_ = 1;
+
+#define PT_FOUT_V(n)
+#define PT_FOUT_I(n)
+#define PT_FOUT_P(n)
+#define PT_FOUT_IX(n) \
+  if (pt_r_ == MPI_SUCCESS && *n >= 0) ++*n;
+#define PT_FOUT_IXA(n, c)                                              \
+  if (PT_F_OK(pt_r_))                                                  \
+    for (int i_ = 0; i_ < *c; i_++) n[i_]++;
+#define PT_FOUT_A(n, T)
+#define PT_FOUT_AP(n, T)
+#define PT_FOUT_H(n, T, X)
+#define PT_FOUT_HO(n, T, X) \
+  if (pt_r_ == MPI_SUCCESS) *f_##n = PMPI_##X##_c2f(*n);
+#define PT_FOUT_HA(n, T, X, c)                                         \
+  if (PT_F_OK(pt_r_))                                                  \
+    for (int i_ = 0; i_ < n##_n_; i_++) f_##n[i_] = PMPI_##X##_c2f(n[i_]);
+#define PT_FOUT_HAI(n, T, X, c)
+#define PT_FOUT_ST(n) \
+  if (PT_F_OK(pt_r_) && n != MPI_STATUS_IGNORE) PMPI_Status_c2f(n, f_##n);
+#define PT_FOUT_STI(n)
+#define PT_FOUT_STR(n)
+#define PT_FOUT_STA(n, c, k)                                           \
+  if (PT_F_OK(pt_r_) && n != MPI_STATUSES_IGNORE)                      \
+    for (int i_ = 0; i_ < (k) && i_ < n##_n_; i_++)                    \
+      PMPI_Status_c2f(&n[i_], f_##n + (size_t)i_ * PT_FSTAT);
+
+#define PT_FEND_V(n)
+#define PT_FEND_I(n)
+#define PT_FEND_P(n)
+#define PT_FEND_IX(n)
+#define PT_FEND_IXA(n, c)
+#define PT_FEND_A(n, T)
+#define PT_FEND_AP(n, T)
+#define PT_FEND_H(n, T, X)
+#define PT_FEND_HO(n, T, X)
+#define PT_FEND_HA(n, T, X, c) PT_FEND_HAI(n, T, X, c)
+#define PT_FEND_HAI(n, T, X, c) \
+  if (n != n##_s_) free(n);
+#define PT_FEND_ST(n)
+#define PT_FEND_STI(n)
+#define PT_FEND_STA(n, c, k) \
+  if (n != n##_s_) free(n);
+#define PT_FEND_STR(n) \
+  if (n != n##_s_) free(n);
+
+/* PT_F_EACH(STAGE, (code, name, ...), ...) -> STAGE_code(name, ...) ... */
+#define PT_F_ONE(S, t) PT_F_ONE_(S, PT_MPI_UNPAREN t)
+#define PT_F_ONE_(S, ...) PT_F_ONE__(S, __VA_ARGS__)
+#define PT_F_ONE__(S, code, ...) S##_##code(__VA_ARGS__)
+#define PT_F_EACH(S, ...) PT_MPI_PICK(__VA_ARGS__ __VA_OPT__(,) PT_F16, \
+  PT_F15, PT_F14, PT_F13, PT_F12, PT_F11, PT_F10, PT_F9, PT_F8, PT_F7, PT_F6, \
+  PT_F5, PT_F4, PT_F3, PT_F2, PT_F1, PT_F0)(S, __VA_ARGS__)
+#define PT_F0(S, ...)
+#define PT_F1(S, a) PT_F_ONE(S, a)
+#define PT_F2(S, a, ...) PT_F_ONE(S, a) PT_F1(S, __VA_ARGS__)
+#define PT_F3(S, a, ...) PT_F_ONE(S, a) PT_F2(S, __VA_ARGS__)
+#define PT_F4(S, a, ...) PT_F_ONE(S, a) PT_F3(S, __VA_ARGS__)
+#define PT_F5(S, a, ...) PT_F_ONE(S, a) PT_F4(S, __VA_ARGS__)
+#define PT_F6(S, a, ...) PT_F_ONE(S, a) PT_F5(S, __VA_ARGS__)
+#define PT_F7(S, a, ...) PT_F_ONE(S, a) PT_F6(S, __VA_ARGS__)
+#define PT_F8(S, a, ...) PT_F_ONE(S, a) PT_F7(S, __VA_ARGS__)
+#define PT_F9(S, a, ...) PT_F_ONE(S, a) PT_F8(S, __VA_ARGS__)
+#define PT_F10(S, a, ...) PT_F_ONE(S, a) PT_F9(S, __VA_ARGS__)
+#define PT_F11(S, a, ...) PT_F_ONE(S, a) PT_F10(S, __VA_ARGS__)
+#define PT_F12(S, a, ...) PT_F_ONE(S, a) PT_F11(S, __VA_ARGS__)
+#define PT_F13(S, a, ...) PT_F_ONE(S, a) PT_F12(S, __VA_ARGS__)
+#define PT_F14(S, a, ...) PT_F_ONE(S, a) PT_F13(S, __VA_ARGS__)
+#define PT_F15(S, a, ...) PT_F_ONE(S, a) PT_F14(S, __VA_ARGS__)
+#define PT_F16(S, a, ...) PT_F_ONE(S, a) PT_F15(S, __VA_ARGS__)
+
+/* The Fortran parameter list of a row (shared by the aliases). */
+#define PT_F_PARAMS(...) \
+  (PT_F_EACH(PT_FP, __VA_ARGS__) MPI_Fint *ierr PT_F_EACH(PT_FL, __VA_ARGS__))
+#define PT_FEXPORT __attribute__((visibility("default")))
+#define PT_F_ALIAS(sym, target, ...) \
+  PT_FEXPORT void sym PT_F_PARAMS(__VA_ARGS__) __attribute__((alias(#target)));
+
+#define PT_MPI_F(name, lower, UPPER, args, ...)                         \
+  PT_FEXPORT void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__);              \
+  void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
+    int pt_fail_ = 0, pt_r_ = MPI_ERR_NO_MEM;                           \
+    PT_F_EACH(PT_FIN, __VA_ARGS__)                                      \
+    if (!pt_fail_) pt_r_ = pt_mpi_##name args;                          \
+    PT_F_EACH(PT_FOUT, __VA_ARGS__)                                     \
+    PT_F_EACH(PT_FEND, __VA_ARGS__)                                     \
+    if (ierr) *ierr = pt_r_;                                            \
+  }                                                                     \
+  PT_F_ALIAS(mpi_##lower, mpi_##lower##_, __VA_ARGS__)                  \
+  PT_F_ALIAS(mpi_##lower##__, mpi_##lower##_, __VA_ARGS__)              \
+  PT_F_ALIAS(MPI_##UPPER, mpi_##lower##_, __VA_ARGS__)                  \
+  PT_F_ALIAS(ompi_##lower##_f, mpi_##lower##_, __VA_ARGS__)
+#include "mpi_ftable.h"
+#undef PT_MPI_F
+
+/* MPI_INIT and MPI_INIT_THREAD: Fortran has no argc/argv. */
+PT_FEXPORT void mpi_init_(MPI_Fint *ierr);
+void mpi_init_(MPI_Fint *ierr) {
+  int r = pt_mpi_Init(NULL, NULL);
+  if (ierr) *ierr = r;
+}
+PT_FEXPORT void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided,
+                                 MPI_Fint *ierr);
+void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided,
+                      MPI_Fint *ierr) {
+  int r = pt_mpi_Init_thread(NULL, NULL, *required, provided);
+  if (ierr) *ierr = r;
+}
+#define PT_F_INIT_ALIASES(lower, UPPER, params)                        \
+  PT_FEXPORT void mpi_##lower params                                    \
+      __attribute__((alias("mpi_" #lower "_")));                        \
+  PT_FEXPORT void mpi_##lower##__ params                                \
+      __attribute__((alias("mpi_" #lower "_")));                        \
+  PT_FEXPORT void MPI_##UPPER params                                    \
+      __attribute__((alias("mpi_" #lower "_")));                        \
+  PT_FEXPORT void ompi_##lower##_f params                               \
+      __attribute__((alias("mpi_" #lower "_")));
+PT_F_INIT_ALIASES(init, INIT, (MPI_Fint *ierr))
+PT_F_INIT_ALIASES(init_thread, INIT_THREAD,
+                  (MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr))
+#endif /* OPEN_MPI */
 
 /* MPI_Pcontrol (variadic, not in the table): level 0 switches measurement
  * off, any other level on (PICL's traceevents). */

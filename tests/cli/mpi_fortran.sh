@@ -1,0 +1,73 @@
+#!/bin/sh
+# The recorder's Fortran bindings (src/mpi/mpi_ftable.h): Fortran programs
+# of our own, with the mpi module (OpenMPI's mpif.h entry points) and the
+# mpi_f08 module, unmodified under LD_PRELOAD and linked with
+# -lparatrace-mpi.  The programs check their own results (statuses,
+# 1-based Waitany/Waitsome indices, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE,
+# handles made and freed, strings with trailing blanks) and count their
+# calls; the trace must hold the same calls, matched messages, and call
+# sites in the Fortran source.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+SO=$B/lib/libparatrace-mpi.so
+if ! command -v mpifort >/dev/null 2>&1 || [ ! -f "$SO" ]; then
+  t_fail "setup" "mpifort or $SO missing (scripts/install-deps.sh installs gfortran and OpenMPI)"
+  t_done
+fi
+RUN="mpirun --allow-run-as-root --oversubscribe"
+
+# counts NAME PREFIX ARCHIVE: calls the program counted = calls in the trace
+counts() {
+  cat "$2".* | awk '{c[$1] += $2} END {for (k in c) print k, c[k]}' | sort >"$1.want"
+  "$PT" stats --csv "$3" |
+    awk -F, '$1 == "region" && $3 ~ /^"MPI_/ {gsub(/"/, "", $3); print $3, $5}' |
+    sort >"$1.got"
+  if cmp -s "$1.want" "$1.got"; then t_pass "$1: counts per function"
+  else t_fail "$1: counts per function" "$(diff "$1.want" "$1.got" | head -5)"; fi
+}
+
+ok "build mpi module program" mpifort -g -o ft "$SRC/tests/mpi/fortran.f90"
+ok "build mpi_f08 program" mpifort -g -o f8 "$SRC/tests/mpi/fortran08.f90"
+ok "build linked program" mpifort -g -o ftl "$SRC/tests/mpi/fortran.f90" \
+  -L"$B/lib" -lparatrace-mpi -Wl,-rpath,"$B/lib"
+
+for np in 2 3 4; do
+  rm -rf f.ptf calls.*
+  ok "np$np run" $RUN -np $np -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/f.ptf" ./ft "$PWD/calls" 3
+  ok "np$np check" "$PT" check f.ptf
+  counts "np$np" calls f.ptf
+done
+# every message matched, with the bytes the program sent (np 4: per rank 3
+# iterations x 5 messages + 1 Sendrecv = 16, x 4 ranks = 64)
+"$PT" check f.ptf >check.out 2>&1
+grep -q ' 64 messages matched' check.out && t_pass "np4 messages matched" ||
+  t_fail "np4 messages matched" "$(cat check.out)"
+"$PT" dump f.ptf >f.txt
+grep -q ' send .*bytes=32' f.txt && grep -q ' recv .*bytes=32' f.txt &&
+  t_pass "send/recv bytes from Fortran datatypes" ||
+  t_fail "send/recv bytes" "$(grep -m2 ' send ' f.txt)"
+
+rm -rf f8.ptf c8.*
+ok "f08 run" $RUN -np 4 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/f8.ptf" \
+  ./f8 "$PWD/c8"
+ok "f08 check" "$PT" check f8.ptf
+counts "f08" c8 f8.ptf
+
+rm -rf l.ptf cl.*
+ok "linked run" $RUN -np 2 -x PARATRACE_OUTPUT="$PWD/l.ptf" ./ftl "$PWD/cl" 2
+ok "linked check" "$PT" check l.ptf
+counts "linked" cl l.ptf
+
+# profile mode: statements are the Fortran program's lines
+rm -rf p.ptf
+ok "profile run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/p.ptf" ./ft "$PWD/cp" 2
+"$PT" profile p.ptf >p.txt 2>&1
+line=$(grep -n 'call MPI_Waitall' "$SRC/tests/mpi/fortran.f90" | head -1 | cut -d: -f1)
+grep -q "statement MPI_Waitall @ .*fortran.f90:$line " p.txt &&
+  t_pass "profile: call site in the Fortran source" ||
+  t_fail "profile: call site" "want fortran.f90:$line; $(grep -m3 statement p.txt)"
+t_done

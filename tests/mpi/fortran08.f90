@@ -1,0 +1,74 @@
+! The mpi_f08 module's calls (OpenMPI routes them to its ompi_*_f entry
+! points) through the recorder: a ring of blocking and non-blocking
+! messages, a collective in place and a communicator made and freed; the
+! program checks its results and writes its call counts to PREFIX.<rank>.
+! Usage: fortran08 PREFIX
+program fortran08_test
+  use mpi_f08
+  implicit none
+  integer :: rank, nprocs, right, left, n, sum, i
+  type(MPI_Status) :: status, statuses(2)
+  type(MPI_Request) :: reqs(2)
+  type(MPI_Comm) :: half
+  integer :: sbuf(4), rbuf(4)
+  character(len=256) :: prefix
+  character(len=16) :: rs
+
+  call get_command_argument(1, prefix)
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
+  right = mod(rank + 1, nprocs)
+  left = mod(rank + nprocs - 1, nprocs)
+
+  sbuf = rank
+  if (mod(rank, 2) == 0) then
+    call MPI_Send(sbuf, 4, MPI_INTEGER, right, 7, MPI_COMM_WORLD)
+    call MPI_Recv(rbuf, 4, MPI_INTEGER, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, status)
+  else
+    call MPI_Recv(rbuf, 4, MPI_INTEGER, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, status)
+    call MPI_Send(sbuf, 4, MPI_INTEGER, right, 7, MPI_COMM_WORLD)
+  end if
+  call expect(status%MPI_SOURCE == left .and. rbuf(4) == left, 'Recv')
+  call MPI_Get_count(status, MPI_INTEGER, n)
+  call expect(n == 4, 'Get_count')
+
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, left, 8, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, right, 8, MPI_COMM_WORLD, reqs(2))
+  call MPI_Waitall(2, reqs, statuses)
+  call expect(statuses(1)%MPI_SOURCE == left, 'Waitall status')
+  do i = 1, 2
+    call expect(reqs(i) == MPI_REQUEST_NULL, 'Waitall: requests freed')
+  end do
+
+  sum = rank
+  call MPI_Allreduce(MPI_IN_PLACE, sum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  call expect(sum == nprocs * (nprocs - 1) / 2, 'Allreduce in place')
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half)
+  call MPI_Barrier(half)
+  call MPI_Comm_free(half)
+  call expect(half == MPI_COMM_NULL, 'Comm_free')
+  call MPI_Recv(rbuf, 4, MPI_INTEGER, MPI_PROC_NULL, 9, MPI_COMM_WORLD, &
+                MPI_STATUS_IGNORE)
+
+  write (rs, '(I0)') rank
+  open (unit=10, file=trim(prefix) // '.' // trim(rs), status='replace')
+  write (10, '(A)') 'MPI_Init 1', 'MPI_Comm_rank 1', 'MPI_Comm_size 1', &
+       'MPI_Send 1', 'MPI_Recv 2', 'MPI_Get_count 1', 'MPI_Irecv 1', &
+       'MPI_Isend 1', 'MPI_Waitall 1', 'MPI_Allreduce 1', &
+       'MPI_Comm_split 1', 'MPI_Barrier 1', 'MPI_Comm_free 1', 'MPI_Finalize 1'
+  close (10)
+  call MPI_Finalize()
+
+contains
+
+  subroutine expect(cond, what)
+    logical, intent(in) :: cond
+    character(len=*), intent(in) :: what
+    if (.not. cond) then
+      print *, 'fortran08_test: rank ', rank, ' FAILED: ', what
+      call MPI_Abort(MPI_COMM_WORLD, 2)
+    end if
+  end subroutine expect
+
+end program fortran08_test
