@@ -160,7 +160,13 @@ const pt__dumpi_func *pt__dumpi_func_get(unsigned label);
 int pt__dumpi_label_from_name(const char *name);
 /* Footer / dumpi2ascii name of labels 0..290 ("MPI_ALL_FUNCTIONS"). */
 const char *pt__dumpi_label_name(unsigned label);
-pt__dumpi_wire pt__dumpi_atype_wire(unsigned atype);
+/* Wire encoding of an argument type (PT__DW_I32 for unknown types);
+ * inline: the reader asks for every argument of every call. */
+extern const uint8_t pt__dumpi_atype_wire_tab[];
+static inline pt__dumpi_wire pt__dumpi_atype_wire(unsigned atype) {
+  return atype < PT__DA__COUNT ? (pt__dumpi_wire)pt__dumpi_atype_wire_tab[atype]
+                               : PT__DW_I32;
+}
 /* dumpi2ascii's annotation of a datatype id ("MPI_INT",
  * "user-defined-datatype"). */
 const char *pt__dumpi_datatype_name(int id);

@@ -48,7 +48,7 @@ const char *pt__dumpi_label_name(unsigned label) {
   return f ? f->name : "DUMPI_NO_SUCH_FUNCTION";
 }
 
-static const uint8_t atype_wire[] = {
+const uint8_t pt__dumpi_atype_wire_tab[] = {
 #define PT__W(NAME, w, p, n) PT__DW_##w,
     PT__DUMPI_ATYPES(PT__W)
 #undef PT__W
@@ -74,10 +74,6 @@ static const uint8_t atype_names[] = {
 #undef PT__N
 };
 
-pt__dumpi_wire pt__dumpi_atype_wire(unsigned atype) {
-  return atype < PT__DA__COUNT ? (pt__dumpi_wire)atype_wire[atype]
-                               : PT__DW_I32;
-}
 
 static const char *const dt_names[] = {
     "MPI_DATATYPE_ERROR", "MPI_DATATYPE_NULL", "MPI_CHAR", "MPI_SIGNED_CHAR",
@@ -290,7 +286,7 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
                       pt__dumpi_val *v, pt__arena *a, char *err,
                       size_t errn) {
   v->present = 1;
-  switch ((pt__dumpi_wire)atype_wire[arg->type]) {
+  switch ((pt__dumpi_wire)pt__dumpi_atype_wire_tab[arg->type]) {
     case PT__DW_I32:
       if (!need(c, 4)) TRUNC(arg->name);
       v->i = (int32_t)g32(c);
@@ -336,7 +332,7 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
     case PT__DW_I32ARR:
     case PT__DW_H16ARR:
     case PT__DW_U8ARR: {
-      pt__dumpi_wire w = (pt__dumpi_wire)atype_wire[arg->type];
+      pt__dumpi_wire w = (pt__dumpi_wire)pt__dumpi_atype_wire_tab[arg->type];
       unsigned es = w == PT__DW_I32ARR ? 4 : w == PT__DW_H16ARR ? 2 : 1;
       if (!need(c, 4)) TRUNC(arg->name);
       v->i = (int32_t)g32(c);
@@ -386,7 +382,7 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
     case PT__DW_STRARR:
     case PT__DW_ARGV: {
       int64_t n;
-      if (atype_wire[arg->type] == PT__DW_ARGV) {
+      if (pt__dumpi_atype_wire_tab[arg->type] == PT__DW_ARGV) {
         n = arg->len >= 0 ? call->v[arg->len].i : 0;
         v->i = n;
       } else {
@@ -530,7 +526,7 @@ static void put_str(uint8_t **q, const pt__dumpi_val *v, uint32_t j) {
 
 static void encode_arg(uint8_t **q, const pt__dumpi_arg *arg,
                        const pt__dumpi_call *call, const pt__dumpi_val *v) {
-  switch ((pt__dumpi_wire)atype_wire[arg->type]) {
+  switch ((pt__dumpi_wire)pt__dumpi_atype_wire_tab[arg->type]) {
     case PT__DW_I32: p32(q, (uint32_t)v->i); return;
     case PT__DW_I64: p64(q, (uint64_t)v->i); return;
     case PT__DW_H16: p16(q, (uint16_t)v->i); return;
@@ -553,7 +549,7 @@ static void encode_arg(uint8_t **q, const pt__dumpi_arg *arg,
     case PT__DW_I32ARR:
     case PT__DW_H16ARR:
     case PT__DW_U8ARR: {
-      pt__dumpi_wire w = (pt__dumpi_wire)atype_wire[arg->type];
+      pt__dumpi_wire w = (pt__dumpi_wire)pt__dumpi_atype_wire_tab[arg->type];
       p32(q, (uint32_t)v->i);
       for (uint32_t j = 0; j < v->na; j++) {
         if (w == PT__DW_I32ARR) p32(q, (uint32_t)v->a[j]);
@@ -570,7 +566,7 @@ static void encode_arg(uint8_t **q, const pt__dumpi_arg *arg,
     case PT__DW_STR: put_str(q, v, 0); return;
     case PT__DW_STRARR:
     case PT__DW_ARGV:
-      if (atype_wire[arg->type] == PT__DW_STRARR) p32(q, (uint32_t)v->i);
+      if (pt__dumpi_atype_wire_tab[arg->type] == PT__DW_STRARR) p32(q, (uint32_t)v->i);
       for (uint32_t j = 0; j < v->ns; j++) put_str(q, v, j);
       return;
     case PT__DW_STRARR2: {

@@ -17,6 +17,12 @@ const char *const pt__otf2_label_names[PT__OTF2_L__COUNT] = {
 #undef X_
 };
 
+const char *const pt__otf2_generic_names[PT__OTF2_G__COUNT] = {
+#define X_(N, n, ...) "otf2:" #N,
+    PT__OTF2_GENERIC(X_)
+#undef X_
+};
+
 /* X(otf2 role, model role) in OTF2 order; the first OTF2 role of a model
  * role is the one the sink writes. */
 #define ROLE_MAP(X)                                                          \

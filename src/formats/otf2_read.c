@@ -597,11 +597,13 @@ static int carrier_defs(osrc *s) {
     p->d.i0 = pt__otf2_carrier_types[i];
     p->pre[0] = pt__otf2_carrier_names[i];
   }
-  for (int i = 0; i < PT__OTF2_L__COUNT; i++) {
+  for (int i = 0; i < PT__OTF2_L__COUNT + PT__OTF2_G__COUNT; i++) {
     pdef *p = pdef_add(s, PT_DEF_LABEL, PT__OTF2_CARRIER_BASE + i);
     if (!p) return PT_ENOMEM;
     p->d.i0 = -(int64_t)(i + 1000); /* event-type code: none in OTF2 */
-    p->pre[0] = pt__otf2_label_names[i];
+    p->pre[0] = i < PT__OTF2_L__COUNT
+                    ? pt__otf2_label_names[i]
+                    : pt__otf2_generic_names[i - PT__OTF2_L__COUNT];
   }
   return PT_OK;
 }
@@ -1009,6 +1011,69 @@ static OTF2_CallbackCode e_pend(LOC loc, TS t, void *u, AL *al, int64_t st) {
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* ---- generic records (PT__OTF2_GENERIC, PT__OTF2_GENERIC_DEFS) --------- */
+
+/* A field as a model value: references as model ids. */
+static uint64_t gvalue(OTF2_Type type, uint64_t v) {
+  return type >= OTF2_TYPE_ATTRIBUTE ? ref_value(type, v) : v;
+}
+static void gfield(pt_event *e, OTF2_Type type, uint64_t v) {
+  if (type == OTF2_TYPE_INT64)
+    carrier(e, PT__OTF2_C_FIELD_I,
+            (pt_value){PT_TYPE_INT, 0, {.i = (int64_t)v}});
+  else
+    carrier(e, PT__OTF2_C_FIELD,
+            (pt_value){PT_TYPE_UINT, 0, {.u = gvalue(type, v)}});
+}
+
+#define G_PARAM(i, K, T, n) , T n
+#define G_ONE(i, K, T, n) +1
+#define G_STORE(i, K, T, n) gfield(e, OTF2_TYPE_##K, (uint64_t)n);
+#define G_CB(N, nf, ...)                                                     \
+  static OTF2_CallbackCode g_##N(LOC loc, TS t, void *u,                     \
+                                 AL *al PT__OTF2_EACH(G_PARAM, nf,           \
+                                                      __VA_ARGS__)) {        \
+    osrc *s = u;                                                             \
+    EV(e, PT_EV_MARK);                                                       \
+    e->ref = PT__OTF2_CARRIER_BASE + PT__OTF2_L__COUNT + PT__OTF2_G_##N;     \
+    ATTRS(e, al, 0 PT__OTF2_EACH(G_ONE, nf, __VA_ARGS__));                   \
+    PT__OTF2_EACH(G_STORE, nf, __VA_ARGS__)                                  \
+    return OTF2_CALLBACK_SUCCESS;                                            \
+  }
+PT__OTF2_GENERIC(G_CB)
+#undef G_CB
+
+/* Definitions: "otf2:def.<Name>" (numbers) and ".str" (the string). */
+#define G_NUM(i, K, T, n)                                                    \
+  if (OTF2_TYPE_##K == OTF2_TYPE_STRING) {                                   \
+    str = (uint32_t)(n);                                                     \
+    l += snprintf(b + l, sizeof b - l, "%s0", i ? " " : "");                 \
+  } else if (OTF2_TYPE_##K == OTF2_TYPE_INT64) {                             \
+    l += snprintf(b + l, sizeof b - l, "%s%" PRId64, i ? " " : "",           \
+                  (int64_t)(n));                                             \
+  } else {                                                                   \
+    uint64_t v_ = gvalue(OTF2_TYPE_##K, (uint64_t)(n));                      \
+    l += snprintf(b + l, sizeof b - l, "%s%" PRId64, i ? " " : "",           \
+                  v_ == PT_NONE ? INT64_C(-1) : (int64_t)v_);                \
+  }
+#define G_DEF(N, nf, ...)                                                    \
+  static OTF2_CallbackCode gd_##N(void *u, OTF2_##N##Ref self PT__OTF2_EACH( \
+      G_PARAM, nf, __VA_ARGS__)) {                                           \
+    osrc *s = u;                                                             \
+    char b[256];                                                             \
+    int l = 0;                                                               \
+    uint32_t str = OTF2_UNDEFINED_STRING;                                    \
+    PT__OTF2_EACH(G_NUM, nf, __VA_ARGS__)                                    \
+    if (!kv_add(s, self, "otf2:def." #N, b, OTF2_UNDEFINED_STRING) ||        \
+        (str != OTF2_UNDEFINED_STRING &&                                     \
+         !kv_add(s, self, "otf2:def." #N ".str", NULL, str)))                \
+      return cb_oom(s);                                                      \
+    return OTF2_CALLBACK_SUCCESS;                                            \
+  }
+PT__OTF2_GENERIC_DEFS(G_DEF)
+#undef G_DEF
+#undef G_NUM
+
 /* ---- snapshots ------------------------------------------------------------ */
 
 /* Snapshot records reuse the event callbacks with the original event time,
@@ -1305,6 +1370,9 @@ static int read_global_defs(osrc *s) {
   SET(IoDirectory, d_iodir);
   SET(IoHandle, d_iohandle);
   SET(IoParadigm, d_ioparadigm);
+#define G_SET(N, ...) SET(N, gd_##N);
+  PT__OTF2_GENERIC_DEFS(G_SET)
+#undef G_SET
 #undef SET
   OTF2_ErrorCode e = OTF2_Reader_RegisterGlobalDefCallbacks(s->rd, gd, cb, s);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
@@ -1400,6 +1468,12 @@ static int open_events(osrc *s) {
   SET(BufferFlush, e_flush);
   SET(ProgramBegin, e_pbegin);
   SET(ProgramEnd, e_pend);
+#pragma GCC diagnostic push /* the Omp* records are deprecated in OTF2 */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define G_SET(N, ...) SET(N, g_##N);
+  PT__OTF2_GENERIC(G_SET)
+#undef G_SET
+#pragma GCC diagnostic pop
 #undef SET
   OTF2_ErrorCode e =
       OTF2_Reader_RegisterGlobalEvtCallbacks(s->rd, s->gev, cb, s);

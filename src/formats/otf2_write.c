@@ -751,13 +751,51 @@ static OTF2_Paradigm thread_par(const pt_event *e) {
   return (OTF2_Paradigm)(c ? as_i64(c) : pt__otf2_paradigm_from_model((int)e->tag));
 }
 
-/* Index of the otf2 carrier label of a MARK, or -1. */
+/* Index of the otf2 carrier label of a MARK (PT__OTF2_L__COUNT + g for
+ * generic record g), or -1. */
 static int mark_label(const osnk *k, const pt_event *e) {
   const pt_def *d = def_get(k, PT_DEF_LABEL, e->ref);
   if (!d || !is_carrier(d->name)) return -1;
   for (int i = 0; i < PT__OTF2_L__COUNT; i++)
     if (strcmp(d->name, pt__otf2_label_names[i]) == 0) return i;
+  for (int i = 0; i < PT__OTF2_G__COUNT; i++)
+    if (strcmp(d->name, pt__otf2_generic_names[i]) == 0)
+      return PT__OTF2_L__COUNT + i;
   return -1;
+}
+
+/* A generic field's OTF2 value: references mapped to the archive's ids. */
+static uint64_t gref(osnk *k, OTF2_Type type, uint64_t v) {
+  return type >= OTF2_TYPE_ATTRIBUTE ? ref_of(k, type, v) : v;
+}
+
+/* Generic record g (PT__OTF2_GENERIC) of e: its "otf2:field" attributes in
+ * order; missing fields are 0. */
+static OTF2_ErrorCode write_generic(osnk *k, OTF2_EvtWriter *w,
+                                    OTF2_AttributeList *al, OTF2_TimeStamp t,
+                                    int g, const pt_event *e) {
+  uint64_t f[PT__OTF2_MAX_FIELDS] = {0};
+  unsigned nf = 0;
+  for (uint32_t i = 0; i < e->nattrs && nf < PT__OTF2_MAX_FIELDS; i++) {
+    const pt_attr *a = &e->attrs[i];
+    if (a->key == PT__OTF2_CARRIER_BASE + PT__OTF2_C_FIELD)
+      f[nf++] = a->val.v.u;
+    else if (a->key == PT__OTF2_CARRIER_BASE + PT__OTF2_C_FIELD_I)
+      f[nf++] = (uint64_t)a->val.v.i;
+  }
+  switch (g) {
+#pragma GCC diagnostic push /* the Omp* records are deprecated in OTF2 */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define G_ARG(i, K, T, n) , (T)gref(k, OTF2_TYPE_##K, f[i])
+#define G_CASE(N, nf, ...)                                                   \
+  case PT__OTF2_G_##N:                                                       \
+    return OTF2_EvtWriter_##N(w, al, t PT__OTF2_EACH(G_ARG, nf, __VA_ARGS__));
+    PT__OTF2_GENERIC(G_CASE)
+#undef G_CASE
+#undef G_ARG
+#pragma GCC diagnostic pop
+  }
+  return OTF2_SUCCESS;
 }
 
 static int write_event(osnk *k, const pt_event *e) {
@@ -911,6 +949,8 @@ static int write_event(osnk *k, const pt_event *e) {
         x = OTF2_EvtWriter_IoOperationIssued(w, al, t, hid, mid);
       } else if (lab == PT__OTF2_L_IO_CANCELLED) {
         x = OTF2_EvtWriter_IoOperationCancelled(w, al, t, hid, mid);
+      } else if (lab >= PT__OTF2_L__COUNT) {
+        x = write_generic(k, w, al, t, lab - PT__OTF2_L__COUNT, e);
       } else {
         k->skipped[e->kind]++;
         return PT_OK;
@@ -1064,6 +1104,46 @@ static int write_snapshot(osnk *k, const pt_snapshot *sn) {
     if (k->failed) return PT_EIO;                                            \
     if (e_ != OTF2_SUCCESS) return otf2_err(k, "writing " what, e_);         \
   } while (0)
+
+/* A field of a generic definition: v as read from its KEYVAL (-1 = an
+ * undefined reference), str the STRING field. */
+static uint64_t gdval(osnk *k, OTF2_Type type, int64_t v, const char *str) {
+  if (type == OTF2_TYPE_STRING) return str_id(k, str ? str : "");
+  if (type >= OTF2_TYPE_ATTRIBUTE)
+    return ref_of(k, type, v < 0 ? PT_NONE : (uint64_t)v);
+  return (uint64_t)v;
+}
+
+/* The definitions kept as "otf2:def.<Name>" KEYVALs (PT__OTF2_GENERIC_DEFS),
+ * in table order (a calling context after the source locations). */
+static int write_generic_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
+#define G_DARG(i, K, T, n) , (T)gdval(k, OTF2_TYPE_##K, v[i], str)
+#define G_DWRITE(N, nf, ...)                                                 \
+  for (size_t i = 0; i < k->ndefs; i++) {                                    \
+    const pt_def *d = &k->defs[i];                                           \
+    if (d->kind != PT_DEF_KEYVAL || !d->name || !d->s1 ||                    \
+        strcmp(d->name, "otf2:def." #N) != 0)                                \
+      continue;                                                              \
+    int64_t v[PT__OTF2_MAX_FIELDS] = {0};                                    \
+    const char *p = d->s1;                                                   \
+    for (int j = 0; j < PT__OTF2_MAX_FIELDS && *p; j++) {                    \
+      char *end;                                                             \
+      v[j] = strtoll(p, &end, 10);                                           \
+      if (end == p) break;                                                   \
+      p = end;                                                               \
+    }                                                                        \
+    const char *str = kv_get(k, "otf2:def." #N ".str", d->parent);           \
+    (void)str;                                                               \
+    W(OTF2_GlobalDefWriter_Write##N(gw, (OTF2_##N##Ref)d->parent             \
+                                        PT__OTF2_EACH(G_DARG, nf,            \
+                                                      __VA_ARGS__)),         \
+      "a " #N " definition");                                                \
+  }
+  PT__OTF2_GENERIC_DEFS(G_DWRITE)
+#undef G_DWRITE
+#undef G_DARG
+  return k->failed ? PT_ENOMEM : PT_OK;
+}
 
 static uint64_t loc_events(const osnk *k, uint64_t loc) {
   uint64_t i;
@@ -1507,7 +1587,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
         "an I/O handle");
     }
   }
-  return k->failed ? PT_ENOMEM : PT_OK;
+  return write_generic_defs(k, gw);
 }
 
 /* Per-location definition files: clock offsets (and an empty file for every

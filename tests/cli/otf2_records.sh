@@ -1,0 +1,55 @@
+#!/bin/sh
+# OTF2 records without a model kind (RMA, thread locks and tasks, calling
+# contexts and samples, I/O handle operations, non-blocking collectives,
+# communicator creation, OTF2 1.x OpenMP records) and the definitions they
+# use (RmaWin, SourceCodeLocation, CallingContext, InterruptGenerator):
+# an archive written with libotf2 by tests/otf2/records.c goes
+# OTF2 -> PTF -> text -> PTF -> OTF2, and otf2-print of the result equals
+# otf2-print of the original (events in order, definitions up to ids).
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+command -v otf2-print >/dev/null 2>&1 ||
+  { t_fail setup "otf2-print missing (scripts/install-deps.sh installs otf2-tools)"; t_done; }
+${CC:-cc} -std=c11 -o gen "$SRC/tests/otf2/records.c" -lotf2 2>gen.err ||
+  { t_fail setup "cannot build tests/otf2/records.c: $(head -c 300 gen.err)"; t_done; }
+ok generate ./gen arch || t_done
+
+norm_events() { sed -e 's/ <[0-9][0-9]*>//g'; }
+norm_defs() {
+  sed -e 's/ <[0-9][0-9]*>//g' -e 's/^\([A-Z_][A-Z_]*\)  *[0-9][0-9]*  /\1  /' |
+    LC_ALL=C sort
+}
+
+ok to_ptf "$PT" -q convert arch/traces.otf2 -o r.ptf || t_done
+ok to_text "$PT" dump r.ptf -o r.txt || t_done
+ok text_to_ptf "$PT" -q convert r.txt -o r2.ptf || t_done
+ok to_otf2 "$PT" -q convert r2.ptf -o r.otf2 || t_done
+
+otf2-print arch/traces.otf2 | norm_events >want.txt
+otf2-print r.otf2 2>print.err | norm_events >got.txt
+n=$(grep -c '^[A-Z_]* *[01]  ' want.txt)
+[ "$n" -gt 90 ] && t_pass "records_written_$n" ||
+  t_fail records_written "only $n event lines in the original"
+[ ! -s print.err ] && cmp -s want.txt got.txt && t_pass events_equal ||
+  t_fail events_equal "$(head -c 200 print.err) $(diff want.txt got.txt | head -6)"
+for r in RMA_PUT RMA_ATOMIC THREAD_ACQUIRE_LOCK THREAD_TASK_SWITCH \
+         CALLING_CONTEXT_SAMPLE IO_SEEK IO_DUPLICATE_HANDLE \
+         NON_BLOCKING_COLLECTIVE_COMPLETE COMM_DESTROY OMP_FORK OMP_JOIN; do
+  grep -q "^$r " got.txt && t_pass "kept_$r" || t_fail "kept_$r" "not in the result"
+done
+grep -q 'IO_SEEK .*-64' got.txt && t_pass seek_negative_offset ||
+  t_fail seek_negative_offset "$(grep IO_SEEK got.txt | head -1)"
+
+otf2-print -G arch/traces.otf2 | norm_defs >want.txt
+otf2-print -G r.otf2 2>print.err | norm_defs >got.txt
+[ ! -s print.err ] && cmp -s want.txt got.txt && t_pass defs_equal ||
+  t_fail defs_equal "$(head -c 200 print.err) $(diff want.txt got.txt | head -6)"
+grep -q 'CALLING_CONTEXT .*Parent: "main@records.c:42"' got.txt &&
+  t_pass calling_context_parent ||
+  t_fail calling_context_parent "$(grep CALLING_CONTEXT got.txt)"
+
+# The PTF archive is valid and the records are readable as marks.
+ok check_ptf "$PT" check r.ptf >/dev/null
+grep -q 'otf2:RmaPut' r.txt && t_pass text_names_record ||
+  t_fail text_names_record "no otf2:RmaPut label in the text form"
+t_done
