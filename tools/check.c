@@ -22,6 +22,10 @@ static const char help[] =
     "  recv_before_send     receives that end before their send began\n"
     "  undefined_region     events referencing undefined regions, or\n"
     "  undefined_location   undefined locations\n"
+    "A receive that ends before its send began by no more than the clock\n"
+    "tolerance is clock skew between ranks, not a problem: the summary\n"
+    "counts such messages and their largest gap (`paratrace sync` corrects\n"
+    "clock drift of recorded traces).\n"
     "Each problem is printed on one line (up to --max of them), then a\n"
     "summary with the count of each kind.  Memory is bounded by the open\n"
     "state (call stacks, messages in flight), not by the trace length.\n"
@@ -31,11 +35,17 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --max N      print at most N problems (default 20; 0 = none)\n"
+    "  --clock-tolerance T\n"
+    "               skew tolerated between the ranks' clocks: ticks, or a\n"
+    "               duration such as 500ns or 2us (default 1us when the\n"
+    "               trace defines its clock, else 0)\n"
     "  -q, --quiet  no progress bar; only the summary line\n"
     "  -h, --help\n";
 
-enum { O_MAX = 1 };
-static const cli_option options[] = {{"max", 0, 1, O_MAX}, {0, 0, 0, 0}};
+enum { O_MAX = 1, O_TOL };
+static const cli_option options[] = {{"max", 0, 1, O_MAX},
+                                     {"clock-tolerance", 0, 1, O_TOL},
+                                     {0, 0, 0, 0}};
 
 typedef struct printer {
   uint64_t max, printed;
@@ -55,6 +65,7 @@ int cmd_check(int argc, char **argv) {
   cli_parser_init(&p, argc, argv, options);
   const char *val, *path = NULL;
   uint64_t max = 20;
+  cli_time tol = {0};
   int id;
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
@@ -63,6 +74,11 @@ int cmd_check(int argc, char **argv) {
       case O_MAX:
         if (cli_parse_u64(val, &max)) return cli_usage("bad count '%s'", val);
         break;
+      case O_TOL:
+        if (cli_parse_time(val, &tol))
+          return cli_usage("bad clock tolerance '%s' (ticks, or 500ns, 2us)",
+                           val);
+        break;
       case CLI_ARG:
         if (path) return cli_usage("one trace at a time");
         path = val;
@@ -70,6 +86,19 @@ int cmd_check(int argc, char **argv) {
     }
   }
   if (!path) return cli_usage("missing TRACE");
+
+  /* The tolerance in ticks: a duration needs the trace's clock. */
+  uint64_t tol_ticks = tol.set && !tol.has_unit ? tol.ticks : 0;
+  if (!tol.set || tol.has_unit) {
+    cli_clock clk;
+    if (cli_read_clock(path, &clk) != 0) return CLI_FAIL;
+    double sec = tol.set ? tol.seconds : 1e-6;
+    if (tol.set && !clk.ticks_per_second)
+      return cli_fail(path, "the trace has no clock definition; give the "
+                      "clock tolerance in ticks");
+    double t = sec * (double)clk.ticks_per_second;
+    tol_ticks = t >= 1.8e19 ? UINT64_MAX : (uint64_t)(t + 0.5);
+  }
 
   pt_source_opts so = {0};
   so.warn = cli_warn;
@@ -85,6 +114,7 @@ int cmd_check(int argc, char **argv) {
   co.max_reports = 1; /* problems are printed as they are found */
   co.on_problem = on_problem;
   co.user = &pr;
+  co.clock_tolerance = tol_ticks;
   pt_check *chk = NULL;
   if (pt_check_create(&chk, &co) < 0) {
     pt_source_close(src);
@@ -120,6 +150,13 @@ int cmd_check(int argc, char **argv) {
       uint64_t total = pt_check_total(chk);
       if (total > pr.printed && pr.printed)
         printf("... and %" PRIu64 " more\n", total - pr.printed);
+      if (st.skewed_messages)
+        printf("%s: note: %" PRIu64 " receive%s ended before %s send began "
+               "by at most %" PRIu64 " ticks: clock skew within the "
+               "tolerance (%" PRIu64 " ticks), not counted as problems\n",
+               path, st.skewed_messages, st.skewed_messages == 1 ? "" : "s",
+               st.skewed_messages == 1 ? "its" : "their", st.max_skew,
+               tol_ticks);
       if (!total) {
         printf("%s: OK: %" PRIu64 " events on %" PRIu64 " locations, %" PRIu64
                " messages matched, max call depth %" PRIu64 "\n",

@@ -97,6 +97,10 @@ typedef struct pt_check_opts {
   pt_check_fn on_problem; /* called for every problem as it is found (the
                              problem is borrowed for the call); NULL = none */
   void *user;
+  uint64_t clock_tolerance; /* ticks: a receive that ends at most this long
+                               before its send began is clock skew between
+                               the ranks, counted in pt_check_stats, not a
+                               RECV_BEFORE_SEND problem; 0 = strict */
 } pt_check_opts;
 
 typedef struct pt_check pt_check;
@@ -138,6 +142,9 @@ typedef struct pt_check_stats {
   uint64_t messages_matched;   /* send/receive pairs */
   uint64_t max_depth;          /* deepest call stack on any location */
   uint64_t max_pending;        /* most unmatched messages at one time */
+  uint64_t skewed_messages;    /* receives ending before their send began
+                                  by no more than clock_tolerance */
+  uint64_t max_skew;           /* the largest such gap, ticks */
 } pt_check_stats;
 PT_API void pt_check_get_stats(const pt_check *c, pt_check_stats *st);
 

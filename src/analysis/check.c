@@ -545,7 +545,12 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv) {
     uint64_t send_time = is_recv ? other.time : ev->time;
     uint64_t recv_time = is_recv ? ev->time : other.time;
     uint64_t recv_loc = is_recv ? ev->location : other.location;
-    if (recv_time < send_time)
+    if (recv_time < send_time &&
+        send_time - recv_time <= c->opts.clock_tolerance) {
+      c->stats.skewed_messages++;
+      if (send_time - recv_time > c->stats.max_skew)
+        c->stats.max_skew = send_time - recv_time;
+    } else if (recv_time < send_time)
       report(c, PT_CHECK_RECV_BEFORE_SEND, recv_loc, recv_time, PT_NONE,
              send_time, 1,
              "receive from %" PRIu64 " (comm %" PRIu64 ", tag %" PRId64

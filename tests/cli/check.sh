@@ -53,7 +53,25 @@ check_broken unbalanced_leave '/^event 140 0 leave/s/region=2/region=1/' 'leave_
 check_broken leave_without_enter '/^event 100 0 enter/d' 'leave_without_enter'
 check_broken unclosed_region '/^event 210 1 leave/d' 'unclosed_region'
 check_broken wrong_tag '/ recv /s/tag=7/tag=8/' 'unmatched_send'
-check_broken recv_before_send 's/^event 150 1 recv/event 126 1 recv/' 'recv_before_send'
+# A receive ending 4 ticks (4 ns) before its send began: clock skew within
+# the default tolerance of 1 us (a note, exit 0); a problem with
+# --clock-tolerance 0, and with a clock whose ticks are 1 us.
+check_broken recv_before_send_ms 's/^event 150 1 recv/event 126 1 recv/; s/ticks_per_second=1000000000/ticks_per_second=1000000/' 'recv_before_send'
+sed -e 's/^event 150 1 recv/event 126 1 recv/' good.txt >skew.txt
+ok skew_tolerated "$PT" check skew.txt >skew.out &&
+  { grep -q 'note: 1 receive ended before its send began by at most 4 ticks' skew.out &&
+      grep -q OK skew.out && t_pass skew_note || t_fail skew_note "$(cat skew.out)"; }
+"$PT" check --clock-tolerance 0 skew.txt >skew0.out 2>&1
+[ $? -eq 1 ] && grep -q '1 recv_before_send' skew0.out && t_pass skew_strict ||
+  t_fail skew_strict "$(cat skew0.out)"
+"$PT" check --clock-tolerance 3ns skew.txt >skew3.out 2>&1
+[ $? -eq 1 ] && grep -q 'ended before its send began at t=130' skew3.out &&
+  t_pass skew_beyond_tolerance || t_fail skew_beyond_tolerance "$(cat skew3.out)"
+"$PT" check --clock-tolerance 4 skew.txt >skew4.out 2>&1 &&
+  t_pass skew_tolerance_ticks || t_fail skew_tolerance_ticks "$(cat skew4.out)"
+"$PT" check --clock-tolerance 2parsecs skew.txt >bad.out 2>&1
+[ $? -eq 2 ] && grep -q 'bad clock tolerance' bad.out && t_pass skew_bad_option ||
+  t_fail skew_bad_option "$(cat bad.out)"
 check_broken undefined_region '/^event 120 0 enter/s/region=2/region=9/; /^event 140 0 leave/s/region=2/region=9/' 'undefined_region'
 check_broken undefined_location '/^def location id=1 /d' 'undefined_location'
 

@@ -8,10 +8,11 @@
 
 /* A small world: locations 0..3 (ranks 0..3 via groups 100..103), regions
  * 1 "main", 2 "compute", 3 "MPI_Send", communicator 7. */
-static pt_check *world(void) {
+static pt_check *world_tol(uint64_t tolerance) {
   pt_check *c = NULL;
   pt_check_opts o = {0};
   o.max_reports = 50;
+  o.clock_tolerance = tolerance;
   if (pt_check_create(&c, &o) != PT_OK) abort();
   pt_def d;
   for (uint64_t i = 0; i < 4; i++) {
@@ -32,6 +33,7 @@ static pt_check *world(void) {
   }
   return c;
 }
+static pt_check *world(void) { return world_tol(0); }
 
 static int ev(pt_check *c, uint32_t kind, uint64_t t, uint64_t loc,
               uint64_t ref) {
@@ -247,6 +249,27 @@ TEST(recv_before_send) {
   pt_check_destroy(c);
 }
 
+TEST(clock_tolerance) {
+  /* Gaps of 3 and 10 ticks with a tolerance of 5: the first is skew
+   * (counted, not a problem), the second a problem. */
+  pt_check *c = world_tol(5);
+  ASSERT_OK(msg(c, PT_EV_SEND, 8, 0, 1, 5));
+  ASSERT_OK(msg(c, PT_EV_RECV, 5, 1, 0, 5));
+  ASSERT_OK(msg(c, PT_EV_SEND, 30, 2, 3, 1));
+  ASSERT_OK(msg(c, PT_EV_RECV, 20, 3, 2, 1));
+  ASSERT_OK(msg(c, PT_EV_SEND, 40, 0, 1, 6));
+  ASSERT_OK(msg(c, PT_EV_RECV, 45, 1, 0, 6)); /* in order: neither */
+  ASSERT_STATUS(pt_check_finish(c), PT_ECHECK);
+  ASSERT_ONLY(c, PT_CHECK_RECV_BEFORE_SEND, 1);
+  ASSERT_EQ_U64(pt_check_report(c, 0)->time, 20);
+  pt_check_stats st;
+  pt_check_get_stats(c, &st);
+  ASSERT_EQ_U64(st.skewed_messages, 1);
+  ASSERT_EQ_U64(st.max_skew, 3);
+  ASSERT_EQ_U64(st.messages_matched, 3);
+  pt_check_destroy(c);
+}
+
 TEST(fifo_matching) {
   /* Two sends on one channel, receives in between: FIFO pairs the first
    * send with the first receive.  The second receive ends (t=6) before the
@@ -448,6 +471,7 @@ int main(void) {
   RUN(unmatched_recv_other_comm);
   RUN(any_tag_receive);
   RUN(recv_before_send);
+  RUN(clock_tolerance);
   RUN(fifo_matching);
   RUN(undefined_refs);
   RUN(ranks_from_groups);
