@@ -10,14 +10,8 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 EXCLUDE="Pcontrol"
 if ! command -v mpicc >/dev/null 2>&1; then
-  t_fail "mpicc: not installed (scripts/install-deps.sh installs OpenMPI)"; # the Fortran table is derived from the C one by its generator
-if python3 "$SRC/scripts/gen-mpi-ftable.py" "$SRC/src/mpi/mpi_table.h" |
-  cmp -s - "$SRC/src/mpi/mpi_ftable.h"; then
-  t_pass "mpi_ftable.h is gen-mpi-ftable.py's output"
-else
-  t_fail "mpi_ftable.h" "differs from scripts/gen-mpi-ftable.py src/mpi/mpi_table.h"
-fi
-t_done
+  t_fail "mpicc: not installed (scripts/install-deps.sh installs OpenMPI)"
+  t_done
 fi
 ok "table signatures match mpi.h" \
   mpicc -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-deprecated-declarations \
