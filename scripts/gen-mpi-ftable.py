@@ -24,7 +24,7 @@ HANDLES['MPI_Datatype'] = ('MPI_Datatype', 'Type')
 # Bindings whose Fortran form is not the C one with arguments by reference.
 EXCLUDE = {
     'Init', 'Init_thread',          # no argc/argv in Fortran: wrappers.c
-    'Pcontrol',                     # variadic in C
+    'Pcontrol',                     # variadic in C; by hand in wrappers.c
     'Alloc_mem', 'Win_allocate', 'Win_allocate_shared', 'Win_shared_query',
     'Buffer_detach',                # address results (Fortran pointers)
     'Dist_graph_create', 'Dist_graph_create_adjacent',
@@ -47,7 +47,8 @@ def code(t, n, cname):
     if 'void *' in t: return ('V',)
     if b == 'int': return ('I',)
     if b == 'int *':
-        if n == 'index': return ('IX',)
+        if n == 'index' and 'array_of_requests' in cname:
+            return ('IX',)              # Waitany/Testany: 1-based out
         if n == 'array_of_indices': return ('IXA', 'outcount')
         return ('P',)
     if b == 'MPI_Aint': return ('A', 'MPI_Aint')

@@ -1046,8 +1046,9 @@ PT__OTF2_GENERIC(G_CB)
 /* Definitions: "otf2:def.<Name>" (numbers) and ".str" (the string). */
 #define G_NUM(i, K, T, n)                                                    \
   if (OTF2_TYPE_##K == OTF2_TYPE_STRING) {                                   \
-    str = (uint32_t)(n);                                                     \
-    l += snprintf(b + l, sizeof b - l, "%s0", i ? " " : "");                 \
+    str = (uint32_t)(n); /* its slot: 0, or -1 when undefined */             \
+    l += snprintf(b + l, sizeof b - l, "%s%d", i ? " " : "",                 \
+                  str == OTF2_UNDEFINED_STRING ? -1 : 0);                    \
   } else if (OTF2_TYPE_##K == OTF2_TYPE_INT64) {                             \
     l += snprintf(b + l, sizeof b - l, "%s%" PRId64, i ? " " : "",           \
                   (int64_t)(n));                                             \

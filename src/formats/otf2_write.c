@@ -1106,9 +1106,10 @@ static int write_snapshot(osnk *k, const pt_snapshot *sn) {
   } while (0)
 
 /* A field of a generic definition: v as read from its KEYVAL (-1 = an
- * undefined reference), str the STRING field. */
+ * undefined reference or string), str the STRING field. */
 static uint64_t gdval(osnk *k, OTF2_Type type, int64_t v, const char *str) {
-  if (type == OTF2_TYPE_STRING) return str_id(k, str ? str : "");
+  if (type == OTF2_TYPE_STRING)
+    return v < 0 ? OTF2_UNDEFINED_STRING : str_id(k, str ? str : "");
   if (type >= OTF2_TYPE_ATTRIBUTE)
     return ref_of(k, type, v < 0 ? PT_NONE : (uint64_t)v);
   return (uint64_t)v;

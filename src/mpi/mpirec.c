@@ -29,6 +29,8 @@
 #include "mpirec.h"
 
 #include <errno.h>
+#include <execinfo.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1351,6 +1353,52 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     comm_get((int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)c->v[ARG('c', 0)]);
 }
 
+/* ---- call sites through OpenMPI's mpi_f08 module ------------------------ */
+/* A call through `use mpi_f08` reaches our ompi_send_f from mpi_send_f08_
+ * in libmpi_usempif08, so the return address is in that library, one
+ * frame short of the application.  Such addresses are recognised by the
+ * library's load range and the application's frame is found by unwinding
+ * (backtrace, from the .eh_frame tables); calls from C and from the mpi
+ * module cost one range test. */
+enum { PT_SHIMS = 4 };
+static struct { uintptr_t lo, hi; } g_shim[PT_SHIMS];
+static int g_nshim;
+static pthread_once_t g_shim_once = PTHREAD_ONCE_INIT;
+
+static int shim_range(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size, (void)data;
+  const char *b = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+  b = b ? b + 1 : info->dlpi_name;
+  if (!b || strncmp(b, "libmpi_usempif08", 16) || g_nshim >= PT_SHIMS)
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || g_nshim >= PT_SHIMS)
+      continue;
+    g_shim[g_nshim].lo = info->dlpi_addr + ph->p_vaddr;
+    g_shim[g_nshim].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+    g_nshim++;
+  }
+  return 0;
+}
+static void shim_init(void) { dl_iterate_phdr(shim_range, NULL); }
+
+/* The application's return address for a call whose wrapper's return
+ * address is caller. */
+static void *app_caller(void *caller) {
+  pthread_once(&g_shim_once, shim_init);
+  uintptr_t a = (uintptr_t)caller;
+  int shim = 0;
+  for (int i = 0; i < g_nshim; i++)
+    if (a >= g_shim[i].lo && a < g_shim[i].hi) shim = 1;
+  if (!shim) return caller;
+  void *bt[8];
+  int n = backtrace(bt, 8);
+  for (int i = 0; i + 1 < n; i++)
+    if (bt[i] == caller) return bt[i + 1];
+  return caller;
+}
+
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
@@ -1423,7 +1471,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     if (p) {
       const char *mod = NULL;
       uint64_t offs = 0;
-      uint64_t site = pt_profile_site(p, caller, &mod, &offs);
+      uint64_t site = pt_profile_site(p, app_caller(caller), &mod, &offs);
       pt_profile_comm(p, site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id,
                       fn_names[c->id], mod, offs, c->pdest, c->pbytes, raw0,
                       raw1, PT_PROFILE_SYNC_ESTIMATE);

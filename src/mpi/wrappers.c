@@ -109,10 +109,12 @@ static inline void *pt_fbuf(void *p) {
   if (p == (void *)&mpi_fortran_in_place_) return MPI_IN_PLACE;
   return p;
 }
-/* A CHARACTER(len) argument as a C string without its trailing blanks, in
- * buf when it fits, else malloc'ed (NULL: out of memory). */
+/* A CHARACTER(len) argument as a C string without its leading and
+ * trailing blanks (as OpenMPI converts it), in buf when it fits, else
+ * malloc'ed (NULL: out of memory). */
 static char *pt_fstr(const char *f, size_t len, char *buf, size_t n) {
   while (len && f[len - 1] == ' ') len--;
+  while (len && *f == ' ') f++, len--;
   char *s = len < n ? buf : malloc(len + 1);
   if (!s) return NULL;
   memcpy(s, f, len);
@@ -176,19 +178,21 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   T *n = n##_n_ <= 16 ? n##_s_ : malloc((size_t)n##_n_ * sizeof *n);  \
   if (!n) pt_fail_ = 1;                                               \
   for (int i_ = 0; n && i_ < n##_n_; i_++) n[i_] = PMPI_##X##_f2c(f_##n[i_]);
+/* Statuses start zeroed: a Test or Iprobe that returns flag = false
+ * leaves them unset, and they are copied back all the same. */
 #define PT_FIN_ST(n)                                                  \
-  MPI_Status n##_s_;                                                  \
+  MPI_Status n##_s_ = {0};                                            \
   MPI_Status *n = f_##n == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : &n##_s_;
 #define PT_FIN_STI(n)                                                 \
   MPI_Status n##_s_;                                                  \
   PMPI_Status_f2c(f_##n, &n##_s_);                                    \
   const MPI_Status *n = &n##_s_;
 #define PT_FIN_STA(n, c, k)                                           \
-  MPI_Status n##_s_[8];                                               \
+  MPI_Status n##_s_[8] = {{0}};                                       \
   int n##_n_ = c > 0 ? c : 0;                                         \
   MPI_Status *n = f_##n == MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE \
                   : n##_n_ <= 8 ? n##_s_                              \
-                  : malloc((size_t)n##_n_ * sizeof *n);               \
+                  : calloc((size_t)n##_n_, sizeof *n);                \
   if (!n && f_##n != MPI_F_STATUSES_IGNORE) pt_fail_ = 1;
 #define PT_FIN_STR(n)                                                 \
   char n##_s_[256];                                                   \
@@ -302,7 +306,7 @@ void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided,
   int r = pt_mpi_Init_thread(NULL, NULL, *required, provided);
   if (ierr) *ierr = r;
 }
-#define PT_F_INIT_ALIASES(lower, UPPER, params)                        \
+#define PT_F_HAND_ALIASES(lower, UPPER, params)                        \
   PT_FEXPORT void mpi_##lower params                                    \
       __attribute__((alias("mpi_" #lower "_")));                        \
   PT_FEXPORT void mpi_##lower##__ params                                \
@@ -311,9 +315,17 @@ void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided,
       __attribute__((alias("mpi_" #lower "_")));                        \
   PT_FEXPORT void ompi_##lower##_f params                               \
       __attribute__((alias("mpi_" #lower "_")));
-PT_F_INIT_ALIASES(init, INIT, (MPI_Fint *ierr))
-PT_F_INIT_ALIASES(init_thread, INIT_THREAD,
+PT_F_HAND_ALIASES(init, INIT, (MPI_Fint *ierr))
+PT_F_HAND_ALIASES(init_thread, INIT_THREAD,
                   (MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr))
+/* MPI_PCONTROL(LEVEL): no IERROR in Fortran; OpenMPI's own entry point
+ * goes to PMPI_Pcontrol, past the C wrapper below. */
+PT_FEXPORT void mpi_pcontrol_(MPI_Fint *level);
+void mpi_pcontrol_(MPI_Fint *level) {
+  extern void pt__mpi_pcontrol(int level);
+  pt__mpi_pcontrol(*level);
+}
+PT_F_HAND_ALIASES(pcontrol, PCONTROL, (MPI_Fint *level))
 #endif /* OPEN_MPI */
 
 /* MPI_Pcontrol (variadic, not in the table): level 0 switches measurement

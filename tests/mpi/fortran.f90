@@ -1,13 +1,16 @@
 ! A Fortran MPI program (the mpi module, which reaches OpenMPI's mpif.h
 ! entry points) for the recorder's Fortran bindings: it checks its own
-! results (statuses, 1-based indices, MPI_IN_PLACE, handles made and
-! freed) and writes, per rank, the number of calls it made of each MPI
+! results (statuses, 1-based indices and MPI_UNDEFINED, tests that find
+! nothing, more requests and statuses than the bindings keep on the stack,
+! MPI_IN_PLACE, handles made and freed, graph topology arrays left as
+! given, strings with leading and trailing blanks and longer than 256
+! characters, MPI_Pcontrol switching recording off) and writes, per rank, the number of calls it made of each MPI
 ! function to PREFIX.<rank> ("MPI_Send 12" lines), to compare with the
 ! trace.  Usage: fortran PREFIX [ITERS]
 program fortran_test
   use mpi
   implicit none
-  integer, parameter :: nf = 24
+  integer, parameter :: nf = 32
   character(len=24) :: names(nf)
   integer :: counts(nf)
   integer :: ierr, rank, nprocs, right, left, i, it, iters, n, idx
@@ -18,6 +21,10 @@ program fortran_test
   logical :: flag
   character(len=256) :: prefix, arg
   character(len=32) :: fname
+  character(len=16) :: rs
+  character(len=400) :: longname
+  integer :: mreqs(24), mstat(MPI_STATUS_SIZE, 24), mbuf(12), sarr(12)
+  integer :: gindex(64), gedges(128), gi2(64), ge2(128), gcomm, fh
 
   names = [character(len=24) :: 'MPI_Init', 'MPI_Comm_rank', &
        'MPI_Comm_size', 'MPI_Send', 'MPI_Recv', 'MPI_Get_count', &
@@ -25,7 +32,9 @@ program fortran_test
        'MPI_Waitsome', 'MPI_Allreduce', 'MPI_Bcast', 'MPI_Comm_split', &
        'MPI_Comm_dup', 'MPI_Comm_free', 'MPI_Type_contiguous', &
        'MPI_Type_commit', 'MPI_Type_free', 'MPI_Sendrecv', 'MPI_Iprobe', &
-       'MPI_Barrier', 'MPI_Info_create', 'MPI_Info_set']
+       'MPI_Barrier', 'MPI_Info_create', 'MPI_Info_set', 'MPI_Testany', &
+       'MPI_Testall', 'MPI_Testsome', 'MPI_Graph_create', 'MPI_Graph_get', &
+       'MPI_File_open', 'MPI_File_close', 'MPI_Comm_set_name']
   counts = 0
   iters = 3
   call get_command_argument(1, prefix)
@@ -167,7 +176,123 @@ program fortran_test
   call tick('MPI_Info_set')
   call MPI_Info_get(info, 'paratrace_key', 32, fname, flag, ierr)
   call expect(flag .and. fname == 'a value', 'Info_set: trailing blanks')
+  call MPI_Info_set(info, '  paratrace_key2 ', 'v2', ierr)
+  call tick('MPI_Info_set')
+  call MPI_Info_get(info, 'paratrace_key2', 32, fname, flag, ierr)
+  call expect(flag .and. fname == 'v2', 'Info_set: leading blanks')
   call MPI_Info_free(info, ierr)
+
+  ! tests that find nothing yet (the partner sends after the barrier)
+  call MPI_Irecv(rbuf, 2, MPI_INTEGER, left, 60, MPI_COMM_WORLD, reqs(1), ierr)
+  call tick('MPI_Irecv')
+  reqs(2) = MPI_REQUEST_NULL
+  call MPI_Testany(2, reqs, idx, flag, status, ierr)
+  call tick('MPI_Testany')
+  call expect(.not. flag .and. idx == MPI_UNDEFINED, 'Testany: nothing yet')
+  call MPI_Testall(2, reqs, flag, statuses, ierr)
+  call tick('MPI_Testall')
+  call expect(.not. flag, 'Testall: nothing yet')
+  call MPI_Testsome(2, reqs, outcount, indices, statuses, ierr)
+  call tick('MPI_Testsome')
+  call expect(outcount == 0, 'Testsome: nothing yet')
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call tick('MPI_Barrier')
+  call MPI_Isend(sbuf, 2, MPI_INTEGER, right, 60, MPI_COMM_WORLD, reqs(2), ierr)
+  call tick('MPI_Isend')
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Testany(2, reqs, idx, flag, status, ierr)
+    call tick('MPI_Testany')
+  end do
+  call expect(idx == 1 .or. idx == 2, 'Testany: index in 1..2')
+  call expect(reqs(idx) == MPI_REQUEST_NULL, 'Testany: request freed')
+  if (idx == 1) call expect(status(MPI_SOURCE) == left .and. &
+                            status(MPI_TAG) == 60, 'Testany: status')
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Testall(2, reqs, flag, statuses, ierr)
+    call tick('MPI_Testall')
+  end do
+  if (idx == 2) call expect(statuses(MPI_SOURCE, 1) == left, 'Testall: status')
+  call MPI_Testany(2, reqs, idx, flag, status, ierr)
+  call tick('MPI_Testany')
+  call expect(flag .and. idx == MPI_UNDEFINED, 'Testany: all null')
+  call MPI_Testsome(2, reqs, outcount, indices, statuses, ierr)
+  call tick('MPI_Testsome')
+  call expect(outcount == MPI_UNDEFINED, 'Testsome: all null')
+
+  ! 24 requests and statuses (more than the bindings keep on the stack)
+  do i = 1, 12
+    call MPI_Irecv(mbuf(i), 1, MPI_INTEGER, left, 100 + i, MPI_COMM_WORLD, &
+                   mreqs(i), ierr)
+    call tick('MPI_Irecv')
+  end do
+  do i = 1, 12
+    sarr(i) = 1000 * i + rank
+    call MPI_Isend(sarr(i), 1, MPI_INTEGER, right, 100 + i, MPI_COMM_WORLD, &
+                   mreqs(12 + i), ierr)
+    call tick('MPI_Isend')
+  end do
+  call MPI_Waitall(24, mreqs, mstat, ierr)
+  call tick('MPI_Waitall')
+  do i = 1, 12
+    call expect(mstat(MPI_SOURCE, i) == left .and. &
+                mstat(MPI_TAG, i) == 100 + i, 'Waitall 24: statuses')
+    call expect(mbuf(i) == 1000 * i + left, 'Waitall 24: data')
+  end do
+  do i = 1, 24
+    call expect(mreqs(i) == MPI_REQUEST_NULL, 'Waitall 24: requests freed')
+  end do
+
+  ! a ring graph: the index and edge arrays are the caller's, unchanged
+  do i = 1, nprocs
+    gindex(i) = 2 * i
+    gedges(2 * i - 1) = mod(i - 2 + nprocs, nprocs)
+    gedges(2 * i) = mod(i, nprocs)
+  end do
+  call MPI_Graph_create(MPI_COMM_WORLD, nprocs, gindex, gedges, .false., &
+                        gcomm, ierr)
+  call tick('MPI_Graph_create')
+  do i = 1, nprocs
+    call expect(gindex(i) == 2 * i, 'Graph_create: index left as given')
+  end do
+  call MPI_Graph_get(gcomm, nprocs, 2 * nprocs, gi2, ge2, ierr)
+  call tick('MPI_Graph_get')
+  do i = 1, nprocs
+    call expect(gi2(i) == 2 * i, 'Graph_get: index')
+    call expect(ge2(2 * i) == gedges(2 * i), 'Graph_get: edges')
+  end do
+  call MPI_Comm_free(gcomm, ierr)
+  call tick('MPI_Comm_free')
+
+  ! a file name between blanks
+  write (rs, '(I0)') rank
+  longname = ' ' // repeat('./', 50) // 'ptlong.' // trim(rs)
+  call MPI_File_open(MPI_COMM_SELF, longname, &
+                     MPI_MODE_CREATE + MPI_MODE_WRONLY, MPI_INFO_NULL, fh, ierr)
+  call tick('MPI_File_open')
+  call expect(ierr == MPI_SUCCESS, 'File_open: a long name')
+  call MPI_File_close(fh, ierr)
+  call tick('MPI_File_close')
+  inquire (file='ptlong.' // trim(rs), exist=flag)
+  call expect(flag, 'File_open: the file made')
+
+  ! a name of 300 characters (OpenMPI keeps the first MPI_MAX_OBJECT_NAME)
+  longname = '  ' // repeat('abcdefghij', 30)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dupcomm, ierr)
+  call tick('MPI_Comm_dup')
+  call MPI_Comm_set_name(dupcomm, longname, ierr)
+  call tick('MPI_Comm_set_name')
+  call MPI_Comm_get_name(dupcomm, longname, n, ierr)
+  call expect(n == MPI_MAX_OBJECT_NAME .and. &
+              longname(1:20) == 'abcdefghijabcdefghij', 'Comm_set_name: 300')
+  call MPI_Comm_free(dupcomm, ierr)
+  call tick('MPI_Comm_free')
+
+  ! measurement off: this barrier is not recorded
+  call MPI_Pcontrol(0)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call MPI_Pcontrol(1)
 
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call tick('MPI_Barrier')

@@ -1,12 +1,16 @@
 ! The mpi_f08 module's calls (OpenMPI routes them to its ompi_*_f entry
 ! points) through the recorder: a ring of blocking and non-blocking
-! messages, a collective in place and a communicator made and freed; the
+! messages, Waitany's 1-based index, a collective in place, a
+! communicator made and freed, MPI_Info strings with blanks; the
 ! program checks its results and writes its call counts to PREFIX.<rank>.
 ! Usage: fortran08 PREFIX
 program fortran08_test
   use mpi_f08
   implicit none
-  integer :: rank, nprocs, right, left, n, sum, i
+  integer :: rank, nprocs, right, left, n, sum, i, idx
+  logical :: flag
+  type(MPI_Info) :: info
+  character(len=32) :: val
   type(MPI_Status) :: status, statuses(2)
   type(MPI_Request) :: reqs(2)
   type(MPI_Comm) :: half
@@ -41,6 +45,20 @@ program fortran08_test
     call expect(reqs(i) == MPI_REQUEST_NULL, 'Waitall: requests freed')
   end do
 
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, left, 10, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, right, 10, MPI_COMM_WORLD, reqs(2))
+  do i = 1, 2
+    call MPI_Waitany(2, reqs, idx, status)
+    call expect(idx == 1 .or. idx == 2, 'Waitany: index in 1..2')
+    call expect(reqs(idx) == MPI_REQUEST_NULL, 'Waitany: request freed')
+  end do
+
+  call MPI_Info_create(info)
+  call MPI_Info_set(info, ' paratrace_key  ', 'a value   ')
+  call MPI_Info_get(info, 'paratrace_key', 32, val, flag)
+  call expect(flag .and. val == 'a value', 'Info_set: blanks')
+  call MPI_Info_free(info)
+
   sum = rank
   call MPI_Allreduce(MPI_IN_PLACE, sum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   call expect(sum == nprocs * (nprocs - 1) / 2, 'Allreduce in place')
@@ -54,8 +72,9 @@ program fortran08_test
   write (rs, '(I0)') rank
   open (unit=10, file=trim(prefix) // '.' // trim(rs), status='replace')
   write (10, '(A)') 'MPI_Init 1', 'MPI_Comm_rank 1', 'MPI_Comm_size 1', &
-       'MPI_Send 1', 'MPI_Recv 2', 'MPI_Get_count 1', 'MPI_Irecv 1', &
-       'MPI_Isend 1', 'MPI_Waitall 1', 'MPI_Allreduce 1', &
+       'MPI_Send 1', 'MPI_Recv 2', 'MPI_Get_count 1', 'MPI_Irecv 2', &
+       'MPI_Isend 2', 'MPI_Waitall 1', 'MPI_Waitany 2', 'MPI_Allreduce 1', &
+       'MPI_Info_create 1', 'MPI_Info_set 1', 'MPI_Info_free 1', &
        'MPI_Comm_split 1', 'MPI_Barrier 1', 'MPI_Comm_free 1', 'MPI_Finalize 1'
   close (10)
   call MPI_Finalize()

@@ -45,11 +45,11 @@ static void rank_events(OTF2_EvtWriter *w, uint64_t t, uint32_t me) {
   CK(OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t++));
   CK(OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t++, OTF2_COLLECTIVE_OP_CREATE_HANDLE,
                                      OTF2_RMA_SYNC_LEVEL_PROCESS, 0, 0, 8, 16));
-  CK(OTF2_EvtWriter_RmaGroupSync(w, NULL, t++, OTF2_RMA_SYNC_LEVEL_MEMORY, 0, 1));
+  CK(OTF2_EvtWriter_RmaGroupSync(w, NULL, t++, OTF2_RMA_SYNC_LEVEL_MEMORY, 1, 1));
   CK(OTF2_EvtWriter_RmaRequestLock(w, NULL, t++, 0, peer, 7, OTF2_LOCK_EXCLUSIVE));
   CK(OTF2_EvtWriter_RmaAcquireLock(w, NULL, t++, 0, peer, 7, OTF2_LOCK_EXCLUSIVE));
   CK(OTF2_EvtWriter_RmaTryLock(w, NULL, t++, 0, peer, 8, OTF2_LOCK_SHARED));
-  CK(OTF2_EvtWriter_RmaPut(w, NULL, t++, 0, peer, 4096, 100 + me));
+  CK(OTF2_EvtWriter_RmaPut(w, NULL, t++, 1, peer, 4096, 100 + me));
   CK(OTF2_EvtWriter_RmaGet(w, NULL, t++, 0, peer, 512, 200 + me));
   CK(OTF2_EvtWriter_RmaAtomic(w, NULL, t++, 0, peer, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ADD,
                               8, 8, 300 + me));
@@ -152,8 +152,12 @@ int main(int argc, char **argv) {
                                      2, ranks));
   CK(OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
                                     OTF2_COMM_FLAG_NONE));
+  /* a second window without a name (OTF2_UNDEFINED_STRING stays
+   * undefined); events refer to both */
   CK(OTF2_GlobalDefWriter_WriteRmaWin(g, 0, S_WIN, 0,
                                       OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
+  CK(OTF2_GlobalDefWriter_WriteRmaWin(g, 1, OTF2_UNDEFINED_STRING, 0,
+                                      OTF2_RMA_WIN_FLAG_NONE));
   CK(OTF2_GlobalDefWriter_WriteSourceCodeLocation(g, 0, S_SRC, 42));
   CK(OTF2_GlobalDefWriter_WriteSourceCodeLocation(g, 1, S_SRC, 57));
   CK(OTF2_GlobalDefWriter_WriteCallingContext(g, 0, 0, 0,
