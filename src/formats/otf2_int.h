@@ -184,7 +184,11 @@ enum {
       (CALLING_CONTEXT, OTF2_CallingContextRef, parent))                     \
   X(InterruptGenerator, 5, (STRING, OTF2_StringRef, name),                   \
       (UINT8, OTF2_InterruptGeneratorMode, mode), (UINT8, OTF2_Base, base),  \
-      (INT64, int64_t, exponent), (UINT64, uint64_t, period))
+      (INT64, int64_t, exponent), (UINT64, uint64_t, period))                \
+  X(Callpath, 2, (UINT32, OTF2_CallpathRef, parent),                         \
+      (REGION, OTF2_RegionRef, region))                                      \
+  X(CartDimension, 3, (STRING, OTF2_StringRef, name),                        \
+      (UINT32, uint32_t, size), (UINT8, OTF2_CartPeriodicity, periodicity))
 
 /* PT__OTF2_EACH(M, N, fields...): M(index, OTF2_Type suffix, C type, name)
  * for each field tuple of a row above. */

@@ -394,11 +394,10 @@ static OTF2_CallbackCode d_mrecorder(void *u, OTF2_MetricRef m,
 
 /* Properties: KEYVAL "otf2:property.<owner>:<NAME>" = "<OTF2_Type> <value>"
  * (string values by content). */
-static OTF2_CallbackCode property(osrc *s, const char *owner, uint64_t scope,
-                                  OTF2_StringRef name, OTF2_Type type,
-                                  OTF2_AttributeValue v) {
-  char kn[64], val[64];
-  snprintf(kn, sizeof kn, "otf2:property.%s:", owner);
+static OTF2_CallbackCode property_kv(osrc *s, const char *kn, uint64_t scope,
+                                     OTF2_StringRef name, OTF2_Type type,
+                                     OTF2_AttributeValue v) {
+  char val[64];
   pdef *p = pdef_add(s, PT_DEF_KEYVAL, s->next_kv++);
   if (!p) return cb_oom(s);
   p->d.parent = scope;
@@ -434,6 +433,13 @@ static OTF2_CallbackCode property(osrc *s, const char *owner, uint64_t scope,
   if (!p->pre[0] || !p->pre[1]) return cb_oom(s);
   return OTF2_CALLBACK_SUCCESS;
 }
+static OTF2_CallbackCode property(osrc *s, const char *owner, uint64_t scope,
+                                  OTF2_StringRef name, OTF2_Type type,
+                                  OTF2_AttributeValue v) {
+  char kn[64];
+  snprintf(kn, sizeof kn, "otf2:property.%s:", owner);
+  return property_kv(s, kn, scope, name, type, v);
+}
 
 static OTF2_CallbackCode d_stn_prop(void *u, OTF2_SystemTreeNodeRef n,
                                     OTF2_StringRef name, OTF2_Type t,
@@ -449,6 +455,89 @@ static OTF2_CallbackCode d_loc_prop(void *u, OTF2_LocationRef l,
                                     OTF2_StringRef name, OTF2_Type t,
                                     OTF2_AttributeValue v) {
   return property(u, "location", l, name, t, v);
+}
+
+/* Properties named by a number (an enumeration or a reference), not a
+ * string: "otf2:property.<owner>:<number>". */
+static OTF2_CallbackCode property_n(osrc *s, const char *owner, uint64_t scope,
+                                    uint64_t n, OTF2_Type type,
+                                    OTF2_AttributeValue v) {
+  char kn[80];
+  snprintf(kn, sizeof kn, "otf2:property.%s:%" PRIu64, owner, n);
+  return property_kv(s, kn, scope, OTF2_UNDEFINED_STRING, type, v);
+}
+static OTF2_CallbackCode d_par_prop(void *u, OTF2_Paradigm par,
+                                    OTF2_ParadigmProperty prop, OTF2_Type t,
+                                    OTF2_AttributeValue v) {
+  return property_n(u, "paradigm", par, prop, t, v);
+}
+static OTF2_CallbackCode d_file_prop(void *u, OTF2_IoFileRef f,
+                                     OTF2_StringRef name, OTF2_Type t,
+                                     OTF2_AttributeValue v) {
+  return property(u, "io_file", f, name, t, v);
+}
+/* scoped by the OTF2 ids, as the generic definitions they belong to */
+static OTF2_CallbackCode d_cc_prop(void *u, OTF2_CallingContextRef c,
+                                   OTF2_StringRef name, OTF2_Type t,
+                                   OTF2_AttributeValue v) {
+  return property(u, "calling_context", c, name, t, v);
+}
+static OTF2_CallbackCode d_cp_param(void *u, OTF2_CallpathRef c,
+                                    OTF2_ParameterRef par, OTF2_Type t,
+                                    OTF2_AttributeValue v) {
+  return property_n(u, "callpath", c, par, t, v);
+}
+
+/* KEYVAL "otf2:stn_domain" (scope = node) = the OTF2_SystemTreeDomain. */
+static OTF2_CallbackCode d_stn_domain(void *u, OTF2_SystemTreeNodeRef n,
+                                      OTF2_SystemTreeDomain dom) {
+  osrc *s = u;
+  if (kv_int(s, n, "otf2:stn_domain", dom) < 0) return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+/* KEYVAL "otf2:io_precreated" (scope = handle) = "<mode> <status flags>". */
+static OTF2_CallbackCode d_io_precreated(void *u, OTF2_IoHandleRef h,
+                                         OTF2_IoAccessMode mode,
+                                         OTF2_IoStatusFlag flags) {
+  osrc *s = u;
+  char v[48];
+  snprintf(v, sizeof v, "%d %" PRIu32, (int)mode, (uint32_t)flags);
+  if (!kv_add(s, h, "otf2:io_precreated", v, OTF2_UNDEFINED_STRING))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+/* Cartesian topologies, scoped by OTF2 id like the generic definitions:
+ * "otf2:def.CartTopology" = "<comm> <n> <dimension>..." (the communicator
+ * as a model id) with ".str" = the name; "otf2:def.CartCoordinate" (scope
+ * = the topology, one per rank) = "<rank> <n> <coordinate>...". */
+static uint64_t ref_value(OTF2_Type type, uint64_t v);
+static OTF2_CallbackCode d_cart_topo(void *u, OTF2_CartTopologyRef self,
+                                     OTF2_StringRef name, OTF2_CommRef comm,
+                                     uint8_t n, const OTF2_CartDimensionRef *d) {
+  osrc *s = u;
+  char b[8 * 256 + 64];
+  uint64_t c = ref_value(OTF2_TYPE_COMM, comm);
+  int l = snprintf(b, sizeof b, "%" PRId64 " %u",
+                   c == PT_NONE ? INT64_C(-1) : (int64_t)c, (unsigned)n);
+  for (unsigned i = 0; i < n; i++)
+    l += snprintf(b + l, sizeof b - (size_t)l, " %" PRIu32, (uint32_t)d[i]);
+  if (!kv_add(s, self, "otf2:def.CartTopology", b, OTF2_UNDEFINED_STRING) ||
+      (name != OTF2_UNDEFINED_STRING &&
+       !kv_add(s, self, "otf2:def.CartTopology.str", NULL, name)))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode d_cart_coord(void *u, OTF2_CartTopologyRef topo,
+                                      uint32_t rank, uint8_t n,
+                                      const uint32_t *coords) {
+  osrc *s = u;
+  char b[11 * 256 + 32];
+  int l = snprintf(b, sizeof b, "%" PRIu32 " %u", rank, (unsigned)n);
+  for (unsigned i = 0; i < n; i++)
+    l += snprintf(b + l, sizeof b - (size_t)l, " %" PRIu32, coords[i]);
+  if (!kv_add(s, topo, "otf2:def.CartCoordinate", b, OTF2_UNDEFINED_STRING))
+    return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode d_iofile(void *u, OTF2_IoFileRef self,
@@ -493,7 +582,10 @@ static OTF2_CallbackCode d_ioparadigm(
     uint8_t nprops, const OTF2_IoParadigmProperty *props,
     const OTF2_Type *types, const OTF2_AttributeValue *values) {
   osrc *s = u;
-  (void)nprops, (void)props, (void)types, (void)values;
+  for (unsigned i = 0; i < nprops; i++)
+    if (property_n(s, "io_paradigm", self, props[i], types[i], values[i]) !=
+        OTF2_CALLBACK_SUCCESS)
+      return OTF2_CALLBACK_INTERRUPT;
   char v[48];
   snprintf(v, sizeof v, "%d %d ", (int)cls, (int)flags);
   if (!kv_add(s, self, "otf2:io_paradigm", v, ident) ||
@@ -1371,6 +1463,14 @@ static int read_global_defs(osrc *s) {
   SET(IoDirectory, d_iodir);
   SET(IoHandle, d_iohandle);
   SET(IoParadigm, d_ioparadigm);
+  SET(ParadigmProperty, d_par_prop);
+  SET(IoFileProperty, d_file_prop);
+  SET(CallingContextProperty, d_cc_prop);
+  SET(CallpathParameter, d_cp_param);
+  SET(SystemTreeNodeDomain, d_stn_domain);
+  SET(IoPreCreatedHandleState, d_io_precreated);
+  SET(CartTopology, d_cart_topo);
+  SET(CartCoordinate, d_cart_coord);
 #define G_SET(N, ...) SET(N, gd_##N);
   PT__OTF2_GENERIC_DEFS(G_SET)
 #undef G_SET

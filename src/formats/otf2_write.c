@@ -1146,39 +1146,154 @@ static int write_generic_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
   return k->failed ? PT_ENOMEM : PT_OK;
 }
 
+/* Definitions that refer to files, handles or generic definitions: the
+ * Cartesian topologies and coordinates, system tree domains, pre-created
+ * handle states and the phase-1 properties. */
+static int write_property(osnk *k, OTF2_GlobalDefWriter *gw,
+                          const pt_def *d, int phase);
+static int write_late_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_KEYVAL || !d->name || !d->s1) continue;
+    int topo = strcmp(d->name, "otf2:def.CartTopology") == 0;
+    int coord = !topo && strcmp(d->name, "otf2:def.CartCoordinate") == 0;
+    if (topo || coord) {
+      /* "<comm|rank> <n> <value>..." */
+      uint32_t vals[255];
+      char *end;
+      const char *p = d->s1;
+      long long first = strtoll(p, &end, 10);
+      if (end == p) continue;
+      p = end;
+      unsigned long n = strtoul(p, &end, 10);
+      if (end == p || n > 255) continue;
+      p = end;
+      unsigned j = 0;
+      for (; j < n; j++) {
+        vals[j] = (uint32_t)strtoul(p, &end, 10);
+        if (end == p) break;
+        p = end;
+      }
+      if (j < n) continue;
+      if (topo) {
+        const char *nm = kv_get(k, "otf2:def.CartTopology.str", d->parent);
+        W(OTF2_GlobalDefWriter_WriteCartTopology(
+              gw, (OTF2_CartTopologyRef)d->parent,
+              nm ? str_id(k, nm) : OTF2_UNDEFINED_STRING,
+              ref_of(k, OTF2_TYPE_COMM,
+                     first < 0 ? PT_NONE : (uint64_t)first),
+              (uint8_t)n, vals),
+          "a Cartesian topology");
+      } else {
+        W(OTF2_GlobalDefWriter_WriteCartCoordinate(
+              gw, (OTF2_CartTopologyRef)d->parent, (uint32_t)first,
+              (uint8_t)n, vals),
+          "a Cartesian coordinate");
+      }
+    } else if (strcmp(d->name, "otf2:stn_domain") == 0) {
+      W(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+            gw, id_of(k, M_STN, d->parent),
+            (OTF2_SystemTreeDomain)strtoul(d->s1, NULL, 10)),
+        "a system tree node domain");
+    } else if (strcmp(d->name, "otf2:io_precreated") == 0) {
+      char *end;
+      unsigned long mode = strtoul(d->s1, &end, 10);
+      unsigned long fl = strtoul(end, NULL, 10);
+      W(OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(
+            gw, id_of(k, M_HANDLE, d->parent), (OTF2_IoAccessMode)mode,
+            (OTF2_IoStatusFlag)fl),
+        "a pre-created I/O handle state");
+    } else if (strncmp(d->name, "otf2:property.", 14) == 0) {
+      int rc = write_property(k, gw, d, 1);
+      if (rc < 0) return rc;
+    }
+  }
+  return k->failed ? PT_ENOMEM : PT_OK;
+}
+
 static uint64_t loc_events(const osnk *k, uint64_t loc) {
   uint64_t i;
   return loc != PT_NONE && pt__map_get(&k->lw_at, loc, &i) ? k->lw[i].nev : 0;
 }
 
-static int write_property(osnk *k, OTF2_GlobalDefWriter *gw,
-                          const pt_def *d) {
-  const char *n = d->name + strlen("otf2:property.");
-  const char *colon = strchr(n, ':');
-  if (!colon || !d->s1) return PT_OK;
-  size_t olen = (size_t)(colon - n);
+/* Owners whose properties go out with the other definitions (phase 0) or
+ * after the files, handles and generic definitions they refer to (1). */
+static int owner_is(const char *n, size_t len, const char *owner) {
+  return strlen(owner) == len && strncmp(n, owner, len) == 0;
+}
+static int property_phase(const char *n, size_t len) {
+  return owner_is(n, len, "io_file") || owner_is(n, len, "calling_context") ||
+                 owner_is(n, len, "callpath")
+             ? 1
+             : 0;
+}
+
+/* A property KEYVAL "otf2:property.<owner>:<name>" = "<type> <value>" as
+ * its OTF2 value. */
+static int property_value(osnk *k, const pt_def *d, OTF2_Type *type,
+                          OTF2_AttributeValue *v) {
   char *end;
-  long type = strtol(d->s1, &end, 10);
+  long t = strtol(d->s1, &end, 10);
   const char *text = *end == ' ' ? end + 1 : end;
-  OTF2_AttributeValue v;
-  memset(&v, 0, sizeof v);
+  memset(v, 0, sizeof *v);
   pt_value pv;
-  if (type == OTF2_TYPE_STRING) {
+  if (t == OTF2_TYPE_STRING) {
     pv = (pt_value){PT_TYPE_STRING, 0, {.s = text}};
-  } else if (type == OTF2_TYPE_FLOAT || type == OTF2_TYPE_DOUBLE) {
+  } else if (t == OTF2_TYPE_FLOAT || t == OTF2_TYPE_DOUBLE) {
     pv = (pt_value){PT_TYPE_DOUBLE, 0, {.d = strtod(text, NULL)}};
-  } else if (type >= OTF2_TYPE_INT8 && type <= OTF2_TYPE_INT64) {
+  } else if (t >= OTF2_TYPE_INT8 && t <= OTF2_TYPE_INT64) {
     pv = (pt_value){PT_TYPE_INT, 0, {.i = strtoll(text, NULL, 10)}};
   } else {
     pv = (pt_value){PT_TYPE_UINT, 0, {.u = strtoull(text, NULL, 10)}};
   }
-  if (type >= OTF2_TYPE_UINT8 && type <= OTF2_TYPE_STRING) {
-    if (value_of(k, (OTF2_Type)type, &pv, &v) < 0) return PT_ENOMEM;
+  if (t >= OTF2_TYPE_UINT8 && t <= OTF2_TYPE_STRING) {
+    if (value_of(k, (OTF2_Type)t, &pv, v) < 0) return PT_ENOMEM;
   } else {
-    v.uint64 = pv.v.u; /* references: raw */
+    v->uint64 = pv.v.u; /* references: raw */
   }
+  *type = (OTF2_Type)t;
+  return PT_OK;
+}
+
+static int write_property(osnk *k, OTF2_GlobalDefWriter *gw,
+                          const pt_def *d, int phase) {
+  const char *n = d->name + strlen("otf2:property.");
+  const char *colon = strchr(n, ':');
+  if (!colon || !d->s1) return PT_OK;
+  size_t olen = (size_t)(colon - n);
+  if (property_phase(n, olen) != phase) return PT_OK;
+  OTF2_Type type;
+  OTF2_AttributeValue v;
+  int rc = property_value(k, d, &type, &v);
+  if (rc < 0) return rc;
+  /* numbered names: paradigm properties and callpath parameters */
+  uint64_t num = strtoull(colon + 1, NULL, 10);
+  if (owner_is(n, olen, "paradigm")) {
+    W(OTF2_GlobalDefWriter_WriteParadigmProperty(
+          gw, (OTF2_Paradigm)d->parent, (OTF2_ParadigmProperty)num, type, v),
+      "a paradigm property");
+    return PT_OK;
+  }
+  if (owner_is(n, olen, "callpath")) {
+    W(OTF2_GlobalDefWriter_WriteCallpathParameter(
+          gw, (OTF2_CallpathRef)d->parent, id_of(k, M_PARAM, num), type, v),
+      "a callpath parameter");
+    return PT_OK;
+  }
+  if (!owner_is(n, olen, "io_file") && !owner_is(n, olen, "calling_context") &&
+      !owner_is(n, olen, "system_node") &&
+      !owner_is(n, olen, "location_group") && !owner_is(n, olen, "location"))
+    return PT_OK; /* I/O paradigm properties go with their paradigm */
   uint32_t name = str_id(k, colon + 1);
-  if (olen == 11 && strncmp(n, "system_node", 11) == 0) {
+  if (owner_is(n, olen, "io_file")) {
+    W(OTF2_GlobalDefWriter_WriteIoFileProperty(
+          gw, id_of(k, M_FILE, d->parent), name, type, v),
+      "an I/O file property");
+  } else if (owner_is(n, olen, "calling_context")) {
+    W(OTF2_GlobalDefWriter_WriteCallingContextProperty(
+          gw, (OTF2_CallingContextRef)d->parent, name, type, v),
+      "a calling context property");
+  } else if (olen == 11 && strncmp(n, "system_node", 11) == 0) {
     W(OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
           gw, id_of(k, M_STN, d->parent), name, (OTF2_Type)type, v),
       "a system tree node property");
@@ -1523,7 +1638,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
         "a parameter");
     } else if (d->kind == PT_DEF_KEYVAL && d->name &&
                strncmp(d->name, "otf2:property.", 14) == 0) {
-      rc = write_property(k, gw, d);
+      rc = write_property(k, gw, d, 0);
       if (rc < 0) return rc;
     }
   }
@@ -1549,10 +1664,27 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       int cls = 0, fl = 0, pos = 0;
       sscanf(d->s1, "%d %d %n", &cls, &fl, &pos);
       const char *nm = kv_get(k, "otf2:io_paradigm.name", d->parent);
+      /* its properties: "otf2:property.io_paradigm:<property>" */
+      OTF2_IoParadigmProperty props[16];
+      OTF2_Type types[16];
+      OTF2_AttributeValue vals[16];
+      uint8_t np = 0;
+      for (size_t j = 0; j < k->ndefs && np < 16; j++) {
+        const pt_def *q = &k->defs[j];
+        if (q->kind != PT_DEF_KEYVAL || !q->name || !q->s1 ||
+            q->parent != d->parent ||
+            strncmp(q->name, "otf2:property.io_paradigm:", 26) != 0)
+          continue;
+        rc = property_value(k, q, &types[np], &vals[np]);
+        if (rc < 0) return rc;
+        props[np++] =
+            (OTF2_IoParadigmProperty)strtoul(q->name + 26, NULL, 10);
+      }
       W(OTF2_GlobalDefWriter_WriteIoParadigm(
             gw, (OTF2_IoParadigmRef)d->parent, str_id(k, d->s1 + pos),
             str_id(k, nm ? nm : d->s1 + pos), (OTF2_IoParadigmClass)cls,
-            (OTF2_IoParadigmFlag)fl, 0, NULL, NULL, NULL),
+            (OTF2_IoParadigmFlag)fl, np, np ? props : NULL,
+            np ? types : NULL, np ? vals : NULL),
         "an I/O paradigm");
       io_par_written = 1;
     }
@@ -1588,7 +1720,9 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
         "an I/O handle");
     }
   }
-  return write_generic_defs(k, gw);
+  rc = write_generic_defs(k, gw);
+  if (rc < 0) return rc;
+  return write_late_defs(k, gw);
 }
 
 /* Per-location definition files: clock offsets (and an empty file for every

@@ -2,7 +2,10 @@
 # OTF2 records without a model kind (RMA, thread locks and tasks, calling
 # contexts and samples, I/O handle operations, non-blocking collectives,
 # communicator creation, OTF2 1.x OpenMP records) and the definitions they
-# use (RmaWin, SourceCodeLocation, CallingContext, InterruptGenerator):
+# use (RmaWin, SourceCodeLocation, CallingContext, InterruptGenerator),
+# with the definitions that attach to others (paradigm, I/O paradigm, file
+# and calling context properties, system tree domains, pre-created handle
+# states, callpaths and their parameters, Cartesian topologies):
 # an archive written with libotf2 by tests/otf2/records.c goes
 # OTF2 -> PTF -> text -> PTF -> OTF2, and otf2-print of the result equals
 # otf2-print of the original (events in order, definitions up to ids).

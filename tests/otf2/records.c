@@ -31,10 +31,14 @@ static OTF2_FlushType pre_flush(void *u, OTF2_FileType t, OTF2_LocationRef l,
 static OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush};
 
 enum { S_EMPTY, S_NODE, S_RANK0, S_RANK1, S_MAIN, S_WORLD, S_WIN, S_FILE,
-       S_SRC, S_TIMER, S_POSIX, S_POSIX_IO, S_HANDLE, S__N };
+       S_SRC, S_TIMER, S_POSIX, S_POSIX_IO, S_HANDLE, S_MPI, S_TEMPLATE,
+       S_VERSION, S_FSTYPE, S_EXT4, S_DEPTH, S_LEVEL, S_CART, S_X, S_Y,
+       S__N };
 static const char *strs[S__N] = {
     "", "node", "rank 0", "rank 1", "main", "MPI_COMM_WORLD", "MPI_Win 0",
-    "data.bin", "records.c", "timer", "POSIX", "POSIX I/O", "fd 3"};
+    "data.bin", "records.c", "timer", "POSIX", "POSIX I/O", "fd 3", "MPI",
+    "Comm ${id}", "1.0", "fs type", "ext4", "depth", "level", "cart 2x1",
+    "x", "y"};
 
 /* The records of one rank, one tick apart from t. */
 static void rank_events(OTF2_EvtWriter *w, uint64_t t, uint32_t me) {
@@ -129,8 +133,23 @@ int main(int argc, char **argv) {
                                                OTF2_UNDEFINED_TIMESTAMP));
   for (uint32_t i = 0; i < S__N; i++)
     CK(OTF2_GlobalDefWriter_WriteString(g, i, strs[i]));
+  CK(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, S_MPI,
+                                        OTF2_PARADIGM_CLASS_PROCESS));
+  OTF2_AttributeValue av;
+  av.stringRef = S_TEMPLATE;
+  CK(OTF2_GlobalDefWriter_WriteParadigmProperty(
+      g, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
+      OTF2_TYPE_STRING, av));
+  av.uint8 = OTF2_TRUE;
+  CK(OTF2_GlobalDefWriter_WriteParadigmProperty(
+      g, OTF2_PARADIGM_MPI, OTF2_PARADIGM_PROPERTY_RMA_ONLY, OTF2_TYPE_UINT8,
+      av));
   CK(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_NODE, S_NODE,
                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+  CK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+      g, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
+  CK(OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+      g, 0, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
   for (uint32_t r = 0; r < 2; r++) {
     CK(OTF2_GlobalDefWriter_WriteLocationGroup(
         g, r, S_RANK0 + r, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
@@ -166,14 +185,44 @@ int main(int argc, char **argv) {
   CK(OTF2_GlobalDefWriter_WriteInterruptGenerator(
       g, 0, S_TIMER, OTF2_INTERRUPT_GENERATOR_MODE_TIME, OTF2_BASE_DECIMAL,
       -9, 1000000));
+  OTF2_IoParadigmProperty pp[1] = {OTF2_IO_PARADIGM_PROPERTY_VERSION};
+  OTF2_Type pt[1] = {OTF2_TYPE_STRING};
+  OTF2_AttributeValue pv[1];
+  pv[0].stringRef = S_VERSION;
   CK(OTF2_GlobalDefWriter_WriteIoParadigm(
       g, 0, S_POSIX, S_POSIX_IO, OTF2_IO_PARADIGM_CLASS_SERIAL,
-      OTF2_IO_PARADIGM_FLAG_OS, 0, NULL, NULL, NULL));
+      OTF2_IO_PARADIGM_FLAG_OS, 1, pp, pt, pv));
   CK(OTF2_GlobalDefWriter_WriteIoRegularFile(g, 0, S_FILE, 0));
+  av.stringRef = S_EXT4;
+  CK(OTF2_GlobalDefWriter_WriteIoFileProperty(g, 0, S_FSTYPE,
+                                              OTF2_TYPE_STRING, av));
   for (uint32_t h = 0; h < 2; h++)
     CK(OTF2_GlobalDefWriter_WriteIoHandle(
-        g, h, S_HANDLE, 0, 0, OTF2_IO_HANDLE_FLAG_NONE, OTF2_UNDEFINED_COMM,
-        OTF2_UNDEFINED_IO_HANDLE));
+        g, h, S_HANDLE, 0, 0, OTF2_IO_HANDLE_FLAG_PRE_CREATED,
+        OTF2_UNDEFINED_COMM, OTF2_UNDEFINED_IO_HANDLE));
+  CK(OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(
+      g, 1, OTF2_IO_ACCESS_MODE_WRITE_ONLY, OTF2_IO_STATUS_FLAG_APPEND));
+  av.uint64 = 3;
+  CK(OTF2_GlobalDefWriter_WriteCallingContextProperty(g, 1, S_DEPTH,
+                                                      OTF2_TYPE_UINT64, av));
+  /* callpaths with a parameter; a 2 x 1 Cartesian topology */
+  CK(OTF2_GlobalDefWriter_WriteParameter(g, 0, S_LEVEL,
+                                         OTF2_PARAMETER_TYPE_INT64));
+  CK(OTF2_GlobalDefWriter_WriteCallpath(g, 0, OTF2_UNDEFINED_CALLPATH, 0));
+  CK(OTF2_GlobalDefWriter_WriteCallpath(g, 1, 0, 0));
+  av.int64 = -5;
+  CK(OTF2_GlobalDefWriter_WriteCallpathParameter(g, 1, 0, OTF2_TYPE_INT64,
+                                                 av));
+  CK(OTF2_GlobalDefWriter_WriteCartDimension(g, 0, S_X, 2,
+                                             OTF2_CART_PERIODIC_TRUE));
+  CK(OTF2_GlobalDefWriter_WriteCartDimension(g, 1, S_Y, 1,
+                                             OTF2_CART_PERIODIC_FALSE));
+  OTF2_CartDimensionRef dims[2] = {0, 1};
+  CK(OTF2_GlobalDefWriter_WriteCartTopology(g, 0, S_CART, 0, 2, dims));
+  for (uint32_t r = 0; r < 2; r++) {
+    uint32_t xy[2] = {r, 0};
+    CK(OTF2_GlobalDefWriter_WriteCartCoordinate(g, 0, r, 2, xy));
+  }
   CK(OTF2_Archive_CloseGlobalDefWriter(a, g));
   CK(OTF2_Archive_OpenDefFiles(a));
   for (uint32_t r = 0; r < 2; r++) {
