@@ -38,6 +38,9 @@ typedef struct osrc {
   uint64_t next_kv;
   pt__map group_def; /* OTF2 group / metric group id -> index in defs */
   pt__map comm_group; /* comm -> group */
+  pt__map inter_b;    /* inter-communicator -> its group B */
+  pt__map inter_a;    /* (comm << 32 | world rank): a member of group A */
+  pt__map loc_rank;   /* location -> world rank */
   uint64_t *locs;
   size_t nlocs, caplocs;
   /* events produced by one OTF2 record */
@@ -300,6 +303,22 @@ static OTF2_CallbackCode d_comm(void *u, OTF2_CommRef self,
   p->d.i1 = flags;
   p->sref[0] = name;
   if (pt__map_put(&s->comm_group, self, p->d.ref) < 0) return cb_oom(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An inter-communicator: COMM with group A and the common communicator as
+ * parent; KEYVAL "otf2:intercomm" (scope = comm) = group B. */
+static OTF2_CallbackCode d_intercomm(void *u, OTF2_CommRef self,
+                                     OTF2_StringRef name, OTF2_GroupRef a,
+                                     OTF2_GroupRef b, OTF2_CommRef common,
+                                     OTF2_CommFlag flags) {
+  osrc *s = u;
+  if (d_comm(u, self, name, a, common, flags) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
+  uint64_t g = ref32(b);
+  if (kv_int(s, self, "otf2:intercomm", g == PT_NONE ? -1 : (int64_t)g) < 0 ||
+      pt__map_put(&s->inter_b, self, g) < 0)
+    return cb_oom(s);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -648,12 +667,13 @@ static int finish_defs(osrc *s) {
       cl = d;
   }
   if (cl) {
-    pt__map loc_rank = {0}, lg_idx = {0};
+    pt__map lg_idx = {0};
+    pt__map *loc_rank = &s->loc_rank;
     int rc = PT_OK;
     for (uint64_t k = 0; k < cl->nmembers && rc == PT_OK; k++)
       if (cl->members[k] != PT_NONE &&
-          !pt__map_get(&loc_rank, cl->members[k], NULL))
-        rc = pt__map_put(&loc_rank, cl->members[k], k);
+          !pt__map_get(loc_rank, cl->members[k], NULL))
+        rc = pt__map_put(loc_rank, cl->members[k], k);
     for (size_t i = 0; i < s->ndefs && rc == PT_OK; i++)
       if (s->defs[i].d.kind == PT_DEF_LOCATION_GROUP)
         rc = pt__map_put(&lg_idx, s->defs[i].d.id, i);
@@ -661,14 +681,27 @@ static int finish_defs(osrc *s) {
       const pt_def *d = &s->defs[i].d;
       uint64_t r, gi;
       if (d->kind != PT_DEF_LOCATION || d->id == PT_NONE ||
-          d->parent == PT_NONE || !pt__map_get(&loc_rank, d->id, &r) ||
+          d->parent == PT_NONE || !pt__map_get(loc_rank, d->id, &r) ||
           !pt__map_get(&lg_idx, d->parent, &gi))
         continue;
       if (s->defs[gi].d.i1 < 0) s->defs[gi].d.i1 = (int64_t)r;
     }
-    pt__map_free(&loc_rank);
     pt__map_free(&lg_idx);
     if (rc < 0) return rc;
+  }
+  /* Inter-communicators: which world ranks are in group A. */
+  for (size_t i = 0; i < s->ndefs; i++) {
+    const pt_def *d = &s->defs[i].d;
+    uint64_t b, gi;
+    if (d->kind != PT_DEF_COMM || !pt__map_get(&s->inter_b, d->id, &b) ||
+        d->ref == PT_NONE || !pt__map_get(&s->group_def, d->ref, &gi))
+      continue;
+    const pt_def *g = &s->defs[gi].d;
+    if (g->i0 != PT_GROUP_COMM_GROUP) continue;
+    for (uint64_t k = 0; k < g->nmembers; k++)
+      if (pt__map_put(&s->inter_a, d->id << 32 | (g->members[k] & 0xffffffffu),
+                      1) < 0)
+        return PT_ENOMEM;
   }
   /* Communicator paradigm: from its group. */
   for (size_t i = 0; i < s->ndefs; i++) {
@@ -788,13 +821,19 @@ static void carrier(pt_event *e, int which, pt_value v) {
     if (take_attrs(s, e, al, extra) < 0) return cb_oom(s);                   \
   } while (0)
 
-/* Comm-local rank -> world rank (the index in COMM_LOCATIONS). */
-static int64_t world_rank(const osrc *s, uint32_t comm, uint32_t r) {
+/* Comm-local rank -> world rank (the index in COMM_LOCATIONS).  On an
+ * inter-communicator the rank is in the remote group: B for a location
+ * in group A, else A. */
+static int64_t world_rank(const osrc *s, uint32_t comm, uint32_t r,
+                          uint64_t loc) {
   if (r == OTF2_UNDEFINED_UINT32) return -1;
-  uint64_t g, gi;
-  if (!pt__map_get(&s->comm_group, comm, &g) || g == PT_NONE ||
-      !pt__map_get(&s->group_def, g, &gi))
-    return r;
+  uint64_t g, gi, me;
+  if (!pt__map_get(&s->comm_group, comm, &g)) return r;
+  if (s->inter_b.n && pt__map_get(&s->inter_b, comm, &gi) &&
+      pt__map_get(&s->loc_rank, loc, &me) &&
+      pt__map_get(&s->inter_a, (uint64_t)comm << 32 | me, NULL))
+    g = gi;
+  if (g == PT_NONE || !pt__map_get(&s->group_def, g, &gi)) return r;
   const pt_def *d = &s->defs[gi].d;
   if (d->i0 == PT_GROUP_COMM_GROUP && r < d->nmembers)
     return (int64_t)d->members[r];
@@ -829,7 +868,7 @@ static OTF2_CallbackCode p2p(osrc *s, uint32_t kind, LOC loc, TS t, AL *al,
                              uint64_t len, uint64_t req) {
   EV(e, kind);
   e->ref = PT_NONE;
-  e->peer = world_rank(s, comm, peer);
+  e->peer = world_rank(s, comm, peer, loc);
   e->comm = comm_id(comm);
   e->tag = tag == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)tag;
   e->size = len;
@@ -893,7 +932,7 @@ static OTF2_CallbackCode e_cend(LOC loc, TS t, void *u, AL *al,
   EV(e, PT_EV_COLL_END);
   int known = op <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE;
   e->ref = known ? op : PT_COLL_OTHER;
-  e->peer = world_rank(s, c, root);
+  e->peer = world_rank(s, c, root, loc);
   e->comm = comm_id(c);
   e->size = sent;
   e->size2 = recvd;
@@ -1451,6 +1490,7 @@ static int read_global_defs(osrc *s) {
   SET(Callsite, d_callsite);
   SET(Group, d_group);
   SET(Comm, d_comm);
+  SET(InterComm, d_intercomm);
   SET(Parameter, d_parameter);
   SET(MetricMember, d_member);
   SET(MetricClass, d_mclass);
@@ -1596,6 +1636,9 @@ static void src_close(void *st) {
   pt__map_free(&s->strmap);
   pt__map_free(&s->group_def);
   pt__map_free(&s->comm_group);
+  pt__map_free(&s->inter_b);
+  pt__map_free(&s->inter_a);
+  pt__map_free(&s->loc_rank);
   free(s->strs);
   free(s->defs);
   free(s->locs);

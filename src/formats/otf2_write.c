@@ -43,6 +43,7 @@ typedef struct swriter {
 typedef struct comminfo {
   uint64_t model;     /* model comm id */
   pt__map *inv;       /* COMM_LOCATIONS index -> local rank; NULL = identity */
+  pt__map *inv_b;     /* an inter-communicator's group B, likewise */
   int self;           /* COMM_SELF: every peer is rank 0 */
 } comminfo;
 
@@ -428,6 +429,21 @@ static comminfo *comm_info(osnk *k, uint64_t comm) {
   } else {
     k->need_idgroup = 1; /* COMM_LOCATIONS or unknown membership */
   }
+  /* an inter-communicator: a peer is in one of the two disjoint groups,
+   * and its rank is its index there */
+  const char *inter = cd ? kv_get(k, "otf2:intercomm", comm) : NULL;
+  const pt_def *gb = NULL;
+  if (inter && strtoll(inter, NULL, 10) >= 0)
+    gb = def_get(k, PT_DEF_GROUP, (uint64_t)strtoll(inter, NULL, 10));
+  if (gb && gb->i0 == PT_GROUP_COMM_GROUP) {
+    c->inv_b = calloc(1, sizeof *c->inv_b);
+    if (!c->inv_b) return NULL;
+    for (uint64_t j = 0; j < gb->nmembers; j++)
+      if (gb->members[j] != PT_NONE &&
+          !pt__map_get(c->inv_b, gb->members[j], NULL) &&
+          pt__map_put(c->inv_b, gb->members[j], j) < 0)
+        return NULL;
+  }
   if (pt__map_put(&k->ci_at, comm, k->nci) < 0) return NULL;
   return &k->ci[k->nci++];
 }
@@ -468,6 +484,8 @@ static uint32_t local_rank(osnk *k, uint64_t comm, int64_t peer) {
   if (c->self) return 0;
   uint64_t r = 0;
   if (c->inv && pt__map_get(c->inv, (uint64_t)peer, &r)) return (uint32_t)r;
+  if (c->inv_b && pt__map_get(c->inv_b, (uint64_t)peer, &r))
+    return (uint32_t)r;
   if (k->by_location && !k->has_cl) {
     if (loc_index_add(k, (uint64_t)peer) < 0) {
       fail(k, PT_ENOMEM, "out of memory");
@@ -1531,6 +1549,16 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
     const pt_def *d = &k->defs[i];
     if (d->kind != PT_DEF_COMM) continue;
     uint32_t gid = own_group(k, d) ? id_of(k, M_GROUP, d->ref) : k->id_group;
+    const char *inter = kv_get(k, "otf2:intercomm", d->id);
+    if (inter) {
+      long long b = strtoll(inter, NULL, 10);
+      W(OTF2_GlobalDefWriter_WriteInterComm(
+            gw, id_of(k, M_COMM, d->id), str_id(k, d->name), gid,
+            id_of(k, M_GROUP, b < 0 ? PT_NONE : (uint64_t)b),
+            id_of(k, M_COMM, d->parent), (OTF2_CommFlag)d->i1),
+        "an inter-communicator");
+      continue;
+    }
     W(OTF2_GlobalDefWriter_WriteComm(gw, id_of(k, M_COMM, d->id),
                                      str_id(k, d->name), gid,
                                      id_of(k, M_COMM, d->parent),
@@ -1767,6 +1795,8 @@ static void sink_free(osnk *k) {
   for (size_t i = 0; i < k->nci; i++) {
     if (k->ci[i].inv) pt__map_free(k->ci[i].inv);
     free(k->ci[i].inv);
+    if (k->ci[i].inv_b) pt__map_free(k->ci[i].inv_b);
+    free(k->ci[i].inv_b);
   }
   free(k->ci);
   pt__map_free(&k->ci_at);

@@ -51,8 +51,11 @@ grep -q 'CALLING_CONTEXT .*Parent: "main@records.c:42"' got.txt &&
   t_pass calling_context_parent ||
   t_fail calling_context_parent "$(grep CALLING_CONTEXT got.txt)"
 
-# The PTF archive is valid and the records are readable as marks.
-ok check_ptf "$PT" check r.ptf >/dev/null
+# The PTF archive is valid and the records are readable as marks; the
+# message on the inter-communicator is matched (peers from the remote group)
+ok check_ptf "$PT" check r.ptf >check.out
+grep -q ' 1 messages matched' check.out && t_pass intercomm_message_matched ||
+  t_fail intercomm_message_matched "$("$PT" check r.ptf 2>&1 | tail -2)"
 grep -q 'otf2:RmaPut' r.txt && t_pass text_names_record ||
   t_fail text_names_record "no otf2:RmaPut label in the text form"
 t_done

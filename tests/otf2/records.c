@@ -33,18 +33,23 @@ static OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush};
 enum { S_EMPTY, S_NODE, S_RANK0, S_RANK1, S_MAIN, S_WORLD, S_WIN, S_FILE,
        S_SRC, S_TIMER, S_POSIX, S_POSIX_IO, S_HANDLE, S_MPI, S_TEMPLATE,
        S_VERSION, S_FSTYPE, S_EXT4, S_DEPTH, S_LEVEL, S_CART, S_X, S_Y,
-       S__N };
+       S_INTER, S__N };
 static const char *strs[S__N] = {
     "", "node", "rank 0", "rank 1", "main", "MPI_COMM_WORLD", "MPI_Win 0",
     "data.bin", "records.c", "timer", "POSIX", "POSIX I/O", "fd 3", "MPI",
     "Comm ${id}", "1.0", "fs type", "ext4", "depth", "level", "cart 2x1",
-    "x", "y"};
+    "x", "y", "inter"};
 
 /* The records of one rank, one tick apart from t. */
 static void rank_events(OTF2_EvtWriter *w, uint64_t t, uint32_t me) {
   uint32_t peer = 1 - me;
   CK(OTF2_EvtWriter_Enter(w, NULL, t++, 0));
   CK(OTF2_EvtWriter_CommCreate(w, NULL, t++, 0));
+  /* a message on the inter-communicator: remote rank 0 on both sides */
+  if (me == 0)
+    CK(OTF2_EvtWriter_MpiSend(w, NULL, t++, 0, 1, 77, 16));
+  else
+    CK(OTF2_EvtWriter_MpiRecv(w, NULL, t++, 0, 1, 77, 16));
   CK(OTF2_EvtWriter_RmaWinCreate(w, NULL, t++, 0));
   CK(OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t++));
   CK(OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t++, OTF2_COLLECTIVE_OP_CREATE_HANDLE,
@@ -171,6 +176,14 @@ int main(int argc, char **argv) {
                                      2, ranks));
   CK(OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
                                     OTF2_COMM_FLAG_NONE));
+  /* an inter-communicator between {rank 0} and {rank 1} */
+  for (uint64_t r = 0; r < 2; r++)
+    CK(OTF2_GlobalDefWriter_WriteGroup(g, 2 + (uint32_t)r, S_EMPTY,
+                                       OTF2_GROUP_TYPE_COMM_GROUP,
+                                       OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                       1, &r));
+  CK(OTF2_GlobalDefWriter_WriteInterComm(g, 1, S_INTER, 2, 3, 0,
+                                         OTF2_COMM_FLAG_NONE));
   /* a second window without a name (OTF2_UNDEFINED_STRING stays
    * undefined); events refer to both */
   CK(OTF2_GlobalDefWriter_WriteRmaWin(g, 0, S_WIN, 0,
