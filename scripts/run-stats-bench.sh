@@ -22,11 +22,19 @@ med() { # command... -> median seconds of 3 runs
     echo "$a $b" | awk '{printf "%.4f\n", $2 - $1}'
   done | sort -n | sed -n 2p
 }
+cpu() { # command... -> median CPU seconds (user + system) of 3 runs
+  for i in 1 2 3; do
+    sh -c '"$@" >/dev/null; times' sh "$@" | tail -1 |
+      awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } print t }'
+  done | sort -n | sed -n 2p
+}
 total=$((L * N))
 t=$(med "$PT" stats -q --no-summaries "$W/s.ptf")
+c=$(cpu "$PT" stats -q --no-summaries "$W/s.ptf")
 echo "| what | seconds | rate |"
 echo "|---|---:|---:|"
 echo "| full scan, $total events | $t | $(echo "$total $t" | awk '{printf "%.1f M events/s", $1 / $2 / 1e6}') |"
+echo "| full scan, CPU seconds (user + system, all threads) | $c | $(echo "$total $c" | awk '{printf "%.1f M events/s per core", $1 / $2 / 1e6}') |"
 for w in 0.01 0.1 1 3; do
   to=$(echo "1 $w" | awk '{print $1 + $2}')
   ts=$(med "$PT" stats -q --require-summaries --from 1s --to "${to}s" "$W/s.ptf")

@@ -633,11 +633,15 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
     for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
       rc = pt_stats_def(s, pt_reader_def(r, i));
     if (rc < 0) status = cli_fail(path, "%s", pt_strerror(rc));
-    pt_event ev;
-    while (status == CLI_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
-      int c = pt_stats_event(s, &ev);
+    /* runs of one location at a time: the results do not depend on how
+     * locations interleave, and this skips the per-event merge */
+    pt_event_run run;
+    uint64_t shown = 0;
+    while (status == CLI_OK && (rc = pt_reader_next_run(r, &run)) == PT_OK) {
+      int c = pt_stats_run(s, &run);
       if (c < 0) status = cli_fail(path, "%s", pt_strerror(c));
-      if ((++n & 0xffff) == 0) cli_progress_update(&bar, n);
+      n += run.n;
+      if (n - shown >= 0x10000) cli_progress_update(&bar, shown = n);
     }
     if (status == CLI_OK && rc < 0 && rc != PT_END)
       status = cli_fail(path, "%s", pt_reader_errmsg(r));

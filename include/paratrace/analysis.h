@@ -333,6 +333,11 @@ PT_API int pt_stats_def(pt_stats *s, const pt_def *def);
  * ignored).  Returns PT_OK, PT_ENOMEM, PT_ESTATE after finish. */
 PT_API int pt_stats_event(pt_stats *s, const pt_event *ev);
 
+/* Feed a run of events of one location (pt_reader_next_run): the same
+ * as pt_stats_event on each of its events, in order.  Returns as
+ * pt_stats_event. */
+PT_API int pt_stats_run(pt_stats *s, const pt_event_run *run);
+
 /* End of input: regions still open are left at the end.  Unmatched
  * messages are kept (for pt_stats_merge).  Returns PT_OK or PT_ENOMEM. */
 PT_API int pt_stats_finish(pt_stats *s);

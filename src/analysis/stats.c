@@ -103,10 +103,8 @@ void *pt__kt_get(pt__ktab *t, const uint64_t k[4]) {
   return p;
 }
 
-void pt__kt_del(pt__ktab *t, const uint64_t k[4]) {
-  if (!t->cap) return;
-  size_t i = kslot(t, k);
-  if (!t->slot[i]) return;
+/* Delete the record in slot i (occupied). */
+static void kt_del_slot(pt__ktab *t, size_t i) {
   uint32_t idx = t->slot[i] - 1;
   /* backward-shift deletion keeps probe chains intact */
   t->slot[i] = 0;
@@ -131,6 +129,12 @@ void pt__kt_del(pt__ktab *t, const uint64_t k[4]) {
     t->slot[ls] = idx + 1;
   }
   t->n--;
+}
+
+void pt__kt_del(pt__ktab *t, const uint64_t k[4]) {
+  if (!t->cap) return;
+  size_t i = kslot(t, k);
+  if (t->slot[i]) kt_del_slot(t, i);
 }
 
 /* ---- records ------------------------------------------------------------------ */
@@ -556,12 +560,17 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
  * oldest waiting partner or queue it. */
 static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
                     int is_recv) {
-  chan_rec *c = pt__kt_find(&s->chans, ck);
+  pt__ktab *ct = &s->chans;
+  size_t slot = ct->cap ? kslot(ct, ck) : 0;
+  chan_rec *c = ct->cap && ct->slot[slot]
+                    ? (chan_rec *)(void *)(ct->rec + (size_t)(ct->slot[slot] - 1) *
+                                                         ct->rsize)
+                    : NULL;
   if (c && c->head != NIL && c->recvs != is_recv) {
     uint32_t i = c->head;
     pt__pend other = s->pends[i];
     c->head = other.next;
-    if (c->head == NIL) pt__kt_del(&s->chans, ck);
+    if (c->head == NIL) kt_del_slot(ct, slot);
     s->pends[i].used = 0;
     s->pends[i].next = s->pend_free;
     s->pend_free = i;
@@ -590,16 +599,30 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   int w = in_w(s, ev->time);
   int is_send = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
   if (w) {
-    pt__pm *p = pt__kt_get(&s->pm, K(loc, (uint64_t)ev->peer, 0, 0));
-    if (!p) return PT_ENOMEM;
+    /* the (location, peer) counters and the peer's location, cached per
+     * peer (rows of pm are never deleted) */
+    uint64_t pk = (uint64_t)ev->peer;
+    size_t ci = (size_t)(pk ^ (pk >> 5)) & (PT__MSGCACHE - 1);
+    pt__pm *p;
+    uint64_t ploc;
+    if (L->mc_peer[ci] == pk + 1) {
+      p = pt__kt_at(&s->pm, L->mc_pm[ci]);
+      ploc = L->mc_ploc[ci];
+    } else {
+      p = pt__kt_get(&s->pm, K(loc, pk, 0, 0));
+      if (!p) return PT_ENOMEM;
+      ploc = pt__stats_peer_loc(s, ev->peer);
+      L->mc_peer[ci] = pk + 1;
+      L->mc_pm[ci] = (uint32_t)(((char *)p - s->pm.rec) / s->pm.rsize);
+      L->mc_ploc[ci] = ploc;
+    }
     if (is_send) {
       p->sent++;
       p->bsent += ev->size;
       int64_t key = s->opts.matrix_by == PT_STATS_BY_TAG    ? ev->tag
                     : s->opts.matrix_by == PT_STATS_BY_COMM ? (int64_t)ev->comm
                                                             : 0;
-      mx_rec *m = pt__kt_get(
-          &s->mx, K(loc, pt__stats_peer_loc(s, ev->peer), (uint64_t)key, 0));
+      mx_rec *m = pt__kt_get(&s->mx, K(loc, ploc, (uint64_t)key, 0));
       if (!m) return PT_ENOMEM;
       m->count++;
       m->bytes += ev->size;
@@ -609,7 +632,11 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
     }
   }
   if (ev->peer < 0 || ev->tag < 0) return PT_OK;
-  uint64_t me = pt__stats_rank_of(s, loc), peer = (uint64_t)ev->peer;
+  if (!L->has_rank) {
+    L->rank = pt__stats_rank_of(s, loc);
+    L->has_rank = 1;
+  }
+  uint64_t me = L->rank, peer = (uint64_t)ev->peer;
   uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
                     (uint64_t)ev->tag};
   pt__pend p;
@@ -620,6 +647,41 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   p.in_w = (uint8_t)w;
   evcopy(&p.ev, ev);
   return chan_add(s, ck, &p, !is_send);
+}
+
+/* An enter of `region` at t on L (location loc); w: t is in the window. */
+static inline int ev_enter(pt_stats *s, pt__loc *L, uint64_t loc,
+                           uint64_t region, uint64_t t, int w) {
+  int inside = L->rel_depth > 0 && region != s->opts.relative_to;
+  int rc = push_L(s, L, loc, region, t);
+  if (rc < 0) return rc;
+  if (w) {
+    pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
+    if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
+    r->count++;
+    if (inside) {
+      rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, region, 0, 0));
+      if (!c) return PT_ENOMEM;
+      c->count++;
+    }
+    if (region == s->opts.relative_to) s->rel_count++;
+  }
+  return PT_OK;
+}
+
+/* A leave of `region` at t on L.  pop touches the row, call-site and
+ * relative tables, never the locations: L stays valid. */
+static inline int ev_leave(pt_stats *s, pt__loc *L, uint64_t region,
+                           uint64_t t) {
+  size_t d = L->depth;
+  if (PT_LIKELY(d && L->st[d - 1].region == region)) return pop(s, L, t);
+  while (d && L->st[d - 1].region != region) d--;
+  if (!d) return PT_OK; /* no such open region: ignored */
+  while (L->depth >= d) {
+    int rc = pop(s, L, t);
+    if (rc < 0) return rc;
+  }
+  return PT_OK;
 }
 
 int pt_stats_event(pt_stats *s, const pt_event *ev) {
@@ -639,33 +701,8 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   if (w) s->events++;
   int rc = PT_OK;
   switch (ev->kind) {
-    case PT_EV_ENTER: {
-      int inside = L->rel_depth > 0 && ev->ref != s->opts.relative_to;
-      if ((rc = push_L(s, L, ev->location, ev->ref, t)) < 0) return rc;
-      if (w) {
-        pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
-        if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
-        r->count++;
-        if (inside) {
-          rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, ev->ref, 0, 0));
-          if (!c) return PT_ENOMEM;
-          c->count++;
-        }
-        if (ev->ref == s->opts.relative_to) s->rel_count++;
-      }
-      return PT_OK;
-    }
-    case PT_EV_LEAVE: {
-      /* pop touches the row, call-site and relative tables, never the
-       * locations: L stays valid */
-      size_t d = L->depth;
-      if (d && L->st[d - 1].region == ev->ref) return pop(s, L, t);
-      while (d && L->st[d - 1].region != ev->ref) d--;
-      if (!d) return PT_OK; /* no such open region: ignored */
-      while (L->depth >= d)
-        if ((rc = pop(s, L, t)) < 0) return rc;
-      return PT_OK;
-    }
+    case PT_EV_ENTER: return ev_enter(s, L, ev->location, ev->ref, t, w);
+    case PT_EV_LEAVE: return ev_leave(s, L, ev->ref, t);
     default: break;
   }
   int msg = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND ||
@@ -714,6 +751,55 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
     case PT_EV_REQUEST_CANCELLED: pt__kt_del(&s->reqs, rk); break;
     default: break;
   }
+  return PT_OK;
+}
+
+int pt_stats_run(pt_stats *s, const pt_event_run *run) {
+  assert(s && run && run->n);
+  if (run->event) return pt_stats_event(s, run->event);
+  if (s->finished) return PT_ESTATE;
+  if (!s->frozen) {
+    int rc = pt__stats_freeze(s);
+    if (rc < 0) return rc;
+  }
+  const size_t n = run->n;
+  const uint64_t loc = run->location, *tm = run->time, *ref = run->ref;
+  const uint8_t *kind = run->kind;
+  /* times are non-decreasing within a run */
+  if (!s->any_event || tm[n - 1] > s->last_time) s->last_time = tm[n - 1];
+  s->any_event = 1;
+  if (s->sel && !pt__stats_selected(s, loc)) return PT_OK;
+  pt__loc *L = loc_of(s, loc);
+  if (!L) return PT_ENOMEM;
+  const uint64_t lo = s->lo, hi = s->hi;
+  uint64_t nw = 0; /* enters and leaves inside the window */
+  for (size_t i = 0; i < n; i++) {
+    uint64_t t = tm[i];
+    int w = t >= lo && t < hi;
+    int rc;
+    if (PT_LIKELY(kind[i] == PT_EV_LEAVE)) {
+      nw += (uint64_t)w;
+      rc = ev_leave(s, L, ref[i], t);
+    } else if (PT_LIKELY(kind[i] == PT_EV_ENTER)) {
+      nw += (uint64_t)w;
+      rc = ev_enter(s, L, loc, ref[i], t, w);
+    } else {
+      pt_event ev;
+      memset(&ev, 0, sizeof ev);
+      ev.time = t;
+      ev.location = loc;
+      ev.kind = kind[i];
+      ev.ref = ref[i];
+      rc = pt_stats_event(s, &ev);
+      L = loc_of(s, loc); /* the location table may have grown */
+      if (!L) return PT_ENOMEM;
+    }
+    if (PT_UNLIKELY(rc < 0)) {
+      s->events += nw;
+      return rc;
+    }
+  }
+  s->events += nw;
   return PT_OK;
 }
 

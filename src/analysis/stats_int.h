@@ -48,6 +48,7 @@ typedef struct pt__frame {
 } pt__frame;
 
 #define PT__ROWCACHE 32
+#define PT__MSGCACHE 8
 typedef struct pt__loc {
   uint64_t k[4];
   pt__frame *st;
@@ -57,6 +58,13 @@ typedef struct pt__loc {
    * empty): saves a hash lookup per enter */
   uint64_t rc_region[PT__ROWCACHE];
   uint32_t rc_row[PT__ROWCACHE];
+  /* the location's rank (valid when has_rank), and a direct-mapped cache
+   * peer -> (peer's location, row of the (location, peer) message
+   * counters), peer + 1 (0 = empty): saves hash lookups per message */
+  uint64_t rank;
+  int has_rank;
+  uint64_t mc_peer[PT__MSGCACHE], mc_ploc[PT__MSGCACHE];
+  uint32_t mc_pm[PT__MSGCACHE];
 } pt__loc;
 
 /* An event kept for snapshots (pending sends and requests): slots only. */

@@ -616,7 +616,9 @@ static int position(pt_reader *r, uint64_t t) {
 
 static const pt_event ev_zero;
 
-int pt_reader_next(pt_reader *r, pt_event *ev) {
+/* Step past the event (or run) handed out last and find the stream with
+ * the earliest next event.  Returns PT_OK with *wout, PT_END or an error. */
+static inline int advance(pt_reader *r, uint32_t *wout) {
   if (PT_UNLIKELY(r->failed)) return r->failed;
   if (PT_UNLIKELY(!r->positioned)) {
     int rc = position(r, r->from);
@@ -639,12 +641,10 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
     if (r->K <= LINEAR_MAX) {
       w = linear_winner(r->keys, r->K);
       r->tree[0] = w;
-      goto have_winner;
-    }
-    /* One stream leading for a run costs one comparison per event; when
-     * streams alternate, a plain replay (log2 K comparisons) is cheaper
-     * than keeping the runner-up. */
-    if (!r->ru_valid || !key_less(r->keys[w], r->ru)) {
+    } else if (!r->ru_valid || !key_less(r->keys[w], r->ru)) {
+      /* One stream leading for a run costs one comparison per event; when
+       * streams alternate, a plain replay (log2 K comparisons) is cheaper
+       * than keeping the runner-up. */
       uint32_t old = w;
       tree_replay(r);
       w = r->tree[0];
@@ -652,8 +652,15 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
       if (r->ru_valid) tree_runner_up(r);
     }
   }
-have_winner:
   if (PT_UNLIKELY(r->keys[w].o == UINT64_MAX)) return PT_END;
+  *wout = w;
+  return PT_OK;
+}
+
+int pt_reader_next(pt_reader *r, pt_event *ev) {
+  uint32_t w;
+  int rc = advance(r, &w);
+  if (PT_UNLIKELY(rc)) return rc;
   const cursor *c = &r->curs[w];
   uint32_t i = c->bi;
   if (PT_LIKELY(i != c->bslow)) {
@@ -664,6 +671,34 @@ have_winner:
     ev->ref = c->bref[i];
   } else {
     *ev = c->ev;
+  }
+  r->pending = 1;
+  return PT_OK;
+}
+
+int pt_reader_next_run(pt_reader *r, pt_event_run *run) {
+  uint32_t w;
+  int rc = advance(r, &w);
+  if (PT_UNLIKELY(rc)) return rc;
+  cursor *c = &r->curs[w];
+  uint32_t i = c->bi;
+  if (PT_UNLIKELY(i == c->bslow)) {
+    run->location = c->ev.location;
+    run->n = 1;
+    run->time = &c->ev.time;
+    run->ref = &c->ev.ref;
+    run->kind = NULL;
+    run->event = &c->ev;
+  } else {
+    /* the whole event, when there is one, ends the batch */
+    uint32_t e = c->bslow < c->bn ? c->bslow : c->bn;
+    run->location = c->bloc;
+    run->n = e - i;
+    run->time = c->bt + i;
+    run->ref = c->bref + i;
+    run->kind = c->bkind + i;
+    run->event = NULL;
+    c->bi = e - 1;
   }
   r->pending = 1;
   return PT_OK;

@@ -442,11 +442,78 @@ static pt_stats *full_scan(const char *path, const pt_stats_opts *o) {
   return s;
 }
 
+/* The same through pt_reader_next_run and pt_stats_run. */
+static pt_stats *run_scan(const char *path, const pt_stats_opts *o) {
+  pt_reader *r = NULL;
+  if (pt_reader_open(&r, path, NULL, NULL) != PT_OK) return NULL;
+  pt_stats *s = NULL;
+  if (pt_stats_create(&s, o) != PT_OK) abort();
+  for (size_t i = 0; i < pt_reader_ndefs(r); i++) pt_stats_def(s, pt_reader_def(r, i));
+  pt_event_run run;
+  size_t maxrun = 0;
+  while (pt_reader_next_run(r, &run) == PT_OK) {
+    int rc = pt_stats_run(s, &run);
+    if (rc != PT_OK) {
+      fprintf(stderr, "pt_stats_run: %s\n", pt_strerror(rc));
+      abort();
+    }
+    if (run.n > maxrun) maxrun = run.n;
+  }
+  pt_reader_close(r);
+  if (pt_stats_finish(s) != PT_OK) abort();
+  if (maxrun < 4) abort(); /* runs are longer than single events */
+  return s;
+}
+
 static uint64_t rnd(uint64_t *x) {
   *x ^= *x << 13;
   *x ^= *x >> 7;
   *x ^= *x << 17;
   return *x;
+}
+
+/* Runs of one location at a time give the statistics of the time-ordered
+ * merge, whatever the options. */
+TEST(runs_equal_merged_events) {
+  char *dir = test_tmpdir("runs");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/g.ptf", dir);
+  pt_gen *g = NULL;
+  pt_gen_opts go = {.locations = 5, .events = 20000, .seed = 11, .msg_every = 7};
+  ASSERT_OK(pt_gen_create(&g, &go));
+  uint64_t end = gen_end(g);
+  ASSERT_TRUE(write_ptf(path, g, 5) == 0);
+  pt_gen_destroy(g);
+  uint64_t seed = 99;
+  for (int k = 0; k < 12; k++) {
+    pt_stats_opts o = {0};
+    o.relative_to = PT_NONE;
+    if (k % 2) {
+      o.from = rnd(&seed) % end;
+      o.to = o.from + rnd(&seed) % (end / 2) + 1;
+    }
+    if (k % 3 == 1) o.relative_to = 1 + rnd(&seed) % 4;
+    if (k % 4 == 2) o.matrix_by = PT_STATS_BY_TAG;
+    uint64_t sel[] = {0, 3};
+    if (k % 5 == 4) {
+      o.locations = sel;
+      o.nlocations = 2;
+    }
+    pt_stats *a = full_scan(path, &o), *b = run_scan(path, &o);
+    ASSERT_TRUE(a && b);
+    pt_stats_totals ta, tb;
+    pt_stats_get_totals(a, &ta);
+    pt_stats_get_totals(b, &tb);
+    if (k == 0) ASSERT_TRUE(pt_stats_nmessages(a) > 0 && ta.events > 0);
+    if (!same_stats(a, b, 1) || memcmp(&ta, &tb, sizeof ta))
+      TEST_FAIL_("options %d: runs differ from merged events", k);
+    pt_stats_destroy(a);
+    pt_stats_destroy(b);
+  }
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) abort();
+  free(dir);
 }
 
 TEST(summaries_window_equals_full_scan) {
@@ -514,6 +581,7 @@ int main(void) {
   RUN(relative_statistics);
   RUN(bad_options);
   RUN(merge_of_halves_equals_one_pass);
+  RUN(runs_equal_merged_events);
   RUN(summaries_window_equals_full_scan);
   return test_summary();
 }

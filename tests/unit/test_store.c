@@ -122,6 +122,109 @@ static int in_set(const uint64_t *set, size_t n, uint64_t v) {
   return 0;
 }
 
+static int passes(const pt_event *x, const pt_reader_opts *o) {
+  uint64_t to = o && o->to ? o->to : UINT64_MAX;
+  uint64_t from = o ? o->from : 0;
+  uint64_t kinds = o && o->kinds ? o->kinds : PT_KINDS_ALL;
+  return x->time >= from && x->time < to && (kinds & PT_KIND_BIT(x->kind)) &&
+         (!o || !o->locations || in_set(o->locations, o->nlocations, x->location));
+}
+
+/* Read with opts through pt_reader_next_run (mixed with pt_reader_next
+ * when `mix`): each location's events are the model's, in order; runs
+ * are of one location and come in order of their first times. */
+static int check_runs(const char *path, const model *m,
+                      const pt_reader_opts *o, int mix) {
+  pt_reader *r;
+  pt_error err;
+  if (pt_reader_open(&r, path, o, &err)) {
+    fprintf(stderr, "reader open: %s\n", err.msg);
+    return 0;
+  }
+  /* the locations seen, each with the model index to look from next */
+  size_t *cur = calloc(m->n + 1, sizeof *cur), nseen = 0;
+  uint64_t *seen = calloc(m->n + 1, sizeof *seen);
+  size_t got = 0, want = 0;
+  for (size_t i = 0; i < m->n; i++) want += (size_t)passes(&m->x[i].ev, o);
+  uint64_t prev_first = 0;
+  int ok = 1, rc;
+  for (;;) {
+    pt_event one, fast;
+    pt_event_run run;
+    int single = mix && rndn(3) == 0;
+    if (single) {
+      rc = pt_reader_next(r, &one);
+      if (rc == PT_OK) {
+        run.location = one.location;
+        run.n = 1;
+        run.event = &one;
+      }
+    } else {
+      rc = pt_reader_next_run(r, &run);
+    }
+    if (rc != PT_OK) break;
+    if (run.n == 0 || (run.event && run.n != 1)) {
+      fprintf(stderr, "run of %zu events\n", run.n);
+      ok = 0;
+      break;
+    }
+    size_t li = 0;
+    while (li < nseen && seen[li] != run.location) li++;
+    if (li == nseen) {
+      if (nseen == m->n + 1) {
+        fprintf(stderr, "runs of more locations than events\n");
+        ok = 0;
+        break;
+      }
+      seen[nseen++] = run.location;
+    }
+    for (size_t k = 0; k < run.n && ok; k++) {
+      const pt_event *e = run.event;
+      if (!e) {
+        /* what pt_reader_next gives for a compact event */
+        memset(&fast, 0, sizeof fast);
+        fast.time = run.time[k];
+        fast.location = run.location;
+        fast.kind = run.kind[k];
+        fast.ref = run.ref[k];
+        e = &fast;
+      }
+      if (k == 0) {
+        if (e->time < prev_first) {
+          fprintf(stderr, "run at %llu after one at %llu\n",
+                  (unsigned long long)e->time, (unsigned long long)prev_first);
+          ok = 0;
+        }
+        prev_first = e->time;
+      }
+      size_t i = cur[li];
+      while (i < m->n && (m->x[i].ev.location != run.location ||
+                          !passes(&m->x[i].ev, o)))
+        i++;
+      if (i >= m->n || !pt_event_equal(e, &m->x[i].ev)) {
+        fprintf(stderr, "run event %zu of location %llu differs\n", got,
+                (unsigned long long)run.location);
+        ok = 0;
+      }
+      cur[li] = i + 1;
+      got++;
+    }
+    if (!ok) break;
+  }
+  if (ok && rc != PT_END) {
+    fprintf(stderr, "next_run: %s\n", pt_reader_errmsg(r));
+    ok = 0;
+  }
+  if (ok && got != want) {
+    fprintf(stderr, "runs gave %zu events, want %zu\n", got, want);
+    ok = 0;
+  }
+  free(cur);
+  free(seen);
+  pt_reader_close(r);
+  return ok;
+}
+
 /* Read with opts and compare with the model filtered by hand. */
 static int check_read(const char *path, const model *m,
                       const pt_reader_opts *o) {
@@ -132,21 +235,11 @@ static int check_read(const char *path, const model *m,
     fprintf(stderr, "reader open: %s\n", err.msg);
     return 0;
   }
-  uint64_t to = o && o->to ? o->to : UINT64_MAX;
-  uint64_t from = o ? o->from : 0;
-  uint64_t kinds = o && o->kinds ? o->kinds : PT_KINDS_ALL;
   size_t i = 0, got = 0;
   pt_event ev;
   int ok = 1;
   while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
-    while (i < m->n) {
-      const pt_event *x = &m->x[i].ev;
-      if (x->time >= from && x->time < to &&
-          (kinds & PT_KIND_BIT(x->kind)) &&
-          (!o || !o->locations || in_set(o->locations, o->nlocations, x->location)))
-        break;
-      i++;
-    }
+    while (i < m->n && !passes(&m->x[i].ev, o)) i++;
     if (i >= m->n || !pt_event_equal(&ev, &m->x[i].ev)) {
       fprintf(stderr, "event %zu differs (time %llu kind %s loc %llu ref %llu)\n", got,
               (unsigned long long)ev.time, pt_event_kind_name(ev.kind),
@@ -165,18 +258,14 @@ static int check_read(const char *path, const model *m,
     ok = 0;
   }
   if (ok)
-    for (; i < m->n; i++) {
-      const pt_event *x = &m->x[i].ev;
-      if (x->time >= from && x->time < to && (kinds & PT_KIND_BIT(x->kind)) &&
-          (!o || !o->locations ||
-           in_set(o->locations, o->nlocations, x->location))) {
+    for (; i < m->n; i++)
+      if (passes(&m->x[i].ev, o)) {
         fprintf(stderr, "missing events after %zu\n", got);
         ok = 0;
         break;
       }
-    }
   pt_reader_close(r);
-  return ok;
+  return ok && check_runs(path, m, o, 0) && check_runs(path, m, o, 1);
 }
 
 TEST(roundtrip_property) {
