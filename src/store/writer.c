@@ -505,6 +505,55 @@ static int event_slow(pt_stream *s, const pt_event *ev) {
   return PT_OK;
 }
 
+/* An event with only a reference and attributes of integer types (an MPI
+ * call's enter with its arguments), of the stream's current location:
+ * encoded straight into the block's free room, as pt__event_put would,
+ * checking the room as it goes instead of bounding the event first.
+ * Returns 1 when written; 0 to take the general path (nothing is kept of
+ * a partial write: the row is committed at the end only). */
+static int event_attrs_fast(pt_stream *s, const pt_event *ev) {
+  pt__bw *bw = &s->ev;
+  size_t used = bw->raw.len + 2 * bw->count;
+  if (used >= s->w->block_size) return 0;
+  size_t avail = s->w->block_size - used;
+  if (avail > bw->raw.cap - bw->raw.len) avail = bw->raw.cap - bw->raw.len;
+  if (avail < 1 + 2 * PT_VARINT_MAX) return 0;
+  uint8_t *p = bw->raw.p + bw->raw.len, *w = p, *end = p + avail;
+  *w++ = (uint8_t)(ev->kind | PT__EVH_ATTRS);
+  w += pt__varint_put(w, ev->ref + 1); /* PT_NONE -> 0 */
+  w += pt__varint_put(w, ev->nattrs);
+  for (uint32_t i = 0; i < ev->nattrs; i++) {
+    const pt_attr *a = &ev->attrs[i];
+    if ((size_t)(end - w) < 2 * PT_VARINT_MAX + 1) return 0;
+    w += pt__varint_put(w, a->key);
+    *w++ = (uint8_t)a->val.type;
+    switch (a->val.type) {
+      case PT_TYPE_INT: w += pt__varint_put(w, pt__zigzag(a->val.v.i)); break;
+      case PT_TYPE_UINT: w += pt__varint_put(w, a->val.v.u); break;
+      case PT_TYPE_INTS: {
+        uint32_t n = a->val.count;
+        if (n && !a->val.v.ints) return 0; /* the general path says why */
+        if ((size_t)(end - w) / PT_VARINT_MAX < (size_t)n + 1) return 0;
+        w += pt__varint_put(w, n);
+        for (uint32_t j = 0; j < n; j++)
+          w += pt__varint_put(w, pt__zigzag(a->val.v.ints[j]));
+        break;
+      }
+      default: return 0;
+    }
+  }
+  uint64_t dt = ev->time - bw->prev_time;
+  memcpy(bw->dts.p + bw->dts.len, &dt, 8);
+  bw->dts.len += 8;
+  bw->prev_time = ev->time;
+  bw->raw.len += (size_t)(w - p);
+  bw->count++;
+  bw->last_ts = ev->time;
+  s->events++;
+  s->last_time = ev->time;
+  return 1;
+}
+
 /* An enter, leave or other event with only a reference, no attributes, of
  * the stream's current location, into a block that has room: the header
  * byte, the reference and the time delta, nothing else to decide. */
@@ -533,6 +582,11 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
     s->last_time = ev->time;
     return PT_OK;
   }
+  if (ev->nattrs && ev->attrs && ev->time >= s->last_time &&
+      ev->location == bw->prev_loc && !s->failed && bw->count && kind < 64 &&
+      pt__ev_mask[kind] == (1u << PT_ESLOT_REF) &&
+      bw->dts.cap - bw->dts.len >= 8 && event_attrs_fast(s, ev))
+    return PT_OK;
   return event_slow(s, ev);
 }
 

@@ -264,6 +264,21 @@ if grep -q 'problems' fd.check && ! grep '^unmatched' fd.check | grep -qv 'tag 3
   t_pass "dumpi: messages survive (but MPI-3 matched probes)"
 elif grep -q ': OK:' fd.check; then t_pass "dumpi: messages survive"
 else t_fail "dumpi: messages survive" "$(grep -v warning fd.check | head -3)"; fi
+# MPI_Iprobe: the status is recorded when the flag is set, and only then
+# (MPI leaves it undefined otherwise)
+"$PT" dump --style dumpi fam.ptf >fp.txt 2>/dev/null
+awk '/^MPI_Iprobe entering/ { p = 1; next }
+     p && /^int flag=/ { f = substr($2, 6) + 0; next }
+     p && /^MPI_Status status=/ {
+       if (f && $0 ~ /bytes=24, cancelled=0, source=[0-9]/) set++
+       else if (!f && $0 ~ /<IGNORED>/) unset++
+       else bad++
+       p = 0 }
+     END { print set + 0, unset + 0, bad + 0 }' fp.txt >fp.count
+read nset nunset nbad <fp.count
+[ "$nset" -ge 1 ] && [ "$nbad" -eq 0 ] &&
+  t_pass "Iprobe status only with the flag set ($nset set, $nunset not)" ||
+  t_fail "Iprobe status only with the flag set" "set $nset unset $nunset bad $nbad"
 "$PT" dump --style dumpi fd.meta --locations 0 >fd.txt 2>/dev/null
 grep -q 'MPI_Request requests\[4\]=\[' fd.txt && grep -q 'MPI_Status statuses' fd.txt &&
   t_pass "dumpi: request and status arguments" ||
