@@ -981,6 +981,18 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
 
 /* ---- semantic events ---------------------------------------------------- */
 
+/* An event with every other field zero.  Copied from a constant: a
+ * designated initialiser of the whole struct compiles to `rep stos`,
+ * which costs about 10 ns per event on the test machine. */
+static const pt_event ev_zero;
+static inline void ev_set(pt_event *e, uint64_t t, uint32_t kind,
+                          uint64_t ref) {
+  *e = ev_zero;
+  e->time = t;
+  e->kind = kind;
+  e->ref = ref;
+}
+
 static __thread __attribute__((tls_model("initial-exec"))) int t_quiet; /* bookkeeping only, no events */
 static void emit(pt_event *e) {
   if (!t_quiet) pt_rec_event(e);
@@ -988,8 +1000,15 @@ static void emit(pt_event *e) {
 
 static void ev_p2p(uint32_t kind, uint64_t t, int64_t peer, int64_t tag,
                    uint64_t comm, uint64_t bytes, uint64_t request) {
-  pt_event e = {.time = t, .kind = kind, .ref = PT_NONE, .peer = peer,
-                .tag = tag, .comm = comm, .size = bytes, .request = request};
+  pt_event e = ev_zero;
+  e.time = t;
+  e.kind = kind;
+  e.ref = PT_NONE;
+  e.peer = peer;
+  e.tag = tag;
+  e.comm = comm;
+  e.size = bytes;
+  e.request = request;
   emit(&e);
 }
 
@@ -1006,12 +1025,16 @@ static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
   int cancelled = 0;
   if (st) PMPI_Test_cancelled(st, &cancelled);
   if (cancelled) {
-    pt_event e = {.time = t, .kind = PT_EV_REQUEST_CANCELLED,
-                  .request = r->model};
+    pt_event e = ev_zero;
+    e.time = t;
+    e.kind = PT_EV_REQUEST_CANCELLED;
+    e.request = r->model;
     emit(&e);
   } else if (r->kind == RQ_SEND) {
-    pt_event e = {.time = t, .kind = PT_EV_ISEND_COMPLETE,
-                  .request = r->model};
+    pt_event e = ev_zero;
+    e.time = t;
+    e.kind = PT_EV_ISEND_COMPLETE;
+    e.request = r->model;
     emit(&e);
   } else if (r->kind == RQ_RECV) {
     int64_t peer = r->peer, tag = r->tag;
@@ -1047,8 +1070,10 @@ static void start(int64_t h, uint64_t t) {
   if (r->kind == RQ_SEND)
     ev_p2p(PT_EV_ISEND, t, r->peer, r->tag, r->comm, r->bytes, r->model);
   else if (r->kind == RQ_RECV) {
-    pt_event e = {.time = t, .kind = PT_EV_IRECV_REQUEST,
-                  .request = r->model};
+    pt_event e = ev_zero;
+    e.time = t;
+    e.kind = PT_EV_IRECV_REQUEST;
+    e.request = r->model;
     emit(&e);
   }
 }
@@ -1228,8 +1253,10 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (send)
         ev_p2p(PT_EV_ISEND, t0, r->peer, r->tag, r->comm, r->bytes, r->model);
       else {
-        pt_event e = {.time = t0, .kind = PT_EV_IRECV_REQUEST,
-                      .request = r->model};
+        pt_event e = ev_zero;
+        e.time = t0;
+        e.kind = PT_EV_IRECV_REQUEST;
+        e.request = r->model;
         emit(&e);
       }
       break;
@@ -1289,17 +1316,23 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       comm_info *ci = comm_get(VAL('C', 0));
       uint64_t sent, recvd;
       coll_bytes(c, ci, &sent, &recvd);
-      pt_event b = {.time = t0, .kind = PT_EV_COLL_BEGIN};
+      pt_event b = ev_zero;
+      b.time = t0;
+      b.kind = PT_EV_COLL_BEGIN;
       emit(&b);
       int64_t root = -1;
       if (ARG('k', 0) >= 0 && ci && !ci->inter)
         root = world_rank(ci, (int)VAL('k', 0));
       c->pdest = root == INT64_MIN ? -1 : root;
       c->pbytes = sent + recvd;
-      pt_event e = {.time = t1, .kind = PT_EV_COLL_END, .ref = f->coll,
-                    .peer = root == INT64_MIN ? -1 : root,
-                    .comm = ci ? ci->id : PT_NONE, .size = sent,
-                    .size2 = recvd};
+      pt_event e = ev_zero;
+      e.time = t1;
+      e.kind = PT_EV_COLL_END;
+      e.ref = f->coll;
+      e.peer = root == INT64_MIN ? -1 : root;
+      e.comm = ci ? ci->id : PT_NONE;
+      e.size = sent;
+      e.size2 = recvd;
       emit(&e);
       if (f->sem == PT_MS_ICOLL && ARG('r', 0) >= 0 && c->v[ARG('r', 0)])
         req_new((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)
@@ -1330,12 +1363,20 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
         bytes = (uint64_t)n;
       uint64_t fh = misc_id(&g_misc, &g_next_misc, VAL('F', 0));
       c->pbytes = bytes;
-      pt_event b = {.time = t0, .kind = PT_EV_IO_BEGIN, .ref = fh,
-                    .tag = f->sem == PT_MS_IO_READ ? PT_IO_READ : PT_IO_WRITE,
-                    .size = count_bytes(c, 0), .request = c->id};
+      pt_event b = ev_zero;
+      b.time = t0;
+      b.kind = PT_EV_IO_BEGIN;
+      b.ref = fh;
+      b.tag = f->sem == PT_MS_IO_READ ? PT_IO_READ : PT_IO_WRITE;
+      b.size = count_bytes(c, 0);
+      b.request = c->id;
       emit(&b);
-      pt_event e = {.time = t1, .kind = PT_EV_IO_END, .ref = fh,
-                    .size = bytes, .request = c->id};
+      pt_event e = ev_zero;
+      e.time = t1;
+      e.kind = PT_EV_IO_END;
+      e.ref = fh;
+      e.size = bytes;
+      e.request = c->id;
       emit(&e);
       break;
     }
@@ -1410,18 +1451,6 @@ static void *app_caller(void *caller) {
   return caller;
 }
 
-/* An event with every other field zero.  Copied from a constant: a
- * designated initialiser of the whole struct compiles to `rep stos`,
- * which costs about 10 ns per event on the test machine. */
-static const pt_event ev_zero;
-static inline void ev_set(pt_event *e, uint64_t t, uint32_t kind,
-                          uint64_t ref) {
-  *e = ev_zero;
-  e->time = t;
-  e->kind = kind;
-  e->ref = ref;
-}
-
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
@@ -1436,7 +1465,10 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   LOCK();
   if (c->id == PT_MPI_ID_Finalize && g_app_region) {
     /* the program's own time ends where MPI_Finalize begins */
-    pt_event e = {.time = t0, .kind = PT_EV_LEAVE, .ref = g_app_region - 1};
+    pt_event e = ev_zero;
+    e.time = t0;
+    e.kind = PT_EV_LEAVE;
+    e.ref = g_app_region - 1;
     pt_rec_event(&e);
     g_app_region = 0;
   }
@@ -1487,7 +1519,10 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
      * program, so that time outside MPI calls is counted. */
     g_app_region = pt_rec_region(program_invocation_short_name,
                                  PT_ROLE_FUNCTION, PT_PARADIGM_USER) + 1;
-    pt_event e = {.time = t1, .kind = PT_EV_ENTER, .ref = g_app_region - 1};
+    pt_event e = ev_zero;
+    e.time = t1;
+    e.kind = PT_EV_ENTER;
+    e.ref = g_app_region - 1;
     pt_rec_event(&e);
   }
   UNLOCK();

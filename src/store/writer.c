@@ -505,23 +505,30 @@ static int event_slow(pt_stream *s, const pt_event *ev) {
   return PT_OK;
 }
 
-/* An event with only a reference and attributes of integer types (an MPI
- * call's enter with its arguments), of the stream's current location:
- * encoded straight into the block's free room, as pt__event_put would,
- * checking the room as it goes instead of bounding the event first.
- * Returns 1 when written; 0 to take the general path (nothing is kept of
- * a partial write: the row is committed at the end only). */
-static int event_attrs_fast(pt_stream *s, const pt_event *ev) {
+/* An event without a value or text, with attributes of integer types
+ * only (an MPI call's enter with its arguments, a message), of the
+ * stream's current location, into a block that is not empty: encoded
+ * straight into the block's free room as pt__event_put would, checking the
+ * room as it goes instead of bounding the event first.  Returns 1 when
+ * written; 0 to take the general path (a partial write is not kept: the
+ * row is committed at the end only). */
+static int event_fast(pt_stream *s, const pt_event *ev, uint32_t m) {
   pt__bw *bw = &s->ev;
   size_t used = bw->raw.len + 2 * bw->count;
   if (used >= s->w->block_size) return 0;
   size_t avail = s->w->block_size - used;
   if (avail > bw->raw.cap - bw->raw.len) avail = bw->raw.cap - bw->raw.len;
-  if (avail < 1 + 2 * PT_VARINT_MAX) return 0;
+  if (avail < 1 + 8 * PT_VARINT_MAX) return 0;
   uint8_t *p = bw->raw.p + bw->raw.len, *w = p, *end = p + avail;
-  *w++ = (uint8_t)(ev->kind | PT__EVH_ATTRS);
-  w += pt__varint_put(w, ev->ref + 1); /* PT_NONE -> 0 */
-  w += pt__varint_put(w, ev->nattrs);
+  *w++ = (uint8_t)(ev->kind | (ev->nattrs ? PT__EVH_ATTRS : 0));
+  if (m & (1u << PT_ESLOT_REF)) w += pt__varint_put(w, ev->ref + 1);
+  if (m & (1u << PT_ESLOT_PEER)) w += pt__varint_put(w, pt__zigzag(ev->peer));
+  if (m & (1u << PT_ESLOT_COMM)) w += pt__varint_put(w, ev->comm);
+  if (m & (1u << PT_ESLOT_TAG)) w += pt__varint_put(w, pt__zigzag(ev->tag));
+  if (m & (1u << PT_ESLOT_SIZE)) w += pt__varint_put(w, ev->size);
+  if (m & (1u << PT_ESLOT_SIZE2)) w += pt__varint_put(w, ev->size2);
+  if (m & (1u << PT_ESLOT_REQUEST)) w += pt__varint_put(w, ev->request);
+  if (ev->nattrs) w += pt__varint_put(w, ev->nattrs);
   for (uint32_t i = 0; i < ev->nattrs; i++) {
     const pt_attr *a = &ev->attrs[i];
     if ((size_t)(end - w) < 2 * PT_VARINT_MAX + 1) return 0;
@@ -582,10 +589,12 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
     s->last_time = ev->time;
     return PT_OK;
   }
-  if (ev->nattrs && ev->attrs && ev->time >= s->last_time &&
-      ev->location == bw->prev_loc && !s->failed && bw->count && kind < 64 &&
-      pt__ev_mask[kind] == (1u << PT_ESLOT_REF) &&
-      bw->dts.cap - bw->dts.len >= 8 && event_attrs_fast(s, ev))
+  if (kind < PT_EV__COUNT && kind != PT_EV_INVALID && ev->time >= s->last_time &&
+      ev->location == bw->prev_loc && !s->failed && bw->count &&
+      !(pt__ev_mask[kind] &
+        ((1u << PT_ESLOT_VALUE) | (1u << PT_ESLOT_TEXT))) &&
+      (!ev->nattrs || ev->attrs) && bw->dts.cap - bw->dts.len >= 8 &&
+      event_fast(s, ev, pt__ev_mask[kind]))
     return PT_OK;
   return event_slow(s, ev);
 }
