@@ -618,7 +618,8 @@ static const pt_event ev_zero;
 
 /* Step past the event (or run) handed out last and find the stream with
  * the earliest next event.  Returns PT_OK with *wout, PT_END or an error. */
-static inline int advance(pt_reader *r, uint32_t *wout) {
+static inline __attribute__((always_inline)) int advance(pt_reader *r,
+                                                        uint32_t *wout) {
   if (PT_UNLIKELY(r->failed)) return r->failed;
   if (PT_UNLIKELY(!r->positioned)) {
     int rc = position(r, r->from);
