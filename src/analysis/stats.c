@@ -445,7 +445,7 @@ static int push_L(pt_stats *s, pt__loc *L, uint64_t loc, uint64_t region,
   size_t ci = (size_t)(region ^ (region >> 7)) & (PT__ROWCACHE - 1);
   pt__rl *r;
   uint32_t row;
-  if (L->rc_region[ci] == region + 1) {
+  if (L->rc_region[ci] == region + 1 && region != UINT64_MAX) {
     row = L->rc_row[ci];
     r = pt__kt_at(&s->rl, row);
   } else {
@@ -478,6 +478,22 @@ int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
   return push_L(s, L, loc, region, enter);
 }
 
+/* The call-site row of (region, callsite), through L's cache (rows of
+ * the call-site table are never deleted). */
+static cs_rec *cs_row(pt_stats *s, pt__loc *L, uint64_t region,
+                      uint64_t callsite) {
+  size_t ci = (size_t)(region ^ (region >> 9) ^ callsite) & (PT__MSGCACHE - 1);
+  if (L->cc_reg[ci] == region + 1 && region != UINT64_MAX &&
+      L->cc_site[ci] == callsite)
+    return pt__kt_at(&s->cs, L->cc_row[ci]);
+  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, 0, 0));
+  if (!c) return NULL;
+  L->cc_reg[ci] = region + 1;
+  L->cc_site[ci] = callsite;
+  L->cc_row[ci] = (uint32_t)(((char *)c - s->cs.rec) / s->cs.rsize);
+  return c;
+}
+
 /* Leave the innermost frame of L at time t. */
 static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   pt__frame f = L->st[--L->depth];
@@ -494,7 +510,7 @@ static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
     if (incl > r->vmax) r->vmax = incl;
   }
   if (f.is_mpi && (incl || counted)) {
-    cs_rec *c = pt__kt_get(&s->cs, K(f.region, f.callsite, 0, 0));
+    cs_rec *c = cs_row(s, L, f.region, f.callsite);
     if (!c) return PT_ENOMEM;
     c->calls += (uint64_t)counted;
     c->time += incl;
@@ -605,7 +621,7 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
     size_t ci = (size_t)(pk ^ (pk >> 5)) & (PT__MSGCACHE - 1);
     pt__pm *p;
     uint64_t ploc;
-    if (L->mc_peer[ci] == pk + 1) {
+    if (L->mc_peer[ci] == pk + 1 && pk != UINT64_MAX) { /* 0 = empty */
       p = pt__kt_at(&s->pm, L->mc_pm[ci]);
       ploc = L->mc_ploc[ci];
     } else {
@@ -723,7 +739,7 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       if (msg && pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
         f->callsite = ev->ref;
       if (w) {
-        cs_rec *c = pt__kt_get(&s->cs, K(f->region, f->callsite, 0, 0));
+        cs_rec *c = cs_row(s, L, f->region, f->callsite);
         if (!c) return PT_ENOMEM;
         if (!c->msgs || bytes < c->bmin) c->bmin = bytes;
         if (bytes > c->bmax) c->bmax = bytes;

@@ -65,6 +65,10 @@ typedef struct pt__loc {
   int has_rank;
   uint64_t mc_peer[PT__MSGCACHE], mc_ploc[PT__MSGCACHE];
   uint32_t mc_pm[PT__MSGCACHE];
+  /* direct-mapped cache (MPI region + 1, call site) -> row of the call-site
+   * table (region 0 = empty) */
+  uint64_t cc_reg[PT__MSGCACHE], cc_site[PT__MSGCACHE];
+  uint32_t cc_row[PT__MSGCACHE];
 } pt__loc;
 
 /* An event kept for snapshots (pending sends and requests): slots only. */

@@ -219,6 +219,38 @@ TEST(message_matrix_and_late_sender) {
   pt_stats_destroy(s);
 }
 
+/* Unknown peers (-1) and a region id of PT_NONE are counted as such,
+ * not taken for the entries of an empty cache. */
+TEST(unknown_peer_and_none_region) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "A");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  msg(s, 10, 0, PT_EV_SEND, 1, 5, 100);  /* (0 -> 1) */
+  msg(s, 20, 1, PT_EV_RECV, -1, 5, 100); /* peer unknown */
+  msg(s, 30, 1, PT_EV_RECV, 0, 5, 7);
+  ev(s, 40, 0, PT_EV_ENTER, PT_NONE);
+  ev(s, 50, 0, PT_EV_LEAVE, PT_NONE);
+  ev(s, 60, 0, PT_EV_ENTER, 1);
+  ev(s, 70, 0, PT_EV_LEAVE, 1);
+  ASSERT_OK(pt_stats_finish(s));
+  const pt_stats_location_row *l0 = pt_stats_location(s, 0);
+  const pt_stats_location_row *l1 = pt_stats_location(s, 1);
+  ASSERT_EQ_U64(l0->location, 0);
+  ASSERT_EQ_U64(l0->sent, 1);
+  ASSERT_EQ_U64(l0->received, 0);
+  ASSERT_EQ_U64(l1->received, 2);
+  ASSERT_EQ_U64(l1->bytes_received, 107);
+  const pt_stats_region_loc_row *a = find_rl(s, 0, 1);
+  const pt_stats_region_loc_row *n = find_rl(s, 0, PT_NONE);
+  ASSERT_TRUE(a && n);
+  ASSERT_EQ_U64(a->count, 1);
+  ASSERT_EQ_U64(a->incl, 10);
+  ASSERT_EQ_U64(n->count, 1);
+  ASSERT_EQ_U64(n->incl, 10);
+  pt_stats_destroy(s);
+}
+
 TEST(matrix_by_tag) {
   pt_stats *s = NULL;
   pt_stats_opts o = {0};
@@ -577,6 +609,7 @@ int main(void) {
   RUN(open_region_ends_at_trace_end);
   RUN(imbalance_across_locations);
   RUN(message_matrix_and_late_sender);
+  RUN(unknown_peer_and_none_region);
   RUN(matrix_by_tag);
   RUN(relative_statistics);
   RUN(bad_options);
