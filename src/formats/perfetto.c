@@ -161,10 +161,12 @@ static void head(pf_sink *k, const char *ph, const pt_event *e) {
           e->location);
 }
 
-/* u64 -> u64 map, open addressing; keys stored + 1 (0 = empty). */
+/* u64 -> u64 map, open addressing; keys stored + 1 (0 = empty), so the
+ * key UINT64_MAX (PT_NONE) is never stored: put ignores it, get misses. */
 static uint64_t hkey(uint64_t a, uint64_t b, uint64_t c);
 
 static int map_put(pf_map *m, uint64_t key, uint64_t val) {
+  if (key == UINT64_MAX) return 0;
   if (2 * (m->n + 1) > m->cap) {
     size_t cap = m->cap ? 2 * m->cap : 64;
     uint64_t *nk = calloc(cap, sizeof *nk), *nv = calloc(cap, sizeof *nv);
@@ -195,7 +197,7 @@ static int map_put(pf_map *m, uint64_t key, uint64_t val) {
 }
 
 static int map_get(const pf_map *m, uint64_t key, uint64_t *val) {
-  if (!m->cap) return 0;
+  if (!m->cap || key == UINT64_MAX) return 0;
   size_t h = (size_t)hkey(key + 1, 0, 0) & (m->cap - 1);
   while (m->k[h]) {
     if (m->k[h] == key + 1) {
