@@ -293,9 +293,7 @@ int pt_gen_next(pt_gen *g, uint64_t location, pt_event *ev) {
   uint64_t t = s->T + ((((r & 0xffffffffu) * (step >> 1))) >> 32);
   s->T += step;
 
-  memset(ev, 0, sizeof *ev);
-  ev->time = t;
-  ev->location = location;
+  pt_event_init(ev, PT_EV_INVALID, t, location); /* no memset: see there */
 
   uint32_t hi = (uint32_t)(r >> 32);
   uint32_t me = g->msg_every;
