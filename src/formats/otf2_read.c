@@ -530,16 +530,24 @@ static OTF2_CallbackCode d_io_precreated(void *u, OTF2_IoHandleRef h,
  * as a model id) with ".str" = the name; "otf2:def.CartCoordinate" (scope
  * = the topology, one per rank) = "<rank> <n> <coordinate>...". */
 static uint64_t ref_value(OTF2_Type type, uint64_t v);
+/* " <v>" for each of the n values, after the l characters of b[cap]
+ * (room: 11 per value; a full buffer stops the list, never overruns). */
+static void append_u32s(char *b, size_t cap, int l, const uint32_t *v,
+                        unsigned n) {
+  for (unsigned i = 0; i < n && l >= 0 && (size_t)l < cap; i++)
+    l += snprintf(b + l, cap - (size_t)l, " %" PRIu32, v[i]);
+}
 static OTF2_CallbackCode d_cart_topo(void *u, OTF2_CartTopologyRef self,
                                      OTF2_StringRef name, OTF2_CommRef comm,
                                      uint8_t n, const OTF2_CartDimensionRef *d) {
   osrc *s = u;
-  char b[8 * 256 + 64];
+  char b[11 * 256 + 64];
   uint64_t c = ref_value(OTF2_TYPE_COMM, comm);
   int l = snprintf(b, sizeof b, "%" PRId64 " %u",
                    c == PT_NONE ? INT64_C(-1) : (int64_t)c, (unsigned)n);
-  for (unsigned i = 0; i < n; i++)
-    l += snprintf(b + l, sizeof b - (size_t)l, " %" PRIu32, (uint32_t)d[i]);
+  uint32_t dims[256];
+  for (unsigned i = 0; i < n; i++) dims[i] = (uint32_t)d[i];
+  append_u32s(b, sizeof b, l, dims, n);
   if (!kv_add(s, self, "otf2:def.CartTopology", b, OTF2_UNDEFINED_STRING) ||
       (name != OTF2_UNDEFINED_STRING &&
        !kv_add(s, self, "otf2:def.CartTopology.str", NULL, name)))
@@ -552,8 +560,7 @@ static OTF2_CallbackCode d_cart_coord(void *u, OTF2_CartTopologyRef topo,
   osrc *s = u;
   char b[11 * 256 + 32];
   int l = snprintf(b, sizeof b, "%" PRIu32 " %u", rank, (unsigned)n);
-  for (unsigned i = 0; i < n; i++)
-    l += snprintf(b + l, sizeof b - (size_t)l, " %" PRIu32, coords[i]);
+  append_u32s(b, sizeof b, l, coords, n);
   if (!kv_add(s, topo, "otf2:def.CartCoordinate", b, OTF2_UNDEFINED_STRING))
     return cb_oom(s);
   return OTF2_CALLBACK_SUCCESS;

@@ -28,12 +28,14 @@ ok to_text "$PT" dump r.ptf -o r.txt || t_done
 ok text_to_ptf "$PT" -q convert r.txt -o r2.ptf || t_done
 ok to_otf2 "$PT" -q convert r2.ptf -o r.otf2 || t_done
 
-otf2-print arch/traces.otf2 | norm_events >want.txt
+# otf2-print warns about the wide topology's non-contiguous dimension ids
+# in the original too: the result must warn the same, nothing more
+otf2-print arch/traces.otf2 2>want.err | norm_events >want.txt
 otf2-print r.otf2 2>print.err | norm_events >got.txt
 n=$(grep -c '^[A-Z_]* *[01]  ' want.txt)
 [ "$n" -gt 90 ] && t_pass "records_written_$n" ||
   t_fail records_written "only $n event lines in the original"
-[ ! -s print.err ] && cmp -s want.txt got.txt && t_pass events_equal ||
+cmp -s want.err print.err && cmp -s want.txt got.txt && t_pass events_equal ||
   t_fail events_equal "$(head -c 200 print.err) $(diff want.txt got.txt | head -6)"
 for r in RMA_PUT RMA_ATOMIC THREAD_ACQUIRE_LOCK THREAD_TASK_SWITCH \
          CALLING_CONTEXT_SAMPLE IO_SEEK IO_DUPLICATE_HANDLE \
@@ -43,9 +45,9 @@ done
 grep -q 'IO_SEEK .*-64' got.txt && t_pass seek_negative_offset ||
   t_fail seek_negative_offset "$(grep IO_SEEK got.txt | head -1)"
 
-otf2-print -G arch/traces.otf2 | norm_defs >want.txt
+otf2-print -G arch/traces.otf2 2>want.err | norm_defs >want.txt
 otf2-print -G r.otf2 2>print.err | norm_defs >got.txt
-[ ! -s print.err ] && cmp -s want.txt got.txt && t_pass defs_equal ||
+cmp -s want.err print.err && cmp -s want.txt got.txt && t_pass defs_equal ||
   t_fail defs_equal "$(head -c 200 print.err) $(diff want.txt got.txt | head -6)"
 grep -q 'CALLING_CONTEXT .*Parent: "main@records.c:42"' got.txt &&
   t_pass calling_context_parent ||

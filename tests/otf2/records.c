@@ -236,6 +236,18 @@ int main(int argc, char **argv) {
     uint32_t xy[2] = {r, 0};
     CK(OTF2_GlobalDefWriter_WriteCartCoordinate(g, 0, r, 2, xy));
   }
+  /* the widest topology OTF2 allows: 255 dimensions with 10-digit ids and
+   * 10-digit coordinates (the reader's text of it must not overrun) */
+  OTF2_CartDimensionRef wide[255];
+  uint32_t far[255];
+  for (uint32_t i = 0; i < 255; i++) {
+    wide[i] = 4000000000u + i;
+    far[i] = 4000000000u - i;
+    CK(OTF2_GlobalDefWriter_WriteCartDimension(g, wide[i], S_X, 1,
+                                               OTF2_CART_PERIODIC_FALSE));
+  }
+  CK(OTF2_GlobalDefWriter_WriteCartTopology(g, 1, S_CART, 0, 255, wide));
+  CK(OTF2_GlobalDefWriter_WriteCartCoordinate(g, 1, 4000000000u, 255, far));
   CK(OTF2_Archive_CloseGlobalDefWriter(a, g));
   CK(OTF2_Archive_OpenDefFiles(a));
   for (uint32_t r = 0; r < 2; r++) {
