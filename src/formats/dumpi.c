@@ -308,7 +308,6 @@ static void parse_tail_walk(dfile *f, size_t off) {
  * first incomplete record (a truncated file: warning). */
 static int walk_stream(dfile *f, pt_error *err) {
   char reason[256], why[200];
-  pt__arena scratch = {0};
   pt__dumpi_call c;
   size_t pos = f->stream_begin;
   f->comms_used = pt__arena_alloc(&f->mem, 65536 / 8);
@@ -334,9 +333,8 @@ static int walk_stream(dfile *f, pt_error *err) {
                 "DUMPI_END_OF_STREAM");
       break;
     }
-    pt__arena_reset(&scratch);
     long n = pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off,
-                              f->wall_off, &c, &scratch, why, sizeof why);
+                              f->wall_off, &c, NULL, why, sizeof why);
     if (n == PT_ENOMEM) {
       rc = pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
       break;
@@ -363,7 +361,6 @@ static int walk_stream(dfile *f, pt_error *err) {
       f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
     }
   }
-  pt__arena_free(&scratch);
   return rc;
 }
 

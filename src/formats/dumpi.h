@@ -205,7 +205,10 @@ typedef struct pt__dumpi_call {
 } pt__dumpi_call;
 
 /* Decode the record at p[0..n) (starting with its label) into *c, arrays
- * and strings in `scratch` (valid until it is reset).  cpu_off / wall_off:
+ * and strings in `scratch` (valid until it is reset); scratch NULL = scan
+ * mode: the record is validated and sized the same way, scalars and counts
+ * (i, na, ns) are set, no array or string is stored (a, s, sl, perf_in,
+ * perf_out stay NULL).  cpu_off / wall_off:
  * the body's offsets.  Seconds are offset + stored 16 bits (no wrap
  * handling here).  Returns the record's size in bytes (> 0), or
  * PT_ETRUNCATED (record cut by the end of data), PT_ECORRUPT (bad label or

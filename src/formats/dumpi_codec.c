@@ -258,6 +258,10 @@ static int get_str(cur *c, pt__arena *a, char **out, uint32_t *olen,
     return PT_ECORRUPT;
   }
   if (!need(c, (uint64_t)len)) TRUNC("a string");
+  if (!a) { /* scan mode: validated, skipped */
+    c->p += len;
+    return PT_OK;
+  }
   char *s = pt__arena_alloc(a, (size_t)len + 1);
   if (!s) return PT_ENOMEM;
   memcpy(s, c->p, (size_t)len);
@@ -268,11 +272,12 @@ static int get_str(cur *c, pt__arena *a, char **out, uint32_t *olen,
   return PT_OK;
 }
 
-/* A string array of n strings (n <= 0: none) appended at s[*k]. */
+/* A string array of n strings (n <= 0: none) appended at s[*k] (a NULL:
+ * validated and skipped). */
 static int get_strs(cur *c, pt__arena *a, int64_t n, char **s, uint32_t *sl,
                     uint32_t *k, char *err, size_t errn) {
   for (int64_t j = 0; j < n; j++, (*k)++) {
-    int rc = get_str(c, a, &s[*k], &sl[*k], err, errn);
+    int rc = get_str(c, a, a ? &s[*k] : NULL, a ? &sl[*k] : NULL, err, errn);
     if (rc < 0) return rc;
   }
   return PT_OK;
@@ -316,6 +321,11 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
       v->i = (int32_t)g32(c);
       uint64_t n = v->i > 0 ? (uint64_t)v->i : 0;
       if (!need(c, n * 14)) TRUNC(arg->name);
+      v->na = (uint32_t)(n * 5);
+      if (!a) {
+        c->p += n * 14;
+        return PT_OK;
+      }
       v->a = alloc_ints(a, n * 5);
       if (!v->a) return PT_ENOMEM;
       v->na = (uint32_t)(n * 5);
@@ -338,9 +348,13 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
       v->i = (int32_t)g32(c);
       uint64_t n = v->i > 0 ? (uint64_t)v->i : 0;
       if (!need(c, n * es)) TRUNC(arg->name);
+      v->na = (uint32_t)n;
+      if (!a) {
+        c->p += n * es;
+        return PT_OK;
+      }
       v->a = alloc_ints(a, n);
       if (!v->a) return PT_ENOMEM;
-      v->na = (uint32_t)n;
       for (uint64_t j = 0; j < n; j++)
         v->a[j] = es == 4 ? (int32_t)g32(c)
                   : es == 2 ? (int16_t)g16(c)
@@ -361,9 +375,13 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
         t.p += m * 4;
         total += 1 + m;
       }
+      v->na = (uint32_t)total;
+      if (!a) {
+        c->p = t.p;
+        return PT_OK;
+      }
       v->a = alloc_ints(a, total);
       if (!v->a) return PT_ENOMEM;
-      v->na = (uint32_t)total;
       uint64_t k = 0;
       for (int64_t r = 0; r < v->i; r++) {
         int32_t len = (int32_t)g32(c);
@@ -373,6 +391,11 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
       return PT_OK;
     }
     case PT__DW_STR:
+      if (!a) {
+        v->ns = 1;
+        v->i = 1;
+        return get_str(c, NULL, NULL, NULL, err, errn);
+      }
       v->s = pt__arena_alloc(a, sizeof(char *));
       v->sl = pt__arena_alloc(a, sizeof(uint32_t));
       if (!v->s || !v->sl) return PT_ENOMEM;
@@ -391,6 +414,7 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
       }
       if (n < 0) n = 0;
       if (!need(c, (uint64_t)n * 4)) TRUNC(arg->name);
+      if (!a) return get_strs(c, NULL, n, NULL, NULL, &v->ns, err, errn);
       v->s = pt__arena_alloc(a, (size_t)(n ? n : 1) * sizeof(char *));
       v->sl = pt__arena_alloc(a, (size_t)(n ? n : 1) * sizeof(uint32_t));
       if (!v->s || !v->sl) return PT_ENOMEM;
@@ -414,6 +438,12 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
           t.p += len;
           total++;
         }
+      }
+      if (!a) {
+        v->na = (uint32_t)rows;
+        v->ns = (uint32_t)total;
+        c->p = t.p;
+        return PT_OK;
       }
       v->a = alloc_ints(a, rows);
       v->s = pt__arena_alloc(a, (size_t)(total ? total : 1) * sizeof(char *));
@@ -479,12 +509,16 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
     if (!need(&c, 1)) TRUNC("the perf counters");
     call->nperf = g8(&c);
     if (!need(&c, (uint64_t)call->nperf * 16)) TRUNC("the perf counters");
-    call->perf_in = pt__arena_alloc(scratch, 8u * call->nperf + 8);
-    call->perf_out = pt__arena_alloc(scratch, 8u * call->nperf + 8);
-    if (!call->perf_in || !call->perf_out) return PT_ENOMEM;
-    for (unsigned j = 0; j < call->nperf; j++) {
-      call->perf_in[j] = g64(&c);
-      call->perf_out[j] = g64(&c);
+    if (!scratch) { /* scan mode */
+      c.p += (size_t)call->nperf * 16;
+    } else {
+      call->perf_in = pt__arena_alloc(scratch, 8u * call->nperf + 8);
+      call->perf_out = pt__arena_alloc(scratch, 8u * call->nperf + 8);
+      if (!call->perf_in || !call->perf_out) return PT_ENOMEM;
+      for (unsigned j = 0; j < call->nperf; j++) {
+        call->perf_in[j] = g64(&c);
+        call->perf_out[j] = g64(&c);
+      }
     }
   }
   const pt__dumpi_func *f = call->f;
