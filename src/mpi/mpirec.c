@@ -656,13 +656,17 @@ static uint64_t arg_key(int id, int j, int array) {
   return k - 1;
 }
 
-static void status_vals(const MPI_Status *st, int64_t *o) {
+/* A status as 5 integers: bytes, source, cancelled, error, tag.  MPI sets
+ * the error field only in the statuses of a multiple-completion call that
+ * returns MPI_ERR_IN_STATUS; otherwise it is whatever the application's
+ * memory held, so it is recorded as 0 unless `err_set`. */
+static void status_vals(const MPI_Status *st, int64_t *o, int err_set) {
 #ifdef OPEN_MPI
   /* OpenMPI's status: the byte count and the cancel flag are fields */
   o[0] = st->_ucount > (size_t)INT32_MAX ? -1 : (int64_t)st->_ucount;
   o[1] = st->MPI_SOURCE;
   o[2] = st->_cancelled;
-  o[3] = st->MPI_ERROR;
+  o[3] = err_set ? st->MPI_ERROR : 0;
   o[4] = st->MPI_TAG;
   return;
 #endif
@@ -672,7 +676,7 @@ static void status_vals(const MPI_Status *st, int64_t *o) {
   o[0] = n == MPI_UNDEFINED ? -1 : n;
   o[1] = st->MPI_SOURCE;
   o[2] = cancelled;
-  o[3] = st->MPI_ERROR;
+  o[3] = err_set ? st->MPI_ERROR : 0;
   o[4] = st->MPI_TAG;
 }
 
@@ -820,7 +824,8 @@ static int array_len(const pt__mpi_call *c, int j) {
   return 0;
 }
 
-static void add_args(const pt__mpi_call *c, int level, int ok) {
+static void add_args(const pt__mpi_call *c, int level, int ret) {
+  int ok = ret == MPI_SUCCESS;
   const char *k = pt__mpi_kinds[c->id];
   int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
   int coll = g_fn[c->id].sem == PT_MS_COLL || g_fn[c->id].sem == PT_MS_ICOLL;
@@ -945,7 +950,7 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
         if (level >= 3 && v) {
           int64_t *o = ints_alloc(5);
           if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
-          status_vals((const MPI_Status *)(intptr_t)v, o);
+          status_vals((const MPI_Status *)(intptr_t)v, o, 0);
           a->val.count = 5;
           a->val.v.ints = o;
         }
@@ -968,7 +973,8 @@ static void add_args(const pt__mpi_call *c, int level, int ok) {
         int64_t *o = ints_alloc(5 * (size_t)len);
         if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
         for (int q = 0; q < len; q++)
-          status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q);
+          status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q,
+                      ret == MPI_ERR_IN_STATUS);
         a->val.count = 5 * (uint32_t)len;
         a->val.v.ints = o;
         break;
@@ -1486,7 +1492,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       }
     }
     s->na = s->ni = 0;
-    if (level >= 2 && s->capa) add_args(c, level, ret == MPI_SUCCESS);
+    if (level >= 2 && s->capa) add_args(c, level, ret);
     if (!f->region) {
       int role = PT_ROLE_FUNCTION;
       if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL)

@@ -264,6 +264,11 @@ if grep -q 'problems' fd.check && ! grep '^unmatched' fd.check | grep -qv 'tag 3
   t_pass "dumpi: messages survive (but MPI-3 matched probes)"
 elif grep -q ': OK:' fd.check; then t_pass "dumpi: messages survive"
 else t_fail "dumpi: messages survive" "$(grep -v warning fd.check | head -3)"; fi
+# a status's error field is recorded only after MPI_ERR_IN_STATUS (the
+# program leaves 77 in it before an MPI_Wait)
+"$PT" dump --style dumpi fam.ptf 2>/dev/null | grep -c 'error=77' >fe.count
+if [ "$(cat fe.count)" = 0 ]; then t_pass "status error fields not recorded"
+else t_fail "status error fields not recorded" "$(cat fe.count) with error=77"; fi
 # MPI_Iprobe: the status is recorded when the flag is set, and only then
 # (MPI leaves it undefined otherwise)
 "$PT" dump --style dumpi fam.ptf >fp.txt 2>/dev/null
