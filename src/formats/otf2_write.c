@@ -102,6 +102,7 @@ typedef struct osnk {
   int snap_files;
   pt__map snap_times; /* distinct snapshot times -> 1 */
   uint64_t snaps_skipped;
+  uint64_t def_conflicts; /* definitions of an id already defined otherwise */
   uint64_t tmin, tmax;
   uint64_t skipped[PT_EV__COUNT];
   uint64_t nevents;
@@ -214,6 +215,18 @@ static int is_carrier(const char *name) {
 }
 
 static int def_store(osnk *k, const pt_def *d) {
+  /* The same definition again (every rank of a recorded trace defines the
+   * regions and attributes it uses in its own stream): written once.  A
+   * different one under an id already defined: the first is kept. */
+  uint64_t prev;
+  if (d->kind < PT_DEF__COUNT && d->kind != PT_DEF_KEYVAL &&
+      (pt_def_slot_mask(d->kind) & (1u << PT_DSLOT_ID)) && d->id != PT_NONE &&
+      pt__map_get(&k->def_at[d->kind], d->id, &prev)) {
+    pt_def a = k->defs[prev], b = *d;
+    a.scope = b.scope = 0;
+    if (!pt_def_equal(&a, &b)) k->def_conflicts++;
+    return PT_OK;
+  }
   if (k->ndefs == k->capdefs) {
     size_t nc = k->capdefs ? 2 * k->capdefs : 128;
     pt_def *n = realloc(k->defs, nc * sizeof *n);
@@ -1986,6 +1999,14 @@ static int finish(osnk *k) {
     snprintf(m, sizeof m, "%s: %" PRIu64 " snapshot entries outside an OTF2 "
              "snapshot or without an OTF2 snapshot record were not written",
              base ? base + 1 : k->path, k->snaps_skipped);
+    k->warn(k->warn_user, m);
+  }
+  if (k->warn && k->def_conflicts) {
+    const char *base = strrchr(k->path, '/');
+    char m[200];
+    snprintf(m, sizeof m, "%s: %" PRIu64 " definitions reuse the id of a "
+             "different definition of their kind; the first was kept",
+             base ? base + 1 : k->path, k->def_conflicts);
     k->warn(k->warn_user, m);
   }
   if (k->warn) {

@@ -352,6 +352,18 @@ TEST(synthetic_to_otf2) {
     it.u.def = *pt_gen_def(g, i);
     ASSERT_OK(pt_sink_write(k, &it));
   }
+  /* every region again as a local definition of stream 1 (each rank of a
+   * recorded trace defines the regions it uses): written once */
+  long nregions = 0;
+  for (size_t i = 0; i < pt_gen_ndefs(g); i++) {
+    if (pt_gen_def(g, i)->kind != PT_DEF_REGION) continue;
+    it.type = PT_ITEM_DEF;
+    it.u.def = *pt_gen_def(g, i);
+    it.u.def.scope = 2;
+    ASSERT_OK(pt_sink_write(k, &it));
+    nregions++;
+  }
+  ASSERT_TRUE(nregions > 0);
   for (uint64_t l = 0; l < go.locations; l++) {
     it.type = PT_ITEM_EVENT;
     while (pt_gen_next(g, l, &it.u.event) == PT_OK) {
@@ -370,9 +382,13 @@ TEST(synthetic_to_otf2) {
   ASSERT_TRUE(strstr(o, "INVALID") == NULL); /* every peer resolves */
   free(o);
   ASSERT_EQ_I64(otf2_print("-G", out, errf, &o), 0);
+  ASSERT_EQ_I64(file_size(errf), 0); /* no "duplicate Region definition" */
   ASSERT_CONTAINS(o, "COMM_LOCATIONS");
   ASSERT_CONTAINS(o, "MPI_COMM_WORLD");
   ASSERT_CONTAINS(o, "# Events: 3000");
+  long nr = 0;
+  for (const char *p = o; (p = strstr(p, "\nREGION ")); p++) nr++;
+  ASSERT_EQ_I64(nr, nregions);
   free(o);
   /* and back: the model sees the same number of events */
   pt_source *s;
