@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -54,6 +55,7 @@ typedef struct otf_sink {
   size_t nlm, caplm;
   wfile marker;
   pt__buf line;
+  uint64_t dropped[PT_EV__COUNT]; /* events without an OTF record, by kind */
   char err[1024];
 } otf_sink;
 
@@ -436,13 +438,8 @@ static int write_event(otf_sink *k, const pt_event *ev) {
       break;
     case PT_EV_THREAD_BEGIN: REC(b, BEGINPROCESS); break;
     case PT_EV_THREAD_END: REC(b, ENDPROCESS); break;
-    default:
-      if (k->o.warn) {
-        char t[160];
-        snprintf(t, sizeof t, "otf: %s events have no OTF record; dropped",
-                 pt_event_kind_name(ev->kind));
-        k->o.warn(k->o.warn_user, t);
-      }
+    default: /* reported once per kind at close */
+      if (ev->kind < PT_EV__COUNT) k->dropped[ev->kind]++;
       goto nothing;
   }
   put_c(b, '\n');
@@ -948,6 +945,13 @@ int pt__otf_sink_write(void *st, const pt_item *it) {
 const char *pt__otf_sink_errmsg(void *st) { return ((otf_sink *)st)->err; }
 
 static int sink_finish(otf_sink *k) {
+  for (uint32_t i = 0; i < PT_EV__COUNT && k->o.warn; i++)
+    if (k->dropped[i]) {
+      char t[160];
+      snprintf(t, sizeof t, "otf: %" PRIu64 " %s events have no OTF record; "
+               "dropped", k->dropped[i], pt_event_kind_name(i));
+      k->o.warn(k->o.warn_user, t);
+    }
   freeze(k);
   /* every defined location gets a stream, even without events */
   for (size_t i = 0; i < k->ndefs; i++)
