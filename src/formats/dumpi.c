@@ -108,6 +108,8 @@ typedef struct dfile {
   uint64_t ncalls;                   /* records in the stream */
   uint32_t label_count[PT__DUMPI_NLABELS];
   uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
+  pt__dcomm_op *cops;  /* communicator and group calls (dumpi_comm.c) */
+  size_t ncops, capcops;
   /* header */
   uint8_t version[3];
   uint64_t starttime;
@@ -309,6 +311,7 @@ static void parse_tail_walk(dfile *f, size_t off) {
 static int walk_stream(dfile *f, pt_error *err) {
   char reason[256], why[200];
   pt__dumpi_call c;
+  pt__arena scratch = {0};
   size_t pos = f->stream_begin;
   f->comms_used = pt__arena_alloc(&f->mem, 65536 / 8);
   if (!f->comms_used) return pt__err(err, PT_ENOMEM, "out of memory");
@@ -354,6 +357,26 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
     f->label_count[c.label]++;
     f->ncalls++;
+    if (pt__dcomm_label(c.label)) { /* decoded again with its arrays */
+      pt__arena_reset(&scratch);
+      if (f->ncops == f->capcops) {
+        size_t nc = f->capcops ? 2 * f->capcops : 16;
+        pt__dcomm_op *o = realloc(f->cops, nc * sizeof *o);
+        if (!o) {
+          rc = pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+          break;
+        }
+        f->cops = o;
+        f->capcops = nc;
+      }
+      if (pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off, f->wall_off,
+                           &c, &scratch, why, sizeof why) < 0 ||
+          pt__dcomm_op_make(&c, f->ncalls, &f->mem, &f->cops[f->ncops]) < 0) {
+        rc = pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+        break;
+      }
+      f->ncops++;
+    }
     pos += (size_t)n;
     int k = role_idx[c.label][R_comm];
     if (c.f->sem != PT__DS_NONE && k >= 0 && c.v[k].present) {
@@ -361,6 +384,7 @@ static int walk_stream(dfile *f, pt_error *err) {
       f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
     }
   }
+  pt__arena_free(&scratch);
   return rc;
 }
 
@@ -431,6 +455,7 @@ static int dfile_init(dfile *f, pt_error *err) {
 
 static void dfile_free(dfile *f) {
   if (f->mapped && f->data) munmap((void *)f->data, f->size);
+  free(f->cops);
   pt__arena_free(&f->mem);
   free(f->path);
   memset(f, 0, sizeof *f);
@@ -485,9 +510,19 @@ typedef struct crank_info { /* Comm_rank / Comm_size seen per comm id */
   int64_t rank, size;
 } crank_info;
 
+typedef struct ucomm { /* a user handle bound to a replayed communicator */
+  int32_t handle, comm;  /* comm: index in pt__dcomm.comms, -1 = unknown */
+  int64_t me;            /* this rank's rank in it */
+} ucomm;
+
 typedef struct mapper {
   dfile *f;
   uint64_t rank, nranks, loc;
+  const pt__dcomm *dc;        /* NULL: no replay (one file) */
+  const pt__dcomm_bind *bind; /* this rank's bindings, in call order */
+  size_t nbind, bi;
+  ucomm *uc;
+  size_t nuc, capuc;
   const uint32_t (*attr_id)[PT__DUMPI_MAX_ARGS + 1]; /* [label][k]; [.][16]:
                                                       STRARR2 strings */
   const uint32_t *extra_id;
@@ -505,6 +540,7 @@ typedef struct mapper {
 } mapper;
 
 static void mapper_free(mapper *m) {
+  free(m->uc);
   free(m->reqs);
   free(m->cinfo);
   free(m->q);
@@ -535,10 +571,62 @@ static int64_t unwrap(int64_t sec, int64_t *wrap, int64_t *last) {
   return s;
 }
 
+/* Model ids of replayed communicators: UCOMM + index (their groups too). */
+#define UCOMM (UINT64_C(1) << 40)
+
+static const ucomm *uc_get(const mapper *m, int64_t h) {
+  for (size_t i = 0; i < m->nuc; i++)
+    if (m->uc[i].handle == h) return m->uc[i].comm >= 0 ? &m->uc[i] : NULL;
+  return NULL;
+}
+
+/* Apply the bindings of calls up to `call` (before mapping it). */
+static int uc_apply(mapper *m, uint64_t call) {
+  for (; m->bi < m->nbind && m->bind[m->bi].call <= call; m->bi++) {
+    const pt__dcomm_bind *b = &m->bind[m->bi];
+    size_t i = 0;
+    while (i < m->nuc && m->uc[i].handle != b->handle) i++;
+    if (i == m->nuc) {
+      if (m->nuc == m->capuc) {
+        size_t nc = m->capuc ? 2 * m->capuc : 8;
+        ucomm *u = realloc(m->uc, nc * sizeof *u);
+        if (!u) return PT_ENOMEM;
+        m->uc = u;
+        m->capuc = nc;
+      }
+      m->nuc++;
+    }
+    ucomm *u = &m->uc[i];
+    u->handle = b->handle;
+    u->comm = b->comm;
+    u->me = -1;
+    if (b->comm >= 0) {
+      const pt__dcomm_comm *c = &m->dc->comms[b->comm];
+      for (uint32_t j = 0; j < c->n; j++)
+        if (c->members[j] == (int64_t)m->rank) u->me = j;
+    }
+  }
+  return PT_OK;
+}
+
 static uint64_t comm_id(const mapper *m, int64_t dumpi_comm) {
   if (dumpi_comm == PT__DUMPI_COMM_WORLD || dumpi_comm == PT__DUMPI_COMM_SELF)
     return (uint64_t)dumpi_comm;
+  const ucomm *u = uc_get(m, dumpi_comm);
+  if (u) return UCOMM + (uint64_t)u->comm;
   return ((m->rank + 1) << 16) | (uint16_t)dumpi_comm;
+}
+
+/* The COMM_WORLD rank of rank `local` of model communicator `comm` (as it
+ * is when the communicator's members are unknown). */
+static int64_t world_rank(const mapper *m, uint64_t comm, int64_t local) {
+  if (local < 0) return local;
+  if (comm == PT__DUMPI_COMM_SELF) return local == 0 ? (int64_t)m->rank : local;
+  if (m->dc && comm >= UCOMM && comm - UCOMM < m->dc->ncomms) {
+    const pt__dcomm_comm *c = &m->dc->comms[comm - UCOMM];
+    return (uint64_t)local < c->n ? c->members[local] : local;
+  }
+  return local;
 }
 
 static const int64_t default_sizes[28] = {0, 0, 1, 1, 1, 1, 4, 2, 2, 4,
@@ -589,12 +677,16 @@ static crank_info *cinfo_get(mapper *m, int64_t comm, int create) {
 static int64_t my_rank(mapper *m, int64_t comm) {
   if (comm == PT__DUMPI_COMM_WORLD) return (int64_t)m->rank;
   if (comm == PT__DUMPI_COMM_SELF) return 0;
+  const ucomm *u = uc_get(m, comm);
+  if (u) return u->me;
   crank_info *ci = cinfo_get(m, comm, 0);
   return ci ? ci->rank : -1;
 }
 static int64_t comm_size(mapper *m, int64_t comm) {
   if (comm == PT__DUMPI_COMM_WORLD) return (int64_t)m->nranks;
   if (comm == PT__DUMPI_COMM_SELF) return 1;
+  const ucomm *u = uc_get(m, comm);
+  if (u) return m->dc->comms[u->comm].n;
   crank_info *ci = cinfo_get(m, comm, 0);
   return ci && ci->size > 0 ? ci->size : 0;
 }
@@ -665,7 +757,7 @@ static int req_complete(mapper *m, int64_t id, const int64_t *s, uint64_t t) {
   } else {
     if (!(e = qpush(m, PT_EV_IRECV, t))) return PT_ENOMEM;
     e->ref = PT_NONE;
-    e->peer = s && s[1] >= 0 ? s[1] : r->peer;
+    e->peer = s && s[1] >= 0 ? world_rank(m, r->comm, s[1]) : r->peer;
     e->tag = s && s[4] >= 0 ? s[4] : r->tag;
     e->size = s && s[0] >= 0 ? (uint64_t)s[0] : r->bytes;
     e->comm = r->comm;
@@ -711,9 +803,9 @@ static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
   pt_event *e = qpush(m, kind, t);
   if (!e) return PT_ENOMEM;
   e->ref = PT_NONE;
-  e->peer = p;
-  e->tag = tag;
   e->comm = comm_id(m, comm);
+  e->peer = world_rank(m, e->comm, p);
+  e->tag = tag;
   e->size = bytes;
   return PT_OK;
 }
@@ -855,7 +947,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       int pers = f->sem == PT__DS_SEND_INIT || f->sem == PT__DS_RECV_INIT;
       int64_t peer = send ? vi(c, R_dest) : vi(c, R_source);
       uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
-      int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT : (peer < 0 ? -1 : peer);
+      int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT
+                  : peer < 0 ? -1 : world_rank(m, comm_id(m, comm), peer);
       preq *r;
       if ((rc = req_add(m, (int32_t)vi(c, R_request), send, pers, p,
                         vi(c, R_tag), comm_id(m, comm), b, &r)) < 0)
@@ -955,8 +1048,9 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       coll_bytes(m, c, &sent, &recvd);
       if (!(e = qpush(m, PT_EV_COLL_END, t1))) return PT_ENOMEM;
       e->ref = f->coll;
-      e->peer = role_idx[c->label][R_root] >= 0 ? vi(c, R_root) : -1;
       e->comm = comm_id(m, comm);
+      e->peer = role_idx[c->label][R_root] >= 0
+                    ? world_rank(m, e->comm, vi(c, R_root)) : -1;
       e->size = sent;
       e->size2 = recvd;
       return PT_OK;
@@ -1178,6 +1272,7 @@ typedef struct dsrc {
   uint64_t *hkey; /* the head event time of heap[i], kept beside it */
   size_t nheap;
   int started;
+  pt__dcomm dc; /* the communicators, replayed */
   char err[700];
 } dsrc;
 
@@ -1400,16 +1495,52 @@ static int build_defs(dsrc *s, char **meta_kv, size_t nmeta) {
   return PT_OK;
 }
 
-/* User communicators get COMM defs lazily?  No: definitions must precede
- * events, so a communicator other than WORLD/SELF is named by the id
- * ((rank + 1) << 16 | DUMPI id) and defined here for every (rank, id) that
- * a point-to-point or collective call uses. */
+/* Communicators other than WORLD/SELF.  Those the replay worked out
+ * (dumpi_comm.c) are COMM UCOMM + index over a COMM_GROUP of their
+ * COMM_WORLD ranks.  A handle of a rank that is used while its
+ * communicator is unknown is named by the id ((rank + 1) << 16 | DUMPI id)
+ * ("communicator 4 of rank 0").  Definitions must precede events, so these
+ * are made for every (rank, handle) a point-to-point or collective call
+ * uses and that some binding leaves unknown (or none binds). */
 static int user_comm_defs(dsrc *s) {
+  const pt__dcomm *dc = &s->dc;
+  for (size_t i = 1; i < dc->ncomms; i++) {
+    const pt__dcomm_comm *c = &dc->comms[i];
+    if (c->parent < 0) continue; /* a rank's COMM_SELF */
+    pt_def *d;
+    uint64_t *mem = pt__arena_alloc(&s->mem, (c->n ? c->n : 1) * 8);
+    if (!mem) return PT_ENOMEM;
+    for (uint32_t j = 0; j < c->n; j++) mem[j] = (uint64_t)c->members[j];
+    if (def_add(s, &d, PT_DEF_GROUP, UCOMM + i) < 0) return PT_ENOMEM;
+    d->i0 = PT_GROUP_COMM_GROUP;
+    d->i1 = PT_PARADIGM_MPI;
+    d->name = sdup(s, "%s #%zu ranks", c->fn, i);
+    d->nmembers = c->n;
+    d->members = mem;
+    const pt__dcomm_comm *pc = &dc->comms[c->parent];
+    uint64_t parent = c->parent == 0 ? PT__DUMPI_COMM_WORLD
+                      : pc->parent < 0 ? PT__DUMPI_COMM_SELF
+                                       : UCOMM + (uint64_t)c->parent;
+    if (def_add(s, &d, PT_DEF_COMM, UCOMM + i) < 0) return PT_ENOMEM;
+    d->parent = parent;
+    d->ref = UCOMM + i;
+    d->i0 = PT_PARADIGM_MPI;
+    d->name = sdup(s, "%s #%zu", c->fn, i);
+  }
   for (size_t r = 0; r < s->nranks; r++) {
     const uint8_t *used = s->r[r].f.comms_used;
+    const pt__dcomm_bind *b = dc->bind ? dc->bind[r] : NULL;
+    size_t nb = dc->nbind ? dc->nbind[r] : 0;
     for (unsigned id = 0; used && id < 65536; id++) {
       if (!(used[id / 8] & (1u << (id % 8)))) continue;
       if (id == PT__DUMPI_COMM_WORLD || id == PT__DUMPI_COMM_SELF) continue;
+      int bound = 0, unknown = 0;
+      for (size_t j = 0; j < nb; j++)
+        if ((uint16_t)b[j].handle == id) {
+          bound = 1;
+          unknown |= b[j].comm == -1; /* (-2: freed) */
+        }
+      if (bound && !unknown) continue;
       pt_def *d;
       if (def_add(s, &d, PT_DEF_COMM, ((uint64_t)(r + 1) << 16) | id) < 0)
         return PT_ENOMEM;
@@ -1420,6 +1551,27 @@ static int user_comm_defs(dsrc *s) {
     }
   }
   return PT_OK;
+}
+
+/* Replay the communicator calls of every rank (dumpi_comm.c). */
+static int replay_comms(dsrc *s) {
+  pt__dcomm_op **ops = malloc((s->nranks ? s->nranks : 1) * sizeof *ops);
+  size_t *nops = malloc((s->nranks ? s->nranks : 1) * sizeof *nops);
+  int rc = ops && nops ? PT_OK : PT_ENOMEM;
+  for (size_t r = 0; rc == PT_OK && r < s->nranks; r++) {
+    ops[r] = s->r[r].f.cops;
+    nops[r] = s->r[r].f.ncops;
+  }
+  if (rc == PT_OK) rc = pt__dcomm_resolve(&s->dc, s->nranks, ops, nops);
+  free(ops);
+  free(nops);
+  for (size_t r = 0; rc == PT_OK && r < s->nranks; r++) {
+    mapper *m = &s->r[r].m;
+    m->dc = &s->dc;
+    m->bind = s->dc.bind[r];
+    m->nbind = s->dc.nbind[r];
+  }
+  return rc;
 }
 
 /* .meta: key=value lines. */
@@ -1483,6 +1635,7 @@ static void src_close(void *st) {
     pt__arena_free(&s->r[r].scratch);
   }
   free(s->r);
+  pt__dcomm_free(&s->dc);
   free(s->defs);
   free(s->heap);
   free(s->hkey);
@@ -1564,7 +1717,8 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     k->m.loc = r;
     k->m.nranks = s->nranks;
   }
-  if ((rc = build_defs(s, kv, nkv)) < 0 || (rc = user_comm_defs(s)) < 0) {
+  if ((rc = replay_comms(s)) < 0 || (rc = build_defs(s, kv, nkv)) < 0 ||
+      (rc = user_comm_defs(s)) < 0) {
     rc = pt__err(err, rc, "%s: %s while building definitions", path,
                  pt_strerror(rc));
     goto fail;
@@ -1610,7 +1764,8 @@ static int rank_refill(dsrc *s, size_t r) {
       return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
     }
     k->pos += (size_t)n;
-    int rc = map_call(&k->m, &k->call);
+    int rc = uc_apply(&k->m, k->f.cur_call);
+    if (rc == PT_OK) rc = map_call(&k->m, &k->call);
     if (rc < 0) {
       pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
                  pt_strerror(rc));
@@ -1727,7 +1882,8 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
     k->pos = k->f.stream_begin;
     k->m.f = &k->f;
     k->m.nranks = 1;
-    if ((rc = build_defs(s, NULL, 0)) >= 0) rc = user_comm_defs(s);
+    if ((rc = replay_comms(s)) >= 0 && (rc = build_defs(s, NULL, 0)) >= 0)
+      rc = user_comm_defs(s);
     k->m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
     k->m.extra_id = s->keys.extra;
     pt_item it;

@@ -262,6 +262,60 @@ void pt__dumpi_printer_free(pt__dumpi_printer *p);
 int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
                         void *warn_user, pt_error *err);
 
+/* ---- communicators (dumpi_comm.c) ------------------------------------- */
+
+/* A call that creates, frees or builds a communicator or group, as the
+ * replay needs it: handles (-1: absent), a / b (split color / key, graph
+ * nodes), v / n (cart dims, remain_dims, group ranks, ranges as INTS2). */
+typedef struct pt__dcomm_op {
+  uint64_t call; /* the call's number in its rank's stream (1-based) */
+  uint8_t op;
+  int32_t in1, in2, out;
+  int64_t a, b;
+  uint32_t n;
+  int64_t *v;
+} pt__dcomm_op;
+
+/* From call number `call` on, `handle` means communicator `comm` (index in
+ * pt__dcomm.comms; -1: unknown, -2: freed). */
+typedef struct pt__dcomm_bind {
+  uint64_t call;
+  int32_t handle, comm;
+} pt__dcomm_bind;
+
+typedef struct pt__dcomm_comm {
+  uint32_t n;
+  int64_t *members; /* COMM_WORLD ranks, in local rank order */
+  uint32_t ndims;   /* Cartesian topology (for Cart_sub), else 0 */
+  int64_t *dims;
+  int32_t parent;   /* index of the parent, -1 for predefined ones */
+  const char *fn;   /* the creating function ("MPI_Comm_split") */
+} pt__dcomm_comm;
+
+/* The result of the replay.  comms[0] is MPI_COMM_WORLD.  Ownership: free
+ * with pt__dcomm_free. */
+typedef struct pt__dcomm {
+  pt__dcomm_comm *comms;
+  size_t ncomms, capcomms;
+  size_t nranks;
+  pt__dcomm_bind **bind; /* per rank, in call order */
+  size_t *nbind;
+  uint64_t unresolved; /* creation calls whose result is unknown */
+  pt__arena mem;
+} pt__dcomm;
+
+/* Does the call with this label take part in the replay? */
+int pt__dcomm_label(unsigned label);
+/* The op of decoded call c (arrays stored, not scan mode), arrays copied
+ * into a.  PT_OK or PT_ENOMEM. */
+int pt__dcomm_op_make(const pt__dumpi_call *c, uint64_t call, pt__arena *a,
+                      pt__dcomm_op *out);
+/* Replay the ops of every rank (ops[r][0..nops[r])).  PT_OK or PT_ENOMEM;
+ * what cannot be matched is left unknown, never an error. */
+int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
+                      const size_t *nops);
+void pt__dcomm_free(pt__dcomm *dc);
+
 extern const pt__format pt__format_dumpi;
 
 #endif

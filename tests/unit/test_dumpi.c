@@ -390,13 +390,32 @@ TEST(semantic_events) {
   ASSERT_TRUE(nwarnings > 0); /* reused request ids */
   free(meta);
 
-  /* collectives: bytes from counts x datatype sizes */
+  /* collectives: bytes from counts x datatype sizes; the sub-communicators
+   * of MPI_Comm_split(WORLD, rank % 2, -rank) replayed: members [2, 0] and
+   * [3, 1] (key order), the same id on every member, roots as COMM_WORLD
+   * ranks (MPI_Bcast root 0 of the sub-communicator = rank 2 or 3) */
   meta = case_file("c_collectives", ".meta");
   ASSERT_OK(open_src(&st, meta));
-  uint64_t colls = 0, sent = 0;
+  uint64_t colls = 0, sent = 0, bcasts = 0;
+  uint64_t sub[2] = {PT_NONE, PT_NONE};
   while (pt__format_dumpi.src_next(st, &it) == PT_OK) {
+    if (it.type == PT_ITEM_DEF && it.u.def.kind == PT_DEF_GROUP &&
+        it.u.def.i0 == PT_GROUP_COMM_GROUP) {
+      ASSERT_EQ_U64(it.u.def.nmembers, 2);
+      int odd = it.u.def.members[0] == 3;
+      ASSERT_EQ_U64(it.u.def.members[0], odd ? 3 : 2);
+      ASSERT_EQ_U64(it.u.def.members[1], odd ? 1 : 0);
+      sub[odd] = it.u.def.id;
+    }
     if (it.type != PT_ITEM_EVENT || it.u.event.kind != PT_EV_COLL_END)
       continue;
+    uint64_t l = it.u.event.location;
+    if (it.u.event.comm != 2 && it.u.event.comm != 3)
+      ASSERT_EQ_U64(it.u.event.comm, sub[l % 2]);
+    if (it.u.event.comm == sub[l % 2] && it.u.event.ref == PT_COLL_BCAST) {
+      ASSERT_EQ_I64(it.u.event.peer, l % 2 ? 3 : 2);
+      bcasts++;
+    }
     colls++;
     sent += it.u.event.size;
     if (it.u.event.ref == PT_COLL_ALLTOALLV && it.u.event.location == 0)
@@ -404,6 +423,7 @@ TEST(semantic_events) {
   }
   pt__format_dumpi.src_close(st);
   ASSERT_EQ_U64(colls, 12 + 8 + 8 + 4 + 4 + 4);
+  ASSERT_EQ_U64(bcasts, 4);
   ASSERT_TRUE(sent > 0);
   free(meta);
 }
