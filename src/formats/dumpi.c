@@ -1940,6 +1940,8 @@ typedef struct srank {
   uint64_t *reqmap; /* model request -> DUMPI id pairs */
   size_t nreqmap, capreqmap;
   int32_t next_req;
+  uint64_t *cids; /* archive communicator ids given DUMPI handles 4, 5... */
+  size_t ncids, capcids;
 } srank;
 
 typedef struct sk_region {
@@ -2187,11 +2189,57 @@ static int32_t req_map(srank *r, uint64_t model, int create) {
   return r->next_req++;
 }
 
-static int64_t dumpi_comm(uint64_t comm) {
+/* The DUMPI handle of communicator value v on rank r: a value that fits a
+ * handle is one (a DUMPI trace's own, MPI_COMM_NULL 1, WORLD 2, SELF 3);
+ * an archive id (the recorder's, a replayed DUMPI communicator's) gets
+ * the rank's next free handle from 4 on, the same one each time.  PT_OK or
+ * PT_ENOMEM. */
+static int sk_comm(srank *r, int64_t v, int64_t *h) {
+  if (v >= INT16_MIN && v <= 0xffff) {
+    *h = v;
+    return PT_OK;
+  }
+  for (size_t i = 0; i < r->ncids; i++)
+    if (r->cids[i] == (uint64_t)v) {
+      *h = (int64_t)(uint16_t)(4 + i);
+      return PT_OK;
+    }
+  if (r->ncids == r->capcids) {
+    size_t nc = r->capcids ? 2 * r->capcids : 8;
+    uint64_t *n = realloc(r->cids, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    r->cids = n;
+    r->capcids = nc;
+  }
+  r->cids[r->ncids] = (uint64_t)v;
+  *h = (int64_t)(uint16_t)(4 + r->ncids++);
+  return PT_OK;
+}
+
+static int64_t dumpi_comm(srank *r, uint64_t comm) {
   if (comm == PT__DUMPI_COMM_WORLD || comm == PT__DUMPI_COMM_SELF)
     return (int64_t)comm;
-  if (comm >= 0x10000 && comm != PT_NONE) return (int64_t)(uint16_t)comm;
+  int64_t h;
+  if (comm >= 0x10000 && comm != PT_NONE && sk_comm(r, (int64_t)comm, &h) == 0)
+    return h;
   return PT__DUMPI_COMM_WORLD;
+}
+
+/* The MPI standard's parameter names (the recorder's attributes) of the
+ * arguments DUMPI names otherwise. */
+static const char *const arg_alias[][2] = {
+    {"oldcomm", "comm"},      {"oldcomm", "old_comm"},
+    {"oldcomm", "comm_old"},  {"newcomm", "new_comm"},
+    {"newcomm", "comm_cart"}, {"newcomm", "comm_graph"},
+    {"ndim", "ndims"},        {"nodes", "nnodes"}};
+
+static const pt_attr *find_arg(const dsink *k, const pt_event *e,
+                               const char *name, uint32_t type) {
+  const pt_attr *a = find_attr(k, e, name, type);
+  for (size_t i = 0; !a && i < sizeof arg_alias / sizeof arg_alias[0]; i++)
+    if (!strcmp(arg_alias[i][0], name))
+      a = find_attr(k, e, arg_alias[i][1], type);
+  return a;
 }
 
 /* Fill the arguments of a call that has no DUMPI argument attributes from
@@ -2297,7 +2345,7 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
         break;
     }
     if (arg->type == PT__DA_COMM)
-      x = dumpi_comm(coll ? coll->comm : pe ? pe->comm : PT__DUMPI_COMM_WORLD);
+      x = dumpi_comm(r, coll ? coll->comm : pe ? pe->comm : PT__DUMPI_COMM_WORLD);
     else if (arg->type == PT__DA_DATATYPE)
       x = PT__DUMPI_BYTE;
     else if (!strcmp(n, "count") || !strcmp(n, "sendcount"))
@@ -2369,7 +2417,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
   const pt_event *en = &fr->enter;
   int derived = 0;
   for (unsigned j = 0; j < f->nargs && !derived; j++)
-    if (find_attr(k, en, f->args[j].name, arg_mtype(f->args[j].type)))
+    if (find_arg(k, en, f->args[j].name, arg_mtype(f->args[j].type)))
       derived = 1;
   if (find_attr(k, en, extra_names[EX_MASK], PT_TYPE_INT) ||
       find_attr(k, en, extra_names[EX_CPU_START], PT_TYPE_INT))
@@ -2428,12 +2476,14 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
     uint32_t mt = arg_mtype(arg->type);
     v->present = 1;
     if (mt == PT_TYPE_INT) {
-      at = find_attr(k, en, arg->name, PT_TYPE_INT);
+      at = find_arg(k, en, arg->name, PT_TYPE_INT);
       v->i = at ? at->val.v.i : 0;
+      if (at && arg->type == PT__DA_COMM && sk_comm(r, v->i, &v->i) < 0)
+        return PT_ENOMEM;
       continue;
     }
     if (mt == PT_TYPE_INTS) {
-      at = find_attr(k, en, arg->name, PT_TYPE_INTS);
+      at = find_arg(k, en, arg->name, PT_TYPE_INTS);
       v->na = at ? at->val.count : 0;
       v->a = at ? (int64_t *)at->val.v.ints : NULL;
       if (w == PT__DW_STATUS) {
@@ -2780,6 +2830,7 @@ static void sk_free(dsink *k) {
     pt__buf_free(&r->out);
     free(r->perf);
     free(r->usizes);
+    free(r->cids);
     free(r->addr);
     free(r->addrname);
     free(r->kvs);

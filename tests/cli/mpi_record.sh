@@ -254,7 +254,7 @@ ok "threads check" "$PT" check thr.ptf
   t_fail "threads: a stream per thread" "$("$PT" info thr.ptf | grep locations)"
 # a recorded trace converts to SST DUMPI with its arguments
 rm -rf fam.ptf fd.meta fd-*.bin
-ok "dumpi: record" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/fam.ptf" \
+ok "dumpi: record" $RUN -np 4 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/fam.ptf" \
   ./fam "$PWD/calls" 1
 ok "dumpi: convert" "$PT" convert fam.ptf -o fd.meta --to dumpi
 "$PT" check -q fd.meta >fd.check 2>&1
@@ -264,6 +264,15 @@ if grep -q 'problems' fd.check && ! grep '^unmatched' fd.check | grep -qv 'tag 3
   t_pass "dumpi: messages survive (but MPI-3 matched probes)"
 elif grep -q ': OK:' fd.check; then t_pass "dumpi: messages survive"
 else t_fail "dumpi: messages survive" "$(grep -v warning fd.check | head -3)"; fi
+# the sub-communicators are replayed from the DUMPI calls: MPI_Comm_split
+# into two halves of 2 ranks (their Sendrecv, tag 40, matched above),
+# MPI_Comm_dup of a half, MPI_Cart_create of all 4
+"$PT" dump fd.meta 2>/dev/null | grep '^def group' >fd.groups
+if [ "$(grep -c 'MPI_Comm_split #[0-9]* ranks" members=\[[0-9],[0-9]\]' fd.groups)" = 2 ] &&
+   grep -q 'MPI_Comm_dup #[0-9]* ranks" members=\[[0-9],[0-9]\]' fd.groups &&
+   grep -q 'MPI_Cart_create #[0-9]* ranks" members=\[0,1,2,3\]' fd.groups; then
+  t_pass "dumpi: sub-communicators replayed"
+else t_fail "dumpi: sub-communicators replayed" "$(cat fd.groups)"; fi
 # a status's error field is recorded only after MPI_ERR_IN_STATUS (the
 # program leaves 77 in it before an MPI_Wait)
 "$PT" dump --style dumpi fam.ptf 2>/dev/null | grep -c 'error=77' >fe.count
