@@ -205,6 +205,7 @@ typedef struct replay {
   inst *in;
   size_t nin, capin;
   int64_t *pos; /* world rank -> local rank in the instance's parent */
+  size_t *arr;  /* world rank -> its index among the instance's arrivals */
   int32_t *self; /* rank -> comm index of its COMM_SELF, or -1 */
 } replay;
 
@@ -413,6 +414,7 @@ static int complete(replay *p, inst *in) {
   const int32_t P = in->comm;
   const uint32_t n = dc->comms[P].n;
   for (uint32_t l = 0; l < n; l++) p->pos[dc->comms[P].members[l]] = l;
+  for (size_t i = 0; i < in->n; i++) p->arr[in->rank[i]] = i;
   const pt__dcomm_op *o0 = &p->ops[in->rank[0]][p->r[in->rank[0]].cur];
   uint8_t op = o0->op;
   /* every member must make the same kind of call */
@@ -457,9 +459,7 @@ static int complete(replay *p, inst *in) {
           for (size_t x = i; x < j; x++) mem[x - i] = k[x].world;
           int c = add_comm(p, mem, (uint32_t)(j - i), op, P);
           if (c < 0) rc = c;
-          for (size_t x = i; x < j && c >= 0; x++)
-            for (size_t y = 0; y < in->n; y++)
-              if ((int64_t)in->rank[y] == k[x].world) res[y] = c;
+          for (size_t x = i; x < j && c >= 0; x++) res[p->arr[k[x].world]] = c;
         }
         i = j;
       }
@@ -563,9 +563,7 @@ static int complete(replay *p, inst *in) {
         }
         dc->comms[c].dims = sub;
         dc->comms[c].ndims = ns;
-        for (size_t x = i; x < j; x++)
-          for (size_t y = 0; y < in->n; y++)
-            if ((int64_t)in->rank[y] == k[x].world) res[y] = c;
+        for (size_t x = i; x < j; x++) res[p->arr[k[x].world]] = c;
         i = j;
       }
       break;
@@ -680,8 +678,9 @@ int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
   p.nops = nops;
   p.r = calloc(nranks ? nranks : 1, sizeof *p.r);
   p.pos = calloc(nranks ? nranks : 1, sizeof *p.pos);
+  p.arr = calloc(nranks ? nranks : 1, sizeof *p.arr);
   p.self = malloc((nranks ? nranks : 1) * sizeof *p.self);
-  int rc = p.r && p.pos && p.self ? PT_OK : PT_ENOMEM;
+  int rc = p.r && p.pos && p.arr && p.self ? PT_OK : PT_ENOMEM;
   for (size_t r = 0; r < nranks && p.self; r++) p.self[r] = -1;
   int64_t *world = rc == PT_OK ? malloc((nranks ? nranks : 1) * sizeof *world)
                                : NULL;
@@ -734,6 +733,7 @@ int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
   free(p.g);
   free(p.r);
   free(p.pos);
+  free(p.arr);
   free(p.self);
   return rc;
 }
