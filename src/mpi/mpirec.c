@@ -695,6 +695,7 @@ typedef struct coll_shape {
   int op, is_root;
   int64_t sendn, recvn; /* entries of the send / receive side arrays */
   int second_b;         /* position of the receive buffer */
+  const char *kinds;    /* the function's argument kinds */
 } coll_shape;
 
 /* Neighbour counts of a communicator with a topology. */
@@ -724,6 +725,7 @@ static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
     degrees((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, &sh.recvn,
             &sh.sendn);
   sh.second_b = ARG('b', 1) >= 0 ? ARG('b', 1) : 99;
+  sh.kinds = pt__mpi_kinds[c->id];
   return sh;
 }
 
@@ -731,6 +733,9 @@ static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
  * receive side of a gather and the send side of a scatter only at the
  * root: elsewhere they may be garbage and must not be read.) */
 static int coll_significant(const coll_shape *sh, int j) {
+  /* the root, the communicator and the request are not a buffer's side */
+  char k = sh->kinds ? sh->kinds[j] : 0;
+  if (k == 'k' || k == 'C' || k == 'r') return 1;
   int recv_side = j > sh->second_b;
   if (sh->op == PT_COLL_GATHER || sh->op == PT_COLL_GATHERV)
     return !recv_side || sh->is_root;
@@ -813,7 +818,8 @@ static int array_len(const pt__mpi_call *c, int j) {
       tot += deg[i] > 0 ? deg[i] : 0;
     return tot > 0 ? (int)tot : -1;
   }
-  if (strstr(nm, "indices")) { /* Waitsome/Testsome: outcount before it */
+  if ((f->sem == PT_MS_WAITSOME || f->sem == PT_MS_TESTSOME) &&
+      strstr(nm, "indices")) { /* outcount before it */
     int o = j > 0 ? int_value((void *)(intptr_t)c->v[j - 1]) : 0;
     return o > 0 ? o : 0;
   }

@@ -293,6 +293,15 @@ read nset nunset nbad <fp.count
 [ "$nset" -ge 1 ] && [ "$nbad" -eq 0 ] &&
   t_pass "Iprobe status only with the flag set ($nset set, $nunset not)" ||
   t_fail "Iprobe status only with the flag set" "set $nset unset $nunset bad $nbad"
+# array lengths and root-side arguments: MPI_Type_indexed's displacements
+# (count 3, not Waitsome's outcount rule), MPI_Gather's root and
+# communicator on a rank that is not the root
+if grep -q 'int indices\[3\]=\[0, 5, 10\]' fp.txt &&
+   "$PT" dump --style dumpi fam.ptf --locations 1 2>/dev/null |
+     grep -A8 '^MPI_Gather entering' | grep -q 'MPI_Comm comm=2 (MPI_COMM_WORLD)'; then
+  t_pass "indexed displacements and off-root Gather arguments"
+else t_fail "indexed displacements and off-root Gather arguments" \
+  "$(grep 'indices\[' fp.txt | head -2)"; fi
 "$PT" dump --style dumpi fd.meta --locations 0 >fd.txt 2>/dev/null
 grep -q 'MPI_Request requests\[4\]=\[' fd.txt && grep -q 'MPI_Status statuses' fd.txt &&
   t_pass "dumpi: request and status arguments" ||

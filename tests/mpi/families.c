@@ -181,6 +181,10 @@ int main(int argc, char **argv) {
   C(MPI_Sendrecv, buf, 3, pair, right, 50, rbuf, 3, pair, left, 50,
     MPI_COMM_WORLD, &st);
   C(MPI_Type_free, &pair);
+  int bl[3] = {2, 1, 3}, dis[3] = {0, 5, 10};
+  MPI_Datatype ix;
+  C(MPI_Type_indexed, 3, bl, dis, MPI_DOUBLE, &ix);
+  C(MPI_Type_free, &ix);
 
   /* MPI-IO */
   if (argc > 3) {
