@@ -2231,7 +2231,8 @@ static const char *const arg_alias[][2] = {
     {"oldcomm", "comm"},      {"oldcomm", "old_comm"},
     {"oldcomm", "comm_old"},  {"newcomm", "new_comm"},
     {"newcomm", "comm_cart"}, {"newcomm", "comm_graph"},
-    {"ndim", "ndims"},        {"nodes", "nnodes"}};
+    {"ndim", "ndims"},        {"nodes", "nnodes"},
+    {"cancelled", "flag"}};
 
 static const pt_attr *find_arg(const dsink *k, const pt_event *e,
                                const char *name, uint32_t type) {

@@ -302,6 +302,11 @@ if grep -q 'int indices\[3\]=\[0, 5, 10\]' fp.txt &&
   t_pass "indexed displacements and off-root Gather arguments"
 else t_fail "indexed displacements and off-root Gather arguments" \
   "$(grep 'indices\[' fp.txt | head -2)"; fi
+# MPI_Test_cancelled: the standard's "flag" is DUMPI's "cancelled"
+if grep -A3 '^MPI_Test_cancelled entering' fp.txt | grep -q 'int cancelled=1'; then
+  t_pass "Test_cancelled flag as DUMPI's cancelled"
+else t_fail "Test_cancelled flag as DUMPI's cancelled" \
+  "$(grep -A3 '^MPI_Test_cancelled entering' fp.txt | head -4)"; fi
 "$PT" dump --style dumpi fd.meta --locations 0 >fd.txt 2>/dev/null
 grep -q 'MPI_Request requests\[4\]=\[' fd.txt && grep -q 'MPI_Status statuses' fd.txt &&
   t_pass "dumpi: request and status arguments" ||

@@ -122,6 +122,8 @@ int main(int argc, char **argv) {
   C(MPI_Irecv, rbuf, 1, MPI_DOUBLE, left, 999, MPI_COMM_WORLD, &rq[0]);
   C(MPI_Cancel, &rq[0]);
   C(MPI_Wait, &rq[0], &st);
+  int cancelled = 0;
+  C(MPI_Test_cancelled, &st, &cancelled);
 
   /* collectives */
   int counts[64], displs[64], scounts[64];
