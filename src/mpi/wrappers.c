@@ -67,6 +67,14 @@
       pt__mpi_end(&pt_c_, pt_t0_, pt__mpi_now(), 0, pt_caller_);              \
     }                                                                         \
     if (PT_IS(name, Finalize)) pt__mpi_before_finalize();                     \
+    if (PT_IS(name, Abort) && pt__mpi_on[PT_MPI_ID_##name]) {                 \
+      /* recorded as it starts: it does not return */                         \
+      pt__mpi_call pt_c_;                                                     \
+      pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                \
+      PT_MPI_EACH(kinds, args)                                                \
+      uint64_t pt_t0_ = pt__mpi_now();                                        \
+      pt__mpi_end(&pt_c_, pt_t0_, pt_t0_, 0, pt_caller_);                     \
+    }                                                                         \
     if (PT_IS(name, Abort)) pt__mpi_before_abort();                           \
     if (!pt__mpi_on[PT_MPI_ID_##name] && !PT_IS(name, Init) &&                \
         !PT_IS(name, Init_thread))                                            \

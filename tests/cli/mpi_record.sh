@@ -141,6 +141,11 @@ ok "abort: readable" "$PT" dump ab.ptf -o ab.txt
 n=$(awk '$3 == 1 && $4 == "enter"' ab.txt | wc -l)
 if [ "$n" -ge 4000 ]; then t_pass "abort: the aborting rank's events kept ($n enters)"
 else t_fail "abort: events kept" "$n enters of rank 1"; fi
+# the MPI_Abort call itself (it never returns: recorded as it starts)
+if "$PT" dump --style dumpi ab.ptf --locations 1 2>/dev/null |
+   grep -A2 '^MPI_Abort entering' | grep -q 'int errorcode=3'; then
+  t_pass "abort: the MPI_Abort call recorded"
+else t_fail "abort: the MPI_Abort call recorded" "not in rank 1's calls"; fi
 
 # an existing archive is never overwritten unless asked; the program runs
 "$PT" info kill.ptf >before 2>&1
