@@ -830,6 +830,26 @@ static int array_len(const pt__mpi_call *c, int j) {
   return 0;
 }
 
+/* MPI constants that SST DUMPI numbers its own way, by argument name:
+ * recorded in DUMPI's numbering, like datatypes and reduction ops (thread
+ * levels 1-4, lock types shared 1 / exclusive 2, whence set 1 / cur 2 /
+ * end 3, array order C 1 / Fortran 2; 0 = not a known constant). */
+static int64_t dumpi_enum(const char *name, int64_t v) {
+  if (!strcmp(name, "required") || !strcmp(name, "provided"))
+    return v == MPI_THREAD_SINGLE       ? 1
+           : v == MPI_THREAD_FUNNELED   ? 2
+           : v == MPI_THREAD_SERIALIZED ? 3
+           : v == MPI_THREAD_MULTIPLE   ? 4 : 0;
+  if (!strcmp(name, "lock_type") || !strcmp(name, "locktype"))
+    return v == MPI_LOCK_SHARED ? 1 : v == MPI_LOCK_EXCLUSIVE ? 2 : 0;
+  if (!strcmp(name, "whence"))
+    return v == MPI_SEEK_SET ? 1 : v == MPI_SEEK_CUR ? 2
+           : v == MPI_SEEK_END ? 3 : 0;
+  if (!strcmp(name, "order"))
+    return v == MPI_ORDER_C ? 1 : v == MPI_ORDER_FORTRAN ? 2 : 0;
+  return v;
+}
+
 static void add_args(const pt__mpi_call *c, int level, int ret) {
   int ok = ret == MPI_SUCCESS;
   const char *k = pt__mpi_kinds[c->id];
@@ -886,7 +906,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
               (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v);
         break;
       case 'k': case 't': case 'n': case 'i':
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT))) a->val.v.i = v;
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = k[j] == 'i' ? dumpi_enum(g_fn[c->id].names[j], v) : v;
         break;
       case 'a': {
         const int *p = (const int *)(intptr_t)v;
@@ -895,7 +916,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (len == 0) {
           if ((uintptr_t)p > 4096 && (a = attr_add(arg_key(c->id, j, 0),
                                                   PT_TYPE_INT)))
-            a->val.v.i = *p;
+            a->val.v.i = dumpi_enum(g_fn[c->id].names[j], *p);
           break;
         }
         if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */

@@ -254,6 +254,11 @@ ok "build threads" mpicc -o thr "$SRC/tests/mpi/threads.c" -pthread
 rm -rf thr.ptf
 ok "threads run" $RUN -np 3 "$PT" record -o thr.ptf -- ./thr 100
 ok "threads check" "$PT" check thr.ptf
+# MPI constants DUMPI numbers its own way are recorded in its numbering
+if "$PT" dump --style dumpi thr.ptf --locations 0 2>/dev/null |
+   grep -A4 '^MPI_Init_thread entering' | grep -q 'required=4 (MPI_THREAD_MULTIPLE)'; then
+  t_pass "thread level in DUMPI's numbering"
+else t_fail "thread level in DUMPI's numbering" "see dump --style dumpi thr.ptf"; fi
 "$PT" info thr.ptf | grep -q 'locations *9 defined, 9 with events' &&
   t_pass "threads: a stream per thread" ||
   t_fail "threads: a stream per thread" "$("$PT" info thr.ptf | grep locations)"
