@@ -974,7 +974,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (g_fn[c->id].flag >= 0 && g_fn[c->id].flag < j &&
             !int_value((void *)(intptr_t)c->v[g_fn[c->id].flag]))
           break;
-        if (level >= 3 && v) {
+        /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
+        if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
           int64_t *o = ints_alloc(5);
           if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
           status_vals((const MPI_Status *)(intptr_t)v, o, 0);
@@ -984,6 +985,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         break;
       case 'S': {
         if (level < 3 || !v || c->count <= 0) break;
+        if (c->sts && v == (int64_t)(intptr_t)c->sts) break; /* IGNORE */
         int len = c->count > 819 ? 819 : c->count;
         /* Waitsome/Testsome: only the first outcount statuses are set */
         int oc = g_fn[c->id].pos['a'][0];
@@ -1056,7 +1058,10 @@ static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
   req *r = req_get(h);
   if (!r || !r->active) return;
   int cancelled = 0;
-  if (st) PMPI_Test_cancelled(st, &cancelled);
+  /* only a point-to-point request's status says whether it was cancelled
+   * (an MPI-IO request's leaves the field as the program's memory had it) */
+  if (st && (r->kind == RQ_SEND || r->kind == RQ_RECV))
+    PMPI_Test_cancelled(st, &cancelled);
   if (cancelled) {
     pt_event e = ev_zero;
     e.time = t;

@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
   C(MPI_Wait, &rq[0], &st);
   int cancelled = 0;
   C(MPI_Test_cancelled, &st, &cancelled);
+  MPI_Status cst = st; /* a status that says "cancelled" */
 
   /* collectives */
   int counts[64], displs[64], scounts[64];
@@ -196,6 +197,12 @@ int main(int argc, char **argv) {
     C(MPI_File_write_at, fh, (MPI_Offset)rank * 64, buf, 8, MPI_DOUBLE, &st);
     C(MPI_File_read_at, fh, (MPI_Offset)rank * 64, rbuf, 8, MPI_DOUBLE,
       MPI_STATUS_IGNORE);
+    /* a non-blocking write completed into a status whose memory says
+     * "cancelled": MPI-IO does not set that field, the request is not one */
+    MPI_Request iorq;
+    C(MPI_File_iwrite_at, fh, (MPI_Offset)rank * 64 + 256, buf, 4,
+      MPI_DOUBLE, &iorq);
+    C(MPI_Wait, &iorq, &cst);
     C(MPI_File_close, &fh);
   }
 
