@@ -43,6 +43,7 @@
 #include "paratrace/record.h"
 
 int64_t pt__rec_offset(void); /* record.c */
+void pt__rec_open_call(uint64_t region, uint64_t time); /* record.c */
 
 /* ---- tables ------------------------------------------------------------- */
 
@@ -1489,13 +1490,41 @@ static void *app_caller(void *caller) {
   return caller;
 }
 
+/* The region of MPI function `id` (defined on first use), + 1. */
+static uint64_t fn_region(int id) {
+  fninfo *f = &g_fn[id];
+  if (!f->region) {
+    int role = PT_ROLE_FUNCTION;
+    if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL)
+      role = f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER : PT_ROLE_COLLECTIVE;
+    else if (f->sem >= PT_MS_SEND && f->sem <= PT_MS_CANCEL)
+      role = PT_ROLE_POINT2POINT;
+    else if (f->sem >= PT_MS_IO_READ)
+      role = PT_ROLE_FILE_IO;
+    f->region = pt_rec_region(fn_names[id], role, PT_PARADIGM_MPI) + 1;
+  }
+  return f->region;
+}
+
+static uint64_t on_rank0_clock(uint64_t raw) {
+  int64_t off = pt__rec_offset();
+  return off < 0 && (uint64_t)-off > raw ? 0 : raw + (uint64_t)off;
+}
+
+void pt__mpi_pending(const pt__mpi_call *c, uint64_t raw0) {
+  const fninfo *f = &g_fn[c->id];
+  int level = f->level && f->level <= 3 ? f->level : g_level;
+  if (f->level == 255 || level < 1 || pt_rec_level() < 1 || !pt_rec_enabled())
+    return;
+  pt__rec_open_call(fn_region(c->id), on_rank0_clock(raw0));
+}
+
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
+  pt__rec_open_call(0, 0);
   /* events: on rank 0's time base (the offset measured at MPI_Init) */
-  int64_t off = pt__rec_offset();
-  uint64_t t0 = off < 0 && (uint64_t)-off > raw0 ? 0 : raw0 + (uint64_t)off;
-  uint64_t t1 = off < 0 && (uint64_t)-off > raw1 ? 0 : raw1 + (uint64_t)off;
+  uint64_t t0 = on_rank0_clock(raw0), t1 = on_rank0_clock(raw1);
   if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
   int level = f->level && f->level <= 3 ? f->level : g_level;
   if (level > pt_rec_level()) level = pt_rec_level();
@@ -1525,17 +1554,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     }
     s->na = s->ni = 0;
     if (level >= 2 && s->capa) add_args(c, level, ret);
-    if (!f->region) {
-      int role = PT_ROLE_FUNCTION;
-      if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL)
-        role = f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER
-                                          : PT_ROLE_COLLECTIVE;
-      else if (f->sem >= PT_MS_SEND && f->sem <= PT_MS_CANCEL)
-        role = PT_ROLE_POINT2POINT;
-      else if (f->sem >= PT_MS_IO_READ)
-        role = PT_ROLE_FILE_IO;
-      f->region = pt_rec_region(fn_names[c->id], role, PT_PARADIGM_MPI) + 1;
-    }
+    fn_region(c->id);
     pt_event en;
     ev_set(&en, t0, PT_EV_ENTER, f->region - 1);
     en.nattrs = (uint32_t)s->na;

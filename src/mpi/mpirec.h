@@ -65,6 +65,9 @@ enum {
 extern unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
 extern const char *const pt__mpi_kinds[PT_MPI_NFUNCS];
 
+/* The call starts (t0): kept so that a process killed in it still shows
+ * it (the ENTER without its LEAVE). */
+void pt__mpi_pending(const pt__mpi_call *c, uint64_t t0);
 void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
                  void *caller);
 uint64_t pt__mpi_now(void);

@@ -83,6 +83,7 @@
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
     PT_MPI_EACH(kinds, args)                                                  \
     uint64_t pt_t0_ = pt__mpi_now();                                          \
+    pt__mpi_pending(&pt_c_, pt_t0_);                                          \
     ret pt_r_ = PMPI_##name args;                                             \
     uint64_t pt_t1_ = pt__mpi_now();                                          \
     if (PT_IS(name, Init) || PT_IS(name, Init_thread)) {                      \

@@ -31,6 +31,9 @@ typedef struct rthread {
   uint8_t *ring;    /* ring policy */
   size_t cap, head, tail, used; /* head: oldest record; tail: next write */
   uint64_t lost;
+  /* an MPI call in progress (written if the process is killed in it):
+   * region + 1 (0: none) and its start, set by the MPI recorder */
+  uint64_t open_region, open_time;
   pt__buf scratch;  /* ring: decoding area */
   struct rthread *next;
 } rthread;
@@ -434,10 +437,8 @@ static int ring_drain(rthread *t) {
   return rc;
 }
 
-int pt_rec_event(pt_event *ev) {
-  if (!pt_rec_enabled()) return PT_ESTATE;
-  rthread *t = self();
-  if (!t || t->stopped) return PT_ESTATE;
+static int event_for(rthread *t, pt_event *ev) {
+  if (t->stopped) return PT_ESTATE;
   ev->location = t->loc;
   if (ev->time < t->last_time) ev->time = t->last_time;
   t->last_time = ev->time;
@@ -456,6 +457,34 @@ int pt_rec_event(pt_event *ev) {
   }
 }
 
+int pt_rec_event(pt_event *ev) {
+  if (!pt_rec_enabled()) return PT_ESTATE;
+  rthread *t = self();
+  if (!t) return PT_ESTATE;
+  return event_for(t, ev);
+}
+
+void pt__rec_open_call(uint64_t region, uint64_t time) {
+  rthread *t = t_self;
+  if (!t || t_generation != __atomic_load_n(&g_generation, __ATOMIC_RELAXED))
+    return;
+  __atomic_store_n(&t->open_time, time, __ATOMIC_RELAXED);
+  __atomic_store_n(&t->open_region, region, __ATOMIC_RELEASE);
+}
+
+/* The process is being killed: every thread's call in progress is
+ * written as an ENTER without its LEAVE (the thread is blocked in it, not
+ * writing).  Caller holds g_mu. */
+static void write_open_calls(void) {
+  for (rthread *t = g_threads; t; t = t->next) {
+    uint64_t r = __atomic_load_n(&t->open_region, __ATOMIC_ACQUIRE);
+    if (!r) continue;
+    pt_event ev = {.time = __atomic_load_n(&t->open_time, __ATOMIC_RELAXED),
+                   .kind = PT_EV_ENTER, .ref = r - 1};
+    event_for(t, &ev);
+  }
+}
+
 int pt_rec_flush(void) {
   rthread *t = t_self;
   if (!t || !__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return PT_OK;
@@ -468,41 +497,96 @@ int pt_rec_flush(void) {
 /* ---- start / stop -------------------------------------------------------- */
 
 static void on_signal(int sig, siginfo_t *si, void *uc);
-static struct sigaction g_old[32];
-static const int g_sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGTERM};
+static struct sigaction g_old[65];
+/* the signals whose default action ends the process (Ctrl-C, a launcher's
+ * kill of the job after MPI_Abort, a crash) */
+static const int g_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+                             SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+#define G_NSIGS (sizeof g_sigs / sizeof g_sigs[0])
 
 static void install_handlers(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_signal;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  sa.sa_flags = SA_SIGINFO;
+  /* all of them blocked while one is handled: a launcher sends SIGTERM
+   * twice (to the process group and through `paratrace record`), and the
+   * second must not end the process in the middle of the close */
   sigemptyset(&sa.sa_mask);
-  for (size_t i = 0; i < sizeof g_sigs / sizeof g_sigs[0]; i++)
-    sigaction(g_sigs[i], &sa, &g_old[g_sigs[i]]);
+  for (size_t i = 0; i < G_NSIGS; i++) sigaddset(&sa.sa_mask, g_sigs[i]);
+  for (size_t i = 0; i < G_NSIGS; i++) {
+    struct sigaction old;
+    if (sigaction(g_sigs[i], NULL, &old) != 0) continue;
+    /* ignored (nohup) or handled by the program: left as they are */
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) continue;
+    g_old[g_sigs[i]] = old;
+    sigaction(g_sigs[i], &sa, NULL);
+  }
+}
+
+static int is_request(int sig) {
+  return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
 }
 
 /* Best effort: closing the archive is not async-signal-safe (it allocates
- * and takes locks), but the process is dying; if the close itself
- * crashes, the default action runs (SA_RESETHAND) and the blocks already
- * written stay recoverable. */
+ * and takes locks), but the process is dying; if the close crashes, the
+ * blocks already written stay recoverable.  A crash (SIGSEGV, SIGABRT...)
+ * closes, then runs what was installed before (MPI libraries print a
+ * backtrace there).  A request to end (SIGTERM, SIGINT...) that the
+ * program handles itself is left to it: it may shut down cleanly. */
 static void on_signal(int sig, siginfo_t *si, void *uc) {
-  if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
-      pthread_mutex_trylock(&g_mu) == 0) {
-    pthread_mutex_unlock(&g_mu);
-    pt_rec_stop(NULL);
-  }
   struct sigaction *old = &g_old[sig];
-  if (old->sa_flags & SA_SIGINFO) {
-    if (old->sa_sigaction) {
-      old->sa_sigaction(sig, si, uc);
-      return;
+  int handled = (old->sa_flags & SA_SIGINFO)
+                    ? old->sa_sigaction != NULL
+                    : old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN;
+  if (!handled || !is_request(sig)) {
+    /* One thread closes; a signal reaching another thread meanwhile (a
+     * process-directed one goes to any thread) waits for it (at most
+     * 10 s) instead of ending the process in the middle of the close. */
+    static int closing; /* 0, 1 closing, 2 closed */
+    int expect = 0;
+    if (__atomic_compare_exchange_n(&closing, &expect, 1, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      uint64_t t0 = pt__clock_ns();
+      int ranks = 0;
+      if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
+          pthread_mutex_trylock(&g_mu) == 0) {
+        ranks = g_o.nranks > 1;
+        write_open_calls();
+        pthread_mutex_unlock(&g_mu);
+        pt_rec_stop(NULL);
+      }
+      /* A launcher ending a job (Open MPI after MPI_Abort or a crash)
+       * sends SIGTERM to every rank, then SIGKILL to all as soon as the
+       * first one has ended: each rank lingers a little after its close
+       * (0.2 s + twice the close time, at most 0.9 s) so that the others
+       * finish theirs. */
+      if (ranks && is_request(sig)) {
+        uint64_t took = pt__clock_ns() - t0;
+        uint64_t ns = 200000000 + 2 * took;
+        if (ns > 900000000) ns = 900000000;
+        struct timespec ts = {0, (long)ns};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+      }
+      __atomic_store_n(&closing, 2, __ATOMIC_RELEASE);
+    } else {
+      struct timespec ms = {0, 1000000};
+      for (int i = 0; i < 10000 &&
+                      __atomic_load_n(&closing, __ATOMIC_ACQUIRE) == 1;
+           i++)
+        nanosleep(&ms, NULL);
     }
-  } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-    old->sa_handler(sig);
+  }
+  if (handled) {
+    if (old->sa_flags & SA_SIGINFO) old->sa_sigaction(sig, si, uc);
+    else old->sa_handler(sig);
     return;
   }
+  /* the default action, once this handler returns (the signal is blocked
+   * until then; a fault recurs when the instruction runs again) */
   sigaction(sig, old, NULL);
-  raise(sig);
+  if (si == NULL || si->si_code <= 0 || is_request(sig) || sig == SIGABRT)
+    raise(sig);
 }
 
 /* A forked child must never write its parent's archive: it forgets the

@@ -149,6 +149,23 @@ if "$PT" dump --style dumpi ab.ptf --locations 1 2>/dev/null |
   t_pass "abort: the MPI_Abort call recorded"
 else t_fail "abort: the MPI_Abort call recorded" "not in rank 1's calls"; fi
 
+# the same under `paratrace record` on 4 ranks, with the default buffer
+# (nothing flushed before the end): Open MPI sends SIGTERM to every rank
+# twice (its process group, and through paratrace record), then SIGKILL as
+# soon as the first has ended.  Every rank's events are kept, and the call
+# each surviving rank was blocked in shows as entered, never left.
+rm -rf ab4.ptf
+$RUN -np 4 "$PT" record -o ab4.ptf -- ./spin 4000 3 abort >ab4.out 2>&1
+"$PT" dump ab4.ptf 2>/dev/null | awk '$4 == "enter" {n[$3]++}
+  END {for (l = 0; l < 4; l++) printf "%d ", n[l] + 0; print ""}' >ab4.n
+if awk '{exit !($1 >= 4000 && $2 >= 4000 && $3 >= 4000 && $4 >= 4000)}' ab4.n
+then t_pass "abort under record: every rank's events ($(cat ab4.n))"
+else t_fail "abort under record: every rank's events" "enters per rank: $(cat ab4.n)"; fi
+"$PT" check ab4.ptf >ab4.check 2>&1
+n=$(grep -c 'unclosed_region: location [012],.*(MPI_\(Allreduce\|Sendrecv\))' ab4.check)
+[ "$n" = 3 ] && t_pass "abort under record: the calls in progress shown" ||
+  t_fail "abort under record: the calls in progress shown" "$(head -5 ab4.check)"
+
 # an existing archive is never overwritten unless asked; the program runs
 "$PT" info kill.ptf >before 2>&1
 ok "exists run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/kill.ptf" ./spin 10

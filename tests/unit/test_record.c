@@ -1,6 +1,7 @@
 /* The recorder: user API round trip, threads, buffer policies, on/off,
  * joined writers, unwritable directory. */
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdio.h>
@@ -224,6 +225,47 @@ TEST(joined_writers) {
   ASSERT_EQ_U64(c.kind[PT_EV_ENTER], 3);
 }
 
+/* A process ended by a signal whose default action ends it (SIGTERM from
+ * a launcher, SIGABRT from abort(), SIGINT from Ctrl-C) still closes its archive: the events
+ * in the (large, never flushed) buffer are kept, the signal still ends
+ * the process. */
+static void killed_run(const char *name, int sig) {
+  char p[300];
+  path_of(p, sizeof p, name);
+  pid_t pid = fork();
+  if (pid == 0) {
+    pt_rec_opts o = {.path = p, .buffer = 8u << 20};
+    if (pt_rec_start(&o, NULL)) _exit(1);
+    for (int i = 0; i < 1000; i++) {
+      pt_trace_begin("work");
+      pt_trace_end("work");
+    }
+    pt_trace_begin("dying");
+    if (sig == SIGABRT) abort();
+    raise(sig);
+    _exit(2);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  if (!WIFSIGNALED(st) || WTERMSIG(st) != sig)
+    fprintf(stderr, "%s: child status %d\n", name, st);
+  ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+}
+
+TEST(killed_by_signal_closes) {
+  int sigs[3] = {SIGTERM, SIGABRT, SIGINT}; /* SIGINT: Ctrl-C */
+  for (int i = 0; i < 3; i++) {
+    char name[32], p[300];
+    snprintf(name, sizeof name, "killed%d.ptf", i);
+    killed_run(name, sigs[i]);
+    path_of(p, sizeof p, name);
+    counts c;
+    ASSERT_OK(read_counts(p, &c));
+    ASSERT_EQ_U64(c.kind[PT_EV_ENTER], 1001);
+    ASSERT_EQ_U64(c.kind[PT_EV_LEAVE], 1000);
+  }
+}
+
 TEST(unwritable_directory) {
   pt_rec_opts o = {.path = "/proc/no/such/place.ptf"};
   pt_error err = {0};
@@ -245,6 +287,7 @@ int main(void) {
   RUN(ring_with_arrays);
   RUN(joined_writers);
   RUN(unwritable_directory);
+  RUN(killed_by_signal_closes);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
