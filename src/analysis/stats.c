@@ -614,6 +614,16 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   uint64_t loc = L->k[0];
   int w = in_w(s, ev->time);
   int is_send = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
+  if (!L->has_rank) {
+    L->rank = pt__stats_rank_of(s, loc);
+    L->proc_loc = s->use_ranks && pt__kt_find(&s->loc2rank, K(loc, 0, 0, 0))
+                      ? pt__stats_peer_loc(s, (int64_t)L->rank)
+                      : loc;
+    L->has_rank = 1;
+  }
+  /* the matrix is between processes (each named by its first location):
+   * a thread's send is its process's, as is the receive that matches it */
+  uint64_t me_loc = L->proc_loc;
   if (w) {
     /* the (location, peer) counters and the peer's location, cached per
      * peer (rows of pm are never deleted) */
@@ -638,7 +648,7 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
       int64_t key = s->opts.matrix_by == PT_STATS_BY_TAG    ? ev->tag
                     : s->opts.matrix_by == PT_STATS_BY_COMM ? (int64_t)ev->comm
                                                             : 0;
-      mx_rec *m = pt__kt_get(&s->mx, K(loc, ploc, (uint64_t)key, 0));
+      mx_rec *m = pt__kt_get(&s->mx, K(me_loc, ploc, (uint64_t)key, 0));
       if (!m) return PT_ENOMEM;
       m->count++;
       m->bytes += ev->size;
@@ -648,16 +658,12 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
     }
   }
   if (ev->peer < 0 || ev->tag < 0) return PT_OK;
-  if (!L->has_rank) {
-    L->rank = pt__stats_rank_of(s, loc);
-    L->has_rank = 1;
-  }
   uint64_t me = L->rank, peer = (uint64_t)ev->peer;
   uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
                     (uint64_t)ev->tag};
   pt__pend p;
   memset(&p, 0, sizeof p);
-  p.loc = loc;
+  p.loc = me_loc;
   p.enter = L->depth ? L->st[L->depth - 1].enter : ev->time;
   p.blocking = ev->kind == PT_EV_SEND || ev->kind == PT_EV_RECV;
   p.in_w = (uint8_t)w;

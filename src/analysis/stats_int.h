@@ -61,7 +61,7 @@ typedef struct pt__loc {
   /* the location's rank (valid when has_rank), and a direct-mapped cache
    * peer -> (peer's location, row of the (location, peer) message
    * counters), peer + 1 (0 = empty): saves hash lookups per message */
-  uint64_t rank;
+  uint64_t rank, proc_loc; /* proc_loc: the first location of the rank */
   int has_rank;
   uint64_t mc_peer[PT__MSGCACHE], mc_ploc[PT__MSGCACHE];
   uint32_t mc_pm[PT__MSGCACHE];

@@ -273,6 +273,13 @@ ok "build threads" mpicc -o thr "$SRC/tests/mpi/threads.c" -pthread
 rm -rf thr.ptf
 ok "threads run" $RUN -np 3 "$PT" record -o thr.ptf -- ./thr 100
 ok "threads check" "$PT" check thr.ptf
+# the message matrix is between processes: a thread's sends and the
+# receives that match them (with their late sender / receiver) in one row
+"$PT" stats --csv thr.ptf | awk -F, '$1 == "message"' >thr.mx
+if [ -s thr.mx ] && awk -F, '$2 > 2 || $3 > 2 || $5 != $9 || $5 == 0 {bad = 1}
+                           END {exit bad}' thr.mx; then
+  t_pass "threads: message matrix between ranks"
+else t_fail "threads: message matrix between ranks" "$(head -4 thr.mx)"; fi
 # MPI constants DUMPI numbers its own way are recorded in its numbering
 if "$PT" dump --style dumpi thr.ptf --locations 0 2>/dev/null |
    grep -A4 '^MPI_Init_thread entering' | grep -q 'required=4 (MPI_THREAD_MULTIPLE)'; then
