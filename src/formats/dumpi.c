@@ -1910,6 +1910,14 @@ typedef struct frame {
   size_t nevs, capevs;
 } frame;
 
+typedef struct sthread {
+  uint64_t loc;
+  uint16_t index; /* DUMPI's thread id: order of the location in its rank */
+  frame stack[8];
+  int depth;
+  pt__arena arena; /* frames */
+} sthread;
+
 typedef struct srank {
   int64_t rank;
   char *path;
@@ -1932,9 +1940,10 @@ typedef struct srank {
                       mpi.datatype.N keyvals), by id; -1 unknown */
   size_t nusizes;
   uint32_t called[PT__DUMPI_FOOTER_SLOTS];
-  frame stack[8];
-  int depth;
-  pt__arena arena; /* frames */
+  /* the rank's threads (locations), each with its own call stack: two
+   * threads' calls overlap */
+  struct sthread *thr;
+  size_t nthr, last_thr;
   pt__arena callmem;
   /* synthesis */
   uint64_t *reqmap; /* model request -> DUMPI id pairs */
@@ -2015,6 +2024,30 @@ static srank *rank_for_loc(dsink *k, uint64_t loc) {
                    ? k->loc_group[loc]
                    : loc;
   return rank_for_group(k, g, 1);
+}
+
+/* The thread state of location loc in rank r (created on first use). */
+static sthread *thread_for_loc(dsink *k, srank *r, uint64_t loc) {
+  if (r->last_thr < r->nthr && r->thr[r->last_thr].loc == loc)
+    return &r->thr[r->last_thr];
+  for (size_t i = 0; i < r->nthr; i++)
+    if (r->thr[i].loc == loc) return &r->thr[r->last_thr = i];
+  if (r->nthr >= 65535) return NULL;
+  sthread *n = realloc(r->thr, (r->nthr + 1) * sizeof *n);
+  if (!n) return NULL;
+  r->thr = n;
+  sthread *t = &r->thr[r->nthr];
+  memset(t, 0, sizeof *t);
+  t->loc = loc;
+  /* the thread id: how many locations of the same process have a smaller
+   * id (a recorder numbers a rank's threads rank + i * nranks; the
+   * master thread comes first) */
+  uint64_t g = loc < k->nloc_group ? k->loc_group[loc] : PT_NONE;
+  if (g != PT_NONE)
+    for (uint64_t l = 0; l < loc && l < k->nloc_group; l++)
+      if (k->loc_group[l] == g) t->index++;
+  r->last_thr = r->nthr++;
+  return t;
 }
 
 static int sk_def(dsink *k, const pt_def *d) {
@@ -2649,37 +2682,40 @@ static int sk_event(dsink *k, const pt_event *e) {
         pt__kt_find(&k->regions, (uint64_t[4]){e->ref, 0, 0, 0});
     if (x) label = x->label;
   }
+  sthread *th = thread_for_loc(k, r, e->location);
+  if (!th) return PT_ENOMEM;
   if (e->kind == PT_EV_ENTER) {
     if (label < 0) return PT_OK;
-    if (r->depth == 8) {
+    if (th->depth == 8) {
       pt__errbuf(k->err, sizeof k->err, PT_ELIMIT,
                  "location %llu: MPI calls nested deeper than 8",
                  (unsigned long long)e->location);
       return PT_ELIMIT;
     }
-    if (r->depth == 0) pt__arena_reset(&r->arena);
-    frame *fr = &r->stack[r->depth++];
+    if (th->depth == 0) pt__arena_reset(&th->arena);
+    frame *fr = &th->stack[th->depth++];
     fr->label = label;
     fr->region = e->ref;
     fr->t0 = e->time;
     fr->nevs = 0;
-    if (pt__event_copy(&r->arena, &fr->enter, e) < 0) return PT_ENOMEM;
+    if (pt__event_copy(&th->arena, &fr->enter, e) < 0) return PT_ENOMEM;
     return PT_OK;
   }
   if (e->kind == PT_EV_LEAVE) {
-    if (label < 0 || r->depth == 0 ||
-        r->stack[r->depth - 1].region != e->ref)
+    if (label < 0 || th->depth == 0 ||
+        th->stack[th->depth - 1].region != e->ref)
       return PT_OK;
-    frame *fr = &r->stack[r->depth - 1];
+    frame *fr = &th->stack[th->depth - 1];
     pt__dumpi_call c;
     int rc = build_call(k, r, fr, e, &c);
     if (rc < 0) return rc;
+    if (!c.thread) c.thread = th->index;
     rc = emit_call(k, r, &c);
-    r->depth--;
+    th->depth--;
     return rc;
   }
-  if (r->depth == 0) return PT_OK;
-  frame *fr = &r->stack[r->depth - 1];
+  if (th->depth == 0) return PT_OK;
+  frame *fr = &th->stack[th->depth - 1];
   if (fr->nevs == fr->capevs) {
     size_t nc = fr->capevs ? 2 * fr->capevs : 8;
     pt_event *n = realloc(fr->evs, nc * sizeof *n);
@@ -2835,8 +2871,11 @@ static void sk_free(dsink *k) {
     free(r->addr);
     free(r->addrname);
     free(r->kvs);
-    for (int d = 0; d < 8; d++) free(r->stack[d].evs);
-    pt__arena_free(&r->arena);
+    for (size_t j = 0; j < r->nthr; j++) {
+      for (int d = 0; d < 8; d++) free(r->thr[j].stack[d].evs);
+      pt__arena_free(&r->thr[j].arena);
+    }
+    free(r->thr);
     pt__arena_free(&r->callmem);
     free(r->reqmap);
   }

@@ -280,6 +280,20 @@ if [ -s thr.mx ] && awk -F, '$2 > 2 || $3 > 2 || $5 != $9 || $5 == 0 {bad = 1}
                            END {exit bad}' thr.mx; then
   t_pass "threads: message matrix between ranks"
 else t_fail "threads: message matrix between ranks" "$(head -4 thr.mx)"; fi
+# to SST DUMPI: one file per rank, every thread's calls in it (overlapping
+# ones too) with the thread's id
+rm -f thd.meta thd-*.bin
+ok "threads: to dumpi" "$PT" convert thr.ptf -o thd.meta --to dumpi
+"$PT" dump --style dumpi thd.meta 2>/dev/null |
+  awk '/ entering at / {n++; t[$NF + 0]++}
+       END {printf "%d %d %d %d\n", n, t[0], t[1], t[2]}' >thd.n
+"$PT" dump thr.ptf 2>/dev/null | awk '$4 == "enter"' >thr.enters
+read nd t0 t1 t2 <thd.n
+nthr=$(grep -c . thr.enters)
+# every MPI call: all enters but the program's own region (one per rank)
+if [ "$nd" = $((nthr - 3)) ] && [ "$t1" -gt 0 ] && [ "$t2" -gt 0 ]; then
+  t_pass "threads: DUMPI keeps every thread's calls ($nd; by thread $t0/$t1/$t2)"
+else t_fail "threads: DUMPI keeps every thread's calls" "$nd of $((nthr - 3)); by thread $t0/$t1/$t2"; fi
 # MPI constants DUMPI numbers its own way are recorded in its numbering
 if "$PT" dump --style dumpi thr.ptf --locations 0 2>/dev/null |
    grep -A4 '^MPI_Init_thread entering' | grep -q 'required=4 (MPI_THREAD_MULTIPLE)'; then
