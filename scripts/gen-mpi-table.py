@@ -32,6 +32,13 @@ def kind(t, n):
         if 'count' in n: return 'n'
         return 'i'
     if t in ('int *', 'const int *', 'const int[]', 'int[]'): return 'a'
+    if t in ('MPI_Aint', 'MPI_Offset', 'MPI_Count'): return 'l'
+    if t in ('MPI_Aint *', 'const MPI_Aint *', 'MPI_Offset *',
+             'const MPI_Offset *', 'MPI_Count *', 'const MPI_Count *'):
+        return 'A'
+    if t == 'MPI_File *': return 'f'
+    if t == 'MPI_Win *': return 'w'
+    if t == 'const char *': return 'z'
     return 'x'
 
 src = open(sys.argv[1]).read()
@@ -72,5 +79,7 @@ print(' * parameter: C comm, c comm out, D datatype, d datatype out, G group,')
 print(' * g group out, r request out, R request array/inout, q request in,')
 print(' * s status out, S status array, W window, F file, O op, b buffer (not')
 print(' * recorded), k rank-in-comm, t tag, n count, i int, a int array,')
-print(' * x other. No include guard: an X-macro table. */')
+print(' * l MPI_Aint/MPI_Offset/MPI_Count, A array (or output) of those,')
+print(' * f MPI_File *, w MPI_Win *, z string read, x other. No include')
+print(' * guard: an X-macro table. */')
 for r in rows: print(r)

@@ -1700,8 +1700,11 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
   int io_par_written = 0;
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
+    /* once per paradigm: the first definition (each process of a recorded
+     * trace defines it) */
     if (d->kind == PT_DEF_KEYVAL && d->name && d->s1 &&
-        strcmp(d->name, "otf2:io_paradigm") == 0) {
+        strcmp(d->name, "otf2:io_paradigm") == 0 &&
+        kv_get(k, d->name, d->parent) == d->s1) {
       int cls = 0, fl = 0, pos = 0;
       sscanf(d->s1, "%d %d %n", &cls, &fl, &pos);
       const char *nm = kv_get(k, "otf2:io_paradigm.name", d->parent);

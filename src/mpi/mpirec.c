@@ -71,7 +71,7 @@ typedef struct fninfo {
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
   char *names[PT_MPI_MAXARGS];
-  uint64_t key[PT_MPI_MAXARGS][2]; /* attribute ids: scalar, array */
+  uint64_t key[PT_MPI_MAXARGS][3]; /* attribute ids: scalar, array, string */
   uint64_t region;
 } fninfo;
 
@@ -651,7 +651,9 @@ static uint64_t arg_key(int id, int j, int array) {
   fninfo *f = &g_fn[id];
   uint64_t k = __atomic_load_n(&f->key[j][array], __ATOMIC_ACQUIRE);
   if (!k) {
-    k = pt_rec_attribute(f->names[j], array ? PT_TYPE_INTS : PT_TYPE_INT) + 1;
+    k = pt_rec_attribute(f->names[j], array == 2   ? PT_TYPE_STRING
+                                      : array == 1 ? PT_TYPE_INTS
+                                                   : PT_TYPE_INT) + 1;
     __atomic_store_n(&f->key[j][array], k, __ATOMIC_RELEASE);
   }
   return k - 1;
@@ -848,7 +850,50 @@ static int64_t dumpi_enum(const char *name, int64_t v) {
            : v == MPI_SEEK_END ? 3 : 0;
   if (!strcmp(name, "order"))
     return v == MPI_ORDER_C ? 1 : v == MPI_ORDER_FORTRAN ? 2 : 0;
+  if (!strcmp(name, "amode")) /* one flag; a combination is 0, as in DUMPI */
+    return v == MPI_MODE_RDONLY            ? 1
+           : v == MPI_MODE_RDWR            ? 2
+           : v == MPI_MODE_WRONLY          ? 3
+           : v == MPI_MODE_CREATE          ? 4
+           : v == MPI_MODE_EXCL            ? 5
+           : v == MPI_MODE_DELETE_ON_CLOSE ? 6
+           : v == MPI_MODE_UNIQUE_OPEN     ? 7
+           : v == MPI_MODE_SEQUENTIAL      ? 8
+           : v == MPI_MODE_APPEND          ? 9 : 0;
   return v;
+}
+
+/* A file access mode as the names of its flags ("MPI_MODE_CREATE|
+ * MPI_MODE_RDWR"): kept beside DUMPI's one-flag "amode" (argument
+ * "amode_flags"). */
+static void amode_flags(int v) {
+  static const struct { int bit; const char *name; } fl[] = {
+      {MPI_MODE_RDONLY, "MPI_MODE_RDONLY"},
+      {MPI_MODE_RDWR, "MPI_MODE_RDWR"},
+      {MPI_MODE_WRONLY, "MPI_MODE_WRONLY"},
+      {MPI_MODE_CREATE, "MPI_MODE_CREATE"},
+      {MPI_MODE_EXCL, "MPI_MODE_EXCL"},
+      {MPI_MODE_DELETE_ON_CLOSE, "MPI_MODE_DELETE_ON_CLOSE"},
+      {MPI_MODE_UNIQUE_OPEN, "MPI_MODE_UNIQUE_OPEN"},
+      {MPI_MODE_SEQUENTIAL, "MPI_MODE_SEQUENTIAL"},
+      {MPI_MODE_APPEND, "MPI_MODE_APPEND"}};
+  static uint64_t key;
+  if (!key) key = pt_rec_attribute("amode_flags", PT_TYPE_STRING) + 1;
+  char *o = (char *)ints_alloc(32);
+  pt_attr *a;
+  if (!o || !(a = attr_add(key - 1, PT_TYPE_STRING))) return;
+  size_t l = 0;
+  o[0] = '\0';
+  for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
+    if (v & fl[i].bit)
+      l += (size_t)snprintf(o + l, 256 - l, "%s%s", l ? "|" : "", fl[i].name);
+  a->val.v.s = o;
+}
+
+/* MPI_File_close, MPI_Win_free: their MPI_File * / MPI_Win * argument is
+ * the handle they free (its value before the call). */
+static int handle_freed(int id) {
+  return g_fn[id].sem == PT_MS_FILE_CLOSE || id == PT_MPI_ID_Win_free;
 }
 
 static void add_args(const pt__mpi_call *c, int level, int ret) {
@@ -906,10 +951,51 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
               &g_misc, &g_next_misc,
               (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v);
         break;
-      case 'k': case 't': case 'n': case 'i':
+      case 'k': case 't': case 'n': case 'i': case 'l':
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
           a->val.v.i = k[j] == 'i' ? dumpi_enum(g_fn[c->id].names[j], v) : v;
+        if (k[j] == 'i' && !strcmp(g_fn[c->id].names[j], "amode"))
+          amode_flags((int)v);
         break;
+      case 'A': { /* MPI_Aint / MPI_Offset / MPI_Count: array or output */
+        const int64_t *p = (const int64_t *)(intptr_t)v;
+        int len = array_len(c, j);
+        if (len < 0 || (uintptr_t)p <= 4096) break;
+        if (len == 0) {
+          if (ok && (a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+            a->val.v.i = *p;
+          break;
+        }
+        if (len > 4096) len = 4096;
+        int64_t *o = ints_alloc((size_t)len);
+        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        memcpy(o, p, sizeof *o * (size_t)len);
+        a->val.count = (uint32_t)len;
+        a->val.v.ints = o;
+        break;
+      }
+      case 'f': case 'w': { /* MPI_File *, MPI_Win *: created or freed */
+        int64_t h = c->hpre; /* a close or free: the handle before */
+        if (!handle_freed(c->id)) {
+          if (!ok || !v) break;
+          h = k[j] == 'f' ? (int64_t)(intptr_t)*(MPI_File *)(intptr_t)v
+                          : (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)v;
+        }
+        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
+          a->val.v.i = (int64_t)misc_id(&g_misc, &g_next_misc, h);
+        break;
+      }
+      case 'z': { /* a string the call reads (file name, info key...) */
+        const char *str = (const char *)(intptr_t)v;
+        if ((uintptr_t)str <= 4096) break;
+        size_t len = strnlen(str, 4096);
+        char *o = (char *)ints_alloc((len + 8) / 8);
+        if (!o || !(a = attr_add(arg_key(c->id, j, 2), PT_TYPE_STRING))) break;
+        memcpy(o, str, len);
+        o[len] = '\0';
+        a->val.v.s = o;
+        break;
+      }
       case 'a': {
         const int *p = (const int *)(intptr_t)v;
         int len = array_len(c, j);
@@ -1181,9 +1267,9 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
       *sent = sum_w(c, &sh, A0, ARG('x', 0));
       *recvd = sum_w(c, &sh, A2, ARG('x', 1));
       break;
-    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a x x b a x x: types x1, x3 */
-      *sent = sum_w(c, &sh, A0, ARG('x', 1));
-      *recvd = sum_w(c, &sh, A1, ARG('x', 3));
+    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a A x b a A x: types x0, x1 */
+      *sent = sum_w(c, &sh, A0, ARG('x', 0));
+      *recvd = sum_w(c, &sh, A1, ARG('x', 1));
       break;
     case PT_COLL_REDUCE_SCATTER: { /* b b a D: recvcounts on every rank */
       const int *rc = (const int *)(intptr_t)(A0 >= 0 ? c->v[A0] : 0);
@@ -1213,10 +1299,53 @@ static int64_t message_comm(const pt__mpi_call *c) {
   return comm;
 }
 
+/* The archive id of an open MPI file (the I/O handle definition and the
+ * ref of I/O events): the rank in the high half, so that ranks do not
+ * collide. */
+static uint64_t io_handle_id(int64_t fh) {
+  return ((uint64_t)(uint32_t)g_rank << 32) | misc_id(&g_misc, &g_next_misc, fh);
+}
+
+/* MPI_File_open succeeded: the file (id from its name, so that every rank
+ * agrees), the paradigm (MPI-IO, id 0, once) and this rank's handle. */
+static void def_open_file(const pt__mpi_call *c) {
+  int fj = g_fn[c->id].pos['f'][0], nj = g_fn[c->id].pos['z'][0];
+  if (fj < 0 || !c->v[fj]) return;
+  MPI_File fh = *(MPI_File *)(intptr_t)c->v[fj];
+  const char *path = nj >= 0 ? (const char *)(intptr_t)c->v[nj] : NULL;
+  char name[4096];
+  snprintf(name, sizeof name, "%s", (uintptr_t)path > 4096 ? path : "?");
+  static int paradigm;
+  if (!paradigm) {
+    paradigm = 1;
+    /* OTF2's IoParadigm, as the model keeps it: class parallel (1), no
+     * flags, identification MPI-IO */
+    pt_def p = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = 0,
+                .name = "otf2:io_paradigm", .s1 = "1 0 MPI-IO"};
+    pt_rec_def(&p);
+    pt_def pn = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = 0,
+                 .name = "otf2:io_paradigm.name", .s1 = "MPI I/O"};
+    pt_rec_def(&pn);
+  }
+  uint64_t file = pt__fnv1a(name, 0) & 0xffffffffu;
+  pt_def fd = {.kind = PT_DEF_FILE, .id = file, .parent = PT_NONE,
+               .name = name};
+  pt_rec_def(&fd);
+  pt_def hd = {.kind = PT_DEF_IO_HANDLE,
+               .id = io_handle_id((int64_t)(intptr_t)fh),
+               .parent = PT_NONE, .ref = file,
+               .ref2 = comm_id(VAL('C', 0)), .i0 = 0, .i1 = 0,
+               .name = name};
+  pt_rec_def(&hd);
+}
+
 static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
   const fninfo *f = &g_fn[c->id];
   int ok = ret == MPI_SUCCESS;
   switch (f->sem) {
+    case PT_MS_FILE_OPEN:
+      if (ok) def_open_file(c);
+      break;
     case PT_MS_SEND: {
       comm_info *ci = comm_get(VAL('C', 0));
       int64_t p = world_rank(ci, (int)VAL('k', 0));
@@ -1400,7 +1529,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (st && PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
           n != MPI_UNDEFINED)
         bytes = (uint64_t)n;
-      uint64_t fh = misc_id(&g_misc, &g_next_misc, VAL('F', 0));
+      uint64_t fh = io_handle_id(VAL('F', 0));
       c->pbytes = bytes;
       pt_event b = ev_zero;
       b.time = t0;
@@ -1564,6 +1693,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   t_quiet = !rec;
   semantics(c, t0, t1, ret);
   t_quiet = 0;
+  /* a freed file or window handle: the next one MPI hands out may be the
+   * same pointer, it gets a new id */
+  if (handle_freed(c->id) && c->hpre && ret == MPI_SUCCESS) {
+    hent *he = hfind(&g_misc, (uintptr_t)c->hpre);
+    if (he) hdel(&g_misc, (uintptr_t)c->hpre);
+  }
   if (rec) {
     pt_event lv;
     ev_set(&lv, t1, PT_EV_LEAVE, f->region - 1);

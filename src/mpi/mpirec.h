@@ -41,6 +41,7 @@ typedef struct pt__mpi_call {
   MPI_Request reqs_inline[PT_MPI_INLINE];
   int nreqs;
   int owned; /* bit 0: sts malloc'ed; bit 1: reqs malloc'ed */
+  int64_t hpre; /* 'f' / 'w' (MPI_File *, MPI_Win *): the handle before */
   int64_t pdest;   /* for the profile: partner (COMM_WORLD rank) or -1 */
   uint64_t pbytes; /* for the profile: bytes moved */
 } pt__mpi_call;
@@ -87,6 +88,7 @@ static inline __attribute__((always_inline)) void pt__mpi_begin(pt__mpi_call *c,
   c->reqs = NULL;
   c->nreqs = 0;
   c->owned = 0;
+  c->hpre = 0;
   c->pdest = -1;
   c->pbytes = 0;
 }
@@ -150,6 +152,14 @@ static inline __attribute__((always_inline)) void pt__mpi_arg(
         c->reqs_inline[0] = *(MPI_Request *)(intptr_t)value;
         c->nreqs = 1;
       }
+      break;
+    case 'f': /* MPI_File_close: the handle it frees */
+      if (value && sem == PT_MS_FILE_CLOSE)
+        c->hpre = (int64_t)(intptr_t)*(MPI_File *)(intptr_t)value;
+      break;
+    case 'w': /* MPI_Win_free */
+      if (value && c->id == PT_MPI_ID_Win_free)
+        c->hpre = (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)value;
       break;
     case 'c':
     case 'd':

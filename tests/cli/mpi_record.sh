@@ -75,7 +75,36 @@ for np in 2 4 5; do
     t_fail "np$np cancel recorded (once per rank)" "$n request_cancelled"
   grep -q ' io_end .*bytes=64' dump.$np &&
     t_pass "np$np MPI-IO bytes" || t_fail "np$np MPI-IO bytes" "no io_end of 64 bytes"
+  # the opened file and each rank's handle are defined; every I/O event
+  # names a defined handle
+  awk '/^def(@[0-9]+)? io_handle / { for (i = 3; i <= NF; i++)
+         if ($i ~ /^id=/) h[substr($i, 4)] = 1 }
+       $4 ~ /^io_/ { for (i = 5; i <= NF; i++) if ($i ~ /^handle=/) {
+         n++; if (!(substr($i, 8) in h)) bad++ } }
+       END { k = 0; for (x in h) k++; print k, n + 0, bad + 0 }' dump.$np >io.n
+  read nh nio nbad <io.n
+  if [ "$nh" = $np ] && [ "$nio" -gt 0 ] && [ "$nbad" = 0 ] &&
+     grep -q '^def file .*name=".*io.dat"' dump.$np; then
+    t_pass "np$np MPI-IO file and handles defined"
+  else t_fail "np$np MPI-IO file and handles defined" "$nh handles, $nio events, $nbad undefined"; fi
 done
+
+# MPI-IO arguments (np 5 run): the file name, offsets (MPI_Offset), DUMPI's
+# one-flag amode with the flags beside it; to OTF2: one MPI-IO paradigm,
+# a handle per rank, otf2-print without warnings
+"$PT" dump --style dumpi fam.ptf --locations 1 2>/dev/null >io.txt
+if grep -A3 '^MPI_File_open entering' io.txt | grep -q 'string filename=".*io.dat"' &&
+   grep -A3 '^MPI_File_write_at entering' io.txt | grep -q 'int64_t offset=64' &&
+   grep -q '=s:"[A-Z_|]*MPI_MODE_CREATE' dump.5; then
+  t_pass "MPI-IO arguments: file name, offset, amode flags"
+else t_fail "MPI-IO arguments: file name, offset, amode flags" "$(grep -A6 '^MPI_File_write_at entering' io.txt | head -7)"; fi
+rm -rf famio.otf2 famio.def famio
+if "$PT" convert fam.ptf -o famio.otf2 >/dev/null 2>&1 &&
+   otf2-print -G famio.otf2 >famio.defs 2>&1 && ! grep -q warning famio.defs &&
+   [ "$(grep -c '^IO_PARADIGM ' famio.defs)" = 1 ] &&
+   [ "$(grep -c '^IO_HANDLE ' famio.defs)" = 5 ]; then
+  t_pass "MPI-IO to OTF2: paradigm, file, a handle per rank"
+else t_fail "MPI-IO to OTF2" "$(grep 'IO_\|warning' famio.defs | head -4)"; fi
 
 # split communicator: its messages carry COMM_WORLD peers and its own id
 awk '$4 == "send" && / tag=40 / && !/ comm=2 / {print}' dump.4 >split
