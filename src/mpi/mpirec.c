@@ -392,7 +392,12 @@ static int64_t world_rank(const comm_info *ci, int r) {
 
 /* ---- requests ----------------------------------------------------------- */
 
-enum { RQ_OTHER, RQ_SEND, RQ_RECV, RQ_COLL };
+/* RQ_IO: a non-blocking MPI-IO operation (comm = the I/O handle id, tag =
+ * the pt_io_mode, bytes = requested) */
+enum { RQ_OTHER, RQ_SEND, RQ_RECV, RQ_COLL, RQ_IO };
+/* A non-blocking I/O operation's matching id: its request id, above the
+ * function ids that blocking ones use */
+#define IO_MATCH(model) ((UINT64_C(1) << 32) | (model))
 typedef struct req {
   uint64_t model; /* id of the current use (new at each start) */
   uint64_t hid;   /* id in the argument lists (a persistent request keeps
@@ -1180,6 +1185,19 @@ static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
     }
     if (peer != INT64_MIN)
       ev_p2p(PT_EV_IRECV, t, peer, tag, r->comm, bytes, r->model);
+  } else if (r->kind == RQ_IO) {
+    uint64_t bytes = r->bytes;
+    int n = 0;
+    if (st && PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
+        n != MPI_UNDEFINED)
+      bytes = (uint64_t)n;
+    pt_event e = ev_zero;
+    e.time = t;
+    e.kind = PT_EV_IO_END;
+    e.ref = r->comm;
+    e.size = bytes;
+    e.request = IO_MATCH(r->model);
+    emit(&e);
   }
   if (r->persistent) r->active = 0;
   else req_drop(h);
@@ -1546,6 +1564,27 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       e.size = bytes;
       e.request = c->id;
       emit(&e);
+      break;
+    }
+    case PT_MS_IO_IREAD: case PT_MS_IO_IWRITE: {
+      /* begins now, ends when the request completes (complete()) */
+      int rj = ARG('r', 0);
+      if (!ok || rj < 0 || !c->v[rj]) break;
+      req *r = req_new(
+          (int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[rj], RQ_IO);
+      if (!r) break;
+      r->comm = io_handle_id(VAL('F', 0));
+      r->tag = f->sem == PT_MS_IO_IREAD ? PT_IO_READ : PT_IO_WRITE;
+      r->bytes = count_bytes(c, 0);
+      pt_event b = ev_zero;
+      b.time = t0;
+      b.kind = PT_EV_IO_BEGIN;
+      b.ref = r->comm;
+      b.tag = r->tag;
+      b.size = r->bytes;
+      b.size2 = 1; /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING */
+      b.request = IO_MATCH(r->model);
+      emit(&b);
       break;
     }
     default:

@@ -87,6 +87,15 @@ for np in 2 4 5; do
      grep -q '^def file .*name=".*io.dat"' dump.$np; then
     t_pass "np$np MPI-IO file and handles defined"
   else t_fail "np$np MPI-IO file and handles defined" "$nh handles, $nio events, $nbad undefined"; fi
+  # MPI_File_iwrite_at: begins non-blocking (flags=1) at the call, ends
+  # with its 32 bytes when MPI_Wait completes it (same matching id)
+  awk '$4 == "io_begin" && / flags=1 / { for (i = 5; i <= NF; i++)
+         if ($i ~ /^matching=/) b[$3 " " $i] = 1 }
+       $4 == "io_end" && / bytes=32 / { for (i = 5; i <= NF; i++)
+         if ($i ~ /^matching=/ && ($3 " " $i) in b) n++ }
+       END { print n + 0 }' dump.$np >io.nb
+  [ "$(cat io.nb)" = $np ] && t_pass "np$np non-blocking MPI-IO begin and end" ||
+    t_fail "np$np non-blocking MPI-IO begin and end" "$(cat io.nb) of $np"
 done
 
 # MPI-IO arguments (np 5 run): the file name, offsets (MPI_Offset), DUMPI's
