@@ -209,11 +209,18 @@ static hent *type_get(MPI_Datatype t) {
   if (pt_rec_enabled()) {
     int ni = 0, na = 0, nd = 0, comb = MPI_COMBINER_NAMED;
     PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
-    char name[64], val[96];
+    char name[64], val[96 + MPI_MAX_OBJECT_NAME], tn[MPI_MAX_OBJECT_NAME] = "";
+    int tl = 0;
     snprintf(name, sizeof name, "mpi.datatype.%llu",
              (unsigned long long)e->id);
-    snprintf(val, sizeof val, "user datatype, %d bytes, combiner %d", sz,
-             comb);
+    /* a named type DUMPI does not number (Fortran's MPI_INTEGER, MPI-2's
+     * MPI_INT64_T...): its name, as for the predefined ones */
+    if (comb == MPI_COMBINER_NAMED &&
+        PMPI_Type_get_name(t, tn, &tl) == MPI_SUCCESS && tn[0])
+      snprintf(val, sizeof val, "%s, %d bytes", tn, sz);
+    else
+      snprintf(val, sizeof val, "user datatype, %d bytes, combiner %d", sz,
+               comb);
     pt_def d = {.kind = PT_DEF_KEYVAL, .id = PT_NONE,
                 .parent = (uint64_t)g_rank, .name = name, .s1 = val};
     pt_rec_def(&d);

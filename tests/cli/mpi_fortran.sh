@@ -50,6 +50,10 @@ grep -q ' 116 messages matched' check.out && t_pass "np4 messages matched" ||
 grep -q ' send .*bytes=32' f.txt && grep -q ' recv .*bytes=32' f.txt &&
   t_pass "send/recv bytes from Fortran datatypes" ||
   t_fail "send/recv bytes" "$(grep -m2 ' send ' f.txt)"
+# Fortran's named datatypes (DUMPI has no number for them) keep their name
+grep -q 'name="mpi.datatype.1[0-9]*" value="MPI_INTEGER, 4 bytes"' f.txt &&
+  t_pass "Fortran datatypes named" ||
+  t_fail "Fortran datatypes named" "$(grep -m3 'mpi.datatype.1[0-9][0-9]"' f.txt)"
 
 rm -rf f8.ptf c8.*
 ok "f08 run" $RUN -np 4 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/f8.ptf" \
