@@ -151,7 +151,10 @@ static void json_str(const char *s) {
 typedef struct info {
   const char *path, *format;
   uint64_t ev_count[PT_EV__COUNT], events;
+  /* definitions per kind: distinct ids (a recorded trace defines a region
+   * again in each process's stream); records without an id each count */
   uint64_t def_count[PT_DEF__COUNT], defs;
+  u64set def_ids[PT_DEF__COUNT];
   uint64_t first, last;
   int have_span;
   u64set locs_with_events;
@@ -323,8 +326,19 @@ int cmd_info(int argc, char **argv) {
   while ((rc = pt_source_next(src, &it)) == PT_OK) {
     if (it.type == PT_ITEM_DEF) {
       const pt_def *d = &it.u.def;
-      in.defs++;
-      if (d->kind < PT_DEF__COUNT) in.def_count[d->kind]++;
+      if (d->kind < PT_DEF__COUNT) {
+        size_t before = in.def_ids[d->kind].len;
+        int has_id = d->id != PT_NONE &&
+                     (pt_def_slot_mask(d->kind) & (1u << PT_DSLOT_ID));
+        if (has_id && set_add(&in.def_ids[d->kind], d->id) < 0) {
+          status = cli_fail(path, "out of memory");
+          break;
+        }
+        if (!has_id || in.def_ids[d->kind].len > before) {
+          in.def_count[d->kind]++;
+          in.defs++;
+        }
+      }
       if (d->kind == PT_DEF_CLOCK && !in.clk.found) {
         in.clk.found = 1;
         in.clk.ticks_per_second = d->i0 > 0 ? (uint64_t)d->i0 : 0;
@@ -371,6 +385,10 @@ int cmd_info(int argc, char **argv) {
   }
   free(in.locs_with_events.keys);
   free(in.locs_with_events.used);
+  for (size_t k = 0; k < PT_DEF__COUNT; k++) {
+    free(in.def_ids[k].keys);
+    free(in.def_ids[k].used);
+  }
   pt_source_close(src);
   return status;
 }

@@ -361,6 +361,11 @@ if [ "$(grep -c 'MPI_Comm_split #[0-9]* ranks" members=\[[0-9],[0-9]\]' fd.group
    grep -q 'MPI_Cart_create #[0-9]* ranks" members=\[0,1,2,3\]' fd.groups; then
   t_pass "dumpi: sub-communicators replayed"
 else t_fail "dumpi: sub-communicators replayed" "$(cat fd.groups)"; fi
+# info counts each region once, though every rank's stream defines it
+nreg=$("$PT" dump fam.ptf 2>/dev/null | awk '$1 ~ /^def/ && $2 == "region" {print $3}' | sort -u | wc -l)
+"$PT" info fam.ptf | grep -q "^  region  *$nreg\$" &&
+  t_pass "info: distinct regions ($nreg)" ||
+  t_fail "info: distinct regions" "want $nreg: $("$PT" info fam.ptf | grep region)"
 # a status's error field is recorded only after MPI_ERR_IN_STATUS (the
 # program leaves 77 in it before an MPI_Wait)
 "$PT" dump --style dumpi fam.ptf 2>/dev/null | grep -c 'error=77' >fe.count
