@@ -751,6 +751,13 @@ int pt_rec_start_env(uint64_t rank, uint64_t nranks, int join, pt_error *err) {
   }
   if ((v = getenv("PARATRACE_OVERWRITE")) && strcmp(v, "1") == 0)
     o.overwrite = 1;
+  /* the anchor says how the run was recorded */
+  v = getenv("PARATRACE_RECORD");
+  if (!(v && strcmp(v, "1") == 0) && getenv("LD_PRELOAD") &&
+      strstr(getenv("LD_PRELOAD"), "libparatrace-mpi"))
+    o.creator = "paratrace (libparatrace-mpi.so preloaded)";
+  else if (!(v && strcmp(v, "1") == 0))
+    o.creator = "paratrace (linked)";
   int rc = pt_rec_start(&o, err);
   if (rc == PT_OK) pt_trace_level(level);
   return rc;

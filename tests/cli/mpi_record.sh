@@ -361,6 +361,11 @@ if [ "$(grep -c 'MPI_Comm_split #[0-9]* ranks" members=\[[0-9],[0-9]\]' fd.group
    grep -q 'MPI_Cart_create #[0-9]* ranks" members=\[0,1,2,3\]' fd.groups; then
   t_pass "dumpi: sub-communicators replayed"
 else t_fail "dumpi: sub-communicators replayed" "$(cat fd.groups)"; fi
+# the anchor's creator says how the run was recorded
+"$PT" info fam.ptf | grep -q '^creator .*libparatrace-mpi.so preloaded' &&
+  "$PT" info ab4.ptf | grep -q '^creator *paratrace record$' &&
+  t_pass "creator: preloaded or paratrace record" ||
+  t_fail "creator" "$("$PT" info fam.ptf | grep creator) / $("$PT" info ab4.ptf | grep creator)"
 # info counts each region once, though every rank's stream defines it
 nreg=$("$PT" dump fam.ptf 2>/dev/null | awk '$1 ~ /^def/ && $2 == "region" {print $3}' | sort -u | wc -l)
 "$PT" info fam.ptf | grep -q "^  region  *$nreg\$" &&
