@@ -43,7 +43,6 @@
 #include "paratrace/record.h"
 
 int64_t pt__rec_offset(void); /* record.c */
-void pt__rec_open_call(uint64_t region, uint64_t time); /* record.c */
 
 /* ---- tables ------------------------------------------------------------- */
 
@@ -76,6 +75,7 @@ typedef struct fninfo {
 } fninfo;
 
 static fninfo g_fn[PT_MPI_NFUNCS];
+uint64_t pt__mpi_region[PT_MPI_NFUNCS];
 unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
 unsigned char pt__mpi_on[PT_MPI_NFUNCS];
 
@@ -1677,6 +1677,7 @@ static uint64_t fn_region(int id) {
     else if (f->sem >= PT_MS_IO_READ)
       role = PT_ROLE_FILE_IO;
     f->region = pt_rec_region(fn_names[id], role, PT_PARADIGM_MPI) + 1;
+    __atomic_store_n(&pt__mpi_region[id], f->region, __ATOMIC_RELAXED);
   }
   return f->region;
 }
@@ -1686,18 +1687,14 @@ static uint64_t on_rank0_clock(uint64_t raw) {
   return off < 0 && (uint64_t)-off > raw ? 0 : raw + (uint64_t)off;
 }
 
-void pt__mpi_pending(const pt__mpi_call *c, uint64_t raw0) {
-  const fninfo *f = &g_fn[c->id];
-  int level = f->level && f->level <= 3 ? f->level : g_level;
-  if (f->level == 255 || level < 1 || pt_rec_level() < 1 || !pt_rec_enabled())
-    return;
-  pt__rec_open_call(fn_region(c->id), on_rank0_clock(raw0));
+uint64_t pt__mpi_region_slow(int id) {
+  return g_fn[id].level == 255 ? 0 : fn_region(id); /* PARATRACE_DISABLE */
 }
 
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
-  pt__rec_open_call(0, 0);
+  __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
   /* events: on rank 0's time base (the offset measured at MPI_Init) */
   uint64_t t0 = on_rank0_clock(raw0), t1 = on_rank0_clock(raw1);
   if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);

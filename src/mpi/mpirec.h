@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/open_call.h"
+
 enum {
 #define PT_MPI_FN(name, ret, params, args, kinds) PT_MPI_ID_##name,
 #include "mpi_table.h"
@@ -66,9 +68,19 @@ enum {
 extern unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
 extern const char *const pt__mpi_kinds[PT_MPI_NFUNCS];
 
+/* Region id + 1 of each MPI function, 0 until its first use. */
+extern uint64_t pt__mpi_region[PT_MPI_NFUNCS];
+uint64_t pt__mpi_region_slow(int id);
+
 /* The call starts (t0): kept so that a process killed in it still shows
- * it (the ENTER without its LEAVE). */
-void pt__mpi_pending(const pt__mpi_call *c, uint64_t t0);
+ * it (the ENTER without its LEAVE); pt__mpi_end clears it. */
+static inline __attribute__((always_inline)) void pt__mpi_pending(
+    const pt__mpi_call *c, uint64_t t0) {
+  uint64_t r = __atomic_load_n(&pt__mpi_region[c->id], __ATOMIC_RELAXED);
+  if (!r) r = pt__mpi_region_slow(c->id);
+  __atomic_store_n(&pt__rec_open.time, t0, __ATOMIC_RELAXED);
+  __atomic_store_n(&pt__rec_open.region, r, __ATOMIC_RELEASE);
+}
 void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
                  void *caller);
 uint64_t pt__mpi_now(void);

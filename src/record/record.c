@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/util.h"
 #include "paratrace/record.h"
+#include "record/open_call.h"
 #include "paratrace/profile.h"
 
 typedef struct rthread {
@@ -31,9 +32,7 @@ typedef struct rthread {
   uint8_t *ring;    /* ring policy */
   size_t cap, head, tail, used; /* head: oldest record; tail: next write */
   uint64_t lost;
-  /* an MPI call in progress (written if the process is killed in it):
-   * region + 1 (0: none) and its start, set by the MPI recorder */
-  uint64_t open_region, open_time;
+  pt__open_call *open; /* the thread's call in progress (its TLS slot) */
   pt__buf scratch;  /* ring: decoding area */
   struct rthread *next;
 } rthread;
@@ -54,6 +53,7 @@ static uint64_t g_generation; /* bumped by each start: stale TLS is reset */
  * code is in a preloaded or linked shared library */
 #define PT_TLS __thread __attribute__((tls_model("initial-exec")))
 static PT_TLS rthread *t_self;
+PT_TLS pt__open_call pt__rec_open;
 static PT_TLS uint64_t t_generation;
 
 typedef struct named {
@@ -311,6 +311,7 @@ static rthread *thread_new(void) {
   }
   uint64_t index = g_nthreads++;
   t->loc = g_o.rank + index * g_o.nranks;
+  t->open = &pt__rec_open; /* this thread's (thread_new runs in it) */
   int rc = pt_writer_stream(g_w, t->loc, &t->s);
   if (!rc && g_o.policy == PT_REC_RING) {
     t->cap = g_o.buffer;
@@ -464,22 +465,18 @@ int pt_rec_event(pt_event *ev) {
   return event_for(t, ev);
 }
 
-void pt__rec_open_call(uint64_t region, uint64_t time) {
-  rthread *t = t_self;
-  if (!t || t_generation != __atomic_load_n(&g_generation, __ATOMIC_RELAXED))
-    return;
-  __atomic_store_n(&t->open_time, time, __ATOMIC_RELAXED);
-  __atomic_store_n(&t->open_region, region, __ATOMIC_RELEASE);
-}
-
 /* The process is being killed: every thread's call in progress is
  * written as an ENTER without its LEAVE (the thread is blocked in it, not
  * writing).  Caller holds g_mu. */
 static void write_open_calls(void) {
   for (rthread *t = g_threads; t; t = t->next) {
-    uint64_t r = __atomic_load_n(&t->open_region, __ATOMIC_ACQUIRE);
+    uint64_t r = t->open ? __atomic_load_n(&t->open->region, __ATOMIC_ACQUIRE)
+                         : 0;
     if (!r) continue;
-    pt_event ev = {.time = __atomic_load_n(&t->open_time, __ATOMIC_RELAXED),
+    uint64_t raw = __atomic_load_n(&t->open->time, __ATOMIC_RELAXED);
+    int64_t off = __atomic_load_n(&g_offset, __ATOMIC_RELAXED);
+    pt_event ev = {.time = off < 0 && (uint64_t)-off > raw ? 0
+                                                           : raw + (uint64_t)off,
                    .kind = PT_EV_ENTER, .ref = r - 1};
     event_for(t, &ev);
   }
