@@ -62,6 +62,19 @@ static const char *const fn_args[PT_MPI_NFUNCS] = {
 #undef PT_MPI_FN
 };
 
+enum { EN_NONE, EN_THREAD, EN_LOCK, EN_WHENCE, EN_ORDER, EN_AMODE };
+
+/* Which of those constants an argument holds, by its name (at start). */
+static uint8_t enum_class(const char *name) {
+  if (!name) return EN_NONE;
+  if (!strcmp(name, "required") || !strcmp(name, "provided")) return EN_THREAD;
+  if (!strcmp(name, "lock_type") || !strcmp(name, "locktype")) return EN_LOCK;
+  if (!strcmp(name, "whence")) return EN_WHENCE;
+  if (!strcmp(name, "order")) return EN_ORDER;
+  if (!strcmp(name, "amode")) return EN_AMODE;
+  return EN_NONE;
+}
+
 typedef struct fninfo {
   uint8_t sem, coll;
   uint8_t level;      /* per-function detail (0 = global) */
@@ -69,6 +82,7 @@ typedef struct fninfo {
   int8_t flag;        /* the output argument named "flag", or -1 */
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
+  uint8_t enumk[PT_MPI_MAXARGS];  /* EN_*: a constant DUMPI numbers */
   char *names[PT_MPI_MAXARGS];
   uint64_t key[PT_MPI_MAXARGS][3]; /* attribute ids: scalar, array, string */
   uint64_t region;
@@ -593,6 +607,8 @@ static void tables_init(void) {
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
       if (k[j] == 'a' && f->names[j] && !strcmp(f->names[j], "flag"))
         f->flag = (int8_t)j;
+    for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
+      f->enumk[j] = enum_class(f->names[j]);
     /* which int-pointer arguments are arrays: plural names */
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++) {
       const char *nm = f->names[j];
@@ -849,20 +865,21 @@ static int array_len(const pt__mpi_call *c, int j) {
  * recorded in DUMPI's numbering, like datatypes and reduction ops (thread
  * levels 1-4, lock types shared 1 / exclusive 2, whence set 1 / cur 2 /
  * end 3, array order C 1 / Fortran 2; 0 = not a known constant). */
-static int64_t dumpi_enum(const char *name, int64_t v) {
-  if (!strcmp(name, "required") || !strcmp(name, "provided"))
+static int64_t dumpi_enum(int cls, int64_t v) {
+  if (cls == EN_NONE) return v;
+  if (cls == EN_THREAD)
     return v == MPI_THREAD_SINGLE       ? 1
            : v == MPI_THREAD_FUNNELED   ? 2
            : v == MPI_THREAD_SERIALIZED ? 3
            : v == MPI_THREAD_MULTIPLE   ? 4 : 0;
-  if (!strcmp(name, "lock_type") || !strcmp(name, "locktype"))
+  if (cls == EN_LOCK)
     return v == MPI_LOCK_SHARED ? 1 : v == MPI_LOCK_EXCLUSIVE ? 2 : 0;
-  if (!strcmp(name, "whence"))
+  if (cls == EN_WHENCE)
     return v == MPI_SEEK_SET ? 1 : v == MPI_SEEK_CUR ? 2
            : v == MPI_SEEK_END ? 3 : 0;
-  if (!strcmp(name, "order"))
+  if (cls == EN_ORDER)
     return v == MPI_ORDER_C ? 1 : v == MPI_ORDER_FORTRAN ? 2 : 0;
-  if (!strcmp(name, "amode")) /* one flag; a combination is 0, as in DUMPI */
+  if (cls == EN_AMODE) /* one flag; a combination is 0, as in DUMPI */
     return v == MPI_MODE_RDONLY            ? 1
            : v == MPI_MODE_RDWR            ? 2
            : v == MPI_MODE_WRONLY          ? 3
@@ -965,8 +982,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         break;
       case 'k': case 't': case 'n': case 'i': case 'l':
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = k[j] == 'i' ? dumpi_enum(g_fn[c->id].names[j], v) : v;
-        if (k[j] == 'i' && !strcmp(g_fn[c->id].names[j], "amode"))
+          a->val.v.i = k[j] == 'i' ? dumpi_enum(g_fn[c->id].enumk[j], v) : v;
+        if (k[j] == 'i' && g_fn[c->id].enumk[j] == EN_AMODE)
           amode_flags((int)v);
         break;
       case 'A': { /* MPI_Aint / MPI_Offset / MPI_Count: array or output */
@@ -1015,7 +1032,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (len == 0) {
           if ((uintptr_t)p > 4096 && (a = attr_add(arg_key(c->id, j, 0),
                                                   PT_TYPE_INT)))
-            a->val.v.i = dumpi_enum(g_fn[c->id].names[j], *p);
+            a->val.v.i = dumpi_enum(g_fn[c->id].enumk[j], *p);
           break;
         }
         if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
