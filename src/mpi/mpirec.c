@@ -62,16 +62,25 @@ static const char *const fn_args[PT_MPI_NFUNCS] = {
 #undef PT_MPI_FN
 };
 
-enum { EN_NONE, EN_THREAD, EN_LOCK, EN_WHENCE, EN_ORDER, EN_AMODE };
+enum { EN_NONE, EN_THREAD, EN_LOCK, EN_WHENCE, EN_ORDER, EN_AMODE,
+       EN_COMPARE, EN_TOPO, EN_COMBINER, EN_TYPECLASS, EN_DISTRIB,
+       EN_ASSERT };
 
-/* Which of those constants an argument holds, by its name (at start). */
-static uint8_t enum_class(const char *name) {
+/* Which of those constants argument `name` of function `fn` holds (by the
+ * MPI standard's or SST DUMPI's name; found once, at start). */
+static uint8_t enum_class(const char *fn, const char *name) {
+  static const struct { const char *name; uint8_t cls; } tab[] = {
+      {"required", EN_THREAD}, {"provided", EN_THREAD},
+      {"supported", EN_THREAD}, {"lock_type", EN_LOCK},
+      {"locktype", EN_LOCK}, {"whence", EN_WHENCE}, {"order", EN_ORDER},
+      {"amode", EN_AMODE}, {"result", EN_COMPARE}, {"topo", EN_TOPO},
+      {"combiner", EN_COMBINER}, {"typeclass", EN_TYPECLASS},
+      {"distribs", EN_DISTRIB}, {"distrib_array", EN_DISTRIB},
+      {"assert", EN_ASSERT}, {"assertion", EN_ASSERT}};
   if (!name) return EN_NONE;
-  if (!strcmp(name, "required") || !strcmp(name, "provided")) return EN_THREAD;
-  if (!strcmp(name, "lock_type") || !strcmp(name, "locktype")) return EN_LOCK;
-  if (!strcmp(name, "whence")) return EN_WHENCE;
-  if (!strcmp(name, "order")) return EN_ORDER;
-  if (!strcmp(name, "amode")) return EN_AMODE;
+  if (!strcmp(fn, "MPI_Topo_test") && !strcmp(name, "status")) return EN_TOPO;
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (!strcmp(name, tab[i].name)) return tab[i].cls;
   return EN_NONE;
 }
 
@@ -560,7 +569,11 @@ static const char *dumpi_name(const pt__dumpi_func *f, const char *name) {
       {"array_of_blocklengths", "lengths"},
       {"array_of_displacements", "indices"}, {"n", "count"},
       {"bridge_comm", "remotecomm"}, {"lock_type", "locktype"},
-      {"rank", "winrank"}};
+      {"rank", "winrank"}, {"status", "topo"},
+      {"distrib_array", "distribs"}, {"gsize_array", "gsizes"},
+      {"darg_array", "dargs"}, {"psize_array", "psizes"},
+      {"size_array", "sizes"}, {"subsize_array", "subsizes"},
+      {"start_array", "starts"}};
   char cand[3][64];
   const char *base = strncmp(name, "array_of_", 9) == 0 ? name + 9 : name;
   snprintf(cand[0], sizeof cand[0], "%s", name);
@@ -607,13 +620,12 @@ static void tables_init(void) {
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
       if (k[j] == 'a' && f->names[j] && !strcmp(f->names[j], "flag"))
         f->flag = (int8_t)j;
-    for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
-      f->enumk[j] = enum_class(f->names[j]);
     /* which int-pointer arguments are arrays: plural names */
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++) {
       const char *nm = f->names[j];
       size_t l = nm ? strlen(nm) : 0;
       f->plural[j] = (l > 1 && nm[l - 1] == 's' && strcmp(nm, "status")) ||
+                     (l > 6 && !strcmp(nm + l - 6, "_array")) ||
                      (nm && !strcmp(nm, "edges")) ||
                      (nm && !strcmp(nm, "index") &&
                       i == PT_MPI_ID_Graph_create);
@@ -622,6 +634,8 @@ static void tables_init(void) {
     int label = pt__dumpi_label_from_name(fn_names[i]);
     const pt__dumpi_func *df = label >= 0 ? pt__dumpi_func_get((unsigned)label)
                                           : NULL;
+    for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
+      f->enumk[j] = enum_class(fn_names[i], f->names[j]);
     for (int j = 0; df && j < f->nargs; j++) {
       const char *dn = f->names[j] ? dumpi_name(df, f->names[j]) : NULL;
       if (dn && strcmp(dn, f->names[j]) != 0) {
@@ -879,6 +893,42 @@ static int64_t dumpi_enum(int cls, int64_t v) {
            : v == MPI_SEEK_END ? 3 : 0;
   if (cls == EN_ORDER)
     return v == MPI_ORDER_C ? 1 : v == MPI_ORDER_FORTRAN ? 2 : 0;
+  if (cls == EN_COMPARE)
+    return v == MPI_IDENT ? 1 : v == MPI_CONGRUENT ? 2
+           : v == MPI_SIMILAR ? 3 : v == MPI_UNEQUAL ? 4 : 0;
+  if (cls == EN_TOPO)
+    return v == MPI_GRAPH ? 1 : v == MPI_CART ? 2 : v == MPI_UNDEFINED ? 3 : 0;
+  if (cls == EN_TYPECLASS)
+    return v == MPI_TYPECLASS_REAL ? 1 : v == MPI_TYPECLASS_INTEGER ? 2
+           : v == MPI_TYPECLASS_COMPLEX ? 3 : 0;
+  if (cls == EN_DISTRIB)
+    return v == MPI_DISTRIBUTE_BLOCK ? 1 : v == MPI_DISTRIBUTE_CYCLIC ? 2
+           : v == MPI_DISTRIBUTE_NONE ? 3 : v == MPI_DISTRIBUTE_DFLT_DARG ? 4
+           : 0;
+  if (cls == EN_COMBINER) {
+    static const int comb[][2] = {
+        {MPI_COMBINER_NAMED, 1},         {MPI_COMBINER_DUP, 2},
+        {MPI_COMBINER_CONTIGUOUS, 3},    {MPI_COMBINER_VECTOR, 4},
+        {MPI_COMBINER_HVECTOR, 6},       {MPI_COMBINER_INDEXED, 7},
+        {MPI_COMBINER_HINDEXED, 9},      {MPI_COMBINER_INDEXED_BLOCK, 10},
+        {MPI_COMBINER_STRUCT, 12},       {MPI_COMBINER_SUBARRAY, 13},
+        {MPI_COMBINER_DARRAY, 14},       {MPI_COMBINER_F90_REAL, 15},
+        {MPI_COMBINER_F90_COMPLEX, 16},  {MPI_COMBINER_F90_INTEGER, 17},
+        {MPI_COMBINER_RESIZED, 18}};
+    for (size_t i = 0; i < sizeof comb / sizeof comb[0]; i++)
+      if (v == comb[i][0]) return comb[i][1];
+    return 0;
+  }
+  if (cls == EN_ASSERT) { /* bits: NOCHECK 1, NOSTORE 2, NOPUT 4,
+                             NOPRECEDE 8, NOSUCCEED 16 */
+    int64_t d = 0;
+    if (v & MPI_MODE_NOCHECK) d |= 1;
+    if (v & MPI_MODE_NOSTORE) d |= 2;
+    if (v & MPI_MODE_NOPUT) d |= 4;
+    if (v & MPI_MODE_NOPRECEDE) d |= 8;
+    if (v & MPI_MODE_NOSUCCEED) d |= 16;
+    return d;
+  }
   if (cls == EN_AMODE) /* one flag; a combination is 0, as in DUMPI */
     return v == MPI_MODE_RDONLY            ? 1
            : v == MPI_MODE_RDWR            ? 2
@@ -1039,7 +1089,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (len > 4096) len = 4096;
         int64_t *o = ints_alloc((size_t)len);
         if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
-        for (int q = 0; q < len; q++) o[q] = p[q];
+        int ek = g_fn[c->id].enumk[j];
+        for (int q = 0; q < len; q++) o[q] = ek ? dumpi_enum(ek, p[q]) : p[q];
         a->val.count = (uint32_t)len;
         a->val.v.ints = o;
         break;

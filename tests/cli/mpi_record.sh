@@ -400,6 +400,15 @@ if grep -q 'int indices\[3\]=\[0, 5, 10\]' fp.txt &&
   t_pass "indexed displacements and off-root Gather arguments"
 else t_fail "indexed displacements and off-root Gather arguments" \
   "$(grep 'indices\[' fp.txt | head -2)"; fi
+# more constants in DUMPI's numbering: comparison, topology, combiner,
+# window assertion (Open MPI's NOPRECEDE is 2, DUMPI's 8)
+if grep -A4 '^MPI_Comm_compare entering' fp.txt | grep -q 'result=1 (MPI_IDENT)' &&
+   grep -A3 '^MPI_Topo_test entering' fp.txt | grep -q '=2 (MPI_CART)' &&
+   grep -A6 '^MPI_Type_get_envelope entering' fp.txt | grep -q 'combiner=7 (MPI_COMBINER_INDEXED)' &&
+   grep -A3 '^MPI_Win_fence entering' fp.txt | grep -q 'assertion=8 (MPI_MODE_NOPRECEDE)'; then
+  t_pass "comparison, topology, combiner, assertion in DUMPI's numbering"
+else t_fail "comparison, topology, combiner, assertion in DUMPI's numbering" \
+  "$(grep -A4 '^MPI_Comm_compare entering\|^MPI_Topo_test entering\|^MPI_Win_fence entering' fp.txt | head -12)"; fi
 # MPI_Test_cancelled: the standard's "flag" is DUMPI's "cancelled"
 if grep -A3 '^MPI_Test_cancelled entering' fp.txt | grep -q 'int cancelled=1'; then
   t_pass "Test_cancelled flag as DUMPI's cancelled"

@@ -170,6 +170,10 @@ int main(int argc, char **argv) {
   int dims[1] = {size}, periods[1] = {1};
   C(MPI_Cart_create, MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
   C(MPI_Neighbor_allgather, buf, 2, MPI_DOUBLE, rbuf, 2, MPI_DOUBLE, cart);
+  /* constants SST DUMPI numbers its own way: a comparison, a topology */
+  int cmp = -1, topo = -1;
+  C(MPI_Comm_compare, MPI_COMM_WORLD, MPI_COMM_WORLD, &cmp);
+  C(MPI_Topo_test, cart, &topo);
   C(MPI_Comm_idup, MPI_COMM_WORLD, &idup, &rq[0]);
   C(MPI_Wait, &rq[0], MPI_STATUS_IGNORE);
   C(MPI_Barrier, idup);
@@ -187,6 +191,8 @@ int main(int argc, char **argv) {
   int bl[3] = {2, 1, 3}, dis[3] = {0, 5, 10};
   MPI_Datatype ix;
   C(MPI_Type_indexed, 3, bl, dis, MPI_DOUBLE, &ix);
+  int ni = 0, na = 0, nd = 0, comb = -1;
+  C(MPI_Type_get_envelope, ix, &ni, &na, &nd, &comb);
   C(MPI_Type_free, &ix);
 
   /* MPI-IO */
@@ -210,7 +216,7 @@ int main(int argc, char **argv) {
   MPI_Win win;
   C(MPI_Win_create, rbuf, 64 * sizeof(double), sizeof(double), MPI_INFO_NULL,
     MPI_COMM_WORLD, &win);
-  C(MPI_Win_fence, 0, win);
+  C(MPI_Win_fence, MPI_MODE_NOPRECEDE, win);
   C(MPI_Put, buf, 2, MPI_DOUBLE, right, 0, 2, MPI_DOUBLE, win);
   C(MPI_Win_fence, 0, win);
   C(MPI_Win_free, &win);
