@@ -1064,6 +1064,22 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           a->val.v.i = (int64_t)misc_id(&g_misc, &g_next_misc, h);
         break;
       }
+      case 'x': /* MPI_Init's argv: its strings, one attribute each */
+        if ((c->id == PT_MPI_ID_Init || c->id == PT_MPI_ID_Init_thread) &&
+            ok && v && *(char ***)(intptr_t)v && c->v[0]) {
+          char **argv = *(char ***)(intptr_t)v;
+          int argc = *(const int *)(intptr_t)c->v[0];
+          for (int q = 0; q < argc && q < 32 && argv[q]; q++) {
+            size_t len = strnlen(argv[q], 1024);
+            char *o = (char *)ints_alloc((len + 8) / 8);
+            if (!o || !(a = attr_add(arg_key(c->id, j, 2), PT_TYPE_STRING)))
+              break;
+            memcpy(o, argv[q], len);
+            o[len] = '\0';
+            a->val.v.s = o;
+          }
+        }
+        break;
       case 'z': { /* a string the call reads (file name, info key...) */
         const char *str = (const char *)(intptr_t)v;
         if ((uintptr_t)str <= 4096) break;

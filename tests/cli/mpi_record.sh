@@ -409,6 +409,10 @@ if grep -A4 '^MPI_Comm_compare entering' fp.txt | grep -q 'result=1 (MPI_IDENT)'
   t_pass "comparison, topology, combiner, assertion in DUMPI's numbering"
 else t_fail "comparison, topology, combiner, assertion in DUMPI's numbering" \
   "$(grep -A4 '^MPI_Comm_compare entering\|^MPI_Topo_test entering\|^MPI_Win_fence entering' fp.txt | head -12)"; fi
+# MPI_Init's command line, as SST DUMPI records it
+grep -A3 '^MPI_Init' fp.txt | grep -q 'string argv\[3\]=\["./fam", ".*calls", "1"\]' &&
+  t_pass "MPI_Init argv recorded" ||
+  t_fail "MPI_Init argv recorded" "$(grep -m1 -A3 '^MPI_Init' fp.txt)"
 # MPI_Test_cancelled: the standard's "flag" is DUMPI's "cancelled"
 if grep -A3 '^MPI_Test_cancelled entering' fp.txt | grep -q 'int cancelled=1'; then
   t_pass "Test_cancelled flag as DUMPI's cancelled"
