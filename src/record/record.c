@@ -544,6 +544,14 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     int expect = 0;
     if (__atomic_compare_exchange_n(&closing, &expect, 1, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE)) {
+      /* a watchdog: should the close hang (the signal came while this
+       * thread held a lock the close needs), the process ends in 10 s */
+      struct sigaction dfl;
+      memset(&dfl, 0, sizeof dfl);
+      dfl.sa_handler = SIG_DFL;
+      sigemptyset(&dfl.sa_mask);
+      sigaction(SIGALRM, &dfl, NULL);
+      alarm(10);
       uint64_t t0 = pt__clock_ns();
       int ranks = 0;
       if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
