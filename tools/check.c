@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "paratrace/analysis.h"
@@ -157,7 +158,21 @@ int cmd_check(int argc, char **argv) {
                path, st.skewed_messages, st.skewed_messages == 1 ? "" : "s",
                st.skewed_messages == 1 ? "its" : "their", st.max_skew,
                tol_ticks);
-      if (!total) {
+      /* a native archive its writer never closed (the program was killed
+       * or is still running): say so; with no events at all, nothing was
+       * flushed, which is not a trace that checks OK */
+      pt_reader *rd = pt_source_reader(src);
+      const char *state = rd ? pt_reader_anchor(rd, "state") : NULL;
+      int unclosed = rd && (!state || strcmp(state, "closed") != 0);
+      if (unclosed)
+        printf("%s: note: the archive was not closed (its writer was killed "
+               "or is still running): checked what its blocks hold; "
+               "'paratrace recover %s' makes that permanent\n", path, path);
+      if (unclosed && !st.events) {
+        printf("%s: no events: nothing was flushed before the writer "
+               "stopped\n", path);
+        status = CLI_FAIL;
+      } else if (!total) {
         printf("%s: OK: %" PRIu64 " events on %" PRIu64 " locations, %" PRIu64
                " messages matched, max call depth %" PRIu64 "\n",
                path, st.events, st.locations, st.messages_matched,

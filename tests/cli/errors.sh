@@ -103,6 +103,19 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
       t_fail recovered_dump "more events than before"
     else t_pass recovered_dump; fi
   fi
+
+  # an archive its writer never closed: check says so; with nothing
+  # flushed it is not OK
+  rm -rf open.ptf
+  cp -R good.ptf open.ptf
+  sed 's/^state = closed/state = open/' good.ptf/anchor >open.ptf/anchor
+  "$PT" check open.ptf >open.out 2>/dev/null; rc=$?
+  grep -q 'note: the archive was not closed' open.out && [ $rc = 0 ] &&
+    t_pass unclosed_check_note || t_fail unclosed_check_note "exit $rc: $(cat open.out)"
+  for f in open.ptf/s*.events; do : >"$f"; done
+  "$PT" check open.ptf >open.out 2>/dev/null; rc=$?
+  grep -q 'no events: nothing was flushed' open.out && [ $rc = 1 ] &&
+    t_pass unclosed_empty_check || t_fail unclosed_empty_check "exit $rc: $(cat open.out)"
 fi
 
 # Nothing left behind by the failures above.
