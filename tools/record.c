@@ -43,7 +43,9 @@ static const char help[] =
     "When the program ends, rank 0 corrects the clock drift between the\n"
     "ranks (paratrace sync; nothing to do when all ran on one host).\n"
     "\n"
-    "Exit status: the program's (128 + signal if it was killed).\n";
+    "An existing archive is kept: without --force the program is not run\n"
+    "(exit status 1).  Exit status: the program's (128 + signal if it was\n"
+    "killed).\n";
 
 enum { O_OUT = 1, O_FORCE, O_BUFFER, O_POLICY, O_LEVEL, O_DISABLE, O_DETAIL,
        O_CONFIG, O_MODE };
@@ -136,6 +138,18 @@ int cmd_record(int argc, char **argv) {
       return cli_fail(out, "path too long");
     out = abs;
   }
+  /* An existing archive is kept (unless --force): refused here, before the
+   * program runs, by the process that would create it (rank 0 under an
+   * MPI launcher, where the others start before it exists) */
+  const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+  if (!rank) rank = getenv("PMIX_RANK");
+  if (!rank) rank = getenv("PMI_RANK");
+  const char *ow = getenv("PARATRACE_OVERWRITE");
+  struct stat ost;
+  if (!(ow && strcmp(ow, "1") == 0) && (!rank || strcmp(rank, "0") == 0) &&
+      lstat(out, &ost) == 0)
+    return cli_fail(out, "already exists (not overwritten); use --force to "
+                         "replace it");
   if (set("PARATRACE_OUTPUT", out)) return CLI_FAIL;
   if (set("PARATRACE_RECORD", "1")) return CLI_FAIL;
   char lib[PATH_MAX];

@@ -257,9 +257,17 @@ m=$(grep -c ' mark ' u.dump); e=$(grep -c ' enter ' u.dump)
 if [ "$m" = 5 ] && [ "$e" = 5 ] && grep -q 'message.*done' u.dump; then
   t_pass "record user api: regions, marks, message"
 else t_fail "record user api" "$m marks, $e enters"; fi
-"$PT" record -o u.ptf -- ./u 2>u2.err
-grep -q 'exists' u2.err && t_pass "record keeps an existing archive" ||
-  t_fail "record keeps an existing archive" "$(head -2 u2.err)"
+"$PT" record -o u.ptf -- ./u 2>u2.err >u2.out; rc=$?
+grep -q 'exists' u2.err && [ $rc = 1 ] && [ ! -s u2.out ] &&
+  t_pass "record keeps an existing archive (exit 1, program not run)" ||
+  t_fail "record keeps an existing archive" "exit $rc: $(head -2 u2.err)"
+# under mpirun: rank 0 refuses, the job fails, the archive is untouched
+"$PT" info r.ptf >r.before 2>&1
+$RUN -np 3 "$PT" record -o r.ptf -- ./spin 50 >r2.out 2>&1; rc=$?
+"$PT" info r.ptf >r.after 2>&1
+[ $rc != 0 ] && cmp -s r.before r.after && grep -q 'already exists' r2.out &&
+  t_pass "record under mpirun keeps an existing archive" ||
+  t_fail "record under mpirun keeps an existing archive" "exit $rc: $(grep -m2 exists r2.out)"
 ok "record --force" "$PT" record --force --output u.ptf --policy ring -- ./u
 "$PT" record >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && t_pass "record without program: usage" || t_fail "record usage" "exit $rc"
