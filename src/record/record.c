@@ -546,12 +546,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
                                     __ATOMIC_ACQUIRE)) {
       /* a watchdog: should the close hang (the signal came while this
        * thread held a lock the close needs), the process ends in 10 s */
-      struct sigaction dfl;
+      struct sigaction dfl, old_alrm;
       memset(&dfl, 0, sizeof dfl);
       dfl.sa_handler = SIG_DFL;
       sigemptyset(&dfl.sa_mask);
-      sigaction(SIGALRM, &dfl, NULL);
-      alarm(10);
+      sigaction(SIGALRM, &dfl, &old_alrm);
+      unsigned old_alarm = alarm(10);
       uint64_t t0 = pt__clock_ns();
       int ranks = 0;
       if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
@@ -573,6 +573,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
         struct timespec ts = {0, (long)ns};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
       }
+      /* closed: the watchdog off again (a program's own handler may let
+       * the process go on) */
+      alarm(old_alarm);
+      sigaction(SIGALRM, &old_alrm, NULL);
       __atomic_store_n(&closing, 2, __ATOMIC_RELEASE);
     } else {
       struct timespec ms = {0, 1000000};
