@@ -91,6 +91,7 @@ typedef struct fninfo {
   int8_t flag;        /* the output argument named "flag", or -1 */
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
+  int8_t lenpos[PT_MPI_MAXARGS];  /* the argument giving its length, or -1 */
   uint8_t enumk[PT_MPI_MAXARGS];  /* EN_*: a constant DUMPI numbers */
   char *names[PT_MPI_MAXARGS];
   uint64_t key[PT_MPI_MAXARGS][3]; /* attribute ids: scalar, array, string */
@@ -624,11 +625,33 @@ static void tables_init(void) {
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++) {
       const char *nm = f->names[j];
       size_t l = nm ? strlen(nm) : 0;
-      f->plural[j] = (l > 1 && nm[l - 1] == 's' && strcmp(nm, "status")) ||
+      /* not: counts (num_cvars), single values whose names end in s
+       * (errorclass, var_class, continuous, address) */
+      f->plural[j] = (l > 1 && nm[l - 1] == 's' && strcmp(nm, "status") &&
+                      nm[l - 2] != 's' && nm[l - 2] != 'u' &&
+                      strncmp(nm, "num_", 4)) ||
                      (l > 6 && !strcmp(nm + l - 6, "_array")) ||
                      (nm && !strcmp(nm, "edges")) ||
                      (nm && !strcmp(nm, "index") &&
                       i == PT_MPI_ID_Graph_create);
+    }
+    /* the argument that gives an array's length: array_of_X's is max_X
+     * (Type_get_contents), else the nearest count before it (count, not
+     * blocklength, in Type_create_indexed_block), else the nearest int
+     * (ndims, maxdims); found by the standard's names, before they are
+     * replaced by DUMPI's below */
+    for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++) {
+      const char *nm = f->names[j];
+      f->lenpos[j] = -1;
+      if (!f->plural[j] || !nm) continue;
+      for (int q = 0; q < f->nargs && q < PT_MPI_MAXARGS; q++)
+        if (!strncmp(nm, "array_of_", 9) && f->names[q] &&
+            !strncmp(f->names[q], "max_", 4) &&
+            !strcmp(f->names[q] + 4, nm + 9))
+          f->lenpos[j] = (int8_t)q;
+      for (int pass = 0; pass < 2 && f->lenpos[j] < 0; pass++)
+        for (int q = j - 1; q >= 0 && f->lenpos[j] < 0; q--)
+          if (k[q] == 'n' || (pass && k[q] == 'i')) f->lenpos[j] = (int8_t)q;
     }
     /* functions SST DUMPI knows: its argument names */
     int label = pt__dumpi_label_from_name(fn_names[i]);
@@ -868,11 +891,9 @@ static int array_len(const pt__mpi_call *c, int j) {
     int o = j > 0 ? int_value((void *)(intptr_t)c->v[j - 1]) : 0;
     return o > 0 ? o : 0;
   }
-  for (int q = j - 1; q >= 0; q--) {
-    char k = pt__mpi_kinds[c->id][q];
-    if (k == 'n' || k == 'i') return c->v[q] > 0 ? (int)c->v[q] : 0;
-  }
-  return 0;
+  int q = f->lenpos[j];
+  if (q < 0) return 0;
+  return c->v[q] > 0 ? (int)c->v[q] : -1; /* none: nothing to read */
 }
 
 /* MPI constants that SST DUMPI numbers its own way, by argument name:
@@ -1772,6 +1793,9 @@ static uint64_t on_rank0_clock(uint64_t raw) {
 }
 
 uint64_t pt__mpi_region_slow(int id) {
+  /* before the recorder has started (MPI_Init's own start) the region
+   * cannot be defined yet: it would lose its role and paradigm */
+  if (!g_started || !pt_rec_enabled()) return 0;
   return g_fn[id].level == 255 ? 0 : fn_region(id); /* PARATRACE_DISABLE */
 }
 

@@ -90,7 +90,10 @@
       int pt_p_ = MPI_THREAD_SINGLE;                                          \
       if (PT_MPI_RC(pt_r_) == MPI_SUCCESS) PMPI_Query_thread(&pt_p_);         \
       if (PT_MPI_RC(pt_r_) == MPI_SUCCESS) pt__mpi_after_init(pt_p_);         \
-      if (!pt__mpi_on[PT_MPI_ID_##name]) return pt_r_;                        \
+      if (!pt__mpi_on[PT_MPI_ID_##name]) {                                    \
+        __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);          \
+        return pt_r_;                                                         \
+      }                                                                       \
     }                                                                         \
     pt__mpi_end(&pt_c_, pt_t0_, pt_t1_, PT_MPI_RC(pt_r_), pt_caller_);        \
     return pt_r_;                                                             \

@@ -32,7 +32,9 @@ typedef struct rthread {
   uint8_t *ring;    /* ring policy */
   size_t cap, head, tail, used; /* head: oldest record; tail: next write */
   uint64_t lost;
-  pt__open_call *open; /* the thread's call in progress (its TLS slot) */
+  pt__open_call *open; /* the thread's call in progress (its TLS slot);
+                        * NULL once the thread has ended (under g_mu) */
+  int busy;             /* writing to s now (atomic; see quiesce()) */
   pt__buf scratch;  /* ring: decoding area */
   struct rthread *next;
 } rthread;
@@ -297,7 +299,25 @@ static int get_event(const uint8_t *p, pt_event *ev, pt__buf *scratch) {
 
 /* ---- threads ------------------------------------------------------------- */
 
+/* A thread that ends takes its TLS with it: its open-call slot is
+ * forgotten (the signal handler reads it from another thread). */
+static pthread_key_t g_exit_key;
+static pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
+static int g_exit_key_ok;
+static void thread_exit(void *p) {
+  (void)p; /* may be stale (a stop frees the threads): not used */
+  pthread_mutex_lock(&g_mu);
+  for (rthread *q = g_threads; q; q = q->next)
+    if (q->open == &pt__rec_open) /* this thread's slot */
+      __atomic_store_n(&q->open, NULL, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&g_mu);
+}
+static void exit_key_init(void) {
+  g_exit_key_ok = pthread_key_create(&g_exit_key, thread_exit) == 0;
+}
+
 static rthread *thread_new(void) {
+  pthread_once(&g_exit_once, exit_key_init);
   pthread_mutex_lock(&g_mu);
   if (!g_w) {
     pthread_mutex_unlock(&g_mu);
@@ -334,6 +354,7 @@ static rthread *thread_new(void) {
   def_locked(&d);
   t->next = g_threads;
   g_threads = t;
+  if (g_exit_key_ok) pthread_setspecific(g_exit_key, t);
   pthread_mutex_unlock(&g_mu);
   return t;
 }
@@ -458,11 +479,36 @@ static int event_for(rthread *t, pt_event *ev) {
   }
 }
 
+/* A thread writes its stream between busy = 1 and busy = 0, and only
+ * while recording is on, checked after busy is set; a stop turns
+ * recording off, then waits for the busy threads (quiesce): either the
+ * thread sees recording off, or the stop sees it busy. */
 int pt_rec_event(pt_event *ev) {
   if (!pt_rec_enabled()) return PT_ESTATE;
   rthread *t = self();
   if (!t) return PT_ESTATE;
-  return event_for(t, ev);
+  __atomic_store_n(&t->busy, 1, __ATOMIC_SEQ_CST);
+  int rc = PT_ESTATE;
+  if (__atomic_load_n(&g_on, __ATOMIC_SEQ_CST)) rc = event_for(t, ev);
+  __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+  return rc;
+}
+
+/* Recording off, and every other thread out of its stream (at most about
+ * 0.2 s in all: a thread stopped inside the writer, by a debugger or
+ * because it is the one a signal interrupted, is not waited for).
+ * Caller holds g_mu. */
+static void quiesce(void) {
+  __atomic_store_n(&g_on, 0, __ATOMIC_SEQ_CST);
+  struct timespec us = {0, 100000};
+  int waits = 0;
+  for (rthread *t = g_threads; t; t = t->next) {
+    if (t == t_self) continue;
+    while (__atomic_load_n(&t->busy, __ATOMIC_SEQ_CST) && waits < 2000) {
+      nanosleep(&us, NULL);
+      waits++;
+    }
+  }
 }
 
 /* The process is being killed: every thread's call in progress is
@@ -470,10 +516,13 @@ int pt_rec_event(pt_event *ev) {
  * writing).  Caller holds g_mu. */
 static void write_open_calls(void) {
   for (rthread *t = g_threads; t; t = t->next) {
-    uint64_t r = t->open ? __atomic_load_n(&t->open->region, __ATOMIC_ACQUIRE)
-                         : 0;
+    /* a thread still writing (the one the signal interrupted, in the
+     * middle of an event) is not written to again */
+    if (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE)) continue;
+    pt__open_call *oc = __atomic_load_n(&t->open, __ATOMIC_ACQUIRE);
+    uint64_t r = oc ? __atomic_load_n(&oc->region, __ATOMIC_ACQUIRE) : 0;
     if (!r) continue;
-    uint64_t raw = __atomic_load_n(&t->open->time, __ATOMIC_RELAXED);
+    uint64_t raw = __atomic_load_n(&oc->time, __ATOMIC_RELAXED);
     int64_t off = __atomic_load_n(&g_offset, __ATOMIC_RELAXED);
     pt_event ev = {.time = off < 0 && (uint64_t)-off > raw ? 0
                                                            : raw + (uint64_t)off,
@@ -486,14 +535,20 @@ int pt_rec_flush(void) {
   rthread *t = t_self;
   if (!t || !__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return PT_OK;
   if (g_o.policy == PT_REC_RING) return PT_OK; /* the ring is the buffer */
-  int rc = pt_stream_flush(t->s);
-  if (rc) fail_once(pt_stream_errmsg(t->s));
+  __atomic_store_n(&t->busy, 1, __ATOMIC_SEQ_CST);
+  int rc = PT_OK;
+  if (__atomic_load_n(&g_on, __ATOMIC_SEQ_CST)) {
+    rc = pt_stream_flush(t->s);
+    if (rc) fail_once(pt_stream_errmsg(t->s));
+  }
+  __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
   return rc;
 }
 
 /* ---- start / stop -------------------------------------------------------- */
 
 static void on_signal(int sig, siginfo_t *si, void *uc);
+static int stop_locked(pt_error *err);
 static struct sigaction g_old[65];
 /* the signals whose default action ends the process (Ctrl-C, a launcher's
  * kill of the job after MPI_Abort, a crash) */
@@ -556,10 +611,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
       int ranks = 0;
       if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
           pthread_mutex_trylock(&g_mu) == 0) {
-        ranks = g_o.nranks > 1;
-        write_open_calls();
+        if (g_w) {
+          ranks = g_o.nranks > 1;
+          quiesce();
+          write_open_calls();
+          stop_locked(NULL);
+        }
         pthread_mutex_unlock(&g_mu);
-        pt_rec_stop(NULL);
       }
       /* A launcher ending a job (Open MPI after MPI_Abort or a crash)
        * sends SIGTERM to every rank, then SIGKILL to all as soon as the
@@ -587,8 +645,25 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     }
   }
   if (handled) {
-    if (old->sa_flags & SA_SIGINFO) old->sa_sigaction(sig, si, uc);
-    else old->sa_handler(sig);
+    /* run it as the kernel would have: a one-shot handler (SA_RESETHAND,
+     * such as a crash handler that prints and returns so that the fault
+     * recurs) leaves the default action behind it, and its own mask is
+     * blocked while it runs */
+    struct sigaction o = *old;
+    if (o.sa_flags & SA_RESETHAND) {
+      struct sigaction dfl;
+      memset(&dfl, 0, sizeof dfl);
+      dfl.sa_handler = SIG_DFL;
+      sigemptyset(&dfl.sa_mask);
+      sigaction(sig, &dfl, NULL);
+      memset(old, 0, sizeof *old);
+      old->sa_handler = SIG_DFL;
+    }
+    sigset_t prev;
+    pthread_sigmask(SIG_BLOCK, &o.sa_mask, &prev);
+    if (o.sa_flags & SA_SIGINFO) o.sa_sigaction(sig, si, uc);
+    else o.sa_handler(sig);
+    pthread_sigmask(SIG_SETMASK, &prev, NULL);
     return;
   }
   /* the default action, once this handler returns (the signal is blocked
@@ -680,13 +755,8 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   return PT_OK;
 }
 
-int pt_rec_stop(pt_error *err) {
-  pthread_mutex_lock(&g_mu);
-  if (!g_w) {
-    pthread_mutex_unlock(&g_mu);
-    return PT_OK;
-  }
-  __atomic_store_n(&g_on, 0, __ATOMIC_RELEASE);
+/* Caller holds g_mu; recording is off and the threads are quiet. */
+static int stop_locked(pt_error *err) {
   int rc = PT_OK;
   for (rthread *t = g_threads; t; t = t->next)
     if (t->ring) {
@@ -706,6 +776,17 @@ int pt_rec_stop(pt_error *err) {
   }
   g_threads = NULL;
   __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
+  return rc;
+}
+
+int pt_rec_stop(pt_error *err) {
+  pthread_mutex_lock(&g_mu);
+  if (!g_w) {
+    pthread_mutex_unlock(&g_mu);
+    return PT_OK;
+  }
+  quiesce();
+  int rc = stop_locked(err);
   pthread_mutex_unlock(&g_mu);
   return rc;
 }

@@ -408,6 +408,21 @@ if grep -q 'int indices\[3\]=\[0, 5, 10\]' fp.txt &&
   t_pass "indexed displacements and off-root Gather arguments"
 else t_fail "indexed displacements and off-root Gather arguments" \
   "$(grep 'indices\[' fp.txt | head -2)"; fi
+# array lengths from the right argument: Type_create_(h)indexed_block's
+# count (not its blocklength of 5000), Type_get_contents' max_integers (7)
+# and max_addresses (0: nothing), Error_class's errorclass a single int
+"$PT" dump fam.ptf --locations 0 >fd.txt 2>/dev/null
+enter_of() { # region name -> its first enter line on location 0
+  id=$(sed -n "s/^def region id=\([0-9]*\) .*name=\"$1\"$/\1/p" fd.txt | head -1)
+  grep -m1 " enter region=$id " fd.txt
+}
+if enter_of MPI_Type_create_indexed_block | grep -q 'ia:\[0,7\] ' &&
+   enter_of MPI_Type_create_hindexed_block | grep -q 'ia:\[0,56\] ' &&
+   enter_of MPI_Type_get_contents | grep -q 'ia:\[3,2,1,3,0,5,10\] [0-9]*=i:[0-9]*}$' &&
+   ! enter_of MPI_Error_class | grep -q 'ia:'; then
+  t_pass "array lengths: indexed_block count, get_contents max_*, scalar errorclass"
+else t_fail "array lengths: indexed_block count, get_contents max_*, scalar errorclass" \
+  "$(for f in MPI_Type_create_indexed_block MPI_Type_create_hindexed_block MPI_Type_get_contents MPI_Error_class; do enter_of $f | cut -c1-200; done)"; fi
 # more constants in DUMPI's numbering: comparison, topology, combiner,
 # window assertion (Open MPI's NOPRECEDE is 2, DUMPI's 8)
 if grep -A4 '^MPI_Comm_compare entering' fp.txt | grep -q 'result=1 (MPI_IDENT)' &&

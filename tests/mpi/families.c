@@ -193,6 +193,21 @@ int main(int argc, char **argv) {
   C(MPI_Type_indexed, 3, bl, dis, MPI_DOUBLE, &ix);
   int ni = 0, na = 0, nd = 0, comb = -1;
   C(MPI_Type_get_envelope, ix, &ni, &na, &nd, &comb);
+  /* array lengths from the right argument: count, not blocklength; the
+   * max_ argument of the same name; scalars whose names end in s */
+  int dis2[2] = {0, 7};
+  MPI_Aint hdis2[2] = {0, 56};
+  MPI_Datatype ib, hb;
+  C(MPI_Type_create_indexed_block, 2, 5000, dis2, MPI_INT, &ib);
+  C(MPI_Type_create_hindexed_block, 2, 5000, hdis2, MPI_INT, &hb);
+  int gi[8];
+  MPI_Aint ga[8];
+  MPI_Datatype gd[8];
+  C(MPI_Type_get_contents, ix, ni, na, nd, gi, ga, gd);
+  int ecls = -1;
+  C(MPI_Error_class, MPI_ERR_OTHER, &ecls);
+  C(MPI_Type_free, &ib);
+  C(MPI_Type_free, &hb);
   C(MPI_Type_free, &ix);
 
   /* MPI-IO */

@@ -9,6 +9,7 @@
 
 #include "paratrace/reader.h"
 #include "paratrace/record.h"
+#include "record/open_call.h"
 #include "test.h"
 
 static char dir[256];
@@ -266,6 +267,130 @@ TEST(killed_by_signal_closes) {
   }
 }
 
+/* A program's own crash handler installed with SA_RESETHAND (print, then
+ * return so that the fault recurs with the default action, as Open MPI's
+ * does) runs once: the process ends by the signal instead of looping in
+ * the handler, and the archive is closed. */
+static volatile sig_atomic_t g_oneshot_calls;
+static void oneshot(int sig) {
+  (void)sig;
+  g_oneshot_calls++;
+  if (g_oneshot_calls > 1) _exit(3); /* run again: the flag was lost */
+}
+
+/* Run in a new process image (the recorder installs its handlers once
+ * per process, and the test process has them already). */
+static void oneshot_child(const char *p) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = oneshot;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, NULL);
+  alarm(20); /* a loop would end by SIGALRM */
+  pt_rec_opts o = {.path = p};
+  if (pt_rec_start(&o, NULL)) _exit(1);
+  pt_trace_begin("work");
+  pt_trace_end("work");
+  pt_trace_begin("crashing");
+  raise(SIGSEGV); /* the handler returns; raised again as a fault recurs */
+  raise(SIGSEGV);
+  _exit(2);
+}
+
+TEST(oneshot_crash_handler) {
+  char p[300];
+  path_of(p, sizeof p, "oneshot.ptf");
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/proc/self/exe", "test_record", "oneshot", p, (char *)NULL);
+    _exit(4);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+    fprintf(stderr, "oneshot: child status %d\n", st);
+  ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+  counts c;
+  ASSERT_OK(read_counts(p, &c));
+  ASSERT_EQ_U64(c.kind[PT_EV_ENTER], 2);
+  ASSERT_EQ_U64(c.kind[PT_EV_LEAVE], 1);
+}
+
+/* The call a thread was in when the process is killed is written to that
+ * thread's stream; a thread that ended before is not (its slot went with
+ * it), and a thread still writing events meanwhile is not disturbed. */
+static uint64_t g_reg_ended, g_reg_blocked;
+static void *ended_thread(void *arg) {
+  (void)arg;
+  pt_trace_begin("t");
+  pt_trace_end("t");
+  pt__rec_open.time = 1;
+  pt__rec_open.region = g_reg_ended + 1; /* "in a call" as it ends */
+  return NULL;
+}
+static volatile int g_spin = 1;
+static void *busy_thread(void *arg) {
+  (void)arg;
+  while (g_spin) {
+    pt_trace_begin("spin");
+    pt_trace_end("spin");
+  }
+  return NULL;
+}
+
+TEST(killed_threads_open_calls) {
+  char p[300];
+  path_of(p, sizeof p, "openthreads.ptf");
+  pid_t pid = fork();
+  if (pid == 0) {
+    pt_rec_opts o = {.path = p, .buffer = 8u << 20};
+    if (pt_rec_start(&o, NULL)) _exit(1);
+    g_reg_ended = pt_rec_region("ended_call", PT_ROLE_FUNCTION, 0);
+    g_reg_blocked = pt_rec_region("blocked_call", PT_ROLE_FUNCTION, 0);
+    pt_trace_begin("main"); /* the main thread's stream: location 0 */
+    pthread_t a, b[2];
+    for (int i = 0; i < 2; i++) pthread_create(&b[i], NULL, busy_thread, NULL);
+    /* its stack stays cached by the C library, not reused: the old slot
+     * would still say "in ended_call" */
+    pthread_create(&a, NULL, ended_thread, NULL);
+    pthread_join(a, NULL);
+    struct timespec ms = {0, 20000000};
+    nanosleep(&ms, NULL);
+    pt__rec_open.time = 2;
+    pt__rec_open.region = g_reg_blocked + 1;
+    raise(SIGTERM);
+    _exit(2);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+  pt_reader *r;
+  pt_error err = {0};
+  ASSERT_OK(pt_reader_open(&r, p, NULL, &err));
+  uint64_t ended = UINT64_MAX, blocked = UINT64_MAX;
+  for (size_t i = 0; pt_reader_def(r, i); i++) {
+    const pt_def *d = pt_reader_def(r, i);
+    if (d->kind == PT_DEF_REGION && !strcmp(d->name, "ended_call"))
+      ended = d->id;
+    if (d->kind == PT_DEF_REGION && !strcmp(d->name, "blocked_call"))
+      blocked = d->id;
+  }
+  pt_event ev;
+  int rc, n_ended = 0, n_blocked = 0;
+  uint64_t blocked_loc = UINT64_MAX;
+  while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
+    if (ev.kind != PT_EV_ENTER) continue;
+    if (ev.ref == ended) n_ended++;
+    if (ev.ref == blocked) n_blocked++, blocked_loc = ev.location;
+  }
+  pt_reader_close(r);
+  ASSERT_STATUS(rc, PT_END);
+  ASSERT_TRUE(n_ended == 0);
+  ASSERT_TRUE(n_blocked == 1);
+  ASSERT_EQ_U64(blocked_loc, 0); /* the main thread's stream */
+}
+
 TEST(unwritable_directory) {
   pt_rec_opts o = {.path = "/proc/no/such/place.ptf"};
   pt_error err = {0};
@@ -275,7 +400,8 @@ TEST(unwritable_directory) {
   ASSERT_OK(pt_rec_stop(&err));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "oneshot")) oneshot_child(argv[2]);
   snprintf(dir, sizeof dir, "%s/pt_test_record.%ld",
            getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
   mkdir(dir, 0755);
@@ -288,6 +414,8 @@ int main(void) {
   RUN(joined_writers);
   RUN(unwritable_directory);
   RUN(killed_by_signal_closes);
+  RUN(oneshot_crash_handler);
+  RUN(killed_threads_open_calls);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
