@@ -561,7 +561,10 @@ static const char *dumpi_name(const pt__dumpi_func *f, const char *name) {
       {"comm_old", "oldcomm"}, {"old_comm", "oldcomm"},
       {"new_comm", "newcomm"}, {"comm_cart", "newcomm"},
       {"comm_graph", "newcomm"}, {"newintercomm", "newcomm"},
-      {"intercomm", "newcomm"}, {"origin_datatype", "origintype"},
+      /* Intercomm_merge's input (its output is "newintercomm" in Open
+       * MPI's prototype), Comm_join's output: DUMPI's comm; Comm_spawn's
+       * output: DUMPI's newcomm */
+      {"intercomm", "comm"}, {"intercomm", "newcomm"}, {"origin_datatype", "origintype"},
       {"target_datatype", "targettype"}, {"sdispls", "senddispls"},
       {"rdispls", "recvdispls"}, {"assert", "assertion"}, {"ndims", "ndim"},
       {"disp", "displ"}, {"rank_source", "source"}, {"rank_dest", "dest"},

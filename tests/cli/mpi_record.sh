@@ -423,6 +423,12 @@ if enter_of MPI_Type_create_indexed_block | grep -q 'ia:\[0,7\] ' &&
   t_pass "array lengths: indexed_block count, get_contents max_*, scalar errorclass"
 else t_fail "array lengths: indexed_block count, get_contents max_*, scalar errorclass" \
   "$(for f in MPI_Type_create_indexed_block MPI_Type_create_hindexed_block MPI_Type_get_contents MPI_Error_class; do enter_of $f | cut -c1-200; done)"; fi
+# MPI_Intercomm_merge: the intercommunicator is DUMPI's comm, the merged
+# one its newcomm (both were written as newcomm)
+if grep -A5 '^MPI_Intercomm_merge entering' fp.txt | grep -q 'MPI_Comm comm=[1-9]' &&
+   grep -A5 '^MPI_Intercomm_merge entering' fp.txt | grep -q 'MPI_Comm newcomm=[1-9]'; then
+  t_pass "Intercomm_merge arguments"
+else t_fail "Intercomm_merge arguments" "$(grep -m1 -A5 '^MPI_Intercomm_merge entering' fp.txt)"; fi
 # more constants in DUMPI's numbering: comparison, topology, combiner,
 # window assertion (Open MPI's NOPRECEDE is 2, DUMPI's 8)
 if grep -A4 '^MPI_Comm_compare entering' fp.txt | grep -q 'result=1 (MPI_IDENT)' &&

@@ -179,6 +179,16 @@ int main(int argc, char **argv) {
   C(MPI_Barrier, idup);
   C(MPI_Comm_free, &idup);
   C(MPI_Comm_free, &cart);
+  /* an intercommunicator between the halves (leaders: world ranks 0 and
+   * 1, the last of each half), merged back into one intracommunicator */
+  MPI_Comm inter, merged;
+  int mr = -1;
+  C(MPI_Intercomm_create, half, hs - 1, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 60,
+    &inter);
+  C(MPI_Intercomm_merge, inter, rank % 2, &merged);
+  C(MPI_Comm_rank, merged, &mr);
+  C(MPI_Comm_free, &merged);
+  C(MPI_Comm_free, &inter);
   C(MPI_Comm_free, &half);
 
   /* derived datatype */
