@@ -1545,7 +1545,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       r->tag = ARG('t', 0) >= 0 ? VAL('t', 0) : -1;
       r->bytes = count_bytes(c, 0);
       c->pdest = r->peer == INT64_MIN ? -1 : r->peer;
-      c->pbytes = r->bytes;
+      c->pbytes = pers ? 0 : r->bytes; /* a persistent one moves at starts */
       if (pers) {
         r->active = 0;
         break;
@@ -1562,14 +1562,22 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       }
       break;
     }
-    case PT_MS_START:
-      if (ok && c->nreqs == 1)
-        start((int64_t)(intptr_t)c->reqs_inline[0], t0);
+    case PT_MS_START: case PT_MS_STARTALL: {
+      /* the profile's statement: what the started requests move (their
+       * partner if they share one) */
+      const MPI_Request *hs = f->sem == PT_MS_START ? c->reqs_inline : c->reqs;
+      int n = f->sem == PT_MS_START ? (c->nreqs == 1) : c->nreqs, first = 1;
+      for (int q = 0; ok && hs && q < n; q++) {
+        req *r = req_get((int64_t)(intptr_t)hs[q]);
+        if (r && r->persistent && r->peer != INT64_MIN) {
+          c->pbytes += r->bytes;
+          c->pdest = first || c->pdest == r->peer ? r->peer : -1;
+          first = 0;
+        }
+        start((int64_t)(intptr_t)hs[q], t0);
+      }
       break;
-    case PT_MS_STARTALL:
-      for (int q = 0; ok && q < c->nreqs; q++)
-        start((int64_t)(intptr_t)c->reqs[q], t0);
-      break;
+    }
     case PT_MS_WAIT: case PT_MS_TEST: {
       if (c->nreqs != 1) break;
       if (f->sem == PT_MS_TEST &&

@@ -236,6 +236,19 @@ if grep -q 'loop p3' prof.txt && grep -q 'statement MPI_Sendrecv @ p3' prof.txt 
 else t_fail "profile: MPI statements" "$(head -12 prof.txt)"; fi
 grep -q 'sync' prof.txt && t_pass "profile: synchronisation delay estimated" ||
   t_fail "profile: sync" "no sync column"
+# profile mode, persistent requests: the bytes move at each start, not at
+# the Send_init / Recv_init (families: 2 ranks, 2 Startall of a 40-byte
+# send + receive, then one Start of each)
+rm -rf pf.ptf
+ok "profile families run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/pf.ptf" ./fam "$PWD/calls" 2 "$PWD/io.dat"
+"$PT" profile --csv pf.ptf 2>/dev/null |
+  awk -F, '$3 ~ /^MPI_(Send_init|Recv_init|Startall|Start)$/ { b[$3] += $8 }
+           END { printf "%d %d %d %d\n", b["MPI_Send_init"], b["MPI_Recv_init"],
+                 b["MPI_Startall"], b["MPI_Start"] }' >pf.bytes
+[ "$(cat pf.bytes)" = "0 0 320 160" ] &&
+  t_pass "profile: persistent requests counted at their starts" ||
+  t_fail "profile: persistent requests counted at their starts" "init/init/startall/start bytes: $(cat pf.bytes)"
 rm -rf both.ptf
 ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
   -x PARATRACE_OUTPUT="$PWD/both.ptf" ./fig12 3
