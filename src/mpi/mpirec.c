@@ -302,9 +302,18 @@ static uint64_t fnv(uint64_t h, const int *v, int n) {
 static void def_comm(const comm_info *ci, const int *members, int n) {
   uint64_t *m = malloc(sizeof *m * (size_t)(n ? n : 1));
   if (!m) return;
-  for (int i = 0; i < n; i++) m[i] = (uint64_t)members[i];
-  char name[64];
-  snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
+  /* members are COMM_WORLD ranks: those outside it (spawned or connected
+   * processes) are left out and counted in the name */
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (members[i] >= 0) m[k++] = (uint64_t)members[i];
+  char name[80];
+  if (k < n)
+    snprintf(name, sizeof name, "comm %llx (%d outside COMM_WORLD)",
+             (unsigned long long)ci->id, n - k);
+  else
+    snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
+  n = k;
   pt_def g = {.kind = PT_DEF_GROUP, .id = ci->id, .i0 = PT_GROUP_COMM_GROUP,
               .i1 = PT_PARADIGM_MPI, .name = name, .nmembers = (uint64_t)n,
               .members = m};
@@ -318,7 +327,7 @@ static void def_comm(const comm_info *ci, const int *members, int n) {
 
 /* World ranks of the members of group g (n of them) into out. */
 static void translate(MPI_Group g, int n, int *out) {
-  int *in = malloc(sizeof *in * (size_t)(n ? n : 1));
+  int *in = calloc((size_t)(n ? n : 1), sizeof *in);
   if (!in) {
     for (int i = 0; i < n; i++) out[i] = -1;
     return;
@@ -326,6 +335,10 @@ static void translate(MPI_Group g, int n, int *out) {
   for (int i = 0; i < n; i++) in[i] = i;
   if (PMPI_Group_translate_ranks(g, n, in, g_world_group, out) != MPI_SUCCESS)
     for (int i = 0; i < n; i++) out[i] = -1;
+  /* a process outside COMM_WORLD (spawned, connected): unknown, -1 in the
+   * model, not MPI_UNDEFINED */
+  for (int i = 0; i < n; i++)
+    if (out[i] < 0) out[i] = -1;
   free(in);
 }
 

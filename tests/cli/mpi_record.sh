@@ -255,6 +255,19 @@ ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
 ok "both: trace" "$PT" check both.ptf
 [ -f both.ptf/profile.0 ] && t_pass "both: profile" || t_fail "both: profile" "no profile.0"
 
+# MPI_Comm_spawn: the child is outside the job; the parent's send to it
+# has peer -1 (not MPI_UNDEFINED) and the group lists world ranks only
+ok "build spawn" mpicc -o spawnp "$SRC/tests/mpi/spawn.c"
+rm -rf sp.ptf
+ok "spawn run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/sp.ptf" ./spawnp
+"$PT" dump sp.ptf >sp.dump 2>&1
+if grep -q ' send .*peer=-1 ' sp.dump &&
+   ! grep -q 'peer=-32766\|members=\[[^]]*18446744' sp.dump &&
+   grep -q 'outside COMM_WORLD' sp.dump; then
+  t_pass "spawned process: unknown peer, world members only"
+else t_fail "spawned process: unknown peer, world members only" "$(grep ' send \|def group' sp.dump | head -4)"; fi
+ok "spawn check" "$PT" check sp.ptf
+
 # paratrace record: MPI under mpirun, and a program that is not MPI
 rm -rf r.ptf
 ok "record mpi" $RUN -np 3 "$PT" record -o r.ptf -- ./spin 50
