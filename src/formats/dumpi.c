@@ -1956,6 +1956,8 @@ typedef struct srank {
 typedef struct sk_region {
   uint64_t k[4];
   int16_t label; /* -1: not a DUMPI function */
+  const char *mpi_name; /* an MPI function DUMPI has no label for, or NULL */
+  uint64_t dropped;     /* its calls, not written */
 } sk_region;
 typedef struct sk_attr {
   uint64_t k[4];
@@ -1985,6 +1987,8 @@ typedef struct dsink {
   size_t nmeta;
   const char *host;
   pt__arena mem;
+  pt_warn_fn warn;
+  void *warn_user;
   char err[600];
 } dsink;
 
@@ -2061,6 +2065,10 @@ static int sk_def(dsink *k, const pt_def *d) {
       sk_region *x = pt__kt_get(&k->regions, (uint64_t[4]){d->id, 0, 0, 0});
       if (!x) return PT_ENOMEM;
       x->label = (int16_t)pt__dumpi_label_from_name(d->name);
+      x->mpi_name = NULL;
+      if (x->label < 0 && d->name && !strncmp(d->name, "MPI_", 4) &&
+          !(x->mpi_name = pt__arena_strdup(&k->mem, d->name)))
+        return PT_ENOMEM;
       return PT_OK;
     }
     case PT_DEF_ATTRIBUTE: {
@@ -2678,9 +2686,9 @@ static int sk_event(dsink *k, const pt_event *e) {
   if (!r) return PT_ENOMEM;
   int label = -1;
   if (e->kind == PT_EV_ENTER || e->kind == PT_EV_LEAVE) {
-    const sk_region *x =
-        pt__kt_find(&k->regions, (uint64_t[4]){e->ref, 0, 0, 0});
+    sk_region *x = pt__kt_find(&k->regions, (uint64_t[4]){e->ref, 0, 0, 0});
     if (x) label = x->label;
+    if (x && x->mpi_name && e->kind == PT_EV_ENTER) x->dropped++;
   }
   sthread *th = thread_for_loc(k, r, e->location);
   if (!th) return PT_ENOMEM;
@@ -2899,6 +2907,18 @@ static int cmp_rank(const void *a, const void *b) {
 static int sk_close(void *st, pt_error *err) {
   dsink *k = st;
   int rc = PT_OK;
+  /* MPI calls DUMPI has no record for (MPI-3: non-blocking and
+   * neighbourhood collectives, matched probes...): said once per function */
+  for (size_t i = 0; i < k->regions.n && k->warn; i++) {
+    const sk_region *x =
+        (const sk_region *)(void *)(k->regions.rec + i * k->regions.rsize);
+    if (!x->dropped) continue;
+    char t[200];
+    snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
+             "record; dropped, with the messages and requests they carry",
+             x->dropped, x->mpi_name);
+    k->warn(k->warn_user, t);
+  }
   qsort(k->ranks, k->nranks, sizeof *k->ranks, cmp_rank);
   /* Ranks must be 0..n-1 for the .meta's numprocs. */
   for (size_t i = 0; i < k->nranks && rc >= 0; i++)
@@ -2972,6 +2992,8 @@ static int sk_open(void **st, const char *path, const pt_sink_opts *o,
   dsink *k = sk_new();
   if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
   k->overwrite = o ? o->overwrite : 0;
+  k->warn = o ? o->warn : NULL;
+  k->warn_user = o ? o->warn_user : NULL;
   k->meta_tmp = strdup(path);
   size_t len = strlen(path);
   const char *t = strstr(path, ".tmp-");
