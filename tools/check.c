@@ -168,16 +168,29 @@ int cmd_check(int argc, char **argv) {
         printf("%s: note: the archive was not closed (its writer was killed "
                "or is still running): checked what its blocks hold; "
                "'paratrace recover %s' makes that permanent\n", path, path);
+      /* a closed archive holds what its writer recorded: fewer events
+       * (a truncated or damaged stream, read as far as it goes) is damage */
+      const char *want = rd && !unclosed ? pt_reader_anchor(rd, "events") : NULL;
+      char *wend = NULL;
+      unsigned long long nwant = want ? strtoull(want, &wend, 10) : 0;
+      int lost = want && wend && !*wend && wend != want && nwant != st.events;
+      if (lost) {
+        printf("%s: damaged: the writer closed the archive with %llu events, "
+               "%" PRIu64 " could be read (see the warnings); 'paratrace "
+               "recover %s' keeps the complete blocks and puts the rest "
+               "aside\n", path, nwant, st.events, path);
+        status = CLI_FAIL;
+      }
       if (unclosed && !st.events) {
         printf("%s: no events: nothing was flushed before the writer "
                "stopped\n", path);
         status = CLI_FAIL;
-      } else if (!total) {
+      } else if (!total && !lost) {
         printf("%s: OK: %" PRIu64 " events on %" PRIu64 " locations, %" PRIu64
                " messages matched, max call depth %" PRIu64 "\n",
                path, st.events, st.locations, st.messages_matched,
                st.max_depth);
-      } else {
+      } else if (total) {
         printf("%s: %" PRIu64 " problem%s in %" PRIu64 " events:", path,
                total, total == 1 ? "" : "s", st.events);
         const char *sep = " ";

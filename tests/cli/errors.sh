@@ -67,7 +67,7 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
       t_fail "truncated$tag" "exit $rc"
     elif grep -v '^paratrace ' cut.err | grep -q .; then
       t_fail "truncated$tag" "stray stderr: $(head -c 300 cut.err)"
-    elif [ $rc -eq 1 ] && ! grep -q 'problem' cut.out &&
+    elif [ $rc -eq 1 ] && ! grep -q 'problem\|damaged' cut.out &&
          [ "$(grep -v ': warning: ' cut.err | wc -l)" -ne 1 ]; then
       # exit 1 is either problems found in what was readable (the lost
       # events leave messages unmatched) or one error line
@@ -85,6 +85,18 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
     rm -f cut-out.txt
     ls -a | grep -q 'cut-out.txt.tmp' && t_fail "truncated_tmp$tag" "temporary left"
   done
+
+  # a closed archive with a stream cut short: check reads what is there
+  # (warnings) and fails, saying how many events the writer recorded
+  rm -rf cut.ptf
+  cp -R good.ptf cut.ptf
+  ev=$(cd cut.ptf && ls *.events | head -n 1)
+  head -c 100 "good.ptf/$ev" >"cut.ptf/$ev"
+  "$PT" check cut.ptf >cut.out 2>cut.err
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q 'damaged: the writer closed the archive with 12000 events' cut.out; then
+    t_pass check_closed_archive_cut_short
+  else t_fail check_closed_archive_cut_short "exit $rc: $(cat cut.out cut.err | head -5)"; fi
 
   # a truncated events file: recover keeps the complete blocks
   rm -rf rec.ptf
