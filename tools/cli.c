@@ -264,7 +264,8 @@ int cli_resolve_window(const char *path, const cli_time *from,
     *from_ticks = 1;
     *to_ticks = 1;
   }
-  if (to->set && from->set && *to_ticks < *from_ticks) *to_ticks = *from_ticks;
+  if (to->set && from->set && *to_ticks < *from_ticks)
+    return cli_fail(path, "empty window: --to is before --from");
   return 0;
 }
 

@@ -117,6 +117,18 @@ int cmd_record(int argc, char **argv) {
           return cli_usage("--mode %s: want trace, profile or both", val);
         if (set("PARATRACE_MODE", val)) return CLI_FAIL;
         break;
+      case O_BUFFER: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 10);
+        if (*end == 'k' || *end == 'K' || *end == 'm' || *end == 'M' ||
+            *end == 'g' || *end == 'G')
+          end++;
+        if (errno || end == val || *end || val[0] == '-' || v == 0)
+          return cli_usage("--buffer %s: want a size such as 4M", val);
+        if (set("PARATRACE_BUFFER", val)) return CLI_FAIL;
+        break;
+      }
       case O_CONFIG:
         if (access(val, R_OK) != 0)
           return cli_fail(val, "cannot read: %s", strerror(errno));
@@ -182,11 +194,15 @@ int cmd_record(int argc, char **argv) {
   int st = 0;
   while (waitpid(g_child, &st, 0) < 0)
     if (errno != EINTR) return cli_fail(NULL, "waitpid: %s", strerror(errno));
+  struct stat sb;
   if (WIFSIGNALED(st)) {
-    if (!cli.quiet)
+    if (!cli.quiet && stat(out, &sb) == 0)
       fprintf(stderr, "paratrace record: %s killed by signal %d; run "
                       "'paratrace recover %s' if the archive does not open\n",
               argv[prog], WTERMSIG(st), out);
+    else if (!cli.quiet)
+      fprintf(stderr, "paratrace record: %s killed by signal %d (no archive "
+                      "was written)\n", argv[prog], WTERMSIG(st));
     return 128 + WTERMSIG(st);
   }
   int code = WEXITSTATUS(st);
@@ -195,9 +211,10 @@ int cmd_record(int argc, char **argv) {
   const char *rv = getenv("OMPI_COMM_WORLD_RANK");
   if (!rv) rv = getenv("PMIX_RANK");
   if (!rv) rv = getenv("PMI_RANK");
-  struct stat sb;
-  if (code == 0 && (!rv || strcmp(rv, "0") == 0) && stat(out, &sb) == 0 &&
-      S_ISDIR(sb.st_mode)) {
+  /* (an archive with events: profile mode alone writes no anchor) */
+  char anchor[PATH_MAX + 8];
+  snprintf(anchor, sizeof anchor, "%s/anchor", out);
+  if (code == 0 && (!rv || strcmp(rv, "0") == 0) && stat(anchor, &sb) == 0) {
     char *sargv[] = {(char *)"sync", (char *)out, NULL};
     int q = cli.quiet;
     cli.quiet = 1;

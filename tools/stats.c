@@ -769,8 +769,11 @@ int cmd_stats(int argc, char **argv) {
         else if (strcmp(val, "comm") == 0) by = PT_STATS_BY_COMM;
         else return cli_usage("--by takes tag or comm, not '%s'", val);
         break;
-      case O_CSV: out = OUT_CSV; break;
-      case O_JSON: out = OUT_JSON; break;
+      case O_CSV: case O_JSON:
+        if (out != OUT_TABLE && out != (id == O_CSV ? OUT_CSV : OUT_JSON))
+          return cli_usage("--csv and --json: choose one");
+        out = id == O_CSV ? OUT_CSV : OUT_JSON;
+        break;
       case O_NOSUM: nosum = 1; break;
       case O_REQSUM: reqsum = 1; break;
       case CLI_ARG:

@@ -246,7 +246,8 @@ int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
     if (!f)
       return pt__err(err, PT_EFORMAT,
                      "%s: cannot tell the output format from the name; "
-                     "give one explicitly",
+                     "give one with --to FORMAT (paratrace convert --help "
+                     "lists them)",
                      path);
   }
   if (to_stdout && !f->stdout_ok)

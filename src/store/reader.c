@@ -1034,7 +1034,17 @@ int pt_reader_open(pt_reader **out, const char *path,
   rc = ap ? pt__read_file(ap, PT__ANCHOR_MAX, &text, &len) : PT_ENOMEM;
   if (rc) {
     struct stat sb;
-    if (rc == PT_ENOTFOUND && stat(r->path, &sb) == 0) {
+    char *pp = pt__path(r->path, "profile.0");
+    struct stat pb;
+    int profile = pp && stat(pp, &pb) == 0;
+    free(pp);
+    if (rc == PT_ENOTFOUND && stat(r->path, &sb) == 0 && profile) {
+      /* PARATRACE_MODE=profile: profiles, no events */
+      rc = PT_EFORMAT;
+      rerr(r, rc, "%s: holds a run-time profile only (recorded with "
+                  "PARATRACE_MODE=profile), no events: read it with "
+                  "'paratrace profile %s'", r->path, r->path);
+    } else if (rc == PT_ENOTFOUND && stat(r->path, &sb) == 0) {
       rc = PT_EFORMAT;
       rerr(r, rc, "%s: not a PTF archive (no anchor)", r->path);
     } else {

@@ -38,11 +38,17 @@ fails_cleanly bad_kind 2 "unknown event kind" "$PT" dump x --kinds enter,bogus
 fails_cleanly generate_missing 2 "events" "$PT" generate -o g.ptf --locations 2
 fails_cleanly generate_bad_msg 2 "msg-every" "$PT" generate -o g.ptf --locations 2 --events 5 --msg-every 2
 fails_cleanly convert_no_out 2 "missing -o" "$PT" convert x.txt
-fails_cleanly convert_unknown_ext 1 "format" "$PT" convert hello.txt -o out.weird
+fails_cleanly convert_unknown_ext 1 "format.*--to FORMAT" "$PT" convert hello.txt -o out.weird
+fails_cleanly csv_and_json 2 "choose one" "$PT" stats --csv --json x
+fails_cleanly record_bad_buffer 2 "want a size" "$PT" record --buffer 5X -- true
+# a directory of the profile mode alone (no events) says how to read it
+mkdir -p prof.ptf && : >prof.ptf/profile.0
+fails_cleanly info_profile_only 1 "paratrace profile" "$PT" info prof.ptf
 
 # An archive to damage.
 if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 5; then
   ok dump_good "$PT" dump good.ptf >good.txt
+  fails_cleanly reversed_window 1 "empty window" "$PT" dump good.ptf --from 2000 --to 1000
 
   # convert refuses to overwrite, and leaves OUT as it was
   cp good.txt keep.txt
