@@ -1958,7 +1958,8 @@ typedef struct picl_sink {
   wlabel *LB;
   size_t nLB, capLB;
   hmap pending_within; /* label id -> within (KEYVAL before/after label) */
-  hmap taken;          /* processor numbers in use */
+  hmap taken;          /* processor numbers in use -> location group */
+  hmap group_procs;    /* location group -> processes given on its processor */
   int64_t next_proc;
   int64_t next_user;
   hmap user_codes; /* region id / label id | bit63 -> user code */
@@ -2112,17 +2113,26 @@ static int sk_resolve(picl_sink *k, wloc *l) {
     l->picl = 1;
     l->proc = (int64_t)rank;
     l->process = (int64_t)proc;
-    return hm_put(&k->taken, (uint64_t)l->proc, 1);
+    return hm_put(&k->taken, (uint64_t)l->proc, PT_NONE);
   }
   l->process = 0;
+  uint64_t owner = PT_NONE;
   if (has_rank && (int64_t)rank >= 0 && (int64_t)rank < PICL_HOST &&
       !sk_taken(k, (int64_t)rank)) {
     l->proc = (int64_t)rank;
+  } else if (has_rank && hm_get(&k->taken, rank, &owner) && owner == g) {
+    /* another thread of the same rank: a further process on the rank's
+     * processor, as PICL numbers the processes of a node */
+    uint64_t n = 0;
+    hm_get(&k->group_procs, g, &n);
+    l->proc = (int64_t)rank;
+    l->process = (int64_t)n + 1;
+    return hm_put(&k->group_procs, g, n + 1);
   } else {
     while (sk_taken(k, k->next_proc)) k->next_proc++;
     l->proc = k->next_proc++;
   }
-  return hm_put(&k->taken, (uint64_t)l->proc, 1);
+  return hm_put(&k->taken, (uint64_t)l->proc, has_group ? g : PT_NONE);
 }
 
 /* The model's peers are COMM_WORLD ranks when location groups carry
@@ -3157,6 +3167,7 @@ static void sink_free(picl_sink *k) {
   hm_free(&k->labels);
   hm_free(&k->pending_within);
   hm_free(&k->taken);
+  hm_free(&k->group_procs);
   hm_free(&k->user_codes);
   hm_free(&k->descs);
   free(k->path);
