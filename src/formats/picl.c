@@ -1871,7 +1871,16 @@ static int picl_probe(const char *path, int is_dir, const uint8_t *head,
  * from them (SEND, RECV... inside such a region) are ignored.  Any other
  * region is mapped by name through the event table (MPI_Send -> -21...) or
  * becomes a user event type (0, 1, ... in order of first use) named by a
- * -5 label record. */
+ * -5 label record.
+ *
+ * A call that completes several requests (MPI_Waitall, MPI_Waitsome,
+ * MPI_Testall...) has one completion event per request, and PICL has one
+ * record pair per completion (sendend -31 / recvend -61...).  The region's
+ * entry record takes the first completion; each further completion closes
+ * the pair so far at its own time and opens the next pair, of the event
+ * type of what it completes, at the same time; the last pair ends at the
+ * region's leave.  The pairs follow each other without nesting, so each
+ * exit carries the request of its own entry. */
 
 #define SK_HOLD 4096
 #define SK_MAXDEPTH 256
@@ -1889,7 +1898,8 @@ typedef struct wstat {
 } wstat;
 
 typedef struct frame {
-  int64_t code;  /* event type written */
+  int64_t code;  /* event type written (by what completes, for Wait*) */
+  int64_t rcode; /* event type of the region: what its leave must match */
   int picl;      /* region from a PICL source */
   int action;    /* table action of a foreign comm region, else A_NONE */
   int filled;    /* semantic data arrived */
@@ -1948,7 +1958,8 @@ typedef struct picl_sink {
   wlabel *LB;
   size_t nLB, capLB;
   hmap pending_within; /* label id -> within (KEYVAL before/after label) */
-  hmap taken;          /* processor numbers in use */
+  hmap taken;          /* processor numbers in use -> location group */
+  hmap group_procs;    /* location group -> processes given on its processor */
   int64_t next_proc;
   int64_t next_user;
   hmap user_codes; /* region id / label id | bit63 -> user code */
@@ -2102,17 +2113,26 @@ static int sk_resolve(picl_sink *k, wloc *l) {
     l->picl = 1;
     l->proc = (int64_t)rank;
     l->process = (int64_t)proc;
-    return hm_put(&k->taken, (uint64_t)l->proc, 1);
+    return hm_put(&k->taken, (uint64_t)l->proc, PT_NONE);
   }
   l->process = 0;
+  uint64_t owner = PT_NONE;
   if (has_rank && (int64_t)rank >= 0 && (int64_t)rank < PICL_HOST &&
       !sk_taken(k, (int64_t)rank)) {
     l->proc = (int64_t)rank;
+  } else if (has_rank && hm_get(&k->taken, rank, &owner) && owner == g) {
+    /* another thread of the same rank: a further process on the rank's
+     * processor, as PICL numbers the processes of a node */
+    uint64_t n = 0;
+    hm_get(&k->group_procs, g, &n);
+    l->proc = (int64_t)rank;
+    l->process = (int64_t)n + 1;
+    return hm_put(&k->group_procs, g, n + 1);
   } else {
     while (sk_taken(k, k->next_proc)) k->next_proc++;
     l->proc = k->next_proc++;
   }
-  return hm_put(&k->taken, (uint64_t)l->proc, 1);
+  return hm_put(&k->taken, (uint64_t)l->proc, has_group ? g : PT_NONE);
 }
 
 /* The model's peers are COMM_WORLD ranks when location groups carry
@@ -2536,6 +2556,7 @@ static int sk_finish_frame(picl_sink *k, wloc *l, frame *f, int64_t t) {
     }
     free(b.p);
     b = (lbuf){0};
+    stat_add(l, f->code, 0, 0, 1); /* counted under the code written */
   }
   rec_head(k, &b, R_EXIT, f->code, t, l, k->decimals);
   foreign_data(&b, f, 1);
@@ -2557,7 +2578,7 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
     return sk_err(k, PT_ELIMIT, "regions nested deeper than %d", SK_MAXDEPTH);
   frame *f = &l->st[l->depth++];
   memset(f, 0, sizeof *f);
-  f->code = r->code;
+  f->code = f->rcode = r->code;
   f->picl = r->picl;
   f->t_enter = t;
   f->rec = SIZE_MAX;
@@ -2588,7 +2609,7 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
   }
   free(b.p);
   if (rc) return rc;
-  stat_add(l, f->code, 0, 0, 1);
+  if (f->rec == SIZE_MAX) stat_add(l, f->code, 0, 0, 1);
   return 0;
 }
 
@@ -2617,7 +2638,7 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
   int rc = sk_region(k, ev->ref, &r);
   if (rc) return rc;
   int64_t t = sk_ns(k, ev->time);
-  if (l->depth == 0 || l->st[l->depth - 1].code != r->code) {
+  if (l->depth == 0 || l->st[l->depth - 1].rcode != r->code) {
     if (!k->warned_nest) {
       k->warned_nest = 1;
       sk_warn(k, "picl: leave without a matching enter; written as is");
@@ -2636,6 +2657,11 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
   rc = sk_exit_record(k, l, r, ev, &t);
   if (!rc) stat_add(l, f->code, t - f->t_enter, 0, 0);
   return rc;
+}
+
+/* Actions of a request completion (what MPI_Wait* / MPI_Test* record). */
+static int completes(int action) {
+  return action == A_ISEND_DONE || action == A_IRECV_DONE;
 }
 
 /* A point-to-point / collective event: fills the enclosing foreign
@@ -2670,21 +2696,30 @@ static int sk_semantic(picl_sink *k, wloc *l, const pt_event *ev) {
   }
   frame tmp;
   frame *f = top;
-  int own = 0;
-  if (!f || f->action == A_NONE || f->filled ||
-      (f->action != action &&
-       !(f->action == A_IRECV_DONE && action == A_ISEND_DONE) &&
-       !(f->action == A_ISEND_DONE && action == A_IRECV_DONE))) {
+  int own = 0, next = 0;
+  int fits = f && f->action != A_NONE &&
+             (f->action == action ||
+              (completes(f->action) && completes(action)));
+  if (!fits || (f->filled && !completes(action))) {
     memset(&tmp, 0, sizeof tmp);
     f = &tmp;
-    f->code = code;
+    f->code = f->rcode = code;
     f->t_enter = sk_ns(k, ev->time);
     f->rec = SIZE_MAX;
     own = 1;
+  } else if (f->filled) {
+    /* a further completion of the same call: the pair so far ends here,
+     * the next one starts (see the comment at the top of the sink) */
+    int64_t t = sk_ns(k, ev->time);
+    int rc = sk_finish_frame(k, l, f, t);
+    if (rc) return rc;
+    f->t_enter = t;
+    f->rec = SIZE_MAX;
+    next = 1;
   }
   f->action = action;
   f->filled = 1;
-  if (action != A_COLL) f->code = code == -61 && f->code == -58 ? -58 : code;
+  if (action != A_COLL) f->code = code == -61 && f->rcode == -58 ? -58 : code;
   f->peer = sk_peer(k, ev->peer);
   f->tag = ev->tag;
   f->bytes = (int64_t)(ev->size > INT64_MAX ? INT64_MAX : ev->size);
@@ -2693,6 +2728,16 @@ static int sk_semantic(picl_sink *k, wloc *l, const pt_event *ev) {
   if (ev->kind == PT_EV_IRECV_REQUEST || ev->kind == PT_EV_ISEND_COMPLETE) {
     f->peer = f->tag = -1;
     f->bytes = 0;
+  }
+  if (next) {
+    lbuf b = {0};
+    rec_head(k, &b, R_ENTRY, f->code, f->t_enter, l, k->decimals);
+    foreign_data(&b, f, 0);
+    int rc = sk_emit(k, l, R_ENTRY, f->code, f->t_enter, &b, NULL, 0);
+    free(b.p);
+    if (rc) return rc;
+    stat_add(l, f->code, 0, 0, 1);
+    return 0;
   }
   if (!own) return 0;
   /* a pair of its own at the event's time */
@@ -3122,6 +3167,7 @@ static void sink_free(picl_sink *k) {
   hm_free(&k->labels);
   hm_free(&k->pending_within);
   hm_free(&k->taken);
+  hm_free(&k->group_procs);
   hm_free(&k->user_codes);
   hm_free(&k->descs);
   free(k->path);

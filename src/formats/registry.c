@@ -219,7 +219,58 @@ struct pt_sink {
   char *tmp;    /* where the format writes; NULL for stdout */
   char *tmpdir; /* multi-file formats: the temporary directory */
   int overwrite;
+  char msg[1024]; /* pt_sink_errmsg's text, in the user's names */
 };
+
+/* Append n bytes of s to out (capacity cap, *len used), truncating. */
+static void put_bytes(char *out, size_t cap, size_t *len, const char *s,
+                      size_t n) {
+  if (*len + 1 >= cap) return;
+  if (n > cap - 1 - *len) n = cap - 1 - *len;
+  memcpy(out + *len, s, n);
+  *len += n;
+  out[*len] = 0;
+}
+
+/* A format's message with the temporary names the format wrote to replaced
+ * by the names the user asked for: errors name the user's output path.
+ * Multi-file formats write TMPDIR/FILE, which becomes DIR/FILE next to the
+ * target.  in and out may not overlap. */
+static void user_names(const pt_sink *k, const char *in, char *out,
+                       size_t cap) {
+  size_t len = 0;
+  out[0] = 0;
+  const char *from = k->tmpdir ? k->tmpdir : k->tmp;
+  size_t fl = from ? strlen(from) : 0;
+  size_t dl = 0; /* multi-file: the target's directory with its '/' */
+  if (k->tmpdir) {
+    const char *slash = strrchr(k->path, '/');
+    dl = slash ? (size_t)(slash - k->path) + 1 : 0;
+  }
+  while (*in) {
+    const char *hit = fl ? strstr(in, from) : NULL;
+    if (!hit) {
+      put_bytes(out, cap, &len, in, strlen(in));
+      break;
+    }
+    put_bytes(out, cap, &len, in, (size_t)(hit - in));
+    in = hit + fl;
+    if (k->tmpdir && *in == '/') {
+      put_bytes(out, cap, &len, k->path, dl);
+      in++;
+    } else {
+      put_bytes(out, cap, &len, k->path, strlen(k->path));
+    }
+  }
+}
+
+/* err->msg in the user's names (see user_names). */
+static void err_user_names(const pt_sink *k, pt_error *err) {
+  if (!err || !k->tmp) return;
+  char tmp[sizeof err->msg];
+  snprintf(tmp, sizeof tmp, "%s", err->msg);
+  user_names(k, tmp, err->msg, sizeof err->msg);
+}
 
 static int path_exists(const char *p) {
   struct stat st;
@@ -297,6 +348,7 @@ int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
   }
   int rc = f->sink_open(&k->st, to_stdout ? "-" : k->tmp, &o, err);
   if (rc < 0) {
+    err_user_names(k, err);
     k->st = NULL;
     pt_sink_abort(k);
     return rc;
@@ -316,7 +368,13 @@ int pt_sink_write(pt_sink *k, const pt_item *item) {
 }
 
 const char *pt_sink_errmsg(const pt_sink *k) {
-  return k->f->sink_errmsg ? k->f->sink_errmsg(k->st) : "";
+  const char *m = k->f->sink_errmsg ? k->f->sink_errmsg(k->st) : "";
+  if (!k->tmp || !m) return m ? m : "";
+  /* k is never defined const (pt_sink_open allocates it): the cast only
+   * lets this accessor keep its const signature */
+  pt_sink *w = (pt_sink *)k;
+  user_names(k, m, w->msg, sizeof w->msg);
+  return w->msg;
 }
 
 /* Multi-file output: move every file of k->tmpdir next to the target. */
@@ -409,6 +467,7 @@ static int commit(pt_sink *k, pt_error *err) {
 int pt_sink_close(pt_sink *k, pt_error *err) {
   int rc = k->f->sink_close(k->st, err);
   k->st = NULL;
+  if (rc < 0) err_user_names(k, err);
   if (rc >= 0 && k->tmp) rc = k->tmpdir ? commit_many(k, err) : commit(k, err);
   if (rc < 0 && k->tmp && !(rc == PT_EEXIST && k->tmpdir))
     pt__rmtree(k->tmpdir ? k->tmpdir : k->tmp);

@@ -1,0 +1,149 @@
+#!/bin/sh
+# PICL writer: calls that complete several requests (MPI_Waitall of a send
+# and a receive, MPI_Waitsome completing three receives, MPI_Test completing
+# an isend) become entry/exit pairs that nest properly -- every entry record
+# has its exit, of the same event type -- and read back with every message
+# matched.  A sink error names the user's output path, not the temporary.
+. "$(dirname "$0")/common.inc"
+
+cat >waits.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def region id=1 name="MPI_Isend"
+def region id=2 name="MPI_Irecv"
+def region id=3 name="MPI_Waitall"
+def region id=4 name="MPI_Waitsome"
+def region id=5 name="MPI_Test"
+def region id=6 name="MPI_Wait"
+def region id=7 name="MPI_Send"
+def region id=8 name="MPI_Recv"
+event 90 1 enter region=2
+event 91 1 irecv_request request=11
+event 92 1 leave region=2
+event 100 0 enter region=1
+event 101 0 isend callsite=0 peer=1 comm=0 tag=1 bytes=8 request=1
+event 102 0 leave region=1
+event 104 1 enter region=1
+event 105 1 isend callsite=0 peer=0 comm=0 tag=2 bytes=16 request=12
+event 106 1 leave region=1
+event 110 0 enter region=2
+event 111 0 irecv_request request=2
+event 112 0 leave region=2
+event 120 0 enter region=3
+event 130 1 enter region=3
+event 140 0 isend_complete request=1
+event 140 0 irecv callsite=0 peer=1 comm=0 tag=2 bytes=16 request=2
+event 150 0 leave region=3
+event 155 1 irecv callsite=0 peer=0 comm=0 tag=1 bytes=8 request=11
+event 156 1 isend_complete request=12
+event 160 1 leave region=3
+event 161 0 enter region=2
+event 162 0 irecv_request request=3
+event 163 0 leave region=2
+event 164 0 enter region=2
+event 165 0 irecv_request request=4
+event 166 0 leave region=2
+event 167 0 enter region=2
+event 168 0 irecv_request request=5
+event 169 0 leave region=2
+event 200 1 enter region=7
+event 201 1 send callsite=0 peer=0 comm=0 tag=3 bytes=24
+event 202 1 leave region=7
+event 210 1 enter region=7
+event 211 1 send callsite=0 peer=0 comm=0 tag=4 bytes=32
+event 212 1 leave region=7
+event 220 1 enter region=7
+event 221 1 send callsite=0 peer=0 comm=0 tag=5 bytes=40
+event 222 1 leave region=7
+event 300 0 enter region=4
+event 340 0 irecv callsite=0 peer=1 comm=0 tag=3 bytes=24 request=3
+event 340 0 irecv callsite=0 peer=1 comm=0 tag=4 bytes=32 request=4
+event 345 0 irecv callsite=0 peer=1 comm=0 tag=5 bytes=40 request=5
+event 350 0 leave region=4
+event 400 0 enter region=1
+event 401 0 isend callsite=0 peer=1 comm=0 tag=6 bytes=48 request=6
+event 402 0 leave region=1
+event 405 1 enter region=8
+event 410 0 enter region=5
+event 415 0 isend_complete request=6
+event 420 0 leave region=5
+event 450 1 recv callsite=0 peer=0 comm=0 tag=6 bytes=48
+event 451 1 leave region=8
+TXT
+
+ok check_source "$PT" check waits.txt >src.out &&
+  { grep -q 'OK: .* 6 messages matched' src.out && t_pass source_has_6_messages ||
+      t_fail source_has_6_messages "$(cat src.out)"; }
+
+ok convert_to_picl "$PT" convert waits.txt -o waits.trf &&
+  { [ ! -s convert_to_picl.err ] && t_pass convert_no_warning ||
+      t_fail convert_no_warning "$(head -c 300 convert_to_picl.err)"; }
+
+# Every entry record is closed by an exit of the same event type, innermost
+# first (per processor).
+awk '$1 == -3 || $1 == -4 {
+       p = $4
+       if ($1 == -3) { d[p]++; s[p, d[p]] = $2; next }
+       if (d[p] < 1 || s[p, d[p]] != $2) { print "unmatched exit: " $0; bad = 1; exit }
+       d[p]--
+     }
+     END { for (p in d) if (d[p]) { print "open at the end on " p; bad = 1 }
+           exit bad }' waits.trf >nest.out &&
+  t_pass picl_records_nest || t_fail picl_records_nest "$(cat nest.out)"
+
+# the Waitall: a sendend pair then a recvend pair, one after the other;
+# the Waitsome: three recvend pairs; the Test: a sendend pair
+grep -e '^-[34] -31 ' -e '^-[34] -61 ' waits.trf | grep ' 0 0 ' >pairs.out
+cat >pairs.want <<'WANT'
+-3 -31 0.00000012 0 0 1 2 1
+-4 -31 0.00000014 0 0 0
+-3 -61 0.00000014 0 0 1 2 2
+-4 -61 0.00000015 0 0 4 2 16 2 1 -1
+-3 -61 0.0000003 0 0 1 2 3
+-4 -61 0.00000034 0 0 4 2 24 3 1 -1
+-3 -61 0.00000034 0 0 1 2 4
+-4 -61 0.000000345 0 0 4 2 32 4 1 -1
+-3 -61 0.000000345 0 0 1 2 5
+-4 -61 0.00000035 0 0 4 2 40 5 1 -1
+-3 -31 0.00000041 0 0 1 2 6
+-4 -31 0.00000042 0 0 0
+WANT
+cmp -s pairs.out pairs.want && t_pass completion_pairs ||
+  t_fail completion_pairs "$(diff pairs.want pairs.out | head -20)"
+
+ok check_picl "$PT" check waits.trf >trf.out &&
+  { grep -q 'OK: .* 6 messages matched' trf.out && t_pass picl_has_6_messages ||
+      t_fail picl_has_6_messages "$(cat trf.out)"; }
+
+# read back: the same sends, receives and completions
+"$PT" convert waits.trf -o back.txt 2>back.err || t_fail read_back "$(cat back.err)"
+for k in send isend recv irecv isend_complete irecv_request; do
+  a=$(grep -c "^event [0-9]* [0-9]* $k " waits.txt)
+  b=$(grep -c "^event [0-9]* [0-9]* $k " back.txt)
+  [ "$a" = "$b" ] && t_pass "read_back_$k" || t_fail "read_back_$k" "$a in the source, $b read back"
+done
+# each completion keeps its own request
+grep -q '^event 140 0 isend_complete request=1$' back.txt &&
+  grep -q '^event 420 0 isend_complete request=6$' back.txt &&
+  t_pass completion_requests || t_fail completion_requests "$(grep isend_complete back.txt)"
+
+# A sink error names the output path the user gave, not the temporary file.
+{
+  echo '# paratrace text 1'
+  echo 'def clock ticks_per_second=1000000000'
+  echo 'def location_group id=0 rank=0 name="rank 0"'
+  echo 'def location id=0 group=0 name="rank 0"'
+  echo 'def region id=1 name="compute"'
+  i=1
+  while [ $i -le 300 ]; do echo "event $i 0 enter region=1"; i=$((i + 1)); done
+} >deep.txt
+fails_cleanly deep_names_output 1 'deep.trf: regions nested deeper than 256' \
+  "$PT" convert deep.txt -o deep.trf &&
+  { grep -q 'tmp-' deep_names_output.err &&
+      t_fail deep_no_tmp_name "$(cat deep_names_output.err)" || t_pass deep_no_tmp_name; }
+
+t_done
