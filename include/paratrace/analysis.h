@@ -367,7 +367,9 @@ PT_API int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len);
 /* Results of a finished object.  Rows are borrowed until the next
  * pt_stats_merge or pt_stats_destroy; the index must be < the count.
  * Order: regions by inclusive time descending then id; region_locs,
- * locations, callsites, messages, relative by their ids ascending. */
+ * locations, callsites, messages by their ids ascending; relative: regions
+ * by time descending, then name, then id, followed by event kinds by
+ * name. */
 PT_API void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t);
 PT_API size_t pt_stats_nregions(const pt_stats *s);
 PT_API const pt_stats_region_row *pt_stats_region(const pt_stats *s, size_t i);

@@ -1075,10 +1075,23 @@ static int cmp_mx(const void *a, const void *b) {
   uint64_t q[3] = {y->sender, y->receiver, (uint64_t)y->key ^ (UINT64_C(1) << 63)};
   return cmp_k3(p, q);
 }
+/* Relative rows: regions, then event kinds; each by time descending,
+ * then name, then id.  qsort has no context argument: the object whose
+ * rows are sorted (for the names) is passed in this per-thread pointer. */
+static _Thread_local const pt_stats *rel_sorting;
+static const char *rel_name(const pt_stats_relative_row *r) {
+  const char *n = r->what == PT_STATS_REL_REGION
+                      ? pt_stats_region_name(rel_sorting, r->id)
+                      : pt_event_kind_name((uint32_t)r->id);
+  return n ? n : "";
+}
 static int cmp_rel(const void *a, const void *b) {
   const pt_stats_relative_row *x = a, *y = b;
-  uint64_t p[3] = {x->what, x->id, 0}, q[3] = {y->what, y->id, 0};
-  return cmp_k3(p, q);
+  if (x->what != y->what) return x->what < y->what ? -1 : 1;
+  if (x->time != y->time) return x->time > y->time ? -1 : 1;
+  int c = strcmp(rel_name(x), rel_name(y));
+  if (c) return c < 0 ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
 }
 static int cmp_loc(const void *a, const void *b) {
   const pt_stats_location_row *x = a, *y = b;
@@ -1231,7 +1244,9 @@ static int aggregate(pt_stats *s) {
       o->time = x->time;
       o->bytes = x->bytes;
     }
+    rel_sorting = s;
     qsort(s->out_rel, s->nout_rel, sizeof *s->out_rel, cmp_rel);
+    rel_sorting = NULL;
   }
   for (size_t i = 0; i < s->mx.n; i++) {
     const mx_rec *x = pt__kt_at(&s->mx, i);

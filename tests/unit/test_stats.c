@@ -303,6 +303,40 @@ TEST(relative_statistics) {
   pt_stats_destroy(s);
 }
 
+/* Relative rows: regions by time descending, ties by name; then event
+ * kinds by name. */
+TEST(relative_rows_sorted) {
+  pt_stats *s = mk(0, 0, 5);
+  def_region(s, 5, "outer");
+  def_region(s, 6, "short");
+  def_region(s, 7, "long");
+  def_region(s, 8, "b_tie");
+  def_region(s, 9, "a_tie");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  ev(s, 0, 0, PT_EV_ENTER, 5);
+  uint64_t t = 10;
+  const uint64_t reg[] = {6, 7, 8, 9}, len[] = {5, 40, 7, 7};
+  for (int i = 0; i < 4; i++) {
+    ev(s, t, 0, PT_EV_ENTER, reg[i]);
+    ev(s, t + len[i], 0, PT_EV_LEAVE, reg[i]);
+    t += len[i] + 1;
+  }
+  msg(s, t, 0, PT_EV_SEND, 1, 0, 64);
+  msg(s, t + 1, 0, PT_EV_RECV, 1, 0, 64);
+  ev(s, t + 2, 0, PT_EV_LEAVE, 5);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nrelative(s), 6);
+  const uint64_t want[] = {7, 9, 8, 6};
+  for (size_t i = 0; i < 4; i++) {
+    ASSERT_EQ_U64(pt_stats_relative(s, i)->what, PT_STATS_REL_REGION);
+    ASSERT_EQ_U64(pt_stats_relative(s, i)->id, want[i]);
+  }
+  ASSERT_EQ_U64(pt_stats_relative(s, 4)->id, PT_EV_RECV); /* "recv" < "send" */
+  ASSERT_EQ_U64(pt_stats_relative(s, 5)->id, PT_EV_SEND);
+  pt_stats_destroy(s);
+}
+
 TEST(bad_options) {
   pt_stats *s = NULL;
   pt_stats_opts o = {0};
@@ -612,6 +646,7 @@ int main(void) {
   RUN(unknown_peer_and_none_region);
   RUN(matrix_by_tag);
   RUN(relative_statistics);
+  RUN(relative_rows_sorted);
   RUN(bad_options);
   RUN(merge_of_halves_equals_one_pass);
   RUN(runs_equal_merged_events);
