@@ -18,7 +18,8 @@ static const char help[] =
     "            (max/mean over locations) and the location of the max\n"
     "  mpi       per MPI function and call site: calls, time as % of the\n"
     "            application time (time inside any region, summed over\n"
-    "            locations) and of the MPI time; message sizes\n"
+    "            locations) and of the MPI time; messages and bytes sent\n"
+    "            (as mpiP), bytes received apart\n"
     "  messages  sender x receiver: count, bytes, late-sender and\n"
     "            late-receiver waiting time\n"
     "  relative  with --relative-to R: count and time of every region, and\n"
@@ -182,13 +183,16 @@ static const char *callsite_label(const ctx *c, uint64_t id, char *b,
 
 /* Per MPI function: message totals from the call-site rows. */
 typedef struct mpi_msgs {
-  uint64_t messages, bytes, bmin, bmax;
+  uint64_t messages, bytes, bmin, bmax, received, brecv;
 } mpi_msgs;
 static mpi_msgs msgs_of(const pt_stats *s, uint64_t region) {
-  mpi_msgs m = {0, 0, 0, 0};
+  mpi_msgs m = {0, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
     const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
-    if (r->region != region || !r->messages) continue;
+    if (r->region != region) continue;
+    m.received += r->received;
+    m.brecv += r->bytes_received;
+    if (!r->messages) continue;
     if (!m.messages || r->bytes_min < m.bmin) m.bmin = r->bytes_min;
     if (r->bytes_max > m.bmax) m.bmax = r->bytes_max;
     m.messages += r->messages;
@@ -209,7 +213,7 @@ static const char *rel_label(const ctx *c, const pt_stats_relative_row *r,
 static void print_table(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
-  char b1[64], b2[64], b3[64], b4[64], nb[64];
+  char b1[64], b2[64], b3[64], b4[64], nb[64], nb2[64];
   uint64_t maxt = c->tot.app_time;
   for (size_t i = 0; i < pt_stats_nregions(s); i++)
     if (pt_stats_region(s, i)->incl > maxt) maxt = pt_stats_region(s, i)->incl;
@@ -256,10 +260,11 @@ static void print_table(const ctx *c) {
   for (size_t i = 0; i < pt_stats_nregions(s); i++)
     any_mpi |= pt_stats_region(s, i)->is_mpi;
   if (any_mpi) {
-    printf("\nMPI functions (%% of application / MPI time)\n");
-    printf("%-24s %9s %11s %7s %7s %9s %11s %10s %10s %10s\n", "function",
-           "calls", "time", "%app", "%mpi", "messages", "bytes", "min",
-           "mean", "max");
+    printf("\nMPI functions (%% of application / MPI time; messages sent "
+           "and their sizes, as mpiP; bytes received)\n");
+    printf("%-24s %9s %11s %7s %7s %9s %11s %10s %10s %10s %11s\n",
+           "function", "calls", "time", "%app", "%mpi", "sent", "bytes",
+           "min", "mean", "max", "received");
     for (size_t i = 0; i < pt_stats_nregions(s); i++) {
       const pt_stats_region_row *r = pt_stats_region(s, i);
       if (!r->is_mpi) continue;
@@ -268,33 +273,38 @@ static void print_table(const ctx *c) {
              pct(r->incl, c->tot.mpi_time));
       mpi_msgs m = msgs_of(s, r->region);
       if (detail && m.messages)
-        printf(" %9" PRIu64 " %11s %10s %10s %10s\n", m.messages,
+        printf(" %9" PRIu64 " %11s %10s %10s %10s", m.messages,
                fmt_bytes(b1, sizeof b1, (double)m.bytes),
                fmt_bytes(b2, sizeof b2, (double)m.bmin),
                fmt_bytes(b3, sizeof b3, (double)m.bytes / (double)m.messages),
                fmt_bytes(b4, sizeof b4, (double)m.bmax));
       else
-        printf(" %9s %11s %10s %10s %10s\n", "-", "-", "-", "-", "-");
+        printf(" %9s %11s %10s %10s %10s", "-", "-", "-", "-", "-");
+      if (detail && m.received)
+        printf(" %11s\n", fmt_bytes(b1, sizeof b1, (double)m.brecv));
+      else
+        printf(" %11s\n", "-");
     }
     int known = 0;
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
       known |= pt_stats_callsite(s, i)->callsite != PT_NONE;
     if (known) {
       printf("\nMPI call sites\n");
-      printf("%-20s %-24s %9s %11s %7s %7s %9s %11s %10s %10s\n", "function",
-             "call site", "calls", "time", "%app", "%mpi", "messages",
-             "bytes", "min", "max");
+      printf("%-20s %-24s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
+             "function", "call site", "calls", "time", "%app", "%mpi", "sent",
+             "bytes", "min", "max", "received");
       for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
         const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
         printf("%-20.20s %-24.24s %9" PRIu64 " %11.6g %7.2f %7.2f %9" PRIu64
-               " %11s %10s %10s\n",
+               " %11s %10s %10s %11s\n",
                region_label(c, r->region, nb, sizeof nb),
                callsite_label(c, r->callsite, b4, sizeof b4), r->calls,
                (double)r->time / u.div, pct(r->time, c->tot.app_time),
                pct(r->time, c->tot.mpi_time), r->messages,
                fmt_bytes(b1, sizeof b1, (double)r->bytes),
                fmt_bytes(b2, sizeof b2, (double)r->bytes_min),
-               fmt_bytes(b3, sizeof b3, (double)r->bytes_max));
+               fmt_bytes(b3, sizeof b3, (double)r->bytes_max),
+               fmt_bytes(nb2, sizeof nb2, (double)r->bytes_received));
       }
     }
   }
@@ -416,7 +426,8 @@ static void print_csv(const ctx *c) {
   }
   if (detail) {
     printf("\nsection,region_id,function,callsite_id,callsite,calls,time,"
-           "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max\n");
+           "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max,received,"
+           "bytes_received\n");
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
       const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
       printf("mpi_callsite,%" PRIu64 ",", r->region);
@@ -426,10 +437,10 @@ static void print_csv(const ctx *c) {
       printf(",");
       csv_str(callsite_label(c, r->callsite, b2, sizeof b2));
       printf(",%" PRIu64 ",%" PRIu64 ",%.17g,%.17g,%" PRIu64 ",%" PRIu64
-             ",%" PRIu64 ",%" PRIu64 "\n",
+             ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
              r->calls, r->time, pct(r->time, c->tot.app_time),
              pct(r->time, c->tot.mpi_time), r->messages, r->bytes,
-             r->bytes_min, r->bytes_max);
+             r->bytes_min, r->bytes_max, r->received, r->bytes_received);
     }
   }
   printf("\nsection,sender,receiver,key,count,bytes,late_sender,"
@@ -547,10 +558,11 @@ static void print_json(const ctx *c) {
       printf(", \"calls\": %" PRIu64 ", \"time\": %" PRIu64
              ", \"pct_app\": %.17g, \"pct_mpi\": %.17g, \"messages\": %" PRIu64
              ", \"bytes\": %" PRIu64 ", \"bytes_min\": %" PRIu64
-             ", \"bytes_max\": %" PRIu64 "}",
+             ", \"bytes_max\": %" PRIu64 ", \"received\": %" PRIu64
+             ", \"bytes_received\": %" PRIu64 "}",
              r->calls, r->time, pct(r->time, c->tot.app_time),
              pct(r->time, c->tot.mpi_time), r->messages, r->bytes,
-             r->bytes_min, r->bytes_max);
+             r->bytes_min, r->bytes_max, r->received, r->bytes_received);
     }
     printf("\n  ]");
   }

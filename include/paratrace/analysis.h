@@ -276,12 +276,16 @@ typedef struct pt_stats_location_row {
 
 /* One (MPI region, call site): callsite = PT_NONE when unknown.  Calls,
  * time: visits of the region whose call site is known from an event inside
- * the visit (or PT_NONE); messages: SEND/ISEND/RECV/IRECV/COLL_END events
- * inside it (bytes: size, plus size2 for collectives).  DETAIL only. */
+ * the visit (or PT_NONE).  Messages are what the function sent, as mpiP's
+ * "Aggregate Sent Message Size": SEND/ISEND events and COLL_END events
+ * (bytes: size, the sent part) inside it; bytes_min/max over those.
+ * received / bytes_received: RECV/IRECV events inside it (size) and the
+ * received part (size2) of collectives, counted apart.  DETAIL only. */
 typedef struct pt_stats_callsite_row {
   uint64_t region, callsite;
   uint64_t calls, time;
-  uint64_t messages, bytes, bytes_min, bytes_max;
+  uint64_t messages, bytes, bytes_min, bytes_max; /* sent */
+  uint64_t received, bytes_received;
 } pt_stats_callsite_row;
 
 /* One matrix cell: key = tag or communicator (PT_STATS_BY_TAG/COMM) or 0. */

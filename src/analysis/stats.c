@@ -159,7 +159,8 @@ typedef struct mx_rec {
 } mx_rec;
 typedef struct cs_rec {
   uint64_t k[4]; /* region, callsite */
-  uint64_t calls, time, msgs, bytes, bmin, bmax;
+  uint64_t calls, time, msgs, bytes, bmin, bmax; /* msgs, bytes: sent */
+  uint64_t rmsgs, rbytes;                        /* received */
 } cs_rec;
 typedef struct rel_rec {
   uint64_t k[4]; /* what, id */
@@ -745,12 +746,23 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       if (msg && pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
         f->callsite = ev->ref;
       if (w) {
+        /* mpiP's message sizes are what the call sent: the send of a
+         * Sendrecv, the sent part of a collective; receives apart */
         cs_rec *c = cs_row(s, L, f->region, f->callsite);
         if (!c) return PT_ENOMEM;
-        if (!c->msgs || bytes < c->bmin) c->bmin = bytes;
-        if (bytes > c->bmax) c->bmax = bytes;
-        c->msgs++;
-        c->bytes += bytes;
+        int coll = ev->kind == PT_EV_COLL_END;
+        int sent = coll || ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
+        if (sent) {
+          uint64_t sb = ev->size;
+          if (!c->msgs || sb < c->bmin) c->bmin = sb;
+          if (sb > c->bmax) c->bmax = sb;
+          c->msgs++;
+          c->bytes += sb;
+        }
+        if (!sent || (coll && ev->size2)) {
+          c->rmsgs++;
+          c->rbytes += coll ? ev->size2 : ev->size;
+        }
       }
     }
   }
@@ -1019,6 +1031,8 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     c->time += x->time;
     c->msgs += x->msgs;
     c->bytes += x->bytes;
+    c->rmsgs += x->rmsgs;
+    c->rbytes += x->rbytes;
   }
   for (size_t i = 0; i < s->rel.n; i++) {
     const rel_rec *x = pt__kt_at(&s->rel, i);
@@ -1222,7 +1236,7 @@ static int aggregate(pt_stats *s) {
   if (detail) {
     for (size_t i = 0; i < s->cs.n; i++) {
       const cs_rec *x = pt__kt_at(&s->cs, i);
-      if (!x->calls && !x->time && !x->msgs) continue;
+      if (!x->calls && !x->time && !x->msgs && !x->rmsgs) continue;
       pt_stats_callsite_row *o = &s->out_cs[s->nout_cs++];
       o->region = x->k[0];
       o->callsite = x->k[1];
@@ -1232,6 +1246,8 @@ static int aggregate(pt_stats *s) {
       o->bytes = x->bytes;
       o->bytes_min = x->bmin;
       o->bytes_max = x->bmax;
+      o->received = x->rmsgs;
+      o->bytes_received = x->rbytes;
     }
     qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
     for (size_t i = 0; i < s->rel.n; i++) {
@@ -1315,9 +1331,10 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
 
 /* Format: "PTST" u32 version 1, then u64 little-endian words: lo, hi, end,
  * relative_to, matrix_by, have, events, rel_count, rel_time, then tables,
- * each a count followed by its rows (strings: length, bytes padded to 8). */
+ * each a count followed by its rows (strings: length, bytes padded to 8).
+ * Version 2: call-site rows hold the received messages and bytes. */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 1
+#define SER_VERSION 2
 
 static int put64(pt__buf *b, uint64_t v) {
   uint8_t x[8];
@@ -1379,7 +1396,7 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   ROWS(s->pm, pt__pm, 2, x->sent, x->bsent, x->recv, x->brecv)
   ROWS(s->mx, mx_rec, 3, x->count, x->bytes, x->ls, x->lr, x->matched)
   ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
-       x->bmax)
+       x->bmax, x->rmsgs, x->rbytes)
   ROWS(s->rel, rel_rec, 2, x->count, x->time, x->bytes)
 #undef ROWS
   /* unmatched messages: per channel its key, side and queue */
@@ -1517,8 +1534,9 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
        x->brecv = v[3])
   ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],
        x->lr = v[3], x->matched = v[4])
-  ROWS(s->cs, cs_rec, 2, 6, x->calls = v[0], x->time = v[1], x->msgs = v[2],
-       x->bytes = v[3], x->bmin = v[4], x->bmax = v[5])
+  ROWS(s->cs, cs_rec, 2, 8, x->calls = v[0], x->time = v[1], x->msgs = v[2],
+       x->bytes = v[3], x->bmin = v[4], x->bmax = v[5], x->rmsgs = v[6],
+       x->rbytes = v[7])
   ROWS(s->rel, rel_rec, 2, 3, x->count = v[0], x->time = v[1],
        x->bytes = v[2])
 #undef ROWS

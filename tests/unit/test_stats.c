@@ -337,6 +337,59 @@ TEST(relative_rows_sorted) {
   pt_stats_destroy(s);
 }
 
+/* mpiP counts the messages and bytes a function sent: 4 MPI_Sendrecv of
+ * 4 bytes each moved 16 bytes (the receives are kept apart); a
+ * collective counts its sent part. */
+TEST(callsite_bytes_are_sent_bytes) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "MPI_Sendrecv");
+  def_region(s, 2, "MPI_Allreduce");
+  def_region(s, 3, "MPI_Recv");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  for (uint64_t i = 0; i < 2; i++)
+    for (uint64_t l = 0; l < 2; l++) {
+      uint64_t t = 100 * i + 10 * l;
+      ev(s, t, l, PT_EV_ENTER, 1);
+      msg(s, t + 1, l, PT_EV_SEND, (int64_t)(1 - l), 0, 4);
+      msg(s, t + 2, l, PT_EV_RECV, (int64_t)(1 - l), 0, 4);
+      ev(s, t + 3, l, PT_EV_LEAVE, 1);
+    }
+  pt_event e;
+  ev(s, 300, 0, PT_EV_ENTER, 2);
+  pt_event_init(&e, PT_EV_COLL_END, 305, 0);
+  e.size = 8;
+  e.size2 = 16;
+  ASSERT_OK(pt_stats_event(s, &e));
+  ev(s, 310, 0, PT_EV_LEAVE, 2);
+  ev(s, 400, 1, PT_EV_ENTER, 3);
+  msg(s, 405, 1, PT_EV_RECV, 0, 9, 100);
+  ev(s, 410, 1, PT_EV_LEAVE, 3);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 3);
+  const pt_stats_callsite_row *c = pt_stats_callsite(s, 0);
+  ASSERT_EQ_U64(c->region, 1);
+  ASSERT_EQ_U64(c->calls, 4);
+  ASSERT_EQ_U64(c->messages, 4);
+  ASSERT_EQ_U64(c->bytes, 16);
+  ASSERT_EQ_U64(c->bytes_min, 4);
+  ASSERT_EQ_U64(c->bytes_max, 4);
+  ASSERT_EQ_U64(c->received, 4);
+  ASSERT_EQ_U64(c->bytes_received, 16);
+  c = pt_stats_callsite(s, 1);
+  ASSERT_EQ_U64(c->region, 2);
+  ASSERT_EQ_U64(c->messages, 1);
+  ASSERT_EQ_U64(c->bytes, 8);
+  ASSERT_EQ_U64(c->bytes_received, 16);
+  c = pt_stats_callsite(s, 2); /* a receive sends nothing */
+  ASSERT_EQ_U64(c->region, 3);
+  ASSERT_EQ_U64(c->messages, 0);
+  ASSERT_EQ_U64(c->bytes, 0);
+  ASSERT_EQ_U64(c->received, 1);
+  ASSERT_EQ_U64(c->bytes_received, 100);
+  pt_stats_destroy(s);
+}
+
 TEST(bad_options) {
   pt_stats *s = NULL;
   pt_stats_opts o = {0};
@@ -647,6 +700,7 @@ int main(void) {
   RUN(matrix_by_tag);
   RUN(relative_statistics);
   RUN(relative_rows_sorted);
+  RUN(callsite_bytes_are_sent_bytes);
   RUN(bad_options);
   RUN(merge_of_halves_equals_one_pass);
   RUN(runs_equal_merged_events);
