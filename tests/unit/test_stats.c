@@ -337,6 +337,45 @@ TEST(relative_rows_sorted) {
   pt_stats_destroy(s);
 }
 
+/* mpiP's application time: locations 0 and 1 run MPI_Init [0, 100),
+ * then (with_prog) the program region [100, 400), an MPI_Send
+ * [150, 160) inside, MPI_Finalize [400, 410); location 1 starts 20 later
+ * and also has user code before MPI_Init.  Location 2 is a thread: one
+ * MPI_Recv [200, 230) and no MPI_Init. */
+static void mpip_trace(pt_stats *s, int with_prog) {
+  def_region(s, 10, "MPI_Init");
+  def_region(s, 12, "MPI_Send");
+  def_region(s, 13, "MPI_Finalize");
+  def_region(s, 14, "MPI_Recv");
+  def_region(s, 15, "setup");
+  if (with_prog) {
+    pt_def d;
+    pt_def_init(&d, PT_DEF_REGION, 11);
+    d.name = "prog";
+    d.i0 = PT_ROLE_FUNCTION;
+    d.i1 = PT_PARADIGM_USER;
+    if (pt_stats_def(s, &d) != PT_OK) abort();
+  }
+  def_loc(s, 0);
+  def_loc(s, 1);
+  def_loc(s, 2);
+  ev(s, 0, 1, PT_EV_ENTER, 15);
+  ev(s, 20, 1, PT_EV_LEAVE, 15);
+  for (uint64_t l = 0; l < 2; l++) {
+    uint64_t o = 20 * l;
+    ev(s, o + 0, l, PT_EV_ENTER, 10);
+    ev(s, o + 100, l, PT_EV_LEAVE, 10);
+    if (with_prog) ev(s, o + 100, l, PT_EV_ENTER, 11);
+    ev(s, o + 150, l, PT_EV_ENTER, 12);
+    ev(s, o + 160, l, PT_EV_LEAVE, 12);
+    if (with_prog) ev(s, o + 400, l, PT_EV_LEAVE, 11);
+    ev(s, o + 400, l, PT_EV_ENTER, 13);
+    ev(s, o + 410, l, PT_EV_LEAVE, 13);
+  }
+  ev(s, 200, 2, PT_EV_ENTER, 14);
+  ev(s, 230, 2, PT_EV_LEAVE, 14);
+}
+
 /* mpiP counts the messages and bytes a function sent: 4 MPI_Sendrecv of
  * 4 bytes each moved 16 bytes (the receives are kept apart); a
  * collective counts its sent part. */
@@ -387,6 +426,81 @@ TEST(callsite_bytes_are_sent_bytes) {
   ASSERT_EQ_U64(c->bytes, 0);
   ASSERT_EQ_U64(c->received, 1);
   ASSERT_EQ_U64(c->bytes_received, 100);
+  pt_stats_destroy(s);
+}
+
+TEST(app_time_as_mpip) {
+  for (int with_prog = 1; with_prog >= 0; with_prog--) {
+    pt_stats *s = mk(0, 0, PT_NONE);
+    mpip_trace(s, with_prog);
+    ASSERT_OK(pt_stats_finish(s));
+    pt_stats_totals t;
+    pt_stats_get_totals(s, &t);
+    ASSERT_EQ_U64(t.app_def, with_prog ? PT_STATS_APP_PROGRAM
+                                       : PT_STATS_APP_INIT_FINALIZE);
+    ASSERT_EQ_U64(t.app_region, with_prog ? 11 : PT_NONE);
+    /* 300 + 300 from the end of MPI_Init to the start of MPI_Finalize,
+     * 30 for the thread (time in regions); MPI: 10 + 10 + 30 */
+    ASSERT_EQ_U64(t.app_time, 630);
+    ASSERT_EQ_U64(t.mpi_time, 50);
+    const pt_stats_location_row *l1 = pt_stats_location(s, 1);
+    ASSERT_EQ_U64(l1->app_time, 300);
+    ASSERT_EQ_U64(l1->mpi_time, 10);
+    /* MPI_Init and MPI_Finalize stay in the flat profile */
+    ASSERT_EQ_U64(find_region(s, 10)->incl, 200);
+    ASSERT_EQ_U64(find_region(s, 13)->count, 2);
+    /* a window: [300, 415) holds 100 + 115 of the spans, no MPI call */
+    pt_stats *w = mk(300, 415, PT_NONE);
+    mpip_trace(w, with_prog);
+    ASSERT_OK(pt_stats_finish(w));
+    pt_stats_get_totals(w, &t);
+    ASSERT_EQ_U64(t.app_time, 215);
+    ASSERT_EQ_U64(t.mpi_time, 0);
+    /* merged halves (one through the serialized form) give the same */
+    for (int half = 0; half < 2; half++) {
+      uint64_t a[2] = {0, 2}, b[1] = {1};
+      pt_stats_opts o = {0};
+      o.relative_to = PT_NONE;
+      o.end = 430;
+      o.locations = half ? b : a;
+      o.nlocations = half ? 1 : 2;
+      pt_stats *h1 = NULL, *h2 = NULL, *h3 = NULL;
+      ASSERT_OK(pt_stats_create(&h1, &o));
+      mpip_trace(h1, with_prog);
+      ASSERT_OK(pt_stats_finish(h1));
+      o.locations = half ? a : b;
+      o.nlocations = half ? 2 : 1;
+      ASSERT_OK(pt_stats_create(&h2, &o));
+      mpip_trace(h2, with_prog);
+      ASSERT_OK(pt_stats_finish(h2));
+      void *buf = NULL;
+      size_t len = 0;
+      ASSERT_OK(pt_stats_serialize(h2, &buf, &len));
+      ASSERT_OK(pt_stats_deserialize(&h3, buf, len));
+      pt_stats_buffer_free(buf);
+      ASSERT_OK(pt_stats_merge(h1, h3));
+      pt_stats_totals m;
+      pt_stats_get_totals(h1, &m);
+      ASSERT_EQ_U64(m.app_def, with_prog ? PT_STATS_APP_PROGRAM
+                                         : PT_STATS_APP_INIT_FINALIZE);
+      ASSERT_EQ_U64(m.app_time, 630);
+      ASSERT_EQ_U64(m.mpi_time, 50);
+      pt_stats_destroy(h1);
+      pt_stats_destroy(h2);
+      pt_stats_destroy(h3);
+    }
+    pt_stats_destroy(w);
+    pt_stats_destroy(s);
+  }
+  /* without MPI_Init: time inside any region, as before */
+  pt_stats *s = mk(0, 0, PT_NONE);
+  nest_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_EQ_U64(t.app_def, PT_STATS_APP_REGIONS);
+  ASSERT_EQ_U64(t.app_region, PT_NONE);
+  ASSERT_EQ_U64(t.app_time, 100);
   pt_stats_destroy(s);
 }
 
@@ -701,6 +815,7 @@ int main(void) {
   RUN(relative_statistics);
   RUN(relative_rows_sorted);
   RUN(callsite_bytes_are_sent_bytes);
+  RUN(app_time_as_mpip);
   RUN(bad_options);
   RUN(merge_of_halves_equals_one_pass);
   RUN(runs_equal_merged_events);
