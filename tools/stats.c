@@ -17,8 +17,8 @@ static const char help[] =
     "            per visit, min/mean/max over locations), imbalance\n"
     "            (max/mean over locations) and the location of the max\n"
     "  mpi       per MPI function and call site: calls, time as % of the\n"
-    "            application time (time inside any region, summed over\n"
-    "            locations) and of the MPI time; message sizes\n"
+    "            application time and of the MPI time; messages and bytes\n"
+    "            sent (as mpiP), bytes received apart\n"
     "  messages  sender x receiver: count, bytes, late-sender and\n"
     "            late-receiver waiting time\n"
     "  relative  with --relative-to R: count and time of every region, and\n"
@@ -27,6 +27,12 @@ static const char help[] =
     "A region straddling a window edge counts with the part of its time\n"
     "inside the window; its visit counts if it was entered inside.  Regions\n"
     "open at the end of the trace end at its last event.\n"
+    "\n"
+    "Application time, as mpiP, from the end of MPI_Init to the start of\n"
+    "MPI_Finalize per location: the MPI recorder's program region, or else\n"
+    "the MPI_Init and MPI_Finalize calls; MPI time is then the time in the\n"
+    "other MPI calls.  A trace without MPI_Init (and a thread without it)\n"
+    "counts the time inside any region.  The output says which was used.\n"
     "\n"
     "On a native archive with summaries (paratrace summarize) a window is\n"
     "computed from summary differences and the events near its edges\n"
@@ -182,19 +188,60 @@ static const char *callsite_label(const ctx *c, uint64_t id, char *b,
 
 /* Per MPI function: message totals from the call-site rows. */
 typedef struct mpi_msgs {
-  uint64_t messages, bytes, bmin, bmax;
+  uint64_t messages, bytes, bmin, bmax, received, brecv;
 } mpi_msgs;
 static mpi_msgs msgs_of(const pt_stats *s, uint64_t region) {
-  mpi_msgs m = {0, 0, 0, 0};
+  mpi_msgs m = {0, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
     const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
-    if (r->region != region || !r->messages) continue;
+    if (r->region != region) continue;
+    m.received += r->received;
+    m.brecv += r->bytes_received;
+    if (!r->messages) continue;
     if (!m.messages || r->bytes_min < m.bmin) m.bmin = r->bytes_min;
     if (r->bytes_max > m.bmax) m.bmax = r->bytes_max;
     m.messages += r->messages;
     m.bytes += r->bytes;
   }
   return m;
+}
+
+/* MPI_Init / MPI_Finalize are outside mpiP's application time: no
+ * percentages for them when that definition is used. */
+static int outside_app(const ctx *c, uint64_t region) {
+  if (c->tot.app_def == PT_STATS_APP_REGIONS) return 0;
+  const char *n = pt_stats_region_name(c->s, region);
+  return n && (strcmp(n, "MPI_Init") == 0 ||
+               strcmp(n, "MPI_Init_thread") == 0 ||
+               strcmp(n, "MPI_Finalize") == 0);
+}
+
+static const char *app_def_name(uint32_t d) {
+  return d == PT_STATS_APP_PROGRAM         ? "program"
+         : d == PT_STATS_APP_INIT_FINALIZE ? "init_finalize"
+                                           : "regions";
+}
+
+/* One line: which definition of the application time was used. */
+static void print_app_def(const ctx *c) {
+  char nb[64];
+  switch (c->tot.app_def) {
+    case PT_STATS_APP_PROGRAM:
+      printf("(as mpiP: application time = the program region '%s', from "
+             "the end of MPI_Init to the start of MPI_Finalize; MPI time = "
+             "the MPI calls in it)\n",
+             region_label(c, c->tot.app_region, nb, sizeof nb));
+      break;
+    case PT_STATS_APP_INIT_FINALIZE:
+      printf("(as mpiP: application time = from the end of MPI_Init to the "
+             "start of MPI_Finalize; MPI time = the MPI calls other than "
+             "those)\n");
+      break;
+    default:
+      printf("(application time = time inside any region; MPI time = time "
+             "in MPI regions)\n");
+      break;
+  }
 }
 
 static const char *rel_label(const ctx *c, const pt_stats_relative_row *r,
@@ -230,6 +277,7 @@ static void print_table(const ctx *c) {
          (double)c->tot.app_time / u.div, u.name,
          (double)c->tot.mpi_time / u.div, u.name,
          pct(c->tot.mpi_time, c->tot.app_time));
+  print_app_def(c);
 
   printf("\nFlat profile (times in %s; loc = over the %zu locations)\n", u.name,
          pt_stats_nlocations(s));
@@ -256,45 +304,57 @@ static void print_table(const ctx *c) {
   for (size_t i = 0; i < pt_stats_nregions(s); i++)
     any_mpi |= pt_stats_region(s, i)->is_mpi;
   if (any_mpi) {
-    printf("\nMPI functions (%% of application / MPI time)\n");
-    printf("%-24s %9s %11s %7s %7s %9s %11s %10s %10s %10s\n", "function",
-           "calls", "time", "%app", "%mpi", "messages", "bytes", "min",
-           "mean", "max");
+    printf("\nMPI functions (%% of application / MPI time; messages sent "
+           "and their sizes, as mpiP; bytes received)\n");
+    printf("%-24s %9s %11s %7s %7s %9s %11s %10s %10s %10s %11s\n",
+           "function", "calls", "time", "%app", "%mpi", "sent", "bytes",
+           "min", "mean", "max", "received");
     for (size_t i = 0; i < pt_stats_nregions(s); i++) {
       const pt_stats_region_row *r = pt_stats_region(s, i);
       if (!r->is_mpi) continue;
-      printf("%-24.24s %9" PRIu64 " %11.6g %7.2f %7.2f", r->name, r->count,
-             (double)r->incl / u.div, pct(r->incl, c->tot.app_time),
-             pct(r->incl, c->tot.mpi_time));
+      printf("%-24.24s %9" PRIu64 " %11.6g", r->name, r->count,
+             (double)r->incl / u.div);
+      if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
+      else
+        printf(" %7.2f %7.2f", pct(r->incl, c->tot.app_time),
+               pct(r->incl, c->tot.mpi_time));
       mpi_msgs m = msgs_of(s, r->region);
       if (detail && m.messages)
-        printf(" %9" PRIu64 " %11s %10s %10s %10s\n", m.messages,
+        printf(" %9" PRIu64 " %11s %10s %10s %10s", m.messages,
                fmt_bytes(b1, sizeof b1, (double)m.bytes),
                fmt_bytes(b2, sizeof b2, (double)m.bmin),
                fmt_bytes(b3, sizeof b3, (double)m.bytes / (double)m.messages),
                fmt_bytes(b4, sizeof b4, (double)m.bmax));
       else
-        printf(" %9s %11s %10s %10s %10s\n", "-", "-", "-", "-", "-");
+        printf(" %9s %11s %10s %10s %10s", "-", "-", "-", "-", "-");
+      if (detail && m.received)
+        printf(" %11s\n", fmt_bytes(b1, sizeof b1, (double)m.brecv));
+      else
+        printf(" %11s\n", "-");
     }
     int known = 0;
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
       known |= pt_stats_callsite(s, i)->callsite != PT_NONE;
     if (known) {
       printf("\nMPI call sites\n");
-      printf("%-20s %-24s %9s %11s %7s %7s %9s %11s %10s %10s\n", "function",
-             "call site", "calls", "time", "%app", "%mpi", "messages",
-             "bytes", "min", "max");
+      printf("%-20s %-24s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
+             "function", "call site", "calls", "time", "%app", "%mpi", "sent",
+             "bytes", "min", "max", "received");
       for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
         const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
-        printf("%-20.20s %-24.24s %9" PRIu64 " %11.6g %7.2f %7.2f %9" PRIu64
-               " %11s %10s %10s\n",
+        printf("%-20.20s %-24.24s %9" PRIu64 " %11.6g",
                region_label(c, r->region, nb, sizeof nb),
                callsite_label(c, r->callsite, b4, sizeof b4), r->calls,
-               (double)r->time / u.div, pct(r->time, c->tot.app_time),
-               pct(r->time, c->tot.mpi_time), r->messages,
+               (double)r->time / u.div);
+        if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
+        else
+          printf(" %7.2f %7.2f", pct(r->time, c->tot.app_time),
+                 pct(r->time, c->tot.mpi_time));
+        printf(" %9" PRIu64 " %11s %10s %10s %11s\n", r->messages,
                fmt_bytes(b1, sizeof b1, (double)r->bytes),
                fmt_bytes(b2, sizeof b2, (double)r->bytes_min),
-               fmt_bytes(b3, sizeof b3, (double)r->bytes_max));
+               fmt_bytes(b3, sizeof b3, (double)r->bytes_max),
+               fmt_bytes(b4, sizeof b4, (double)r->bytes_received));
       }
     }
   }
@@ -366,14 +426,16 @@ static void print_csv(const ctx *c) {
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   char nb[64], b2[64];
   printf("section,from,to,end,ticks_per_second,locations,events,app_time,"
-         "mpi_time,from_summaries\n");
+         "mpi_time,app_def,app_region,from_summaries\n");
   printf("totals,%" PRIu64 ",", c->tot.from);
   if (c->tot.to != UINT64_MAX) printf("%" PRIu64, c->tot.to);
   printf(",%" PRIu64 ",%" PRIu64 ",%zu,", c->tot.end, c->tps,
          pt_stats_nlocations(s));
   if (detail) printf("%" PRIu64, c->tot.events);
-  printf(",%" PRIu64 ",%" PRIu64 ",%d\n\n", c->tot.app_time, c->tot.mpi_time,
-         c->used_summaries);
+  printf(",%" PRIu64 ",%" PRIu64 ",%s,", c->tot.app_time, c->tot.mpi_time,
+         app_def_name(c->tot.app_def));
+  if (c->tot.app_region != PT_NONE) printf("%" PRIu64, c->tot.app_region);
+  printf(",%d\n\n", c->used_summaries);
   printf("section,region_id,region,mpi,count,incl,excl,visit_min,visit_max,"
          "incl_loc_min,incl_loc_mean,incl_loc_max,incl_max_location,"
          "excl_loc_min,excl_loc_mean,excl_loc_max,excl_max_location,"
@@ -416,7 +478,8 @@ static void print_csv(const ctx *c) {
   }
   if (detail) {
     printf("\nsection,region_id,function,callsite_id,callsite,calls,time,"
-           "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max\n");
+           "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max,received,"
+           "bytes_received\n");
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
       const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
       printf("mpi_callsite,%" PRIu64 ",", r->region);
@@ -425,11 +488,16 @@ static void print_csv(const ctx *c) {
       if (r->callsite != PT_NONE) printf("%" PRIu64, r->callsite);
       printf(",");
       csv_str(callsite_label(c, r->callsite, b2, sizeof b2));
-      printf(",%" PRIu64 ",%" PRIu64 ",%.17g,%.17g,%" PRIu64 ",%" PRIu64
-             ",%" PRIu64 ",%" PRIu64 "\n",
-             r->calls, r->time, pct(r->time, c->tot.app_time),
-             pct(r->time, c->tot.mpi_time), r->messages, r->bytes,
-             r->bytes_min, r->bytes_max);
+      printf(",%" PRIu64 ",%" PRIu64 ",", r->calls, r->time);
+      if (!outside_app(c, r->region))
+        printf("%.17g,%.17g", pct(r->time, c->tot.app_time),
+               pct(r->time, c->tot.mpi_time));
+      else
+        printf(",");
+      printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+             ",%" PRIu64 "\n",
+             r->messages, r->bytes, r->bytes_min, r->bytes_max, r->received,
+             r->bytes_received);
     }
   }
   printf("\nsection,sender,receiver,key,count,bytes,late_sender,"
@@ -487,8 +555,12 @@ static void print_json(const ctx *c) {
          pt_stats_nlocations(s));
   if (detail) printf("%" PRIu64, c->tot.events);
   else printf("null");
-  printf(", \"app_time\": %" PRIu64 ", \"mpi_time\": %" PRIu64 "},\n",
-         c->tot.app_time, c->tot.mpi_time);
+  printf(", \"app_time\": %" PRIu64 ", \"mpi_time\": %" PRIu64
+         ", \"app_def\": \"%s\", \"app_region\": ",
+         c->tot.app_time, c->tot.mpi_time, app_def_name(c->tot.app_def));
+  if (c->tot.app_region != PT_NONE) printf("%" PRIu64, c->tot.app_region);
+  else printf("null");
+  printf("},\n");
   printf("  \"regions\": [");
   for (size_t i = 0; i < pt_stats_nregions(s); i++) {
     const pt_stats_region_row *r = pt_stats_region(s, i);
@@ -544,13 +616,18 @@ static void print_json(const ctx *c) {
         printf("%" PRIu64 ", \"callsite_name\": ", r->callsite);
         json_str(callsite_label(c, r->callsite, nb, sizeof nb));
       }
-      printf(", \"calls\": %" PRIu64 ", \"time\": %" PRIu64
-             ", \"pct_app\": %.17g, \"pct_mpi\": %.17g, \"messages\": %" PRIu64
-             ", \"bytes\": %" PRIu64 ", \"bytes_min\": %" PRIu64
-             ", \"bytes_max\": %" PRIu64 "}",
-             r->calls, r->time, pct(r->time, c->tot.app_time),
-             pct(r->time, c->tot.mpi_time), r->messages, r->bytes,
-             r->bytes_min, r->bytes_max);
+      printf(", \"calls\": %" PRIu64 ", \"time\": %" PRIu64, r->calls,
+             r->time);
+      if (outside_app(c, r->region))
+        printf(", \"pct_app\": null, \"pct_mpi\": null");
+      else
+        printf(", \"pct_app\": %.17g, \"pct_mpi\": %.17g",
+               pct(r->time, c->tot.app_time), pct(r->time, c->tot.mpi_time));
+      printf(", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
+             ", \"bytes_min\": %" PRIu64 ", \"bytes_max\": %" PRIu64
+             ", \"received\": %" PRIu64 ", \"bytes_received\": %" PRIu64 "}",
+             r->messages, r->bytes, r->bytes_min, r->bytes_max, r->received,
+             r->bytes_received);
     }
     printf("\n  ]");
   }
@@ -833,6 +910,7 @@ int cmd_stats(int argc, char **argv) {
   o.relative_to = c.rel;
   o.matrix_by = (uint32_t)by;
   pt_stats *s = NULL;
+  char nosum_why[sizeof ((pt_error *)0)->msg] = "";
   int windowed = from.set || to.set;
   int can_sum = !nosum && c.rel == PT_NONE && by == PT_STATS_BY_PAIR;
   if (status == CLI_OK && mine == 1 && (windowed || reqsum) && can_sum) {
@@ -843,11 +921,16 @@ int cmd_stats(int argc, char **argv) {
                  : PT_ENOTFOUND;
     if (rc == PT_OK) c.used_summaries = 1;
     else if (rc != PT_ENOTFOUND) status = cli_fail(path, "%s", err.msg);
+    else if (strstr(err.msg, "full scan"))
+      snprintf(nosum_why, sizeof nosum_why, "%s", err.msg);
   }
   if (status == CLI_OK && mine == 1 && !s && reqsum)
-    status = cli_fail(path, "%s",
-                      can_sum ? "no usable summaries (run paratrace summarize)"
-                              : "--by and --relative-to need a full scan");
+    status = nosum_why[0]
+                 ? cli_fail(NULL, "%s", nosum_why)
+                 : cli_fail(path, "%s",
+                            can_sum
+                                ? "no usable summaries (run paratrace summarize)"
+                                : "--by and --relative-to need a full scan");
   if (status == CLI_OK && mine == 1 && !s) status = scan(path, &o, &s);
   free(sel);
   if (nproc > 1 && psize > 1) {

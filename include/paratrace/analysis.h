@@ -185,9 +185,26 @@ PT_API void pt_check_destroy(pt_check *c);
  *     its time is in W;
  *   - a matched message's late-sender / late-receiver time counts iff its
  *     receive is in W.
- * The application time of a location is the time it spends inside at
- * least one region (the sum of its exclusive times); the MPI time is the
- * sum of the inclusive times of MPI regions.
+ * Application time and MPI time (pt_stats_totals.app_def), as mpiP where
+ * the trace allows it:
+ *   - PT_STATS_APP_PROGRAM: the trace has a program region (the MPI
+ *     recorder's region from the end of MPI_Init to the start of
+ *     MPI_Finalize: the only region with role FUNCTION and paradigm USER,
+ *     in a trace that defines MPI_Init or MPI_Init_thread).  A location
+ *     with a visit of it or of MPI_Init / MPI_Init_thread / MPI_Finalize
+ *     has application time = the program region's inclusive time;
+ *   - PT_STATS_APP_INIT_FINALIZE: no program region, but locations with an
+ *     MPI_Init / MPI_Init_thread visit: their application time is
+ *     |[end of the first MPI_Init, start of the first MPI_Finalize (or the
+ *     end of the trace)) n W|;
+ *   - PT_STATS_APP_REGIONS: the time a location spends inside at least one
+ *     region (the sum of its exclusive times).
+ * In the first two cases the MPI time of such a location is the sum of the
+ * inclusive times of MPI regions other than MPI_Init, MPI_Init_thread and
+ * MPI_Finalize (mpiP's MPI time: calls between the end of MPI_Init and
+ * the start of MPI_Finalize); other locations (threads without MPI_Init)
+ * keep the region definition, and their MPI time is that of every MPI
+ * region.
  *
  * Late sender: a blocking RECV whose enclosing region (the call) was
  * entered at r while the matching send's call was entered at s > r waited
@@ -276,12 +293,16 @@ typedef struct pt_stats_location_row {
 
 /* One (MPI region, call site): callsite = PT_NONE when unknown.  Calls,
  * time: visits of the region whose call site is known from an event inside
- * the visit (or PT_NONE); messages: SEND/ISEND/RECV/IRECV/COLL_END events
- * inside it (bytes: size, plus size2 for collectives).  DETAIL only. */
+ * the visit (or PT_NONE).  Messages are what the function sent, as mpiP's
+ * "Aggregate Sent Message Size": SEND/ISEND events and COLL_END events
+ * (bytes: size, the sent part) inside it; bytes_min/max over those.
+ * received / bytes_received: RECV/IRECV events inside it (size) and the
+ * received part (size2) of collectives, counted apart.  DETAIL only. */
 typedef struct pt_stats_callsite_row {
   uint64_t region, callsite;
   uint64_t calls, time;
-  uint64_t messages, bytes, bytes_min, bytes_max;
+  uint64_t messages, bytes, bytes_min, bytes_max; /* sent */
+  uint64_t received, bytes_received;
 } pt_stats_callsite_row;
 
 /* One matrix cell: key = tag or communicator (PT_STATS_BY_TAG/COMM) or 0. */
@@ -305,15 +326,24 @@ typedef struct pt_stats_relative_row {
   uint64_t count, time, bytes;
 } pt_stats_relative_row;
 
+/* How the application time was defined (see above). */
+typedef enum pt_stats_app_def {
+  PT_STATS_APP_REGIONS = 0,  /* time inside any region */
+  PT_STATS_APP_PROGRAM,      /* the program region (MPI recorder) */
+  PT_STATS_APP_INIT_FINALIZE /* end of MPI_Init .. start of MPI_Finalize */
+} pt_stats_app_def;
+
 typedef struct pt_stats_totals {
   uint32_t have;           /* PT_STATS_HAVE_* */
-  uint32_t pad_;
+  uint32_t app_def;        /* pt_stats_app_def */
   uint64_t from, to;       /* the window (to = UINT64_MAX if none) */
   uint64_t end;            /* end used for open regions */
   uint64_t events;         /* events in W of the selected locations
                               (DETAIL only) */
   uint64_t app_time, mpi_time;
   uint64_t relative_count, relative_time; /* visits of R in W, their time */
+  uint64_t app_region;     /* the program region (PT_STATS_APP_PROGRAM),
+                              else PT_NONE */
 } pt_stats_totals;
 
 /* Create.  opts may be NULL (all locations, no window, no relative
@@ -367,7 +397,9 @@ PT_API int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len);
 /* Results of a finished object.  Rows are borrowed until the next
  * pt_stats_merge or pt_stats_destroy; the index must be < the count.
  * Order: regions by inclusive time descending then id; region_locs,
- * locations, callsites, messages, relative by their ids ascending. */
+ * locations, callsites, messages by their ids ascending; relative: regions
+ * by time descending, then name, then id, followed by event kinds by
+ * name. */
 PT_API void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t);
 PT_API size_t pt_stats_nregions(const pt_stats *s);
 PT_API const pt_stats_region_row *pt_stats_region(const pt_stats *s, size_t i);

@@ -143,6 +143,7 @@ typedef struct reg_rec {
   uint64_t k[4];
   char *name;
   int is_mpi;
+  int role, paradigm, special; /* special: PT__INIT, PT__FINALIZE */
 } reg_rec;
 typedef struct cs_name {
   uint64_t k[4];
@@ -159,7 +160,8 @@ typedef struct mx_rec {
 } mx_rec;
 typedef struct cs_rec {
   uint64_t k[4]; /* region, callsite */
-  uint64_t calls, time, msgs, bytes, bmin, bmax;
+  uint64_t calls, time, msgs, bytes, bmin, bmax; /* msgs, bytes: sent */
+  uint64_t rmsgs, rbytes;                        /* received */
 } cs_rec;
 typedef struct rel_rec {
   uint64_t k[4]; /* what, id */
@@ -268,6 +270,12 @@ static char *dupstr(const char *a) {
   return p;
 }
 
+static int special_of(const char *name) {
+  if (strcmp(name, "MPI_Init") == 0 || strcmp(name, "MPI_Init_thread") == 0)
+    return PT__INIT;
+  return strcmp(name, "MPI_Finalize") == 0 ? PT__FINALIZE : PT__PLAIN;
+}
+
 int pt_stats_def(pt_stats *s, const pt_def *d) {
   assert(s && d);
   if (s->finished) return PT_ESTATE;
@@ -283,6 +291,9 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
       free(r->name);
       r->name = n;
       r->is_mpi = d->i1 == PT_PARADIGM_MPI || strncmp(n, "MPI_", 4) == 0;
+      r->role = (int)d->i0;
+      r->paradigm = (int)d->i1;
+      r->special = special_of(n);
       break;
     }
     case PT_DEF_CALLSITE: {
@@ -420,6 +431,35 @@ static int is_mpi_region(const pt_stats *s, uint64_t region) {
   const reg_rec *r = pt__kt_find(&s->regions, K(region, 0, 0, 0));
   return r && r->is_mpi;
 }
+static int special_region(const pt_stats *s, uint64_t region) {
+  const reg_rec *r = pt__kt_find(&s->regions, K(region, 0, 0, 0));
+  return r ? r->special : PT__PLAIN;
+}
+
+int pt__stats_has_init_region(const pt_stats *s) {
+  for (size_t i = 0; i < s->regions.n; i++)
+    if (((const reg_rec *)pt__kt_at(&s->regions, i))->special == PT__INIT)
+      return 1;
+  return 0;
+}
+
+/* The MPI recorder's program region (src/mpi/mpirec.c): the only region
+ * with role FUNCTION and paradigm USER, in a trace that defines MPI_Init.
+ * From the definitions only, so that every path (full scan, summaries,
+ * merge) agrees. */
+uint64_t pt__stats_program_region(const pt_stats *s) {
+  uint64_t found = PT_NONE;
+  size_t n = 0;
+  for (size_t i = 0; i < s->regions.n; i++) {
+    const reg_rec *r = pt__kt_at(&s->regions, i);
+    if (r->role == PT_ROLE_FUNCTION && r->paradigm == PT_PARADIGM_USER &&
+        !r->is_mpi) {
+      found = r->k[0];
+      n++;
+    }
+  }
+  return n == 1 && pt__stats_has_init_region(s) ? found : PT_NONE;
+}
 
 /* The location record of loc; small ids through the direct map. */
 static inline pt__loc *loc_of(pt_stats *s, uint64_t loc) {
@@ -458,6 +498,7 @@ static int push_L(pt_stats *s, pt__loc *L, uint64_t loc, uint64_t region,
   if (!r->known) {
     r->known = 1;
     r->is_mpi = (uint8_t)is_mpi_region(s, region);
+    r->special = (uint8_t)special_region(s, region);
   }
   pt__frame *f = &L->st[L->depth++];
   f->region = region;
@@ -502,6 +543,10 @@ static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   int counted = in_w(s, f.enter);
   if (L->depth) L->st[L->depth - 1].child += incl;
   pt__rl *r = pt__kt_at(&s->rl, f.row);
+  if (r->special == PT__INIT && !L->has_init) {
+    L->has_init = 1;
+    L->init_end = t;
+  }
   if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
   r->incl += incl;
   r->excl += excl;
@@ -677,8 +722,12 @@ static inline int ev_enter(pt_stats *s, pt__loc *L, uint64_t loc,
   int inside = L->rel_depth > 0 && region != s->opts.relative_to;
   int rc = push_L(s, L, loc, region, t);
   if (rc < 0) return rc;
+  pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
+  if (r->special == PT__FINALIZE && !L->has_fin) {
+    L->has_fin = 1;
+    L->fin_start = t;
+  }
   if (w) {
-    pt__rl *r = pt__kt_at(&s->rl, L->st[L->depth - 1].row);
     if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
     r->count++;
     if (inside) {
@@ -745,12 +794,23 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       if (msg && pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
         f->callsite = ev->ref;
       if (w) {
+        /* mpiP's message sizes are what the call sent: the send of a
+         * Sendrecv, the sent part of a collective; receives apart */
         cs_rec *c = cs_row(s, L, f->region, f->callsite);
         if (!c) return PT_ENOMEM;
-        if (!c->msgs || bytes < c->bmin) c->bmin = bytes;
-        if (bytes > c->bmax) c->bmax = bytes;
-        c->msgs++;
-        c->bytes += bytes;
+        int coll = ev->kind == PT_EV_COLL_END;
+        int sent = coll || ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
+        if (sent) {
+          uint64_t sb = ev->size;
+          if (!c->msgs || sb < c->bmin) c->bmin = sb;
+          if (sb > c->bmax) c->bmax = sb;
+          c->msgs++;
+          c->bytes += sb;
+        }
+        if (!sent || (coll && ev->size2)) {
+          c->rmsgs++;
+          c->rbytes += coll ? ev->size2 : ev->size;
+        }
       }
     }
   }
@@ -979,6 +1039,9 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     }
     r->name = n;
     r->is_mpi = x->is_mpi;
+    r->role = x->role;
+    r->paradigm = x->paradigm;
+    r->special = x->special;
   }
   for (size_t i = 0; i < s->callsites.n; i++) {
     const cs_name *x = pt__kt_at(&s->callsites, i);
@@ -992,6 +1055,19 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     r->name = n;
   }
   if ((rc = pt__stats_add_rows(d, s, 1)) < 0) return rc;
+  for (size_t i = 0; i < s->locs.n; i++) { /* application time bounds */
+    const pt__loc *x = pt__kt_at(&s->locs, i);
+    pt__loc *L = pt__stats_loc(d, x->k[0]);
+    if (!L) return PT_ENOMEM;
+    if (x->has_init && (!L->has_init || x->init_end < L->init_end)) {
+      L->has_init = 1;
+      L->init_end = x->init_end;
+    }
+    if (x->has_fin && (!L->has_fin || x->fin_start < L->fin_start)) {
+      L->has_fin = 1;
+      L->fin_start = x->fin_start;
+    }
+  }
   for (size_t i = 0; i < s->rl.n; i++) { /* per-visit extremes */
     const pt__rl *x = pt__kt_at(&s->rl, i);
     pt__rl *r = pt__kt_find(&d->rl, x->k);
@@ -1019,6 +1095,8 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     c->time += x->time;
     c->msgs += x->msgs;
     c->bytes += x->bytes;
+    c->rmsgs += x->rmsgs;
+    c->rbytes += x->rbytes;
   }
   for (size_t i = 0; i < s->rel.n; i++) {
     const rel_rec *x = pt__kt_at(&s->rel, i);
@@ -1075,10 +1153,23 @@ static int cmp_mx(const void *a, const void *b) {
   uint64_t q[3] = {y->sender, y->receiver, (uint64_t)y->key ^ (UINT64_C(1) << 63)};
   return cmp_k3(p, q);
 }
+/* Relative rows: regions, then event kinds; each by time descending,
+ * then name, then id.  qsort has no context argument: the object whose
+ * rows are sorted (for the names) is passed in this per-thread pointer. */
+static _Thread_local const pt_stats *rel_sorting;
+static const char *rel_name(const pt_stats_relative_row *r) {
+  const char *n = r->what == PT_STATS_REL_REGION
+                      ? pt_stats_region_name(rel_sorting, r->id)
+                      : pt_event_kind_name((uint32_t)r->id);
+  return n ? n : "";
+}
 static int cmp_rel(const void *a, const void *b) {
   const pt_stats_relative_row *x = a, *y = b;
-  uint64_t p[3] = {x->what, x->id, 0}, q[3] = {y->what, y->id, 0};
-  return cmp_k3(p, q);
+  if (x->what != y->what) return x->what < y->what ? -1 : 1;
+  if (x->time != y->time) return x->time > y->time ? -1 : 1;
+  int c = strcmp(rel_name(x), rel_name(y));
+  if (c) return c < 0 ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
 }
 static int cmp_loc(const void *a, const void *b) {
   const pt_stats_location_row *x = a, *y = b;
@@ -1092,6 +1183,62 @@ const char *pt_stats_region_name(const pt_stats *s, uint64_t region) {
 const char *pt_stats_callsite_name(const pt_stats *s, uint64_t callsite) {
   const cs_name *r = pt__kt_find(&s->callsites, K(callsite, 0, 0, 0));
   return r ? r->name : NULL;
+}
+
+/* Application and MPI time per location (the definitions are in
+ * analysis.h): from the rows and the MPI_Init / MPI_Finalize times, so
+ * that every path gives the same. */
+typedef struct app_acc {
+  uint64_t excl, mpi_all, mpi_inside, prog;
+  int mpip; /* a row of the program region or of MPI_Init / Finalize */
+} app_acc;
+static int app_times(pt_stats *s) {
+  size_t nl = s->nout_locs;
+  app_acc *a = calloc(nl ? nl : 1, sizeof *a);
+  if (!a) return PT_ENOMEM;
+  uint64_t prog = pt__stats_program_region(s);
+  int any_init = 0;
+  for (size_t i = 0; i < s->locs.n; i++)
+    any_init |= ((const pt__loc *)pt__kt_at(&s->locs, i))->has_init;
+  s->app_region = prog;
+  s->app_def = prog != PT_NONE ? PT_STATS_APP_PROGRAM
+               : any_init      ? PT_STATS_APP_INIT_FINALIZE
+                               : PT_STATS_APP_REGIONS;
+  for (size_t i = 0; i < s->nout_rl; i++) {
+    const pt_stats_region_loc_row *o = &s->out_rl[i];
+    pt_stats_location_row key = {.location = o->location};
+    pt_stats_location_row *l =
+        bsearch(&key, s->out_locs, nl, sizeof *s->out_locs, cmp_loc);
+    if (!l) continue;
+    app_acc *x = &a[l - s->out_locs];
+    int sp = special_region(s, o->region);
+    x->excl += o->excl;
+    if (is_mpi_region(s, o->region)) {
+      x->mpi_all += o->incl;
+      if (sp == PT__PLAIN) x->mpi_inside += o->incl;
+    }
+    if (o->region == prog) x->prog += o->incl;
+    if (o->region == prog || sp != PT__PLAIN) x->mpip = 1;
+  }
+  for (size_t i = 0; i < nl; i++) {
+    pt_stats_location_row *l = &s->out_locs[i];
+    const app_acc *x = &a[i];
+    const pt__loc *L = pt__kt_find(&s->locs, K(l->location, 0, 0, 0));
+    if (s->app_def == PT_STATS_APP_PROGRAM && x->mpip) {
+      l->app_time = x->prog;
+      l->mpi_time = x->mpi_inside;
+    } else if (s->app_def == PT_STATS_APP_INIT_FINALIZE && L && L->has_init) {
+      uint64_t lo = clip(s, L->init_end);
+      uint64_t hi = clip(s, L->has_fin ? L->fin_start : s->end_eff);
+      l->app_time = hi > lo ? hi - lo : 0;
+      l->mpi_time = x->mpi_inside;
+    } else {
+      l->app_time = x->excl;
+      l->mpi_time = x->mpi_all;
+    }
+  }
+  free(a);
+  return PT_OK;
 }
 
 static int aggregate(pt_stats *s) {
@@ -1130,14 +1277,9 @@ static int aggregate(pt_stats *s) {
     }
   }
   qsort(s->out_rl, s->nout_rl, sizeof *s->out_rl, cmp_rl);
-  for (size_t i = 0; i < s->nout_rl; i++) {
-    const pt_stats_region_loc_row *o = &s->out_rl[i];
-    pt_stats_location_row key = {.location = o->location};
-    pt_stats_location_row *l =
-        bsearch(&key, s->out_locs, nl, sizeof *s->out_locs, cmp_loc);
-    if (!l) continue;
-    l->app_time += o->excl;
-    if (is_mpi_region(s, o->region)) l->mpi_time += o->incl;
+  if (app_times(s) < 0) {
+    free_output(s);
+    return PT_ENOMEM;
   }
   for (size_t i = 0; i < s->pm.n; i++) {
     const pt__pm *p = pt__kt_at(&s->pm, i);
@@ -1209,7 +1351,7 @@ static int aggregate(pt_stats *s) {
   if (detail) {
     for (size_t i = 0; i < s->cs.n; i++) {
       const cs_rec *x = pt__kt_at(&s->cs, i);
-      if (!x->calls && !x->time && !x->msgs) continue;
+      if (!x->calls && !x->time && !x->msgs && !x->rmsgs) continue;
       pt_stats_callsite_row *o = &s->out_cs[s->nout_cs++];
       o->region = x->k[0];
       o->callsite = x->k[1];
@@ -1219,6 +1361,8 @@ static int aggregate(pt_stats *s) {
       o->bytes = x->bytes;
       o->bytes_min = x->bmin;
       o->bytes_max = x->bmax;
+      o->received = x->rmsgs;
+      o->bytes_received = x->rbytes;
     }
     qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
     for (size_t i = 0; i < s->rel.n; i++) {
@@ -1231,7 +1375,9 @@ static int aggregate(pt_stats *s) {
       o->time = x->time;
       o->bytes = x->bytes;
     }
+    rel_sorting = s;
     qsort(s->out_rel, s->nout_rel, sizeof *s->out_rel, cmp_rel);
+    rel_sorting = NULL;
   }
   for (size_t i = 0; i < s->mx.n; i++) {
     const mx_rec *x = pt__kt_at(&s->mx, i);
@@ -1285,7 +1431,12 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
   t->to = s->hi;
   t->end = s->end_eff;
   t->events = s->have & PT_STATS_HAVE_DETAIL ? s->events : 0;
-  if (aggregate((pt_stats *)s) == PT_OK)
+  t->app_region = PT_NONE;
+  if (aggregate((pt_stats *)s) == PT_OK) {
+    t->app_def = s->app_def;
+    t->app_region = s->app_region;
+  }
+  if (s->aggregated)
     for (size_t i = 0; i < s->nout_locs; i++) {
       t->app_time += s->out_locs[i].app_time;
       t->mpi_time += s->out_locs[i].mpi_time;
@@ -1300,9 +1451,13 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
 
 /* Format: "PTST" u32 version 1, then u64 little-endian words: lo, hi, end,
  * relative_to, matrix_by, have, events, rel_count, rel_time, then tables,
- * each a count followed by its rows (strings: length, bytes padded to 8). */
+ * each a count followed by its rows (strings: length, bytes padded to 8).
+ * Version 2: call-site rows hold the received messages and bytes.
+ * Version 3: a region's flags word holds is_mpi | role << 8 | paradigm <<
+ * 16; a location is its id, flags (has_init | has_fin << 1), the end of
+ * MPI_Init and the start of MPI_Finalize. */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 1
+#define SER_VERSION 3
 
 static int put64(pt__buf *b, uint64_t v) {
   uint8_t x[8];
@@ -1337,7 +1492,10 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   for (size_t i = 0; i < s->regions.n && rc == PT_OK; i++) {
     const reg_rec *r = pt__kt_at(&s->regions, i);
     rc = put64(&b, r->k[0]);
-    if (rc == PT_OK) rc = put64(&b, (uint64_t)r->is_mpi);
+    if (rc == PT_OK)
+      rc = put64(&b, (uint64_t)(r->is_mpi != 0) |
+                         (uint64_t)(r->role & 0xff) << 8 |
+                         (uint64_t)(r->paradigm & 0xff) << 16);
     if (rc == PT_OK) rc = putstr(&b, r->name);
   }
   if (rc == PT_OK) rc = put64(&b, s->callsites.n);
@@ -1348,8 +1506,12 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   }
   /* locations */
   if (rc == PT_OK) rc = put64(&b, s->locs.n);
-  for (size_t i = 0; i < s->locs.n && rc == PT_OK; i++)
-    rc = put64(&b, ((const pt__loc *)pt__kt_at(&s->locs, i))->k[0]);
+  for (size_t i = 0; i < s->locs.n && rc == PT_OK; i++) {
+    const pt__loc *L = pt__kt_at(&s->locs, i);
+    uint64_t w[] = {L->k[0], (uint64_t)L->has_init | (uint64_t)L->has_fin << 1,
+                    L->init_end, L->fin_start};
+    for (size_t j = 0; j < 4 && rc == PT_OK; j++) rc = put64(&b, w[j]);
+  }
   /* rows: key words then value words */
 #define ROWS(TAB, TYPE, NK, ...)                                          \
   if (rc == PT_OK) rc = put64(&b, (TAB).n);                               \
@@ -1364,7 +1526,7 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   ROWS(s->pm, pt__pm, 2, x->sent, x->bsent, x->recv, x->brecv)
   ROWS(s->mx, mx_rec, 3, x->count, x->bytes, x->ls, x->lr, x->matched)
   ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
-       x->bmax)
+       x->bmax, x->rmsgs, x->rbytes)
   ROWS(s->rel, rel_rec, 2, x->count, x->time, x->bytes)
 #undef ROWS
   /* unmatched messages: per channel its key, side and queue */
@@ -1468,7 +1630,10 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     }
     free(x->name);
     x->name = name;
-    x->is_mpi = mpi != 0;
+    x->is_mpi = (mpi & 1) != 0;
+    x->role = (int)(mpi >> 8 & 0xff);
+    x->paradigm = (int)(mpi >> 16 & 0xff);
+    x->special = special_of(name);
   }
   n = getcount(&r, 16);
   for (uint64_t i = 0; i < n && !r.bad; i++) {
@@ -1483,9 +1648,17 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     free(x->name);
     x->name = name;
   }
-  n = getcount(&r, 8);
-  for (uint64_t i = 0; i < n && !r.bad; i++)
-    if (!pt__stats_loc(s, get64(&r))) goto nomem;
+  n = getcount(&r, 32);
+  for (uint64_t i = 0; i < n && !r.bad; i++) {
+    uint64_t id = get64(&r), fl = get64(&r), ie = get64(&r), fs = get64(&r);
+    if (r.bad) break;
+    pt__loc *L = pt__stats_loc(s, id);
+    if (!L) goto nomem;
+    L->has_init = (fl & 1) != 0;
+    L->has_fin = (fl & 2) != 0;
+    L->init_end = ie;
+    L->fin_start = fs;
+  }
 #define ROWS(TAB, TYPE, NK, NV, ...)                                        \
   n = getcount(&r, 8 * (NK + NV));                                          \
   for (uint64_t i = 0; i < n && !r.bad; i++) {                              \
@@ -1502,8 +1675,9 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
        x->brecv = v[3])
   ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],
        x->lr = v[3], x->matched = v[4])
-  ROWS(s->cs, cs_rec, 2, 6, x->calls = v[0], x->time = v[1], x->msgs = v[2],
-       x->bytes = v[3], x->bmin = v[4], x->bmax = v[5])
+  ROWS(s->cs, cs_rec, 2, 8, x->calls = v[0], x->time = v[1], x->msgs = v[2],
+       x->bytes = v[3], x->bmin = v[4], x->bmax = v[5], x->rmsgs = v[6],
+       x->rbytes = v[7])
   ROWS(s->rel, rel_rec, 2, 3, x->count = v[0], x->time = v[1],
        x->bytes = v[2])
 #undef ROWS

@@ -32,7 +32,12 @@ typedef struct pt__rl {
   uint64_t k[4];
   uint64_t count, incl, excl, vmin, vmax; /* vmin = UINT64_MAX: none */
   uint8_t known, is_mpi; /* is_mpi of the region, cached when known */
+  uint8_t special;       /* PT__INIT / PT__FINALIZE, cached when known */
 } pt__rl;
+
+/* MPI_Init / MPI_Init_thread and MPI_Finalize regions (by name): the
+ * bounds of mpiP's application time. */
+enum { PT__PLAIN = 0, PT__INIT = 1, PT__FINALIZE = 2 };
 
 /* (location, peer as recorded) point-to-point totals */
 typedef struct pt__pm {
@@ -69,6 +74,10 @@ typedef struct pt__loc {
    * table (region 0 = empty) */
   uint64_t cc_reg[PT__MSGCACHE], cc_site[PT__MSGCACHE];
   uint32_t cc_row[PT__MSGCACHE];
+  /* end of the location's first MPI_Init visit and start of its first
+   * MPI_Finalize (times as recorded) */
+  uint64_t init_end, fin_start;
+  uint8_t has_init, has_fin;
 } pt__loc;
 
 /* An event kept for snapshots (pending sends and requests): slots only. */
@@ -107,6 +116,8 @@ struct pt_stats {
   int finished, frozen, aggregated, any_event;
   uint32_t have;
   uint64_t events, rel_count, rel_time;
+  uint32_t app_def;    /* pt_stats_app_def, set by aggregation */
+  uint64_t app_region; /* the program region or PT_NONE, likewise */
 
   /* definitions */
   pt__ktab regions;   /* id -> name, is_mpi */
@@ -169,5 +180,10 @@ uint64_t pt__stats_peer_loc(const pt_stats *s, int64_t peer);
 /* The rank a location speaks for in messages (its id without ranks). */
 uint64_t pt__stats_rank_of(const pt_stats *s, uint64_t loc);
 void pt__stats_invalidate(pt_stats *s);
+/* The program region (see pt_stats_totals.app_region) or PT_NONE, and
+ * whether an MPI_Init / MPI_Init_thread region is defined: from the
+ * definitions alone. */
+uint64_t pt__stats_program_region(const pt_stats *s);
+int pt__stats_has_init_region(const pt_stats *s);
 
 #endif

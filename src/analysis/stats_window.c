@@ -336,6 +336,15 @@ int pt_stats_window(pt_stats **out, const char *path,
     rc = pt_stats_def(probe, pt_reader_def(r, i));
   if (rc == PT_OK) rc = pt__stats_freeze(probe);
   if (rc < 0) goto fail;
+  /* without a program region, the application time of a trace with
+   * MPI_Init runs from the end of MPI_Init, which summaries do not hold */
+  if (pt__stats_program_region(probe) == PT_NONE &&
+      pt__stats_has_init_region(probe)) {
+    rc = pt__err(err, PT_ENOTFOUND,
+                 "%s: MPI_Init without a program region: the application "
+                 "time needs a full scan", path);
+    goto fail;
+  }
   /* locations that must have summaries: the selected ones stored in a
    * stream (a defined location without events has none) */
   size_t nsel = 0;

@@ -126,6 +126,111 @@ done
 cmp -s before.txt after.txt && t_pass summarize_keeps_events ||
   t_fail summarize_keeps_events "dumps differ"
 
+# ---- mpiP's definitions: application time from the end of MPI_Init to the
+# start of MPI_Finalize (the recorder's program region, or the calls), sent
+# bytes per MPI function, --relative-to rows sorted by time -----------------
+cat >mp.txt <<'TXT'
+# paratrace text 1
+stream 0 location=0
+stream 1 location=1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0
+def location id=1 group=1
+def region id=1 name="MPI_Init"
+def region id=2 role=1 paradigm=1 name="prog"
+def region id=3 role=1 paradigm=3 name="MPI_Sendrecv"
+def region id=4 role=1 paradigm=3 name="MPI_Finalize"
+def region id=5 name="inner"
+def region id=6 name="a_inner"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 1000 0 leave region=1
+event 1000 0 enter region=2
+event 1000 1 leave region=1
+event 1000 1 enter region=2
+event 1100 0 enter region=3
+event 1100 1 enter region=3
+event 1101 0 send callsite=0 peer=1 comm=0 tag=1 bytes=4
+event 1101 1 send callsite=0 peer=0 comm=0 tag=1 bytes=4
+event 1102 0 recv callsite=0 peer=1 comm=0 tag=1 bytes=4
+event 1102 1 recv callsite=0 peer=0 comm=0 tag=1 bytes=4
+event 1110 0 leave region=3
+event 1110 1 leave region=3
+event 1200 0 enter region=3
+event 1200 1 enter region=3
+event 1201 0 send callsite=0 peer=1 comm=0 tag=1 bytes=4
+event 1201 1 send callsite=0 peer=0 comm=0 tag=1 bytes=4
+event 1202 0 recv callsite=0 peer=1 comm=0 tag=1 bytes=4
+event 1202 1 recv callsite=0 peer=0 comm=0 tag=1 bytes=4
+event 1210 0 leave region=3
+event 1210 1 leave region=3
+event 1300 0 enter region=5
+event 1350 0 leave region=5
+event 1400 0 enter region=6
+event 1400 1 enter region=6
+event 1410 0 leave region=6
+event 1410 1 leave region=6
+event 2000 0 leave region=2
+event 2000 0 enter region=4
+event 2000 1 leave region=2
+event 2000 1 enter region=4
+event 2010 0 leave region=4
+event 2010 1 leave region=4
+TXT
+grep -v -e 'region=2$' -e 'id=2 ' mp.txt >mi.txt
+ok mp_csv "$PT" stats --csv mp.txt >mp.csv
+# application time 1000 + 1000, MPI time the 4 Sendrecv (MPI_Init and
+# MPI_Finalize excluded, as mpiP), the program region's id
+grep -q '^totals,.*,2000,40,program,2,0$' mp.csv && t_pass mp_app_time_program ||
+  t_fail mp_app_time_program "$(grep '^totals' mp.csv)"
+grep -q '^location,0,1000,20,' mp.csv && t_pass mp_location_app_time ||
+  t_fail mp_location_app_time "$(grep '^location,' mp.csv)"
+ok mi_csv "$PT" stats --csv mi.txt >mi.csv
+grep -q '^totals,.*,2000,40,init_finalize,,0$' mi.csv &&
+  t_pass mp_app_time_init_finalize || t_fail mp_app_time_init_finalize "$(grep '^totals' mi.csv)"
+# 4 Sendrecv of 4 bytes each sent 16 bytes (and received 16)
+grep -q '^mpi_callsite,3,"MPI_Sendrecv",,"-",4,40,2,100,4,16,4,4,4,16$' mp.csv &&
+  t_pass mp_sent_bytes || t_fail mp_sent_bytes "$(grep '^mpi_callsite' mp.csv)"
+ok mp_table "$PT" stats mp.txt >mp.out
+grep -q "program region 'prog'" mp.out && t_pass mp_table_says_definition ||
+  t_fail mp_table_says_definition "$(head -4 mp.out)"
+grep -q '^MPI_Init  *2  *[0-9.e-]*  *-  *-  ' mp.out &&
+  grep -q '^MPI_Sendrecv  *4  *[0-9.e-]*  *2\.00  *100\.00  *4  *16 B ' mp.out &&
+  t_pass mp_table_mpi_view || t_fail mp_table_mpi_view "$(grep '^MPI_' mp.out)"
+"$PT" stats pp.txt | grep -q 'time inside any region' &&
+  t_pass pp_table_says_definition || t_fail pp_table_says_definition "$("$PT" stats pp.txt | head -3)"
+# --relative-to: regions by time descending (inner 50, MPI_Sendrecv 40,
+# a_inner 20), then event kinds by name
+"$PT" stats --relative-to prog mp.txt |
+  awk '/^Inside/ {on = 1; next} on && NF > 2 && $1 != "type" {print $2}' >mpr.order
+[ "$(tr '\n' ' ' <mpr.order)" = "inner MPI_Sendrecv a_inner recv send " ] &&
+  t_pass mp_relative_sorted || t_fail mp_relative_sorted "$(tr '\n' ' ' <mpr.order)"
+# windows from summaries equal a full scan with the program region; without
+# it the application time needs the events (the window scans)
+ok mp_ptf "$PT" -q convert mp.txt -o mp.ptf
+ok mi_ptf "$PT" -q convert mi.txt -o mi.ptf
+ok mp_summarize "$PT" -q summarize --every 300 mp.ptf
+ok mi_summarize "$PT" -q summarize --every 300 mi.ptf
+for w in "--from 500 --to 1105" "--from 1205 --to 2005" "--from 1000"; do
+  for t in mp mi; do
+    "$PT" -q stats --csv $w $t.ptf >$t.fast.csv 2>$t.fast.err &&
+      "$PT" -q stats --csv --no-summaries $w $t.ptf >$t.full.csv 2>$t.full.err ||
+      { t_fail "$t window $w" "$(cat $t.fast.err $t.full.err)"; continue; }
+    norm $t.fast.csv >$t.fast.n
+    norm $t.full.csv >$t.full.n
+    a=$(grep '^totals' $t.fast.csv | cut -d, -f9-11)
+    b=$(grep '^totals' $t.full.csv | cut -d, -f9-11)
+    [ "$a" = "$b" ] && cmp -s $t.fast.n $t.full.n && t_pass "$t window $w" ||
+      t_fail "$t window $w" "$a / $b $(diff $t.fast.n $t.full.n | head -4)"
+  done
+  grep -q ',1$' mp.fast.csv && t_pass "mp window $w from summaries" ||
+    t_fail "mp window $w from summaries" "$(grep '^totals' mp.fast.csv)"
+done
+fails_cleanly mi_require_summaries 1 'MPI_Init' \
+  "$PT" stats --require-summaries --from 500 --to 1105 mi.ptf
+
 # ---- slices -------------------------------------------------------------------
 ok slice_nosnap "$PT" -q slice --from 10ms --to 20ms -o s1.ptf g2.ptf
 ok slice_nosnap_check "$PT" -q check s1.ptf >/dev/null

@@ -39,6 +39,38 @@ ok "summarize" "$PT" summarize --every 500us g.ptf
 same "window from summaries" 3 --from 1ms --to 3ms --require-summaries --csv g.ptf
 same "more ranks than streams" 9 --csv g.ptf
 same "text input (rank 0 reads)" 3 --csv g.txt
+# mpiP's application time (program region, or MPI_Init..MPI_Finalize) and
+# sent bytes: each rank holds one location's MPI_Init / MPI_Finalize times
+{
+  echo '# paratrace text 1'
+  for l in 0 1 2; do
+    echo "stream $l location=$l"
+    echo "def location_group id=$l rank=$l"
+    echo "def location id=$l group=$l"
+  done
+  echo 'def region id=1 name="MPI_Init"'
+  echo 'def region id=2 role=1 paradigm=1 name="prog"'
+  echo 'def region id=3 role=1 paradigm=3 name="MPI_Sendrecv"'
+  echo 'def region id=4 role=1 paradigm=3 name="MPI_Finalize"'
+  for l in 0 1 2; do
+    p=$(((l + 1) % 3)); o=$((l * 7))
+    echo "event $o $l enter region=1"
+    echo "event $((o + 100)) $l leave region=1"
+    echo "event $((o + 100)) $l enter region=2"
+    echo "event $((o + 150)) $l enter region=3"
+    echo "event $((o + 151)) $l send callsite=0 peer=$p comm=0 tag=1 bytes=$((l + 4))"
+    echo "event $((o + 160)) $l leave region=3"
+    echo "event $((o + 400)) $l leave region=2"
+    echo "event $((o + 400)) $l enter region=4"
+    echo "event $((o + 410)) $l leave region=4"
+  done
+} >mp.txt
+grep -v -e 'region=2$' -e 'id=2 ' mp.txt >mi.txt
+ok "program region trace" "$PT" -q convert mp.txt -o mp.ptf
+ok "init-finalize trace" "$PT" -q convert mi.txt -o mi.ptf
+same "program region" 3 --csv mp.ptf
+same "program region, table" 2 mp.ptf
+same "MPI_Init..MPI_Finalize" 3 --json mi.ptf
 $RUN -np 2 "$PT" stats no-such.ptf >/dev/null 2>err; rc=$?
 if [ $rc != 0 ] && grep -q 'no-such.ptf' err; then t_pass "missing trace: error, no hang"
 else t_fail "missing trace" "exit $rc"; fi

@@ -303,6 +303,207 @@ TEST(relative_statistics) {
   pt_stats_destroy(s);
 }
 
+/* Relative rows: regions by time descending, ties by name; then event
+ * kinds by name. */
+TEST(relative_rows_sorted) {
+  pt_stats *s = mk(0, 0, 5);
+  def_region(s, 5, "outer");
+  def_region(s, 6, "short");
+  def_region(s, 7, "long");
+  def_region(s, 8, "b_tie");
+  def_region(s, 9, "a_tie");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  ev(s, 0, 0, PT_EV_ENTER, 5);
+  uint64_t t = 10;
+  const uint64_t reg[] = {6, 7, 8, 9}, len[] = {5, 40, 7, 7};
+  for (int i = 0; i < 4; i++) {
+    ev(s, t, 0, PT_EV_ENTER, reg[i]);
+    ev(s, t + len[i], 0, PT_EV_LEAVE, reg[i]);
+    t += len[i] + 1;
+  }
+  msg(s, t, 0, PT_EV_SEND, 1, 0, 64);
+  msg(s, t + 1, 0, PT_EV_RECV, 1, 0, 64);
+  ev(s, t + 2, 0, PT_EV_LEAVE, 5);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nrelative(s), 6);
+  const uint64_t want[] = {7, 9, 8, 6};
+  for (size_t i = 0; i < 4; i++) {
+    ASSERT_EQ_U64(pt_stats_relative(s, i)->what, PT_STATS_REL_REGION);
+    ASSERT_EQ_U64(pt_stats_relative(s, i)->id, want[i]);
+  }
+  ASSERT_EQ_U64(pt_stats_relative(s, 4)->id, PT_EV_RECV); /* "recv" < "send" */
+  ASSERT_EQ_U64(pt_stats_relative(s, 5)->id, PT_EV_SEND);
+  pt_stats_destroy(s);
+}
+
+/* mpiP's application time: locations 0 and 1 run MPI_Init [0, 100),
+ * then (with_prog) the program region [100, 400), an MPI_Send
+ * [150, 160) inside, MPI_Finalize [400, 410); location 1 starts 20 later
+ * and also has user code before MPI_Init.  Location 2 is a thread: one
+ * MPI_Recv [200, 230) and no MPI_Init. */
+static void mpip_trace(pt_stats *s, int with_prog) {
+  def_region(s, 10, "MPI_Init");
+  def_region(s, 12, "MPI_Send");
+  def_region(s, 13, "MPI_Finalize");
+  def_region(s, 14, "MPI_Recv");
+  def_region(s, 15, "setup");
+  if (with_prog) {
+    pt_def d;
+    pt_def_init(&d, PT_DEF_REGION, 11);
+    d.name = "prog";
+    d.i0 = PT_ROLE_FUNCTION;
+    d.i1 = PT_PARADIGM_USER;
+    if (pt_stats_def(s, &d) != PT_OK) abort();
+  }
+  def_loc(s, 0);
+  def_loc(s, 1);
+  def_loc(s, 2);
+  ev(s, 0, 1, PT_EV_ENTER, 15);
+  ev(s, 20, 1, PT_EV_LEAVE, 15);
+  for (uint64_t l = 0; l < 2; l++) {
+    uint64_t o = 20 * l;
+    ev(s, o + 0, l, PT_EV_ENTER, 10);
+    ev(s, o + 100, l, PT_EV_LEAVE, 10);
+    if (with_prog) ev(s, o + 100, l, PT_EV_ENTER, 11);
+    ev(s, o + 150, l, PT_EV_ENTER, 12);
+    ev(s, o + 160, l, PT_EV_LEAVE, 12);
+    if (with_prog) ev(s, o + 400, l, PT_EV_LEAVE, 11);
+    ev(s, o + 400, l, PT_EV_ENTER, 13);
+    ev(s, o + 410, l, PT_EV_LEAVE, 13);
+  }
+  ev(s, 200, 2, PT_EV_ENTER, 14);
+  ev(s, 230, 2, PT_EV_LEAVE, 14);
+}
+
+/* mpiP counts the messages and bytes a function sent: 4 MPI_Sendrecv of
+ * 4 bytes each moved 16 bytes (the receives are kept apart); a
+ * collective counts its sent part. */
+TEST(callsite_bytes_are_sent_bytes) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "MPI_Sendrecv");
+  def_region(s, 2, "MPI_Allreduce");
+  def_region(s, 3, "MPI_Recv");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  for (uint64_t i = 0; i < 2; i++)
+    for (uint64_t l = 0; l < 2; l++) {
+      uint64_t t = 100 * i + 10 * l;
+      ev(s, t, l, PT_EV_ENTER, 1);
+      msg(s, t + 1, l, PT_EV_SEND, (int64_t)(1 - l), 0, 4);
+      msg(s, t + 2, l, PT_EV_RECV, (int64_t)(1 - l), 0, 4);
+      ev(s, t + 3, l, PT_EV_LEAVE, 1);
+    }
+  pt_event e;
+  ev(s, 300, 0, PT_EV_ENTER, 2);
+  pt_event_init(&e, PT_EV_COLL_END, 305, 0);
+  e.size = 8;
+  e.size2 = 16;
+  ASSERT_OK(pt_stats_event(s, &e));
+  ev(s, 310, 0, PT_EV_LEAVE, 2);
+  ev(s, 400, 1, PT_EV_ENTER, 3);
+  msg(s, 405, 1, PT_EV_RECV, 0, 9, 100);
+  ev(s, 410, 1, PT_EV_LEAVE, 3);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 3);
+  const pt_stats_callsite_row *c = pt_stats_callsite(s, 0);
+  ASSERT_EQ_U64(c->region, 1);
+  ASSERT_EQ_U64(c->calls, 4);
+  ASSERT_EQ_U64(c->messages, 4);
+  ASSERT_EQ_U64(c->bytes, 16);
+  ASSERT_EQ_U64(c->bytes_min, 4);
+  ASSERT_EQ_U64(c->bytes_max, 4);
+  ASSERT_EQ_U64(c->received, 4);
+  ASSERT_EQ_U64(c->bytes_received, 16);
+  c = pt_stats_callsite(s, 1);
+  ASSERT_EQ_U64(c->region, 2);
+  ASSERT_EQ_U64(c->messages, 1);
+  ASSERT_EQ_U64(c->bytes, 8);
+  ASSERT_EQ_U64(c->bytes_received, 16);
+  c = pt_stats_callsite(s, 2); /* a receive sends nothing */
+  ASSERT_EQ_U64(c->region, 3);
+  ASSERT_EQ_U64(c->messages, 0);
+  ASSERT_EQ_U64(c->bytes, 0);
+  ASSERT_EQ_U64(c->received, 1);
+  ASSERT_EQ_U64(c->bytes_received, 100);
+  pt_stats_destroy(s);
+}
+
+TEST(app_time_as_mpip) {
+  for (int with_prog = 1; with_prog >= 0; with_prog--) {
+    pt_stats *s = mk(0, 0, PT_NONE);
+    mpip_trace(s, with_prog);
+    ASSERT_OK(pt_stats_finish(s));
+    pt_stats_totals t;
+    pt_stats_get_totals(s, &t);
+    ASSERT_EQ_U64(t.app_def, with_prog ? PT_STATS_APP_PROGRAM
+                                       : PT_STATS_APP_INIT_FINALIZE);
+    ASSERT_EQ_U64(t.app_region, with_prog ? 11 : PT_NONE);
+    /* 300 + 300 from the end of MPI_Init to the start of MPI_Finalize,
+     * 30 for the thread (time in regions); MPI: 10 + 10 + 30 */
+    ASSERT_EQ_U64(t.app_time, 630);
+    ASSERT_EQ_U64(t.mpi_time, 50);
+    const pt_stats_location_row *l1 = pt_stats_location(s, 1);
+    ASSERT_EQ_U64(l1->app_time, 300);
+    ASSERT_EQ_U64(l1->mpi_time, 10);
+    /* MPI_Init and MPI_Finalize stay in the flat profile */
+    ASSERT_EQ_U64(find_region(s, 10)->incl, 200);
+    ASSERT_EQ_U64(find_region(s, 13)->count, 2);
+    /* a window: [300, 415) holds 100 + 115 of the spans, no MPI call */
+    pt_stats *w = mk(300, 415, PT_NONE);
+    mpip_trace(w, with_prog);
+    ASSERT_OK(pt_stats_finish(w));
+    pt_stats_get_totals(w, &t);
+    ASSERT_EQ_U64(t.app_time, 215);
+    ASSERT_EQ_U64(t.mpi_time, 0);
+    /* merged halves (one through the serialized form) give the same */
+    for (int half = 0; half < 2; half++) {
+      uint64_t a[2] = {0, 2}, b[1] = {1};
+      pt_stats_opts o = {0};
+      o.relative_to = PT_NONE;
+      o.end = 430;
+      o.locations = half ? b : a;
+      o.nlocations = half ? 1 : 2;
+      pt_stats *h1 = NULL, *h2 = NULL, *h3 = NULL;
+      ASSERT_OK(pt_stats_create(&h1, &o));
+      mpip_trace(h1, with_prog);
+      ASSERT_OK(pt_stats_finish(h1));
+      o.locations = half ? a : b;
+      o.nlocations = half ? 2 : 1;
+      ASSERT_OK(pt_stats_create(&h2, &o));
+      mpip_trace(h2, with_prog);
+      ASSERT_OK(pt_stats_finish(h2));
+      void *buf = NULL;
+      size_t len = 0;
+      ASSERT_OK(pt_stats_serialize(h2, &buf, &len));
+      ASSERT_OK(pt_stats_deserialize(&h3, buf, len));
+      pt_stats_buffer_free(buf);
+      ASSERT_OK(pt_stats_merge(h1, h3));
+      pt_stats_totals m;
+      pt_stats_get_totals(h1, &m);
+      ASSERT_EQ_U64(m.app_def, with_prog ? PT_STATS_APP_PROGRAM
+                                         : PT_STATS_APP_INIT_FINALIZE);
+      ASSERT_EQ_U64(m.app_time, 630);
+      ASSERT_EQ_U64(m.mpi_time, 50);
+      pt_stats_destroy(h1);
+      pt_stats_destroy(h2);
+      pt_stats_destroy(h3);
+    }
+    pt_stats_destroy(w);
+    pt_stats_destroy(s);
+  }
+  /* without MPI_Init: time inside any region, as before */
+  pt_stats *s = mk(0, 0, PT_NONE);
+  nest_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_EQ_U64(t.app_def, PT_STATS_APP_REGIONS);
+  ASSERT_EQ_U64(t.app_region, PT_NONE);
+  ASSERT_EQ_U64(t.app_time, 100);
+  pt_stats_destroy(s);
+}
+
 TEST(bad_options) {
   pt_stats *s = NULL;
   pt_stats_opts o = {0};
@@ -612,6 +813,9 @@ int main(void) {
   RUN(unknown_peer_and_none_region);
   RUN(matrix_by_tag);
   RUN(relative_statistics);
+  RUN(relative_rows_sorted);
+  RUN(callsite_bytes_are_sent_bytes);
+  RUN(app_time_as_mpip);
   RUN(bad_options);
   RUN(merge_of_halves_equals_one_pass);
   RUN(runs_equal_merged_events);
