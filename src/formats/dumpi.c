@@ -2125,6 +2125,12 @@ static int sk_def(dsink *k, const pt_def *d) {
         k->nmeta++;
         return PT_OK;
       }
+      /* a rank's keyval; others (a communicator's, such as OTF2's
+       * otf2:intercomm, or global ones) have nothing to give DUMPI */
+      int64_t rk = d->parent < k->ngroup_rank && k->group_rank[d->parent] >= 0
+                       ? k->group_rank[d->parent]
+                       : (int64_t)d->parent;
+      if (d->parent == PT_NONE || rk < 0 || rk > 1000000) return PT_OK;
       srank *r = rank_for_group(k, d->parent, 1);
       if (!r) return PT_ENOMEM;
       const char *n = d->name;

@@ -32,6 +32,7 @@
 #include <execinfo.h>
 #include <link.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,30 +300,62 @@ static uint64_t fnv(uint64_t h, const int *v, int n) {
   return h;
 }
 
-static void def_comm(const comm_info *ci, const int *members, int n) {
+/* A group of COMM_WORLD ranks: those outside it (spawned or connected
+ * processes) are left out and counted in the name. */
+static void def_group(uint64_t id, const char *what, const int *members,
+                      int n) {
   uint64_t *m = malloc(sizeof *m * (size_t)(n ? n : 1));
   if (!m) return;
-  /* members are COMM_WORLD ranks: those outside it (spawned or connected
-   * processes) are left out and counted in the name */
   int k = 0;
   for (int i = 0; i < n; i++)
     if (members[i] >= 0) m[k++] = (uint64_t)members[i];
-  char name[80];
+  char name[96];
   if (k < n)
-    snprintf(name, sizeof name, "comm %llx (%d outside COMM_WORLD)",
-             (unsigned long long)ci->id, n - k);
+    snprintf(name, sizeof name, "%s %llx (%d outside COMM_WORLD)", what,
+             (unsigned long long)id, n - k);
   else
-    snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
-  n = k;
-  pt_def g = {.kind = PT_DEF_GROUP, .id = ci->id, .i0 = PT_GROUP_COMM_GROUP,
-              .i1 = PT_PARADIGM_MPI, .name = name, .nmembers = (uint64_t)n,
+    snprintf(name, sizeof name, "%s %llx", what, (unsigned long long)id);
+  pt_def g = {.kind = PT_DEF_GROUP, .id = id, .i0 = PT_GROUP_COMM_GROUP,
+              .i1 = PT_PARADIGM_MPI, .name = name, .nmembers = (uint64_t)k,
               .members = m};
   pt_rec_def(&g);
-  pt_def c = {.kind = PT_DEF_COMM, .id = ci->id, .parent = PT_NONE,
-              .ref = ci->id, .i0 = PT_PARADIGM_MPI, .i1 = ci->inter,
-              .name = name};
-  pt_rec_def(&c);
   free(m);
+}
+
+static int min_rank(const int *v, int n) {
+  int m = INT_MAX;
+  for (int i = 0; i < n; i++)
+    if (v[i] >= 0 && v[i] < m) m = v[i];
+  return m;
+}
+
+/* The communicator's definition, the same on every member: an
+ * intracommunicator's group; for an intercommunicator (as OTF2 has it)
+ * the group of the side with the lowest COMM_WORLD rank, and the other
+ * side's group in KEYVAL otf2:intercomm (scope: the communicator). */
+static void def_comm(const comm_info *ci, const int *local, const int *remote) {
+  const int *a = local, *b = remote;
+  int na = ci->size, nb = ci->inter ? ci->rsize : 0;
+  if (ci->inter && min_rank(remote, nb) < min_rank(local, na)) {
+    a = remote, b = local;
+    na = ci->rsize, nb = ci->size;
+  }
+  def_group(ci->id, "comm", a, na);
+  char name[64];
+  snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
+  if (ci->inter) {
+    /* another hashed id (an id is a KEYVAL value, a signed integer) */
+    uint64_t bid = ci->id ^ (UINT64_C(1) << 61);
+    def_group(bid, "remote group", b, nb);
+    char v[32];
+    snprintf(v, sizeof v, "%lld", (long long)bid);
+    pt_def kv = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = ci->id,
+                 .name = "otf2:intercomm", .s1 = v};
+    pt_rec_def(&kv);
+  }
+  pt_def c = {.kind = PT_DEF_COMM, .id = ci->id, .parent = PT_NONE,
+              .ref = ci->id, .i0 = PT_PARADIGM_MPI, .name = name};
+  pt_rec_def(&c);
 }
 
 /* World ranks of the members of group g (n of them) into out. */
@@ -386,15 +419,7 @@ static comm_info *comm_get(int64_t handle) {
     uint64_t seq = s ? s->id++ : 0;
     ci->id = (h & ~UINT64_C(0xffff)) | (seq & 0xffff) | (UINT64_C(1) << 62);
     ci->id &= ~(UINT64_C(1) << 63);
-    int n = ci->size + (ci->inter ? ci->rsize : 0);
-    int *all = malloc(sizeof(int) * (size_t)(n + 1));
-    if (all) {
-      memcpy(all, local, sizeof(int) * (size_t)ci->size);
-      if (ci->inter)
-        memcpy(all + ci->size, ci->world, sizeof(int) * (size_t)ci->rsize);
-      def_comm(ci, all, n);
-      free(all);
-    }
+    def_comm(ci, local, ci->world);
   }
   free(local);
   if (lg != MPI_GROUP_NULL) PMPI_Group_free(&lg);

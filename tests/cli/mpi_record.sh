@@ -114,6 +114,16 @@ if "$PT" convert fam.ptf -o famio.otf2 >/dev/null 2>&1 &&
    [ "$(grep -c '^IO_HANDLE ' famio.defs)" = 5 ]; then
   t_pass "MPI-IO to OTF2: paradigm, file, a handle per rank"
 else t_fail "MPI-IO to OTF2" "$(grep 'IO_\|warning' famio.defs | head -4)"; fi
+# the intercommunicator between the halves: one definition on every rank
+# (the side with world rank 0 as OTF2's group A), an OTF2 InterComm
+# with both groups, no comm flags
+"$PT" convert --force fam.ptf -o famio.otf2 >/dev/null 2>famio.err
+if ! grep -q 'reuse the id' famio.err &&
+   otf2-print -G famio.otf2 2>&1 | grep '^INTER_COMM' |
+     grep 'Group A: "comm ' | grep 'Group B: "remote group ' | grep -q 'Flags: NONE'; then
+  t_pass "intercommunicator: one definition, OTF2 InterComm"
+else t_fail "intercommunicator: one definition, OTF2 InterComm" \
+  "$(cat famio.err; otf2-print -G famio.otf2 2>&1 | grep '^INTER_COMM')"; fi
 
 # split communicator: its messages carry COMM_WORLD peers and its own id
 awk '$4 == "send" && / tag=40 / && !/ comm=2 / {print}' dump.4 >split
