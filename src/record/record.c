@@ -54,6 +54,17 @@ static uint64_t g_generation; /* bumped by each start: stale TLS is reset */
 /* initial-exec: no __tls_get_addr call on the hot path, also when this
  * code is in a preloaded or linked shared library */
 #define PT_TLS __thread __attribute__((tls_model("initial-exec")))
+/* whether this thread holds g_mu: the signal handler must not wait for a
+ * lock its own thread was interrupted holding */
+static PT_TLS int t_holds_mu;
+static void mu_lock(void) {
+  pthread_mutex_lock(&g_mu);
+  t_holds_mu = 1;
+}
+static void mu_unlock(void) {
+  t_holds_mu = 0;
+  pthread_mutex_unlock(&g_mu);
+}
 static PT_TLS rthread *t_self;
 PT_TLS pt__open_call pt__rec_open;
 static PT_TLS uint64_t t_generation;
@@ -152,14 +163,14 @@ static int def_locked(const pt_def *d) {
 }
 
 int pt_rec_def(const pt_def *def) {
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   int rc = def_locked(def);
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   return rc;
 }
 
 uint64_t pt_rec_region(const char *name, int role, int paradigm) {
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   int created;
   uint64_t id = name_id(0, name, &created);
   if (created && g_w) {
@@ -167,19 +178,19 @@ uint64_t pt_rec_region(const char *name, int role, int paradigm) {
                 .name = name};
     def_locked(&d);
   }
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   return id;
 }
 
 uint64_t pt_rec_attribute(const char *name, int type) {
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   int created;
   uint64_t id = name_id(1, name, &created);
   if (created && g_w) {
     pt_def d = {.kind = PT_DEF_ATTRIBUTE, .id = id, .i0 = type, .name = name};
     def_locked(&d);
   }
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   return id;
 }
 
@@ -306,11 +317,11 @@ static pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
 static int g_exit_key_ok;
 static void thread_exit(void *p) {
   (void)p; /* may be stale (a stop frees the threads): not used */
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   for (rthread *q = g_threads; q; q = q->next)
     if (q->open == &pt__rec_open) /* this thread's slot */
       __atomic_store_n(&q->open, NULL, __ATOMIC_RELEASE);
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
 }
 static void exit_key_init(void) {
   g_exit_key_ok = pthread_key_create(&g_exit_key, thread_exit) == 0;
@@ -318,14 +329,14 @@ static void exit_key_init(void) {
 
 static rthread *thread_new(void) {
   pthread_once(&g_exit_once, exit_key_init);
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   if (!g_w) {
-    pthread_mutex_unlock(&g_mu);
+    mu_unlock();
     return NULL;
   }
   rthread *t = calloc(1, sizeof *t);
   if (!t) {
-    pthread_mutex_unlock(&g_mu);
+    mu_unlock();
     fail_once("out of memory");
     return NULL;
   }
@@ -338,7 +349,7 @@ static rthread *thread_new(void) {
     if (!(t->ring = malloc(t->cap))) rc = PT_ENOMEM;
   }
   if (rc) {
-    pthread_mutex_unlock(&g_mu);
+    mu_unlock();
     free(t);
     fail_once(rc == PT_ENOMEM ? "out of memory" : pt_writer_errmsg(g_w));
     return NULL;
@@ -355,7 +366,7 @@ static rthread *thread_new(void) {
   t->next = g_threads;
   g_threads = t;
   if (g_exit_key_ok) pthread_setspecific(g_exit_key, t);
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   return t;
 }
 
@@ -609,15 +620,29 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
       unsigned old_alarm = alarm(10);
       uint64_t t0 = pt__clock_ns();
       int ranks = 0;
-      if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) &&
-          pthread_mutex_trylock(&g_mu) == 0) {
+      /* another thread holding the lock (defining a region, starting its
+       * stream) lets it go soon: waited for, at most 2 s; this thread
+       * holding it (interrupted inside) cannot close */
+      int locked = 0;
+      struct timespec ms1 = {0, 1000000};
+      for (int i = 0; !t_holds_mu && i < 2000 &&
+                      __atomic_load_n(&g_on, __ATOMIC_RELAXED);
+           i++) {
+        if (pthread_mutex_trylock(&g_mu) == 0) {
+          locked = 1;
+          t_holds_mu = 1;
+          break;
+        }
+        nanosleep(&ms1, NULL);
+      }
+      if (locked) {
         if (g_w) {
           ranks = g_o.nranks > 1;
           quiesce();
           write_open_calls();
           stop_locked(NULL);
         }
-        pthread_mutex_unlock(&g_mu);
+        mu_unlock();
       }
       /* A launcher ending a job (Open MPI after MPI_Abort or a crash)
        * sends SIGTERM to every rank, then SIGKILL to all as soon as the
@@ -677,6 +702,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
  * inherited recorder (the memory stays; the child may start its own). */
 static void forget_in_child(void) {
   pthread_mutex_init(&g_mu, NULL);
+  t_holds_mu = 0;
   g_w = NULL;
   g_threads = NULL;
   g_nthreads = 0;
@@ -698,9 +724,9 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   if (o.rank >= o.nranks)
     return pt__err(err, PT_EINVAL, "rank %llu of %llu",
                    (unsigned long long)o.rank, (unsigned long long)o.nranks);
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   if (g_w) {
-    pthread_mutex_unlock(&g_mu);
+    mu_unlock();
     return pt__err(err, PT_ESTATE, "a recorder is already running");
   }
   pt_writer_opts wo = {
@@ -711,7 +737,7 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
       .part = o.rank};
   int rc = pt_writer_open(&g_w, o.path, &wo, err);
   if (rc) {
-    pthread_mutex_unlock(&g_mu);
+    mu_unlock();
     return rc;
   }
   free(g_path);
@@ -745,7 +771,7 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   }
   __atomic_store_n(&g_measure, 1, __ATOMIC_RELEASE);
   __atomic_store_n(&g_on, 1, __ATOMIC_RELEASE);
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   static int installed;
   if (!installed) {
     installed = 1;
@@ -780,14 +806,14 @@ static int stop_locked(pt_error *err) {
 }
 
 int pt_rec_stop(pt_error *err) {
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   if (!g_w) {
-    pthread_mutex_unlock(&g_mu);
+    mu_unlock();
     return PT_OK;
   }
   quiesce();
   int rc = stop_locked(err);
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   return rc;
 }
 
@@ -871,9 +897,9 @@ static void autostart(void) {
   if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") ||
       getenv("PMIX_RANK") || getenv("MPI_LOCALNRANKS"))
     return;
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   int running = g_w != NULL;
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   if (running) return;
   pt_error e = {0};
   if (pt_rec_start_env(0, 1, 0, &e) == PT_OK) atexit(stop_at_exit);
@@ -915,14 +941,14 @@ static uint64_t label_id(const char *label) {
   /* Labels share the region name space (class 0) under a prefix. */
   char buf[256];
   snprintf(buf, sizeof buf, "label:%s", label ? label : "");
-  pthread_mutex_lock(&g_mu);
+  mu_lock();
   int created;
   uint64_t id = name_id(0, buf, &created);
   if (created && g_w) {
     pt_def d = {.kind = PT_DEF_LABEL, .id = id, .name = label};
     def_locked(&d);
   }
-  pthread_mutex_unlock(&g_mu);
+  mu_unlock();
   return id;
 }
 
