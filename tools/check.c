@@ -158,6 +158,11 @@ int cmd_check(int argc, char **argv) {
                path, st.skewed_messages, st.skewed_messages == 1 ? "" : "s",
                st.skewed_messages == 1 ? "its" : "their", st.max_skew,
                tol_ticks);
+      if (st.lossy_messages)
+        printf("%s: note: %" PRIu64 " message%s of locations whose ring "
+               "buffer dropped its oldest events could not be paired (their "
+               "partners were dropped), not counted as problems\n",
+               path, st.lossy_messages, st.lossy_messages == 1 ? "" : "s");
       /* a native archive its writer never closed (the program was killed
        * or is still running): say so; with no events at all, nothing was
        * flushed, which is not a trace that checks OK */

@@ -145,6 +145,10 @@ typedef struct pt_check_stats {
   uint64_t skewed_messages;    /* receives ending before their send began
                                   by no more than clock_tolerance */
   uint64_t max_skew;           /* the largest such gap, ticks */
+  uint64_t lossy_messages;     /* messages of locations whose ring buffer
+                                  dropped events (BUFFER_OVERFLOW, ring
+                                  policy) that could not be paired right:
+                                  not counted as problems */
 } pt_check_stats;
 PT_API void pt_check_get_stats(const pt_check *c, pt_check_stats *st);
 
@@ -423,6 +427,11 @@ PT_API const pt_stats_relative_row *pt_stats_relative(const pt_stats *s,
 PT_API const char *pt_stats_region_name(const pt_stats *s, uint64_t region);
 PT_API const char *pt_stats_callsite_name(const pt_stats *s,
                                           uint64_t callsite);
+/* Call sites recorded as "module+0xoffset" (the MPI recorder's) are named
+ * "function file:line" where the module has debug information (runs
+ * binutils' addr2line once per module), else "module+0xoffset" with the
+ * module's base name.  Names returned before are invalidated. */
+PT_API void pt_stats_resolve_callsites(pt_stats *s);
 
 /* Free.  NULL is ok. */
 PT_API void pt_stats_destroy(pt_stats *s);

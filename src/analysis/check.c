@@ -136,6 +136,7 @@ typedef struct loc_state {
   uint64_t id;
   uint64_t last_time;
   int seen;
+  int lossy; /* a ring buffer dropped its oldest events (BUFFER_OVERFLOW) */
   frame *stack;
   size_t depth, cap;
 } loc_state;
@@ -321,6 +322,11 @@ static uint64_t rank_of(const pt_check *c, uint64_t location) {
   if (!g) return location;
   const uint64_t *r = map_get(&c->group_rank, *g);
   return r ? *r : location;
+}
+
+static int lossy(pt_check *c, uint64_t id) {
+  const uint64_t *ix = map_get(&c->loc_index, id);
+  return ix && c->locs[*ix].lossy;
 }
 
 static loc_state *loc_get(pt_check *c, uint64_t id) {
@@ -550,6 +556,11 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv) {
       c->stats.skewed_messages++;
       if (send_time - recv_time > c->stats.max_skew)
         c->stats.max_skew = send_time - recv_time;
+    } else if (recv_time < send_time && (lossy(c, ev->location) ||
+                                         lossy(c, other.location))) {
+      /* a ring buffer dropped the partner of the first messages kept:
+       * first in, first out pairs them with later ones */
+      c->stats.lossy_messages++;
     } else if (recv_time < send_time)
       report(c, PT_CHECK_RECV_BEFORE_SEND, recv_loc, recv_time, PT_NONE,
              send_time, 1,
@@ -605,6 +616,10 @@ int pt_check_event(pt_check *c, const pt_event *ev) {
     case PT_EV_RECV:
     case PT_EV_IRECV:
       return do_message(c, ev, 1);
+    case PT_EV_BUFFER_OVERFLOW:
+      /* the ring policy (PICL -914): the events before were dropped */
+      if (ev->tag == 2 && ev->size > 0) s->lossy = 1;
+      break;
     default:
       break;
   }
@@ -654,6 +669,10 @@ int pt_check_finish(pt_check *c) {
     qsort(ls, n, sizeof *ls, cmp_left);
     for (size_t i = 0; i < n; i++) {
       const left *l = &ls[i];
+      if (lossy(c, l->p.location)) { /* its partner may have been dropped */
+        c->stats.lossy_messages++;
+        continue;
+      }
       if (l->recv)
         report(c, PT_CHECK_UNMATCHED_RECV, l->p.location, l->p.time, PT_NONE,
                l->p.time, 1,
