@@ -958,6 +958,7 @@ int cmd_stats(int argc, char **argv) {
   if (status != CLI_OK) return status;
   c.s = s;
   pt_stats_get_totals(s, &c.tot);
+  pt_stats_resolve_callsites(s); /* "function file:line" where known */
   if (out == OUT_CSV) print_csv(&c);
   else if (out == OUT_JSON) print_json(&c);
   else print_table(&c);

@@ -296,11 +296,22 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
       r->special = special_of(n);
       break;
     }
+    case PT_DEF_ATTRIBUTE:
+      if (d->name && !strcmp(d->name, "callsite") &&
+          (d->i0 == PT_TYPE_UINT || d->i0 == PT_TYPE_INT))
+        s->cs_attr = d->id + 1;
+      break;
     case PT_DEF_CALLSITE: {
       cs_name *c = pt__kt_get(&s->callsites, K(d->id, 0, 0, 0));
       if (!c) return PT_ENOMEM;
       char buf[512];
-      if (d->s1)
+      const char *plus = d->name ? strstr(d->name, "+0x") : NULL;
+      while (plus && strstr(plus + 1, "+0x")) plus = strstr(plus + 1, "+0x");
+      if (d->s1 && d->i0 <= 0 && plus && d->s1[0] == '/')
+        /* the MPI recorder's "module+0xoffset" with the module's path:
+         * kept whole for pt_stats_resolve_callsites */
+        snprintf(buf, sizeof buf, "%s%s", d->s1, plus);
+      else if (d->s1 && d->i0 > 0)
         snprintf(buf, sizeof buf, "%s:%lld", d->s1, (long long)d->i0);
       else if (d->name)
         snprintf(buf, sizeof buf, "%s", d->name);
@@ -772,7 +783,19 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   if (w) s->events++;
   int rc = PT_OK;
   switch (ev->kind) {
-    case PT_EV_ENTER: return ev_enter(s, L, ev->location, ev->ref, t, w);
+    case PT_EV_ENTER: {
+      rc = ev_enter(s, L, ev->location, ev->ref, t, w);
+      /* an MPI call recorded with its call site (attribute "callsite") */
+      if (rc >= 0 && ev->nattrs && s->cs_attr && L->depth &&
+          L->st[L->depth - 1].is_mpi)
+        for (uint32_t i = 0; i < ev->nattrs; i++)
+          if (ev->attrs[i].key == s->cs_attr - 1 &&
+              pt__kt_find(&s->callsites, K(ev->attrs[i].val.v.u, 0, 0, 0))) {
+            L->st[L->depth - 1].callsite = ev->attrs[i].val.v.u;
+            break;
+          }
+      return rc;
+    }
     case PT_EV_LEAVE: return ev_leave(s, L, ev->ref, t);
     default: break;
   }
@@ -1180,6 +1203,62 @@ const char *pt_stats_region_name(const pt_stats *s, uint64_t region) {
   const reg_rec *r = pt__kt_find(&s->regions, K(region, 0, 0, 0));
   return r ? r->name : NULL;
 }
+void pt_stats_resolve_callsites(pt_stats *s) {
+  size_t n = s->callsites.n;
+  uint8_t *done = calloc(n ? n : 1, 1);
+  size_t *ids = malloc((n ? n : 1) * sizeof *ids);
+  uint64_t *addr = malloc((n ? n : 1) * sizeof *addr);
+  char **fn = calloc(n ? n : 1, sizeof *fn), **ln = calloc(n ? n : 1, sizeof *ln);
+  if (!done || !ids || !addr || !fn || !ln) goto out;
+  for (size_t i = 0; i < n; i++) {
+    cs_name *c = pt__kt_at(&s->callsites, i);
+    const char *plus = c->name ? strrchr(c->name, '+') : NULL;
+    if (done[i] || !plus || c->name[0] != '/' || strncmp(plus, "+0x", 3)) {
+      done[i] = 1;
+      continue;
+    }
+    /* every site of this module, in one run of addr2line */
+    size_t mlen = (size_t)(plus - c->name), k = 0;
+    for (size_t j = i; j < n; j++) {
+      cs_name *x = pt__kt_at(&s->callsites, j);
+      const char *xp = x->name ? strrchr(x->name, '+') : NULL;
+      if (done[j] || !xp || (size_t)(xp - x->name) != mlen ||
+          strncmp(x->name, c->name, mlen) || strncmp(xp, "+0x", 3))
+        continue;
+      done[j] = 1;
+      ids[k] = j;
+      uint64_t off = strtoull(xp + 3, NULL, 16);
+      addr[k++] = off ? off - 1 : 0; /* a return address: the call before */
+    }
+    char module[4096];
+    snprintf(module, sizeof module, "%.*s", (int)mlen, c->name);
+    const char *base = strrchr(module, '/');
+    base = base ? base + 1 : module;
+    pt__addr2line(module, addr, k, fn, ln);
+    for (size_t q = 0; q < k; q++) {
+      cs_name *x = pt__kt_at(&s->callsites, ids[q]);
+      char buf[1200];
+      if (fn[q] && ln[q]) snprintf(buf, sizeof buf, "%.590s %.590s", fn[q], ln[q]);
+      else if (ln[q] || fn[q])
+        snprintf(buf, sizeof buf, "%.1190s", ln[q] ? ln[q] : fn[q]);
+      else snprintf(buf, sizeof buf, "%.300s%.40s", base, strrchr(x->name, '+'));
+      free(fn[q]), free(ln[q]);
+      fn[q] = ln[q] = NULL;
+      char *nm = dupstr(buf);
+      if (nm) {
+        free(x->name);
+        x->name = nm;
+      }
+    }
+  }
+out:
+  free(done);
+  free(ids);
+  free(addr);
+  free(fn);
+  free(ln);
+}
+
 const char *pt_stats_callsite_name(const pt_stats *s, uint64_t callsite) {
   const cs_name *r = pt__kt_find(&s->callsites, K(callsite, 0, 0, 0));
   return r ? r->name : NULL;

@@ -122,6 +122,7 @@ struct pt_stats {
   /* definitions */
   pt__ktab regions;   /* id -> name, is_mpi */
   pt__ktab callsites; /* id -> name */
+  uint64_t cs_attr;   /* id + 1 of the attribute "callsite" (MPI calls), or 0 */
   pt__ktab locdefs;   /* id -> group */
   pt__ktab groups;    /* id -> rank */
   pt__ktab loc2rank, rank2loc;

@@ -155,4 +155,11 @@ int pt__rmtree(const char *path);
  * buffer; 0, PT_ENOTFOUND, PT_EIO, PT_ELIMIT, PT_ENOMEM. */
 int pt__read_file(const char *path, size_t limit, char **out, size_t *len);
 
+/* Run binutils' `addr2line -f -C -e module` on addrs[0..n) (no shell:
+ * fork + exec); func[i] gets the function, line[i] "file:line" (the
+ * file's base name), malloc'd, NULL where unknown or on failure.
+ * (src/profile/report.c) */
+void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
+                   char **func, char **line);
+
 #endif

@@ -28,6 +28,7 @@
  *   and record.h's PARATRACE_OUTPUT, BUFFER, POLICY, LEVEL, OVERWRITE. */
 #include "mpirec.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <link.h>
@@ -37,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "formats/dumpi.h"
@@ -108,6 +110,13 @@ static uint64_t g_calls[PT_MPI_NFUNCS];
 static int g_counting; /* PARATRACE_MPI_COUNTS set */
 static int g_rank, g_size, g_level = 3, g_multi, g_started, g_tracing;
 static int g_profiling; /* PARATRACE_MODE=profile or both */
+static int g_callsites; /* calls record their call site (PARATRACE_CALLSITES) */
+static uint64_t g_callsite_key; /* attribute id + 1 */
+static uint64_t callsite_key(void) {
+  if (!g_callsite_key)
+    g_callsite_key = pt_rec_attribute("callsite", PT_TYPE_UINT) + 1;
+  return g_callsite_key - 1;
+}
 static MPI_Group g_world_group;
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static int64_t g_offset0;
@@ -1278,12 +1287,17 @@ static void emit(pt_event *e) {
   if (!t_quiet) pt_rec_event(e);
 }
 
+/* The call site of the call being recorded (PT_NONE: not known): the
+ * callsite of its messages. */
+static __thread __attribute__((tls_model("initial-exec"))) uint64_t t_site =
+    PT_NONE;
+
 static void ev_p2p(uint32_t kind, uint64_t t, int64_t peer, int64_t tag,
                    uint64_t comm, uint64_t bytes, uint64_t request) {
   pt_event e = ev_zero;
   e.time = t;
   e.kind = kind;
-  e.ref = PT_NONE;
+  e.ref = t_site;
   e.peer = peer;
   e.tag = tag;
   e.comm = comm;
@@ -1819,6 +1833,63 @@ static void *app_caller(void *caller) {
   return caller;
 }
 
+/* ---- call sites (mpiP's view from a trace) ----------------------------- */
+
+/* The call site of return address `caller` calling MPI function `id`:
+ * module + link-time offset (the same in every process of the program,
+ * whatever the address-space layout), defined as a CALLSITE the first
+ * time (name "module+0xoffset", file = the module's path, which
+ * `paratrace stats` resolves to function and line when the module has
+ * debug information).  Cached per thread by address. */
+#define SITE_CACHE 256
+typedef struct site_ent {
+  uintptr_t addr;
+  uint64_t id;
+} site_ent;
+static __thread __attribute__((tls_model("initial-exec"))) site_ent
+    *t_sites;
+
+static uint64_t site_slow(void *caller, uint64_t region) {
+  void *a = app_caller(caller);
+  Dl_info info;
+  struct link_map *lm = NULL;
+  if (!a || !dladdr1(a, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+    return PT_NONE;
+  uint64_t off = (uint64_t)((uintptr_t)a - (uintptr_t)lm->l_addr);
+  char path[PATH_MAX];
+  const char *mod = lm->l_name;
+  if (!mod || !*mod) { /* the main program */
+    ssize_t k = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (k <= 0) return PT_NONE;
+    path[k] = '\0';
+    mod = path;
+  }
+  /* 30 bits of a hash: short in every ENTER (call sites are their own
+   * kind of definition, only compared with each other) */
+  uint64_t h = pt__fnv1a(mod, 0) ^ (off * 0x9E3779B97F4A7C15ULL);
+  uint64_t id = ((h >> 32) & ((UINT64_C(1) << 30) - 1)) | (UINT64_C(1) << 30);
+  const char *base = strrchr(mod, '/');
+  base = base ? base + 1 : mod;
+  char name[320];
+  snprintf(name, sizeof name, "%.280s+0x%llx", base, (unsigned long long)off);
+  pt_def d = {.kind = PT_DEF_CALLSITE, .id = id, .parent = PT_NONE,
+              .ref = PT_NONE, .ref2 = region, .name = name, .s1 = mod};
+  pt_rec_def(&d);
+  return id;
+}
+
+static uint64_t site_of(void *caller, uint64_t region) {
+  if (!t_sites && !(t_sites = calloc(SITE_CACHE, sizeof *t_sites)))
+    return PT_NONE;
+  uintptr_t a = (uintptr_t)caller;
+  site_ent *e = &t_sites[(a ^ (a >> 8)) & (SITE_CACHE - 1)];
+  if (e->addr != a || !e->addr) {
+    e->addr = a;
+    e->id = site_slow(caller, region);
+  }
+  return e->id;
+}
+
 /* The region of MPI function `id` (defined on first use), + 1. */
 static uint64_t fn_region(int id) {
   fninfo *f = &g_fn[id];
@@ -1884,6 +1955,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     s->na = s->ni = 0;
     if (level >= 2 && s->capa) add_args(c, level, ret);
     fn_region(c->id);
+    if (g_callsites) {
+      t_site = site_of(caller, f->region - 1);
+      pt_attr *a;
+      if (t_site != PT_NONE && (a = attr_add(callsite_key(), PT_TYPE_UINT)))
+        a->val.v.u = t_site;
+    }
     pt_event en;
     ev_set(&en, t0, PT_EV_ENTER, f->region - 1);
     en.nattrs = (uint32_t)s->na;
@@ -1893,6 +1970,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   t_quiet = !rec;
   semantics(c, t0, t1, ret);
   t_quiet = 0;
+  t_site = PT_NONE;
   /* a freed file or window handle: the next one MPI hands out may be the
    * same pointer, it gets a new id */
   if (handle_freed(c->id) && c->hpre && ret == MPI_SUCCESS) {
@@ -2030,6 +2108,8 @@ void pt__mpi_after_init(int provided) {
   apply_list(getenv("PARATRACE_DETAIL"), 1);
   g_multi = provided == MPI_THREAD_MULTIPLE;
   g_counting = getenv("PARATRACE_MPI_COUNTS") && *getenv("PARATRACE_MPI_COUNTS");
+  const char *cs = getenv("PARATRACE_CALLSITES");
+  g_callsites = !(cs && strcmp(cs, "0") == 0);
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
   PMPI_Comm_group(MPI_COMM_WORLD, &g_world_group);

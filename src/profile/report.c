@@ -27,15 +27,18 @@ typedef struct rep {
 
 /* ---- site resolution ----------------------------------------------------- */
 
-/* Run `addr2line -f -C -e module a1 a2 ...` and store "func file:line" in
- * where[ids[i]].  Failures leave the entries NULL. */
-static void resolve_module(rep *r, const char *module, const uint32_t *ids,
-                           size_t n) {
-  if (!*module || access(module, R_OK) != 0) return;
+/* Run `addr2line -f -C -e module a1 a2 ...` (no shell: fork + exec) and
+ * store each address's function in func[i] and "file:line" (the file's
+ * base name) in line[i], malloc'd, NULL where addr2line says "??".
+ * Failures leave the entries NULL. */
+void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
+                   char **func, char **line) {
+  for (size_t i = 0; i < n; i++) func[i] = line[i] = NULL;
+  if (!n || !module || !*module || access(module, R_OK) != 0) return;
   size_t argc = n + 6;
   char **argv = calloc(argc, sizeof *argv);
-  char *addrs = malloc(n * 24);
-  if (!argv || !addrs) goto out;
+  char *abuf = malloc(n * 24);
+  if (!argv || !abuf) goto out;
   size_t k = 0;
   argv[k++] = "addr2line";
   argv[k++] = "-f";
@@ -43,13 +46,8 @@ static void resolve_module(rep *r, const char *module, const uint32_t *ids,
   argv[k++] = "-e";
   argv[k++] = (char *)module;
   for (size_t i = 0; i < n; i++) {
-    const pt_profile_node *nd = &r->p->nodes[ids[i]];
-    /* Sites of calls are return addresses: look up the call instruction.
-     * Procedures are entry addresses. */
-    uint64_t a = nd->offset;
-    if (nd->kind != PT_PROFILE_PROC && a > 0) a--;
-    snprintf(addrs + i * 24, 24, "0x%" PRIx64, a);
-    argv[k++] = addrs + i * 24;
+    snprintf(abuf + i * 24, 24, "0x%" PRIx64, addrs[i]);
+    argv[k++] = abuf + i * 24;
   }
   argv[k] = NULL;
   int pfd[2];
@@ -72,30 +70,20 @@ static void resolve_module(rep *r, const char *module, const uint32_t *ids,
   close(pfd[1]);
   FILE *f = fdopen(pfd[0], "r");
   if (f) {
-    char func[1024], line[2048];
+    char fb[1024], lb[2048];
     for (size_t i = 0; i < n; i++) {
-      if (!fgets(func, sizeof func, f) || !fgets(line, sizeof line, f)) break;
-      func[strcspn(func, "\n")] = '\0';
-      line[strcspn(line, "\n")] = '\0';
-      char *disc = strstr(line, " (discriminator");
+      if (!fgets(fb, sizeof fb, f) || !fgets(lb, sizeof lb, f)) break;
+      fb[strcspn(fb, "\n")] = '\0';
+      lb[strcspn(lb, "\n")] = '\0';
+      char *disc = strstr(lb, " (discriminator");
       if (disc) *disc = '\0';
-      int has_func = strcmp(func, "??") != 0;
-      int has_line = strncmp(line, "??", 2) != 0;
-      if (!has_func && !has_line) continue;
-      /* Show the file's base name: paths are long and the function says
-       * where it is. */
-      const char *base = strrchr(line, '/');
-      base = base ? base + 1 : line;
-      size_t len = strlen(func) + strlen(base) + 4;
-      char *s = malloc(len);
-      if (!s) break;
-      if (r->p->nodes[ids[i]].kind == PT_PROFILE_PROC || !has_line)
-        snprintf(s, len, "%s", has_func ? func : base);
-      else if (has_func)
-        snprintf(s, len, "%s %s", func, base);
-      else
-        snprintf(s, len, "%s", base);
-      r->where[ids[i]] = s;
+      if (strcmp(fb, "??") != 0) func[i] = strdup(fb);
+      if (strncmp(lb, "??", 2) != 0) {
+        /* the file's base name: paths are long and the function says
+         * where it is */
+        const char *base = strrchr(lb, '/');
+        line[i] = strdup(base ? base + 1 : lb);
+      }
     }
     fclose(f);
   } else {
@@ -106,7 +94,41 @@ static void resolve_module(rep *r, const char *module, const uint32_t *ids,
   }
 out:
   free(argv);
-  free(addrs);
+  free(abuf);
+}
+
+/* Resolve nodes ids[0..n) of one module into r->where. */
+static void resolve_module(rep *r, const char *module, const uint32_t *ids,
+                           size_t n) {
+  uint64_t *a = malloc(n * sizeof *a);
+  char **fn = calloc(n, sizeof *fn), **ln = calloc(n, sizeof *ln);
+  if (!a || !fn || !ln) goto out;
+  for (size_t i = 0; i < n; i++) {
+    const pt_profile_node *nd = &r->p->nodes[ids[i]];
+    /* Sites of calls are return addresses: look up the call instruction.
+     * Procedures are entry addresses. */
+    a[i] = nd->offset;
+    if (nd->kind != PT_PROFILE_PROC && a[i] > 0) a[i]--;
+  }
+  pt__addr2line(module, a, n, fn, ln);
+  for (size_t i = 0; i < n; i++) {
+    if (!fn[i] && !ln[i]) continue;
+    size_t len = (fn[i] ? strlen(fn[i]) : 0) + (ln[i] ? strlen(ln[i]) : 0) + 4;
+    char *s = malloc(len);
+    if (!s) break;
+    if (r->p->nodes[ids[i]].kind == PT_PROFILE_PROC || !ln[i])
+      snprintf(s, len, "%s", fn[i] ? fn[i] : ln[i]);
+    else if (fn[i])
+      snprintf(s, len, "%s %s", fn[i], ln[i]);
+    else
+      snprintf(s, len, "%s", ln[i]);
+    r->where[ids[i]] = s;
+  }
+out:
+  for (size_t i = 0; fn && ln && i < n; i++) free(fn[i]), free(ln[i]);
+  free(a);
+  free(fn);
+  free(ln);
 }
 
 static void resolve_sites(rep *r) {

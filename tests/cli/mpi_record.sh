@@ -24,7 +24,7 @@ if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
   # MPI libraries leak at exit by design: no leak check inside mpirun
   RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
 fi
-ok "build families" mpicc -o fam "$SRC/tests/mpi/families.c"
+ok "build families" mpicc -g -o fam "$SRC/tests/mpi/families.c"
 ok "build spin" mpicc -o spin "$SRC/tests/mpi/spin.c"
 
 for np in 2 4 5; do
@@ -141,7 +141,9 @@ else t_pass "disable"; fi
 "$PT" dump cfg.ptf >cfg.dump
 send=$(awk '/^def.* region / && /"MPI_Send"/ {sub(/.*id=/, ""); sub(/ .*/, ""); print; exit}' cfg.dump)
 recv=$(awk '/^def.* region / && /"MPI_Recv"/ {sub(/.*id=/, ""); sub(/ .*/, ""); print; exit}' cfg.dump)
-if grep -q "enter region=$send {" cfg.dump; then t_fail "detail 1" "MPI_Send has arguments"
+# (level 1 keeps the call site: one u: attribute)
+if grep "enter region=$send {" cfg.dump | grep -qv '{[0-9]*=u:[0-9]*}$'; then
+  t_fail "detail 1" "MPI_Send has arguments"
 elif grep -q "enter region=$recv {" cfg.dump; then t_pass "detail 1 (MPI_Recv keeps its arguments)"
 else t_fail "detail 1" "no arguments at all"; fi
 ok "config check" "$PT" check cfg.ptf
@@ -277,6 +279,24 @@ if grep -q ' send .*peer=-1 ' sp.dump &&
   t_pass "spawned process: unknown peer, world members only"
 else t_fail "spawned process: unknown peer, world members only" "$(grep ' send \|def group' sp.dump | head -4)"; fi
 ok "spawn check" "$PT" check sp.ptf
+
+# call sites (mpiP's view from a trace): every MPI call records where it
+# was called from; stats names them "function file:line" (families is
+# built with -g); PARATRACE_CALLSITES=0 turns them off
+rm -rf cs.ptf cs0.ptf
+ok "callsites run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/cs.ptf" \
+  ./fam "$PWD/calls" 1
+"$PT" stats --csv cs.ptf >cs.csv 2>&1
+if grep -q '^mpi_callsite,[0-9]*,"MPI_Sendrecv",[0-9]*,"main families.c:[0-9]*"' cs.csv &&
+   grep -q '^mpi_callsite,[0-9]*,"MPI_Barrier",[0-9]*,"main families.c:[0-9]*"' cs.csv &&
+   ! grep '^mpi_callsite,[0-9]*,"MPI_' cs.csv | grep -v 'MPI_Init\|MPI_Finalize' | grep -q ',"-",'; then
+  t_pass "call sites: every MPI call, resolved to file:line"
+else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_callsite' cs.csv | head -5)"; fi
+ok "callsites off run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_CALLSITES=0 \
+  -x PARATRACE_OUTPUT="$PWD/cs0.ptf" ./fam "$PWD/calls" 1
+"$PT" dump cs0.ptf | grep -q '^def callsite' &&
+  t_fail "PARATRACE_CALLSITES=0" "call sites recorded" ||
+  t_pass "PARATRACE_CALLSITES=0"
 
 # paratrace record: MPI under mpirun, and a program that is not MPI
 rm -rf r.ptf
@@ -460,7 +480,7 @@ enter_of() { # region name -> its first enter line on location 0
 }
 if enter_of MPI_Type_create_indexed_block | grep -q 'ia:\[0,7\] ' &&
    enter_of MPI_Type_create_hindexed_block | grep -q 'ia:\[0,56\] ' &&
-   enter_of MPI_Type_get_contents | grep -q 'ia:\[3,2,1,3,0,5,10\] [0-9]*=i:[0-9]*}$' &&
+   enter_of MPI_Type_get_contents | grep -q 'ia:\[3,2,1,3,0,5,10\] [0-9]*=i:[0-9]*\( [0-9]*=u:[0-9]*\)*}$' &&
    ! enter_of MPI_Error_class | grep -q 'ia:'; then
   t_pass "array lengths: indexed_block count, get_contents max_*, scalar errorclass"
 else t_fail "array lengths: indexed_block count, get_contents max_*, scalar errorclass" \
