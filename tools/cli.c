@@ -269,6 +269,27 @@ int cli_resolve_window(const char *path, const cli_time *from,
   return 0;
 }
 
+int cli_check_locations(const char *path, pt_reader *r,
+                        const uint64_t *locs, size_t n) {
+  if (!r || !n) return CLI_OK; /* other formats: filtered as they come */
+  for (size_t i = 0; i < n; i++) {
+    int found = 0;
+    for (size_t d = 0; !found && pt_reader_def(r, d); d++) {
+      const pt_def *x = pt_reader_def(r, d);
+      found = x->kind == PT_DEF_LOCATION && x->id == locs[i];
+    }
+    for (size_t k = 0; !found && k < pt_reader_nstreams(r); k++) {
+      const pt_stream_info *si = pt_reader_stream_info(r, k);
+      for (uint64_t j = 0; !found && j < si->nlocations; j++)
+        found = si->locations[j] == locs[i];
+    }
+    if (!found)
+      return cli_fail(path, "no location %" PRIu64 " in this trace "
+                      "(paratrace info lists them)", locs[i]);
+  }
+  return CLI_OK;
+}
+
 int cli_parse_locations(const char *s, uint64_t **out, size_t *n) {
   *out = NULL;
   *n = 0;

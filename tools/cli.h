@@ -104,6 +104,10 @@ int cli_resolve_window(const char *path, const cli_time *from,
 /* A location list "0,2,5-9" -> a malloc'd array (caller frees); 0 or -1.
  * At most 1<<24 locations. */
 int cli_parse_locations(const char *s, uint64_t **out, size_t *n);
+/* On a native archive: fails (one line naming path) if a selected
+ * location is not defined in the trace. */
+int cli_check_locations(const char *path, pt_reader *r,
+                        const uint64_t *locs, size_t n);
 
 /* Event kinds "enter,leave,send" -> a PT_KIND_BIT mask; 0 or -1 (with the
  * bad name in *bad, pointing into s is not guaranteed: a static copy). */

@@ -108,6 +108,12 @@ int cmd_dump(int argc, char **argv) {
     free(locs);
     return cli_fail(path, "%s", err.msg);
   }
+  if (cli_check_locations(path, pt_source_reader(src), locs, nlocs) !=
+      CLI_OK) {
+    free(locs);
+    pt_source_close(src);
+    return CLI_FAIL;
+  }
   free(locs);
 
   pt_sink_opts ko = {0};

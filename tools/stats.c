@@ -868,6 +868,18 @@ int cmd_stats(int argc, char **argv) {
   size_t nsel = 0;
   if (locs && cli_parse_locations(locs, &sel, &nsel))
     return cli_usage("bad location list '%s'", locs);
+  if (nsel && path) { /* a native archive: every selected location exists */
+    const char *fmt = pt_format_detect(path);
+    pt_reader *r = NULL;
+    if (fmt && !strcmp(fmt, "ptf") && pt_reader_open(&r, path, NULL, NULL) == PT_OK) {
+      int bad = cli_check_locations(path, r, sel, nsel) != CLI_OK;
+      pt_reader_close(r);
+      if (bad) {
+        free(sel);
+        return CLI_FAIL;
+      }
+    }
+  }
   ctx c = {0};
   c.path = path;
   c.out = out;

@@ -49,6 +49,8 @@ fails_cleanly info_profile_only 1 "paratrace profile" "$PT" info prof.ptf
 if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 5; then
   ok dump_good "$PT" dump good.ptf >good.txt
   fails_cleanly reversed_window 1 "empty window" "$PT" dump good.ptf --from 2000 --to 1000
+  fails_cleanly dump_no_such_location 1 "no location 99" "$PT" dump good.ptf --locations 0,99
+  fails_cleanly stats_no_such_location 1 "no location 99" "$PT" stats good.ptf --locations 99
 
   # convert refuses to overwrite, and leaves OUT as it was
   cp good.txt keep.txt
