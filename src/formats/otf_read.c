@@ -462,6 +462,12 @@ typedef struct stream_ent {
   size_t nprocs;
 } stream_ent;
 
+/* A process token and the rank it belongs to (see assign_ranks). */
+typedef struct tokrank {
+  uint64_t tok;
+  int64_t rank;
+} tokrank;
+
 typedef struct otf_src {
   char *stub;
   char *master;
@@ -473,6 +479,10 @@ typedef struct otf_src {
   pt_def *defs;
   size_t ndefs, capdefs;
   pt__arena arena;
+  /* process token -> rank, sorted by token; empty when the trace defines
+   * no process (peers are then process tokens, i.e. location ids) */
+  tokrank *rk;
+  size_t nrk;
   /* iteration */
   int phase;
   size_t idx, sub;
@@ -1008,6 +1018,100 @@ static int read_def_file(otf_src *s, defctx *c, uint64_t stream, int cls) {
   return rc < 0 ? rc : 0;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+static int cmp_tokrank(const void *a, const void *b) {
+  return cmp_u64(&((const tokrank *)a)->tok, &((const tokrank *)b)->tok);
+}
+static const tokrank *find_tok(const tokrank *t, size_t n, uint64_t tok) {
+  tokrank key = {tok, 0};
+  return bsearch(&key, t, n, sizeof *t, cmp_tokrank);
+}
+typedef struct tokpar { uint64_t tok, parent; } tokpar;
+static int cmp_tokpar(const void *a, const void *b) {
+  return cmp_u64(&((const tokpar *)a)->tok, &((const tokpar *)b)->tok);
+}
+
+/* OTF 1.x has processes, not ranks: a top-level process (DP without PT) is
+ * an MPI rank and a thread is a process with a parent (as VampirTrace
+ * writes them; its tokens are rank + 1).  So every top-level process's
+ * LOCATION_GROUP gets as rank its position among the top-level processes in
+ * token order, a thread's LOCATION belongs to the group of its top-level
+ * ancestor, and s->rk maps every process token to its rank, for reading
+ * message peers and roots as ranks (the model's peer convention). */
+static int assign_ranks(otf_src *s) {
+  size_t ng = 0, nl = 0;
+  for (size_t i = 0; i < s->ndefs; i++) {
+    ng += s->defs[i].kind == PT_DEF_LOCATION_GROUP;
+    nl += s->defs[i].kind == PT_DEF_LOCATION;
+  }
+  if (!ng) return 0;
+  uint64_t *top = malloc(ng * sizeof *top);
+  tokpar *up = malloc((nl ? nl : 1) * sizeof *up);
+  s->rk = malloc((nl ? nl : 1) * sizeof *s->rk);
+  if (!top || !up || !s->rk) {
+    free(top);
+    free(up);
+    return PT_ENOMEM;
+  }
+  ng = nl = 0;
+  for (size_t i = 0; i < s->ndefs; i++) {
+    const pt_def *d = &s->defs[i];
+    if (d->kind == PT_DEF_LOCATION_GROUP) top[ng++] = d->id;
+    if (d->kind == PT_DEF_LOCATION)
+      up[nl++] = (tokpar){d->id, d->parent};
+  }
+  qsort(top, ng, sizeof *top, cmp_u64);
+  size_t u = 0; /* a process defined twice is one rank */
+  for (size_t i = 0; i < ng; i++)
+    if (!u || top[u - 1] != top[i]) top[u++] = top[i];
+  ng = u;
+  qsort(up, nl, sizeof *up, cmp_tokpar);
+  s->nrk = 0;
+  for (size_t i = 0; i < s->ndefs; i++) {
+    pt_def *d = &s->defs[i];
+    if (d->kind == PT_DEF_LOCATION_GROUP) {
+      const uint64_t *g = bsearch(&d->id, top, ng, sizeof *top, cmp_u64);
+      d->i1 = g ? (int64_t)(g - top) : 0;
+      continue;
+    }
+    if (d->kind != PT_DEF_LOCATION) continue;
+    /* walk up the parents to a top-level process (at most nl steps: a
+     * cycle or an undefined parent leaves the process without a rank) */
+    uint64_t p = d->id;
+    const uint64_t *g = NULL;
+    for (size_t step = 0; step <= nl; step++) {
+      if ((g = bsearch(&p, top, ng, sizeof *top, cmp_u64)) != NULL) break;
+      tokpar key = {p, 0};
+      const tokpar *e = bsearch(&key, up, nl, sizeof *up, cmp_tokpar);
+      if (!e || e->parent == p) break;
+      p = e->parent;
+    }
+    if (!g) continue;
+    d->parent = *g; /* a thread of a thread: the rank's group */
+    s->rk[s->nrk++] = (tokrank){d->id, (int64_t)(g - top)};
+  }
+  qsort(s->rk, s->nrk, sizeof *s->rk, cmp_tokrank);
+  free(top);
+  free(up);
+  return 0;
+}
+
+/* A message peer or collective root (process token) in the model's peer
+ * convention: its rank when the trace defines processes (token 0, none, is
+ * -1), else the token. */
+static int64_t peer_of(otf_src *s, uint64_t tok, const char *wh) {
+  if (!s->rk) return (int64_t)tok;
+  if (tok == 0) return -1; /* OTF's "no process" */
+  const tokrank *e = find_tok(s->rk, s->nrk, tok);
+  if (e) return e->rank;
+  warnf(s, "%s: process %llx is not defined or has no top-level process; "
+        "peer unknown (-1)", wh, (unsigned long long)tok);
+  return -1;
+}
+
 static int load_defs(otf_src *s) {
   defctx c = {0};
   int rc = read_def_file(s, &c, 0, OTF_CL_DEF);
@@ -1050,6 +1154,7 @@ static int load_defs(otf_src *s) {
         break;
       }
   }
+  if ((rc = assign_ranks(s)) != 0) goto out;
   for (int x = 0; x < OTF_XA__COUNT; x++) {
     pt_def *d = def_add(s, PT_DEF_ATTRIBUTE, OTF_XATTR_BASE + (uint64_t)x, 0);
     if (!d) { rc = PT_ENOMEM; goto out; }
@@ -1213,7 +1318,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       pt_event_init(ev, r == OTF_R_SEND ? PT_EV_SEND : PT_EV_RECV, k->time,
                     k->proc);
       ev->ref = scl;
-      ev->peer = (int64_t)a;
+      ev->peer = peer_of(s, a, where);
       ev->comm = comm;
       ev->tag = (int64_t)tag;
       ev->size = len;
@@ -1237,7 +1342,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       it->type = PT_ITEM_EVENT;
       pt_event_init(ev, PT_EV_COLL_END, k->time, k->proc);
       ev->ref = coll_op_of(s, a);
-      ev->peer = root ? (int64_t)root : -1;
+      ev->peer = root ? peer_of(s, root, where) : -1;
       ev->comm = comm;
       ev->size = sent;
       ev->size2 = rec;
@@ -1283,7 +1388,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       if (attr_x(k, OTF_XA_MATCH, a)) goto toomany;
       if (e) {
         ev->ref = coll_op_of(s, e->coll);
-        ev->peer = e->root ? (int64_t)e->root : -1;
+        ev->peer = e->root ? peer_of(s, e->root, where) : -1;
         ev->comm = e->comm;
         ev->size = e->sent;
         ev->size2 = e->recvd;
@@ -1377,7 +1482,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
         sev->ref = a;
         if (scl && attr_x(k, OTF_XA_SCL, scl)) goto toomany;
       } else if (r == OTF_R_SNAPSEND) {
-        sev->peer = (int64_t)a;
+        sev->peer = peer_of(s, a, where);
         sev->comm = fopt(ln, OTF_F_G, &bad);
         sev->tag = (int64_t)fopt(ln, OTF_F_T, &bad);
         sev->size = fopt(ln, OTF_F_L, &bad);
@@ -1854,6 +1959,7 @@ static void src_close(void *st) {
   for (size_t i = 0; i < s->nstreams; i++) free(s->streams[i].procs);
   free(s->streams);
   free(s->defs);
+  free(s->rk);
   pt__arena_free(&s->arena);
   free(s->fm.open);
   free(s->stub);

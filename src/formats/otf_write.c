@@ -38,6 +38,13 @@ typedef struct locmap {
   uint64_t next_match;
 } locmap;
 
+/* A location group as OTF processes: `key` is the group id (k->grp) or its
+ * rank (k->rnk), `tok` the process token of its main process. */
+typedef struct grpmain {
+  uint64_t key, gid, main; /* main location, PT_NONE: none (own DP) */
+  uint64_t rank, tok;
+} grpmain;
+
 typedef struct otf_sink {
   char *stub, *master;
   pt_sink_opts o;
@@ -49,6 +56,9 @@ typedef struct otf_sink {
   size_t nsmap, capsmap;
   int frozen;
   uint64_t pbias, fbias, cbias; /* process / function / counter token bias */
+  grpmain *grp, *rnk; /* by group id / by rank (see freeze) */
+  size_t ngrp, nrnk;
+  int by_rank; /* the groups carry distinct ranks: peers are ranks */
   wstream *st;
   size_t nst;
   locmap *lm;
@@ -157,9 +167,28 @@ static int xattr(const otf_sink *k, const pt_event *ev, int x, uint64_t *v) {
   return 0;
 }
 
-static void freeze(otf_sink *k) {
-  if (k->frozen) return;
+static int cmp_grpmain(const void *a, const void *b) {
+  uint64_t x = ((const grpmain *)a)->key, y = ((const grpmain *)b)->key;
+  return x < y ? -1 : x > y;
+}
+static const grpmain *find_grp(const grpmain *t, size_t n, uint64_t key) {
+  grpmain k = {key, 0, 0, 0, 0};
+  return bsearch(&k, t, n, sizeof *t, cmp_grpmain);
+}
+
+/* At the first event (definitions known): token biases, and the processes
+ * of the location groups.  OTF 1.x has processes and threads (processes
+ * with a parent), no ranks; as VampirTrace writes them, a rank is a
+ * top-level process and its further threads have that process as parent.
+ * So each group's main location -- the location with the group's id, else
+ * its first -- is a top-level process and the group's other locations are
+ * its threads; when the groups carry distinct ranks (the model's peers are
+ * then ranks), a message peer or root is written as its rank's main
+ * process, which the reader maps back to the rank. */
+static int freeze(otf_sink *k) {
+  if (k->frozen) return 0;
   k->frozen = 1;
+  size_t ng = 0;
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if ((d->kind == PT_DEF_LOCATION || d->kind == PT_DEF_LOCATION_GROUP) &&
@@ -167,7 +196,42 @@ static void freeze(otf_sink *k) {
       k->pbias = 1;
     if (d->kind == PT_DEF_REGION && d->id == 0) k->fbias = 1;
     if (d->kind == PT_DEF_METRIC && d->id == 0) k->cbias = 1;
+    ng += d->kind == PT_DEF_LOCATION_GROUP;
   }
+  if (!ng) return 0;
+  k->grp = malloc(ng * sizeof *k->grp);
+  k->rnk = malloc(ng * sizeof *k->rnk);
+  if (!k->grp || !k->rnk)
+    return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_LOCATION_GROUP)
+      k->grp[k->ngrp++] =
+          (grpmain){d->id, d->id, PT_NONE, (uint64_t)d->i1, 0};
+  }
+  qsort(k->grp, k->ngrp, sizeof *k->grp, cmp_grpmain);
+  size_t u = 0; /* a group defined twice (same id) is one group */
+  for (size_t i = 0; i < k->ngrp; i++)
+    if (!u || k->grp[u - 1].key != k->grp[i].key) k->grp[u++] = k->grp[i];
+  k->ngrp = u;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_LOCATION) continue;
+    grpmain *g = (grpmain *)find_grp(k->grp, k->ngrp, d->parent);
+    if (g && (g->main == PT_NONE || d->id == g->gid)) g->main = d->id;
+  }
+  for (size_t i = 0; i < k->ngrp; i++) {
+    grpmain *g = &k->grp[i];
+    g->tok = ptok(k, g->main != PT_NONE ? g->main : g->gid);
+    k->rnk[i] = *g;
+    k->rnk[i].key = g->rank;
+  }
+  k->nrnk = k->ngrp;
+  qsort(k->rnk, k->nrnk, sizeof *k->rnk, cmp_grpmain);
+  k->by_rank = 1;
+  for (size_t i = 1; i < k->nrnk; i++)
+    if (k->rnk[i].key == k->rnk[i - 1].key) k->by_rank = 0;
+  return 0;
 }
 
 static locmap *loc_get(otf_sink *k, uint64_t loc) {
@@ -298,8 +362,13 @@ static uint64_t coll_token(const otf_sink *k, const pt_event *ev) {
   return 0x10000u + ev->ref; /* synthesised DCO, see write_defs */
 }
 
+/* Process token of a model peer (a rank or a location id, see freeze);
+ * 0 (none) for -1 and for a rank no location group carries. */
 static uint64_t peer_tok(const otf_sink *k, int64_t peer) {
-  return peer < 0 ? 0 : ptok(k, (uint64_t)peer);
+  if (peer < 0) return 0;
+  if (!k->by_rank) return ptok(k, (uint64_t)peer);
+  const grpmain *g = find_grp(k->rnk, k->nrnk, (uint64_t)peer);
+  return g ? g->tok : 0;
 }
 
 static int write_event(otf_sink *k, const pt_event *ev) {
@@ -653,22 +722,30 @@ static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
       REC(b, DEFTIMERRES);
       put_hex(b, (uint64_t)d->i0);
       break;
-    case PT_DEF_LOCATION_GROUP:
-      if (find_def(k, PT_DEF_LOCATION, d->id)) return 0; /* written there */
+    case PT_DEF_LOCATION_GROUP: {
+      const grpmain *g = find_grp(k->grp, k->ngrp, d->id);
+      if ((g && g->main != PT_NONE) || find_def(k, PT_DEF_LOCATION, d->id))
+        return 0; /* written as its main location */
       REC(b, DEFPROCESS);
       put_hex(b, ptok(k, d->id));
       if (d->name) { put_s(b, "NM"); put_str(b, d->name); }
       break;
+    }
     case PT_DEF_LOCATION: {
       uint64_t parent = 0;
-      if (d->parent != d->id && d->parent != PT_NONE &&
-          find_def(k, PT_DEF_LOCATION, d->parent))
+      const grpmain *gm = find_grp(k->grp, k->ngrp, d->parent);
+      if (gm) { /* a thread of its group's main process */
+        if (gm->main != d->id) parent = ptok(k, gm->main);
+      } else if (d->parent != d->id && d->parent != PT_NONE &&
+                 find_def(k, PT_DEF_LOCATION, d->parent)) {
         parent = ptok(k, d->parent);
+      }
       REC(b, DEFPROCESS);
       put_hex(b, ptok(k, d->id));
       const char *nm = d->name;
       if (!nm) {
-        const pt_def *g = find_def(k, PT_DEF_LOCATION_GROUP, d->id);
+        const pt_def *g = find_def(k, PT_DEF_LOCATION_GROUP,
+                                   gm && gm->main == d->id ? gm->gid : d->id);
         if (g) nm = g->name;
       }
       if (nm) { put_s(b, "NM"); put_str(b, nm); }
@@ -928,14 +1005,11 @@ int pt__otf_sink_write(void *st, const pt_item *it) {
       k->smap[k->nsmap++] = it->u.stream;
       return 0;
     case PT_ITEM_EVENT:
-      freeze(k);
-      return write_event(k, &it->u.event);
+      return freeze(k) ? PT_ENOMEM : write_event(k, &it->u.event);
     case PT_ITEM_SUMMARY:
-      freeze(k);
-      return write_summary(k, &it->u.summary);
+      return freeze(k) ? PT_ENOMEM : write_summary(k, &it->u.summary);
     case PT_ITEM_SNAPSHOT:
-      freeze(k);
-      return write_snapshot(k, &it->u.snapshot);
+      return freeze(k) ? PT_ENOMEM : write_snapshot(k, &it->u.snapshot);
     default:
       return pt__errbuf(k->err, sizeof k->err, PT_EINVAL, "bad item type %u",
                         it->type);
@@ -952,7 +1026,7 @@ static int sink_finish(otf_sink *k) {
                "dropped", k->dropped[i], pt_event_kind_name(i));
       k->o.warn(k->o.warn_user, t);
     }
-  freeze(k);
+  if (freeze(k)) return PT_ENOMEM;
   /* every defined location gets a stream, even without events */
   for (size_t i = 0; i < k->ndefs; i++)
     if (k->defs[i].kind == PT_DEF_LOCATION && !loc_get(k, k->defs[i].id))
@@ -1006,6 +1080,8 @@ static void sink_free(otf_sink *k) {
   }
   free(k->st);
   free(k->lm);
+  free(k->grp);
+  free(k->rnk);
   free(k->defs);
   free(k->smap);
   pt__arena_free(&k->arena);

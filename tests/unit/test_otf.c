@@ -214,10 +214,17 @@ static void check_b(const char *rel, int local_defs) {
       cope = e;
   }
   /* (#52) 2115 SendMessage: sender 4, receiver 1, group 100, type 7,
-   * length 4096 */
+   * length 4096; the receiver is read as its rank: process 1 is the first
+   * top-level process, rank 0 (the sender's group, process 4, rank 3) */
   ASSERT_TRUE(send != NULL);
   ASSERT_EQ_U64(send->time, 2115);
-  ASSERT_EQ_I64(send->peer, 1);
+  ASSERT_EQ_I64(send->peer, 0);
+  int64_t rank4 = -1;
+  for (size_t i = 0; i < it.n; i++)
+    if (it.v[i].type == PT_ITEM_DEF &&
+        it.v[i].u.def.kind == PT_DEF_LOCATION_GROUP && it.v[i].u.def.id == 4)
+      rank4 = it.v[i].u.def.i1;
+  ASSERT_EQ_I64(rank4, 3);
   ASSERT_EQ_U64(send->comm, 100);
   ASSERT_EQ_I64(send->tag, 7);
   ASSERT_EQ_U64(send->size, 4096);
@@ -440,6 +447,58 @@ static int read_dir(const char *dir, char *err, size_t n) {
   return rc;
 }
 
+/* Threads as VampirTrace writes them: ranks are top-level processes (token
+ * rank + 1, defined here out of order), threads are processes with a
+ * parent (a thread of a thread too); a message names the receiving rank's
+ * main process.  The reader gives the top-level processes ranks in token
+ * order and reads peers as ranks; the writer writes them back as the same
+ * processes. */
+TEST(otf_threads_are_ranks) {
+  char *dir = test_tmpdir("otfthr");
+  char err[1024] = "", p[4200], out[4200], why[256] = "";
+  const char mf[] = "1:10001,20001,10002,2,1\n";
+  put_file(dir, "t.otf", mf, sizeof mf - 1);
+  const char df[] = "DV1.c.4\"salmon\"\nDUI0\nDTR3e8\n"
+                    "DP2NM\"rank 1\"\nDP1NM\"rank 0\"\n"
+                    "DP10001NM\"r0 t1\"PT1\nDP20001NM\"r0 t2\"PT10001\n"
+                    "DP10002NM\"r1 t1\"PT2\nDPG64M1,2,NM\"w\"\n";
+  put_file(dir, "t.0.def", df, sizeof df - 1);
+  const char ev[] = "10\n*10001\nS2L8T1C64\n*20001\nS2L8T2C64\n"
+                    "20\n*10002\nR1L8T1C64\n*2\nR1L8T2C64\nS7L8T3C64\n"
+                    "S0L8T4C64\n";
+  put_file(dir, "t.1.events", ev, sizeof ev - 1);
+  snprintf(p, sizeof p, "%s/t.otf", dir);
+  items a, b;
+  nwarn = 0;
+  ASSERT_OK(read_all(p, &a, 0, err, sizeof err));
+  ASSERT_EQ_U64(a.df[PT_DEF_LOCATION_GROUP], 2);
+  ASSERT_EQ_I64(def_of(&a, PT_DEF_LOCATION_GROUP, 1)->i1, 0);
+  ASSERT_EQ_I64(def_of(&a, PT_DEF_LOCATION_GROUP, 2)->i1, 1);
+  ASSERT_EQ_U64(def_of(&a, PT_DEF_LOCATION, 0x10001)->parent, 1);
+  ASSERT_EQ_U64(def_of(&a, PT_DEF_LOCATION, 0x20001)->parent, 1);
+  ASSERT_EQ_U64(def_of(&a, PT_DEF_LOCATION, 0x10002)->parent, 2);
+  int64_t want[] = {1, 1, 0, 0, -1, -1};
+  for (size_t i = 0; i < 6; i++) {
+    const pt_event *e = nth_event(&a, i);
+    ASSERT_TRUE(e != NULL);
+    ASSERT_EQ_I64(e->peer, want[i]);
+  }
+  ASSERT_EQ_U64(nwarn, 1); /* process 7 is not defined; 0 is none */
+  ASSERT_CONTAINS(lastwarn, "t.1.events:11");
+  /* written back: ranks' main processes 1 and 2 again (the undefined
+   * receiver becomes 0, none), threads have their top-level parent */
+  snprintf(out, sizeof out, "%s/rt.otf", dir);
+  ASSERT_OK(write_all(&a, out, 0, err, sizeof err));
+  ASSERT_OK(read_all(out, &b, 0, err, sizeof err));
+  int eq = items_equal(&a, &b, why, sizeof why);
+  if (!eq) printf("  %s\n", why);
+  ASSERT_TRUE(eq);
+  items_free(&a);
+  items_free(&b);
+  pt__rmtree(dir);
+  free(dir);
+}
+
 TEST(otf_missing_master) {
   char *dir = test_tmpdir("otfbad");
   char err[1024] = "";
@@ -594,6 +653,7 @@ int main(void) {
   RUN(otf_roundtrip_b_long);
   RUN(otf_roundtrip_c);
   RUN(otf_roundtrip_d);
+  RUN(otf_threads_are_ranks);
   RUN(otf_missing_master);
   RUN(otf_bad_hex);
   RUN(otf_unknown_record_warns);
