@@ -5,9 +5,10 @@
 # further threads are processes with that parent; a message names the
 # peer rank's main process, and the reader gives the top-level processes
 # ranks, so the messages still match when the .otf is read back.
-. "$(dirname "$0")/common.inc"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.inc"
 
-. "$(dirname "$0")/threads.inc"
+. "$HERE/threads.inc"
 ok convert_otf "$PT" convert thr_sorted.txt -o thr.otf
 # processes: locations 0 and 2 (tokens 1 and 3) are the ranks' main
 # processes, 1 and 3 (tokens 2 and 4) their threads; no process of its own

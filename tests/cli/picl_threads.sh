@@ -3,9 +3,10 @@
 # threads, messages between threads of different ranks; peers are ranks):
 # the threads of a rank become processes 0, 1... of the rank's processor,
 # so the messages still match when the .trf is read back.
-. "$(dirname "$0")/common.inc"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.inc"
 
-. "$(dirname "$0")/threads.inc"
+. "$HERE/threads.inc"
 ok convert_picl "$PT" convert thr_sorted.txt -o thr.trf
 # each thread of a rank is a process of the rank's processor (numbered in
 # order of first use)
