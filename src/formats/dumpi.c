@@ -106,6 +106,8 @@ typedef struct dfile {
   size_t stream_begin, stream_end; /* call records in [begin, end) */
   int has_index, truncated, has_tail; /* tail = header..tables parsed */
   uint64_t ncalls;                   /* records in the stream */
+  uint16_t *tids; /* the thread ids of the records, ascending (in mem); */
+  size_t ntids;   /* at least 1 (a file without calls: {0}) */
   uint32_t label_count[PT__DUMPI_NLABELS];
   uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
   pt__dcomm_op *cops;  /* communicator and group calls (dumpi_comm.c) */
@@ -318,6 +320,8 @@ static int walk_stream(dfile *f, pt_error *err) {
   memset(f->comms_used, 0, 65536 / 8);
   size_t end = f->has_index ? f->stream_end : f->size;
   int rc = PT_OK;
+  uint8_t tseen[65536 / 8] = {0};
+  int32_t tprev = -1; /* thread of the previous record */
   for (;;) {
     if (pos + 2 <= (f->has_index ? end + 2 : end) &&
         f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
@@ -357,6 +361,10 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
     f->label_count[c.label]++;
     f->ncalls++;
+    if (c.thread != tprev) {
+      tseen[c.thread / 8] |= (uint8_t)(1u << (c.thread % 8));
+      tprev = c.thread;
+    }
     if (pt__dcomm_label(c.label)) { /* decoded again with its arrays */
       pt__arena_reset(&scratch);
       if (f->ncops == f->capcops) {
@@ -385,7 +393,17 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
   }
   pt__arena_free(&scratch);
-  return rc;
+  if (rc < 0) return rc;
+  size_t nt = 0;
+  for (size_t i = 0; i < sizeof tseen; i++)
+    for (uint8_t b = tseen[i]; b; b &= (uint8_t)(b - 1)) nt++;
+  if (!(f->tids = pt__arena_alloc(&f->mem, (nt ? nt : 1) * sizeof *f->tids)))
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  f->tids[0] = 0;
+  f->ntids = nt ? 0 : 1;
+  for (size_t t = 0; t < 65536 && f->ntids < nt; t++)
+    if (tseen[t / 8] & (1u << (t % 8))) f->tids[f->ntids++] = (uint16_t)t;
+  return PT_OK;
 }
 
 static int dfile_init(dfile *f, pt_error *err) {
@@ -515,9 +533,36 @@ typedef struct ucomm { /* a user handle bound to a replayed communicator */
   int64_t me;            /* this rank's rank in it */
 } ucomm;
 
+/* The events of one mapped call, waiting to be handed out. */
+typedef struct cslot {
+  pt_event *q;
+  size_t qn, qcap;
+  pt__arena arena; /* the decoded record and the events' attributes */
+} cslot;
+
+/* The calls of one thread of a rank: a location of its own, with its own
+ * time order (clamping).  Calls are mapped in file order (the rank's
+ * requests and communicators are shared by its threads) and queued on
+ * their thread's stream; the streams are merged in time order. */
+typedef struct tstream {
+  size_t rank;
+  uint64_t loc;
+  uint64_t last_time; /* end of the thread's previous call */
+  cslot *slot;        /* ring of queued calls: slot[(head + i) % cap], */
+  size_t cap, head, n; /* cap 0 or a power of 2 */
+  const pt_event *cur; /* the events of slot[head] (when n > 0): */
+  size_t curn, qi;      /* how many, and the next one */
+} tstream;
+
 typedef struct mapper {
   dfile *f;
   uint64_t rank, nranks, loc;
+  tstream *th; /* the thread of the call being mapped (its location: loc) */
+  /* where its events go: the q, qn, qcap and arena of a cslot, lent for
+   * the call */
+  pt_event *q;
+  size_t qn, qcap;
+  pt__arena *arena;
   const pt__dcomm *dc;        /* NULL: no replay (one file) */
   const pt__dcomm_bind *bind; /* this rank's bindings, in call order */
   size_t nbind, bi;
@@ -527,24 +572,17 @@ typedef struct mapper {
                                                       STRARR2 strings */
   const uint32_t *extra_id;
   int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
-  uint64_t last_time;
   uint64_t next_req;
   preq *reqs;
   size_t nreqs, capreqs;
   crank_info *cinfo;
   size_t ncinfo, capcinfo;
-  /* output of the current call */
-  pt_event *q;
-  size_t qn, qcap;
-  pt__arena arena;
 } mapper;
 
 static void mapper_free(mapper *m) {
   free(m->uc);
   free(m->reqs);
   free(m->cinfo);
-  free(m->q);
-  pt__arena_free(&m->arena);
 }
 
 static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
@@ -1069,10 +1107,12 @@ static pt_attr *attr_push(pt_attr *at, uint32_t *n, uint64_t key,
   return a;
 }
 
-/* Map call c of this rank into m->q (ENTER, semantic events, LEAVE). */
+/* Map call c of this rank into m->q (ENTER, semantic events, LEAVE), on
+ * the location of thread m->th. */
 static int map_call(mapper *m, const pt__dumpi_call *c) {
   const pt__dumpi_func *f = c->f;
-  m->qn = 0;
+  pt__arena *arena = m->arena;
+  uint64_t *last_time = &m->th->last_time;
   /* times */
   int64_t ws = 0, we = 0;
   int have_wall = (c->mask & PT__DUMPI_MASK_WALL) != 0;
@@ -1082,25 +1122,25 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     we = unwrap(c->wall_stop.sec, &m->wall_wrap, &m->wall_last) * NS +
          c->wall_stop.nsec;
   }
-  uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : m->last_time;
+  uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : *last_time;
   uint64_t t1 = have_wall && we >= 0 ? (uint64_t)we : t0;
   int clamped = 0;
-  if (t0 < m->last_time) {
-    dwarn(m->f, W_TIME, "call %s starts before the previous call ended; "
-          "event times clamped", f->name);
-    t0 = m->last_time;
+  if (t0 < *last_time) {
+    dwarn(m->f, W_TIME, "call %s starts before the previous call of its "
+          "thread ended; event times clamped", f->name);
+    t0 = *last_time;
     clamped = 1;
   }
   if (t1 < t0) {
     t1 = t0;
     clamped = 1;
   }
-  m->last_time = t1;
+  *last_time = t1;
 
   /* attributes of the ENTER */
   uint32_t cap = EX__COUNT + 2u * f->nargs;
   for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
-  pt_attr *at = pt__arena_alloc(&m->arena, cap * sizeof *at);
+  pt_attr *at = pt__arena_alloc(arena, cap * sizeof *at);
   if (!at) return PT_ENOMEM;
   uint32_t n = 0;
   for (unsigned k = 0; k < f->nargs; k++) {
@@ -1138,7 +1178,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
         c->cpu_start.nsec;
   int64_t *perf = NULL;
   if (c->mask & PT__DUMPI_MASK_PERF) {
-    perf = pt__arena_alloc(&m->arena, 16u * c->nperf + 16);
+    perf = pt__arena_alloc(arena, 16u * c->nperf + 16);
     if (!perf) return PT_ENOMEM;
     for (unsigned j = 0; j < c->nperf; j++) {
       perf[j] = (int64_t)c->perf_in[j];
@@ -1149,7 +1189,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     a->val.v.ints = perf;
   }
   if (clamped) {
-    int64_t *w = pt__arena_alloc(&m->arena, 16);
+    int64_t *w = pt__arena_alloc(arena, 16);
     if (!w) return PT_ENOMEM;
     w[0] = ws;
     w[1] = we;
@@ -1187,7 +1227,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   if (rc < 0) return rc;
 
   /* LEAVE */
-  pt_attr *lat = pt__arena_alloc(&m->arena, 2 * sizeof *lat);
+  pt_attr *lat = pt__arena_alloc(arena, 2 * sizeof *lat);
   if (!lat) return PT_ENOMEM;
   uint32_t ln = 0;
   if (c->mask & PT__DUMPI_MASK_CPU)
@@ -1254,9 +1294,8 @@ typedef struct rankst {
   dfile f;
   mapper m;
   size_t pos;     /* next record */
-  size_t qi;      /* next event of m.q */
-  int done;
-  pt__arena scratch;
+  size_t ts0;     /* its threads: dsrc.ts[ts0 .. ts0 + f.ntids) */
+  size_t tlast;   /* index (in f.tids) of the thread of the last record */
   pt__dumpi_call call;
 } rankst;
 
@@ -1268,7 +1307,9 @@ typedef struct dsrc {
   pt_def *defs;
   size_t ndefs, capdefs, defi;
   pt__arena mem;
-  size_t *heap; /* ranks by head event time */
+  tstream *ts;  /* the threads of all ranks, rank by rank */
+  size_t nts;
+  size_t *heap; /* threads (indices in ts) by head event time */
   uint64_t *hkey; /* the head event time of heap[i], kept beside it */
   size_t nheap;
   int started;
@@ -1451,6 +1492,17 @@ static int build_defs(dsrc *s, char **meta_kv, size_t nmeta) {
     d->parent = r;
     d->i0 = PT_LOCATION_THREAD;
     d->name = sdup(s, "Master thread of rank %zu", r);
+    /* further threads of the rank: location nranks x (thread's position
+     * among the rank's thread ids) + r, as paratrace's recorder numbers
+     * them; the lowest thread id (0 when present) is location r */
+    for (size_t t = 1; t < s->r[r].f.ntids; t++) {
+      if (def_add(s, &d, PT_DEF_LOCATION, s->nranks * t + r) < 0)
+        return PT_ENOMEM;
+      d->parent = r;
+      d->i0 = PT_LOCATION_THREAD;
+      d->name = sdup(s, "Thread %u of rank %zu",
+                     (unsigned)s->r[r].f.tids[t], r);
+    }
     members[r] = r;
     if (rank_keyvals(s, r) < 0) return PT_ENOMEM;
     for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++)
@@ -1632,9 +1684,17 @@ static void src_close(void *st) {
   for (size_t r = 0; r < s->nranks; r++) {
     dfile_free(&s->r[r].f);
     mapper_free(&s->r[r].m);
-    pt__arena_free(&s->r[r].scratch);
   }
   free(s->r);
+  for (size_t i = 0; i < s->nts; i++) {
+    tstream *t = &s->ts[i];
+    for (size_t j = 0; j < t->cap; j++) {
+      free(t->slot[j].q);
+      pt__arena_free(&t->slot[j].arena);
+    }
+    free(t->slot);
+  }
+  free(s->ts);
   pt__dcomm_free(&s->dc);
   free(s->defs);
   free(s->heap);
@@ -1642,6 +1702,28 @@ static void src_close(void *st) {
   pt__arena_free(&s->mem);
   free(s->meta_path);
   free(s);
+}
+
+/* After build_defs: the thread streams of every rank and the heap. */
+static int streams_init(dsrc *s) {
+  s->nts = 0;
+  for (size_t r = 0; r < s->nranks; r++) {
+    s->r[r].ts0 = s->nts;
+    s->nts += s->r[r].f.ntids;
+    s->r[r].m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
+    s->r[r].m.extra_id = s->keys.extra;
+  }
+  s->ts = calloc(s->nts, sizeof *s->ts);
+  s->heap = calloc(s->nts, sizeof *s->heap);
+  s->hkey = calloc(s->nts, sizeof *s->hkey);
+  if (!s->ts || !s->heap || !s->hkey) return PT_ENOMEM;
+  for (size_t r = 0; r < s->nranks; r++)
+    for (size_t t = 0; t < s->r[r].f.ntids; t++) {
+      tstream *ts = &s->ts[s->r[r].ts0 + t];
+      ts->rank = r;
+      ts->loc = s->nranks * t + r;
+    }
+  return PT_OK;
 }
 
 static int is_bin(const uint8_t *head, size_t n) {
@@ -1714,7 +1796,6 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     k->pos = k->f.stream_begin;
     k->m.f = &k->f;
     k->m.rank = r;
-    k->m.loc = r;
     k->m.nranks = s->nranks;
   }
   if ((rc = replay_comms(s)) < 0 || (rc = build_defs(s, kv, nkv)) < 0 ||
@@ -1723,14 +1804,8 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
                  pt_strerror(rc));
     goto fail;
   }
-  for (size_t r = 0; r < s->nranks; r++) {
-    s->r[r].m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
-    s->r[r].m.extra_id = s->keys.extra;
-  }
-  s->heap = calloc(s->nranks, sizeof *s->heap);
-  s->hkey = calloc(s->nranks, sizeof *s->hkey);
-  if (!s->heap || !s->hkey) {
-    rc = pt__err(err, PT_ENOMEM, "out of memory");
+  if ((rc = streams_init(s)) < 0) {
+    rc = pt__err(err, rc, "out of memory");
     goto fail;
   }
   *st = s;
@@ -1740,45 +1815,98 @@ fail:
   return rc;
 }
 
-/* Decode and map the next call of rank r; sets done at the end. */
-static int rank_refill(dsrc *s, size_t r) {
+/* Index (in f.tids) of the thread of the record at k->pos.  The walk
+ * at open saw every record, so the id is in the list. */
+static size_t rec_thread(rankst *k) {
+  const dfile *f = &k->f;
+  if (f->ntids == 1) return 0;
+  size_t p = k->pos;
+  uint16_t tid = 0;
+  if (p + 5 <= f->stream_end && (f->data[p + 2] & PT__DUMPI_MASK_THREAD))
+    tid = (uint16_t)(f->data[p + 3] << 8 | f->data[p + 4]);
+  if (f->tids[k->tlast] == tid) return k->tlast;
+  size_t lo = 0, hi = f->ntids;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->tids[mid] < tid) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < f->ntids && f->tids[lo] == tid) k->tlast = lo;
+  return k->tlast;
+}
+
+/* A free slot at the end of thread t's queue (not yet counted in t->n). */
+static cslot *slot_push(tstream *t) {
+  if (t->n == t->cap) {
+    size_t nc = t->cap ? 2 * t->cap : 1;
+    cslot *sl = realloc(t->slot, nc * sizeof *sl);
+    if (!sl) return NULL;
+    /* unwrap the ring: the slots before head move behind the old end */
+    for (size_t i = 0; i < t->head; i++) sl[t->cap + i] = sl[i];
+    for (size_t i = 0; i < t->head; i++) memset(&sl[i], 0, sizeof sl[i]);
+    memset(sl + t->cap + t->head, 0, (nc - t->cap - t->head) * sizeof *sl);
+    t->slot = sl;
+    t->cap = nc;
+  }
+  return &t->slot[(t->head + t->n) & (t->cap - 1)];
+}
+
+/* Decode and map the calls of rank r in file order until thread stream w
+ * (one of r's) has an event to hand out or the file ends; the calls of the
+ * rank's other threads are queued on their streams on the way. */
+static int rank_fill(dsrc *s, size_t r, tstream *w) {
   rankst *k = &s->r[r];
-  k->qi = 0;
-  k->m.qn = 0;
-  while (k->m.qn == 0) {
-    if (k->pos >= k->f.stream_end) {
-      k->done = 1;
-      return PT_OK;
+  while (w->n == 0) {
+    if (k->pos >= k->f.stream_end) return PT_OK;
+    tstream *t = &s->ts[k->ts0 + rec_thread(k)];
+    cslot *o = slot_push(t);
+    if (!o) {
+      pt__errbuf(s->err, sizeof s->err, PT_ENOMEM, "%s: out of memory",
+                 k->f.path);
+      return PT_ENOMEM;
     }
     char why[200];
-    pt__arena_reset(&k->scratch);
-    pt__arena_reset(&k->m.arena);
+    pt__arena_reset(&o->arena);
     k->f.cur_off = k->pos;
     k->f.cur_call++;
     long n = pt__dumpi_decode(k->f.data + k->pos, k->f.stream_end - k->pos,
                               k->f.cpu_off, k->f.wall_off, &k->call,
-                              &k->scratch, why, sizeof why);
+                              &o->arena, why, sizeof why);
     if (n < 0) {
       pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
                  k->f.path, k->pos, why);
       return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
     }
     k->pos += (size_t)n;
+    k->m.th = t;
+    k->m.loc = t->loc;
+    k->m.q = o->q;
+    k->m.qn = 0;
+    k->m.qcap = o->qcap;
+    k->m.arena = &o->arena;
     int rc = uc_apply(&k->m, k->f.cur_call);
     if (rc == PT_OK) rc = map_call(&k->m, &k->call);
+    o->q = k->m.q;
+    o->qn = k->m.qn;
+    o->qcap = k->m.qcap;
     if (rc < 0) {
       pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
                  pt_strerror(rc));
       return rc;
     }
+    if (o->qn && t->n++ == 0) {
+      t->cur = o->q;
+      t->curn = o->qn;
+    }
   }
   return PT_OK;
 }
 
-static uint64_t head_time(const dsrc *s, size_t r) {
-  return s->r[r].m.q[s->r[r].qi].time;
+static uint64_t head_time(const dsrc *s, size_t i) {
+  return s->ts[i].cur[s->ts[i].qi].time;
 }
-/* Heap positions a and b: earlier head event first, then the lower rank. */
+/* Heap positions a and b: earlier head event first, then the lower rank
+ * (and thread). */
 static int heap_less(const dsrc *s, size_t a, size_t b) {
   uint64_t ta = s->hkey[a], tb = s->hkey[b];
   return ta < tb || (ta == tb && s->heap[a] < s->heap[b]);
@@ -1810,6 +1938,9 @@ static void heap_up(dsrc *s, size_t i) {
   }
 }
 
+/* Every thread stream in the heap has a queued event; one that is empty
+ * and out of it is at the end of its rank's file (a rank's file is read
+ * only to fill an empty stream, and reading stops once it has an event). */
 static int src_next(void *st, pt_item *item) {
   dsrc *s = st;
   if (s->defi < s->ndefs) {
@@ -1820,34 +1951,41 @@ static int src_next(void *st, pt_item *item) {
   int rc;
   if (!s->started) {
     s->started = 1;
-    for (size_t r = 0; r < s->nranks; r++) {
-      if ((rc = rank_refill(s, r)) < 0) return rc;
-      if (!s->r[r].done) {
-        s->hkey[s->nheap] = head_time(s, r);
-        s->heap[s->nheap++] = r;
+    for (size_t i = 0; i < s->nts; i++)
+      if ((rc = rank_fill(s, s->ts[i].rank, &s->ts[i])) < 0) return rc;
+    for (size_t i = 0; i < s->nts; i++)
+      if (s->ts[i].n) {
+        s->hkey[s->nheap] = head_time(s, i);
+        s->heap[s->nheap++] = i;
         heap_up(s, s->nheap - 1);
       }
-    }
   } else if (s->nheap) {
-    /* Advance the rank whose event was handed out last time. */
-    size_t r = s->heap[0];
-    rankst *k = &s->r[r];
-    if (++k->qi == k->m.qn) {
-      if ((rc = rank_refill(s, r)) < 0) return rc;
+    /* Advance the thread whose event was handed out last time. */
+    size_t i = s->heap[0];
+    tstream *t = &s->ts[i];
+    if (++t->qi == t->curn) {
+      t->qi = 0;
+      t->head = (t->head + 1) & (t->cap - 1);
+      if (--t->n) {
+        t->cur = t->slot[t->head].q;
+        t->curn = t->slot[t->head].qn;
+      } else if ((rc = rank_fill(s, t->rank, t)) < 0) {
+        return rc;
+      }
     }
-    if (k->done) {
+    if (t->n == 0) {
       s->nheap--;
       s->heap[0] = s->heap[s->nheap];
       s->hkey[0] = s->hkey[s->nheap];
     } else {
-      s->hkey[0] = head_time(s, r);
+      s->hkey[0] = t->cur[t->qi].time;
     }
     if (s->nheap) heap_down(s, 0);
   }
   if (!s->nheap) return PT_END;
-  rankst *k = &s->r[s->heap[0]];
+  const tstream *t = &s->ts[s->heap[0]];
   item->type = PT_ITEM_EVENT;
-  item->u.event = k->m.q[k->qi];
+  item->u.event = t->cur[t->qi];
   return PT_OK;
 }
 
@@ -1863,9 +2001,7 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
   dsrc *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->r = calloc(1, sizeof *s->r);
-  s->heap = calloc(1, sizeof *s->heap);
-  s->hkey = calloc(1, sizeof *s->hkey);
-  if (!s->r || !s->heap || !s->hkey) {
+  if (!s->r) {
     src_close(s);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
@@ -1882,10 +2018,9 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
     k->pos = k->f.stream_begin;
     k->m.f = &k->f;
     k->m.nranks = 1;
-    if ((rc = replay_comms(s)) >= 0 && (rc = build_defs(s, NULL, 0)) >= 0)
-      rc = user_comm_defs(s);
-    k->m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
-    k->m.extra_id = s->keys.extra;
+    if ((rc = replay_comms(s)) >= 0 && (rc = build_defs(s, NULL, 0)) >= 0 &&
+        (rc = user_comm_defs(s)) >= 0 && (rc = streams_init(s)) < 0)
+      pt__errbuf(s->err, sizeof s->err, rc, "out of memory");
     pt_item it;
     while (rc >= 0 && (rc = src_next(s, &it)) == PT_OK) {
     }
