@@ -108,6 +108,10 @@ typedef struct dfile {
   uint64_t ncalls;                   /* records in the stream */
   uint16_t *tids; /* the thread ids of the records, ascending (in mem); */
   size_t ntids;   /* at least 1 (a file without calls: {0}) */
+  /* with several threads: the offset of every record, and the records of
+   * thread tids[t], by number (0-based), at tcall[tfirst[t] ..
+   * tfirst[t + 1]) (all in mem) */
+  uint64_t *roff, *tcall, *tfirst;
   uint32_t label_count[PT__DUMPI_NLABELS];
   uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
   pt__dcomm_op *cops;  /* communicator and group calls (dumpi_comm.c) */
@@ -306,6 +310,54 @@ static void parse_tail_walk(dfile *f, size_t off) {
   f->has_tail = 1;
 }
 
+static size_t tid_index(const dfile *f, uint16_t tid) {
+  size_t lo = 0, hi = f->ntids;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->tids[mid] < tid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* A file with several threads: where each thread's records are (a second
+ * pass over the records the walk validated; 16 bytes per record). */
+static int thread_lists(dfile *f, pt_error *err) {
+  size_t n = (size_t)f->ncalls, nt = f->ntids;
+  f->roff = pt__arena_alloc(&f->mem, (n + 1) * sizeof *f->roff);
+  f->tcall = pt__arena_alloc(&f->mem, (n + 1) * sizeof *f->tcall);
+  f->tfirst = pt__arena_alloc(&f->mem, (nt + 1) * sizeof *f->tfirst);
+  uint16_t *rt = malloc((n + 1) * sizeof *rt);
+  if (!f->roff || !f->tcall || !f->tfirst || !rt) {
+    free(rt);
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  }
+  memset(f->tfirst, 0, (nt + 1) * sizeof *f->tfirst);
+  pt__dumpi_call c;
+  char why[200];
+  size_t pos = f->stream_begin;
+  for (size_t i = 0; i < n; i++) {
+    long len = pt__dumpi_decode(f->data + pos, f->stream_end - pos,
+                                f->cpu_off, f->wall_off, &c, NULL, why,
+                                sizeof why);
+    if (len <= 0) { /* the walk read them all */
+      free(rt);
+      return pt__err(err, PT_ECORRUPT, "%s: offset %zu: %s", f->path, pos,
+                     why);
+    }
+    f->roff[i] = pos;
+    rt[i] = (uint16_t)tid_index(f, c.thread);
+    f->tfirst[rt[i] + 1]++;
+    pos += (size_t)len;
+  }
+  for (size_t t = 0; t < nt; t++) f->tfirst[t + 1] += f->tfirst[t];
+  for (size_t i = 0; i < n; i++) f->tcall[f->tfirst[rt[i]]++] = i;
+  for (size_t t = nt; t > 0; t--) f->tfirst[t] = f->tfirst[t - 1];
+  f->tfirst[0] = 0;
+  free(rt);
+  return PT_OK;
+}
+
 /* Walk the call stream from stream_begin: count labels, validate every
  * record, find its end.  With an index, stream_end is known and any bad
  * record is corruption; without, the walk ends at END_OF_STREAM or at the
@@ -403,7 +455,7 @@ static int walk_stream(dfile *f, pt_error *err) {
   f->ntids = nt ? 0 : 1;
   for (size_t t = 0; t < 65536 && f->ntids < nt; t++)
     if (tseen[t / 8] & (1u << (t % 8))) f->tids[f->ntids++] = (uint16_t)t;
-  return PT_OK;
+  return f->ntids > 1 ? thread_lists(f, err) : PT_OK;
 }
 
 static int dfile_init(dfile *f, pt_error *err) {
@@ -533,33 +585,32 @@ typedef struct ucomm { /* a user handle bound to a replayed communicator */
   int64_t me;            /* this rank's rank in it */
 } ucomm;
 
-/* The events of one mapped call, waiting to be handed out. */
-typedef struct cslot {
-  pt_event *q;
-  size_t qn, qcap;
-  pt__arena arena; /* the decoded record and the events' attributes */
-} cslot;
-
 /* The calls of one thread of a rank: a location of its own, with its own
- * time order (clamping).  Calls are mapped in file order (the rank's
- * requests and communicators are shared by its threads) and queued on
- * their thread's stream; the streams are merged in time order. */
+ * time order (clamping).  A thread's next call is mapped when the
+ * time-ordered merge reaches its start, so the calls of a rank's threads
+ * are mapped in the order they started (the rank's requests and
+ * communicators are shared by its threads: an MPI_Wait on one thread
+ * completes the MPI_Isend another thread made before). */
 typedef struct tstream {
   size_t rank;
   uint64_t loc;
   uint64_t last_time; /* end of the thread's previous call */
-  cslot *slot;        /* ring of queued calls: slot[(head + i) % cap], */
-  size_t cap, head, n; /* cap 0 or a power of 2 */
-  const pt_event *cur; /* the events of slot[head] (when n > 0): */
-  size_t curn, qi;      /* how many, and the next one */
+  int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
+  size_t ti;       /* next record: tcall[ti] of a several-thread file */
+  int pending;     /* the next record is found, not yet mapped: */
+  size_t off;      /* its offset */
+  uint64_t call;   /* and number (1-based) */
+  pt_event *q;     /* the events of the mapped call */
+  size_t qn, qcap, qi;
+  pt__arena arena; /* the decoded record and the events' attributes */
 } tstream;
 
 typedef struct mapper {
   dfile *f;
   uint64_t rank, nranks, loc;
   tstream *th; /* the thread of the call being mapped (its location: loc) */
-  /* where its events go: the q, qn, qcap and arena of a cslot, lent for
-   * the call */
+  /* where its events go: the q, qn, qcap and arena of th, lent for the
+   * call */
   pt_event *q;
   size_t qn, qcap;
   pt__arena *arena;
@@ -571,7 +622,6 @@ typedef struct mapper {
   const uint32_t (*attr_id)[PT__DUMPI_MAX_ARGS + 1]; /* [label][k]; [.][16]:
                                                       STRARR2 strings */
   const uint32_t *extra_id;
-  int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
   uint64_t next_req;
   preq *reqs;
   size_t nreqs, capreqs;
@@ -1117,9 +1167,9 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   int64_t ws = 0, we = 0;
   int have_wall = (c->mask & PT__DUMPI_MASK_WALL) != 0;
   if (have_wall) {
-    ws = unwrap(c->wall_start.sec, &m->wall_wrap, &m->wall_last) * NS +
+    ws = unwrap(c->wall_start.sec, &m->th->wall_wrap, &m->th->wall_last) * NS +
          c->wall_start.nsec;
-    we = unwrap(c->wall_stop.sec, &m->wall_wrap, &m->wall_last) * NS +
+    we = unwrap(c->wall_stop.sec, &m->th->wall_wrap, &m->th->wall_last) * NS +
          c->wall_stop.nsec;
   }
   uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : *last_time;
@@ -1174,7 +1224,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     attr_push(at, &n, m->extra_id[EX_MASK], PT_TYPE_INT)->val.v.i = c->mask;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(at, &n, m->extra_id[EX_CPU_START], PT_TYPE_INT)->val.v.i =
-        unwrap(c->cpu_start.sec, &m->cpu_wrap, &m->cpu_last) * NS +
+        unwrap(c->cpu_start.sec, &m->th->cpu_wrap, &m->th->cpu_last) * NS +
         c->cpu_start.nsec;
   int64_t *perf = NULL;
   if (c->mask & PT__DUMPI_MASK_PERF) {
@@ -1232,7 +1282,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   uint32_t ln = 0;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(lat, &ln, m->extra_id[EX_CPU_STOP], PT_TYPE_INT)->val.v.i =
-        unwrap(c->cpu_stop.sec, &m->cpu_wrap, &m->cpu_last) * NS +
+        unwrap(c->cpu_stop.sec, &m->th->cpu_wrap, &m->th->cpu_last) * NS +
         c->cpu_stop.nsec;
   if (perf) {
     pt_attr *a = attr_push(lat, &ln, m->extra_id[EX_PERF], PT_TYPE_INTS);
@@ -1293,9 +1343,8 @@ static int akeys_build(akeys *k, const uint32_t *label_used) {
 typedef struct rankst {
   dfile f;
   mapper m;
-  size_t pos;     /* next record */
+  size_t pos;     /* next record (a one-thread file) */
   size_t ts0;     /* its threads: dsrc.ts[ts0 .. ts0 + f.ntids) */
-  size_t tlast;   /* index (in f.tids) of the thread of the last record */
   pt__dumpi_call call;
 } rankst;
 
@@ -1687,12 +1736,8 @@ static void src_close(void *st) {
   }
   free(s->r);
   for (size_t i = 0; i < s->nts; i++) {
-    tstream *t = &s->ts[i];
-    for (size_t j = 0; j < t->cap; j++) {
-      free(t->slot[j].q);
-      pt__arena_free(&t->slot[j].arena);
-    }
-    free(t->slot);
+    free(s->ts[i].q);
+    pt__arena_free(&s->ts[i].arena);
   }
   free(s->ts);
   pt__dcomm_free(&s->dc);
@@ -1722,6 +1767,7 @@ static int streams_init(dsrc *s) {
       tstream *ts = &s->ts[s->r[r].ts0 + t];
       ts->rank = r;
       ts->loc = s->nranks * t + r;
+      if (s->r[r].f.ntids > 1) ts->ti = s->r[r].f.tfirst[t];
     }
   return PT_OK;
 }
@@ -1815,96 +1861,77 @@ fail:
   return rc;
 }
 
-/* Index (in f.tids) of the thread of the record at k->pos.  The walk
- * at open saw every record, so the id is in the list. */
-static size_t rec_thread(rankst *k) {
+/* Find thread t's next record: 1 (t->pending, t->off, t->call set) or 0
+ * (no more). */
+static int st_locate(dsrc *s, tstream *t) {
+  rankst *k = &s->r[t->rank];
   const dfile *f = &k->f;
-  if (f->ntids == 1) return 0;
-  size_t p = k->pos;
-  uint16_t tid = 0;
-  if (p + 5 <= f->stream_end && (f->data[p + 2] & PT__DUMPI_MASK_THREAD))
-    tid = (uint16_t)(f->data[p + 3] << 8 | f->data[p + 4]);
-  if (f->tids[k->tlast] == tid) return k->tlast;
-  size_t lo = 0, hi = f->ntids;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (f->tids[mid] < tid) lo = mid + 1;
-    else hi = mid;
+  if (f->ntids == 1) {
+    if (k->pos >= f->stream_end) return 0;
+    t->off = k->pos;
+    t->call = f->cur_call + 1;
+  } else {
+    size_t t_idx = (size_t)(t - s->ts) - k->ts0;
+    if (t->ti >= f->tfirst[t_idx + 1]) return 0;
+    t->off = (size_t)f->roff[f->tcall[t->ti]];
+    t->call = f->tcall[t->ti] + 1;
   }
-  if (lo < f->ntids && f->tids[lo] == tid) k->tlast = lo;
-  return k->tlast;
+  t->pending = 1;
+  return 1;
 }
 
-/* A free slot at the end of thread t's queue (not yet counted in t->n). */
-static cslot *slot_push(tstream *t) {
-  if (t->n == t->cap) {
-    size_t nc = t->cap ? 2 * t->cap : 1;
-    cslot *sl = realloc(t->slot, nc * sizeof *sl);
-    if (!sl) return NULL;
-    /* unwrap the ring: the slots before head move behind the old end */
-    for (size_t i = 0; i < t->head; i++) sl[t->cap + i] = sl[i];
-    for (size_t i = 0; i < t->head; i++) memset(&sl[i], 0, sizeof sl[i]);
-    memset(sl + t->cap + t->head, 0, (nc - t->cap - t->head) * sizeof *sl);
-    t->slot = sl;
-    t->cap = nc;
+/* The time the pending record's ENTER will have (map_call's t0). */
+static uint64_t st_start(const dsrc *s, tstream *t) {
+  const dfile *f = &s->r[t->rank].f;
+  uint16_t tid;
+  pt__dumpi_clock ws;
+  uint64_t t0 = t->last_time;
+  if (pt__dumpi_peek(f->data + t->off, f->stream_end - t->off, f->wall_off,
+                     &tid, &ws) == 1) {
+    int64_t v = unwrap(ws.sec, &t->wall_wrap, &t->wall_last) * NS + ws.nsec;
+    if (v >= 0 && (uint64_t)v > t0) t0 = (uint64_t)v;
   }
-  return &t->slot[(t->head + t->n) & (t->cap - 1)];
+  return t0;
 }
 
-/* Decode and map the calls of rank r in file order until thread stream w
- * (one of r's) has an event to hand out or the file ends; the calls of the
- * rank's other threads are queued on their streams on the way. */
-static int rank_fill(dsrc *s, size_t r, tstream *w) {
-  rankst *k = &s->r[r];
-  while (w->n == 0) {
-    if (k->pos >= k->f.stream_end) return PT_OK;
-    tstream *t = &s->ts[k->ts0 + rec_thread(k)];
-    cslot *o = slot_push(t);
-    if (!o) {
-      pt__errbuf(s->err, sizeof s->err, PT_ENOMEM, "%s: out of memory",
-                 k->f.path);
-      return PT_ENOMEM;
-    }
-    char why[200];
-    pt__arena_reset(&o->arena);
-    k->f.cur_off = k->pos;
-    k->f.cur_call++;
-    long n = pt__dumpi_decode(k->f.data + k->pos, k->f.stream_end - k->pos,
-                              k->f.cpu_off, k->f.wall_off, &k->call,
-                              &o->arena, why, sizeof why);
-    if (n < 0) {
-      pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
-                 k->f.path, k->pos, why);
-      return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
-    }
-    k->pos += (size_t)n;
-    k->m.th = t;
-    k->m.loc = t->loc;
-    k->m.q = o->q;
-    k->m.qn = 0;
-    k->m.qcap = o->qcap;
-    k->m.arena = &o->arena;
-    int rc = uc_apply(&k->m, k->f.cur_call);
-    if (rc == PT_OK) rc = map_call(&k->m, &k->call);
-    o->q = k->m.q;
-    o->qn = k->m.qn;
-    o->qcap = k->m.qcap;
-    if (rc < 0) {
-      pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
-                 pt_strerror(rc));
-      return rc;
-    }
-    if (o->qn && t->n++ == 0) {
-      t->cur = o->q;
-      t->curn = o->qn;
-    }
+/* Decode and map thread t's pending record into t->q. */
+static int st_map(dsrc *s, tstream *t) {
+  rankst *k = &s->r[t->rank];
+  char why[200];
+  pt__arena_reset(&t->arena);
+  k->f.cur_off = t->off;
+  k->f.cur_call = t->call;
+  long n = pt__dumpi_decode(k->f.data + t->off, k->f.stream_end - t->off,
+                            k->f.cpu_off, k->f.wall_off, &k->call, &t->arena,
+                            why, sizeof why);
+  if (n < 0) {
+    pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
+               k->f.path, t->off, why);
+    return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
+  }
+  if (k->f.ntids == 1) k->pos = t->off + (size_t)n;
+  else t->ti++;
+  t->pending = 0;
+  k->m.th = t;
+  k->m.loc = t->loc;
+  k->m.q = t->q;
+  k->m.qn = 0;
+  k->m.qcap = t->qcap;
+  k->m.arena = &t->arena;
+  int rc = uc_apply(&k->m, t->call);
+  if (rc == PT_OK) rc = map_call(&k->m, &k->call);
+  t->q = k->m.q;
+  t->qn = k->m.qn;
+  t->qcap = k->m.qcap;
+  t->qi = 0;
+  if (rc < 0) {
+    pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
+               pt_strerror(rc));
+    return rc;
   }
   return PT_OK;
 }
 
-static uint64_t head_time(const dsrc *s, size_t i) {
-  return s->ts[i].cur[s->ts[i].qi].time;
-}
 /* Heap positions a and b: earlier head event first, then the lower rank
  * (and thread). */
 static int heap_less(const dsrc *s, size_t a, size_t b) {
@@ -1938,9 +1965,29 @@ static void heap_up(dsrc *s, size_t i) {
   }
 }
 
-/* Every thread stream in the heap has a queued event; one that is empty
- * and out of it is at the end of its rank's file (a rank's file is read
- * only to fill an empty stream, and reading stops once it has an event). */
+/* Thread t's next call: 1 when there is one, its heap key in *key, or 0.
+ * A thread that is its rank's only one is mapped at once (key: its first
+ * event); others are left pending (key: the time their ENTER will have)
+ * and mapped when they reach the top of the heap, so the calls of a
+ * rank's threads are mapped in the order they started. */
+static int st_next(dsrc *s, tstream *t, uint64_t *key) {
+  for (;;) {
+    if (!st_locate(s, t)) return 0;
+    if (s->r[t->rank].f.ntids > 1) {
+      *key = st_start(s, t);
+      return 1;
+    }
+    int rc = st_map(s, t);
+    if (rc < 0) return rc;
+    if (t->qn) { /* (every call has an ENTER and a LEAVE) */
+      *key = t->q[0].time;
+      return 1;
+    }
+  }
+}
+
+/* The heap holds the threads with a call to come: mapped (key: the time
+ * of its next event) or pending (see st_next). */
 static int src_next(void *st, pt_item *item) {
   dsrc *s = st;
   if (s->defi < s->ndefs) {
@@ -1951,41 +1998,49 @@ static int src_next(void *st, pt_item *item) {
   int rc;
   if (!s->started) {
     s->started = 1;
-    for (size_t i = 0; i < s->nts; i++)
-      if ((rc = rank_fill(s, s->ts[i].rank, &s->ts[i])) < 0) return rc;
-    for (size_t i = 0; i < s->nts; i++)
-      if (s->ts[i].n) {
-        s->hkey[s->nheap] = head_time(s, i);
+    for (size_t i = 0; i < s->nts; i++) {
+      if ((rc = st_next(s, &s->ts[i], &s->hkey[s->nheap])) < 0) return rc;
+      if (rc) {
         s->heap[s->nheap++] = i;
         heap_up(s, s->nheap - 1);
       }
+    }
   } else if (s->nheap) {
     /* Advance the thread whose event was handed out last time. */
-    size_t i = s->heap[0];
-    tstream *t = &s->ts[i];
-    if (++t->qi == t->curn) {
-      t->qi = 0;
-      t->head = (t->head + 1) & (t->cap - 1);
-      if (--t->n) {
-        t->cur = t->slot[t->head].q;
-        t->curn = t->slot[t->head].qn;
-      } else if ((rc = rank_fill(s, t->rank, t)) < 0) {
-        return rc;
-      }
-    }
-    if (t->n == 0) {
-      s->nheap--;
-      s->heap[0] = s->heap[s->nheap];
-      s->hkey[0] = s->hkey[s->nheap];
+    tstream *t = &s->ts[s->heap[0]];
+    if (++t->qi < t->qn) {
+      s->hkey[0] = t->q[t->qi].time;
     } else {
-      s->hkey[0] = t->cur[t->qi].time;
+      if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
+      if (!rc) {
+        s->nheap--;
+        s->heap[0] = s->heap[s->nheap];
+        s->hkey[0] = s->hkey[s->nheap];
+      }
     }
     if (s->nheap) heap_down(s, 0);
   }
   if (!s->nheap) return PT_END;
-  const tstream *t = &s->ts[s->heap[0]];
+  tstream *t = &s->ts[s->heap[0]];
+  while (t->pending) { /* a thread of a several-thread rank */
+    if ((rc = st_map(s, t)) < 0) return rc;
+    if (t->qn && t->q[0].time == s->hkey[0]) break;
+    if (t->qn) { /* (st_start said that time) */
+      s->hkey[0] = t->q[0].time;
+    } else {
+      if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
+      if (!rc) {
+        s->nheap--;
+        s->heap[0] = s->heap[s->nheap];
+        s->hkey[0] = s->hkey[s->nheap];
+        if (!s->nheap) return PT_END;
+      }
+    }
+    heap_down(s, 0);
+    t = &s->ts[s->heap[0]];
+  }
   item->type = PT_ITEM_EVENT;
-  item->u.event = t->cur[t->qi];
+  item->u.event = t->q[t->qi];
   return PT_OK;
 }
 
