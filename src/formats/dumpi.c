@@ -1971,9 +1971,15 @@ static void heap_up(dsrc *s, size_t i) {
  * and mapped when they reach the top of the heap, so the calls of a
  * rank's threads are mapped in the order they started. */
 static int st_next(dsrc *s, tstream *t, uint64_t *key) {
+  const rankst *k = &s->r[t->rank];
   for (;;) {
-    if (!st_locate(s, t)) return 0;
-    if (s->r[t->rank].f.ntids > 1) {
+    if (k->f.ntids == 1) { /* (st_locate, short) */
+      if (k->pos >= k->f.stream_end) return 0;
+      t->off = k->pos;
+      t->call = k->f.cur_call + 1;
+      t->pending = 1;
+    } else {
+      if (!st_locate(s, t)) return 0;
       *key = st_start(s, t);
       return 1;
     }
@@ -1984,6 +1990,31 @@ static int st_next(dsrc *s, tstream *t, uint64_t *key) {
       return 1;
     }
   }
+}
+
+/* Map the pending thread at the top of the heap (a thread of a rank with
+ * several), until the top has its events: PT_OK, PT_END or an error. */
+static int top_map(dsrc *s) {
+  int rc;
+  tstream *t = &s->ts[s->heap[0]];
+  while (t->pending) {
+    if ((rc = st_map(s, t)) < 0) return rc;
+    if (t->qn && t->q[0].time == s->hkey[0]) break;
+    if (t->qn) { /* (st_start said that time) */
+      s->hkey[0] = t->q[0].time;
+    } else {
+      if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
+      if (!rc) {
+        s->nheap--;
+        s->heap[0] = s->heap[s->nheap];
+        s->hkey[0] = s->hkey[s->nheap];
+        if (!s->nheap) return PT_END;
+      }
+    }
+    heap_down(s, 0);
+    t = &s->ts[s->heap[0]];
+  }
+  return PT_OK;
 }
 
 /* The heap holds the threads with a call to come: mapped (key: the time
@@ -2022,21 +2053,8 @@ static int src_next(void *st, pt_item *item) {
   }
   if (!s->nheap) return PT_END;
   tstream *t = &s->ts[s->heap[0]];
-  while (t->pending) { /* a thread of a several-thread rank */
-    if ((rc = st_map(s, t)) < 0) return rc;
-    if (t->qn && t->q[0].time == s->hkey[0]) break;
-    if (t->qn) { /* (st_start said that time) */
-      s->hkey[0] = t->q[0].time;
-    } else {
-      if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
-      if (!rc) {
-        s->nheap--;
-        s->heap[0] = s->heap[s->nheap];
-        s->hkey[0] = s->hkey[s->nheap];
-        if (!s->nheap) return PT_END;
-      }
-    }
-    heap_down(s, 0);
+  if (t->pending) {
+    if ((rc = top_map(s)) != PT_OK) return rc;
     t = &s->ts[s->heap[0]];
   }
   item->type = PT_ITEM_EVENT;
