@@ -106,6 +106,12 @@ typedef struct dfile {
   size_t stream_begin, stream_end; /* call records in [begin, end) */
   int has_index, truncated, has_tail; /* tail = header..tables parsed */
   uint64_t ncalls;                   /* records in the stream */
+  uint16_t *tids; /* the thread ids of the records, ascending (in mem); */
+  size_t ntids;   /* at least 1 (a file without calls: {0}) */
+  /* with several threads: the offset of every record, and the records of
+   * thread tids[t], by number (0-based), at tcall[tfirst[t] ..
+   * tfirst[t + 1]) (all in mem) */
+  uint64_t *roff, *tcall, *tfirst;
   uint32_t label_count[PT__DUMPI_NLABELS];
   uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
   pt__dcomm_op *cops;  /* communicator and group calls (dumpi_comm.c) */
@@ -304,6 +310,54 @@ static void parse_tail_walk(dfile *f, size_t off) {
   f->has_tail = 1;
 }
 
+static size_t tid_index(const dfile *f, uint16_t tid) {
+  size_t lo = 0, hi = f->ntids;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->tids[mid] < tid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* A file with several threads: where each thread's records are (a second
+ * pass over the records the walk validated; 16 bytes per record). */
+static int thread_lists(dfile *f, pt_error *err) {
+  size_t n = (size_t)f->ncalls, nt = f->ntids;
+  f->roff = pt__arena_alloc(&f->mem, (n + 1) * sizeof *f->roff);
+  f->tcall = pt__arena_alloc(&f->mem, (n + 1) * sizeof *f->tcall);
+  f->tfirst = pt__arena_alloc(&f->mem, (nt + 1) * sizeof *f->tfirst);
+  uint16_t *rt = malloc((n + 1) * sizeof *rt);
+  if (!f->roff || !f->tcall || !f->tfirst || !rt) {
+    free(rt);
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  }
+  memset(f->tfirst, 0, (nt + 1) * sizeof *f->tfirst);
+  pt__dumpi_call c;
+  char why[200];
+  size_t pos = f->stream_begin;
+  for (size_t i = 0; i < n; i++) {
+    long len = pt__dumpi_decode(f->data + pos, f->stream_end - pos,
+                                f->cpu_off, f->wall_off, &c, NULL, why,
+                                sizeof why);
+    if (len <= 0) { /* the walk read them all */
+      free(rt);
+      return pt__err(err, PT_ECORRUPT, "%s: offset %zu: %s", f->path, pos,
+                     why);
+    }
+    f->roff[i] = pos;
+    rt[i] = (uint16_t)tid_index(f, c.thread);
+    f->tfirst[rt[i] + 1]++;
+    pos += (size_t)len;
+  }
+  for (size_t t = 0; t < nt; t++) f->tfirst[t + 1] += f->tfirst[t];
+  for (size_t i = 0; i < n; i++) f->tcall[f->tfirst[rt[i]]++] = i;
+  for (size_t t = nt; t > 0; t--) f->tfirst[t] = f->tfirst[t - 1];
+  f->tfirst[0] = 0;
+  free(rt);
+  return PT_OK;
+}
+
 /* Walk the call stream from stream_begin: count labels, validate every
  * record, find its end.  With an index, stream_end is known and any bad
  * record is corruption; without, the walk ends at END_OF_STREAM or at the
@@ -318,6 +372,8 @@ static int walk_stream(dfile *f, pt_error *err) {
   memset(f->comms_used, 0, 65536 / 8);
   size_t end = f->has_index ? f->stream_end : f->size;
   int rc = PT_OK;
+  uint8_t tseen[65536 / 8] = {0};
+  int32_t tprev = -1; /* thread of the previous record */
   for (;;) {
     if (pos + 2 <= (f->has_index ? end + 2 : end) &&
         f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
@@ -357,6 +413,10 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
     f->label_count[c.label]++;
     f->ncalls++;
+    if (c.thread != tprev) {
+      tseen[c.thread / 8] |= (uint8_t)(1u << (c.thread % 8));
+      tprev = c.thread;
+    }
     if (pt__dcomm_label(c.label)) { /* decoded again with its arrays */
       pt__arena_reset(&scratch);
       if (f->ncops == f->capcops) {
@@ -385,7 +445,17 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
   }
   pt__arena_free(&scratch);
-  return rc;
+  if (rc < 0) return rc;
+  size_t nt = 0;
+  for (size_t i = 0; i < sizeof tseen; i++)
+    for (uint8_t b = tseen[i]; b; b &= (uint8_t)(b - 1)) nt++;
+  if (!(f->tids = pt__arena_alloc(&f->mem, (nt ? nt : 1) * sizeof *f->tids)))
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  f->tids[0] = 0;
+  f->ntids = nt ? 0 : 1;
+  for (size_t t = 0; t < 65536 && f->ntids < nt; t++)
+    if (tseen[t / 8] & (1u << (t % 8))) f->tids[f->ntids++] = (uint16_t)t;
+  return f->ntids > 1 ? thread_lists(f, err) : PT_OK;
 }
 
 static int dfile_init(dfile *f, pt_error *err) {
@@ -515,9 +585,35 @@ typedef struct ucomm { /* a user handle bound to a replayed communicator */
   int64_t me;            /* this rank's rank in it */
 } ucomm;
 
+/* The calls of one thread of a rank: a location of its own, with its own
+ * time order (clamping).  A thread's next call is mapped when the
+ * time-ordered merge reaches its start, so the calls of a rank's threads
+ * are mapped in the order they started (the rank's requests and
+ * communicators are shared by its threads: an MPI_Wait on one thread
+ * completes the MPI_Isend another thread made before). */
+typedef struct tstream {
+  size_t rank;
+  uint64_t loc;
+  uint64_t last_time; /* end of the thread's previous call */
+  int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
+  size_t ti;       /* next record: tcall[ti] of a several-thread file */
+  int pending;     /* the next record is found, not yet mapped: */
+  size_t off;      /* its offset */
+  uint64_t call;   /* and number (1-based) */
+  pt_event *q;     /* the events of the mapped call */
+  size_t qn, qcap, qi;
+  pt__arena arena; /* the decoded record and the events' attributes */
+} tstream;
+
 typedef struct mapper {
   dfile *f;
   uint64_t rank, nranks, loc;
+  tstream *th; /* the thread of the call being mapped (its location: loc) */
+  /* where its events go: the q, qn, qcap and arena of th, lent for the
+   * call */
+  pt_event *q;
+  size_t qn, qcap;
+  pt__arena *arena;
   const pt__dcomm *dc;        /* NULL: no replay (one file) */
   const pt__dcomm_bind *bind; /* this rank's bindings, in call order */
   size_t nbind, bi;
@@ -526,25 +622,17 @@ typedef struct mapper {
   const uint32_t (*attr_id)[PT__DUMPI_MAX_ARGS + 1]; /* [label][k]; [.][16]:
                                                       STRARR2 strings */
   const uint32_t *extra_id;
-  int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
-  uint64_t last_time;
   uint64_t next_req;
   preq *reqs;
   size_t nreqs, capreqs;
   crank_info *cinfo;
   size_t ncinfo, capcinfo;
-  /* output of the current call */
-  pt_event *q;
-  size_t qn, qcap;
-  pt__arena arena;
 } mapper;
 
 static void mapper_free(mapper *m) {
   free(m->uc);
   free(m->reqs);
   free(m->cinfo);
-  free(m->q);
-  pt__arena_free(&m->arena);
 }
 
 static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
@@ -1069,38 +1157,40 @@ static pt_attr *attr_push(pt_attr *at, uint32_t *n, uint64_t key,
   return a;
 }
 
-/* Map call c of this rank into m->q (ENTER, semantic events, LEAVE). */
+/* Map call c of this rank into m->q (ENTER, semantic events, LEAVE), on
+ * the location of thread m->th. */
 static int map_call(mapper *m, const pt__dumpi_call *c) {
   const pt__dumpi_func *f = c->f;
-  m->qn = 0;
+  pt__arena *arena = m->arena;
+  uint64_t *last_time = &m->th->last_time;
   /* times */
   int64_t ws = 0, we = 0;
   int have_wall = (c->mask & PT__DUMPI_MASK_WALL) != 0;
   if (have_wall) {
-    ws = unwrap(c->wall_start.sec, &m->wall_wrap, &m->wall_last) * NS +
+    ws = unwrap(c->wall_start.sec, &m->th->wall_wrap, &m->th->wall_last) * NS +
          c->wall_start.nsec;
-    we = unwrap(c->wall_stop.sec, &m->wall_wrap, &m->wall_last) * NS +
+    we = unwrap(c->wall_stop.sec, &m->th->wall_wrap, &m->th->wall_last) * NS +
          c->wall_stop.nsec;
   }
-  uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : m->last_time;
+  uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : *last_time;
   uint64_t t1 = have_wall && we >= 0 ? (uint64_t)we : t0;
   int clamped = 0;
-  if (t0 < m->last_time) {
-    dwarn(m->f, W_TIME, "call %s starts before the previous call ended; "
-          "event times clamped", f->name);
-    t0 = m->last_time;
+  if (t0 < *last_time) {
+    dwarn(m->f, W_TIME, "call %s starts before the previous call of its "
+          "thread ended; event times clamped", f->name);
+    t0 = *last_time;
     clamped = 1;
   }
   if (t1 < t0) {
     t1 = t0;
     clamped = 1;
   }
-  m->last_time = t1;
+  *last_time = t1;
 
   /* attributes of the ENTER */
   uint32_t cap = EX__COUNT + 2u * f->nargs;
   for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
-  pt_attr *at = pt__arena_alloc(&m->arena, cap * sizeof *at);
+  pt_attr *at = pt__arena_alloc(arena, cap * sizeof *at);
   if (!at) return PT_ENOMEM;
   uint32_t n = 0;
   for (unsigned k = 0; k < f->nargs; k++) {
@@ -1134,11 +1224,11 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     attr_push(at, &n, m->extra_id[EX_MASK], PT_TYPE_INT)->val.v.i = c->mask;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(at, &n, m->extra_id[EX_CPU_START], PT_TYPE_INT)->val.v.i =
-        unwrap(c->cpu_start.sec, &m->cpu_wrap, &m->cpu_last) * NS +
+        unwrap(c->cpu_start.sec, &m->th->cpu_wrap, &m->th->cpu_last) * NS +
         c->cpu_start.nsec;
   int64_t *perf = NULL;
   if (c->mask & PT__DUMPI_MASK_PERF) {
-    perf = pt__arena_alloc(&m->arena, 16u * c->nperf + 16);
+    perf = pt__arena_alloc(arena, 16u * c->nperf + 16);
     if (!perf) return PT_ENOMEM;
     for (unsigned j = 0; j < c->nperf; j++) {
       perf[j] = (int64_t)c->perf_in[j];
@@ -1149,7 +1239,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     a->val.v.ints = perf;
   }
   if (clamped) {
-    int64_t *w = pt__arena_alloc(&m->arena, 16);
+    int64_t *w = pt__arena_alloc(arena, 16);
     if (!w) return PT_ENOMEM;
     w[0] = ws;
     w[1] = we;
@@ -1187,12 +1277,12 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   if (rc < 0) return rc;
 
   /* LEAVE */
-  pt_attr *lat = pt__arena_alloc(&m->arena, 2 * sizeof *lat);
+  pt_attr *lat = pt__arena_alloc(arena, 2 * sizeof *lat);
   if (!lat) return PT_ENOMEM;
   uint32_t ln = 0;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(lat, &ln, m->extra_id[EX_CPU_STOP], PT_TYPE_INT)->val.v.i =
-        unwrap(c->cpu_stop.sec, &m->cpu_wrap, &m->cpu_last) * NS +
+        unwrap(c->cpu_stop.sec, &m->th->cpu_wrap, &m->th->cpu_last) * NS +
         c->cpu_stop.nsec;
   if (perf) {
     pt_attr *a = attr_push(lat, &ln, m->extra_id[EX_PERF], PT_TYPE_INTS);
@@ -1253,10 +1343,8 @@ static int akeys_build(akeys *k, const uint32_t *label_used) {
 typedef struct rankst {
   dfile f;
   mapper m;
-  size_t pos;     /* next record */
-  size_t qi;      /* next event of m.q */
-  int done;
-  pt__arena scratch;
+  size_t pos;     /* next record (a one-thread file) */
+  size_t ts0;     /* its threads: dsrc.ts[ts0 .. ts0 + f.ntids) */
   pt__dumpi_call call;
 } rankst;
 
@@ -1268,7 +1356,9 @@ typedef struct dsrc {
   pt_def *defs;
   size_t ndefs, capdefs, defi;
   pt__arena mem;
-  size_t *heap; /* ranks by head event time */
+  tstream *ts;  /* the threads of all ranks, rank by rank */
+  size_t nts;
+  size_t *heap; /* threads (indices in ts) by head event time */
   uint64_t *hkey; /* the head event time of heap[i], kept beside it */
   size_t nheap;
   int started;
@@ -1451,6 +1541,17 @@ static int build_defs(dsrc *s, char **meta_kv, size_t nmeta) {
     d->parent = r;
     d->i0 = PT_LOCATION_THREAD;
     d->name = sdup(s, "Master thread of rank %zu", r);
+    /* further threads of the rank: location nranks x (thread's position
+     * among the rank's thread ids) + r, as paratrace's recorder numbers
+     * them; the lowest thread id (0 when present) is location r */
+    for (size_t t = 1; t < s->r[r].f.ntids; t++) {
+      if (def_add(s, &d, PT_DEF_LOCATION, s->nranks * t + r) < 0)
+        return PT_ENOMEM;
+      d->parent = r;
+      d->i0 = PT_LOCATION_THREAD;
+      d->name = sdup(s, "Thread %u of rank %zu",
+                     (unsigned)s->r[r].f.tids[t], r);
+    }
     members[r] = r;
     if (rank_keyvals(s, r) < 0) return PT_ENOMEM;
     for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++)
@@ -1632,9 +1733,13 @@ static void src_close(void *st) {
   for (size_t r = 0; r < s->nranks; r++) {
     dfile_free(&s->r[r].f);
     mapper_free(&s->r[r].m);
-    pt__arena_free(&s->r[r].scratch);
   }
   free(s->r);
+  for (size_t i = 0; i < s->nts; i++) {
+    free(s->ts[i].q);
+    pt__arena_free(&s->ts[i].arena);
+  }
+  free(s->ts);
   pt__dcomm_free(&s->dc);
   free(s->defs);
   free(s->heap);
@@ -1642,6 +1747,29 @@ static void src_close(void *st) {
   pt__arena_free(&s->mem);
   free(s->meta_path);
   free(s);
+}
+
+/* After build_defs: the thread streams of every rank and the heap. */
+static int streams_init(dsrc *s) {
+  s->nts = 0;
+  for (size_t r = 0; r < s->nranks; r++) {
+    s->r[r].ts0 = s->nts;
+    s->nts += s->r[r].f.ntids;
+    s->r[r].m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
+    s->r[r].m.extra_id = s->keys.extra;
+  }
+  s->ts = calloc(s->nts, sizeof *s->ts);
+  s->heap = calloc(s->nts, sizeof *s->heap);
+  s->hkey = calloc(s->nts, sizeof *s->hkey);
+  if (!s->ts || !s->heap || !s->hkey) return PT_ENOMEM;
+  for (size_t r = 0; r < s->nranks; r++)
+    for (size_t t = 0; t < s->r[r].f.ntids; t++) {
+      tstream *ts = &s->ts[s->r[r].ts0 + t];
+      ts->rank = r;
+      ts->loc = s->nranks * t + r;
+      if (s->r[r].f.ntids > 1) ts->ti = s->r[r].f.tfirst[t];
+    }
+  return PT_OK;
 }
 
 static int is_bin(const uint8_t *head, size_t n) {
@@ -1714,7 +1842,6 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     k->pos = k->f.stream_begin;
     k->m.f = &k->f;
     k->m.rank = r;
-    k->m.loc = r;
     k->m.nranks = s->nranks;
   }
   if ((rc = replay_comms(s)) < 0 || (rc = build_defs(s, kv, nkv)) < 0 ||
@@ -1723,14 +1850,8 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
                  pt_strerror(rc));
     goto fail;
   }
-  for (size_t r = 0; r < s->nranks; r++) {
-    s->r[r].m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
-    s->r[r].m.extra_id = s->keys.extra;
-  }
-  s->heap = calloc(s->nranks, sizeof *s->heap);
-  s->hkey = calloc(s->nranks, sizeof *s->hkey);
-  if (!s->heap || !s->hkey) {
-    rc = pt__err(err, PT_ENOMEM, "out of memory");
+  if ((rc = streams_init(s)) < 0) {
+    rc = pt__err(err, rc, "out of memory");
     goto fail;
   }
   *st = s;
@@ -1740,45 +1861,79 @@ fail:
   return rc;
 }
 
-/* Decode and map the next call of rank r; sets done at the end. */
-static int rank_refill(dsrc *s, size_t r) {
-  rankst *k = &s->r[r];
-  k->qi = 0;
+/* Find thread t's next record: 1 (t->pending, t->off, t->call set) or 0
+ * (no more). */
+static int st_locate(dsrc *s, tstream *t) {
+  rankst *k = &s->r[t->rank];
+  const dfile *f = &k->f;
+  if (f->ntids == 1) {
+    if (k->pos >= f->stream_end) return 0;
+    t->off = k->pos;
+    t->call = f->cur_call + 1;
+  } else {
+    size_t t_idx = (size_t)(t - s->ts) - k->ts0;
+    if (t->ti >= f->tfirst[t_idx + 1]) return 0;
+    t->off = (size_t)f->roff[f->tcall[t->ti]];
+    t->call = f->tcall[t->ti] + 1;
+  }
+  t->pending = 1;
+  return 1;
+}
+
+/* The time the pending record's ENTER will have (map_call's t0). */
+static uint64_t st_start(const dsrc *s, tstream *t) {
+  const dfile *f = &s->r[t->rank].f;
+  uint16_t tid;
+  pt__dumpi_clock ws;
+  uint64_t t0 = t->last_time;
+  if (pt__dumpi_peek(f->data + t->off, f->stream_end - t->off, f->wall_off,
+                     &tid, &ws) == 1) {
+    int64_t v = unwrap(ws.sec, &t->wall_wrap, &t->wall_last) * NS + ws.nsec;
+    if (v >= 0 && (uint64_t)v > t0) t0 = (uint64_t)v;
+  }
+  return t0;
+}
+
+/* Decode and map thread t's pending record into t->q. */
+static int st_map(dsrc *s, tstream *t) {
+  rankst *k = &s->r[t->rank];
+  char why[200];
+  pt__arena_reset(&t->arena);
+  k->f.cur_off = t->off;
+  k->f.cur_call = t->call;
+  long n = pt__dumpi_decode(k->f.data + t->off, k->f.stream_end - t->off,
+                            k->f.cpu_off, k->f.wall_off, &k->call, &t->arena,
+                            why, sizeof why);
+  if (n < 0) {
+    pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
+               k->f.path, t->off, why);
+    return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
+  }
+  if (k->f.ntids == 1) k->pos = t->off + (size_t)n;
+  else t->ti++;
+  t->pending = 0;
+  k->m.th = t;
+  k->m.loc = t->loc;
+  k->m.q = t->q;
   k->m.qn = 0;
-  while (k->m.qn == 0) {
-    if (k->pos >= k->f.stream_end) {
-      k->done = 1;
-      return PT_OK;
-    }
-    char why[200];
-    pt__arena_reset(&k->scratch);
-    pt__arena_reset(&k->m.arena);
-    k->f.cur_off = k->pos;
-    k->f.cur_call++;
-    long n = pt__dumpi_decode(k->f.data + k->pos, k->f.stream_end - k->pos,
-                              k->f.cpu_off, k->f.wall_off, &k->call,
-                              &k->scratch, why, sizeof why);
-    if (n < 0) {
-      pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
-                 k->f.path, k->pos, why);
-      return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
-    }
-    k->pos += (size_t)n;
-    int rc = uc_apply(&k->m, k->f.cur_call);
-    if (rc == PT_OK) rc = map_call(&k->m, &k->call);
-    if (rc < 0) {
-      pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
-                 pt_strerror(rc));
-      return rc;
-    }
+  k->m.qcap = t->qcap;
+  k->m.arena = &t->arena;
+  int rc = uc_apply(&k->m, t->call);
+  if (rc == PT_OK) rc = map_call(&k->m, &k->call);
+  t->q = k->m.q;
+  t->qn = k->m.qn;
+  t->qcap = k->m.qcap;
+  t->qi = 0;
+  if (rc < 0) {
+    pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
+               pt_strerror(rc));
+    return rc;
   }
   return PT_OK;
 }
 
-static uint64_t head_time(const dsrc *s, size_t r) {
-  return s->r[r].m.q[s->r[r].qi].time;
-}
-/* Heap positions a and b: earlier head event first, then the lower rank. */
+/* Heap positions a and b: earlier head event first, then the lower rank
+ * (and thread). */
 static int heap_less(const dsrc *s, size_t a, size_t b) {
   uint64_t ta = s->hkey[a], tb = s->hkey[b];
   return ta < tb || (ta == tb && s->heap[a] < s->heap[b]);
@@ -1810,6 +1965,60 @@ static void heap_up(dsrc *s, size_t i) {
   }
 }
 
+/* Thread t's next call: 1 when there is one, its heap key in *key, or 0.
+ * A thread that is its rank's only one is mapped at once (key: its first
+ * event); others are left pending (key: the time their ENTER will have)
+ * and mapped when they reach the top of the heap, so the calls of a
+ * rank's threads are mapped in the order they started. */
+static int st_next(dsrc *s, tstream *t, uint64_t *key) {
+  const rankst *k = &s->r[t->rank];
+  for (;;) {
+    if (k->f.ntids == 1) { /* (st_locate, short) */
+      if (k->pos >= k->f.stream_end) return 0;
+      t->off = k->pos;
+      t->call = k->f.cur_call + 1;
+      t->pending = 1;
+    } else {
+      if (!st_locate(s, t)) return 0;
+      *key = st_start(s, t);
+      return 1;
+    }
+    int rc = st_map(s, t);
+    if (rc < 0) return rc;
+    if (t->qn) { /* (every call has an ENTER and a LEAVE) */
+      *key = t->q[0].time;
+      return 1;
+    }
+  }
+}
+
+/* Map the pending thread at the top of the heap (a thread of a rank with
+ * several), until the top has its events: PT_OK, PT_END or an error. */
+static int top_map(dsrc *s) {
+  int rc;
+  tstream *t = &s->ts[s->heap[0]];
+  while (t->pending) {
+    if ((rc = st_map(s, t)) < 0) return rc;
+    if (t->qn && t->q[0].time == s->hkey[0]) break;
+    if (t->qn) { /* (st_start said that time) */
+      s->hkey[0] = t->q[0].time;
+    } else {
+      if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
+      if (!rc) {
+        s->nheap--;
+        s->heap[0] = s->heap[s->nheap];
+        s->hkey[0] = s->hkey[s->nheap];
+        if (!s->nheap) return PT_END;
+      }
+    }
+    heap_down(s, 0);
+    t = &s->ts[s->heap[0]];
+  }
+  return PT_OK;
+}
+
+/* The heap holds the threads with a call to come: mapped (key: the time
+ * of its next event) or pending (see st_next). */
 static int src_next(void *st, pt_item *item) {
   dsrc *s = st;
   if (s->defi < s->ndefs) {
@@ -1820,34 +2029,36 @@ static int src_next(void *st, pt_item *item) {
   int rc;
   if (!s->started) {
     s->started = 1;
-    for (size_t r = 0; r < s->nranks; r++) {
-      if ((rc = rank_refill(s, r)) < 0) return rc;
-      if (!s->r[r].done) {
-        s->hkey[s->nheap] = head_time(s, r);
-        s->heap[s->nheap++] = r;
+    for (size_t i = 0; i < s->nts; i++) {
+      if ((rc = st_next(s, &s->ts[i], &s->hkey[s->nheap])) < 0) return rc;
+      if (rc) {
+        s->heap[s->nheap++] = i;
         heap_up(s, s->nheap - 1);
       }
     }
   } else if (s->nheap) {
-    /* Advance the rank whose event was handed out last time. */
-    size_t r = s->heap[0];
-    rankst *k = &s->r[r];
-    if (++k->qi == k->m.qn) {
-      if ((rc = rank_refill(s, r)) < 0) return rc;
-    }
-    if (k->done) {
-      s->nheap--;
-      s->heap[0] = s->heap[s->nheap];
-      s->hkey[0] = s->hkey[s->nheap];
+    /* Advance the thread whose event was handed out last time. */
+    tstream *t = &s->ts[s->heap[0]];
+    if (++t->qi < t->qn) {
+      s->hkey[0] = t->q[t->qi].time;
     } else {
-      s->hkey[0] = head_time(s, r);
+      if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
+      if (!rc) {
+        s->nheap--;
+        s->heap[0] = s->heap[s->nheap];
+        s->hkey[0] = s->hkey[s->nheap];
+      }
     }
     if (s->nheap) heap_down(s, 0);
   }
   if (!s->nheap) return PT_END;
-  rankst *k = &s->r[s->heap[0]];
+  tstream *t = &s->ts[s->heap[0]];
+  if (t->pending) {
+    if ((rc = top_map(s)) != PT_OK) return rc;
+    t = &s->ts[s->heap[0]];
+  }
   item->type = PT_ITEM_EVENT;
-  item->u.event = k->m.q[k->qi];
+  item->u.event = t->q[t->qi];
   return PT_OK;
 }
 
@@ -1863,9 +2074,7 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
   dsrc *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->r = calloc(1, sizeof *s->r);
-  s->heap = calloc(1, sizeof *s->heap);
-  s->hkey = calloc(1, sizeof *s->hkey);
-  if (!s->r || !s->heap || !s->hkey) {
+  if (!s->r) {
     src_close(s);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
@@ -1882,10 +2091,9 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
     k->pos = k->f.stream_begin;
     k->m.f = &k->f;
     k->m.nranks = 1;
-    if ((rc = replay_comms(s)) >= 0 && (rc = build_defs(s, NULL, 0)) >= 0)
-      rc = user_comm_defs(s);
-    k->m.attr_id = (const uint32_t(*)[PT__DUMPI_MAX_ARGS + 1])s->keys.id;
-    k->m.extra_id = s->keys.extra;
+    if ((rc = replay_comms(s)) >= 0 && (rc = build_defs(s, NULL, 0)) >= 0 &&
+        (rc = user_comm_defs(s)) >= 0 && (rc = streams_init(s)) < 0)
+      pt__errbuf(s->err, sizeof s->err, rc, "out of memory");
     pt_item it;
     while (rc >= 0 && (rc = src_next(s, &it)) == PT_OK) {
     }

@@ -204,6 +204,12 @@ typedef struct pt__dumpi_call {
   pt__dumpi_val v[PT__DUMPI_MAX_ARGS];
 } pt__dumpi_call;
 
+/* The thread id and wall start time of the record at p[0..n) without
+ * decoding the rest: returns 1 (wall times present, *wall_start set), 0
+ * (no wall times), or PT_ETRUNCATED. */
+int pt__dumpi_peek(const uint8_t *p, size_t n, uint32_t wall_off,
+                   uint16_t *thread, pt__dumpi_clock *wall_start);
+
 /* Decode the record at p[0..n) (starting with its label) into *c, arrays
  * and strings in `scratch` (valid until it is reset); scratch NULL = scan
  * mode: the record is validated and sized the same way, scalars and counts

@@ -467,6 +467,28 @@ static void get_clock(cur *c, uint32_t off, pt__dumpi_clock *k) {
   k->nsec = g32(c);
 }
 
+int pt__dumpi_peek(const uint8_t *p, size_t n, uint32_t wall_off,
+                   uint16_t *thread, pt__dumpi_clock *wall_start) {
+  cur c = {p, p + n};
+  if (!need(&c, 3)) return PT_ETRUNCATED;
+  c.p += 2;
+  uint8_t mask = g8(&c);
+  *thread = 0;
+  if (mask & PT__DUMPI_MASK_THREAD) {
+    if (!need(&c, 2)) return PT_ETRUNCATED;
+    *thread = g16(&c);
+  }
+  if (mask & PT__DUMPI_MASK_CPU) {
+    if (!need(&c, 12)) return PT_ETRUNCATED;
+    c.p += 12;
+  }
+  if (!(mask & PT__DUMPI_MASK_WALL)) return 0;
+  if (!need(&c, 6)) return PT_ETRUNCATED;
+  wall_start->sec = (int64_t)wall_off + g16(&c);
+  wall_start->nsec = g32(&c);
+  return 1;
+}
+
 long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *call,
                       pt__arena *scratch, char *err, size_t errn) {

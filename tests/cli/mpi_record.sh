@@ -396,6 +396,14 @@ nthr=$(grep -c . thr.enters)
 if [ "$nd" = $((nthr - 3)) ] && [ "$t1" -gt 0 ] && [ "$t2" -gt 0 ]; then
   t_pass "threads: DUMPI keeps every thread's calls ($nd; by thread $t0/$t1/$t2)"
 else t_fail "threads: DUMPI keeps every thread's calls" "$nd of $((nthr - 3)); by thread $t0/$t1/$t2"; fi
+# and back: a location per thread, each with its own times, the messages
+# matched as in the recorded trace (the reader merged a rank's threads)
+m1=$("$PT" check thr.ptf 2>/dev/null | sed -n 's/.* \([0-9]*\) messages matched.*/\1/p')
+m2=$("$PT" check thd.meta 2>/dev/null | sed -n 's/.* OK: .* \([0-9]*\) messages matched.*/\1/p')
+if [ -n "$m1" ] && [ "$m1" = "$m2" ] &&
+   "$PT" info thd.meta 2>/dev/null | grep -q 'locations *9 defined, 9 with events'; then
+  t_pass "threads: dumpi read back (a location per thread, $m2 messages)"
+else t_fail "threads: dumpi read back" "matched $m1 / ${m2:-check failed}; $("$PT" info thd.meta 2>/dev/null | grep locations)"; fi
 # MPI constants DUMPI numbers its own way are recorded in its numbering
 if "$PT" dump --style dumpi thr.ptf --locations 0 2>/dev/null |
    grep -A4 '^MPI_Init_thread entering' | grep -q 'required=4 (MPI_THREAD_MULTIPLE)'; then
