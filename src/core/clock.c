@@ -50,6 +50,28 @@ static double k_load(void) {
 }
 static pthread_once_t g_clk_once = PTHREAD_ONCE_INIT;
 
+/* A (CLOCK_MONOTONIC, counter) pair read at one instant: the clock read
+ * between two counter reads, the narrowest of a few tries (a process
+ * preempted between the two reads would anchor its clock microseconds
+ * off the other processes' on an oversubscribed host). */
+static void clk_pair(uint64_t *ns, uint64_t *tsc) {
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 8; i++) {
+    uint64_t a = tsc_read(), n = mono_ns(), b = tsc_read();
+    if (b < a) continue;
+    if (b - a < best) {
+      best = b - a;
+      *ns = n;
+      *tsc = a + (b - a) / 2;
+    }
+    if (best < 4096) break; /* about a microsecond or less */
+  }
+  if (best == UINT64_MAX) {
+    *ns = mono_ns();
+    *tsc = tsc_read();
+  }
+}
+
 static void clk_init(void) {
   int mode = 1;
 #if PT_HAVE_TSC
@@ -61,10 +83,10 @@ static void clk_init(void) {
     mode = 2; /* invariant TSC */
 #endif
   if (mode == 2) {
-    uint64_t n0 = mono_ns(), t0 = tsc_read(), n1, t1;
+    uint64_t n0, t0, n1, t1;
+    clk_pair(&n0, &t0);
     do { /* 1 ms for the first slope */
-      n1 = mono_ns();
-      t1 = tsc_read();
+      clk_pair(&n1, &t1);
     } while (n1 - n0 < 1000000u);
     if (t1 <= t0) {
       mode = 1;
@@ -82,7 +104,8 @@ static void clk_init(void) {
 
 static void clk_reanchor(void) {
   if (__atomic_exchange_n(&g_clk.busy, 1, __ATOMIC_ACQUIRE)) return;
-  uint64_t n = mono_ns(), t = tsc_read();
+  uint64_t n, t;
+  clk_pair(&n, &t);
   if (t > g_clk.tsc0 && n > g_clk.ns0) {
     double k = (double)(n - g_clk.ns0) / (double)(t - g_clk.tsc0);
     uint64_t lim = (t - g_clk.tsc0) / 16;
