@@ -162,4 +162,11 @@ int pt__read_file(const char *path, size_t limit, char **out, size_t *len);
 void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
                    char **func, char **line);
 
+/* The module (shared object or the program) holding code address addr:
+ * its path into path[n] and addr's link-time offset in it (the same in
+ * every process whatever the address-space layout).  0, or -1 when
+ * unknown (offset = addr).  (src/profile/profile.c) */
+int pt__code_module(const void *addr, uint64_t *offset, char *path,
+                    size_t n);
+
 #endif

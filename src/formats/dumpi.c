@@ -1932,6 +1932,15 @@ static int st_map(dsrc *s, tstream *t) {
   return PT_OK;
 }
 
+/* The top thread has no call left: the last one takes its place (the
+ * caller restores the order); returns how many remain. */
+static size_t heap_drop_top(dsrc *s) {
+  s->nheap--;
+  s->heap[0] = s->heap[s->nheap];
+  s->hkey[0] = s->hkey[s->nheap];
+  return s->nheap;
+}
+
 /* Heap positions a and b: earlier head event first, then the lower rank
  * (and thread). */
 static int heap_less(const dsrc *s, size_t a, size_t b) {
@@ -2004,12 +2013,7 @@ static int top_map(dsrc *s) {
       s->hkey[0] = t->q[0].time;
     } else {
       if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
-      if (!rc) {
-        s->nheap--;
-        s->heap[0] = s->heap[s->nheap];
-        s->hkey[0] = s->hkey[s->nheap];
-        if (!s->nheap) return PT_END;
-      }
+      if (!rc && !heap_drop_top(s)) return PT_END;
     }
     heap_down(s, 0);
     t = &s->ts[s->heap[0]];
@@ -2043,11 +2047,7 @@ static int src_next(void *st, pt_item *item) {
       s->hkey[0] = t->q[t->qi].time;
     } else {
       if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
-      if (!rc) {
-        s->nheap--;
-        s->heap[0] = s->heap[s->nheap];
-        s->hkey[0] = s->hkey[s->nheap];
-      }
+      if (!rc) heap_drop_top(s);
     }
     if (s->nheap) heap_down(s, 0);
   }

@@ -1851,19 +1851,9 @@ static __thread __attribute__((tls_model("initial-exec"))) site_ent
 
 static uint64_t site_slow(void *caller, uint64_t region) {
   void *a = app_caller(caller);
-  Dl_info info;
-  struct link_map *lm = NULL;
-  if (!a || !dladdr1(a, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-    return PT_NONE;
-  uint64_t off = (uint64_t)((uintptr_t)a - (uintptr_t)lm->l_addr);
-  char path[PATH_MAX];
-  const char *mod = lm->l_name;
-  if (!mod || !*mod) { /* the main program */
-    ssize_t k = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (k <= 0) return PT_NONE;
-    path[k] = '\0';
-    mod = path;
-  }
+  uint64_t off;
+  char mod[PATH_MAX];
+  if (!a || pt__code_module(a, &off, mod, sizeof mod) != 0) return PT_NONE;
   /* 30 bits of a hash: short in every ENTER (call sites are their own
    * kind of definition, only compared with each other) */
   uint64_t h = pt__fnv1a(mod, 0) ^ (off * 0x9E3779B97F4A7C15ULL);

@@ -379,24 +379,32 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
 
 /* ---- code sites ---------------------------------------------------------- */
 
-static const char *module_of(pt_profile *p, const void *addr,
-                             uint64_t *offset) {
+int pt__code_module(const void *addr, uint64_t *offset, char *path,
+                    size_t n) {
   Dl_info info;
   struct link_map *lm = NULL;
   if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) {
     *offset = (uint64_t)(uintptr_t)addr;
-    return "";
+    return -1;
   }
   *offset = (uint64_t)((uintptr_t)addr - (uintptr_t)lm->l_addr);
-  char path[PATH_MAX];
   const char *name = lm->l_name;
-  if (!name || !*name) { /* the main program */
-    ssize_t k = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (k <= 0) return "";
-    path[k] = '\0';
-    name = path;
+  if (name && *name) {
+    snprintf(path, n, "%s", name);
+    return 0;
   }
-  const char *s = pt__profile_intern(p, name);
+  /* the main program */
+  ssize_t k = readlink("/proc/self/exe", path, n - 1);
+  if (k <= 0) return -1;
+  path[k] = '\0';
+  return 0;
+}
+
+static const char *module_of(pt_profile *p, const void *addr,
+                             uint64_t *offset) {
+  char path[PATH_MAX];
+  if (pt__code_module(addr, offset, path, sizeof path) != 0) return "";
+  const char *s = pt__profile_intern(p, path);
   return s ? s : "";
 }
 
