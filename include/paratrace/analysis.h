@@ -98,7 +98,11 @@ typedef struct pt_check_opts {
                              problem is borrowed for the call); NULL = none */
   void *user;
   uint64_t clock_tolerance; /* ticks: a receive that ends at most this long
-                               before its send began is clock skew between
+                               before its send began (the ENTER of the
+                               message-passing call the send event is in:
+                               a region of role point2point/collective,
+                               paradigm MPI/PICL or named MPI_*; else the
+                               send event) is clock skew between
                                the ranks, counted in pt_check_stats, not a
                                RECV_BEFORE_SEND problem; 0 = strict */
 } pt_check_opts;

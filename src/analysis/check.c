@@ -146,6 +146,15 @@ typedef struct undef_ref {
 } undef_ref;
 
 #define NIL UINT32_MAX
+#define CALL_BIT (UINT64_C(1) << 63)
+
+/* A region that is a message-passing call: the send events inside it count
+ * from its start (do_message). */
+static int is_call_region(const pt_def *d) {
+  return d->i0 == PT_ROLE_POINT2POINT || d->i0 == PT_ROLE_COLLECTIVE ||
+         d->i1 == PT_PARADIGM_MPI || d->i1 == PT_PARADIGM_PICL ||
+         (d->name && strncmp(d->name, "MPI_", 4) == 0);
+}
 
 /* A message waiting for its partner. */
 typedef struct pend {
@@ -170,7 +179,8 @@ struct pt_check {
   int finished;
 
   /* definitions */
-  u64map region_name; /* region id -> index into names (or NIL) */
+  u64map region_name; /* region id -> index into names (or NIL), with
+                         CALL_BIT for a communication call's region */
   char **names;
   size_t nnames, names_cap;
   u64map loc_group;   /* location id -> group id (PT_NONE if none) */
@@ -229,8 +239,8 @@ int pt_check_create(pt_check **out, const pt_check_opts *opts) {
 static const char *region_label(const pt_check *c, uint64_t region,
                                 char *buf, size_t n) {
   const uint64_t *ix = map_get(&c->region_name, region);
-  if (ix && *ix != NIL)
-    snprintf(buf, n, "%" PRIu64 " (%s)", region, c->names[*ix]);
+  if (ix && (*ix & ~CALL_BIT) != NIL)
+    snprintf(buf, n, "%" PRIu64 " (%s)", region, c->names[*ix & ~CALL_BIT]);
   else
     snprintf(buf, n, "%" PRIu64, region);
   return buf;
@@ -291,7 +301,8 @@ int pt_check_def(pt_check *c, const pt_def *d) {
         ix = c->nnames++;
       }
       if (!map_get(&c->region_name, d->id)) c->stats.regions_defined++;
-      rc = map_put(&c->region_name, d->id, ix);
+      rc = map_put(&c->region_name, d->id,
+                   ix | (is_call_region(d) ? CALL_BIT : 0));
       break;
     }
     case PT_DEF_LOCATION:
@@ -472,7 +483,8 @@ static chan *chan_new(pt_check *c, const msg_key *k) {
   return ch;
 }
 
-static int pend_push(pt_check *c, chan *ch, const pt_event *ev) {
+static int pend_push(pt_check *c, chan *ch, const pt_event *ev,
+                     uint64_t time) {
   uint32_t ix;
   if (c->pend_free != NIL) {
     ix = c->pend_free;
@@ -484,7 +496,7 @@ static int pend_push(pt_check *c, chan *ch, const pt_event *ev) {
       return PT_ENOMEM;
     ix = (uint32_t)c->npends_used++;
   }
-  c->pends[ix] = (pend){ev->time, ev->location, c->seq++, NIL};
+  c->pends[ix] = (pend){time, ev->location, c->seq++, NIL};
   if (ch->tail == NIL)
     ch->head = ix;
   else
@@ -513,7 +525,14 @@ static pend pend_pop(pt_check *c, chan *ch, uint32_t *link) {
   return p;
 }
 
-static int do_message(pt_check *c, const pt_event *ev, int is_recv) {
+/* A send or receive; `time` is when it counts for the clock condition: a
+ * receive's own time (when it completed), a send's call's start (the
+ * ENTER of the message-passing call it is in, else its own time): formats
+ * place the send event at different points of its call (PICL's Isend
+ * record has its request only at the call's exit), and the condition is
+ * about the call. */
+static int do_message(pt_check *c, const pt_event *ev, int is_recv,
+                      uint64_t time) {
   if (ev->peer < 0) return PT_OK; /* unknown partner: nothing to match */
   uint64_t me = rank_of(c, ev->location);
   msg_key k = {is_recv ? (uint64_t)ev->peer : me,
@@ -548,8 +567,8 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv) {
   if (ch && ch->recvs != is_recv) {
     pend other = pend_pop(c, ch, link);
     c->stats.messages_matched++;
-    uint64_t send_time = is_recv ? other.time : ev->time;
-    uint64_t recv_time = is_recv ? ev->time : other.time;
+    uint64_t send_time = is_recv ? other.time : time;
+    uint64_t recv_time = is_recv ? time : other.time;
     uint64_t recv_loc = is_recv ? ev->location : other.location;
     if (recv_time < send_time &&
         send_time - recv_time <= c->opts.clock_tolerance) {
@@ -574,10 +593,19 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv) {
     if (!ch) return PT_ENOMEM;
     ch->recvs = is_recv;
   }
-  return pend_push(c, ch, ev);
+  return pend_push(c, ch, ev, time);
 }
 
 /* ---- events ------------------------------------------------------------- */
+
+/* When send ev of location s began: its call's ENTER (do_message). */
+static uint64_t send_start(const pt_check *c, const loc_state *s,
+                           const pt_event *ev) {
+  if (!s->depth) return ev->time;
+  const frame *f = &s->stack[s->depth - 1];
+  const uint64_t *v = map_get(&c->region_name, f->region);
+  return v && (*v & CALL_BIT) ? f->time : ev->time;
+}
 
 int pt_check_event(pt_check *c, const pt_event *ev) {
   assert(c && ev);
@@ -612,10 +640,10 @@ int pt_check_event(pt_check *c, const pt_event *ev) {
       break;
     case PT_EV_SEND:
     case PT_EV_ISEND:
-      return do_message(c, ev, 0);
+      return do_message(c, ev, 0, send_start(c, s, ev));
     case PT_EV_RECV:
     case PT_EV_IRECV:
-      return do_message(c, ev, 1);
+      return do_message(c, ev, 1, ev->time);
     case PT_EV_BUFFER_OVERFLOW:
       /* the ring policy (PICL -914): the events before were dropped */
       if (ev->tag == 2 && ev->size > 0) s->lossy = 1;

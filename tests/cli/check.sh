@@ -16,8 +16,8 @@ def region id=2 name="MPI_Send"
 def region id=3 name="MPI_Recv"
 event 100 0 enter region=1
 event 110 1 enter region=1
-event 120 0 enter region=2
 event 125 1 enter region=3
+event 130 0 enter region=2
 event 130 0 send callsite=0 peer=1 comm=0 tag=7 bytes=8
 event 140 0 leave region=2
 event 150 1 recv callsite=0 peer=0 comm=0 tag=7 bytes=8

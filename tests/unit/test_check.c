@@ -249,6 +249,31 @@ TEST(recv_before_send) {
   pt_check_destroy(c);
 }
 
+/* A send counts from the start of its call: an Isend event placed at its
+ * call's exit (PICL's layout) after the receive completed is fine when the
+ * call had begun before; the same send outside any call, or in a region
+ * that is not a message-passing call, is a problem. */
+TEST(send_counts_from_its_call) {
+  pt_check *c = world();
+  ASSERT_OK(ev(c, PT_EV_ENTER, 10, 0, 3));
+  ASSERT_OK(msg(c, PT_EV_RECV, 12, 1, 0, 5)); /* after the call began */
+  ASSERT_OK(msg(c, PT_EV_ISEND, 14, 0, 1, 5));
+  ASSERT_OK(ev(c, PT_EV_LEAVE, 14, 0, 3));
+  ASSERT_OK(msg(c, PT_EV_RECV, 16, 1, 0, 6)); /* before the send below */
+  ASSERT_OK(msg(c, PT_EV_SEND, 18, 0, 1, 6));
+  /* inside a region that is not a message-passing call: its own time */
+  ASSERT_OK(ev(c, PT_EV_ENTER, 20, 0, 2));
+  ASSERT_OK(msg(c, PT_EV_RECV, 22, 1, 0, 7));
+  ASSERT_OK(msg(c, PT_EV_SEND, 24, 0, 1, 7));
+  ASSERT_OK(ev(c, PT_EV_LEAVE, 26, 0, 2));
+  ASSERT_STATUS(pt_check_finish(c), PT_ECHECK);
+  ASSERT_ONLY(c, PT_CHECK_RECV_BEFORE_SEND, 2);
+  ASSERT_EQ_U64(pt_check_report(c, 0)->time, 16);
+  ASSERT_EQ_U64(pt_check_report(c, 0)->time2, 18);
+  ASSERT_EQ_U64(pt_check_report(c, 1)->time2, 24);
+  pt_check_destroy(c);
+}
+
 TEST(clock_tolerance) {
   /* Gaps of 3 and 10 ticks with a tolerance of 5: the first is skew
    * (counted, not a problem), the second a problem. */
@@ -495,6 +520,7 @@ int main(void) {
   RUN(unmatched_recv_other_comm);
   RUN(any_tag_receive);
   RUN(recv_before_send);
+  RUN(send_counts_from_its_call);
   RUN(clock_tolerance);
   RUN(ring_loss_is_not_a_problem);
   RUN(fifo_matching);
