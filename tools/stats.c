@@ -417,6 +417,10 @@ static void print_table(const ctx *c) {
       else printf(" %11s %11s\n", "-", fmt_bytes(b1, sizeof b1, (double)r->bytes));
     }
   }
+  if (c->used_summaries)
+    printf("\n(from summaries: per-visit min/max, the messages of each MPI "
+           "function, call sites and late sender/receiver need the window's "
+           "events: --no-summaries)\n");
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */

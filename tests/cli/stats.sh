@@ -119,6 +119,10 @@ for w in "--from 10ms --to 20ms" "--from 1234567 --to 7654321" "--from 15ms" \
   [ -s full$n.n ] && cmp -s fast$n.n full$n.n && t_pass "window$n" ||
     t_fail "window$n" "$(diff fast$n.n full$n.n | head -5)"
 done
+# the table says what a window from summaries leaves out, and how to get it
+"$PT" -q stats --from 10ms --to 20ms g.ptf >fastt.txt 2>&1 &&
+  grep -q 'from summaries (' fastt.txt && grep -q 'call sites.*--no-summaries' fastt.txt &&
+  t_pass window_table_note || t_fail window_table_note "$(tail -3 fastt.txt)"
 # summaries never change the events
 "$PT" dump g.ptf | grep "^event" >after.txt
 "$PT" -q generate -o g2.ptf --locations 4 --events 4000 --seed 9
