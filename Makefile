@@ -14,7 +14,7 @@ SAN     ?= 0
 OPT     ?= -O2
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
-CFLAGS_BASE := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -pthread
+CFLAGS_BASE := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread
 ifeq ($(SAN),1)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS_SAN := -fsanitize=address,undefined
@@ -131,7 +131,7 @@ clean:
 # compiled apart for that.
 MPICC   ?= $(shell command -v mpicc 2>/dev/null)
 MPI_SO  := $(BUILD)/lib/libparatrace-mpi.so
-MPI_CFLAGS := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -pthread
+MPI_CFLAGS := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread
 MPI_LIBOBJS := $(LIB_SRCS:%.c=$(BUILD)/mpiobj/%.o)
 MPI_OBJS := $(BUILD)/mpiobj/src/mpi/wrappers.o $(BUILD)/mpiobj/src/mpi/mpirec.o
 ifneq ($(MPICC),)
