@@ -4,12 +4,16 @@
  * Sites are stored as module + link-time offset; when asked, they are
  * resolved to "function file:line" by running binutils' addr2line once per
  * module (no shell: fork + exec with the addresses as arguments).  Without
- * addr2line, or without debug information, the module+offset is shown. */
+ * addr2line, or without debug information, the module+offset is shown
+ * (with the function when the ELF symbol table has one around it). */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +30,79 @@ typedef struct rep {
 } rep;
 
 /* ---- site resolution ----------------------------------------------------- */
+
+/* ELF function symbols (.symtab and .dynsym, type FUNC, size > 0) of the
+ * file at path: in[i] = 1 when addrs[i] lies inside one, for the n
+ * addresses.  Returns 0, or -1 when the file cannot be read as a native
+ * 64-bit ELF file (in[] then untouched).  addr2line names an address
+ * without line information after the nearest symbol below it, however
+ * far: in a stripped program that is often an unrelated exported
+ * function; this tells such guesses apart. */
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+static int elf_in_functions(const char *path, const uint64_t *addrs, size_t n,
+                            uint8_t *in) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st;
+  void *map = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(Elf64_Ehdr))
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) return -1;
+  const uint8_t *b = map;
+  uint64_t size = (uint64_t)st.st_size;
+  int rc = -1;
+  uint64_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
+  uint8_t *hit = calloc(n ? n : 1, 1);
+  Elf64_Ehdr eh;
+  memcpy(&eh, b, sizeof eh);
+  if (!sorted || !hit || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                                  ? ELFDATA2LSB
+                                  : ELFDATA2MSB) ||
+      eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
+      (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > size - eh.e_shoff)
+    goto out;
+  memcpy(sorted, addrs, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, cmp_u64);
+  for (unsigned i = 0; i < eh.e_shnum; i++) {
+    Elf64_Shdr sh;
+    memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
+    if ((sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+        sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_offset > size ||
+        sh.sh_size > size - sh.sh_offset)
+      continue;
+    for (uint64_t j = 0; j < sh.sh_size / sizeof(Elf64_Sym); j++) {
+      Elf64_Sym sy;
+      memcpy(&sy, b + sh.sh_offset + j * sizeof sy, sizeof sy);
+      if (ELF64_ST_TYPE(sy.st_info) != STT_FUNC || !sy.st_size ||
+          sy.st_shndx == SHN_UNDEF)
+        continue;
+      /* the first address >= st_value */
+      size_t lo = 0, hi = n;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < sy.st_value) lo = mid + 1;
+        else hi = mid;
+      }
+      for (; lo < n && sorted[lo] - sy.st_value < sy.st_size; lo++) hit[lo] = 1;
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t *f = bsearch(&addrs[i], sorted, n, sizeof *sorted, cmp_u64);
+    in[i] = f && hit[f - sorted];
+  }
+  rc = 0;
+out:
+  free(sorted);
+  free(hit);
+  munmap(map, (size_t)st.st_size);
+  return rc;
+}
 
 /* Run `addr2line -f -C -e module a1 a2 ...` (no shell: fork + exec) and
  * store each address's function in func[i] and "file:line" (the file's
@@ -92,6 +169,17 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
+  /* a function named without a line: only if the address is inside it */
+  size_t guessed = 0;
+  for (size_t i = 0; i < n; i++) guessed += func[i] && !line[i];
+  uint8_t *in = guessed ? calloc(n, 1) : NULL;
+  if (in && elf_in_functions(module, addrs, n, in) == 0)
+    for (size_t i = 0; i < n; i++)
+      if (func[i] && !line[i] && !in[i]) {
+        free(func[i]);
+        func[i] = NULL;
+      }
+  free(in);
 out:
   free(argv);
   free(abuf);

@@ -292,6 +292,19 @@ if grep -q '^mpi_callsite,[0-9]*,"MPI_Sendrecv",[0-9]*,"main families.c:[0-9]*"'
    ! grep '^mpi_callsite,[0-9]*,"MPI_' cs.csv | grep -v 'MPI_Init\|MPI_Finalize' | grep -q ',"-",'; then
   t_pass "call sites: every MPI call, resolved to file:line"
 else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_callsite' cs.csv | head -5)"; fi
+# a stripped program: a call without line information is named after a
+# function only when the address is inside it (ELF symbol sizes), not
+# after the nearest exported symbol below it, as addr2line would
+ok "build stripped" mpicc -O1 -fno-toplevel-reorder -rdynamic -o stripped \
+  "$SRC/tests/mpi/stripped.c"
+ok "strip" strip stripped
+rm -rf st.ptf
+ok "stripped run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/st.ptf" ./stripped
+"$PT" stats --csv st.ptf >st.csv 2>&1
+if grep -q '^mpi_callsite,[0-9]*,"MPI_Barrier",[0-9]*,"stripped+0x[0-9a-f]*"' st.csv &&
+   grep -q '^mpi_callsite,[0-9]*,"MPI_Init",[0-9]*,"main"' st.csv; then
+  t_pass "call sites in a stripped program: no borrowed function names"
+else t_fail "call sites in a stripped program: no borrowed function names" "$(grep '^mpi_callsite' st.csv)"; fi
 ok "callsites off run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_CALLSITES=0 \
   -x PARATRACE_OUTPUT="$PWD/cs0.ptf" ./fam "$PWD/calls" 1
 "$PT" dump cs0.ptf | grep -q '^def callsite' &&
