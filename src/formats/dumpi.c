@@ -571,6 +571,7 @@ typedef struct preq {
   int32_t id;       /* DUMPI request id */
   uint64_t model;   /* model request id */
   uint8_t send, persistent, active;
+  uint8_t cancel; /* MPI_Cancel called on it */
   int64_t peer, tag;
   uint64_t comm, bytes;
 } preq;
@@ -809,6 +810,7 @@ static int req_add(mapper *m, int32_t id, int send, int persistent,
   r->send = (uint8_t)send;
   r->persistent = (uint8_t)persistent;
   r->active = (uint8_t)!persistent;
+  r->cancel = 0;
   r->peer = peer;
   r->tag = tag;
   r->comm = comm;
@@ -836,7 +838,10 @@ static int req_complete(mapper *m, int64_t id, const int64_t *s, uint64_t t) {
   }
   preq *r = &m->reqs[i];
   pt_event *e;
-  if (s && s[2]) {
+  /* cancelled: as the status says; without a status (MPI_STATUS_IGNORE)
+   * a request MPI_Cancel was called on is taken as cancelled (it is, unless
+   * it had matched already: then only the status could tell) */
+  if (s ? s[2] != 0 : r->cancel) {
     if (!(e = qpush(m, PT_EV_REQUEST_CANCELLED, t))) return PT_ENOMEM;
     e->request = r->model;
   } else if (r->send) {
@@ -861,6 +866,7 @@ static int start_req(mapper *m, int64_t id, uint64_t t) {
     preq *r = &m->reqs[i];
     if (r->id != id || !r->persistent) continue;
     r->active = 1;
+    r->cancel = 0;
     r->model = ++m->next_req;
     pt_event *e = qpush(m, r->send ? PT_EV_ISEND : PT_EV_IRECV_REQUEST, t);
     if (!e) return PT_ENOMEM;
@@ -1111,12 +1117,12 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       return PT_OK;
     }
     case PT__DS_CANCEL: {
+      /* the completion that follows reports it (REQUEST_CANCELLED), as
+       * the MPI recorder does */
       int64_t id = vi(c, R_request);
       for (size_t i = 0; i < m->nreqs; i++)
         if (m->reqs[i].id == id && m->reqs[i].active) {
-          pt_event *e = qpush(m, PT_EV_REQUEST_CANCELLED, t1);
-          if (!e) return PT_ENOMEM;
-          e->request = m->reqs[i].model;
+          m->reqs[i].cancel = 1;
           break;
         }
       return PT_OK;
