@@ -1972,6 +1972,7 @@ typedef struct picl_sink {
   pt_summary *sums;
   size_t nsums, capsums;
   int warned_kind, warned_nest;
+  uint64_t coll_dropped[PT_COLL__COUNT]; /* collectives without a type */
   char *line;
   size_t linecap;
 } picl_sink;
@@ -2453,22 +2454,33 @@ static int sk_region_code(picl_sink *k, wregion *r, wloc *l, int64_t t) {
   }
   r->code = k->next_user++;
   r->row = NULL;
-  /* announce the name: -5 label record for all processors */
+  /* announce the name: a -5 label record, on the processor that first
+   * uses it (on -1, "all processors", a reader would see one more
+   * processor, with nothing but labels) */
   lbuf b = {0};
-  b.n = 0;
-  lb_i64(&b, R_LABEL);
-  lb_sp_i64(&b, r->code);
-  lb_put(&b, " ", 1);
-  lb_time(&b, t, k->decimals);
-  lb_str(&b, " -1 -1");
+  int own = l && traced_proc(l->proc);
+  if (own) {
+    rec_head(k, &b, R_LABEL, r->code, t, l, k->decimals);
+  } else {
+    lb_i64(&b, R_LABEL);
+    lb_sp_i64(&b, r->code);
+    lb_put(&b, " ", 1);
+    lb_time(&b, t, k->decimals);
+    lb_str(&b, " -1 -1");
+  }
   const char *name = r->name ? r->name : "region";
   lb_sp_i64(&b, (int64_t)strlen(name));
   lb_str(&b, " 0 ");
   for (const char *s = name; *s; s++)
     lb_put(&b, (*s == '\n' || *s == '\r') ? " " : s, 1);
-  (void)l;
-  if (b.oom) return PT_ENOMEM;
-  return sk_queue(k, t, b.p, NULL);
+  if (b.oom) {
+    free(b.p);
+    return PT_ENOMEM;
+  }
+  if (!own) return sk_queue(k, t, b.p, NULL);
+  int rc = sk_emit(k, l, R_LABEL, r->code, t, &b, NULL, 0);
+  free(b.p);
+  return rc;
 }
 
 /* Foreign data of an entry/exit record from a frame's semantic event. */
@@ -2688,7 +2700,10 @@ static int sk_semantic(picl_sink *k, wloc *l, const pt_event *ev) {
           code = ev_table[i].code;
           break;
         }
-      if (!code) return 0; /* no PICL event type for this collective */
+      if (!code) { /* no PICL event type for this collective (said at close) */
+        if (ev->ref < PT_COLL__COUNT) k->coll_dropped[ev->ref]++;
+        return 0;
+      }
       break;
     }
     default:
@@ -3212,6 +3227,16 @@ static int picl_sink_open(void **st, const char *path, const pt_sink_opts *o,
 static int picl_sink_close(void *st, pt_error *err) {
   picl_sink *k = st;
   int rc = 0;
+  for (unsigned op = 0; op < PT_COLL__COUNT; op++)
+    if (k->coll_dropped[op]) {
+      char m[200];
+      const char *nm = pt_coll_op_name(op);
+      snprintf(m, sizeof m, "picl: %" PRIu64 " '%s' collective operations "
+               "have no PICL event type: their calls are written as user "
+               "events, without the collective's bytes and root",
+               k->coll_dropped[op], nm ? nm : "?");
+      sk_warn(k, m);
+    }
   /* open foreign regions: finish their pending entries */
   for (size_t i = 0; i < k->nL && !rc; i++) {
     wloc *l = k->L[i];

@@ -145,5 +145,39 @@ fails_cleanly deep_names_output 1 'deep.trf: regions nested deeper than 256' \
   "$PT" convert deep.txt -o deep.trf &&
   { grep -q 'tmp-' deep_names_output.err &&
       t_fail deep_no_tmp_name "$(cat deep_names_output.err)" || t_pass deep_no_tmp_name; }
+# A user region is announced by a -5 label on the processor that uses it
+# (not on -1, which reads back as one more processor), and a collective
+# PICL has no event type for is said, not dropped silently.
+cat >user.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def region id=1 name="solver"
+def region id=2 name="MPI_Bcast"
+event 100 0 enter region=1
+event 101 1 enter region=1
+event 110 0 enter region=2
+event 111 1 enter region=2
+event 112 0 coll_end op=1 root=0 comm=0 sent=8 received=0
+event 113 0 leave region=2
+event 114 1 coll_end op=1 root=0 comm=0 sent=0 received=8
+event 115 1 leave region=2
+event 120 0 leave region=1
+event 121 1 leave region=1
+TXT
+"$PT" convert user.txt -o user.trf 2>user.err
+grep -q "2 'bcast' collective operations have no PICL event type" user.err &&
+  t_pass picl_unwritable_collective_said ||
+  t_fail picl_unwritable_collective_said "$(cat user.err)"
+if grep -q '^-5 ' user.trf && ! grep '^-5 ' user.trf | grep -q ' -1 -1 '; then
+  t_pass picl_label_on_its_processor
+else t_fail picl_label_on_its_processor "$(grep '^-5 ' user.trf)"; fi
+"$PT" convert user.trf -o user2.ptf 2>/dev/null &&
+  "$PT" info user2.ptf | grep -q 'locations *2 defined, 2 with events' &&
+  t_pass picl_no_phantom_location ||
+  t_fail picl_no_phantom_location "$("$PT" info user2.ptf 2>&1 | grep locations)"
 
 t_done
