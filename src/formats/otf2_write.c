@@ -541,8 +541,31 @@ static lwriter *writer_for(osnk *k, uint64_t loc) {
   return l;
 }
 
+/* The MPI recorder's "callsite" attribute: the id of a CALLSITE
+ * definition.  OTF2 3.0 has no attribute type for its (deprecated)
+ * Callsite definitions, so the attribute is written as a STRING, the call
+ * site itself ("/path/of/module+0xoffset", "file:line" or its name). */
+static int is_callsite_attr(const pt_def *d) {
+  return d && d->name && !strcmp(d->name, "callsite") &&
+         (d->i0 == PT_TYPE_UINT || d->i0 == PT_TYPE_INT);
+}
+
+static void callsite_text(const osnk *k, uint64_t id, char *buf, size_t n) {
+  const pt_def *c = def_get(k, PT_DEF_CALLSITE, id);
+  const char *plus = c && c->name ? strstr(c->name, "+0x") : NULL;
+  if (plus && c->i0 <= 0 && c->s1 && c->s1[0] == '/')
+    snprintf(buf, n, "%s%s", c->s1, plus);
+  else if (c && c->s1 && c->i0 > 0)
+    snprintf(buf, n, "%s:%lld", c->s1, (long long)c->i0);
+  else if (c && c->name)
+    snprintf(buf, n, "%s", c->name);
+  else
+    snprintf(buf, n, "callsite %" PRIu64, id);
+}
+
 static OTF2_Type attr_type(const osnk *k, uint64_t key, uint32_t vtype) {
   const pt_def *d = def_get(k, PT_DEF_ATTRIBUTE, key);
+  if (is_callsite_attr(d)) return OTF2_TYPE_STRING;
   int dflt = pt__otf2_type_from_model(d ? (int)d->i0 : (int)vtype);
   if (dflt == OTF2_TYPE_NONE) dflt = pt__otf2_type_from_model((int)vtype);
   return (OTF2_Type)kv_int(k, "otf2:attribute.type", key, dflt);
@@ -671,7 +694,13 @@ static OTF2_AttributeList *attrs_of(osnk *k, const pt_event *e,
     if (t == OTF2_TYPE_NONE) continue;
     OTF2_AttributeValue v;
     memset(&v, 0, sizeof v);
-    if (value_of(k, t, &a->val, &v) < 0) return NULL;
+    if (is_callsite_attr(d) && a->val.type != PT_TYPE_STRING) {
+      char cs[4200];
+      callsite_text(k, as_u64(&a->val), cs, sizeof cs);
+      v.stringRef = str_id(k, cs);
+    } else if (value_of(k, t, &a->val, &v) < 0) {
+      return NULL;
+    }
     uint32_t rep = 0;
     for (uint32_t j = 0; j < i; j++) rep += e->attrs[j].key == a->key;
     uint32_t ref = rep ? rep_ref(k, a->key, rep, t) : id_of(k, M_ATTR, a->key);
@@ -1502,7 +1531,8 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
             str_id(k, d->s3), (uint32_t)d->i2, (uint32_t)d->i3),
         "a region");
     }
-    /* CALLSITE: OTF2 3.0 deprecates Callsite definitions; not written */
+    /* CALLSITE: OTF2 3.0 deprecates Callsite definitions; not written (the
+     * "callsite" attribute carries the site as a string, callsite_text) */
   }
   /* regions referenced by events but never defined */
   for (size_t i = 0; i < k->ids[M_REGION].m.cap; i++) {

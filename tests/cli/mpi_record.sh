@@ -292,6 +292,15 @@ if grep -q '^mpi_callsite,[0-9]*,"MPI_Sendrecv",[0-9]*,"main families.c:[0-9]*"'
    ! grep '^mpi_callsite,[0-9]*,"MPI_' cs.csv | grep -v 'MPI_Init\|MPI_Finalize' | grep -q ',"-",'; then
   t_pass "call sites: every MPI call, resolved to file:line"
 else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_callsite' cs.csv | head -5)"; fi
+# in OTF2 (which has no attribute type for call sites) the call site is a
+# string attribute naming the site, not an id nothing defines
+rm -rf cs.otf2 cs.def cs
+ok "callsites to otf2" "$PT" convert cs.ptf -o cs.otf2
+if command -v otf2-print >/dev/null 2>&1; then
+  otf2-print cs.otf2 2>&1 | grep -q '("callsite" <[0-9]*>; STRING; "/[^"]*fam+0x[0-9a-f]*"' &&
+    t_pass "call sites in OTF2: named strings" ||
+    t_fail "call sites in OTF2: named strings" "$(otf2-print cs.otf2 2>&1 | grep -m1 callsite)"
+fi
 # a stripped program: a call without line information is named after a
 # function only when the address is inside it (ELF symbol sizes), not
 # after the nearest exported symbol below it, as addr2line would
