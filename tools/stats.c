@@ -336,14 +336,22 @@ static void print_table(const ctx *c) {
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
       known |= pt_stats_callsite(s, i)->callsite != PT_NONE;
     if (known) {
+      /* as wide as the longest site (up to 60): sites that differ only
+       * in their line must not look alike */
+      int w = 24;
+      for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+        size_t l = strlen(callsite_label(
+            c, pt_stats_callsite(s, i)->callsite, b4, sizeof b4));
+        if (l > (size_t)w) w = l > 60 ? 60 : (int)l;
+      }
       printf("\nMPI call sites\n");
-      printf("%-20s %-24s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
-             "function", "call site", "calls", "time", "%app", "%mpi", "sent",
-             "bytes", "min", "max", "received");
+      printf("%-20s %-*s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
+             "function", w, "call site", "calls", "time", "%app", "%mpi",
+             "sent", "bytes", "min", "max", "received");
       for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
         const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
-        printf("%-20.20s %-24.24s %9" PRIu64 " %11.6g",
-               region_label(c, r->region, nb, sizeof nb),
+        printf("%-20.20s %-*.*s %9" PRIu64 " %11.6g",
+               region_label(c, r->region, nb, sizeof nb), w, w,
                callsite_label(c, r->callsite, b4, sizeof b4), r->calls,
                (double)r->time / u.div);
         if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
@@ -382,7 +390,8 @@ static void print_table(const ctx *c) {
       if (m->late_receiver > ml) ml = m->late_receiver;
     }
     unit lu = pick_unit(c, ml);
-    printf("\nMessages (late sender/receiver in %s)\n", lu.name);
+    if (detail) printf("\nMessages (late sender/receiver in %s)\n", lu.name);
+    else printf("\nMessages\n");
     printf("%8s %8s", "sender", "receiver");
     if (c->by) printf(" %8s", c->by == PT_STATS_BY_TAG ? "tag" : "comm");
     printf(" %9s %11s %12s %12s\n", "count", "bytes", "late sender",

@@ -3372,7 +3372,7 @@ static void da_abort(void *st) {
 const pt__format pt__format_dumpi_ascii = {
     .info = {.name = "dumpi-ascii",
              .description = "MPI calls printed like SST DUMPI's dumpi2ascii "
-                            "(write only; dump --style dumpi)",
+                            "(dump --style dumpi)",
              .extensions = "",
              .can_read = 0,
              .can_write = 1},

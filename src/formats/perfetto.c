@@ -617,7 +617,7 @@ static void pf_abort(void *st) {
 const pt__format pt__format_perfetto = {
     .info = {.name = "perfetto",
              .description = "Chrome Trace Event JSON for ui.perfetto.dev and "
-                            "chrome://tracing (write only)",
+                            "chrome://tracing",
              .extensions = ".json",
              .can_read = 0,
              .can_write = 1},
