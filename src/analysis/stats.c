@@ -1299,11 +1299,19 @@ static int app_times(pt_stats *s) {
     if (o->region == prog) x->prog += o->incl;
     if (o->region == prog || sp != PT__PLAIN) x->mpip = 1;
   }
+  /* a program region defined but never seen (a ring buffer overwrote its
+   * enter, a window after its end): the next definition */
+  int prog_seen = 0;
+  for (size_t i = 0; i < nl; i++) prog_seen |= a[i].prog != 0;
+  if (s->app_def == PT_STATS_APP_PROGRAM && !prog_seen) {
+    s->app_region = PT_NONE;
+    s->app_def = any_init ? PT_STATS_APP_INIT_FINALIZE : PT_STATS_APP_REGIONS;
+  }
   for (size_t i = 0; i < nl; i++) {
     pt_stats_location_row *l = &s->out_locs[i];
     const app_acc *x = &a[i];
     const pt__loc *L = pt__kt_find(&s->locs, K(l->location, 0, 0, 0));
-    if (s->app_def == PT_STATS_APP_PROGRAM && x->mpip) {
+    if (s->app_def == PT_STATS_APP_PROGRAM && x->mpip && x->prog) {
       l->app_time = x->prog;
       l->mpi_time = x->mpi_inside;
     } else if (s->app_def == PT_STATS_APP_INIT_FINALIZE && L && L->has_init) {

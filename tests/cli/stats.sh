@@ -194,6 +194,11 @@ grep -q '^location,0,1000,20,' mp.csv && t_pass mp_location_app_time ||
 ok mi_csv "$PT" stats --csv mi.txt >mi.csv
 grep -q '^totals,.*,2000,40,init_finalize,,0$' mi.csv &&
   t_pass mp_app_time_init_finalize || t_fail mp_app_time_init_finalize "$(grep '^totals' mi.csv)"
+# the program region defined but never entered (a ring buffer overwrote
+# it): the next definition, not an application time of 0
+grep -v -e 'region=2$' mp.txt >mr.txt
+"$PT" stats --csv mr.txt 2>&1 | grep -q '^totals,.*,2000,40,init_finalize,,0$' &&
+  t_pass mp_program_region_lost || t_fail mp_program_region_lost "$("$PT" stats --csv mr.txt 2>&1 | grep '^totals')"
 # 4 Sendrecv of 4 bytes each sent 16 bytes (and received 16)
 grep -q '^mpi_callsite,3,"MPI_Sendrecv",,"-",4,40,2,100,4,16,4,4,4,16$' mp.csv &&
   t_pass mp_sent_bytes || t_fail mp_sent_bytes "$(grep '^mpi_callsite' mp.csv)"
