@@ -91,10 +91,13 @@ static int run(job *j) {
       status = cli_fail(j->in, "%s", err.msg[0] ? err.msg : smsg);
     else
       status = cli_fail(j->in, "%s", err.msg[0] ? err.msg : pt_strerror(rc));
+    /* the source's files first: removing the temporary output needs a
+     * descriptor, and a failure may be the lack of one */
+    pt_source_close(src);
     pt_sink_abort(snk);
-  } else if (pt_sink_close(snk, &err) < 0) {
-    status = cli_fail(j->out, "%s", err.msg);
+    return status;
   }
+  if (pt_sink_close(snk, &err) < 0) status = cli_fail(j->out, "%s", err.msg);
   pt_source_close(src);
   return status;
 }

@@ -2,6 +2,7 @@
  * this file dispatches and handles the global options. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 
@@ -57,7 +58,19 @@ static const command *find(const char *name) {
   return NULL;
 }
 
+/* Traces of many ranks are many files (one per rank in DUMPI, OTF and
+ * OTF2, whose library keeps each location's file open): the soft limit
+ * on open files (often 1024) goes up to the hard one. */
+static void raise_file_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
 int main(int argc, char **argv) {
+  raise_file_limit();
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];

@@ -26,7 +26,8 @@ typedef struct pt_source_opts {
   size_t nlocations;
   uint64_t from, to;         /* [from, to); to = 0: no end */
   uint64_t kinds;            /* 0 = all */
-  size_t max_open_files;     /* 0 = 64 */
+  size_t max_open_files;     /* 0 = 64, or a quarter of
+                                RLIMIT_NOFILE if less (>= 4) */
   const char *params;        /* format-specific "key=value,key=value" */
   pt_warn_fn warn;
   void *warn_user;

@@ -30,7 +30,8 @@ typedef struct pt_reader_opts {
   size_t nlocations;
   uint64_t from, to;     /* time window [from, to); to = 0 means no end */
   uint64_t kinds;        /* PT_KIND_BIT mask; 0 = all kinds */
-  size_t max_open_files; /* 0 = 64 */
+  size_t max_open_files; /* 0 = 64, or a quarter of the
+                            process's RLIMIT_NOFILE if less (>= 4) */
   pt_warn_fn warn;       /* recoverable problems (truncated tail, rebuilt
                             index); NULL = silent */
   void *warn_user;

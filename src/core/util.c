@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -328,4 +329,12 @@ int pt__read_file(const char *path, size_t limit, char **out, size_t *len) {
   *out = (char *)b.p;
   if (len) *len = b.len;
   return 0;
+}
+
+size_t pt__default_max_open(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return 64;
+  size_t q = (size_t)(rl.rlim_cur / 4);
+  return q < 4 ? 4 : q > 64 ? 64 : q;
 }

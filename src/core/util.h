@@ -155,6 +155,12 @@ int pt__rmtree(const char *path);
  * buffer; 0, PT_ENOTFOUND, PT_EIO, PT_ELIMIT, PT_ENOMEM. */
 int pt__read_file(const char *path, size_t limit, char **out, size_t *len);
 
+/* Files a multi-file reader keeps open by default: 64, but at most a
+ * quarter of the process's limit on open files (at least 4): a
+ * converter's sink (one file per rank in DUMPI, OTF, OTF2) needs
+ * descriptors too. */
+size_t pt__default_max_open(void);
+
 /* Run binutils' `addr2line -f -C -e module` on addrs[0..n) (no shell:
  * fork + exec); func[i] gets the function, line[i] "file:line" (the
  * file's base name), malloc'd, NULL where unknown or on failure.

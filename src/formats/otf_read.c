@@ -1861,7 +1861,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   otf_src *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->o = *o;
-  s->fm.max = o->max_open_files ? o->max_open_files : 64;
+  s->fm.max = o->max_open_files ? o->max_open_files : pt__default_max_open();
   s->fm.open = calloc(s->fm.max, sizeof *s->fm.open);
   s->master = strdup(path);
   s->stub = pt__otf_stub(path);

@@ -1005,7 +1005,7 @@ int pt_reader_open(pt_reader **out, const char *path,
   r->from = o.from;
   r->to = o.to ? o.to : UINT64_MAX;
   r->kinds = o.kinds ? o.kinds : PT_KINDS_ALL;
-  r->max_open = o.max_open_files ? o.max_open_files : 64;
+  r->max_open = o.max_open_files ? o.max_open_files : pt__default_max_open();
   if (o.threads < 0 || o.threads > 64) {
     pt_reader_close(r);
     return pt__err(err, PT_EINVAL, "%d prefetching threads (0..64)",
