@@ -44,11 +44,12 @@ static int cmp_u64(const void *a, const void *b) {
 }
 static int elf_in_functions(const char *path, const uint64_t *addrs, size_t n,
                             uint8_t *in) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return -1;
   struct stat st;
   void *map = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(Elf64_Ehdr))
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      st.st_size >= (off_t)sizeof(Elf64_Ehdr))
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
   if (map == MAP_FAILED) return -1;
@@ -111,7 +112,12 @@ out:
 void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
                    char **func, char **line) {
   for (size_t i = 0; i < n; i++) func[i] = line[i] = NULL;
-  if (!n || !module || !*module || access(module, R_OK) != 0) return;
+  /* a regular file only: the path comes from the trace, and a FIFO or a
+   * device would block addr2line */
+  struct stat mst;
+  if (!n || !module || !*module || access(module, R_OK) != 0 ||
+      stat(module, &mst) != 0 || !S_ISREG(mst.st_mode))
+    return;
   size_t argc = n + 6;
   char **argv = calloc(argc, sizeof *argv);
   char *abuf = malloc(n * 24);
