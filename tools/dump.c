@@ -12,8 +12,9 @@ static const char help[] =
     "Print the trace in the text form (format \"text\", which `convert`\n"
     "reads back): definitions, then events in time order, then summaries\n"
     "and snapshots.  With --style dumpi, print the MPI calls the way SST\n"
-    "DUMPI's dumpi2ascii does (all ranks in time order; --locations picks\n"
-    "ranks), for diffing against dumpi2ascii output.\n"
+    "DUMPI's dumpi2ascii does (all ranks in time order, a line \"# rank R\"\n"
+    "where the rank changes; --locations R prints one rank without it),\n"
+    "for diffing against dumpi2ascii output.\n"
     "\n"
     "options:\n"
     "  --from T          first time to include (ticks, or 1.5s/200ms/3us/40ns\n"
@@ -118,6 +119,8 @@ int cmd_dump(int argc, char **argv) {
 
   pt_sink_opts ko = {0};
   ko.format = style;
+  /* several ranks printed together: say whose calls follow */
+  if (nlocs != 1) ko.params = "ranks";
   ko.overwrite = force;
   ko.warn = cli_warn;
   pt_sink *snk = NULL;

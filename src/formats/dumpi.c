@@ -2186,6 +2186,9 @@ typedef struct dsink {
   int overwrite, print_mode;
   FILE *pf;
   uint64_t only_loc;
+  int label_ranks;      /* print mode: "# rank R" before each change of rank
+                           (when more than one rank is defined) */
+  int64_t printed_rank; /* rank of the last call printed, -1 = none */
   double tick_to_ns;
   /* definitions */
   pt__ktab regions; /* region id -> its DUMPI label (sk_region) */
@@ -2886,6 +2889,12 @@ static int emit_call(dsink *k, srank *r, pt__dumpi_call *c) {
     if (!(c->mask & PT__DUMPI_MASK_WALL))
       c->wall_start = c->wall_stop = (pt__dumpi_clock){0, 0};
     pt__dumpi_tables t = {r->naddr, r->addr, r->addrname, r->nperf, r->perf};
+    if (k->label_ranks && k->nranks > 1 && r->rank != k->printed_rank) {
+      /* dumpi2ascii prints one file (rank) at a time; no line of it
+       * starts with '#' */
+      fprintf(k->pf, "# rank %lld\n", (long long)r->rank);
+      k->printed_rank = r->rank;
+    }
     return pt__dumpi_print_call(k->pf, c, &t);
   }
   int rc = rank_create(k, r);
@@ -3252,6 +3261,7 @@ int pt__dumpi_printer_new(pt__dumpi_printer **out, FILE *f,
   p->k->print_mode = 1;
   p->k->pf = f;
   p->k->only_loc = location;
+  p->k->printed_rank = -1;
   *out = p;
   return PT_OK;
 }
@@ -3324,7 +3334,6 @@ typedef struct dascii {
 
 static int da_open(void **st, const char *path, const pt_sink_opts *o,
                    pt_error *err) {
-  (void)o;
   dascii *a = calloc(1, sizeof *a);
   if (!a) return pt__err(err, PT_ENOMEM, "out of memory");
   a->to_stdout = strcmp(path, "-") == 0;
@@ -3339,6 +3348,8 @@ static int da_open(void **st, const char *path, const pt_sink_opts *o,
     free(a);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
+  /* params "ranks": label the ranks (several ranks printed together) */
+  a->p->k->label_ranks = o && o->params && strstr(o->params, "ranks") != NULL;
   *st = a;
   return PT_OK;
 }
