@@ -292,6 +292,15 @@ if grep -q '^mpi_callsite,[0-9]*,"MPI_Sendrecv",[0-9]*,"main families.c:[0-9]*"'
    ! grep '^mpi_callsite,[0-9]*,"MPI_' cs.csv | grep -v 'MPI_Init\|MPI_Finalize' | grep -q ',"-",'; then
   t_pass "call sites: every MPI call, resolved to file:line"
 else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_callsite' cs.csv | head -5)"; fi
+# a program without MPI_Finalize: every rank's events are there, and an
+# anchor written before another rank's part is not "damage"
+ok "build nofinalize" mpicc -o nofin "$SRC/tests/mpi/nofinalize.c"
+rm -rf nf.ptf
+$RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nf.ptf" ./nofin >/dev/null 2>&1
+"$PT" check nf.ptf >nf.check 2>&1
+if ! grep -q damaged nf.check && "$PT" info nf.ptf | grep -q 'locations *2 defined, 2 with events'; then
+  t_pass "no MPI_Finalize: both ranks kept, not called damaged"
+else t_fail "no MPI_Finalize: both ranks kept, not called damaged" "$(tail -2 nf.check)"; fi
 # in OTF2 (which has no attribute type for call sites) the call site is a
 # string attribute naming the site, not an id nothing defines
 rm -rf cs.otf2 cs.def cs
