@@ -266,12 +266,19 @@ int cmd_timeline(int argc, char **argv) {
                     .nsummary = nrows};
   if (!status && out) status = write_out(out, force, tl, &pg, 0);
   if (!status && svg) status = write_out(svg, force, tl, &pg, 1);
-  if (!status && !cli.quiet)
-    fprintf(stderr, "%s%s%s: %zu locations, %zu bars, %zu messages, %zu "
-            "collectives%s\n", out ? out : "", out && svg ? ", " : "",
-            svg ? svg : "", pt_timeline_nrows(tl), pt_timeline_nbars(tl),
-            pt_timeline_nmsgs(tl), pt_timeline_ncolls(tl),
-            pt_timeline_aggregated(tl) ? " (aggregated by pixel)" : "");
+  if (!status && !cli.quiet) {
+    char bars[48];
+    if (pt_timeline_aggregated(tl))
+      snprintf(bars, sizeof bars, "regions as pixel bins");
+    else
+      snprintf(bars, sizeof bars, "%zu bars", pt_timeline_nbars(tl));
+    fprintf(stderr, "%s%s%s: %zu locations, %s, %zu messages%s, %zu "
+            "collectives\n", out ? out : "", out && svg ? ", " : "",
+            svg ? svg : "", pt_timeline_nrows(tl), bars,
+            pt_timeline_nmsgs(tl),
+            pt_timeline_sample(tl) > 1 ? " (a sample)" : "",
+            pt_timeline_ncolls(tl));
+  }
   pt_timeline_free(tl);
   pt_stats_destroy(st);
   free(sel);
