@@ -328,9 +328,22 @@ static void label(rep *r, uint32_t id, char *b, size_t n) {
   case PT_PROFILE_ROOT:
     snprintf(b, n, "program");
     break;
-  case PT_PROFILE_DEST:
-    snprintf(b, n, "-> rank %" PRIu64, nd->key);
+  case PT_PROFILE_DEST: {
+    /* the partner: where a send goes, where a receive came from, or the
+     * root of a rooted collective */
+    const char *st = nd->parent < r->p->n ? r->p->nodes[nd->parent].name : "";
+    const char *arrow = "->";
+    if (strstr(st, "Bcast") || strstr(st, "Reduce") || strstr(st, "Gather") ||
+        strstr(st, "Scatter"))
+      arrow = strstr(st, "Allreduce") || strstr(st, "Allgather") ||
+                      strstr(st, "Reduce_scatter")
+                  ? "->"
+                  : "root";
+    else if (strcasestr(st, "recv") && !strstr(st, "Sendrecv"))
+      arrow = "<-";
+    snprintf(b, n, "%s rank %" PRIu64, arrow, nd->key);
     break;
+  }
   case PT_PROFILE_PROC:
     snprintf(b, n, "%s %s", kind, *nd->name ? nd->name : where ? where : "?");
     break;
