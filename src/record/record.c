@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,8 @@ static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static pt_writer *g_w;
 static pt_rec_opts g_o;
 static char *g_path;
+static char *g_replaced; /* an archive being replaced, moved aside
+                          (pt_rec_start) */
 static int g_on;          /* recording (atomic) */
 static int g_measure = 1; /* measurement switched on (atomic) */
 static int g_level = 3;
@@ -788,8 +791,39 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
       .overwrite = o.join ? 0 : o.overwrite,
       .join = o.join,
       .part = o.rank};
+  /* Several processes write one archive: the others join it at its path,
+   * so the leader cannot build it under a temporary name.  An archive to
+   * replace is moved aside (PATH.old-PID) instead, and removed when the
+   * new one is closed: a run that dies keeps the old one there. */
+  free(g_replaced);
+  g_replaced = NULL;
+  if (wo.overwrite && o.nranks > 1) {
+    wo.overwrite = 0;
+    struct stat st;
+    if (lstat(o.path, &st) == 0) {
+      size_t n = strlen(o.path) + 32;
+      g_replaced = malloc(n);
+      if (!g_replaced) {
+        mu_unlock();
+        return pt__err(err, PT_ENOMEM, "out of memory");
+      }
+      snprintf(g_replaced, n, "%s.old-%ld", o.path, (long)getpid());
+      pt__rmtree(g_replaced);
+      if (rename(o.path, g_replaced) != 0) {
+        int e = errno;
+        free(g_replaced);
+        g_replaced = NULL;
+        mu_unlock();
+        return pt__err(err, PT_EIO, "%s: cannot move aside: %s", o.path,
+                       strerror(e));
+      }
+    }
+  }
   int rc = pt_writer_open(&g_w, o.path, &wo, err);
   if (rc) {
+    if (g_replaced) rename(g_replaced, o.path); /* put it back */
+    free(g_replaced);
+    g_replaced = NULL;
     mu_unlock();
     return rc;
   }
@@ -848,6 +882,9 @@ static int stop_locked(pt_error *err) {
   if (r && !rc) rc = pt__err(err, r, "%s", e2.msg);
   if (r) fprintf(stderr, "paratrace: closing %s: %s\n", g_path, e2.msg);
   g_w = NULL;
+  if (!r && g_replaced) pt__rmtree(g_replaced); /* the replaced archive */
+  free(g_replaced);
+  g_replaced = NULL;
   for (rthread *t = g_threads, *n; t; t = n) {
     n = t->next;
     free(t->ring);

@@ -292,9 +292,20 @@ if grep -q '^mpi_callsite,[0-9]*,"MPI_Sendrecv",[0-9]*,"main families.c:[0-9]*"'
    ! grep '^mpi_callsite,[0-9]*,"MPI_' cs.csv | grep -v 'MPI_Init\|MPI_Finalize' | grep -q ',"-",'; then
   t_pass "call sites: every MPI call, resolved to file:line"
 else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_callsite' cs.csv | head -5)"; fi
+ok "build nofinalize" mpicc -o nofin "$SRC/tests/mpi/nofinalize.c"
+# --force under mpirun: every rank is kept, whether the archive existed
+# or not, and the replaced one is gone afterwards
+rm -rf ff.ptf ff.ptf.old-*
+for n in 1 2; do
+  $RUN -np 3 "$PT" record -f -o ff.ptf -- ./fam "$PWD/calls.ff" 1 >/dev/null 2>&1
+  "$PT" info ff.ptf 2>/dev/null | grep -q 'locations *3 defined, 3 with events' &&
+    t_pass "record --force with 3 ranks (run $n)" ||
+    t_fail "record --force with 3 ranks (run $n)" "$("$PT" info ff.ptf 2>&1 | grep locations)"
+done
+[ "$(ls -d ff.ptf* | wc -l)" = 1 ] && t_pass "record --force: nothing left aside" ||
+  t_fail "record --force: nothing left aside" "$(ls -d ff.ptf*)"
 # a program without MPI_Finalize: every rank's events are there, and an
 # anchor written before another rank's part is not "damage"
-ok "build nofinalize" mpicc -o nofin "$SRC/tests/mpi/nofinalize.c"
 rm -rf nf.ptf
 $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nf.ptf" ./nofin >/dev/null 2>&1
 "$PT" check nf.ptf >nf.check 2>&1
