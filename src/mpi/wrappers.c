@@ -90,6 +90,9 @@
       int pt_p_ = MPI_THREAD_SINGLE;                                          \
       if (PT_MPI_RC(pt_r_) == MPI_SUCCESS) PMPI_Query_thread(&pt_p_);         \
       if (PT_MPI_RC(pt_r_) == MPI_SUCCESS) pt__mpi_after_init(pt_p_);         \
+      /* the recorder's own start (archive, clock offsets) ends MPI_Init: \
+       * the program's time begins after it */                               \
+      pt_t1_ = pt__mpi_now();                                                 \
       if (!pt__mpi_on[PT_MPI_ID_##name]) {                                    \
         __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);          \
         return pt_r_;                                                         \
