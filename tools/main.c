@@ -70,7 +70,6 @@ static void raise_file_limit(void) {
 }
 
 int main(int argc, char **argv) {
-  raise_file_limit();
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -111,6 +110,8 @@ int main(int argc, char **argv) {
     return c->run(2, sub);
   }
   const command *c = find(name);
+  /* not for `record`: the program it runs would inherit the limit */
+  if (c && strcmp(c->name, "record") != 0) raise_file_limit();
   if (!c) {
     fprintf(stderr,
             "paratrace: '%s' is not a paratrace command; see 'paratrace "

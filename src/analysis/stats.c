@@ -1269,7 +1269,7 @@ const char *pt_stats_callsite_name(const pt_stats *s, uint64_t callsite) {
  * that every path gives the same. */
 typedef struct app_acc {
   uint64_t excl, mpi_all, mpi_inside, prog;
-  int mpip; /* a row of the program region or of MPI_Init / Finalize */
+  int prog_row; /* a row of the program region */
 } app_acc;
 static int app_times(pt_stats *s) {
   size_t nl = s->nout_locs;
@@ -1296,13 +1296,15 @@ static int app_times(pt_stats *s) {
       x->mpi_all += o->incl;
       if (sp == PT__PLAIN) x->mpi_inside += o->incl;
     }
-    if (o->region == prog) x->prog += o->incl;
-    if (o->region == prog || sp != PT__PLAIN) x->mpip = 1;
+    if (o->region == prog) {
+      x->prog += o->incl;
+      x->prog_row = 1;
+    }
   }
-  /* a program region defined but never seen (a ring buffer overwrote its
-   * enter, a window after its end): the next definition */
+  /* a program region defined but without a visit (a ring buffer overwrote
+   * it, a window inside MPI_Init or MPI_Finalize): the next definition */
   int prog_seen = 0;
-  for (size_t i = 0; i < nl; i++) prog_seen |= a[i].prog != 0;
+  for (size_t i = 0; i < nl; i++) prog_seen |= a[i].prog_row;
   if (s->app_def == PT_STATS_APP_PROGRAM && !prog_seen) {
     s->app_region = PT_NONE;
     s->app_def = any_init ? PT_STATS_APP_INIT_FINALIZE : PT_STATS_APP_REGIONS;
@@ -1311,10 +1313,12 @@ static int app_times(pt_stats *s) {
     pt_stats_location_row *l = &s->out_locs[i];
     const app_acc *x = &a[i];
     const pt__loc *L = pt__kt_find(&s->locs, K(l->location, 0, 0, 0));
-    if (s->app_def == PT_STATS_APP_PROGRAM && x->mpip && x->prog) {
+    /* per location the first that applies: its program region, its
+     * MPI_Init..MPI_Finalize (0 in a window inside either), its regions */
+    if (s->app_def == PT_STATS_APP_PROGRAM && x->prog_row) {
       l->app_time = x->prog;
       l->mpi_time = x->mpi_inside;
-    } else if (s->app_def == PT_STATS_APP_INIT_FINALIZE && L && L->has_init) {
+    } else if (s->app_def != PT_STATS_APP_REGIONS && L && L->has_init) {
       uint64_t lo = clip(s, L->init_end);
       uint64_t hi = clip(s, L->has_fin ? L->fin_start : s->end_eff);
       l->app_time = hi > lo ? hi - lo : 0;

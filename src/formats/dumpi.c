@@ -1108,9 +1108,13 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       return PT_OK;
     }
     case PT__DS_REQUEST_FREE: {
+      /* a persistent request is gone; an active one completes unseen (as
+       * the MPI recorder has it): forgotten, so that a later request with
+       * the same DUMPI id is not taken for it */
       int64_t id = vi(c, R_request);
       for (size_t i = 0; i < m->nreqs; i++)
-        if (m->reqs[i].id == id && m->reqs[i].persistent) {
+        if (m->reqs[i].id == id &&
+            (m->reqs[i].persistent || m->reqs[i].active)) {
           req_remove(m, i);
           break;
         }

@@ -1972,6 +1972,7 @@ typedef struct picl_sink {
   pt_summary *sums;
   size_t nsums, capsums;
   int warned_kind, warned_nest;
+  int in_tails; /* writing the tail records (close) */
   uint64_t coll_dropped[PT_COLL__COUNT]; /* collectives without a type */
   char *line;
   size_t linecap;
@@ -2458,7 +2459,9 @@ static int sk_region_code(picl_sink *k, wregion *r, wloc *l, int64_t t) {
    * uses it (on -1, "all processors", a reader would see one more
    * processor, with nothing but labels) */
   lbuf b = {0};
-  int own = l && traced_proc(l->proc);
+  /* (a region first seen in a summary, written with the tail records
+   * after the events, keeps the -1 form) */
+  int own = l && !k->in_tails && traced_proc(l->proc);
   if (own) {
     rec_head(k, &b, R_LABEL, r->code, t, l, k->decimals);
   } else {
@@ -3256,6 +3259,7 @@ static int picl_sink_close(void *st, pt_error *err) {
   }
   if (!rc) rc = sk_flush(k, 1);
   tails T = {0};
+  k->in_tails = 1;
   if (!rc) rc = sk_tails(k, &T);
   if (!rc) {
     if (T.n) qsort(T.a, T.n, sizeof *T.a, tail_cmp);

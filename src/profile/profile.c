@@ -719,9 +719,11 @@ int pt_profile_merge(pt_profile *dst, const pt_profile *src) {
   if (!map) return PT_ENOMEM;
   map[0] = 0;
   pt_profile_node *r = &dst->nodes[0];
-  /* the program runs once per rank: an empty dst (fresh from
-   * pt_profile_create, its root counted once) takes src's count */
-  if (dst->n == 1 && !r->incl_ns && !r->child_ns) r->count = 0;
+  /* the program runs once per rank: a dst that never recorded nor merged
+   * anything (fresh from pt_profile_create, its root counted once) takes
+   * src's count */
+  if (!dst->merges && !dst->started && dst->n == 1) r->count = 0;
+  dst->merges++;
   r->count += src->nodes[0].count;
   r->incl_ns += src->nodes[0].incl_ns;
   r->child_ns += src->nodes[0].child_ns;

@@ -47,6 +47,7 @@ struct pt_profile {
   uint64_t start, last;  /* first and latest time seen */
   int root_from_clock;   /* live collector: root spans start..last */
   int started;           /* start is set (at the first probe) */
+  uint64_t merges;       /* profiles merged into this one */
 };
 
 const char *pt__profile_intern(pt_profile *p, const char *s);

@@ -333,13 +333,13 @@ static void label(rep *r, uint32_t id, char *b, size_t n) {
      * root of a rooted collective */
     const char *st = nd->parent < r->p->n ? r->p->nodes[nd->parent].name : "";
     const char *arrow = "->";
-    if (strstr(st, "Bcast") || strstr(st, "Reduce") || strstr(st, "Gather") ||
-        strstr(st, "Scatter"))
-      arrow = strstr(st, "Allreduce") || strstr(st, "Allgather") ||
-                      strstr(st, "Reduce_scatter")
+    if (strcasestr(st, "bcast") || strcasestr(st, "reduce") ||
+        strcasestr(st, "gather") || strcasestr(st, "scatter"))
+      arrow = strcasestr(st, "allreduce") || strcasestr(st, "allgather") ||
+                      strcasestr(st, "reduce_scatter")
                   ? "->"
-                  : "root";
-    else if (strcasestr(st, "recv") && !strstr(st, "Sendrecv"))
+                  : "root"; /* (also MPI_Ibcast, MPI_Ireduce, ...) */
+    else if (strcasestr(st, "recv") && !strcasestr(st, "sendrecv"))
       arrow = "<-";
     snprintf(b, n, "%s rank %" PRIu64, arrow, nd->key);
     break;

@@ -207,6 +207,16 @@ TEST(save_load_merge) {
   ASSERT_EQ_U64(pt_profile_node_at(m, (size_t)st)->count, 2000);
   ASSERT_EQ_U64(pt_profile_node_at(m, 0)->incl_ns,
                 2 * pt_profile_node_at(a, 0)->incl_ns);
+  /* the program ran once in each of the two profiles */
+  ASSERT_EQ_U64(pt_profile_node_at(a, 0)->count, 1);
+  ASSERT_EQ_U64(pt_profile_node_at(m, 0)->count, 2);
+  /* and once more merged into that sum: three */
+  pt_profile *m3;
+  ASSERT_OK(pt_profile_create(&m3, 64));
+  ASSERT_OK(pt_profile_merge(m3, m));
+  ASSERT_OK(pt_profile_merge(m3, a));
+  ASSERT_EQ_U64(pt_profile_node_at(m3, 0)->count, 3);
+  pt_profile_destroy(m3);
   pt_profile_destroy(a);
   pt_profile_destroy(b);
   pt_profile_destroy(m);
@@ -327,7 +337,7 @@ TEST(report_and_focus) {
   fflush(f);
   ASSERT_CONTAINS(text, "procedure main");
   ASSERT_CONTAINS(text, "statement MPI_Recv");
-  ASSERT_CONTAINS(text, "-> rank 3");
+  ASSERT_CONTAINS(text, "<- rank 3"); /* a receive: where it came from */
   ASSERT_CONTAINS(text, "trans 10ns, sync 30ns");
   fclose(f);
   free(text);
