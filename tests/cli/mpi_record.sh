@@ -293,14 +293,16 @@ if grep -q '^mpi_callsite,[0-9]*,"MPI_Sendrecv",[0-9]*,"main families.c:[0-9]*"'
   t_pass "call sites: every MPI call, resolved to file:line"
 else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_callsite' cs.csv | head -5)"; fi
 ok "build nofinalize" mpicc -o nofin "$SRC/tests/mpi/nofinalize.c"
-# the recorder's start belongs to MPI_Init, not to the program's time
+# the recorder's start belongs to MPI_Init, not to the program's time: the
+# program region of 2 ranks that only call MPI_Comm_rank lasts well under
+# 5 ms in all (the recorder's start took 13-43 ms per rank here)
 ok "build initonly" mpicc -o initonly "$SRC/tests/mpi/initonly.c"
 rm -rf io.ptf
 ok "initonly run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/io.ptf" ./initonly
 "$PT" stats --csv io.ptf 2>/dev/null |
   awk -F, '$1 == "region" && $3 == "\"MPI_Init\"" {init = $6}
            $1 == "region" && $3 == "\"initonly\"" {prog = $6}
-           END {exit !(init > 0 && prog < init / 4)}' &&
+           END {exit !(init > 0 && prog < 5000000)}' &&
   t_pass "program time starts after the recorder's start" ||
   t_fail "program time starts after the recorder's start" "$("$PT" stats io.ptf 2>&1 | grep -E '^(MPI_Init|initonly) ')"
 # --force under mpirun: every rank is kept, whether the archive existed
