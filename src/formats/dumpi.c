@@ -1528,6 +1528,8 @@ static int build_defs(dsrc *s, char **meta_kv, size_t nmeta) {
   (void)tmax;
   if (def_add(s, &d, PT_DEF_CLOCK, 0) < 0) return PT_ENOMEM;
   d->i0 = NS; /* ticks per second; epoch unknown (CLOCK_MONOTONIC) */
+  d->parent = PT_NONE; /* no start: "seconds from the start" count from
+                          the first call, not from tick 0 */
   const char *host = "";
   for (size_t i = 0; i < nmeta; i++) {
     const char *k = sdup(s, "dumpi.meta.%s", meta_kv[2 * i]);

@@ -793,6 +793,7 @@ static int def_line(otf_src *s, defctx *c, const otf__line *ln,
     case OTF_R_DEFTIMERRES:
       if (!(d = def_add(s, PT_DEF_CLOCK, 0, scope))) return PT_ENOMEM;
       d->i0 = (int64_t)a;
+      d->parent = PT_NONE; /* no start: times count from the first event */
       return 0;
     case OTF_R_DEFPROCESS: {
       uint64_t parent = fopt(ln, OTF_F_PT, &bad);
