@@ -56,6 +56,9 @@ typedef struct otf_sink {
   size_t nsmap, capsmap;
   int frozen;
   uint64_t pbias, fbias, cbias; /* process / function / counter token bias */
+  uint64_t *big; /* defined location ids too large for a token, in the
+                    order they were defined (their token: BIG_TOK + index) */
+  size_t nbig;
   grpmain *grp, *rnk; /* by group id / by rank (see freeze) */
   size_t ngrp, nrnk;
   int by_rank; /* the groups carry distinct ranks: peers are ranks */
@@ -138,11 +141,21 @@ static const pt_def *find_def(const otf_sink *k, uint32_t kind, uint64_t id) {
   return NULL;
 }
 
-static uint64_t ptok(const otf_sink *k, uint64_t loc) { return loc + k->pbias; }
+/* Process token of a location: its id (+1 when there is a location 0),
+ * or for an id too large for an OTF reader's file name (a PICL wildcard
+ * or host processor, 2^41 + n) BIG_TOK + its rank among the large ids. */
+#define BIG_TOK UINT64_C(0x800000)
+static uint64_t ptok(const otf_sink *k, uint64_t loc) {
+  if (loc < BIG_TOK - k->pbias) return loc + k->pbias;
+  for (size_t i = 0; i < k->nbig; i++) /* (a few: host, wildcards) */
+    if (k->big[i] == loc) return BIG_TOK + i;
+  return BIG_TOK - 1; /* an undefined large location */
+}
 static uint64_t ftok(const otf_sink *k, uint64_t r) { return r + k->fbias; }
 static uint64_t ctok(const otf_sink *k, uint64_t m) { return m + k->cbias; }
 /* Communicators and process groups share the process token space. */
 static uint64_t gtok(const otf_sink *k, uint64_t g) {
+  if (g == PT_NONE) return 0; /* no communicator */
   if (g != 0 && (find_def(k, PT_DEF_LOCATION, g - k->pbias) == NULL ||
                  g < k->pbias))
     return g;
@@ -185,10 +198,23 @@ static const grpmain *find_grp(const grpmain *t, size_t n, uint64_t key) {
  * its threads; when the groups carry distinct ranks (the model's peers are
  * then ranks), a message peer or root is written as its rank's main
  * process, which the reader maps back to the rank. */
+static int build_groups(otf_sink *k);
+
 static int freeze(otf_sink *k) {
   if (k->frozen) return 0;
   k->frozen = 1;
-  size_t ng = 0;
+  /* Process tokens are location + 1 (VampirTrace's rank + 1), but a trace
+   * read from OTF keeps its tokens (its locations are the tokens, none is
+   * 0).  Decided now, at the first event: a source may define location 0
+   * later (PICL defines a processor at its first record). */
+  int from_otf = 0;
+  k->pbias = 1;
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_KEYVAL && d->name && !strcmp(d->name, "otf:DV"))
+      from_otf = 1;
+  }
+  if (from_otf) k->pbias = 0;
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if ((d->kind == PT_DEF_LOCATION || d->kind == PT_DEF_LOCATION_GROUP) &&
@@ -196,8 +222,36 @@ static int freeze(otf_sink *k) {
       k->pbias = 1;
     if (d->kind == PT_DEF_REGION && d->id == 0) k->fbias = 1;
     if (d->kind == PT_DEF_METRIC && d->id == 0) k->cbias = 1;
-    ng += d->kind == PT_DEF_LOCATION_GROUP;
   }
+  return build_groups(k);
+}
+
+/* The groups' main processes and ranks (freeze), again when a location or
+ * a location group is defined after the first event (a PICL trace defines
+ * each processor at its first record). */
+static int build_groups(otf_sink *k) {
+  /* large location ids, once: a token handed out stays (new ones go
+   * after the others) */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind != PT_DEF_LOCATION || d->id < BIG_TOK - k->pbias) continue;
+    int known = 0;
+    for (size_t j = 0; j < k->nbig && !known; j++) known = k->big[j] == d->id;
+    if (known) continue;
+    uint64_t *nb = realloc(k->big, (k->nbig + 1) * sizeof *nb);
+    if (!nb)
+      return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+    k->big = nb;
+    k->big[k->nbig++] = d->id;
+  }
+  size_t ng = 0;
+  for (size_t i = 0; i < k->ndefs; i++)
+    ng += k->defs[i].kind == PT_DEF_LOCATION_GROUP;
+  free(k->grp);
+  free(k->rnk);
+  k->grp = k->rnk = NULL;
+  k->ngrp = k->nrnk = 0;
+  k->by_rank = 0;
   if (!ng) return 0;
   k->grp = malloc(ng * sizeof *k->grp);
   k->rnk = malloc(ng * sizeof *k->rnk);
@@ -992,6 +1046,9 @@ int pt__otf_sink_write(void *st, const pt_item *it) {
       if (pt__def_copy(&k->arena, &k->defs[k->ndefs], &it->u.def))
         return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
       k->ndefs++;
+      if (k->frozen && (it->u.def.kind == PT_DEF_LOCATION_GROUP ||
+                        it->u.def.kind == PT_DEF_LOCATION))
+        return build_groups(k) ? PT_ENOMEM : 0;
       return 0;
     }
     case PT_ITEM_STREAM:
@@ -1082,6 +1139,7 @@ static void sink_free(otf_sink *k) {
   free(k->lm);
   free(k->grp);
   free(k->rnk);
+  free(k->big);
   free(k->defs);
   free(k->smap);
   pt__arena_free(&k->arena);

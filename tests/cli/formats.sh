@@ -78,4 +78,16 @@ for trf in "$TD"/picl/*.trf; do
     cmp -s "p-$b.trf" "$trf" && t_pass "picl_identical_$b" ||
     t_fail "picl_identical_$b" "$(cmp "p-$b.trf" "$trf" 2>&1 | head -1)"
 done
+# PICL -> OTF: every message keeps its partners (processors are defined at
+# their first record, after the first event), and the wildcard / host
+# processor (location 2^41 + n) gets a token an OTF reader accepts
+for trf in "$TD"/picl/*.trf; do
+  b=$(basename "$trf" .trf)
+  m1=$("$PT" check "$trf" 2>/dev/null | sed -n 's/.* \([0-9]*\) messages matched.*/\1/p')
+  "$PT" -q convert "$trf" -o "po-$b.otf" 2>/dev/null
+  m2=$("$PT" check "po-$b.otf" 2>/dev/null | sed -n 's/.*: OK: .* \([0-9]*\) messages matched.*/\1/p')
+  [ -n "$m1" ] && [ "$m1" = "$m2" ] && "$PT" -q convert "po-$b.otf" -o "po-$b.ptf" 2>/dev/null &&
+    t_pass "picl_to_otf_messages_$b" ||
+    t_fail "picl_to_otf_messages_$b" "$m1 in the source, '$m2' in OTF: $("$PT" check "po-$b.otf" 2>&1 | tail -1)"
+done
 t_done
