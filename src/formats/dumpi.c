@@ -2192,6 +2192,8 @@ typedef struct dsink {
   int overwrite, print_mode;
   FILE *pf;
   uint64_t only_loc;
+  int warned_norank;    /* events of a location without a rank dropped */
+  uint64_t call_enters, other_enters; /* visits of MPI calls / of others */
   int label_ranks;      /* print mode: "# rank R" before each change of rank
                            (when more than one rank is defined) */
   int64_t printed_rank; /* rank of the last call printed, -1 = none */
@@ -2348,12 +2350,11 @@ static int sk_def(dsink *k, const pt_def *d) {
         k->nmeta++;
         return PT_OK;
       }
-      /* a rank's keyval; others (a communicator's, such as OTF2's
-       * otf2:intercomm, or global ones) have nothing to give DUMPI */
-      int64_t rk = d->parent < k->ngroup_rank && k->group_rank[d->parent] >= 0
-                       ? k->group_rank[d->parent]
-                       : (int64_t)d->parent;
-      if (d->parent == PT_NONE || rk < 0 || rk > 1000000) return PT_OK;
+      /* a rank's keyval (scope: a location group defined before); others
+       * (a communicator's such as OTF2's otf2:intercomm, a region's such
+       * as otf2:region.role) have nothing to give DUMPI */
+      if (d->parent >= k->ngroup_rank || k->group_rank[d->parent] < 0)
+        return PT_OK;
       srank *r = rank_for_group(k, d->parent, 1);
       if (!r) return PT_ENOMEM;
       const char *n = d->name;
@@ -2918,12 +2919,27 @@ static int sk_event(dsink *k, const pt_event *e) {
   if (k->print_mode && k->only_loc != PT_NONE && e->location != k->only_loc)
     return PT_OK;
   srank *r = rank_for_loc(k, e->location);
-  if (!r) return PT_ENOMEM;
+  if (!r) {
+    /* a location that is no rank (PICL's wildcard or host processor,
+     * location 2^41 + n): nothing DUMPI could hold; said once */
+    if (!k->warned_norank && k->warn) {
+      char m[200];
+      snprintf(m, sizeof m, "dumpi: the events of location %llu (no MPI "
+               "rank) are left out", (unsigned long long)e->location);
+      k->warn(k->warn_user, m);
+    }
+    k->warned_norank = 1;
+    return PT_OK;
+  }
   int label = -1;
   if (e->kind == PT_EV_ENTER || e->kind == PT_EV_LEAVE) {
     sk_region *x = pt__kt_find(&k->regions, (uint64_t[4]){e->ref, 0, 0, 0});
     if (x) label = x->label;
     if (x && x->mpi_name && e->kind == PT_EV_ENTER) x->dropped++;
+    if (e->kind == PT_EV_ENTER) {
+      if (label < 0) k->other_enters++;
+      else k->call_enters++;
+    }
   }
   sthread *th = thread_for_loc(k, r, e->location);
   if (!th) return PT_ENOMEM;
@@ -3152,6 +3168,14 @@ static int sk_close(void *st, pt_error *err) {
     snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
              "record; dropped, with the messages and requests they carry",
              x->dropped, x->mpi_name);
+    k->warn(k->warn_user, t);
+  }
+  if (!k->call_enters && k->other_enters && k->warn) {
+    /* (a PICL or synthetic trace: its regions are no MPI functions) */
+    char t[200];
+    snprintf(t, sizeof t, "dumpi: no MPI call in the trace: DUMPI holds MPI "
+             "calls only, so the %" PRIu64 " region visits are left out and "
+             "the trace set is empty", k->other_enters);
     k->warn(k->warn_user, t);
   }
   qsort(k->ranks, k->nranks, sizeof *k->ranks, cmp_rank);

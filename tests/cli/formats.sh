@@ -78,6 +78,21 @@ for trf in "$TD"/picl/*.trf; do
     cmp -s "p-$b.trf" "$trf" && t_pass "picl_identical_$b" ||
     t_fail "picl_identical_$b" "$(cmp "p-$b.trf" "$trf" 2>&1 | head -1)"
 done
+# to DUMPI: OTF2 keyvals scoped to regions or communicators are no ranks;
+# PICL's host processor and regions that are no MPI calls are left out
+# with a warning, not an error
+for src in "$TD"/otf2/*/trace/*.otf2 "$TD"/picl/reduce_mcast.trf; do
+  case "$src" in
+    *.otf2) b=otf2_$(basename "$(dirname "$(dirname "$src")")") ;;
+    *) b=picl_$(basename "$src" .trf) ;;
+  esac
+  rm -rf "d-$b.meta" "d-$b"-*.bin
+  if "$PT" convert "$src" -o "d-$b.meta" >"d-$b.out" 2>&1; then
+    t_pass "to_dumpi_$b"
+  else t_fail "to_dumpi_$b" "$(tail -2 "d-$b.out")"; fi
+done
+grep -q 'no MPI call in the trace' "$(ls d-*reduce_mcast*.out | head -1)" &&
+  t_pass "to_dumpi_empty_said" || t_fail "to_dumpi_empty_said" "no warning"
 # PICL -> OTF: every message keeps its partners (processors are defined at
 # their first record, after the first event), and the wildcard / host
 # processor (location 2^41 + n) gets a token an OTF reader accepts
