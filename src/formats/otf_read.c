@@ -512,7 +512,10 @@ static void warnf(otf_src *s, const char *fmt, ...) {
 
 char *pt__otf_stub(const char *master) {
   size_t n = strlen(master);
-  const char *t = strstr(master, ".otf.tmp-");
+  /* (in the last component only: the sink is handed
+   * "<NAME.otf.tmp-PID>/NAME.otf", whose stub is inside that directory) */
+  const char *base = strrchr(master, '/');
+  const char *t = strstr(base ? base + 1 : master, ".otf.tmp-");
   if (t) n = (size_t)(t - master);
   else if (n > 4 && strcmp(master + n - 4, ".otf") == 0) n -= 4;
   char *s = malloc(n + 1);

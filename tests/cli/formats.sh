@@ -93,6 +93,13 @@ for src in "$TD"/otf2/*/trace/*.otf2 "$TD"/picl/reduce_mcast.trf; do
 done
 grep -q 'no MPI call in the trace' "$(ls d-*reduce_mcast*.out | head -1)" &&
   t_pass "to_dumpi_empty_said" || t_fail "to_dumpi_empty_said" "no warning"
+# OTF's side files are written with the rest in the temporary directory:
+# an unrelated NAME.1.events next to the target is never replaced
+mkdir -p col && echo keep >col/bar.1.events && rm -f col/bar.otf
+"$PT" -q convert "$TD"/picl/pingpong.trf -o col/bar.otf >col.out 2>&1
+[ $? = 1 ] && [ "$(cat col/bar.1.events)" = keep ] && [ ! -e col/bar.otf ] &&
+  grep -q 'already exists' col.out && t_pass otf_side_files_not_replaced ||
+  t_fail otf_side_files_not_replaced "$(cat col.out; ls col)"
 # PICL -> OTF: every message keeps its partners (processors are defined at
 # their first record, after the first event), and the wildcard / host
 # processor (location 2^41 + n) gets a token an OTF reader accepts
