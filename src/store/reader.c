@@ -767,6 +767,11 @@ static int on_def_block(void *user, const pt__blkhdr *h, uint64_t off,
 static int load_defs(pt_reader *r, const char *path, uint32_t scope) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
+    /* a stream's own definitions are optional; the archive's are not:
+     * every writer creates the file */
+    if (errno == ENOENT && scope == 0)
+      rwarn(r, "%s: missing: the archive's definitions are lost (regions, "
+            "locations... read without names)", path);
     if (errno == ENOENT) return PT_OK;
     return rerr(r, PT_EIO, "%s: %s", path, strerror(errno));
   }
@@ -878,12 +883,36 @@ static int stream_index(pt_reader *r, rstream *st, int closed) {
     goto out;
   }
   struct stat sb;
+  int missing = 0;
   if (stat(ep, &sb) != 0) {
     /* a stream that never wrote a file: empty */
     if (errno != ENOENT) rc = rerr(r, PT_EIO, "%s: %s", ep, strerror(errno));
     sb.st_size = 0;
+    missing = 1;
   }
   if (rc) goto out;
+  if (missing && closed) {
+    /* ... unless the anchor says it had events: lost, said as such (not as
+     * an index that does not match) */
+    char key[64];
+    snprintf(key, sizeof key, "stream.%" PRIu64 ".events", id);
+    const char *v = pt__anchor_get(&r->anchor, key);
+    uint64_t n = 0;
+    if (v && pt__parse_u64(v, strlen(v), &n) == 0 && n) {
+      rwarn(r, "%s: missing: the %" PRIu64 " events the anchor lists for "
+            "stream %" PRIu64 " are lost", ep, n, id);
+      st->info.index_rebuilt = 1;
+      st->fid = fm_add(r, ep);
+      ep = NULL;
+      st->sums_fid = fm_add(r, sp);
+      sp = NULL;
+      st->snaps_fid = fm_add(r, np);
+      np = NULL;
+      if (st->fid < 0 || st->sums_fid < 0 || st->snaps_fid < 0)
+        rc = rerr(r, PT_ENOMEM, "out of memory");
+      goto out;
+    }
+  }
   uint64_t fsize = (uint64_t)sb.st_size;
   st->info.stored_bytes = fsize;
   st->info.has_summaries = stat(sp, &sb) == 0;
@@ -1028,6 +1057,12 @@ int pt_reader_open(pt_reader **out, const char *path,
     }
   r->has_locset = o.locations != NULL;
   /* anchor */
+  struct stat ds;
+  if (stat(r->path, &ds) == 0 && !S_ISDIR(ds.st_mode)) {
+    rc = rerr(r, PT_EFORMAT, "%s: not a PTF archive (an archive is a "
+              "directory; this is a file)", r->path);
+    goto fail;
+  }
   char *ap = pt__path(r->path, "anchor");
   char *text = NULL;
   size_t len = 0;

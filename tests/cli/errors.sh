@@ -138,6 +138,23 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
     t_pass unclosed_empty_check || t_fail unclosed_empty_check "exit $rc: $(cat open.out)"
 fi
 
+# A file where an archive (a directory) is expected; an archive without
+# its definitions or without a stream's events: said, not an I/O error
+: >plain.ptf
+fails_cleanly ptf_is_a_file 1 'plain.ptf: not a PTF archive (an archive is a directory' \
+  "$PT" info plain.ptf
+"$PT" -q generate -o nodefs.ptf --locations 2 --events 100
+rm nodefs.ptf/defs
+"$PT" info nodefs.ptf >nodefs.out 2>&1 && grep -q 'nodefs.ptf/defs: missing' nodefs.out &&
+  t_pass ptf_defs_missing_said || t_fail ptf_defs_missing_said "$(head -3 nodefs.out)"
+"$PT" -q generate -o noev.ptf --locations 2 --events 100
+rm noev.ptf/s1.events
+"$PT" info noev.ptf >noev.out 2>&1
+grep -q 's1.events: missing: the [0-9]* events the anchor lists for stream 1 are lost' noev.out &&
+  ! grep -q 'index rebuilt' noev.out && t_pass ptf_events_missing_said ||
+  t_fail ptf_events_missing_said "$(head -3 noev.out)"
+"$PT" check noev.ptf 2>/dev/null | grep -q damaged && t_pass ptf_events_missing_damaged ||
+  t_fail ptf_events_missing_damaged "check does not say damaged"
 # Nothing left behind by the failures above.
 ls -a | grep -q '\.tmp-' && t_fail no_temporaries "$(ls -a | grep tmp)" || t_pass no_temporaries
 
