@@ -764,12 +764,25 @@ static int on_def_block(void *user, const pt__blkhdr *h, uint64_t off,
 }
 
 /* Load the definitions of file `path` (absent is fine). */
+/* The anchor's "files" (a blank-separated list) names `name`. */
+static int anchor_lists(const pt_reader *r, const char *name) {
+  const char *f = pt__anchor_get(&r->anchor, "files");
+  size_t n = strlen(name);
+  while (f && *f) {
+    while (*f == ' ') f++;
+    size_t l = strcspn(f, " ");
+    if (l == n && !strncmp(f, name, n)) return 1;
+    f += l;
+  }
+  return 0;
+}
+
 static int load_defs(pt_reader *r, const char *path, uint32_t scope) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    /* a stream's own definitions are optional; the archive's are not:
-     * every writer creates the file */
-    if (errno == ENOENT && scope == 0)
+    /* a stream's own definitions are optional; the archive's are lost
+     * when the anchor lists the file ("files = defs ...") */
+    if (errno == ENOENT && scope == 0 && anchor_lists(r, "defs"))
       rwarn(r, "%s: missing: the archive's definitions are lost (regions, "
             "locations... read without names)", path);
     if (errno == ENOENT) return PT_OK;

@@ -583,7 +583,7 @@ TEST(foreign_writer) {
   ASSERT_CONTAINS(text, "-4 -21 0.000080 2 0 0\n");
   ASSERT_CONTAINS(text, "-3 -11 0.000010 0 0 0\n");
   /* the user region gets a user event type and a -5 label */
-  ASSERT_CONTAINS(text, "-5 0 0.000033 -1 -1 7 0 compute\n");
+  ASSERT_CONTAINS(text, "-5 0 0.000033 2 0 7 0 compute\n"); /* on its processor */
   ASSERT_CONTAINS(text, "-3 0 0.000033 2 0 0\n");
   ASSERT_CONTAINS(text, "-4 -901 0.000099 0 0 0\n");
   ASSERT_CONTAINS(text, "-102 -1 0.000099 0 0 ");
