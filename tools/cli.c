@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,8 +448,18 @@ uint64_t cli_source_event_total(pt_source *src) {
 
 void cli_warn(void *user, const char *message) {
   (void)user;
-  if (!cli.quiet)
-    fprintf(stderr, "paratrace %s: warning: %s\n", cli.cmd, message);
+  if (cli.quiet) return;
+  /* once each: a command may open its input more than once (a window is
+   * resolved before the scan) and would say the same again */
+  static uint64_t seen[256];
+  static size_t nseen;
+  uint64_t h = 1469598103934665603ULL;
+  for (const char *c = message; *c; c++)
+    h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+  for (size_t i = 0; i < nseen; i++)
+    if (seen[i] == h) return;
+  if (nseen < sizeof seen / sizeof seen[0]) seen[nseen++] = h;
+  fprintf(stderr, "paratrace %s: warning: %s\n", cli.cmd, message);
 }
 
 /* ---- MPI-parallel commands ------------------------------------------------- */

@@ -513,11 +513,18 @@ int pt_archive_recover(const char *path, pt_recover_report *report,
       rep.blocks += sc.n;
       rep.events += evs;
       rc = pt__index_build(sc.e, sc.n, sc.good_end, &ib);
-      if (!rc && pt__write_atomic(ip, ib.p, ib.len) != 0)
+      /* an index that already says exactly that is left alone (a second
+       * recover changes nothing, and says so) */
+      char *old = NULL;
+      size_t olen = 0;
+      int same = !rc && pt__read_file(ip, ib.len + 1, &old, &olen) == 0 &&
+                 olen == ib.len && memcmp(old, ib.p, olen) == 0;
+      free(old);
+      if (!rc && !same && pt__write_atomic(ip, ib.p, ib.len) != 0)
         rc = pt__err(err, PT_EIO, "%s: %s", ip, strerror(errno));
       else if (rc)
         pt__err(err, rc, "%s: %s", ip, pt_strerror(rc));
-      if (!rc) rep.indexes_rebuilt++;
+      if (!rc && !same) rep.indexes_rebuilt++;
     }
     free(sc.e);
     free(v.locs);
