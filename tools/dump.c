@@ -119,8 +119,8 @@ int cmd_dump(int argc, char **argv) {
 
   pt_sink_opts ko = {0};
   ko.format = style;
-  /* several ranks printed together: say whose calls follow */
-  if (nlocs != 1) ko.params = "ranks";
+  /* one rank: exactly as dumpi2ascii prints it, no rank labels */
+  if (nlocs == 1) ko.params = "nolabel";
   ko.overwrite = force;
   ko.warn = cli_warn;
   pt_sink *snk = NULL;

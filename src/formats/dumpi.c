@@ -3378,8 +3378,10 @@ static int da_open(void **st, const char *path, const pt_sink_opts *o,
     free(a);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
-  /* params "ranks": label the ranks (several ranks printed together) */
-  a->p->k->label_ranks = o && o->params && strstr(o->params, "ranks") != NULL;
+  /* several ranks printed together: labelled, unless params say
+   * "nolabel" (dump --style dumpi of one rank, for diffing with
+   * dumpi2ascii) */
+  a->p->k->label_ranks = !(o && o->params && strstr(o->params, "nolabel"));
   *st = a;
   return PT_OK;
 }
