@@ -378,6 +378,7 @@ typedef struct otf_lines {
   size_t cap, pos, len;
   uint64_t lineno;
   int eof;
+  size_t cut; /* bytes of an unfinished last line, left out */
 } otf_lines;
 
 /* Next line (without the newline) in p, n: 1, 0 at end, or < 0. */
@@ -396,6 +397,13 @@ static int lines_next(otf_lines *L, const char **p, size_t *n, char *msg,
     }
     if (L->eof) {
       if (!avail) return 0;
+      if (!L->mem) {
+        /* every OTF record ends with a newline: a file that ends inside
+         * one was cut; that record is left out (the caller says so) */
+        L->cut = avail;
+        L->pos = L->len;
+        return 0;
+      }
       *p = s;
       *n = avail;
       L->pos = L->len;
@@ -981,7 +989,15 @@ static int read_def_file(otf_src *s, defctx *c, uint64_t stream, int cls) {
   int rc;
   otf__line ln;
   char msg[256], where[600];
-  while ((rc = lines_next(&L, &p, &n, s->err, sizeof s->err)) == 1) {
+  while ((rc = lines_next(&L, &p, &n, s->err, sizeof s->err)) == 1 ||
+         (rc == 0 && L.cut)) {
+    if (rc == 0) { /* (a cut definitions file: said, then the end) */
+      warnf(s, "%s:%llu: the file ends inside a record (cut?): its last "
+            "%zu bytes are left out", L.f->path,
+            (unsigned long long)L.lineno + 1, L.cut);
+      L.cut = 0;
+      break;
+    }
     if (n && p[n - 1] == '\r') n--;
     if (n == 0) continue;
     snprintf(where, sizeof where, "%s:%llu", L.f->path,
@@ -1668,7 +1684,15 @@ static int cursor_next(otf_src *s, cursor *k) {
     int fl = fast_line(s, k);
     if (fl == 2) return 1;
     if (fl == 1) continue;
-    if ((rc = lines_next(&k->L, &p, &n, s->err, sizeof s->err)) != 1) break;
+    if ((rc = lines_next(&k->L, &p, &n, s->err, sizeof s->err)) != 1) {
+      if (rc == 0 && k->L.cut) {
+        warnf(s, "%s:%llu: the file ends inside a record (cut?): its last "
+              "%zu bytes are left out", k->L.f->path,
+              (unsigned long long)k->L.lineno + 1, k->L.cut);
+        k->L.cut = 0;
+      }
+      break;
+    }
     if (n && p[n - 1] == '\r') n--;
     if (n == 0) continue;
     unsigned c0 = (unsigned char)p[0];

@@ -155,6 +155,15 @@ grep -q 's1.events: missing: the [0-9]* events the anchor lists for stream 1 are
   t_fail ptf_events_missing_said "$(head -3 noev.out)"
 "$PT" check noev.ptf 2>/dev/null | grep -q damaged && t_pass ptf_events_missing_damaged ||
   t_fail ptf_events_missing_damaged "check does not say damaged"
+# An OTF events file cut inside a record: the record is left out, and said
+TD=${PT_SRCDIR:-$OLDPWD}/../shared/testdata
+if [ -d "$TD/otf/b_msgs_2streams/trace" ]; then
+  mkdir -p cutotf && cp "$TD"/otf/b_msgs_2streams/trace/* cutotf/
+  truncate -s 60 cutotf/trace_b.1.events
+  "$PT" info cutotf/trace_b.otf >cutotf.out 2>&1 &&
+    grep -q 'trace_b.1.events:[0-9]*: the file ends inside a record' cutotf.out &&
+    t_pass otf_cut_record_said || t_fail otf_cut_record_said "$(head -3 cutotf.out)"
+fi
 # Nothing left behind by the failures above.
 ls -a | grep -q '\.tmp-' && t_fail no_temporaries "$(ls -a | grep tmp)" || t_pass no_temporaries
 
