@@ -230,5 +230,10 @@ int pt__otf2_mode_from_model(int m);
 
 /* "NAME: reason" of an OTF2 error code. */
 const char *pt__otf2_errname(OTF2_ErrorCode e);
+/* libotf2's error messages: taken by a callback instead of printed
+ * (capture: register, forget earlier ones); take: the first one since,
+ * copied into buf (NULL if none), then forgotten. */
+void pt__otf2_capture(void);
+const char *pt__otf2_take(char *buf, size_t n);
 
 #endif

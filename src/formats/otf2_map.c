@@ -1,6 +1,10 @@
 /* OTF2 bridge: enum tables shared by source and sink (doc/otf2.md). */
 #include "formats/otf2_int.h"
 
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+
 const char *const pt__otf2_carrier_names[PT__OTF2_C__COUNT] = {
 #define X_(N, s, t) s,
     PT__OTF2_CARRIERS(X_)
@@ -142,4 +146,30 @@ int pt__otf2_mode_from_model(int m) {
 const char *pt__otf2_errname(OTF2_ErrorCode e) {
   const char *n = OTF2_Error_GetName(e);
   return n ? n : "unknown OTF2 error";
+}
+
+/* libotf2 prints its errors to stderr unless a callback takes them: the
+ * first message since the last take is kept (the deepest: it names the
+ * file), per thread, and the reader's or writer's own error quotes it. */
+static _Thread_local char t_lib[400];
+static OTF2_ErrorCode lib_error(void *u, const char *file, uint64_t line,
+                                const char *fn, OTF2_ErrorCode code,
+                                const char *fmt, va_list va) {
+  (void)u, (void)file, (void)line, (void)fn;
+  if (!t_lib[0] && fmt) vsnprintf(t_lib, sizeof t_lib, fmt, va);
+  return code;
+}
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static void lib_register(void) { OTF2_Error_RegisterCallback(lib_error, NULL); }
+
+void pt__otf2_capture(void) {
+  pthread_once(&lib_once, lib_register);
+  t_lib[0] = 0;
+}
+
+const char *pt__otf2_take(char *buf, size_t n) {
+  if (!t_lib[0]) return NULL;
+  snprintf(buf, n, "%s", t_lib);
+  t_lib[0] = 0;
+  return buf;
 }

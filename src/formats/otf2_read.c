@@ -58,7 +58,10 @@ static int src_fail(osrc *s, int st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  snprintf(s->err, sizeof s->err, "%s: %s", s->path, m);
+  char lib[400];
+  const char *l = pt__otf2_take(lib, sizeof lib);
+  snprintf(s->err, sizeof s->err, "%s: %s%s%s%s", s->path, m,
+           l ? " [libotf2: " : "", l ? l : "", l ? "]" : "");
   if (!s->cb_rc) s->cb_rc = st;
   return st;
 }
@@ -1689,6 +1692,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     src_close(s);
     return rc;
   }
+  pt__otf2_capture();
   s->rd = OTF2_Reader_Open(path);
   if (!s->rd) {
     rc = pt__err(err, PT_ECORRUPT,

@@ -116,7 +116,11 @@ static int fail(osnk *k, int st, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  if (!k->failed) snprintf(k->err, sizeof k->err, "%s: %s", k->path, m);
+  char lib[400];
+  const char *l = pt__otf2_take(lib, sizeof lib);
+  if (!k->failed)
+    snprintf(k->err, sizeof k->err, "%s: %s%s%s%s", k->path, m,
+             l ? " [libotf2: " : "", l ? l : "", l ? "]" : "");
   k->failed = 1;
   return st;
 }
@@ -1901,6 +1905,7 @@ int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
   /* The smallest chunks libotf2 allows (256 KiB): a reader holds one event
    * chunk per location and the writer clears a definition chunk per
    * location, so chunk size x locations is what both cost. */
+  pt__otf2_capture();
   k->ar = OTF2_Archive_Open(slash ? dir : ".", name, OTF2_FILEMODE_WRITE,
                             OTF2_CHUNK_SIZE_MIN, OTF2_CHUNK_SIZE_MIN,
                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
