@@ -193,6 +193,9 @@ int cmd_check(int argc, char **argv) {
         printf("%s: no events: nothing was flushed before the writer "
                "stopped\n", path);
         status = CLI_FAIL;
+      } else if (!st.events && !total) {
+        printf("%s: no events: nothing to check\n", path);
+        status = CLI_FAIL;
       } else if (!total && !lost) {
         printf("%s: OK: %" PRIu64 " events on %" PRIu64 " locations, %" PRIu64
                " messages matched, max call depth %" PRIu64 "\n",

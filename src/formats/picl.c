@@ -1742,6 +1742,12 @@ static int picl_src_next(void *st, pt_item *item) {
       }
       if (rc != PT_END) return rc;
       s->events_done = 1;
+      if (!s->lineno && s->warn) {
+        char m[600];
+        snprintf(m, sizeof m, "%s: empty: the file holds no PICL record",
+                 s->name);
+        s->warn(s->warn_user, m);
+      }
     }
     if (s->sum_emit < s->nsums) {
       item->type = PT_ITEM_SUMMARY;

@@ -51,10 +51,16 @@ for src in "$TD"/dumpi/a_pingpong/*.meta "$TD"/dumpi/c_collectives/*.meta \
     fi
     ok "back$i-$ext" "$PT" -q convert "$out" -o "back$i-$ext.ptf" || continue
     n1=$(nevents "back$i-$ext.ptf")
-    [ "$ext" = ptf ] || [ "$ext" = txt ] ||
-      { "$PT" -q check "back$i-$ext.ptf" >"chk$i-$ext.out" 2>&1 &&
-          t_pass "check$i-$ext" ||
-          t_fail "check$i-$ext" "$(head -c 300 "chk$i-$ext.out")"; }
+    if [ "$ext" = meta ] && [ "${src##*.}" = trf ]; then
+      # (no MPI call: nothing to check, and check says so)
+      "$PT" -q check "back$i-$ext.ptf" >"chk$i-$ext.out" 2>&1
+      [ $? = 1 ] && grep -q 'no events' "chk$i-$ext.out" && t_pass "check$i-$ext" ||
+        t_fail "check$i-$ext" "$(head -c 300 "chk$i-$ext.out")"
+    elif [ "$ext" != ptf ] && [ "$ext" != txt ]; then
+      "$PT" -q check "back$i-$ext.ptf" >"chk$i-$ext.out" 2>&1 &&
+        t_pass "check$i-$ext" ||
+        t_fail "check$i-$ext" "$(head -c 300 "chk$i-$ext.out")"
+    fi
     case $ext in
       txt|ptf)  # lossless: identical dumps
         "$PT" dump "in$i.ptf" >a.txt && "$PT" dump "back$i-$ext.ptf" >b.txt &&
