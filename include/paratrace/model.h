@@ -105,7 +105,8 @@ enum {
   /* System tree node (machine, cabinet, node). */                            \
   X(SYSTEM_NODE, "system_node", "id", "parent", 0, 0, 0, 0, 0, 0, 0, "name", \
     "class", 0, 0, 0)                                                         \
-  /* Location group: a process / MPI rank.  type: pt_group_type. */          \
+  /* Location group: a process / MPI rank.  type: 0 unknown, 1 process,    \
+   * 2 accelerator (OTF2's numbers). */                                       \
   X(LOCATION_GROUP, "location_group", "id", "system_node", "creator", 0,     \
     "type", "rank", 0, 0, 0, "name", 0, 0, 0, 0)                              \
   /* Location: a thread (or accelerator stream / metric location). */         \

@@ -21,11 +21,14 @@
  *                 BUFFER_OVERFLOW event (PICL -914) says how many were lost.
  * Memory per thread is bounded by `buffer` (plus one block being encoded).
  *
- * Time: nanoseconds from CLOCK_MONOTONIC (vDSO, no system call; never a
- * CPU-time clock), plus an offset the caller may set (clock
- * synchronisation to rank 0); the archive's CLOCK has 1e9 ticks/s.
+ * Time: nanoseconds of CLOCK_MONOTONIC, read from the invariant cycle
+ * counter calibrated against it where the CPU has one, else from
+ * CLOCK_MONOTONIC itself (vDSO, no system call; never a CPU-time clock;
+ * PARATRACE_CLOCK=monotonic forces it), plus an offset the caller may set
+ * (clock synchronisation to rank 0); the archive's CLOCK has 1e9 ticks/s.
  *
- * Never lose the trace: SIGSEGV, SIGBUS, SIGABRT and SIGTERM flush and
+ * Never lose the trace: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM,
+ * SIGINT, SIGHUP and SIGQUIT flush and
  * close the archive as well as possible before the previous handler (or
  * the default action) runs; blocks already written survive SIGKILL
  * (paratrace recover).  An I/O error (disk full, unwritable directory)
