@@ -36,7 +36,8 @@ extern "C" {
   X(ESTATE, -11, "operation not valid in this state")                         \
   X(EUNSUPPORTED, -12, "not supported by this format")                        \
   X(ETRUNCATED, -13, "truncated data")                                        \
-  X(ECHECK, -14, "consistency check failed")
+  X(ECHECK, -14, "consistency check failed")                                  \
+  X(EINTR, -15, "interrupted")
 
 typedef enum pt_status {
 #define PT__STATUS_ENUM(name, value, msg) PT_##name = value,

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -488,12 +489,17 @@ void pt_sink_abort(pt_sink *k) {
   free(k);
 }
 
+static volatile sig_atomic_t g_interrupted;
+void pt_pipe_interrupt(void) { g_interrupted = 1; }
+
 int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
             void *user, pt_error *err) {
   pt_item it;
   uint64_t events = 0;
   int rc;
   while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    if (PT_UNLIKELY(g_interrupted))
+      return pt__err(err, PT_EINTR, "interrupted");
     int wrc = pt_sink_write(dst, &it);
     if (wrc < 0)
       return pt__err(err, wrc, "%s", pt_sink_errmsg(dst));

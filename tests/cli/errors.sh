@@ -164,6 +164,18 @@ if [ -d "$TD/otf/b_msgs_2streams/trace" ]; then
     grep -q 'trace_b.1.events:[0-9]*: the file ends inside a record' cutotf.out &&
     t_pass otf_cut_record_said || t_fail otf_cut_record_said "$(head -3 cutotf.out)"
 fi
+# A conversion interrupted (SIGTERM, Ctrl-C) leaves no temporary behind
+"$PT" -q generate -o intr.ptf --locations 4 --events 500000
+for ext in otf meta; do
+  "$PT" -q convert intr.ptf -o "intr-out.$ext" 2>/dev/null &
+  pid=$!
+  sleep 0.3
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  left=$(ls -a | grep -c 'intr-out.*tmp-')
+  [ "$left" = 0 ] && t_pass "interrupted_$ext" || t_fail "interrupted_$ext" "$(ls -a | grep tmp-)"
+  rm -rf intr-out.* intr-out-*.bin
+done
 # Nothing left behind by the failures above.
 ls -a | grep -q '\.tmp-' && t_fail no_temporaries "$(ls -a | grep tmp)" || t_pass no_temporaries
 
