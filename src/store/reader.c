@@ -904,6 +904,7 @@ static int stream_index(pt_reader *r, rstream *st, int closed) {
     missing = 1;
   }
   if (rc) goto out;
+  int lost = 0;
   if (missing && closed) {
     /* ... unless the anchor says it had events: lost, said as such (not as
      * an index that does not match) */
@@ -914,16 +915,7 @@ static int stream_index(pt_reader *r, rstream *st, int closed) {
     if (v && pt__parse_u64(v, strlen(v), &n) == 0 && n) {
       rwarn(r, "%s: missing: the %" PRIu64 " events the anchor lists for "
             "stream %" PRIu64 " are lost", ep, n, id);
-      st->info.index_rebuilt = 1;
-      st->fid = fm_add(r, ep);
-      ep = NULL;
-      st->sums_fid = fm_add(r, sp);
-      sp = NULL;
-      st->snaps_fid = fm_add(r, np);
-      np = NULL;
-      if (st->fid < 0 || st->sums_fid < 0 || st->snaps_fid < 0)
-        rc = rerr(r, PT_ENOMEM, "out of memory");
-      goto out;
+      lost = 1;
     }
   }
   uint64_t fsize = (uint64_t)sb.st_size;
@@ -938,6 +930,10 @@ static int stream_index(pt_reader *r, rstream *st, int closed) {
   np = NULL;
   if (st->fid < 0 || st->sums_fid < 0 || st->snaps_fid < 0) {
     rc = rerr(r, PT_ENOMEM, "out of memory");
+    goto out;
+  }
+  if (lost) { /* an empty stream */
+    st->info.index_rebuilt = 1;
     goto out;
   }
   const char *why = NULL;
