@@ -401,6 +401,10 @@ TEST(unwritable_directory) {
 }
 
 int main(int argc, char **argv) {
+  /* as in a foreground process: run in the background (a CI job, `&`) the
+   * tests inherit SIGINT ignored, and the recorder leaves an ignored
+   * signal ignored, so killed_by_signal_closes' Ctrl-C would do nothing */
+  signal(SIGINT, SIG_DFL);
   if (argc == 3 && !strcmp(argv[1], "oneshot")) oneshot_child(argv[2]);
   snprintf(dir, sizeof dir, "%s/pt_test_record.%ld",
            getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
