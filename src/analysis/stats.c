@@ -174,11 +174,6 @@ typedef pt__chan chan_rec;
 
 /* ---- create / destroy ------------------------------------------------- */
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   assert(out);
   *out = NULL;
@@ -201,7 +196,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
       return PT_ENOMEM;
     }
     memcpy(s->sel, o.locations, o.nlocations * sizeof *s->sel);
-    qsort(s->sel, o.nlocations, sizeof *s->sel, cmp_u64);
+    qsort(s->sel, o.nlocations, sizeof *s->sel, pt__cmp_u64);
   }
   s->opts.locations = s->sel;
   pt__kt_init(&s->regions, sizeof(reg_rec));

@@ -338,3 +338,8 @@ size_t pt__default_max_open(void) {
   size_t q = (size_t)(rl.rlim_cur / 4);
   return q < 4 ? 4 : q > 64 ? 64 : q;
 }
+
+int pt__cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}

@@ -161,6 +161,9 @@ int pt__read_file(const char *path, size_t limit, char **out, size_t *len);
  * descriptors too. */
 size_t pt__default_max_open(void);
 
+/* qsort/bsearch comparator of uint64_t values, ascending. */
+int pt__cmp_u64(const void *a, const void *b);
+
 /* Run binutils' `addr2line -f -C -e module` on addrs[0..n) (no shell:
  * fork + exec); func[i] gets the function, line[i] "file:line" (the
  * file's base name), malloc'd, NULL where unknown or on failure.

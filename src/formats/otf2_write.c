@@ -279,11 +279,6 @@ static int def_store(osnk *k, const pt_def *d) {
 
 /* ---- the MPI world: ranks, COMM_LOCATIONS, local ranks -------------------- */
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The COMM_LOCATIONS group behind every MPI communicator, built at close:
  * the source's MPI one if it has one; else the location of each rank in
  * rank order (world rank r = member r when ranks are dense); else, for a
@@ -364,7 +359,7 @@ static int build_world(osnk *k) {
     size_t m = 0;
     for (size_t i = 0; rk && i < rank_loc.cap; i++)
       if (rank_loc.keys[i] != UINT64_MAX) rk[m++] = rank_loc.keys[i];
-    if (rk) qsort(rk, m, sizeof *rk, cmp_u64);
+    if (rk) qsort(rk, m, sizeof *rk, pt__cmp_u64);
     for (size_t i = 0; rk && i < m && k->ncl < n; i++) {
       uint64_t loc = 0;
       pt__map_get(&rank_loc, rk[i], &loc);
@@ -377,7 +372,7 @@ static int build_world(osnk *k) {
     for (size_t i = 0; i < k->nlw; i++)
       if (!def_get(k, PT_DEF_LOCATION, k->lw[i].loc))
         k->cl[k->ncl++] = k->lw[i].loc;
-    qsort(k->cl, k->ncl, sizeof *k->cl, cmp_u64);
+    qsort(k->cl, k->ncl, sizeof *k->cl, pt__cmp_u64);
   }
   pt__map_free(&lg_rank);
   pt__map_free(&rank_loc);
@@ -413,7 +408,7 @@ static int freeze(osnk *k) {
   n = 0;
   for (size_t i = 0; i < k->ndefs; i++)
     if (k->defs[i].kind == PT_DEF_LOCATION) ids[n++] = k->defs[i].id;
-  qsort(ids, n, sizeof *ids, cmp_u64);
+  qsort(ids, n, sizeof *ids, pt__cmp_u64);
   for (size_t i = 0; i < n && rc == PT_OK; i++) rc = loc_index_add(k, ids[i]);
   free(ids);
   return rc < 0 ? fail(k, PT_ENOMEM, "out of memory") : PT_OK;

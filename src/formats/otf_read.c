@@ -1038,12 +1038,8 @@ static int read_def_file(otf_src *s, defctx *c, uint64_t stream, int cls) {
   return rc < 0 ? rc : 0;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 static int cmp_tokrank(const void *a, const void *b) {
-  return cmp_u64(&((const tokrank *)a)->tok, &((const tokrank *)b)->tok);
+  return pt__cmp_u64(&((const tokrank *)a)->tok, &((const tokrank *)b)->tok);
 }
 static const tokrank *find_tok(const tokrank *t, size_t n, uint64_t tok) {
   tokrank key = {tok, 0};
@@ -1051,7 +1047,7 @@ static const tokrank *find_tok(const tokrank *t, size_t n, uint64_t tok) {
 }
 typedef struct tokpar { uint64_t tok, parent; } tokpar;
 static int cmp_tokpar(const void *a, const void *b) {
-  return cmp_u64(&((const tokpar *)a)->tok, &((const tokpar *)b)->tok);
+  return pt__cmp_u64(&((const tokpar *)a)->tok, &((const tokpar *)b)->tok);
 }
 
 /* OTF 1.x has processes, not ranks: a top-level process (DP without PT) is
@@ -1083,7 +1079,7 @@ static int assign_ranks(otf_src *s) {
     if (d->kind == PT_DEF_LOCATION)
       up[nl++] = (tokpar){d->id, d->parent};
   }
-  qsort(top, ng, sizeof *top, cmp_u64);
+  qsort(top, ng, sizeof *top, pt__cmp_u64);
   size_t u = 0; /* a process defined twice is one rank */
   for (size_t i = 0; i < ng; i++)
     if (!u || top[u - 1] != top[i]) top[u++] = top[i];
@@ -1093,7 +1089,7 @@ static int assign_ranks(otf_src *s) {
   for (size_t i = 0; i < s->ndefs; i++) {
     pt_def *d = &s->defs[i];
     if (d->kind == PT_DEF_LOCATION_GROUP) {
-      const uint64_t *g = bsearch(&d->id, top, ng, sizeof *top, cmp_u64);
+      const uint64_t *g = bsearch(&d->id, top, ng, sizeof *top, pt__cmp_u64);
       d->i1 = g ? (int64_t)(g - top) : 0;
       continue;
     }
@@ -1103,7 +1099,7 @@ static int assign_ranks(otf_src *s) {
     uint64_t p = d->id;
     const uint64_t *g = NULL;
     for (size_t step = 0; step <= nl; step++) {
-      if ((g = bsearch(&p, top, ng, sizeof *top, cmp_u64)) != NULL) break;
+      if ((g = bsearch(&p, top, ng, sizeof *top, pt__cmp_u64)) != NULL) break;
       tokpar key = {p, 0};
       const tokpar *e = bsearch(&key, up, nl, sizeof *up, cmp_tokpar);
       if (!e || e->parent == p) break;

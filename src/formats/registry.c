@@ -99,11 +99,6 @@ struct pt_source {
   char err[512];
 };
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 int pt_source_open(pt_source **out, const char *path,
                    const pt_source_opts *opts, pt_error *err) {
   *out = NULL;
@@ -149,7 +144,7 @@ int pt_source_open(pt_source **out, const char *path,
       return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
     }
     memcpy(s->locs, o.locations, o.nlocations * sizeof *s->locs);
-    qsort(s->locs, o.nlocations, sizeof *s->locs, cmp_u64);
+    qsort(s->locs, o.nlocations, sizeof *s->locs, pt__cmp_u64);
     s->nlocs = o.nlocations;
   }
   int rc = f->src_open(&s->st, path, &o, err);
@@ -164,7 +159,7 @@ int pt_source_open(pt_source **out, const char *path,
 
 static int keep_location(const pt_source *s, uint64_t loc) {
   if (!s->locs) return 1;
-  return bsearch(&loc, s->locs, s->nlocs, sizeof loc, cmp_u64) != NULL;
+  return bsearch(&loc, s->locs, s->nlocs, sizeof loc, pt__cmp_u64) != NULL;
 }
 
 int pt_source_next(pt_source *s, pt_item *item) {

@@ -38,10 +38,6 @@ typedef struct rep {
  * without line information after the nearest symbol below it, however
  * far: in a stripped program that is often an unrelated exported
  * function; this tells such guesses apart. */
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 static int elf_in_functions(const char *path, const uint64_t *addrs, size_t n,
                             uint8_t *in) {
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -69,7 +65,7 @@ static int elf_in_functions(const char *path, const uint64_t *addrs, size_t n,
       (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > size - eh.e_shoff)
     goto out;
   memcpy(sorted, addrs, n * sizeof *sorted);
-  qsort(sorted, n, sizeof *sorted, cmp_u64);
+  qsort(sorted, n, sizeof *sorted, pt__cmp_u64);
   for (unsigned i = 0; i < eh.e_shnum; i++) {
     Elf64_Shdr sh;
     memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
@@ -94,7 +90,7 @@ static int elf_in_functions(const char *path, const uint64_t *addrs, size_t n,
     }
   }
   for (size_t i = 0; i < n; i++) {
-    const uint64_t *f = bsearch(&addrs[i], sorted, n, sizeof *sorted, cmp_u64);
+    const uint64_t *f = bsearch(&addrs[i], sorted, n, sizeof *sorted, pt__cmp_u64);
     in[i] = f && hit[f - sorted];
   }
   rc = 0;

@@ -373,11 +373,6 @@ static int recover_file(const char *path, rcv *v, ZSTD_DCtx *dctx,
   return rc;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 int pt_archive_recover(const char *path, pt_recover_report *report,
                        pt_error *err) {
   pt_recover_report rep = {0};
@@ -459,7 +454,7 @@ int pt_archive_recover(const char *path, pt_recover_report *report,
     return pt__err(err, PT_EFORMAT, "%s: neither an anchor nor streams",
                    path);
   }
-  if (nids) qsort(ids, nids, sizeof *ids, cmp_u64);
+  if (nids) qsort(ids, nids, sizeof *ids, pt__cmp_u64);
   ZSTD_DCtx *dctx = ZSTD_createDCtx();
   pt__stream_desc *sd = calloc(nids ? nids : 1, sizeof *sd);
   uint64_t **locs = calloc(nids ? nids : 1, sizeof *locs);
