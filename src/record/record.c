@@ -43,6 +43,7 @@ typedef struct rthread {
   pt__open_call *open; /* the thread's call in progress (its TLS slot);
                         * NULL once the thread has ended (under g_mu) */
   int busy;             /* writing to s now (atomic; see quiesce()) */
+  uint64_t generation;  /* g_generation of the recording it belongs to */
   pt__buf scratch;  /* ring: decoding area */
   struct rthread *next;
 } rthread;
@@ -59,6 +60,7 @@ static int g_level = 3;
 static int64_t g_offset;
 static int g_failed;
 static rthread *g_threads;
+static rthread *g_retired; /* threads of stopped recordings (busy_begin) */
 static uint64_t g_nthreads;
 static uint64_t g_generation; /* bumped by each start: stale TLS is reset */
 /* initial-exec: no __tls_get_addr call on the hot path, also when this
@@ -77,7 +79,6 @@ static void mu_unlock(void) {
 }
 static PT_TLS rthread *t_self;
 PT_TLS pt__open_call pt__rec_open;
-static PT_TLS uint64_t t_generation;
 
 typedef struct named {
   char *name;
@@ -351,6 +352,7 @@ static rthread *thread_new(void) {
     return NULL;
   }
   uint64_t index = g_nthreads++;
+  t->generation = __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE);
   t->loc = g_o.rank + index * g_o.nranks;
   t->open = &pt__rec_open; /* this thread's (thread_new runs in it) */
   int rc = pt_writer_stream(g_w, t->loc, &t->s);
@@ -381,12 +383,10 @@ static rthread *thread_new(void) {
 }
 
 static rthread *self(void) {
-  if (t_self && t_generation == __atomic_load_n(&g_generation,
-                                                __ATOMIC_ACQUIRE))
-    return t_self;
-  t_self = thread_new();
-  t_generation = __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE);
-  return t_self;
+  rthread *t = t_self;
+  if (t && t->generation == __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE))
+    return t;
+  return t_self = thread_new();
 }
 
 static int write_event(rthread *t, const pt_event *ev) {
@@ -536,14 +536,25 @@ static void asym_fence(void) {
 #endif
 }
 
+/* Also false when t belongs to an earlier recording: a thread can take
+ * its rthread (self()) just before a stop and set busy just after it, and
+ * a new start may have turned recording on again by then.  A stopped
+ * recording's rthreads are never freed (g_retired), so that late store of
+ * busy lands in memory of ours; the generation, loaded after g_on (the
+ * start stores it before g_on, with release), tells whether t is
+ * current. */
 static inline int busy_begin(rthread *t) {
+  int on;
   if (__atomic_load_n(&g_asym, __ATOMIC_RELAXED)) {
     __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    return __atomic_load_n(&g_on, __ATOMIC_RELAXED);
+    on = __atomic_load_n(&g_on, __ATOMIC_ACQUIRE);
+  } else {
+    __atomic_store_n(&t->busy, 1, __ATOMIC_SEQ_CST);
+    on = __atomic_load_n(&g_on, __ATOMIC_SEQ_CST);
   }
-  __atomic_store_n(&t->busy, 1, __ATOMIC_SEQ_CST);
-  return __atomic_load_n(&g_on, __ATOMIC_SEQ_CST);
+  return on && t->generation == __atomic_load_n(&g_generation,
+                                                 __ATOMIC_ACQUIRE);
 }
 
 static inline void busy_end(rthread *t) {
@@ -888,8 +899,11 @@ static int stop_locked(pt_error *err) {
   for (rthread *t = g_threads, *n; t; t = n) {
     n = t->next;
     free(t->ring);
+    t->ring = NULL;
     pt__buf_free(&t->scratch);
-    free(t);
+    t->s = NULL;
+    t->next = g_retired; /* see busy_begin() */
+    g_retired = t;
   }
   g_threads = NULL;
   __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
