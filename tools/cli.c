@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -498,4 +499,38 @@ int cli_exec_parallel(int argc, char **argv) {
   free(nargv);
   return cli_fail(exe, "%s (needed to run in parallel under mpirun; built "
                   "when mpicc is installed)", strerror(e));
+}
+
+/* ---- interruption ---------------------------------------------------------- */
+
+static struct sigaction g_prev[3];
+static const int g_stop_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+static volatile sig_atomic_t g_stop_sig;
+
+static void on_stop(int sig) {
+  g_stop_sig = sig;
+  pt_pipe_interrupt();
+  for (int i = 0; i < 3; i++) sigaction(g_stop_sigs[i], &g_prev[i], NULL);
+}
+
+void cli_catch_stop(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; i++) {
+    sigaction(g_stop_sigs[i], NULL, &g_prev[i]);
+    /* ignored (nohup, a background job of a non-interactive shell): stays so */
+    if (g_prev[i].sa_handler == SIG_IGN) continue;
+    sigaction(g_stop_sigs[i], &sa, NULL);
+  }
+}
+
+int cli_stopped(void) { return g_stop_sig != 0; }
+
+void cli_stop_reraise(void) {
+  int sig = g_stop_sig;
+  if (!sig) return;
+  signal(sig, SIG_DFL);
+  raise(sig);
 }

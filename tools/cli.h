@@ -142,6 +142,16 @@ uint64_t cli_source_event_total(pt_source *src);
  * --quiet. */
 void cli_warn(void *user, const char *message);
 
+/* Ctrl-C, SIGTERM or SIGHUP while a command writes a file: after
+ * cli_catch_stop() the first such signal only makes the library stop at
+ * its next item with PT_EINTR (pt_pipe_interrupt); the command removes its
+ * temporary output, then cli_stop_reraise() ends the process as the signal
+ * would have (it returns if no signal came).  A second signal acts as
+ * usual. */
+void cli_catch_stop(void);
+void cli_stop_reraise(void);
+int cli_stopped(void);
+
 /* ---- MPI-parallel commands ------------------------------------------------- */
 
 /* `mpirun -np K paratrace stats ...`: the plain `paratrace` binary does not

@@ -64,24 +64,10 @@ typedef struct job {
 } job;
 
 /* Ctrl-C, a kill or a hang-up while converting: the conversion stops at
- * its next item and its temporary output is removed (the handler only
- * sets a flag; a second signal ends the process as the default does). */
-static struct sigaction g_prev[3];
-static const int g_stop_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-static volatile sig_atomic_t g_stop_sig;
-static void on_stop(int sig) {
-  g_stop_sig = sig;
-  pt_pipe_interrupt();
-  for (int i = 0; i < 3; i++) sigaction(g_stop_sigs[i], &g_prev[i], NULL);
-}
-
+ * its next item and its temporary output is removed (cli_catch_stop). */
 static int run(job *j) {
   pt_error err = {0};
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop;
-  sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; i++) sigaction(g_stop_sigs[i], &sa, &g_prev[i]);
+  cli_catch_stop();
   if (same_file(j->in, j->out))
     return cli_fail(j->out, "is the input; write to another name");
   pt_source *src = NULL;
@@ -113,11 +99,8 @@ static int run(job *j) {
      * descriptor, and a failure may be the lack of one */
     pt_source_close(src);
     pt_sink_abort(snk);
-    if (rc == PT_EINTR && g_stop_sig) {
-      /* the temporary is gone: now end as the signal would have */
-      signal(g_stop_sig, SIG_DFL);
-      raise(g_stop_sig);
-    }
+    /* the temporary is gone: now end as the signal would have */
+    if (rc == PT_EINTR) cli_stop_reraise();
     return status;
   }
   if (pt_sink_close(snk, &err) < 0) status = cli_fail(j->out, "%s", err.msg);

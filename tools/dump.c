@@ -135,11 +135,16 @@ int cmd_dump(int argc, char **argv) {
   cli_progress bar;
   cli_progress_start(&bar, "dump", cli_source_event_total(src));
   if (!out) bar.active = 0; /* the bar would mix with the dump on a tty */
+  if (out) cli_catch_stop(); /* a file: its temporary is removed */
   uint64_t events = 0;
   pt_item it;
   int rc = PT_END;
   while (!(have_head && events >= head) &&
          (rc = pt_source_next(src, &it)) == PT_OK) {
+    if (out && cli_stopped()) {
+      status = cli_fail(out, "%s", pt_strerror(PT_EINTR));
+      break;
+    }
     int w = pt_sink_write(snk, &it);
     if (w < 0) {
       status = cli_fail(out ? out : "stdout", "%s", pt_sink_errmsg(snk));
@@ -158,5 +163,6 @@ int cmd_dump(int argc, char **argv) {
     pt_sink_abort(snk);
   }
   pt_source_close(src);
+  if (out && status != CLI_OK) cli_stop_reraise();
   return status;
 }

@@ -68,8 +68,13 @@ int cmd_slice(int argc, char **argv) {
   so.warn = cli_warn;
   pt_slice_report rep;
   pt_error err = {0};
-  if (pt_slice(path, out, f, t, &so, &rep, &err) < 0)
-    return cli_fail(path, "%s", err.msg);
+  cli_catch_stop();
+  int rc = pt_slice(path, out, f, t, &so, &rep, &err);
+  if (rc == PT_EINTR) {
+    cli_fail(out, "%s", err.msg);
+    cli_stop_reraise(); /* the temporary is gone */
+  }
+  if (rc < 0) return cli_fail(path, "%s", err.msg);
   if (!cli.quiet)
     fprintf(stderr,
             "%s: %" PRIu64 " events of [%" PRIu64 ", %" PRIu64 ") (read %" PRIu64

@@ -68,8 +68,11 @@ static int run(int argc, char **argv, const char *text, unsigned what) {
   }
   if (!dt) return cli_usage("--every must be positive");
   pt_error err = {0};
-  if (pt_archive_summarize(path, dt, what, &err) < 0)
-    return cli_fail(path, "%s", err.msg);
+  cli_catch_stop();
+  int rc = pt_archive_summarize(path, dt, what, &err);
+  if (rc < 0) cli_fail(path, "%s", err.msg);
+  if (rc == PT_EINTR) cli_stop_reraise(); /* the temporaries are gone */
+  if (rc < 0) return CLI_FAIL;
   return CLI_OK;
 }
 

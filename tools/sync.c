@@ -164,7 +164,12 @@ int cmd_sync(int argc, char **argv) {
   pt_item it;
   int wrote_mark = 0;
   uint64_t events = 0;
+  cli_catch_stop();
   while ((rc = pt_source_next(src, &it)) == PT_OK) {
+    if (cli_stopped()) {
+      rc = PT_EINTR;
+      break;
+    }
     if (it.type == PT_ITEM_EVENT) {
       if (!wrote_mark) {
         pt_item k = {.type = PT_ITEM_DEF};
@@ -198,7 +203,9 @@ int cmd_sync(int argc, char **argv) {
   free(m.g), free(m.loc), free(m.loc_group);
   if (failed) {
     pt_sink_abort(dst);
-    return cli_fail(in, "%s", whybuf[0] ? whybuf : pt_strerror(rc));
+    cli_fail(in, "%s", whybuf[0] ? whybuf : pt_strerror(rc));
+    if (rc == PT_EINTR) cli_stop_reraise(); /* the temporary is gone */
+    return CLI_FAIL;
   }
   rc = pt_sink_close(dst, &err);
   if (rc)

@@ -21,6 +21,7 @@ typedef struct in_src {
 } in_src;
 
 static int next_event(in_src *in, pt_event *ev) {
+  if (PT_UNLIKELY(pt__interrupted())) return PT_EINTR;
   if (in->r) return pt_reader_next(in->r, ev);
   if (in->have_held) {
     in->have_held = 0;
@@ -313,7 +314,10 @@ nomem:
 fail:
   if (err && !err->msg[0]) {
     const char *m = k ? pt_sink_errmsg(k) : NULL;
-    if (rc != PT_ENOMEM && (in.r || in.src) && in_errmsg(&in) && *in_errmsg(&in))
+    if (rc == PT_EINTR)
+      pt__err(err, rc, "interrupted");
+    else if (rc != PT_ENOMEM && (in.r || in.src) && in_errmsg(&in) &&
+             *in_errmsg(&in))
       pt__err(err, rc, "%s", in_errmsg(&in));
     else if (m && *m)
       pt__err(err, rc, "%s", m);

@@ -191,11 +191,25 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
   int rc = pt_reader_open(&r, path, NULL, err);
   if (rc < 0) return rc;
   size_t nso = pt_reader_nstreams(r);
+  /* More summary times than events is a slip (ticks for milliseconds):
+   * each would repeat every counter of every location for nothing. */
+  uint64_t events = 0, first = trace_start(r), last = trace_end(r);
+  for (size_t i = 0; i < nso; i++)
+    events += pt_reader_stream_info(r, i)->events;
+  uint64_t times = last > first ? (last - first) / every : 0;
+  if (times > 10000 && times > events) {
+    pt_reader_close(r);
+    return pt__err(err, PT_EINVAL,
+                   "an interval of %" PRIu64 " ticks gives %" PRIu64
+                   " summary times for %" PRIu64 " events; use at least %"
+                   PRIu64 " ticks", every, times, events,
+                   (last - first) / (events > 10000 ? events : 10000) + 1);
+  }
   stream_out *so = calloc(nso ? nso : 1, sizeof *so);
   pt_stats *s = NULL;
   pt_stats_opts o = {0};
   o.relative_to = PT_NONE;
-  o.end = trace_end(r);
+  o.end = last;
   if (!so || pt_stats_create(&s, &o) < 0) {
     rc = pt__err(err, PT_ENOMEM, "out of memory");
     goto out;
@@ -217,6 +231,10 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
   uint64_t end = o.end, next = trace_start(r) + every;
   pt_event ev;
   while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
+    if (PT_UNLIKELY(pt__interrupted())) {
+      rc = pt__err(err, PT_EINTR, "interrupted");
+      goto out;
+    }
     while (next <= ev.time && next <= end) {
       if ((rc = emit(s, so, nso, next, err)) < 0) goto out;
       next += every;

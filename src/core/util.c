@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -338,6 +339,10 @@ size_t pt__default_max_open(void) {
   size_t q = (size_t)(rl.rlim_cur / 4);
   return q < 4 ? 4 : q > 64 ? 64 : q;
 }
+
+static volatile sig_atomic_t g_interrupted;
+void pt_pipe_interrupt(void) { g_interrupted = 1; }
+int pt__interrupted(void) { return g_interrupted != 0; }
 
 int pt__cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

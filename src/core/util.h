@@ -164,6 +164,10 @@ size_t pt__default_max_open(void);
 /* qsort/bsearch comparator of uint64_t values, ascending. */
 int pt__cmp_u64(const void *a, const void *b);
 
+/* Set by pt_pipe_interrupt() (a signal handler): the long loops (pt_pipe,
+ * pt_slice, pt_archive_summarize) stop at their next item with PT_EINTR. */
+int pt__interrupted(void);
+
 /* Run binutils' `addr2line -f -C -e module` on addrs[0..n) (no shell:
  * fork + exec); func[i] gets the function, line[i] "file:line" (the
  * file's base name), malloc'd, NULL where unknown or on failure.

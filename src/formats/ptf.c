@@ -175,8 +175,17 @@ typedef struct ptf_sink {
   uint64_t nlocs_seen; /* order of first appearance */
   uint64_t last_loc;   /* cache of the last event's location */
   pt_stream *last_s;
-  auxitem *aux;        /* buffered summaries and snapshots */
-  size_t naux, capaux;
+  /* Summaries and snapshots go straight to a stream that holds one
+   * location (the source gives them in time order); those of streams
+   * holding several are sorted at close, in memory up to PTF_AUX_MAX
+   * bytes, and all left out beyond that (they are derived data: `paratrace
+   * summarize` makes them again), with a warning. */
+  pt__map stream_nlocs; /* stream id -> locations placed in it */
+  auxitem *aux;         /* buffered summaries and snapshots */
+  size_t naux, capaux, aux_bytes;
+  int aux_dropped;
+  pt_warn_fn warn;
+  void *warn_user;
   pt__arena arena;
   char err[768];
 } ptf_sink;
@@ -191,6 +200,8 @@ static int sink_open(void **st, const char *path, const pt_sink_opts *o,
     wo.block_size = o->block_size;
     wo.level = o->level;
     k->m = o->streams;
+    k->warn = o->warn;
+    k->warn_user = o->warn_user;
     wo.threads = o->threads > 0 ? o->threads : 0;
   }
   if (!o || o->threads == 0)
@@ -217,6 +228,17 @@ static int kerr(ptf_sink *k, int rc, const char *fmt, ...) {
 }
 
 /* The stream id of a location, assigning one on first appearance. */
+/* Location loc goes to stream sid. */
+static int put_loc(ptf_sink *k, uint64_t loc, uint64_t sid) {
+  if (pt__map_put(&k->loc_stream, loc, sid))
+    return kerr(k, PT_EINVAL, "location id %" PRIu64 " is reserved", loc);
+  uint64_t n = 0;
+  pt__map_get(&k->stream_nlocs, sid, &n);
+  if (pt__map_put(&k->stream_nlocs, sid, n + 1))
+    return kerr(k, PT_ENOMEM, "out of memory");
+  return PT_OK;
+}
+
 static int place(ptf_sink *k, uint64_t loc, uint64_t *sid) {
   if (pt__map_get(&k->loc_stream, loc, sid)) return PT_OK;
   uint64_t order = k->nlocs_seen++;
@@ -224,9 +246,7 @@ static int place(ptf_sink *k, uint64_t loc, uint64_t *sid) {
   if (*sid >= PT__MAX_STREAMS)
     return kerr(k, PT_ELIMIT, "location %" PRIu64 ": more than 2^24 streams",
                 loc);
-  if (pt__map_put(&k->loc_stream, loc, *sid))
-    return kerr(k, PT_EINVAL, "location id %" PRIu64 " is reserved", loc);
-  return PT_OK;
+  return put_loc(k, loc, *sid);
 }
 
 static int stream_of(ptf_sink *k, uint64_t loc, pt_stream **s) {
@@ -238,10 +258,43 @@ static int stream_of(ptf_sink *k, uint64_t loc, pt_stream **s) {
   return PT_OK;
 }
 
+#define PTF_AUX_MAX ((size_t)512 << 20)
+
 static int buffer_aux(ptf_sink *k, const pt_item *it, uint64_t loc) {
-  uint64_t sid;
+  uint64_t sid, nlocs = 0;
   int rc = place(k, loc, &sid);
   if (rc) return rc;
+  pt__map_get(&k->stream_nlocs, sid, &nlocs);
+  if (nlocs <= 1) { /* straight to the stream, in the source's order */
+    pt_stream *s;
+    if ((rc = pt_writer_stream(k->w, sid, &s)))
+      return kerr(k, rc, "%s", pt_writer_errmsg(k->w));
+    rc = it->type == PT_ITEM_SUMMARY ? pt_stream_summary(s, &it->u.summary)
+                                     : pt_stream_snapshot(s, &it->u.snapshot);
+    if (rc) return kerr(k, rc, "%s", pt_stream_errmsg(s));
+    return PT_OK;
+  }
+  if (k->aux_dropped) return PT_OK;
+  size_t extra = it->type == PT_ITEM_SNAPSHOT
+                     ? it->u.snapshot.event.nattrs * sizeof(pt_attr) + 64
+                     : 0;
+  k->aux_bytes += sizeof(auxitem) + extra;
+  if (k->aux_bytes > PTF_AUX_MAX) {
+    k->aux_dropped = 1;
+    free(k->aux);
+    k->aux = NULL;
+    k->naux = k->capaux = 0;
+    if (k->warn) {
+      char msg[400];
+      snprintf(msg, sizeof msg,
+               "summaries and snapshots left out: those of the locations "
+               "sharing a stream need more than %zu MiB to put in time "
+               "order; `paratrace summarize` makes them again from the "
+               "events", PTF_AUX_MAX >> 20);
+      k->warn(k->warn_user, msg);
+    }
+    return PT_OK;
+  }
   if (k->naux == k->capaux) {
     size_t nc = k->capaux ? k->capaux * 2 : 256;
     auxitem *na = realloc(k->aux, nc * sizeof *na);
@@ -303,10 +356,7 @@ static int sink_write(void *st, const pt_item *it) {
         return kerr(k, PT_ELIMIT, "stream id %" PRIu64 " above 2^24",
                     it->u.stream.stream);
       k->nlocs_seen++;
-      if (pt__map_put(&k->loc_stream, it->u.stream.location,
-                      it->u.stream.stream))
-        return kerr(k, PT_EINVAL, "location id is reserved");
-      return PT_OK;
+      return put_loc(k, it->u.stream.location, it->u.stream.stream);
     }
     case PT_ITEM_SUMMARY:
       return buffer_aux(k, it, it->u.summary.location);
@@ -332,6 +382,7 @@ static int cmp_aux(const void *pa, const void *pb) {
 
 static void sink_free(ptf_sink *k) {
   pt__map_free(&k->loc_stream);
+  pt__map_free(&k->stream_nlocs);
   free(k->aux);
   pt__arena_free(&k->arena);
   free(k);

@@ -484,8 +484,6 @@ void pt_sink_abort(pt_sink *k) {
   free(k);
 }
 
-static volatile sig_atomic_t g_interrupted;
-void pt_pipe_interrupt(void) { g_interrupted = 1; }
 
 int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
             void *user, pt_error *err) {
@@ -493,7 +491,7 @@ int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
   uint64_t events = 0;
   int rc;
   while ((rc = pt_source_next(src, &it)) == PT_OK) {
-    if (PT_UNLIKELY(g_interrupted))
+    if (PT_UNLIKELY(pt__interrupted()))
       return pt__err(err, PT_EINTR, "interrupted");
     int wrc = pt_sink_write(dst, &it);
     if (wrc < 0)

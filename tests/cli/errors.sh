@@ -176,6 +176,22 @@ for ext in otf meta; do
   [ "$left" = 0 ] && t_pass "interrupted_$ext" || t_fail "interrupted_$ext" "$(ls -a | grep tmp-)"
   rm -rf intr-out.* intr-out-*.bin
 done
+# ... nor an interrupted slice, dump to a file, sync or summarize
+"$PT" -q summarize --every 10ms intr.ptf
+for c in "slice --from 0 --to 1000s -o intr-out.ptf" "dump -o intr-out.txt" \
+         "sync -o intr-out.ptf" "summarize --every 1ms"; do
+  "$PT" -q $c intr.ptf 2>/dev/null &
+  pid=$!
+  sleep 0.2
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  left=$(ls -a . intr.ptf | grep -c 'tmp-')
+  [ "$left" = 0 ] && t_pass "interrupted_${c%% *}" ||
+    t_fail "interrupted_${c%% *}" "$(ls -a . intr.ptf | grep tmp-)"
+  rm -rf intr-out.*
+done
+"$PT" -q check intr.ptf >/dev/null && t_pass interrupted_summarize_archive_ok ||
+  t_fail interrupted_summarize_archive_ok "$("$PT" check intr.ptf 2>&1 | tail -2)"
 # Nothing left behind by the failures above.
 ls -a | grep -q '\.tmp-' && t_fail no_temporaries "$(ls -a | grep tmp)" || t_pass no_temporaries
 

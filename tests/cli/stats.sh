@@ -129,6 +129,16 @@ done
 "$PT" dump g2.ptf | grep "^event" >before.txt
 cmp -s before.txt after.txt && t_pass summarize_keeps_events ||
   t_fail summarize_keeps_events "dumps differ"
+# summaries survive a conversion (one location per stream: written as they
+# come) and a merge into fewer streams (sorted at the end): the windows
+# from them are those of the original
+"$PT" -q convert g.ptf -o gc.ptf && "$PT" -q merge g.ptf -o gm.ptf --streams 2 ||
+  t_fail summaries_copied "convert or merge failed"
+for a in gc gm; do
+  "$PT" -q stats --csv --require-summaries --from 10ms --to 20ms $a.ptf >$a.csv 2>$a.err &&
+    norm $a.csv >$a.n && cmp -s fast1.n $a.n && t_pass "summaries_copied_$a" ||
+    t_fail "summaries_copied_$a" "$(cat $a.err; diff fast1.n $a.n | head -5)"
+done
 
 # ---- mpiP's definitions: application time from the end of MPI_Init to the
 # start of MPI_Finalize (the recorder's program region, or the calls), sent
@@ -289,4 +299,5 @@ fails_cleanly bad_by 2 'tag or comm' "$PT" stats --by color pp.txt
 fails_cleanly slice_no_out 2 'missing -o' "$PT" slice --from 1 --to 2 pp.txt
 fails_cleanly summarize_not_ptf 1 'native archive' "$PT" summarize --every 10 pp.txt
 fails_cleanly summarize_no_every 2 'every' "$PT" summarize g.ptf
+fails_cleanly summarize_tiny_every 1 'summary times for' "$PT" summarize --every 1 g.ptf
 t_done
