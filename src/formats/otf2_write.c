@@ -1996,6 +1996,13 @@ static int finish(osnk *k) {
   if (k->cl_group == PT_NONE && (k->need_world || k->need_idgroup))
     k->cl_otf2 = id_of(k, M_GROUP, UINT64_MAX - 10);
   if (k->need_idgroup) k->id_group = id_of(k, M_GROUP, UINT64_MAX - 4);
+  /* every location defined gets its event file, even without events
+   * (an idle thread): readers open the .evt of each location */
+  for (size_t i = 0; i < k->ndefs; i++) {
+    const pt_def *d = &k->defs[i];
+    if (d->kind == PT_DEF_LOCATION && d->id != PT_NONE && !writer_for(k, d->id))
+      return k->failed ? PT_EIO : fail(k, PT_ENOMEM, "out of memory");
+  }
   for (size_t i = 0; i < k->nlw; i++) {
     OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
     k->lw[i].w = NULL;

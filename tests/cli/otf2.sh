@@ -56,6 +56,16 @@ for src in "$TD"/picl/pingpong.trf "$TD"/dumpi/b_ring_nonblocking/*.meta \
     t_pass "other_print_$i" || t_fail "other_print_$i" "rc $rc $(head -c 200 o.err)"
 done
 
+# A location without events (an idle thread; here: one left out of the
+# events by --locations) still gets its .evt file: otf2-print and the
+# OTF2 reader open one for every location defined.
+"$PT" -q generate -o idle.ptf --locations 3 --events 300
+ok idle_convert "$PT" -q convert idle.ptf --locations 0,2 -o idle.otf2 &&
+  { otf2-print idle.otf2 >o.out 2>o.err && [ ! -s o.err ] &&
+      "$PT" info idle.otf2 >o.out 2>o.err &&
+      grep -q '3 defined, 2 with events' o.out && t_pass idle_location_readable ||
+      t_fail idle_location_readable "$(head -c 300 o.err)"; }
+
 # A key repeated in one event (DUMPI keeps MPI_Init's argv strings so):
 # OTF2 allows a key once per attribute list, so the repeats get attributes
 # "argv[1]", "argv[2]" of their own; libotf2 reports nothing, every value is
