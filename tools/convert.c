@@ -77,7 +77,8 @@ static int run(job *j) {
   if (pt_sink_open(&snk, j->out, &j->ko, &err) < 0) {
     pt_source_close(src);
     return cli_fail(j->out, "%s%s", err.msg,
-                    err.status == PT_EEXIST ? "; use --force to replace it"
+                    err.status == PT_EEXIST && !j->ko.overwrite
+                        ? "; use --force to replace it"
                                             : "");
   }
   cli_progress bar;

@@ -128,7 +128,8 @@ int cmd_dump(int argc, char **argv) {
   if (pt_sink_open(&snk, target, &ko, &err) < 0) {
     pt_source_close(src);
     return cli_fail(out ? out : "stdout", "%s%s", err.msg,
-                    err.status == PT_EEXIST ? "; use --force to replace it"
+                    err.status == PT_EEXIST && !force
+                        ? "; use --force to replace it"
                                             : "");
   }
 

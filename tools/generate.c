@@ -180,7 +180,8 @@ int cmd_generate(int argc, char **argv) {
     pt_gen_destroy(sh.gen);
     pthread_mutex_destroy(&sh.lock);
     return cli_fail(out, "%s%s", err.msg[0] ? err.msg : pt_strerror(rc),
-                    rc == PT_EEXIST ? "; use --force to replace it" : "");
+                    rc == PT_EEXIST && !force ? "; use --force to replace it"
+                                               : "");
   }
   int status = CLI_OK;
   for (size_t i = 0; i < pt_gen_ndefs(sh.gen); i++) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -158,10 +159,23 @@ int cmd_record(int argc, char **argv) {
   if (!rank) rank = getenv("PMI_RANK");
   const char *ow = getenv("PARATRACE_OVERWRITE");
   struct stat ost;
-  if (!(ow && strcmp(ow, "1") == 0) && (!rank || strcmp(rank, "0") == 0) &&
-      lstat(out, &ost) == 0)
+  int force = ow && strcmp(ow, "1") == 0;
+  if (!force && (!rank || strcmp(rank, "0") == 0) && lstat(out, &ost) == 0)
     return cli_fail(out, "already exists (not overwritten); use --force to "
                          "replace it");
+  if (force && lstat(out, &ost) == 0) {
+    /* --force replaces an archive, never a user's directory or file */
+    char anchor[PATH_MAX + 8], line[32] = "";
+    snprintf(anchor, sizeof anchor, "%s/anchor", out);
+    FILE *af = S_ISDIR(ost.st_mode) ? fopen(anchor, "r") : NULL;
+    int archive = af && fgets(line, sizeof line, af) &&
+                  strncmp(line, "format = ptf", 12) == 0;
+    if (af) fclose(af);
+    if (!archive)
+      return cli_fail(out, "exists and is not a paratrace archive; not "
+                           "replaced (remove it or choose another name)");
+  }
+  time_t started = time(NULL);
   if (set("PARATRACE_OUTPUT", out)) return CLI_FAIL;
   if (set("PARATRACE_RECORD", "1")) return CLI_FAIL;
   char lib[PATH_MAX];
@@ -196,13 +210,15 @@ int cmd_record(int argc, char **argv) {
     if (errno != EINTR) return cli_fail(NULL, "waitpid: %s", strerror(errno));
   struct stat sb;
   if (WIFSIGNALED(st)) {
-    if (!cli.quiet && stat(out, &sb) == 0)
+    /* (an archive older than this run is not its own: under mpirun the
+     * launcher kills the other ranks when rank 0 refuses to replace it) */
+    if (!cli.quiet && stat(out, &sb) == 0 && sb.st_mtime >= started - 1)
       fprintf(stderr, "paratrace record: %s killed by signal %d; run "
                       "'paratrace recover %s' if the archive does not open\n",
               argv[prog], WTERMSIG(st), out);
     else if (!cli.quiet)
       fprintf(stderr, "paratrace record: %s killed by signal %d (no archive "
-                      "was written)\n", argv[prog], WTERMSIG(st));
+                      "was written by this run)\n", argv[prog], WTERMSIG(st));
     return 128 + WTERMSIG(st);
   }
   int code = WEXITSTATUS(st);

@@ -268,6 +268,45 @@ long long pt__pread_all(int fd, void *buf, size_t n, uint64_t off) {
   return (long long)got;
 }
 
+int pt__is_ptf_dir(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  size_t n = strlen(path) + 8;
+  char *a = malloc(n);
+  if (!a) return 0;
+  snprintf(a, n, "%s/anchor", path);
+  FILE *f = fopen(a, "r");
+  free(a);
+  if (!f) return 0;
+  char line[64] = "";
+  int ok = fgets(line, sizeof line, f) && strncmp(line, "format = ptf", 12) == 0;
+  fclose(f);
+  return ok;
+}
+
+int pt__is_trace_files_dir(const char *path, const char *const *suffixes) {
+  DIR *d = opendir(path);
+  if (!d) return 0;
+  int ok = 1;
+  struct dirent *e;
+  while (ok && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    size_t l = strlen(e->d_name), m = 0;
+    for (const char *const *s = suffixes; *s && !m; s++) {
+      size_t sl = strlen(*s);
+      if (l > sl && strcmp(e->d_name + l - sl, *s) == 0) m = 1;
+    }
+    size_t pn = strlen(path) + l + 2;
+    char *p = m ? malloc(pn) : NULL;
+    struct stat st;
+    if (p) snprintf(p, pn, "%s/%s", path, e->d_name);
+    ok = p && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+    free(p);
+  }
+  closedir(d);
+  return ok;
+}
+
 int pt__rmtree(const char *path) {
   struct stat st;
   if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;

@@ -151,6 +151,14 @@ int pt__write_all(int fd, const void *buf, size_t n);
 long long pt__pread_all(int fd, void *buf, size_t n, uint64_t off);
 /* Remove a directory tree (best effort); 0 or -1. */
 int pt__rmtree(const char *path);
+
+/* What --force may replace, so that a mistyped output name never removes
+ * a user's directory: pt__is_ptf_dir is 1 for a directory holding a PTF
+ * anchor ("format = ptf"); pt__is_trace_files_dir is 1 for a directory
+ * whose entries are all regular files ending in one of `suffixes`
+ * (NULL-terminated), such as OTF2's NAME/ of .evt and .def files. */
+int pt__is_ptf_dir(const char *path);
+int pt__is_trace_files_dir(const char *path, const char *const *suffixes);
 /* Read a whole small file (limit bytes) into a NUL-terminated malloc'd
  * buffer; 0, PT_ENOTFOUND, PT_EIO, PT_ELIMIT, PT_ENOMEM. */
 int pt__read_file(const char *path, size_t limit, char **out, size_t *len);

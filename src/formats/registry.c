@@ -273,6 +273,22 @@ static int path_exists(const char *p) {
   return lstat(p, &st) == 0;
 }
 
+/* --force replaces an earlier output, never a user's directory (a
+ * mistyped -o) nor, with a native archive, anything but an archive: NULL
+ * if `path` may be replaced, else why not. */
+static const char *not_replaceable(const pt__format *f, const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return NULL;
+  if (strcmp(f->info.name, "ptf") == 0)
+    return pt__is_ptf_dir(path) ? NULL : "exists and is not a paratrace archive";
+  if (S_ISDIR(st.st_mode)) return "is a directory";
+  return NULL;
+}
+
+/* What a multi-file sink's side directory may hold (OTF2's NAME/). */
+static const char *const trace_file_suffixes[] = {".evt", ".def", ".snap",
+                                                  NULL};
+
 int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
                  pt_error *err) {
   *out = NULL;
@@ -303,6 +319,24 @@ int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
   if (!to_stdout && !o.overwrite && path_exists(path))
     return pt__err(err, PT_EEXIST, "%s: already exists (not overwritten)",
                    path);
+  const char *why;
+  if (!to_stdout && o.overwrite && (why = not_replaceable(f, path)))
+    return pt__err(err, PT_EEXIST, "%s: %s; not replaced (remove it or "
+                   "choose another name)", path, why);
+  /* OTF2 writes NAME.otf2, NAME.def and the directory NAME/ */
+  size_t plen = strlen(path);
+  if (!to_stdout && o.overwrite && strcmp(f->info.name, "otf2") == 0 &&
+      plen > 5 && strcmp(path + plen - 5, ".otf2") == 0) {
+    char *stem = strndup(path, plen - 5);
+    struct stat ss;
+    int bad = stem && lstat(stem, &ss) == 0 && S_ISDIR(ss.st_mode) &&
+              !pt__is_trace_files_dir(stem, trace_file_suffixes);
+    if (bad)
+      pt__err(err, PT_EEXIST, "%s: a directory that is not a trace; not "
+              "replaced (remove it or choose another name)", stem);
+    free(stem);
+    if (bad) return PT_EEXIST;
+  }
 
   pt_sink *k = calloc(1, sizeof *k);
   if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
@@ -395,9 +429,16 @@ static int commit_many(pt_sink *k, pt_error *err) {
       snprintf(from, sizeof from, "%s/%s", k->tmpdir, e->d_name);
       snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
       if (pass == 0) { /* check everything before moving anything */
+        struct stat ts;
         if (!k->overwrite && path_exists(to))
           rc = pt__err(err, PT_EEXIST,
                        "%s: already exists (not overwritten); output left in "
+                       "%s", to, k->tmpdir);
+        else if (lstat(to, &ts) == 0 && S_ISDIR(ts.st_mode) &&
+                 !pt__is_trace_files_dir(to, trace_file_suffixes))
+          rc = pt__err(err, PT_EEXIST,
+                       "%s: a directory that is not a trace; not replaced "
+                       "(remove it or choose another name); output left in "
                        "%s", to, k->tmpdir);
       } else {
         /* rename() cannot replace a non-empty directory (OTF2's NAME/):
@@ -432,6 +473,9 @@ static int commit(pt_sink *k, pt_error *err) {
   if (exists && !k->overwrite)
     return pt__err(err, PT_EEXIST, "%s: appeared while writing; not "
                    "overwritten", k->path);
+  const char *why = exists ? not_replaceable(k->f, k->path) : NULL;
+  if (why)
+    return pt__err(err, PT_EEXIST, "%s: %s; not replaced", k->path, why);
   if (exists && S_ISDIR(st.st_mode)) {
     size_t n = strlen(k->path) + 64;
     char *old = malloc(n);

@@ -811,6 +811,12 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
   if (wo.overwrite && o.nranks > 1) {
     wo.overwrite = 0;
     struct stat st;
+    if (lstat(o.path, &st) == 0 && !pt__is_ptf_dir(o.path)) {
+      mu_unlock();
+      return pt__err(err, PT_EEXIST, "%s: exists and is not a paratrace "
+                     "archive; not replaced (remove it or choose another "
+                     "name)", o.path);
+    }
     if (lstat(o.path, &st) == 0) {
       size_t n = strlen(o.path) + 32;
       g_replaced = malloc(n);

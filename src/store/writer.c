@@ -142,6 +142,11 @@ int pt_writer_open(pt_writer **out, const char *path,
   if (o.threads < 0 || o.threads > 64)
     return pt__err(err, PT_EINVAL, "%d compression threads (0..64)",
                    o.threads);
+  struct stat pst;
+  if (o.overwrite && lstat(path, &pst) == 0 && !pt__is_ptf_dir(path))
+    return pt__err(err, PT_EEXIST, "%s: exists and is not a paratrace "
+                   "archive; not replaced (remove it or choose another "
+                   "name)", path);
   pt_writer *w = calloc(1, sizeof *w);
   if (!w) return pt__err(err, PT_ENOMEM, "out of memory");
   pthread_mutex_init(&w->mu, NULL);

@@ -164,6 +164,25 @@ if [ -d "$TD/otf/b_msgs_2streams/trace" ]; then
     grep -q 'trace_b.1.events:[0-9]*: the file ends inside a record' cutotf.out &&
     t_pass otf_cut_record_said || t_fail otf_cut_record_said "$(head -3 cutotf.out)"
 fi
+# --force replaces an earlier output, never a user's directory or (as an
+# archive) a file: a mistyped -o loses nothing
+mkdir -p userdir/sub && echo keep >userdir/results.csv && echo keep >userfile.txt &&
+  mkdir -p userotf && echo keep >userotf/notes.txt
+"$PT" -q generate -o small.ptf --locations 2 --events 100
+fails_cleanly force_keeps_dir_as_ptf 1 'not a paratrace archive; not replaced' \
+  "$PT" convert small.ptf -o userdir --to ptf --force
+fails_cleanly force_keeps_file_as_ptf 1 'not a paratrace archive; not replaced' \
+  "$PT" convert small.ptf -o userfile.txt --to ptf --force
+fails_cleanly force_keeps_dir_as_text 1 'is a directory; not replaced' \
+  "$PT" convert small.ptf -o userdir --to text --force
+fails_cleanly force_keeps_otf2_side_dir 1 'not a trace; not replaced' \
+  "$PT" convert small.ptf -o userotf.otf2 --force
+fails_cleanly record_force_keeps_dir 1 'not a paratrace archive; not replaced' \
+  "$PT" record --force -o userdir -- true
+[ -f userdir/results.csv ] && [ -d userdir/sub ] && [ "$(cat userfile.txt)" = keep ] &&
+  [ -f userotf/notes.txt ] && ! ls -a | grep -q 'tmp-' && t_pass force_user_data_kept ||
+  t_fail force_user_data_kept "$(ls userdir userotf; ls -a | grep tmp-)"
+ok force_replaces_archive "$PT" -q convert small.ptf -o noev.ptf --force
 # A conversion interrupted (SIGTERM, Ctrl-C) leaves no temporary behind
 "$PT" -q generate -o intr.ptf --locations 4 --events 500000
 for ext in otf meta; do
