@@ -831,7 +831,8 @@ static void carrier(pt_event *e, int which, pt_value v) {
     if (take_attrs(s, e, al, extra) < 0) return cb_oom(s);                   \
   } while (0)
 
-/* Comm-local rank -> world rank (the index in COMM_LOCATIONS).  On an
+/* Comm-local rank -> world rank (the index in COMM_LOCATIONS; on a
+ * COMM_SELF group, rank 0 is the location's own).  On an
  * inter-communicator the rank is in the remote group: B for a location
  * in group A, else A. */
 static int64_t world_rank(const osrc *s, uint32_t comm, uint32_t r,
@@ -847,6 +848,9 @@ static int64_t world_rank(const osrc *s, uint32_t comm, uint32_t r,
   const pt_def *d = &s->defs[gi].d;
   if (d->i0 == PT_GROUP_COMM_GROUP && r < d->nmembers)
     return (int64_t)d->members[r];
+  /* MPI_COMM_SELF and its like: rank 0 is the location's own rank */
+  if (d->i0 == PT_GROUP_COMM_SELF && r == 0 && pt__map_get(&s->loc_rank, loc, &me))
+    return (int64_t)me;
   return r;
 }
 

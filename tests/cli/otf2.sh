@@ -66,6 +66,34 @@ ok idle_convert "$PT" -q convert idle.ptf --locations 0,2 -o idle.otf2 &&
       grep -q '3 defined, 2 with events' o.out && t_pass idle_location_readable ||
       t_fail idle_location_readable "$(head -c 300 o.err)"; }
 
+# MPI_COMM_SELF (a COMM_SELF group): rank 0 on it is the location's own
+# rank, also after a trip through OTF2 (was read as world rank 0)
+cat >self.txt <<'EOF'
+# paratrace text 1
+def clock start=100 ticks_per_second=1000000000 length=100
+def region id=1 role=6 paradigm=3 name="MPI_Send" canonical="MPI_Send"
+def region id=2 role=6 paradigm=3 name="MPI_Recv" canonical="MPI_Recv"
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location_group id=1 type=1 rank=1 name="MPI Rank 1"
+def location id=0 group=0 type=1
+def location id=1 group=1 type=1
+def group id=0 type=4 paradigm=3 members=[0,1]
+def group id=1 type=5 paradigm=3 members=[0,1]
+def group id=2 type=6 paradigm=3
+def comm id=0 group=1 paradigm=3 name="MPI_COMM_WORLD"
+def comm id=1 group=2 paradigm=3 name="MPI_COMM_SELF"
+event 101 1 enter region=1
+event 102 1 send peer=1 comm=1 tag=9 bytes=64
+event 103 1 leave region=1
+event 104 1 enter region=2
+event 105 1 recv peer=1 comm=1 tag=9 bytes=64
+event 106 1 leave region=2
+EOF
+ok self_to_otf2 "$PT" -q convert self.txt -o self.otf2 &&
+  "$PT" check self.otf2 >self.out 2>&1 && "$PT" stats self.otf2 >self.st 2>&1 &&
+  grep -Eq '^ +1 +1 +1 +64 B' self.st && t_pass comm_self_peer ||
+  t_fail comm_self_peer "$(cat self.out; sed -n '/^Messages/,$p' self.st)"
+
 # A key repeated in one event (DUMPI keeps MPI_Init's argv strings so):
 # OTF2 allows a key once per attribute list, so the repeats get attributes
 # "argv[1]", "argv[2]" of their own; libotf2 reports nothing, every value is
