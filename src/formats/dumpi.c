@@ -13,6 +13,7 @@
 
 #include "analysis/stats_int.h"
 #include "formats/dumpi.h"
+#include "store/map.h"
 
 #define NS 1000000000LL
 #define MAX_WARN 2 /* warnings of one kind per file before they are suppressed */
@@ -2201,8 +2202,8 @@ typedef struct dsink {
   /* definitions */
   pt__ktab regions; /* region id -> its DUMPI label (sk_region) */
   pt__ktab attrs;   /* attribute id -> name, type (sk_attr) */
-  uint64_t *loc_group; /* location id -> group id */
-  size_t nloc_group;
+  pt__map loc_group; /* location id -> group id (ids may be large: Score-P
+                       numbers a rank's threads thread << 32 | rank) */
   int64_t *group_rank;
   int rank_dup; /* groups shared a rank: the source's peers are location ids */
   size_t ngroup_rank;
@@ -2249,9 +2250,8 @@ static srank *rank_for_group(dsink *k, uint64_t g, int create) {
 }
 
 static srank *rank_for_loc(dsink *k, uint64_t loc) {
-  uint64_t g = loc < k->nloc_group && k->loc_group[loc] != PT_NONE
-                   ? k->loc_group[loc]
-                   : loc;
+  uint64_t g;
+  if (!pt__map_get(&k->loc_group, loc, &g) || g == PT_NONE) g = loc;
   return rank_for_group(k, g, 1);
 }
 
@@ -2271,10 +2271,11 @@ static sthread *thread_for_loc(dsink *k, srank *r, uint64_t loc) {
   /* the thread id: how many locations of the same process have a smaller
    * id (a recorder numbers a rank's threads rank + i * nranks; the
    * master thread comes first) */
-  uint64_t g = loc < k->nloc_group ? k->loc_group[loc] : PT_NONE;
+  uint64_t g = PT_NONE;
+  pt__map_get(&k->loc_group, loc, &g);
   if (g != PT_NONE)
-    for (uint64_t l = 0; l < loc && l < k->nloc_group; l++)
-      if (k->loc_group[l] == g) t->index++;
+    for (size_t i = 0; i < k->loc_group.cap; i++)
+      if (k->loc_group.keys[i] < loc && k->loc_group.vals[i] == g) t->index++;
   r->last_thr = r->nthr++;
   return t;
 }
@@ -2303,14 +2304,10 @@ static int sk_def(dsink *k, const pt_def *d) {
       x->type = (uint32_t)d->i0;
       return x->name ? PT_OK : PT_ENOMEM;
     }
-    case PT_DEF_LOCATION: {
-      if (d->id > 10000000) return PT_OK;
-      size_t cap = k->nloc_group;
-      GROW(k->loc_group, 0, cap, d->id + 1, PT_NONE);
-      k->nloc_group = cap;
-      k->loc_group[d->id] = d->parent;
-      return PT_OK;
-    }
+    case PT_DEF_LOCATION:
+      if (d->id == PT_NONE) return PT_OK;
+      return pt__map_put(&k->loc_group, d->id, d->parent) < 0 ? PT_ENOMEM
+                                                               : PT_OK;
     case PT_DEF_LOCATION_GROUP: {
       if (d->id > 10000000) return PT_OK;
       size_t cap = k->ngroup_rank;
@@ -3141,7 +3138,7 @@ static void sk_free(dsink *k) {
   free(k->ranks);
   pt__kt_free(&k->regions);
   pt__kt_free(&k->attrs);
-  free(k->loc_group);
+  pt__map_free(&k->loc_group);
   free(k->group_rank);
   free(k->meta_kv);
   free(k->meta_tmp);

@@ -118,4 +118,31 @@ for trf in "$TD"/picl/*.trf; do
     t_pass "picl_to_otf_messages_$b" ||
     t_fail "picl_to_otf_messages_$b" "$m1 in the source, '$m2' in OTF: $("$PT" check "po-$b.otf" 2>&1 | tail -1)"
 done
+# DUMPI from a trace whose threads have Score-P's location ids
+# (thread << 32 | rank): every thread's calls go to its rank's file as
+# thread 1 (were left out, with a warning that named only one location)
+cat >sp.txt <<'EOF'
+# paratrace text 1
+def clock start=0 ticks_per_second=1000000000 length=100
+def region id=1 role=6 paradigm=3 name="MPI_Barrier" canonical="MPI_Barrier"
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location_group id=1 type=1 rank=1 name="MPI Rank 1"
+def location id=0 group=0 type=1
+def location id=1 group=1 type=1
+def location id=4294967296 group=0 type=1
+def location id=4294967297 group=1 type=1
+event 10 0 enter region=1
+event 11 1 enter region=1
+event 12 4294967296 enter region=1
+event 13 4294967297 enter region=1
+event 20 0 leave region=1
+event 21 1 leave region=1
+event 22 4294967296 leave region=1
+event 23 4294967297 leave region=1
+EOF
+"$PT" convert sp.txt -o sp.meta >sp.out 2>&1 &&
+  [ "$("$PT" dump --style dumpi sp.meta | grep -c 'entering.*thread 1')" = 2 ] &&
+  [ "$("$PT" dump --style dumpi sp.meta | grep -c 'entering.*thread 0')" = 2 ] &&
+  ! grep -q 'left out' sp.out && t_pass dumpi_large_thread_ids ||
+  t_fail dumpi_large_thread_ids "$(cat sp.out; "$PT" dump --style dumpi sp.meta | grep entering)"
 t_done
