@@ -484,16 +484,31 @@ typedef struct req {
   int64_t peer, tag;
   uint64_t comm, bytes;
   int64_t comm_handle; /* to translate the source of the completion */
+  const void *claim; /* MPI_THREAD_MULTIPLE: the call (its pt__mpi_call)
+                        that will complete it, from before its PMPI call */
   struct req *next; /* same handle, created later */
 } req;
 
 /* Handle -> list of requests, oldest first.  OpenMPI hands out one shared
  * handle for every send that completed at once, so one handle may stand
- * for several outstanding requests; they complete oldest first. */
+ * for several outstanding requests; they complete oldest first.
+ *
+ * With MPI_THREAD_MULTIPLE a handle is also reused between threads: when
+ * thread B's MPI_Wait frees handle H inside PMPI_Wait, thread A's next
+ * MPI_Irecv may get H back and register it before B's wrapper has taken
+ * the lock to complete its own request, so the list holds B's (done) and
+ * A's (live) request, and whichever wrapper locks first would complete
+ * the oldest.  So every call that completes or starts requests claims
+ * them (pt__mpi_claim, under the lock, before its PMPI call, while they
+ * are certainly live): the other calls pass over requests claimed by
+ * someone else.  A request may still be completed by another thread than
+ * its creator: claims are per call, not per thread.  Single-threaded
+ * programs never claim (no lock on their path). */
 static hmap g_reqs;
 /* Request ids start at 2: as in SST DUMPI, 1 is MPI_REQUEST_NULL and 0
  * a request the recorder does not know. */
 static uint64_t g_next_req = 2;
+int pt__mpi_multi;
 
 static req *req_new(int64_t handle, int kind) {
   if ((MPI_Request)(intptr_t)handle == MPI_REQUEST_NULL) return NULL;
@@ -513,26 +528,65 @@ static req *req_new(int64_t handle, int kind) {
   r->peer = -1;
   return r;
 }
-/* The n-th request (0 = oldest) behind a handle, or NULL. */
-static req *req_nth(int64_t handle, int n) {
+/* The n-th request (0 = oldest) behind a handle that call `who` may use:
+ * first those it claimed, then unclaimed ones; NULL if none. */
+static req *req_nth(const void *who, int64_t handle, int n) {
   hent *e = hfind(&g_reqs, (uintptr_t)handle);
-  req *r = e ? e->info : NULL;
-  while (r && n-- > 0) r = r->next;
-  return r;
+  req *first = e ? e->info : NULL;
+  for (int pass = 0; pass < 2; pass++)
+    for (req *r = first; r; r = r->next)
+      if (r->claim == (pass ? NULL : who) && (pass || who) && n-- == 0)
+        return r;
+  return NULL;
 }
-static req *req_get(int64_t handle) { return req_nth(handle, 0); }
-/* Forget the oldest request behind a handle. */
-static void req_drop(int64_t handle) {
+static req *req_get(const void *who, int64_t handle) {
+  return req_nth(who, handle, 0);
+}
+/* Forget request r behind a handle. */
+static void req_drop(int64_t handle, req *r) {
   hent *e = hfind(&g_reqs, (uintptr_t)handle);
-  if (!e) return;
-  req *r = e->info;
-  if (r && r->next) {
-    e->info = r->next;
-    free(r);
-    return;
+  if (!e || !r) return;
+  for (req **p = (req **)&e->info; *p; p = &(*p)->next)
+    if (*p == r) {
+      *p = r->next;
+      free(r);
+      break;
+    }
+  if (!e->info) hdel(&g_reqs, (uintptr_t)handle);
+}
+
+/* The request handles call c completes or starts (see pt__mpi_arg). */
+static const MPI_Request *call_reqs(const pt__mpi_call *c, int *n) {
+  *n = c->nreqs > 0 && c->reqs ? c->nreqs : 0;
+  return c->reqs;
+}
+
+/* Before the PMPI call (MPI_THREAD_MULTIPLE only): claim the requests
+ * behind c's handles (a handle given k times: k of them). */
+void pt__mpi_claim(pt__mpi_call *c) {
+  int n;
+  const MPI_Request *h = call_reqs(c, &n);
+  if (!n) return;
+  pthread_mutex_lock(&g_mu);
+  for (int q = 0; q < n; q++) {
+    int dup = 0;
+    for (int p = 0; p < q; p++) dup += h[p] == h[q];
+    req *r = req_nth(c, (int64_t)(intptr_t)h[q], dup);
+    if (r) r->claim = c;
   }
-  free(r);
-  hdel(&g_reqs, (uintptr_t)handle);
+  pthread_mutex_unlock(&g_mu);
+}
+
+/* After the call (lock held): what c claimed and did not complete is
+ * free again. */
+static void unclaim(const pt__mpi_call *c) {
+  int n;
+  const MPI_Request *h = call_reqs(c, &n);
+  for (int q = 0; q < n; q++) {
+    hent *e = hfind(&g_reqs, (uintptr_t)h[q]);
+    for (req *r = e ? e->info : NULL; r; r = r->next)
+      if (r->claim == c) r->claim = NULL;
+  }
 }
 
 /* ---- configuration ------------------------------------------------------ */
@@ -1202,7 +1256,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           h = c->reqs_inline[0];
         else if (v)
           h = *(MPI_Request *)(intptr_t)v;
-        r = req_get((int64_t)(intptr_t)h);
+        r = req_get(c, (int64_t)(intptr_t)h);
         if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
           a->val.v.i = r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0;
         break;
@@ -1215,7 +1269,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         for (int q = 0; q < len; q++) {
           int dup = 0; /* a shared handle seen earlier in the array */
           for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
-          req *r = req_nth((int64_t)(intptr_t)c->reqs[q], dup);
+          req *r = req_nth(c, (int64_t)(intptr_t)c->reqs[q], dup);
           o[q] = r ? (int64_t)r->hid
                    : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
         }
@@ -1312,9 +1366,11 @@ static uint64_t count_bytes(const pt__mpi_call *c, int nth) {
   return n > 0 ? (uint64_t)n * type_size(VAL('D', nth)) : 0;
 }
 
-/* Complete request handle h with status st (NULL: none) at time t. */
-static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
-  req *r = req_get(h);
+/* Complete request handle h of call c with status st (NULL: none) at
+ * time t. */
+static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
+                     uint64_t t) {
+  req *r = req_get(c, h);
   if (!r || !r->active) return;
   int cancelled = 0;
   /* only a point-to-point request's status says whether it was cancelled
@@ -1367,12 +1423,12 @@ static void complete(int64_t h, const MPI_Status *st, uint64_t t) {
     emit(&e);
   }
   if (r->persistent) r->active = 0;
-  else req_drop(h);
+  else req_drop(h, r);
 }
 
 /* Start persistent request h at time t. */
-static void start(int64_t h, uint64_t t) {
-  req *r = req_get(h);
+static void start(const pt__mpi_call *c, int64_t h, uint64_t t) {
+  req *r = req_get(c, h);
   if (!r || !r->persistent) return;
   r->active = 1;
   r->model = g_next_req++;
@@ -1620,13 +1676,13 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       const MPI_Request *hs = f->sem == PT_MS_START ? c->reqs_inline : c->reqs;
       int n = f->sem == PT_MS_START ? (c->nreqs == 1) : c->nreqs, first = 1;
       for (int q = 0; ok && hs && q < n; q++) {
-        req *r = req_get((int64_t)(intptr_t)hs[q]);
+        req *r = req_get(c, (int64_t)(intptr_t)hs[q]);
         if (r && r->persistent && r->peer != INT64_MIN) {
           c->pbytes += r->bytes;
           c->pdest = first || c->pdest == r->peer ? r->peer : -1;
           first = 0;
         }
-        start((int64_t)(intptr_t)hs[q], t0);
+        start(c, (int64_t)(intptr_t)hs[q], t0);
       }
       break;
     }
@@ -1635,7 +1691,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (f->sem == PT_MS_TEST &&
           !int_value((void *)(intptr_t)VAL('a', 0)))
         break;
-      complete((int64_t)(intptr_t)c->reqs_inline[0], status_arg(c, 0), t1);
+      complete(c, (int64_t)(intptr_t)c->reqs_inline[0], status_arg(c, 0), t1);
       break;
     }
     case PT_MS_WAITANY: case PT_MS_TESTANY: {
@@ -1643,14 +1699,14 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (f->sem == PT_MS_TESTANY && !int_value((void *)(intptr_t)VAL('a', 1)))
         break;
       if (ix == MPI_UNDEFINED || ix < 0 || ix >= c->nreqs) break;
-      complete((int64_t)(intptr_t)c->reqs[ix], status_arg(c, 0), t1);
+      complete(c, (int64_t)(intptr_t)c->reqs[ix], status_arg(c, 0), t1);
       break;
     }
     case PT_MS_WAITALL: case PT_MS_TESTALL: {
       if (f->sem == PT_MS_TESTALL && !int_value((void *)(intptr_t)VAL('a', 0)))
         break;
       for (int q = 0; q < c->nreqs; q++)
-        complete((int64_t)(intptr_t)c->reqs[q], status_arg(c, q), t1);
+        complete(c, (int64_t)(intptr_t)c->reqs[q], status_arg(c, q), t1);
       break;
     }
     case PT_MS_WAITSOME: case PT_MS_TESTSOME: {
@@ -1659,15 +1715,15 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       if (oc == MPI_UNDEFINED || (uintptr_t)ix <= 4096) break;
       for (int q = 0; q < oc; q++)
         if (ix[q] >= 0 && ix[q] < c->nreqs)
-          complete((int64_t)(intptr_t)c->reqs[ix[q]], status_arg(c, q), t1);
+          complete(c, (int64_t)(intptr_t)c->reqs[ix[q]], status_arg(c, q), t1);
       break;
     }
     case PT_MS_REQUEST_FREE:
       if (c->nreqs == 1) {
         int64_t h = (int64_t)(intptr_t)c->reqs_inline[0];
-        req *r = req_get(h);
+        req *r = req_get(c, h);
         /* persistent: gone; active non-persistent: completes unseen */
-        if (r) req_drop(h);
+        if (r) req_drop(h, r);
       }
       break;
     case PT_MS_CANCEL:
@@ -1959,6 +2015,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   }
   t_quiet = !rec;
   semantics(c, t0, t1, ret);
+  if (g_multi) unclaim(c);
   t_quiet = 0;
   t_site = PT_NONE;
   /* a freed file or window handle: the next one MPI hands out may be the
@@ -2097,6 +2154,7 @@ void pt__mpi_after_init(int provided) {
   apply_list(getenv("PARATRACE_DISABLE"), 0);
   apply_list(getenv("PARATRACE_DETAIL"), 1);
   g_multi = provided == MPI_THREAD_MULTIPLE;
+  pt__mpi_multi = g_multi;
   g_counting = getenv("PARATRACE_MPI_COUNTS") && *getenv("PARATRACE_MPI_COUNTS");
   const char *cs = getenv("PARATRACE_CALLSITES");
   g_callsites = !(cs && strcmp(cs, "0") == 0);

@@ -85,6 +85,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
                  void *caller);
 uint64_t pt__mpi_now(void);
 
+/* MPI_THREAD_MULTIPLE was provided: calls that complete or start
+ * requests claim them before their PMPI call (pt__mpi_claim, mpirec.c
+ * says why). */
+extern int pt__mpi_multi;
+void pt__mpi_claim(pt__mpi_call *c);
+
 /* MPI_Init / MPI_Init_thread returned (provided: the thread level). */
 void pt__mpi_after_init(int provided);
 /* Before PMPI_Finalize: clock sample, close the archive. */

@@ -82,6 +82,7 @@
     pt__mpi_call pt_c_;                                                       \
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
     PT_MPI_EACH(kinds, args)                                                  \
+    if (pt__mpi_multi && pt_c_.nreqs > 0) pt__mpi_claim(&pt_c_);              \
     uint64_t pt_t0_ = pt__mpi_now();                                          \
     pt__mpi_pending(&pt_c_, pt_t0_);                                          \
     ret pt_r_ = PMPI_##name args;                                             \

@@ -466,6 +466,18 @@ else t_fail "thread level in DUMPI's numbering" "see dump --style dumpi thr.ptf"
 "$PT" info thr.ptf | grep -q 'locations *9 defined, 9 with events' &&
   t_pass "threads: a stream per thread" ||
   t_fail "threads: a stream per thread" "$("$PT" info thr.ptf | grep locations)"
+# MPI_THREAD_MULTIPLE with requests: a handle freed by one thread's
+# MPI_Wait and reused by another thread's MPI_Irecv before the first
+# thread's wrapper recorded the completion gave completions another
+# thread's request id (unmatched sends and receives in about half the
+# runs); a request created by one thread and completed by another
+ok "build threads_req" mpicc -o thrq "$SRC/tests/mpi/threads_req.c" -pthread
+for i in 1 2; do
+  rm -rf thrq.ptf
+  ok "threads: requests run $i" $RUN -np 3 "$PT" record -o thrq.ptf -- ./thrq 300
+  ok "threads: each completion is its own thread's request (run $i)" \
+    "$PT" check thrq.ptf
+done
 # a recorded trace converts to SST DUMPI with its arguments
 rm -rf fam.ptf fd.meta fd-*.bin
 ok "dumpi: record" $RUN -np 4 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/fam.ptf" \
