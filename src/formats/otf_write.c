@@ -7,6 +7,7 @@
  * under its final name, and the whole set is moved next to the target on
  * commit (nothing is moved if a file exists and overwrite is off). */
 #include "formats/otf_int.h"
+#include "store/map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,8 +70,19 @@ typedef struct otf_sink {
   wfile marker;
   pt__buf line;
   uint64_t dropped[PT_EV__COUNT]; /* events without an OTF record, by kind */
+  /* I/O of other sources: an IO_END names a handle, OTF's record a file
+   * and an operation; the handle's file (IO_HANDLE definitions, map built
+   * when the definitions change) and the mode of the operation's IO_BEGIN
+   * (kept until its IO_END) */
+  pt__map handle_file;
+  size_t handle_file_ndefs;
+  struct iop { uint64_t loc, matching; int64_t mode; } *iop;
+  size_t niop, capiop;
   char err[1024];
 } otf_sink;
+
+/* OTF 1.x file operations (OTF_FILEOP_*) by pt_io_mode */
+enum { OTF_OP_READ = 2, OTF_OP_WRITE = 3, OTF_OP_SYNC = 8, OTF_OP_OTHER = 31 };
 
 /* ---- small output helpers -------------------------------------------- */
 
@@ -425,6 +437,45 @@ static uint64_t peer_tok(const otf_sink *k, int64_t peer) {
   return g ? g->tok : 0;
 }
 
+static int io_begin_note(otf_sink *k, const pt_event *ev) {
+  if (k->niop == k->capiop) {
+    size_t nc = k->capiop ? 2 * k->capiop : 16;
+    struct iop *n = realloc(k->iop, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    k->iop = n;
+    k->capiop = nc;
+  }
+  k->iop[k->niop++] = (struct iop){ev->location, ev->request, ev->tag};
+  return PT_OK;
+}
+
+/* The OTF operation of an IO_END (from its IO_BEGIN's mode; forgotten). */
+static uint64_t io_end_op(otf_sink *k, const pt_event *ev) {
+  for (size_t i = k->niop; i-- > 0;) {
+    if (k->iop[i].loc != ev->location || k->iop[i].matching != ev->request)
+      continue;
+    int64_t m = k->iop[i].mode;
+    k->iop[i] = k->iop[--k->niop];
+    return m == PT_IO_READ ? OTF_OP_READ : m == PT_IO_WRITE ? OTF_OP_WRITE
+           : m == PT_IO_FLUSH ? OTF_OP_SYNC : OTF_OP_OTHER;
+  }
+  return OTF_OP_OTHER;
+}
+
+/* The file of I/O handle h, or PT_NONE. */
+static uint64_t io_file(otf_sink *k, uint64_t h) {
+  if (k->handle_file_ndefs != k->ndefs) {
+    pt__map_free(&k->handle_file);
+    for (size_t i = 0; i < k->ndefs; i++)
+      if (k->defs[i].kind == PT_DEF_IO_HANDLE &&
+          pt__map_put(&k->handle_file, k->defs[i].id, k->defs[i].ref) < 0)
+        return PT_NONE;
+    k->handle_file_ndefs = k->ndefs;
+  }
+  uint64_t f;
+  return pt__map_get(&k->handle_file, h, &f) ? f : PT_NONE;
+}
+
 static int write_event(otf_sink *k, const pt_event *ev) {
   locmap *m = loc_get(k, ev->location);
   if (!m) return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
@@ -529,28 +580,37 @@ static int write_event(otf_sink *k, const pt_event *ev) {
       }
       break;
     case PT_EV_IO_BEGIN:
+      if (!xattr(k, ev, OTF_XA_FILEOP, &v1) && io_begin_note(k, ev))
+        return PT_ENOMEM;
       REC(b, FILEOPBEGIN);
       put_hex(b, ev->request);
       if (has_scl) FLD(b, SCL, x);
       break;
     case PT_EV_IO_END: {
-      uint64_t h = 0, op = 0, dur;
+      uint64_t h = 0, op = 0, dur, file = ev->ref;
       xattr(k, ev, OTF_XA_HANDLE, &h);
-      xattr(k, ev, OTF_XA_FILEOP, &op);
+      if (!xattr(k, ev, OTF_XA_FILEOP, &op)) {
+        /* not from OTF: ref is a handle, the mode was on the IO_BEGIN */
+        op = io_end_op(k, ev);
+        h = ev->ref;
+        file = io_file(k, ev->ref);
+        if (file == PT_NONE) file = ev->ref;
+      }
+      uint64_t bytes = ev->size == UINT64_MAX ? 0 : ev->size; /* unknown */
       if (xattr(k, ev, OTF_XA_DURATION, &dur)) {
         REC(b, FILEOP);
-        put_hex(b, ev->ref);
+        put_hex(b, file);
         FLD(b, H, h);
         FLD(b, OP, op);
-        FLD(b, B, ev->size);
+        FLD(b, B, bytes);
         FLD(b, D, dur);
       } else {
         REC(b, FILEOPEND);
-        put_hex(b, ev->ref);
+        put_hex(b, file);
         FLD(b, MI, ev->request);
         FLD(b, H, h);
         FLD(b, OP, op);
-        FLD(b, B, ev->size);
+        FLD(b, B, bytes);
       }
       if (has_scl) FLD(b, SCL, x);
       break;
@@ -1142,6 +1202,8 @@ static void sink_free(otf_sink *k) {
   free(k->big);
   free(k->defs);
   free(k->smap);
+  free(k->iop);
+  pt__map_free(&k->handle_file);
   pt__arena_free(&k->arena);
   pt__buf_free(&k->marker.b);
   pt__buf_free(&k->line);

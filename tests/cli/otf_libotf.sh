@@ -101,4 +101,27 @@ else
   t_fail libotf_writes_zlib "could not build or run an OTF_Writer program: $(head -c 300 cc.err)"
 fi
 [ "$i" -ge 4 ] && t_pass otf_vectors_found || t_fail otf_vectors_found "only $i OTF traces under $TD/otf"
+# I/O from a source that names handles (OTF2, the recorder): OTF's record
+# gets the handle's file, the handle and the operation of the IO_BEGIN
+# (were: the handle as file id, handle 0, operation OPEN)
+cat >io.txt <<'EOF'
+# paratrace text 1
+def clock start=0 ticks_per_second=1000000000 length=100
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location id=0 group=0 type=1
+def file id=0 name="/scratch"
+def file id=1 name="/scratch/data.bin"
+def io_handle id=5 file=1 name="fd 3"
+event 10 0 io_begin handle=5 mode=1 bytes=4096 flags=0 matching=1
+event 20 0 io_end handle=5 bytes=4000 matching=1
+event 30 0 io_begin handle=5 mode=0 bytes=512 flags=0 matching=2
+event 40 0 io_end handle=5 bytes=512 matching=2
+EOF
+mkdir -p iod
+ok io_to_otf "$PT" -q convert io.txt -o iod/t.otf &&
+  otfprint iod/t.otf >io.out 2>&1 &&
+  grep -q 'EndFileOperation: process 1, file ID 1, matching ID 1, handle ID 5, operation WRITE.*bytes 4000' io.out &&
+  grep -q 'file ID 1, matching ID 2, handle ID 5, operation READ.*bytes 512' io.out &&
+  t_pass otf_io_file_and_operation ||
+  t_fail otf_io_file_and_operation "$(grep FileOperation io.out)"
 t_done
