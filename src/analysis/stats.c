@@ -271,6 +271,8 @@ static int special_of(const char *name) {
   return strcmp(name, "MPI_Finalize") == 0 ? PT__FINALIZE : PT__PLAIN;
 }
 
+static int map_loc(pt_stats *s, uint64_t id, uint64_t grp, int state);
+
 int pt_stats_def(pt_stats *s, const pt_def *d) {
   assert(s && d);
   if (s->finished) return PT_ESTATE;
@@ -319,18 +321,34 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
       break;
     }
     case PT_DEF_LOCATION: {
-      if (s->frozen) return PT_OK; /* late: ignored for the rank map */
+      /* after the first event (sources that define as they go, such as
+       * PICL): mapped to its rank now, when ranks are in use */
+      if (s->frozen && pt__kt_find(&s->locdefs, K(d->id, 0, 0, 0)))
+        return PT_OK;
       u_rec *u = pt__kt_get(&s->locdefs, K(d->id, 0, 0, 0));
       if (!u) return PT_ENOMEM;
       u->v = d->parent;
+      if (s->frozen) return map_loc(s, d->id, d->parent, 1);
       break;
     }
     case PT_DEF_LOCATION_GROUP: {
-      if (s->frozen) return PT_OK;
+      if (s->frozen && pt__kt_find(&s->groups, K(d->id, 0, 0, 0)))
+        return PT_OK;
+      if (s->frozen && s->use_ranks) /* its rank must be new */
+        for (size_t i = 0; i < s->groups.n; i++)
+          if (((u_rec *)pt__kt_at(&s->groups, i))->v == (uint64_t)d->i1)
+            return PT_OK;
       u_rec *u = pt__kt_get(&s->groups, K(d->id, 0, 0, 0));
       if (!u) return PT_ENOMEM;
       u->v = (uint64_t)d->i1;
       u->set = 1;
+      if (s->frozen) /* the locations defined before it */
+        for (size_t i = 0; i < s->locdefs.n; i++) {
+          u_rec *l = pt__kt_at(&s->locdefs, i);
+          int rc;
+          if (l->v == d->id && (rc = map_loc(s, l->k[0], l->v, 0)) < 0)
+            return rc;
+        }
       break;
     }
     default: break;
@@ -372,6 +390,29 @@ pt__loc *pt__stats_loc(pt_stats *s, uint64_t loc) {
   return L;
 }
 
+/* Location id of group grp: its state (if selected and `state`), and its
+ * rank when ranks are in use; the first location of a rank speaks for
+ * it. */
+static int map_loc(pt_stats *s, uint64_t id, uint64_t grp, int state) {
+  if (state && pt__stats_selected(s, id) && !pt__stats_loc(s, id))
+    return PT_ENOMEM;
+  if (!s->use_ranks) return PT_OK;
+  u_rec *g = pt__kt_find(&s->groups, K(grp, 0, 0, 0));
+  if (!g) return PT_OK;
+  u_rec *a = pt__kt_get(&s->loc2rank, K(id, 0, 0, 0));
+  if (!a) return PT_ENOMEM;
+  a->v = g->v;
+  a->set = 1;
+  u_rec *b = pt__kt_find(&s->rank2loc, K(g->v, 0, 0, 0));
+  if (!b) {
+    b = pt__kt_get(&s->rank2loc, K(g->v, 0, 0, 0));
+    if (!b) return PT_ENOMEM;
+    b->v = id;
+    b->set = 1;
+  }
+  return PT_OK;
+}
+
 int pt__stats_freeze(pt_stats *s) {
   if (s->frozen) return PT_OK;
   s->frozen = 1;
@@ -391,22 +432,8 @@ int pt__stats_freeze(pt_stats *s) {
   s->use_ranks = distinct;
   for (size_t i = 0; i < s->locdefs.n; i++) {
     u_rec *l = pt__kt_at(&s->locdefs, i);
-    uint64_t id = l->k[0], grp = l->v;
-    if (pt__stats_selected(s, id) && !pt__stats_loc(s, id)) return PT_ENOMEM;
-    if (!distinct) continue;
-    u_rec *g = pt__kt_find(&s->groups, K(grp, 0, 0, 0));
-    if (!g) continue;
-    u_rec *a = pt__kt_get(&s->loc2rank, K(id, 0, 0, 0));
-    if (!a) return PT_ENOMEM;
-    a->v = g->v;
-    a->set = 1;
-    u_rec *b = pt__kt_find(&s->rank2loc, K(g->v, 0, 0, 0));
-    if (!b) {
-      b = pt__kt_get(&s->rank2loc, K(g->v, 0, 0, 0));
-      if (!b) return PT_ENOMEM;
-      b->v = id;
-      b->set = 1;
-    }
+    int rc = map_loc(s, l->k[0], l->v, 1);
+    if (rc < 0) return rc;
   }
   return PT_OK;
 }

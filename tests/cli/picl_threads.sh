@@ -17,4 +17,11 @@ ok check_picl "$PT" check thr.trf >trf.out &&
   { grep -q 'OK: .* 3 messages matched' trf.out && t_pass picl_3_messages ||
       t_fail picl_3_messages "$(cat trf.out)"; }
 
+# stats read straight from the .trf (PICL defines processors as it goes:
+# the threads' locations come after the first event) equal stats of its
+# PTF conversion: threads reported as their rank (were their location ids)
+ok picl_to_ptf "$PT" -q convert thr.trf -o thr.ptf &&
+  "$PT" stats thr.trf | tail -n +2 >st_trf.txt && "$PT" stats thr.ptf | tail -n +2 >st_ptf.txt &&
+  cmp -s st_trf.txt st_ptf.txt && t_pass stats_picl_late_locations ||
+  t_fail stats_picl_late_locations "$(diff st_trf.txt st_ptf.txt | head -6)"
 t_done
