@@ -1965,6 +1965,8 @@ uint64_t pt__mpi_region_slow(int id) {
   return g_fn[id].level == 255 ? 0 : fn_region(id); /* PARATRACE_DISABLE */
 }
 
+static void fatal_as_predefined(int64_t out);
+
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
@@ -1976,6 +1978,8 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (level > pt_rec_level()) level = pt_rec_level();
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
   LOCK();
+  if (c->id == PT_MPI_ID_Comm_get_errhandler && ret == MPI_SUCCESS)
+    fatal_as_predefined(c->v[1]);
   if (c->id == PT_MPI_ID_Finalize && g_app_region) {
     /* the program's own time ends where MPI_Finalize begins */
     pt_event e = ev_zero;
@@ -2133,6 +2137,7 @@ static void enable_all(void) {
     /* disabled functions that keep request / communicator tables right
      * still pass through the recorder, without events */
     int needed = g_fn[i].sem != PT_MS_NONE ||
+                 i == PT_MPI_ID_Comm_get_errhandler ||
                  strchr(pt__mpi_kinds[i], 'c') || strchr(pt__mpi_kinds[i], 'r');
     pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
   }
@@ -2144,6 +2149,79 @@ static void enable_all(void) {
 static int g_finalized;
 static void at_exit(void) {
   if (g_tracing && !g_finalized) pt_rec_stop(NULL);
+}
+
+/* ---- fatal MPI errors --------------------------------------------------- */
+/* Open MPI's MPI_ERRORS_ARE_FATAL ends the process inside the library
+ * (ompi_mpi_abort: no MPI_Abort, no signal the recorder sees, no atexit),
+ * so a rank that hits an error lost its whole trace.  Where
+ * MPI_COMM_WORLD and MPI_COMM_SELF have that handler at MPI_Init, they
+ * get one of ours that says what MPI would have said, closes the trace as
+ * MPI_Abort does (the failing call entered, never left) and aborts as
+ * MPI_ERRORS_ARE_FATAL does; communicators made from them inherit it.  A
+ * program's own MPI_Comm_set_errhandler replaces it, and
+ * MPI_Comm_get_errhandler answers MPI_ERRORS_ARE_FATAL for it. */
+static MPI_Errhandler g_fatal = MPI_ERRHANDLER_NULL;
+/* a communicator of our own with MPI_ERRORS_ARE_FATAL: where
+ * MPI_Comm_get_errhandler takes the reference it hands out instead */
+static MPI_Comm g_fatal_ref = MPI_COMM_NULL;
+
+static void on_fatal(MPI_Comm *comm, int *code, ...) {
+  char es[MPI_MAX_ERROR_STRING] = "", cn[MPI_MAX_OBJECT_NAME] = "";
+  int l = 0;
+  PMPI_Error_string(*code, es, &l);
+  PMPI_Comm_get_name(*comm, cn, &l);
+  uint64_t r = __atomic_load_n(&pt__rec_open.region, __ATOMIC_RELAXED);
+  const char *fn = "an MPI call";
+  for (int i = 0; r && i < PT_MPI_NFUNCS; i++)
+    if (g_fn[i].region == r) fn = fn_names[i];
+  fprintf(stderr,
+          "[rank %d] *** An error occurred in %s\n"
+          "[rank %d] *** on communicator %s\n"
+          "[rank %d] *** %s\n"
+          "[rank %d] *** MPI_ERRORS_ARE_FATAL (processes in this communicator "
+          "will now abort,\n[rank %d] ***    and potentially your MPI job); "
+          "paratrace closes this rank's trace\n",
+          g_rank, fn, g_rank, cn[0] ? cn : "?", g_rank, es, g_rank, g_rank);
+  if (r && g_tracing && pt_rec_enabled()) {
+    /* the call that failed: entered, never left (as when killed in it) */
+    pt_event e;
+    ev_set(&e, on_rank0_clock(pt__rec_open.time), PT_EV_ENTER, r - 1);
+    pt_rec_event(&e);
+  }
+  __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
+  pt__mpi_before_abort();
+  PMPI_Abort(*comm, *code);
+}
+
+static void fatal_install(void) {
+  MPI_Comm cs[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+  int fatal[2] = {0, 0};
+  for (int i = 0; i < 2; i++) {
+    MPI_Errhandler cur = MPI_ERRHANDLER_NULL;
+    if (PMPI_Comm_get_errhandler(cs[i], &cur) != MPI_SUCCESS) continue;
+    fatal[i] = cur == MPI_ERRORS_ARE_FATAL;
+    PMPI_Errhandler_free(&cur);
+  }
+  if (!fatal[0] && !fatal[1]) return;
+  if (PMPI_Comm_dup(MPI_COMM_SELF, &g_fatal_ref) != MPI_SUCCESS ||
+      PMPI_Comm_set_errhandler(g_fatal_ref, MPI_ERRORS_ARE_FATAL) !=
+          MPI_SUCCESS ||
+      PMPI_Comm_create_errhandler(on_fatal, &g_fatal) != MPI_SUCCESS)
+    return;
+  for (int i = 0; i < 2; i++)
+    if (fatal[i]) PMPI_Comm_set_errhandler(cs[i], g_fatal);
+}
+
+/* MPI_Comm_get_errhandler returned our handler: MPI_ERRORS_ARE_FATAL (a
+ * reference of its own, as MPI hands out). */
+static void fatal_as_predefined(int64_t out) {
+  MPI_Errhandler *eh = (MPI_Errhandler *)(intptr_t)out;
+  if (!eh || g_fatal == MPI_ERRHANDLER_NULL || *eh != g_fatal) return;
+  MPI_Errhandler pre;
+  if (PMPI_Comm_get_errhandler(g_fatal_ref, &pre) != MPI_SUCCESS) return;
+  PMPI_Errhandler_free(eh);
+  *eh = pre;
 }
 
 void pt__mpi_after_init(int provided) {
@@ -2222,6 +2300,7 @@ void pt__mpi_after_init(int provided) {
   int64_t off = clock_offset(&at);
   g_offset0 = off;
   pt_rec_clock_offset(off, at);
+  fatal_install();
   enable_all();
 }
 
@@ -2256,6 +2335,7 @@ void pt__mpi_before_finalize(void) {
               .i0 = (int64_t)at, .i1 = off};
   pt_rec_def(&d);
   if (g_sync_comm != MPI_COMM_NULL) PMPI_Comm_free(&g_sync_comm);
+  if (g_fatal_ref != MPI_COMM_NULL) PMPI_Comm_free(&g_fatal_ref);
   write_counts();
   /* joiners close first, then the leader lists their streams */
   pt_error err = {0};

@@ -216,6 +216,29 @@ n=$(grep -c 'unclosed_region: location [012],.*(MPI_\(Allreduce\|Sendrecv\))' ab
 [ "$n" = 3 ] && t_pass "abort under record: the calls in progress shown" ||
   t_fail "abort under record: the calls in progress shown" "$(head -5 ab4.check)"
 
+# a fatal MPI error (MPI_ERRORS_ARE_FATAL: Open MPI ends the rank inside
+# the library, no MPI_Abort, no signal) on rank 1 and on rank 0 (the
+# archive's leader): the failing rank's trace is closed with the failing
+# MPI_Send entered, the archive opens without recover, every rank has
+# events; MPI_Comm_get_errhandler still answers MPI_ERRORS_ARE_FATAL and a
+# program's own MPI_ERRORS_RETURN still returns
+ok "build fatal" mpicc -o fatal "$SRC/tests/mpi/fatal.c"
+for who in 1 0; do
+  rm -rf fat.ptf
+  $RUN -np 3 "$PT" record -o fat.ptf -- ./fatal $who >fat.out 2>fat.err
+  "$PT" info fat.ptf >fat.info 2>&1
+  "$PT" check fat.ptf >fat.check 2>&1
+  if grep -q 'locations *3 defined, 3 with events' fat.info &&
+     ! grep -q 'warning' fat.info &&
+     grep -q "unclosed_region: location $who,.*(MPI_Send)" fat.check; then
+    t_pass "fatal MPI error on rank $who: trace closed, failing call shown"
+  else t_fail "fatal MPI error on rank $who: trace closed" "$(head -3 fat.info fat.check)"; fi
+  if [ "$(grep -c 'error returned' fat.out)" = 3 ] &&
+     ! grep -q 'not fatal' fat.out; then
+    t_pass "fatal MPI error on rank $who: errhandlers as the program set them"
+  else t_fail "fatal MPI error on rank $who: errhandlers" "$(cat fat.out)"; fi
+done
+
 # an existing archive is never overwritten unless asked; the program runs
 "$PT" info kill.ptf >before 2>&1
 ok "exists run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/kill.ptf" ./spin 10
