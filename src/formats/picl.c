@@ -1336,6 +1336,13 @@ static int derive(picl_src *s, const picl_evtype *t, const rec *r,
   int have = l->entry_code == r->et;
   int64_t e0 = have ? l->entry[0] : -1, e1 = have ? l->entry[1] : -1,
           e2 = have ? l->entry[2] : -1;
+  /* a wait that completed no message (a non-blocking collective's or an
+   * already completed request): its records carry no data */
+  if (r->nvals == 0 && (t->action == A_IRECV_DONE ||
+                        (t->action == A_ISEND_DONE && e0 < 0))) {
+    l->entry_code = INT64_MIN;
+    return 0;
+  }
   switch (t->action) {
     case A_ISEND:
       if (!(ev = q_event(s, PT_EV_ISEND, time, l->id))) return PT_ENOMEM;

@@ -180,4 +180,24 @@ else t_fail picl_label_on_its_processor "$(grep '^-5 ' user.trf)"; fi
   t_pass picl_no_phantom_location ||
   t_fail picl_no_phantom_location "$("$PT" info user2.ptf 2>&1 | grep locations)"
 
+# A wait that completes no message (a non-blocking collective's request)
+# reads back without a phantom receive
+cat >nbc.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def region id=1 name="MPI_Iallreduce"
+def region id=2 name="MPI_Wait"
+event 100 0 enter region=1
+event 100 0 coll_begin
+event 101 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 101 0 leave region=1
+event 110 0 enter region=2
+event 120 0 leave region=2
+TXT
+ok nbc_to_picl "$PT" -q convert nbc.txt -o nbc.trf &&
+  ok nbc_back "$PT" -q convert nbc.trf -o nbc_back.txt &&
+  { ! grep -Eq ' (irecv|recv|isend_complete) ' nbc_back.txt && t_pass nbc_wait_no_phantom_recv ||
+      t_fail nbc_wait_no_phantom_recv "$(grep -E ' (irecv|recv|isend_complete) ' nbc_back.txt)"; }
 t_done
