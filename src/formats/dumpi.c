@@ -2500,7 +2500,8 @@ static const char *const arg_alias[][2] = {
     {"oldcomm", "comm_old"},  {"newcomm", "new_comm"},
     {"newcomm", "comm_cart"}, {"newcomm", "comm_graph"},
     {"ndim", "ndims"},        {"nodes", "nnodes"},
-    {"cancelled", "flag"}};
+    {"cancelled", "flag"},    {"hosttype", "etype"}, /* File_set/get_view */
+    {"offset", "disp"}};
 
 static const pt_attr *find_arg(const dsink *k, const pt_event *e,
                                const char *name, uint32_t type) {

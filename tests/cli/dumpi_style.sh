@@ -35,4 +35,21 @@ for meta in "$TD"/dumpi/*/*.meta; do
     t_fail "$case-one-rank-unlabelled" "$(head -2 "$case-all.txt")"
   fi
 done
+# Arguments the recorder names as the MPI standard does and DUMPI
+# otherwise: MPI_File_set_view's etype and disp are DUMPI's hosttype and
+# offset (etype was printed as MPI_DATATYPE_ERROR)
+cat >view.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def region id=1 paradigm=3 name="MPI_File_set_view"
+def attribute id=1 type=1 name="etype"
+def attribute id=2 type=1 name="disp"
+event 100 0 enter region=1 {1=i:9 2=i:128}
+event 110 0 leave region=1
+TXT
+"$PT" dump --style dumpi view.txt >view.out 2>&1 &&
+  grep -q 'MPI_Datatype hosttype=9 (MPI_INT)' view.out && grep -q 'int64_t offset=128' view.out &&
+  t_pass dumpi_set_view_names || t_fail dumpi_set_view_names "$(cat view.out)"
 t_done
