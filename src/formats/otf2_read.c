@@ -1699,8 +1699,23 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   pt__otf2_capture();
   s->rd = OTF2_Reader_Open(path);
   if (!s->rd) {
+    /* the reason: libotf2's own message, else what the file holds */
+    char lib[400], why[80] = "";
+    const char *l = pt__otf2_take(lib, sizeof lib);
+    if (!l) {
+      unsigned char head[6] = {0};
+      FILE *f = fopen(path, "rb");
+      size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+      if (f) fclose(f);
+      snprintf(why, sizeof why, "%s",
+               sb.st_size == 0 ? "the file is empty"
+               : got < 5 || memcmp(head + 2, "OTF2", 4) != 0
+                   ? "no OTF2 anchor header at offset 0"
+                   : "the anchor header is damaged");
+    }
     rc = pt__err(err, PT_ECORRUPT,
-                 "%s: libotf2 cannot open this as an OTF2 anchor file", path);
+                 "%s: libotf2 cannot open this as an OTF2 anchor file (%s)",
+                 path, l ? l : why);
     src_close(s);
     return rc;
   }

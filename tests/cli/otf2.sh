@@ -94,6 +94,11 @@ ok self_to_otf2 "$PT" -q convert self.txt -o self.otf2 &&
   grep -Eq '^ +1 +1 +1 +64 B' self.st && t_pass comm_self_peer ||
   t_fail comm_self_peer "$(cat self.out; sed -n '/^Messages/,$p' self.st)"
 
+# A damaged anchor: the reason is given (libotf2's own message)
+mkdir -p badanchor && cp tiny.otf2 badanchor/t.otf2 2>/dev/null
+printf 'garbage' >badanchor/t.otf2
+fails_cleanly otf2_bad_anchor_reason 1 'OTF2 anchor file (.*[a-z].*)' "$PT" info badanchor/t.otf2
+
 # A key repeated in one event (DUMPI keeps MPI_Init's argv strings so):
 # OTF2 allows a key once per attribute list, so the repeats get attributes
 # "argv[1]", "argv[2]" of their own; libotf2 reports nothing, every value is
