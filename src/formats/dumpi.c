@@ -2193,7 +2193,7 @@ typedef struct dsink {
   int overwrite, print_mode;
   FILE *pf;
   uint64_t only_loc;
-  int warned_norank;    /* events of a location without a rank dropped */
+  pt__map norank;       /* location without a rank -> its events dropped */
   uint64_t call_enters, other_enters; /* visits of MPI calls / of others */
   int label_ranks;      /* print mode: "# rank R" before each change of rank
                            (when more than one rank is defined) */
@@ -2920,13 +2920,9 @@ static int sk_event(dsink *k, const pt_event *e) {
   if (!r) {
     /* a location that is no rank (PICL's wildcard or host processor,
      * location 2^41 + n): nothing DUMPI could hold; said once */
-    if (!k->warned_norank && k->warn) {
-      char m[200];
-      snprintf(m, sizeof m, "dumpi: the events of location %llu (no MPI "
-               "rank) are left out", (unsigned long long)e->location);
-      k->warn(k->warn_user, m);
-    }
-    k->warned_norank = 1;
+    uint64_t n = 0;
+    pt__map_get(&k->norank, e->location, &n);
+    if (pt__map_put(&k->norank, e->location, n + 1) < 0) return PT_ENOMEM;
     return PT_OK;
   }
   int label = -1;
@@ -3140,6 +3136,7 @@ static void sk_free(dsink *k) {
   pt__kt_free(&k->regions);
   pt__kt_free(&k->attrs);
   pt__map_free(&k->loc_group);
+  pt__map_free(&k->norank);
   free(k->group_rank);
   free(k->meta_kv);
   free(k->meta_tmp);
@@ -3166,6 +3163,21 @@ static int sk_close(void *st, pt_error *err) {
     snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
              "record; dropped, with the messages and requests they carry",
              x->dropped, x->mpi_name);
+    k->warn(k->warn_user, t);
+  }
+  if (k->norank.n && k->warn) { /* said once, with how much */
+    uint64_t first = UINT64_MAX, events = 0;
+    for (size_t i = 0; i < k->norank.cap; i++)
+      if (k->norank.keys[i] != UINT64_MAX) {
+        events += k->norank.vals[i];
+        if (k->norank.keys[i] < first) first = k->norank.keys[i];
+      }
+    char t[240];
+    snprintf(t, sizeof t, "dumpi: %" PRIu64 " event%s of %zu location%s "
+             "without an MPI rank (location %" PRIu64 "%s) left out",
+             events, events == 1 ? "" : "s", k->norank.n,
+             k->norank.n == 1 ? "" : "s", first,
+             k->norank.n == 1 ? "" : " and others");
     k->warn(k->warn_user, t);
   }
   if (!k->call_enters && k->other_enters && k->warn) {

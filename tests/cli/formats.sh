@@ -97,6 +97,8 @@ for src in "$TD"/otf2/*/trace/*.otf2 "$TD"/picl/reduce_mcast.trf; do
     t_pass "to_dumpi_$b"
   else t_fail "to_dumpi_$b" "$(tail -2 "d-$b.out")"; fi
 done
+grep -Eq '[0-9]+ events? of 1 location without an MPI rank' d-picl_reduce_mcast.out &&
+  t_pass dumpi_norank_counted || t_fail dumpi_norank_counted "$(cat d-picl_reduce_mcast.out)"
 grep -q 'no MPI call in the trace' "$(ls d-*reduce_mcast*.out | head -1)" &&
   t_pass "to_dumpi_empty_said" || t_fail "to_dumpi_empty_said" "no warning"
 # OTF's side files are written with the rest in the temporary directory:
