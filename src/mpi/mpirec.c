@@ -956,6 +956,112 @@ static uint64_t sum_w(const pt__mpi_call *c, const coll_shape *sh, int ja,
   return s;
 }
 
+/* ---- neighbourhood collectives: which neighbours are real ------------- */
+
+/* The neighbours of this rank in a communicator with a topology, in the
+ * order of the collective's blocks: sources (receive side) into in[],
+ * destinations (send side) into out[], at most `cap` each; counts in *nin,
+ * *nout (0 without a topology).  A Cartesian topology's non-periodic edge
+ * has MPI_PROC_NULL there: a block that moves nothing. */
+static void neighbours(MPI_Comm cm, int rank, int *in, int *nin, int *out,
+                       int *nout, int cap) {
+  int topo = MPI_UNDEFINED;
+  *nin = *nout = 0;
+  PMPI_Topo_test(cm, &topo);
+  if (topo == MPI_CART) {
+    int nd = 0;
+    PMPI_Cartdim_get(cm, &nd);
+    for (int d = 0; d < nd && 2 * d + 1 < cap; d++) {
+      int lo = MPI_PROC_NULL, hi = MPI_PROC_NULL;
+      PMPI_Cart_shift(cm, d, 1, &lo, &hi);
+      in[2 * d] = out[2 * d] = lo;
+      in[2 * d + 1] = out[2 * d + 1] = hi;
+      *nin = *nout = 2 * d + 2;
+    }
+  } else if (topo == MPI_GRAPH) {
+    int n = 0;
+    PMPI_Graph_neighbors_count(cm, rank, &n);
+    if (n > cap || PMPI_Graph_neighbors(cm, rank, n, in) != MPI_SUCCESS)
+      return;
+    memcpy(out, in, sizeof *in * (size_t)n);
+    *nin = *nout = n;
+  } else if (topo == MPI_DIST_GRAPH) {
+    int i = 0, o = 0, weighted = 0;
+    PMPI_Dist_graph_neighbors_count(cm, &i, &o, &weighted);
+    if (i > cap || o > cap) return;
+    int *w = malloc(sizeof *w * (size_t)(2 * cap));
+    if (!w) return;
+    if (PMPI_Dist_graph_neighbors(cm, i, in, weighted ? w : MPI_UNWEIGHTED,
+                                  o, out,
+                                  weighted ? w + cap : MPI_UNWEIGHTED) ==
+        MPI_SUCCESS) {
+      *nin = i;
+      *nout = o;
+    }
+    free(w);
+  }
+}
+
+/* Bytes of a side of a neighbourhood collective: per block i (n of them,
+ * nb[i] the neighbour) counts[i] (or `count` when counts is NULL) items of
+ * types[i] (or of size `size` when types is NULL); MPI_PROC_NULL blocks
+ * move nothing. */
+static uint64_t nbr_side(const int *nb, int n, int count, const int *counts,
+                         uint64_t size, const MPI_Datatype *types) {
+  uint64_t s = 0;
+  if ((counts && (uintptr_t)counts <= 4096) ||
+      (types && (uintptr_t)types <= 4096))
+    return 0;
+  for (int i = 0; i < n; i++) {
+    if (nb[i] == MPI_PROC_NULL) continue;
+    int k = counts ? counts[i] : count;
+    if (k <= 0) continue;
+    s += (uint64_t)k *
+         (types ? type_size((int64_t)(intptr_t)types[i]) : size);
+  }
+  return s;
+}
+
+/* Bytes a neighbourhood collective sends and receives at this rank, real
+ * neighbours only. */
+static void nbr_bytes(const pt__mpi_call *c, const comm_info *ci,
+                      const coll_shape *sh, uint64_t *sent, uint64_t *recvd) {
+  enum { CAP = 4096 };
+  int *in = malloc(sizeof *in * 2 * CAP), nin = 0, nout = 0;
+  if (!in) return;
+  int *out = in + CAP;
+  neighbours((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, in, &nin,
+             out, &nout, CAP);
+  int N0 = ARG('n', 0), N1 = ARG('n', 1), D0 = ARG('D', 0), D1 = ARG('D', 1);
+  const int *A0 = (const int *)(intptr_t)VAL('a', 0);
+  int n0 = N0 >= 0 ? (int)c->v[N0] : 0, n1 = N1 >= 0 ? (int)c->v[N1] : 0;
+  uint64_t s0 = sig_size(c, sh, D0), s1 = sig_size(c, sh, D1);
+  switch (sh->op) {
+    case PT_COLL_NEIGHBOR_ALLGATHER: case PT_COLL_NEIGHBOR_ALLTOALL:
+      *sent = nbr_side(out, nout, n0, NULL, s0, NULL);
+      *recvd = nbr_side(in, nin, n1, NULL, s1, NULL);
+      break;
+    case PT_COLL_NEIGHBOR_ALLGATHERV: /* b n D b a a D */
+      *sent = nbr_side(out, nout, n0, NULL, s0, NULL);
+      *recvd = nbr_side(in, nin, 0, A0, s1, NULL);
+      break;
+    case PT_COLL_NEIGHBOR_ALLTOALLV: /* b a a D b a a D */
+      *sent = nbr_side(out, nout, 0, A0, s0, NULL);
+      *recvd = nbr_side(in, nin, 0, (const int *)(intptr_t)VAL('a', 2), s1,
+                        NULL);
+      break;
+    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a A x b a A x */
+      *sent = nbr_side(out, nout, 0, A0, 0,
+                       (const MPI_Datatype *)(intptr_t)VAL('x', 0));
+      *recvd = nbr_side(in, nin, 0, (const int *)(intptr_t)VAL('a', 1), 0,
+                        (const MPI_Datatype *)(intptr_t)VAL('x', 1));
+      break;
+    default:
+      break;
+  }
+  free(in);
+}
+
 /* How many ints argument j ('a') of this call holds (0: a scalar). */
 static int array_len(const pt__mpi_call *c, int j) {
   const fninfo *f = &g_fn[c->id];
@@ -1454,7 +1560,7 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
                        uint64_t *sent, uint64_t *recvd) {
   coll_shape sh = shape_of(c, ci);
   int N0 = ARG('n', 0), N1 = ARG('n', 1), D0 = ARG('D', 0), D1 = ARG('D', 1);
-  int A0 = ARG('a', 0), A1 = ARG('a', 1), A2 = ARG('a', 2);
+  int A0 = ARG('a', 0), A2 = ARG('a', 2);
   uint64_t n = ci ? (uint64_t)ci->rsize : 0;
   int me = ci ? ci->rank : -1;
   *sent = *recvd = 0;
@@ -1486,21 +1592,19 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
       *sent = sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
       *recvd = sig_bytes(c, &sh, N0, D1);
       break;
-    case PT_COLL_ALLGATHER: case PT_COLL_NEIGHBOR_ALLGATHER:
-      *sent = sig_bytes(c, &sh, N0, D0) *
-              (sh.op == PT_COLL_ALLGATHER ? 1 : (uint64_t)sh.sendn);
+    case PT_COLL_ALLGATHER:
+      *sent = sig_bytes(c, &sh, N0, D0);
       *recvd = sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.recvn;
       break;
-    case PT_COLL_ALLGATHERV: case PT_COLL_NEIGHBOR_ALLGATHERV:
-      *sent = sig_bytes(c, &sh, N0, D0) *
-              (sh.op == PT_COLL_ALLGATHERV ? 1 : (uint64_t)sh.sendn);
+    case PT_COLL_ALLGATHERV:
+      *sent = sig_bytes(c, &sh, N0, D0);
       *recvd = sum_counts(c, &sh, A0) * sig_size(c, &sh, D1);
       break;
-    case PT_COLL_ALLTOALL: case PT_COLL_NEIGHBOR_ALLTOALL:
+    case PT_COLL_ALLTOALL:
       *sent = sig_bytes(c, &sh, N0, D0) * (uint64_t)sh.sendn;
       *recvd = sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.recvn;
       break;
-    case PT_COLL_ALLTOALLV: case PT_COLL_NEIGHBOR_ALLTOALLV: /* b a a D b a a D */
+    case PT_COLL_ALLTOALLV: /* b a a D b a a D */
       *sent = sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
       *recvd = sum_counts(c, &sh, A2) * sig_size(c, &sh, D1);
       break;
@@ -1508,9 +1612,10 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
       *sent = sum_w(c, &sh, A0, ARG('x', 0));
       *recvd = sum_w(c, &sh, A2, ARG('x', 1));
       break;
-    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a A x b a A x: types x0, x1 */
-      *sent = sum_w(c, &sh, A0, ARG('x', 0));
-      *recvd = sum_w(c, &sh, A1, ARG('x', 1));
+    case PT_COLL_NEIGHBOR_ALLGATHER: case PT_COLL_NEIGHBOR_ALLGATHERV:
+    case PT_COLL_NEIGHBOR_ALLTOALL: case PT_COLL_NEIGHBOR_ALLTOALLV:
+    case PT_COLL_NEIGHBOR_ALLTOALLW:
+      nbr_bytes(c, ci, &sh, sent, recvd);
       break;
     case PT_COLL_REDUCE_SCATTER: { /* b b a D: recvcounts on every rank */
       const int *rc = (const int *)(intptr_t)(A0 >= 0 ? c->v[A0] : 0);

@@ -644,4 +644,18 @@ grep -q ' coll_end op=3 .* received=32' ed.txt &&
   grep -q ' coll_end op=26 .* sent=16 received=16' ed.txt &&
   t_pass "edges: root-only and neighbour byte counts" ||
   t_fail "edges: byte counts" "$(grep coll_end ed.txt | head -3)"
+# neighbourhood collectives (all ten) on a non-periodic Cartesian
+# communicator and a distributed graph: bytes of real neighbours only
+# (the end ranks' MPI_PROC_NULL neighbours move nothing), as the program
+# computes them
+ok "build neighbours" mpicc -o nbrs "$SRC/tests/mpi/neighbours.c"
+rm -rf nbr.ptf
+ok "neighbours run" $RUN -np 3 "$PT" record -o nbr.ptf -- ./nbrs >nbr.out
+"$PT" dump nbr.ptf | awk '$4 == "coll_end" && !/ comm=[23] / {
+    for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    print "expect", $3, f["sent"], f["received"] }' | sort -s -k2,2 >nbr.got
+grep '^expect' nbr.out | sort -s -k2,2 >nbr.want
+if [ -s nbr.want ] && cmp -s nbr.want nbr.got; then
+  t_pass "neighbour collectives: bytes of real neighbours only"
+else t_fail "neighbour collectives: bytes of real neighbours only" "$(diff nbr.want nbr.got | head -4)"; fi
 t_done
