@@ -63,6 +63,7 @@ typedef struct pf_sink {
   uint64_t tps;
   /* state */
   int started, warned, ranks_checked, ranks_distinct;
+  uint64_t nonfinite; /* metric samples JSON cannot hold (NaN, inf) */
   uint64_t t0, events, next_flow;
   int decimals;
   /* pending messages: open hashing over a slab */
@@ -454,6 +455,11 @@ static int pf_event(pf_sink *k, const pt_event *e) {
       return flow(k, e, 1);
     case PT_EV_METRIC: {
       const char *mn = find_name(k->metrics, k->nmetrics, e->ref);
+      double v = value_num(&e->value);
+      if (!isfinite(v)) { /* left out (said at the end) */
+        k->nonfinite++;
+        return 0;
+      }
       sep(k);
       fputs("{\"ph\":\"C\",\"ts\":", k->f);
       ts(k, e->time);
@@ -462,11 +468,7 @@ static int pf_event(pf_sink *k, const pt_event *e) {
         jstr(k->f, mn);
       else
         fprintf(k->f, "\"metric %" PRIu64 "\"", e->ref);
-      double v = value_num(&e->value);
-      if (isfinite(v))
-        fprintf(k->f, ",\"args\":{\"value\":%.17g}}", v);
-      else
-        fputs(",\"args\":{\"value\":0}}", k->f);
+      fprintf(k->f, ",\"args\":{\"value\":%.17g}}", v);
       return 0;
     }
     case PT_EV_COLL_END: {
@@ -597,6 +599,13 @@ static void pf_free(pf_sink *k) {
 
 static int pf_close(void *st, pt_error *err) {
   pf_sink *k = st;
+  if (k->nonfinite && k->warn) {
+    char m[160];
+    snprintf(m, sizeof m, "perfetto: %" PRIu64 " metric sample%s not a "
+             "finite number (NaN, infinity) left out: JSON has none",
+             k->nonfinite, k->nonfinite == 1 ? "" : "s");
+    k->warn(k->warn_user, m);
+  }
   fprintf(k->f, "\n],\"displayTimeUnit\":\"ns\",\"metadata\":{"
                 "\"producer\":\"paratrace\",\"start_tick\":%" PRIu64
                 ",\"ticks_per_second\":%" PRIu64 ",\"events\":%" PRIu64 "}}\n",

@@ -50,4 +50,20 @@ done
 # --to perfetto to stdout works too
 "$PT" -q convert in1.ptf -o - --to perfetto | python3 -c 'import json,sys; json.load(sys.stdin)' &&
   t_pass stdout || t_fail stdout "stdout JSON does not parse"
+# metric samples JSON cannot hold (NaN, infinity) are left out and counted,
+# not written as 0
+cat >nan.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def metric id=0 type=3 base=10 name="m"
+event 100 0 metric metric=0 value=d:1.5
+event 101 0 metric metric=0 value=d:nan
+event 102 0 metric metric=0 value=d:-inf
+TXT
+"$PT" convert nan.txt -o nan.json >nan.out 2>&1 &&
+  python3 -c 'import json,sys; d=json.load(open("nan.json")); c=[e for e in d["traceEvents"] if e.get("ph")=="C"]; sys.exit(0 if len(c)==1 and c[0]["args"]["value"]==1.5 else 1)' &&
+  grep -q '2 metric samples not a finite number' nan.out && t_pass nonfinite_metrics_left_out ||
+  t_fail nonfinite_metrics_left_out "$(cat nan.out; grep '"C"' nan.json)"
 t_done
