@@ -863,8 +863,13 @@ static int int_value(const void *p) {
 
 /* ---- collectives: which arguments count, and their lengths ------------- */
 
+/* A rank's part in a rooted collective on an intercommunicator: the
+ * root passes MPI_ROOT, the rest of its group MPI_PROC_NULL (no part at
+ * all), the other group the root's rank in that (remote) group. */
+enum { ROLE_INTRA, ROLE_ROOT, ROLE_LEAF, ROLE_NONE };
+
 typedef struct coll_shape {
-  int op, is_root;
+  int op, is_root, role; /* role: ROLE_* */
   int64_t sendn, recvn; /* entries of the send / receive side arrays */
   int second_b;         /* position of the receive buffer */
   const char *kinds;    /* the function's argument kinds */
@@ -892,6 +897,10 @@ static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
   coll_shape sh = {.op = g_fn[c->id].coll};
   int64_t root = ARG('k', 0) >= 0 ? VAL('k', 0) : -1;
   sh.is_root = ci && !ci->inter ? ci->rank == root : root == MPI_ROOT;
+  sh.role = !ci || !ci->inter || ARG('k', 0) < 0 ? ROLE_INTRA
+            : root == MPI_ROOT                    ? ROLE_ROOT
+            : root == MPI_PROC_NULL               ? ROLE_NONE
+                                                  : ROLE_LEAF;
   sh.sendn = sh.recvn = ci ? ci->rsize : 0;
   if (sh.op >= PT_COLL_NEIGHBOR_ALLGATHER && sh.op <= PT_COLL_NEIGHBOR_ALLTOALLW)
     degrees((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, &sh.recvn,
@@ -903,12 +912,21 @@ static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
 
 /* Does argument j of this collective mean anything at this rank?  (The
  * receive side of a gather and the send side of a scatter only at the
- * root: elsewhere they may be garbage and must not be read.) */
+ * root: elsewhere they may be garbage and must not be read.  On an
+ * intercommunicator the root's side only at the root, the other side only
+ * in the remote group, nothing at MPI_PROC_NULL.) */
 static int coll_significant(const coll_shape *sh, int j) {
   /* the root, the communicator and the request are not a buffer's side */
   char k = sh->kinds ? sh->kinds[j] : 0;
   if (k == 'k' || k == 'C' || k == 'r') return 1;
   int recv_side = j > sh->second_b;
+  if (sh->role == ROLE_NONE) return 0;
+  if (sh->role != ROLE_INTRA &&
+      (sh->op == PT_COLL_GATHER || sh->op == PT_COLL_GATHERV))
+    return recv_side == (sh->role == ROLE_ROOT);
+  if (sh->role != ROLE_INTRA &&
+      (sh->op == PT_COLL_SCATTER || sh->op == PT_COLL_SCATTERV))
+    return recv_side != (sh->role == ROLE_ROOT);
   if (sh->op == PT_COLL_GATHER || sh->op == PT_COLL_GATHERV)
     return !recv_side || sh->is_root;
   if (sh->op == PT_COLL_SCATTER || sh->op == PT_COLL_SCATTERV)
@@ -1572,6 +1590,7 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
     case PT_COLL_REDUCE:
       *sent = sig_bytes(c, &sh, N0, D0);
       if (sh.is_root) *recvd = *sent;
+      if (sh.role == ROLE_ROOT) *sent = 0; /* the other group sends */
       break;
     case PT_COLL_ALLREDUCE: case PT_COLL_SCAN: case PT_COLL_EXSCAN:
       *sent = *recvd = sig_bytes(c, &sh, N0, D0);
@@ -1842,9 +1861,16 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       b.time = t0;
       b.kind = PT_EV_COLL_BEGIN;
       emit(&b);
+      /* the root as a COMM_WORLD rank: on an intercommunicator this rank
+       * (MPI_ROOT), unknown here (MPI_PROC_NULL: no part) or a rank of
+       * the remote group, which world_rank() translates */
       int64_t root = -1;
-      if (ARG('k', 0) >= 0 && ci && !ci->inter)
-        root = world_rank(ci, (int)VAL('k', 0));
+      if (ARG('k', 0) >= 0 && ci) {
+        int k = (int)VAL('k', 0);
+        root = ci->inter && k == MPI_ROOT ? g_rank
+               : ci->inter && k == MPI_PROC_NULL ? -1
+               : world_rank(ci, k);
+      }
       c->pdest = root == INT64_MIN ? -1 : root;
       c->pbytes = sent + recvd;
       pt_event e = ev_zero;

@@ -658,4 +658,18 @@ grep '^expect' nbr.out | sort -s -k2,2 >nbr.want
 if [ -s nbr.want ] && cmp -s nbr.want nbr.got; then
   t_pass "neighbour collectives: bytes of real neighbours only"
 else t_fail "neighbour collectives: bytes of real neighbours only" "$(diff nbr.want nbr.got | head -4)"; fi
+# rooted collectives on an intercommunicator: MPI_ROOT sends (root = its
+# own rank), MPI_PROC_NULL takes no part (root -1, no bytes), the other
+# group receives from the root given as its COMM_WORLD rank
+ok "build intercoll" mpicc -o icoll "$SRC/tests/mpi/intercoll.c"
+rm -rf icoll.ptf
+ok "intercoll run" $RUN -np 4 "$PT" record -o icoll.ptf -- ./icoll >icoll.out
+"$PT" dump icoll.ptf | awk '$4 == "coll_end" && !/ comm=[23] / {
+    for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    print "expect", $3, f["root"], f["sent"], f["received"] }' |
+  sort -s -k2,2 >icoll.got
+grep '^expect' icoll.out | sort -s -k2,2 >icoll.want
+if [ -s icoll.want ] && cmp -s icoll.want icoll.got; then
+  t_pass "intercommunicator collectives: root and bytes per rank"
+else t_fail "intercommunicator collectives: root and bytes per rank" "$(diff icoll.want icoll.got | head -4)"; fi
 t_done
