@@ -44,6 +44,7 @@
 #include "formats/dumpi.h"
 #include "paratrace/profile.h"
 #include "paratrace/record.h"
+#include "profile/profile_int.h"
 
 int64_t pt__rec_offset(void); /* record.c */
 
@@ -1568,6 +1569,28 @@ static void start(const pt__mpi_call *c, int64_t h, uint64_t t) {
   }
 }
 
+/* Profile mode: the partners of the persistent requests an MPI_Start /
+ * MPI_Startall started (a destination key each: the rank, with
+ * PT__PROFILE_FROM for a receive's source; the same key once, its bytes
+ * summed).  Set by semantics(), read by pt__mpi_end() in the same
+ * thread. */
+enum { MAX_PARTS = 64 };
+static __thread uint64_t t_part_key[MAX_PARTS], t_part_bytes[MAX_PARTS];
+static __thread int t_nparts;
+
+static void part_add(const req *r) {
+  if (r->peer < 0) return; /* MPI_ANY_SOURCE, unknown: no destination */
+  uint64_t k = (uint64_t)r->peer | (r->kind == RQ_RECV ? PT__PROFILE_FROM : 0);
+  for (int i = 0; i < t_nparts; i++)
+    if (t_part_key[i] == k) {
+      t_part_bytes[i] += r->bytes;
+      return;
+    }
+  if (t_nparts == MAX_PARTS) return;
+  t_part_key[t_nparts] = k;
+  t_part_bytes[t_nparts++] = r->bytes;
+}
+
 static const MPI_Status *status_arg(const pt__mpi_call *c, int q) {
   int s = ARG('s', 0) >= 0 ? ARG('s', 0) : ARG('S', 0);
   if (s < 0 || !c->v[s]) return NULL;
@@ -1799,12 +1822,14 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
        * partner if they share one) */
       const MPI_Request *hs = f->sem == PT_MS_START ? c->reqs_inline : c->reqs;
       int n = f->sem == PT_MS_START ? (c->nreqs == 1) : c->nreqs, first = 1;
+      t_nparts = 0;
       for (int q = 0; ok && hs && q < n; q++) {
         req *r = req_get(c, (int64_t)(intptr_t)hs[q]);
         if (r && r->persistent && r->peer != INT64_MIN) {
           c->pbytes += r->bytes;
           c->pdest = first || c->pdest == r->peer ? r->peer : -1;
           first = 0;
+          if (g_profiling) part_add(r);
         }
         start(c, (int64_t)(intptr_t)hs[q], t0);
       }
@@ -2185,9 +2210,17 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       const char *mod = NULL;
       uint64_t offs = 0;
       uint64_t site = pt_profile_site(p, app_caller(caller), &mod, &offs);
-      pt_profile_comm(p, site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id,
-                      fn_names[c->id], mod, offs, c->pdest, c->pbytes, raw0,
-                      raw1, PT_PROFILE_SYNC_ESTIMATE);
+      uint64_t key = site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id;
+      /* a start: one destination per partner, each with its direction
+       * (the statement's name does not say whether it sends) */
+      if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL)
+        pt__profile_comm_multi(p, key, fn_names[c->id], mod, offs,
+                               t_part_key, t_part_bytes,
+                               ret == MPI_SUCCESS ? (size_t)t_nparts : 0,
+                               raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
+      else
+        pt_profile_comm(p, key, fn_names[c->id], mod, offs, c->pdest,
+                        c->pbytes, raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
     }
   }
   if (c->owned & 1) free(c->sts);

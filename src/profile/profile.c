@@ -377,6 +377,37 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
   return PT_OK;
 }
 
+int pt__profile_comm_multi(pt_profile *p, uint64_t key, const char *name,
+                           const char *module, uint64_t offset,
+                           const uint64_t *keys, const uint64_t *bytes,
+                           size_t n, uint64_t t0, uint64_t t1,
+                           uint64_t sync_ns) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) total += bytes[i];
+  int rc = pt_profile_comm(p, key, name, module, offset, -1, total, t0, t1,
+                           sync_ns);
+  if (rc != PT_OK || !n) return rc;
+  uint32_t cur = p->depth ? p->stack[p->depth - 1].node : 0;
+  int created = 0;
+  uint32_t id = pt__profile_child(p, cur, PT_PROFILE_COMM, key, &created);
+  if (id == UINT32_MAX) return PT_OK; /* counted as dropped already */
+  uint64_t dur = t1 - t0, share = dur / n;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t did = pt__profile_child(p, id, PT_PROFILE_DEST, keys[i],
+                                     &created);
+    if (did == UINT32_MAX) {
+      p->dropped++;
+      continue;
+    }
+    /* the first partner takes the remainder: the shares add up */
+    uint64_t d = share + (i == 0 ? dur - share * n : 0);
+    account(p, did, d, bytes[i],
+            sync_ns == PT_PROFILE_SYNC_ESTIMATE ? sync_ns
+            : sync_ns / n + (i == 0 ? sync_ns - sync_ns / n * n : 0));
+  }
+  return PT_OK;
+}
+
 /* ---- code sites ---------------------------------------------------------- */
 
 int pt__code_module(const void *addr, uint64_t *offset, char *path,

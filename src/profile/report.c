@@ -329,7 +329,9 @@ static void label(rep *r, uint32_t id, char *b, size_t n) {
      * root of a rooted collective */
     const char *st = nd->parent < r->p->n ? r->p->nodes[nd->parent].name : "";
     const char *arrow = "->";
-    if (strcasestr(st, "bcast") || strcasestr(st, "reduce") ||
+    if (nd->key & PT__PROFILE_FROM)
+      arrow = "<-";
+    else if (strcasestr(st, "bcast") || strcasestr(st, "reduce") ||
         strcasestr(st, "gather") || strcasestr(st, "scatter"))
       arrow = strcasestr(st, "allreduce") || strcasestr(st, "allgather") ||
                       strcasestr(st, "reduce_scatter")
@@ -337,7 +339,7 @@ static void label(rep *r, uint32_t id, char *b, size_t n) {
                   : "root"; /* (also MPI_Ibcast, MPI_Ireduce, ...) */
     else if (strcasestr(st, "recv") && !strcasestr(st, "sendrecv"))
       arrow = "<-";
-    snprintf(b, n, "%s rank %" PRIu64, arrow, nd->key);
+    snprintf(b, n, "%s rank %" PRIu64, arrow, nd->key & ~PT__PROFILE_FROM);
     break;
   }
   case PT_PROFILE_PROC:
@@ -391,13 +393,17 @@ static void print_node(rep *r, uint32_t id, int depth) {
     fprintf(r->out, "%d,%s,", depth, pt_profile_kind_name((int)nd->kind));
     /* A procedure without a recorded name is named by its resolved
      * entry address. */
-    const char *nm = nd->kind == PT_PROFILE_DEST ? "" : nd->name;
+    /* a destination: no name, its rank in the next column; "<-" for the
+     * partner of a receive whose statement does not say so */
+    const char *nm = nd->kind != PT_PROFILE_DEST       ? nd->name
+                     : nd->key & PT__PROFILE_FROM      ? "<-"
+                                                       : "";
     if (!*nm && nd->kind == PT_PROFILE_PROC && r->where && r->where[id])
       nm = r->where[id];
     csv_str(r->out, nm);
     fputc(',', r->out);
     if (nd->kind == PT_PROFILE_DEST)
-      fprintf(r->out, "%" PRIu64, nd->key);
+      fprintf(r->out, "%" PRIu64, nd->key & ~PT__PROFILE_FROM);
     else
       csv_str(r->out, where ? where : "");
     fprintf(r->out,

@@ -284,6 +284,20 @@ ok "profile families run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$S
 [ "$(cat pf.bytes)" = "0 0 320 160" ] &&
   t_pass "profile: persistent requests counted at their starts" ||
   t_fail "profile: persistent requests counted at their starts" "init/init/startall/start bytes: $(cat pf.bytes)"
+# ... with a destination per partner and its direction: MPI_Startall of a
+# send and a receive has both (2 ranks: "-> rank" and "<- rank" lines),
+# MPI_Start of the persistent receive "<- rank", of the send "-> rank"
+"$PT" profile --csv pf.ptf 2>/dev/null |
+  awk -F, '$2 == "statement" { s = ($3 ~ /^MPI_Start(all)?$/) ? $3 " " $4 : ""
+                               if (s != "") { from[s] += 0; to[s] += 0 }; next }
+           $2 == "destination" && s != "" { if ($3 == "<-") from[s]++; else to[s]++; next }
+           { s = "" }
+           END { for (k in from) { split(k, w, " "); print w[1], from[k], to[k] } }' |
+  sort >pf.dest
+printf 'MPI_Start 0 2\nMPI_Start 2 0\nMPI_Startall 2 2\n' >pf.want
+if cmp -s pf.want pf.dest; then
+  t_pass "profile: MPI_Start/MPI_Startall partners with their direction"
+else t_fail "profile: MPI_Start/MPI_Startall partners with their direction" "$(tr '\n' ';' <pf.dest)"; fi
 rm -rf both.ptf
 ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
   -x PARATRACE_OUTPUT="$PWD/both.ptf" ./fig12 3
