@@ -2331,9 +2331,15 @@ static MPI_Errhandler g_fatal = MPI_ERRHANDLER_NULL;
 static MPI_Comm g_fatal_ref = MPI_COMM_NULL;
 
 static void on_fatal(MPI_Comm *comm, int *code, ...) {
+  /* an error in the calls below (an error code MPI does not know, a
+   * communicator that is not one) comes back here: it returns to them */
+  static __thread int inside;
+  if (inside) return;
+  inside = 1;
   char es[MPI_MAX_ERROR_STRING] = "", cn[MPI_MAX_OBJECT_NAME] = "";
   int l = 0;
-  PMPI_Error_string(*code, es, &l);
+  if (PMPI_Error_string(*code, es, &l) != MPI_SUCCESS || !es[0])
+    snprintf(es, sizeof es, "error code %d", *code);
   PMPI_Comm_get_name(*comm, cn, &l);
   uint64_t r = __atomic_load_n(&pt__rec_open.region, __ATOMIC_RELAXED);
   const char *fn = "an MPI call";
@@ -2346,7 +2352,8 @@ static void on_fatal(MPI_Comm *comm, int *code, ...) {
           "[rank %d] *** MPI_ERRORS_ARE_FATAL (processes in this communicator "
           "will now abort,\n[rank %d] ***    and potentially your MPI job); "
           "paratrace closes this rank's trace\n",
-          g_rank, fn, g_rank, cn[0] ? cn : "?", g_rank, es, g_rank, g_rank);
+          g_rank, fn, g_rank, cn[0] ? cn : "(unnamed)", g_rank, es, g_rank,
+          g_rank);
   if (r && g_tracing && pt_rec_enabled()) {
     /* the call that failed: entered, never left (as when killed in it) */
     pt_event e;

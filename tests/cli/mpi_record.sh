@@ -238,6 +238,17 @@ for who in 1 0; do
     t_pass "fatal MPI error on rank $who: errhandlers as the program set them"
   else t_fail "fatal MPI error on rank $who: errhandlers" "$(cat fat.out)"; fi
 done
+# an error code MPI has no string for: the handler's own failing call
+# does not stop the close
+rm -rf fat.ptf
+$RUN -np 3 "$PT" record -o fat.ptf -- ./fatal 2 code >fat.out 2>fat.err
+"$PT" info fat.ptf >fat.info 2>&1
+"$PT" check fat.ptf >fat.check 2>&1
+if grep -q 'locations *3 defined, 3 with events' fat.info &&
+   ! grep -q 'warning' fat.info && grep -q 'error code 123456' fat.err &&
+   grep -q "unclosed_region: location 2,.*(MPI_Comm_call_errhandler)" fat.check; then
+  t_pass "fatal MPI error with an unknown error code: trace closed"
+else t_fail "fatal MPI error with an unknown error code: trace closed" "$(head -3 fat.info fat.check fat.err)"; fi
 
 # an existing archive is never overwritten unless asked; the program runs
 "$PT" info kill.ptf >before 2>&1

@@ -2,10 +2,13 @@
  * one rank: every rank's trace must be closed, the failing call entered.
  * Before it: MPI_Comm_get_errhandler still says MPI_ERRORS_ARE_FATAL,
  * and a communicator the program set to MPI_ERRORS_RETURN returns the
- * error.  Usage: fatal RANK (the rank that sends to an invalid rank) */
+ * error.  Usage: fatal RANK [code] (the rank that sends to an invalid
+ * rank; with `code`, that raises an error code MPI does not know, whose
+ * error string fails in the handler) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv) {
   int rank, size, x = 0;
@@ -31,7 +34,10 @@ int main(int argc, char **argv) {
                          (rank + size - 1) % size, 0, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
   fflush(stdout);
-  if (rank == who) MPI_Send(&x, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
+  if (rank == who && argc > 2 && !strcmp(argv[2], "code"))
+    MPI_Comm_call_errhandler(MPI_COMM_WORLD, 123456);
+  else if (rank == who)
+    MPI_Send(&x, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
   return 0;
