@@ -10,16 +10,21 @@
  * order of first appearance; with streams = M > 0 locations are spread
  * round-robin over M streams in order of first appearance.  Summaries and
  * snapshots are buffered and written per stream in time order at close, so
- * merging streams cannot put them out of order. */
+ * merging streams (or a source that gives them in any order) cannot put
+ * them out of order; beyond PTF_AUX_MEM bytes the buffer is sorted into a
+ * run file next to the output, and the runs are merged at close (memory
+ * stays bounded whatever their number). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
 #include "formats/registry.h"
 #include "store/archive.h"
+#include "store/block.h"
 #include "store/map.h"
 
 /* ---- probe ------------------------------------------------------------- */
@@ -163,6 +168,8 @@ static pt_reader *src_reader(void *st) { return ((ptf_src *)st)->r; }
 
 /* ---- sink -------------------------------------------------------------- */
 
+#define PTF_AUX_MEM ((size_t)128 << 20)
+
 typedef struct auxitem {
   uint64_t stream, seq;
   pt_item item;
@@ -175,17 +182,12 @@ typedef struct ptf_sink {
   uint64_t nlocs_seen; /* order of first appearance */
   uint64_t last_loc;   /* cache of the last event's location */
   pt_stream *last_s;
-  /* Summaries and snapshots go straight to a stream that holds one
-   * location (the source gives them in time order); those of streams
-   * holding several are sorted at close, in memory up to PTF_AUX_MAX
-   * bytes, and all left out beyond that (they are derived data: `paratrace
-   * summarize` makes them again), with a warning. */
-  pt__map stream_nlocs; /* stream id -> locations placed in it */
   auxitem *aux;         /* buffered summaries and snapshots */
   size_t naux, capaux, aux_bytes;
-  int aux_dropped;
-  pt_warn_fn warn;
-  void *warn_user;
+  uint64_t aux_seq;     /* arrival order, across runs */
+  char *path;           /* the output (temporary) path: runs go next to it */
+  size_t nruns;         /* run files PATH.auxrun-N written so far */
+  size_t aux_mem;       /* buffer bytes before a run is written */
   pt__arena arena;
   char err[768];
 } ptf_sink;
@@ -200,8 +202,6 @@ static int sink_open(void **st, const char *path, const pt_sink_opts *o,
     wo.block_size = o->block_size;
     wo.level = o->level;
     k->m = o->streams;
-    k->warn = o->warn;
-    k->warn_user = o->warn_user;
     wo.threads = o->threads > 0 ? o->threads : 0;
   }
   if (!o || o->threads == 0)
@@ -213,7 +213,15 @@ static int sink_open(void **st, const char *path, const pt_sink_opts *o,
     free(k);
     return rc;
   }
+  if (!(k->path = strdup(path))) {
+    pt_writer_abort(k->w);
+    free(k);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
   k->last_loc = PT_NONE;
+  /* params "aux_mem=BYTES": the buffer's size (tests make it small) */
+  const char *am = o && o->params ? strstr(o->params, "aux_mem=") : NULL;
+  k->aux_mem = am ? (size_t)strtoull(am + 8, NULL, 10) : PTF_AUX_MEM;
   *st = k;
   return PT_OK;
 }
@@ -228,17 +236,6 @@ static int kerr(ptf_sink *k, int rc, const char *fmt, ...) {
 }
 
 /* The stream id of a location, assigning one on first appearance. */
-/* Location loc goes to stream sid. */
-static int put_loc(ptf_sink *k, uint64_t loc, uint64_t sid) {
-  if (pt__map_put(&k->loc_stream, loc, sid))
-    return kerr(k, PT_EINVAL, "location id %" PRIu64 " is reserved", loc);
-  uint64_t n = 0;
-  pt__map_get(&k->stream_nlocs, sid, &n);
-  if (pt__map_put(&k->stream_nlocs, sid, n + 1))
-    return kerr(k, PT_ENOMEM, "out of memory");
-  return PT_OK;
-}
-
 static int place(ptf_sink *k, uint64_t loc, uint64_t *sid) {
   if (pt__map_get(&k->loc_stream, loc, sid)) return PT_OK;
   uint64_t order = k->nlocs_seen++;
@@ -246,7 +243,9 @@ static int place(ptf_sink *k, uint64_t loc, uint64_t *sid) {
   if (*sid >= PT__MAX_STREAMS)
     return kerr(k, PT_ELIMIT, "location %" PRIu64 ": more than 2^24 streams",
                 loc);
-  return put_loc(k, loc, *sid);
+  if (pt__map_put(&k->loc_stream, loc, *sid))
+    return kerr(k, PT_EINVAL, "location id %" PRIu64 " is reserved", loc);
+  return PT_OK;
 }
 
 static int stream_of(ptf_sink *k, uint64_t loc, pt_stream **s) {
@@ -258,43 +257,90 @@ static int stream_of(ptf_sink *k, uint64_t loc, pt_stream **s) {
   return PT_OK;
 }
 
-#define PTF_AUX_MAX ((size_t)512 << 20)
+static uint64_t aux_time(const auxitem *a) {
+  return a->item.type == PT_ITEM_SUMMARY ? a->item.u.summary.time
+                                         : a->item.u.snapshot.time;
+}
+
+static int cmp_aux(const void *pa, const void *pb) {
+  const auxitem *a = pa, *b = pb;
+  if (a->stream != b->stream) return a->stream < b->stream ? -1 : 1;
+  uint64_t ta = aux_time(a), tb = aux_time(b);
+  if (ta != tb) return ta < tb ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Run files: records of u64 stream, u64 seq, u32 item type, u32 length,
+ * then the item in the archive's own encoding (time absolute). */
+static char *run_path(const ptf_sink *k, size_t i) {
+  size_t n = strlen(k->path) + 40;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s.auxrun-%zu", k->path, i);
+  return p;
+}
+
+static void put_u64le(uint8_t *q, uint64_t v) {
+  for (int i = 0; i < 8; i++) q[i] = (uint8_t)(v >> (8 * i));
+}
+static uint64_t get_u64le(const uint8_t *q) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = v << 8 | q[i];
+  return v;
+}
+
+/* The buffer, sorted, into run file k->nruns; the buffer is emptied. */
+static int spill(ptf_sink *k) {
+  qsort(k->aux, k->naux, sizeof *k->aux, cmp_aux);
+  char *p = run_path(k, k->nruns);
+  if (!p) return kerr(k, PT_ENOMEM, "out of memory");
+  FILE *f = fopen(p, "wb");
+  if (!f) {
+    kerr(k, PT_EIO, "%s: %s", p, strerror(errno));
+    free(p);
+    return PT_EIO;
+  }
+  k->nruns++;
+  pt__buf b = {0};
+  int rc = PT_OK;
+  for (size_t i = 0; rc == PT_OK && i < k->naux; i++) {
+    const pt_item *it = &k->aux[i].item;
+    size_t bound = it->type == PT_ITEM_SUMMARY
+                       ? PT__SUM_BOUND
+                       : pt__snapshot_bound(&it->u.snapshot);
+    if (!bound) {
+      rc = kerr(k, PT_EINVAL, "invalid snapshot event");
+      break;
+    }
+    b.len = 0;
+    if (pt__buf_reserve(&b, 24 + bound)) {
+      rc = kerr(k, PT_ENOMEM, "out of memory");
+      break;
+    }
+    uint64_t prev = 0;
+    size_t n = it->type == PT_ITEM_SUMMARY
+                   ? pt__summary_put(b.p + 24, &it->u.summary, &prev)
+                   : pt__snapshot_put(b.p + 24, &it->u.snapshot, &prev);
+    put_u64le(b.p, k->aux[i].stream);
+    put_u64le(b.p + 8, k->aux[i].seq);
+    put_u64le(b.p + 16, (uint64_t)it->type | (uint64_t)n << 32);
+    if (fwrite(b.p, 1, 24 + n, f) != 24 + n)
+      rc = kerr(k, PT_EIO, "%s: %s", p, strerror(errno));
+  }
+  if (fclose(f) != 0 && rc == PT_OK)
+    rc = kerr(k, PT_EIO, "%s: %s", p, strerror(errno));
+  pt__buf_free(&b);
+  free(p);
+  k->naux = 0;
+  k->aux_bytes = 0;
+  pt__arena_reset(&k->arena);
+  return rc;
+}
 
 static int buffer_aux(ptf_sink *k, const pt_item *it, uint64_t loc) {
-  uint64_t sid, nlocs = 0;
+  uint64_t sid;
   int rc = place(k, loc, &sid);
   if (rc) return rc;
-  pt__map_get(&k->stream_nlocs, sid, &nlocs);
-  if (nlocs <= 1) { /* straight to the stream, in the source's order */
-    pt_stream *s;
-    if ((rc = pt_writer_stream(k->w, sid, &s)))
-      return kerr(k, rc, "%s", pt_writer_errmsg(k->w));
-    rc = it->type == PT_ITEM_SUMMARY ? pt_stream_summary(s, &it->u.summary)
-                                     : pt_stream_snapshot(s, &it->u.snapshot);
-    if (rc) return kerr(k, rc, "%s", pt_stream_errmsg(s));
-    return PT_OK;
-  }
-  if (k->aux_dropped) return PT_OK;
-  size_t extra = it->type == PT_ITEM_SNAPSHOT
-                     ? it->u.snapshot.event.nattrs * sizeof(pt_attr) + 64
-                     : 0;
-  k->aux_bytes += sizeof(auxitem) + extra;
-  if (k->aux_bytes > PTF_AUX_MAX) {
-    k->aux_dropped = 1;
-    free(k->aux);
-    k->aux = NULL;
-    k->naux = k->capaux = 0;
-    if (k->warn) {
-      char msg[400];
-      snprintf(msg, sizeof msg,
-               "summaries and snapshots left out: those of the locations "
-               "sharing a stream need more than %zu MiB to put in time "
-               "order; `paratrace summarize` makes them again from the "
-               "events", PTF_AUX_MAX >> 20);
-      k->warn(k->warn_user, msg);
-    }
-    return PT_OK;
-  }
+  if (k->aux_bytes > k->aux_mem && (rc = spill(k)) < 0) return rc;
   if (k->naux == k->capaux) {
     size_t nc = k->capaux ? k->capaux * 2 : 256;
     auxitem *na = realloc(k->aux, nc * sizeof *na);
@@ -304,12 +350,16 @@ static int buffer_aux(ptf_sink *k, const pt_item *it, uint64_t loc) {
   }
   auxitem *a = &k->aux[k->naux];
   a->stream = sid;
-  a->seq = k->naux;
+  a->seq = k->aux_seq++;
   a->item = *it;
-  if (it->type == PT_ITEM_SNAPSHOT &&
-      pt__event_copy(&k->arena, &a->item.u.snapshot.event,
-                     &it->u.snapshot.event))
-    return kerr(k, PT_ENOMEM, "out of memory");
+  k->aux_bytes += 2 * sizeof *a; /* and the array's doubling */
+  if (it->type == PT_ITEM_SNAPSHOT) {
+    const pt_event *e = &it->u.snapshot.event;
+    k->aux_bytes += 64 + e->nattrs * (sizeof(pt_attr) + 16) +
+                    (e->text ? strlen(e->text) : 0);
+    if (pt__event_copy(&k->arena, &a->item.u.snapshot.event, e))
+      return kerr(k, PT_ENOMEM, "out of memory");
+  }
   k->naux++;
   return PT_OK;
 }
@@ -356,7 +406,10 @@ static int sink_write(void *st, const pt_item *it) {
         return kerr(k, PT_ELIMIT, "stream id %" PRIu64 " above 2^24",
                     it->u.stream.stream);
       k->nlocs_seen++;
-      return put_loc(k, it->u.stream.location, it->u.stream.stream);
+      if (pt__map_put(&k->loc_stream, it->u.stream.location,
+                      it->u.stream.stream))
+        return kerr(k, PT_EINVAL, "location id is reserved");
+      return PT_OK;
     }
     case PT_ITEM_SUMMARY:
       return buffer_aux(k, it, it->u.summary.location);
@@ -367,42 +420,112 @@ static int sink_write(void *st, const pt_item *it) {
   }
 }
 
-static uint64_t aux_time(const auxitem *a) {
-  return a->item.type == PT_ITEM_SUMMARY ? a->item.u.summary.time
-                                         : a->item.u.snapshot.time;
-}
-
-static int cmp_aux(const void *pa, const void *pb) {
-  const auxitem *a = pa, *b = pb;
-  if (a->stream != b->stream) return a->stream < b->stream ? -1 : 1;
-  uint64_t ta = aux_time(a), tb = aux_time(b);
-  if (ta != tb) return ta < tb ? -1 : 1;
-  return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 static void sink_free(ptf_sink *k) {
+  for (size_t i = 0; i < k->nruns; i++) { /* the runs are never output */
+    char *p = run_path(k, i);
+    if (p) unlink(p);
+    free(p);
+  }
   pt__map_free(&k->loc_stream);
-  pt__map_free(&k->stream_nlocs);
   free(k->aux);
+  free(k->path);
   pt__arena_free(&k->arena);
   free(k);
+}
+
+static int write_aux(ptf_sink *k, uint64_t sid, const pt_item *it,
+                     pt_error *err) {
+  pt_stream *s;
+  int rc = pt_writer_stream(k->w, sid, &s);
+  if (rc) return pt__err(err, rc, "%s", pt_writer_errmsg(k->w));
+  rc = it->type == PT_ITEM_SUMMARY ? pt_stream_summary(s, &it->u.summary)
+                                   : pt_stream_snapshot(s, &it->u.snapshot);
+  if (rc) return pt__err(err, rc, "%s", pt_stream_errmsg(s));
+  return PT_OK;
+}
+
+/* A run being merged: its current item (decoded into `item`). */
+typedef struct runrd {
+  FILE *f;
+  auxitem cur;
+  int live;
+  pt__buf raw;
+  pt__arena scratch;
+} runrd;
+
+static int run_next(ptf_sink *k, runrd *r, size_t i, pt_error *err) {
+  uint8_t h[24];
+  size_t got = fread(h, 1, 24, r->f);
+  if (got == 0 && feof(r->f)) {
+    r->live = 0;
+    return PT_OK;
+  }
+  uint64_t tl = get_u64le(h + 16);
+  uint32_t type = (uint32_t)tl, n = (uint32_t)(tl >> 32);
+  r->raw.len = 0;
+  if (got != 24 || (type != PT_ITEM_SUMMARY && type != PT_ITEM_SNAPSHOT) ||
+      pt__buf_reserve(&r->raw, n ? n : 1) || fread(r->raw.p, 1, n, r->f) != n)
+    return pt__err(err, PT_EIO, "%s.auxrun-%zu: cannot read it back",
+                   k->path, i);
+  r->cur.stream = get_u64le(h);
+  r->cur.seq = get_u64le(h + 8);
+  r->cur.item.type = type;
+  pt__dec d;
+  pt__dec_init(&d, r->raw.p, n, 0, &r->scratch);
+  const char *why = NULL;
+  int rc = type == PT_ITEM_SUMMARY
+               ? pt__summary_get(&d, &r->cur.item.u.summary, &why)
+               : pt__snapshot_get(&d, &r->cur.item.u.snapshot, &why);
+  if (rc)
+    return pt__err(err, rc, "%s.auxrun-%zu: %s", k->path, i,
+                   why ? why : pt_strerror(rc));
+  r->live = 1;
+  return PT_OK;
+}
+
+/* Merge the run files (the buffer spilled as the last) into the streams. */
+static int merge_runs(ptf_sink *k, pt_error *err) {
+  int rc = k->naux ? spill(k) : PT_OK;
+  if (rc) return pt__err(err, rc, "%s", k->err);
+  runrd *rs = calloc(k->nruns, sizeof *rs);
+  if (!rs) return pt__err(err, PT_ENOMEM, "out of memory");
+  for (size_t i = 0; rc == PT_OK && i < k->nruns; i++) {
+    char *p = run_path(k, i);
+    rs[i].f = p ? fopen(p, "rb") : NULL;
+    if (!rs[i].f)
+      rc = pt__err(err, p ? PT_EIO : PT_ENOMEM, "%s: %s", p ? p : "run",
+                   strerror(errno));
+    free(p);
+    if (rc == PT_OK) rc = run_next(k, &rs[i], i, err);
+  }
+  while (rc == PT_OK) {
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < k->nruns; i++)
+      if (rs[i].live &&
+          (best == SIZE_MAX || cmp_aux(&rs[i].cur, &rs[best].cur) < 0))
+        best = i;
+    if (best == SIZE_MAX) break;
+    rc = write_aux(k, rs[best].cur.stream, &rs[best].cur.item, err);
+    if (rc == PT_OK) rc = run_next(k, &rs[best], best, err);
+  }
+  for (size_t i = 0; i < k->nruns; i++) {
+    if (rs[i].f) fclose(rs[i].f);
+    pt__buf_free(&rs[i].raw);
+    pt__arena_free(&rs[i].scratch);
+  }
+  free(rs);
+  return rc;
 }
 
 static int sink_close(void *st, pt_error *err) {
   ptf_sink *k = st;
   int rc = PT_OK;
-  if (k->naux) qsort(k->aux, k->naux, sizeof *k->aux, cmp_aux);
-  for (size_t i = 0; !rc && i < k->naux; i++) {
-    pt_stream *s;
-    rc = pt_writer_stream(k->w, k->aux[i].stream, &s);
-    if (rc) {
-      pt__err(err, rc, "%s", pt_writer_errmsg(k->w));
-      break;
-    }
-    rc = k->aux[i].item.type == PT_ITEM_SUMMARY
-             ? pt_stream_summary(s, &k->aux[i].item.u.summary)
-             : pt_stream_snapshot(s, &k->aux[i].item.u.snapshot);
-    if (rc) pt__err(err, rc, "%s", pt_stream_errmsg(s));
+  if (k->nruns) {
+    rc = merge_runs(k, err);
+  } else {
+    if (k->naux) qsort(k->aux, k->naux, sizeof *k->aux, cmp_aux);
+    for (size_t i = 0; !rc && i < k->naux; i++)
+      rc = write_aux(k, k->aux[i].stream, &k->aux[i].item, err);
   }
   if (rc) {
     pt_writer_abort(k->w);

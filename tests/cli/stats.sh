@@ -129,12 +129,14 @@ done
 "$PT" dump g2.ptf | grep "^event" >before.txt
 cmp -s before.txt after.txt && t_pass summarize_keeps_events ||
   t_fail summarize_keeps_events "dumps differ"
-# summaries survive a conversion (one location per stream: written as they
-# come) and a merge into fewer streams (sorted at the end): the windows
-# from them are those of the original
+# summaries survive a conversion, a merge into fewer streams and text
+# input that lists them in any order (all put back in time order per
+# stream): the windows from them are those of the original
 "$PT" -q convert g.ptf -o gc.ptf && "$PT" -q merge g.ptf -o gm.ptf --streams 2 ||
   t_fail summaries_copied "convert or merge failed"
-for a in gc gm; do
+"$PT" dump g.ptf >gd.txt && { grep -v '^summary' gd.txt; grep '^summary' gd.txt | tac; } >gr.txt &&
+  "$PT" -q convert gr.txt -o gr.ptf || t_fail summaries_copied "text with summaries in reverse order"
+for a in gc gm gr; do
   "$PT" -q stats --csv --require-summaries --from 10ms --to 20ms $a.ptf >$a.csv 2>$a.err &&
     norm $a.csv >$a.n && cmp -s fast1.n $a.n && t_pass "summaries_copied_$a" ||
     t_fail "summaries_copied_$a" "$(cat $a.err; diff fast1.n $a.n | head -5)"
