@@ -164,14 +164,14 @@ int cmd_record(int argc, char **argv) {
     return cli_fail(out, "already exists (not overwritten); use --force to "
                          "replace it");
   if (force && lstat(out, &ost) == 0) {
-    /* --force replaces an archive, never a user's directory or file */
-    char anchor[PATH_MAX + 8], line[32] = "";
+    /* --force replaces an archive, never a user's directory or file (an
+     * anchor saying so: not detected by the name alone) */
+    char anchor[PATH_MAX + 8];
     snprintf(anchor, sizeof anchor, "%s/anchor", out);
-    FILE *af = S_ISDIR(ost.st_mode) ? fopen(anchor, "r") : NULL;
-    int archive = af && fgets(line, sizeof line, af) &&
-                  strncmp(line, "format = ptf", 12) == 0;
-    if (af) fclose(af);
-    if (!archive)
+    const char *fmt = pt_format_detect(out);
+    struct stat ast;
+    if (!S_ISDIR(ost.st_mode) || stat(anchor, &ast) != 0 || !fmt ||
+        strcmp(fmt, "ptf") != 0)
       return cli_fail(out, "exists and is not a paratrace archive; not "
                            "replaced (remove it or choose another name)");
   }

@@ -278,8 +278,23 @@ int pt__is_ptf_dir(const char *path) {
   FILE *f = fopen(a, "r");
   free(a);
   if (!f) return 0;
-  char line[64] = "";
-  int ok = fgets(line, sizeof line, f) && strncmp(line, "format = ptf", 12) == 0;
+  /* the first line that is not blank or a comment: format = ptf */
+  char line[128];
+  int ok = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *p = line, *e;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '#' || *p == '\n' || *p == '\r' || !*p) continue;
+    if (strncmp(p, "format", 6) != 0) break;
+    for (p += 6; *p == ' ' || *p == '\t'; p++) {}
+    if (*p++ != '=') break;
+    while (*p == ' ' || *p == '\t') p++;
+    for (e = p + strlen(p); e > p && (e[-1] == '\n' || e[-1] == '\r' ||
+                                      e[-1] == ' ' || e[-1] == '\t');)
+      e--;
+    ok = e - p == 3 && strncmp(p, "ptf", 3) == 0;
+    break;
+  }
   fclose(f);
   return ok;
 }

@@ -276,18 +276,37 @@ static int path_exists(const char *p) {
 /* --force replaces an earlier output, never a user's directory (a
  * mistyped -o) nor, with a native archive, anything but an archive: NULL
  * if `path` may be replaced, else why not. */
+/* What a multi-file sink's side directory may hold (OTF2's NAME/). */
+static const char *const trace_file_suffixes[] = {".evt", ".def", ".snap",
+                                                  NULL};
+
 static const char *not_replaceable(const pt__format *f, const char *path) {
+  static _Thread_local char why[600];
   struct stat st;
-  if (lstat(path, &st) != 0) return NULL;
+  int exists = lstat(path, &st) == 0;
+  if (strcmp(f->info.name, "otf2") == 0) {
+    /* NAME.otf2, NAME.def and the directory NAME/ of event files (-o
+     * without .otf2 names that directory) */
+    size_t n = strlen(path);
+    int ext = n > 5 && strcmp(path + n - 5, ".otf2") == 0;
+    if (ext && exists && S_ISDIR(st.st_mode)) return "is a directory";
+    char *dir = ext ? strndup(path, n - 5) : strdup(path);
+    if (!dir) return "out of memory";
+    struct stat ds;
+    why[0] = 0;
+    if (lstat(dir, &ds) == 0 && (!S_ISDIR(ds.st_mode) ||
+                                 !pt__is_trace_files_dir(dir, trace_file_suffixes)))
+      snprintf(why, sizeof why, "%s, where the trace's event files go, %s", dir,
+               S_ISDIR(ds.st_mode) ? "holds other files" : "is not a directory");
+    free(dir);
+    return why[0] ? why : NULL;
+  }
+  if (!exists) return NULL;
   if (strcmp(f->info.name, "ptf") == 0)
     return pt__is_ptf_dir(path) ? NULL : "exists and is not a paratrace archive";
   if (S_ISDIR(st.st_mode)) return "is a directory";
   return NULL;
 }
-
-/* What a multi-file sink's side directory may hold (OTF2's NAME/). */
-static const char *const trace_file_suffixes[] = {".evt", ".def", ".snap",
-                                                  NULL};
 
 int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
                  pt_error *err) {
@@ -323,20 +342,6 @@ int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
   if (!to_stdout && o.overwrite && (why = not_replaceable(f, path)))
     return pt__err(err, PT_EEXIST, "%s: %s; not replaced (remove it or "
                    "choose another name)", path, why);
-  /* OTF2 writes NAME.otf2, NAME.def and the directory NAME/ */
-  size_t plen = strlen(path);
-  if (!to_stdout && o.overwrite && strcmp(f->info.name, "otf2") == 0 &&
-      plen > 5 && strcmp(path + plen - 5, ".otf2") == 0) {
-    char *stem = strndup(path, plen - 5);
-    struct stat ss;
-    int bad = stem && lstat(stem, &ss) == 0 && S_ISDIR(ss.st_mode) &&
-              !pt__is_trace_files_dir(stem, trace_file_suffixes);
-    if (bad)
-      pt__err(err, PT_EEXIST, "%s: a directory that is not a trace; not "
-              "replaced (remove it or choose another name)", stem);
-    free(stem);
-    if (bad) return PT_EEXIST;
-  }
 
   pt_sink *k = calloc(1, sizeof *k);
   if (!k) return pt__err(err, PT_ENOMEM, "out of memory");
@@ -429,7 +434,7 @@ static int commit_many(pt_sink *k, pt_error *err) {
       snprintf(from, sizeof from, "%s/%s", k->tmpdir, e->d_name);
       snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
       if (pass == 0) { /* check everything before moving anything */
-        struct stat ts;
+        struct stat ts, fs;
         if (!k->overwrite && path_exists(to))
           rc = pt__err(err, PT_EEXIST,
                        "%s: already exists (not overwritten); output left in "
@@ -440,6 +445,12 @@ static int commit_many(pt_sink *k, pt_error *err) {
                        "%s: a directory that is not a trace; not replaced "
                        "(remove it or choose another name); output left in "
                        "%s", to, k->tmpdir);
+        else if (lstat(to, &ts) == 0 && lstat(from, &fs) == 0 &&
+                 !S_ISDIR(ts.st_mode) != !S_ISDIR(fs.st_mode))
+          rc = pt__err(err, PT_EEXIST,
+                       "%s: exists as a %s; not replaced (remove it or choose "
+                       "another name); output left in %s", to,
+                       S_ISDIR(ts.st_mode) ? "directory" : "file", k->tmpdir);
       } else {
         /* rename() cannot replace a non-empty directory (OTF2's NAME/):
          * move the old one aside, and remove it only after success */

@@ -938,11 +938,20 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
   }
   free(sd);
   parts_free(&pj);
+  int keep = 0;
   if (!rc && w->overwrite) {
     size_t n = strlen(w->path) + 64;
     char *old = malloc(n);
+    struct stat pst;
     if (!old) {
       rc = pt__err(err, PT_ENOMEM, "out of memory");
+    } else if (lstat(w->path, &pst) == 0 && !pt__is_ptf_dir(w->path)) {
+      /* appeared while writing: not ours to remove; the new archive
+       * stays where it was written */
+      rc = pt__err(err, PT_EEXIST, "%s: exists and is not a paratrace "
+                   "archive; not replaced: the new archive is %s", w->path,
+                   w->dir);
+      keep = 1;
     } else {
       snprintf(old, n, "%s.old-w%ld", w->path, (long)getpid());
       pt__rmtree(old);
@@ -959,7 +968,7 @@ int pt_writer_close(pt_writer *w, pt_error *err) {
       free(old);
     }
   }
-  if (rc) {
+  if (rc && !keep) {
     if (w->overwrite && w->dir) pt__rmtree(w->dir);
   }
   writer_free(w);

@@ -175,7 +175,7 @@ fails_cleanly force_keeps_file_as_ptf 1 'not a paratrace archive; not replaced' 
   "$PT" convert small.ptf -o userfile.txt --to ptf --force
 fails_cleanly force_keeps_dir_as_text 1 'is a directory; not replaced' \
   "$PT" convert small.ptf -o userdir --to text --force
-fails_cleanly force_keeps_otf2_side_dir 1 'not a trace; not replaced' \
+fails_cleanly force_keeps_otf2_side_dir 1 'holds other files; not replaced' \
   "$PT" convert small.ptf -o userotf.otf2 --force
 fails_cleanly record_force_keeps_dir 1 'not a paratrace archive; not replaced' \
   "$PT" record --force -o userdir -- true
@@ -183,6 +183,12 @@ fails_cleanly record_force_keeps_dir 1 'not a paratrace archive; not replaced' \
   [ -f userotf/notes.txt ] && ! ls -a | grep -q 'tmp-' && t_pass force_user_data_kept ||
   t_fail force_user_data_kept "$(ls userdir userotf; ls -a | grep tmp-)"
 ok force_replaces_archive "$PT" -q convert small.ptf -o noev.ptf --force
+# ... an archive whose anchor starts with a comment (format.md allows it)
+"$PT" -q convert small.ptf -o ann.ptf && sed -i '1i # kept by hand' ann.ptf/anchor &&
+  ok force_replaces_commented_anchor "$PT" -q convert small.ptf -o ann.ptf --force
+# ... and its own OTF2 output, also named without .otf2 (NAME/ is then -o)
+ok otf2_noext "$PT" -q convert small.ptf --to otf2 -o ownotf
+ok force_replaces_own_otf2 "$PT" -q convert small.ptf --to otf2 -o ownotf --force
 # A conversion interrupted (SIGTERM, Ctrl-C) leaves no temporary behind
 "$PT" -q generate -o intr.ptf --locations 4 --events 500000
 for ext in otf meta; do
