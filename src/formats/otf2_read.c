@@ -696,6 +696,17 @@ static int finish_defs(osrc *s) {
         continue;
       if (s->defs[gi].d.i1 < 0) s->defs[gi].d.i1 = (int64_t)r;
     }
+    /* the other locations of a rank (threads: Score-P's thread << 32 |
+     * rank) speak as their group's rank (MPI_COMM_SELF, inter-comms) */
+    for (size_t i = 0; i < s->ndefs && rc == PT_OK; i++) {
+      const pt_def *d = &s->defs[i].d;
+      uint64_t gi;
+      if (d->kind != PT_DEF_LOCATION || d->id == PT_NONE ||
+          pt__map_get(loc_rank, d->id, NULL) ||
+          !pt__map_get(&lg_idx, d->parent, &gi) || s->defs[gi].d.i1 < 0)
+        continue;
+      rc = pt__map_put(loc_rank, d->id, (uint64_t)s->defs[gi].d.i1);
+    }
     pt__map_free(&lg_idx);
     if (rc < 0) return rc;
   }

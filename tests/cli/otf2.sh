@@ -89,6 +89,12 @@ event 104 1 enter region=2
 event 105 1 recv peer=1 comm=1 tag=9 bytes=64
 event 106 1 leave region=2
 EOF
+# ... and on a thread location of that rank (Score-P's thread << 32 | rank)
+sed -e 's/^def location id=1 group=1 type=1$/&\ndef location id=4294967297 group=1 type=1/' \
+    -e 's/^event \([0-9]*\) 1 /event \1 4294967297 /' self.txt >selft.txt
+ok selft_to_otf2 "$PT" -q convert selft.txt -o selft.otf2 &&
+  "$PT" check selft.otf2 >selft.out 2>&1 && t_pass comm_self_thread_peer ||
+  t_fail comm_self_thread_peer "$(cat selft.out)"
 ok self_to_otf2 "$PT" -q convert self.txt -o self.otf2 &&
   "$PT" check self.otf2 >self.out 2>&1 && "$PT" stats self.otf2 >self.st 2>&1 &&
   grep -Eq '^ +1 +1 +1 +64 B' self.st && t_pass comm_self_peer ||
