@@ -571,18 +571,20 @@ int pt_rec_event(pt_event *ev) {
   return rc;
 }
 
-/* Recording off, and every other thread out of its stream (at most about
- * 0.2 s in all: a thread stopped inside the writer, by a debugger or
- * because it is the one a signal interrupted, is not waited for).
- * Caller holds g_mu. */
-static void quiesce(void) {
+/* Recording off, and every other thread out of its stream.  A process
+ * being killed waits at most about 0.2 s in all (a thread stopped inside
+ * the writer, by a debugger or because it is the one the signal
+ * interrupted, is not waited for); a stop waits up to a minute, as long
+ * as a thread may take to write a block out (a slow disk).  Caller holds
+ * g_mu. */
+static void quiesce(int max_waits) {
   __atomic_store_n(&g_on, 0, __ATOMIC_SEQ_CST);
   asym_fence();
   struct timespec us = {0, 100000};
   int waits = 0;
   for (rthread *t = g_threads; t; t = t->next) {
     if (t == t_self) continue;
-    while (__atomic_load_n(&t->busy, __ATOMIC_SEQ_CST) && waits < 2000) {
+    while (__atomic_load_n(&t->busy, __ATOMIC_SEQ_CST) && waits < max_waits) {
       nanosleep(&us, NULL);
       waits++;
     }
@@ -704,7 +706,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
       if (locked) {
         if (g_w) {
           ranks = g_o.nranks > 1;
-          quiesce();
+          quiesce(2000);
           write_open_calls();
           stop_locked(NULL);
         }
@@ -922,7 +924,7 @@ int pt_rec_stop(pt_error *err) {
     mu_unlock();
     return PT_OK;
   }
-  quiesce();
+  quiesce(600000);
   int rc = stop_locked(err);
   mu_unlock();
   return rc;
