@@ -89,7 +89,8 @@ typedef void (*pt_progress_fn)(void *user, uint64_t events);
 /* Make every pt_pipe of the process stop at its next item and return
  * PT_EINTR (the caller then aborts its sink: no output, no temporary);
  * pt_slice and pt_archive_summarize likewise stop and remove what they
- * were writing.  Async-signal-safe: meant for a SIGINT/SIGTERM handler. */
+ * were writing.  The request stays for the rest of the process.
+ * Async-signal-safe: meant for a SIGINT/SIGTERM handler. */
 PT_API void pt_pipe_interrupt(void);
 PT_API int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
                    void *user, pt_error *err);

@@ -594,7 +594,7 @@ static int write_event(otf_sink *k, const pt_event *ev) {
         op = io_end_op(k, ev);
         h = ev->ref;
         file = io_file(k, ev->ref);
-        if (file == PT_NONE) file = ev->ref;
+        if (file == PT_NONE) file = 0; /* a handle without a file */
       }
       uint64_t bytes = ev->size == UINT64_MAX ? 0 : ev->size; /* unknown */
       if (xattr(k, ev, OTF_XA_DURATION, &dur)) {

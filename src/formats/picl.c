@@ -1338,8 +1338,8 @@ static int derive(picl_src *s, const picl_evtype *t, const rec *r,
           e2 = have ? l->entry[2] : -1;
   /* a wait that completed no message (a non-blocking collective's or an
    * already completed request): its records carry no data */
-  if (r->nvals == 0 && (t->action == A_IRECV_DONE ||
-                        (t->action == A_ISEND_DONE && e0 < 0))) {
+  if (r->nvals == 0 && e0 < 0 &&
+      (t->action == A_IRECV_DONE || t->action == A_ISEND_DONE)) {
     l->entry_code = INT64_MIN;
     return 0;
   }
