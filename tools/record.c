@@ -1,6 +1,7 @@
 /* paratrace record: run a program with the recorder (libparatrace-mpi.so
  * preloaded for MPI programs; the user API recorder for the others). */
 #include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -210,15 +211,28 @@ int cmd_record(int argc, char **argv) {
     if (errno != EINTR) return cli_fail(NULL, "waitpid: %s", strerror(errno));
   struct stat sb;
   if (WIFSIGNALED(st)) {
-    /* (an archive older than this run is not its own: under mpirun the
-     * launcher kills the other ranks when rank 0 refuses to replace it) */
-    if (!cli.quiet && stat(out, &sb) == 0 && sb.st_mtime >= started - 1)
+    /* Replacing an archive (--force, one process): the new one was being
+     * written under OUT.tmp-wPID-N.  An archive older than this run is not
+     * its own (under mpirun the launcher kills the other ranks when rank 0
+     * refuses to replace it). */
+    char pat[PATH_MAX + 64];
+    glob_t g;
+    snprintf(pat, sizeof pat, "%s.tmp-w%ld-*", out, (long)g_child);
+    int partial = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    if (cli.quiet) {
+    } else if (partial) {
+      fprintf(stderr, "paratrace record: %s killed by signal %d; what it "
+                      "recorded is in %s ('paratrace recover' it, then "
+                      "rename it)\n", argv[prog], WTERMSIG(st), g.gl_pathv[0]);
+    } else if (stat(out, &sb) == 0 && sb.st_mtime >= started - 1) {
       fprintf(stderr, "paratrace record: %s killed by signal %d; run "
                       "'paratrace recover %s' if the archive does not open\n",
               argv[prog], WTERMSIG(st), out);
-    else if (!cli.quiet)
+    } else {
       fprintf(stderr, "paratrace record: %s killed by signal %d (no archive "
                       "was written by this run)\n", argv[prog], WTERMSIG(st));
+    }
+    globfree(&g);
     return 128 + WTERMSIG(st);
   }
   int code = WEXITSTATUS(st);
