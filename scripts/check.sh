@@ -39,6 +39,9 @@ run_tests() {
   done
 }
 
+T0=$(date +%s)
+section() { echo "== $1 (at $(($(date +%s) - T0)) s)"; }
+
 count_lines() {
   what=$1; out=$2; rc=$3; err=$4
   p=$(printf '%s\n' "$out" | grep -c '^PASS ' || true)
@@ -51,15 +54,15 @@ count_lines() {
   fi
 }
 
-echo "== gcc build"
+section "gcc build"
 step build-gcc make -j"$JOBS" BUILD=build all tests
 run_tests build gcc
 step install scripts/check-install.sh
 
-echo "== clang build (warnings as errors)"
+section "clang build (warnings as errors)"
 step build-clang make -j"$JOBS" CC=clang BUILD=build-clang all tests
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+section "AddressSanitizer + UndefinedBehaviorSanitizer"
 step build-asan make -j"$JOBS" SAN=1 BUILD=build-asan all tests
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -68,7 +71,7 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 run_tests build-asan asan
 unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 
-echo "== fuzz corpora (each input once)"
+section "fuzz corpora (each input once)"
 if make fuzz-build >"$LOG/fuzz-build.log" 2>&1; then
   ok fuzz-build
   for fz in build-fuzz/fuzz/fuzz_*; do
@@ -85,5 +88,6 @@ else
 fi
 
 echo
+echo "(make check took $(($(date +%s) - T0)) s)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] || { echo "failed:$failed"; exit 1; }
