@@ -1987,6 +1987,7 @@ typedef struct picl_sink {
   int warned_kind, warned_nest;
   int in_tails; /* writing the tail records (close) */
   uint64_t coll_dropped[PT_COLL__COUNT]; /* collectives without a type */
+  uint64_t clamped; /* times beyond PICL's range (2^63 ns), made its end */
   char *line;
   size_t linecap;
 } picl_sink;
@@ -2088,7 +2089,10 @@ static int64_t sk_ns(picl_sink *k, uint64_t ticks) {
   if (k->tps != PT_PICL_TICKS_PER_SECOND)
     v = v * PT_PICL_TICKS_PER_SECOND / (k->tps > 0 ? k->tps : 1);
   v -= k->bias;
-  if (v > INT64_MAX) v = INT64_MAX;
+  if (v > INT64_MAX) {
+    v = INT64_MAX;
+    k->clamped++;
+  }
   return (int64_t)v;
 }
 
@@ -3243,6 +3247,13 @@ static int picl_sink_open(void **st, const char *path, const pt_sink_opts *o,
 static int picl_sink_close(void *st, pt_error *err) {
   picl_sink *k = st;
   int rc = 0;
+  if (k->clamped) {
+    char m[200];
+    snprintf(m, sizeof m, "picl: %" PRIu64 " time values beyond what PICL holds "
+             "(2^63 ns, about 292 years) were written as its largest time",
+             k->clamped);
+    sk_warn(k, m);
+  }
   for (unsigned op = 0; op < PT_COLL__COUNT; op++)
     if (k->coll_dropped[op]) {
       char m[200];

@@ -200,4 +200,16 @@ ok nbc_to_picl "$PT" -q convert nbc.txt -o nbc.trf &&
   ok nbc_back "$PT" -q convert nbc.trf -o nbc_back.txt &&
   { ! grep -Eq ' (irecv|recv|isend_complete) ' nbc_back.txt && t_pass nbc_wait_no_phantom_recv ||
       t_fail nbc_wait_no_phantom_recv "$(grep -E ' (irecv|recv|isend_complete) ' nbc_back.txt)"; }
+# times PICL cannot hold (beyond 2^63 ns) are said, not silently clamped
+cat >far.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def region id=1 name="MPI_Barrier"
+event 9223372036854000000 0 enter region=1
+event 9223372036854000001 0 leave region=1
+TXT
+"$PT" convert far.txt -o far.trf >far.out 2>&1 && grep -q 'time values beyond what PICL holds' far.out &&
+  t_pass picl_far_times_said || t_fail picl_far_times_said "$(cat far.out)"
 t_done
