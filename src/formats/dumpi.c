@@ -2194,6 +2194,7 @@ typedef struct dsink {
   FILE *pf;
   uint64_t only_loc;
   pt__map norank;       /* location without a rank -> its events dropped */
+  uint64_t far;         /* calls after 2^32 s: DUMPI's times wrap there */
   uint64_t call_enters, other_enters; /* visits of MPI calls / of others */
   int label_ranks;      /* print mode: "# rank R" before each change of rank
                            (when more than one rank is defined) */
@@ -2699,6 +2700,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
     w0 = (uint64_t)wa->val.v.ints[0];
     w1 = (uint64_t)wa->val.v.ints[1];
   }
+  if (w1 / NS > UINT32_MAX) k->far++;
   if (!r->have_offsets) {
     r->wall_off = (uint32_t)(w0 / NS);
     r->cpu_off = 0;
@@ -3163,6 +3165,13 @@ static int sk_close(void *st, pt_error *err) {
     snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
              "record; dropped, with the messages and requests they carry",
              x->dropped, x->mpi_name);
+    k->warn(k->warn_user, t);
+  }
+  if (k->far && k->warn) {
+    char t[200];
+    snprintf(t, sizeof t, "dumpi: %" PRIu64 " call%s after 2^32 s (the "
+             "year 2106 as wall time), where DUMPI's 32-bit seconds wrap: "
+             "their times are wrong", k->far, k->far == 1 ? "" : "s");
     k->warn(k->warn_user, t);
   }
   if (k->norank.n && k->warn) { /* said once, with how much */

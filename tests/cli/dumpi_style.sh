@@ -52,4 +52,16 @@ TXT
 "$PT" dump --style dumpi view.txt >view.out 2>&1 &&
   grep -q 'MPI_Datatype hosttype=9 (MPI_INT)' view.out && grep -q 'int64_t offset=128' view.out &&
   t_pass dumpi_set_view_names || t_fail dumpi_set_view_names "$(cat view.out)"
+# calls after 2^32 s, where DUMPI's seconds wrap, are said
+cat >farm.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def region id=1 paradigm=3 name="MPI_Barrier"
+event 5000000000 0 enter region=1
+event 5000000001 0 leave region=1
+TXT
+"$PT" convert farm.txt -o farm.meta >farm.out 2>&1 && grep -q "1 call after 2^32 s" farm.out &&
+  t_pass dumpi_far_times_said || t_fail dumpi_far_times_said "$(cat farm.out)"
 t_done
