@@ -1573,7 +1573,9 @@ static void start(const pt__mpi_call *c, int64_t h, uint64_t t) {
  * MPI_Startall started (a destination key each: the rank, with
  * PT__PROFILE_FROM for a receive's source; the same key once, its bytes
  * summed).  Set by semantics(), read by pt__mpi_end() in the same
- * thread. */
+ * thread.  Only destination lines come from here: the statement's bytes
+ * are the call's (c->pbytes), with the partners that have no rank
+ * (MPI_ANY_SOURCE) or do not fit. */
 enum { MAX_PARTS = 64 };
 static __thread uint64_t t_part_key[MAX_PARTS], t_part_bytes[MAX_PARTS];
 static __thread int t_nparts;
@@ -2215,6 +2217,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
        * (the statement's name does not say whether it sends) */
       if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL)
         pt__profile_comm_multi(p, key, fn_names[c->id], mod, offs,
+                               ret == MPI_SUCCESS ? c->pbytes : 0,
                                t_part_key, t_part_bytes,
                                ret == MPI_SUCCESS ? (size_t)t_nparts : 0,
                                raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);

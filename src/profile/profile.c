@@ -379,11 +379,9 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
 
 int pt__profile_comm_multi(pt_profile *p, uint64_t key, const char *name,
                            const char *module, uint64_t offset,
-                           const uint64_t *keys, const uint64_t *bytes,
-                           size_t n, uint64_t t0, uint64_t t1,
-                           uint64_t sync_ns) {
-  uint64_t total = 0;
-  for (size_t i = 0; i < n; i++) total += bytes[i];
+                           uint64_t total, const uint64_t *keys,
+                           const uint64_t *bytes, size_t n, uint64_t t0,
+                           uint64_t t1, uint64_t sync_ns) {
   int rc = pt_profile_comm(p, key, name, module, offset, -1, total, t0, t1,
                            sync_ns);
   if (rc != PT_OK || !n) return rc;

@@ -57,15 +57,17 @@ struct pt_profile {
 #define PT__PROFILE_FROM (UINT64_C(1) << 63)
 
 /* pt_profile_comm for a statement with several partners (MPI_Startall):
- * the statement accumulates the call and all the bytes; each of the n
- * destinations (keys[i]: a rank, maybe with PT__PROFILE_FROM) its
- * bytes[i] and an equal share of the call's time.  Returns as
- * pt_profile_comm. */
+ * the statement accumulates the call and all its bytes (total, which may
+ * exceed the sum of bytes[]: partners without a known rank, such as
+ * MPI_ANY_SOURCE receives, or beyond the caller's list have no
+ * destination); each of the n destinations (keys[i]: a rank, maybe with
+ * PT__PROFILE_FROM) its bytes[i] and an equal share of the call's time.
+ * Returns as pt_profile_comm. */
 int pt__profile_comm_multi(pt_profile *p, uint64_t key, const char *name,
                            const char *module, uint64_t offset,
-                           const uint64_t *keys, const uint64_t *bytes,
-                           size_t n, uint64_t t0, uint64_t t1,
-                           uint64_t sync_ns);
+                           uint64_t total, const uint64_t *keys,
+                           const uint64_t *bytes, size_t n, uint64_t t0,
+                           uint64_t t1, uint64_t sync_ns);
 
 const char *pt__profile_intern(pt_profile *p, const char *s);
 uint32_t pt__profile_child(pt_profile *p, uint32_t parent, uint32_t kind,

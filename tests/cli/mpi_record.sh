@@ -309,6 +309,18 @@ printf 'MPI_Start 0 2\nMPI_Start 2 0\nMPI_Startall 2 2\n' >pf.want
 if cmp -s pf.want pf.dest; then
   t_pass "profile: MPI_Start/MPI_Startall partners with their direction"
 else t_fail "profile: MPI_Start/MPI_Startall partners with their direction" "$(tr '\n' ';' <pf.dest)"; fi
+# ... and the statement keeps the bytes of a partner with no destination:
+# rank 0's MPI_Start of a 400-byte MPI_ANY_SOURCE receive (pstart.c)
+ok "build pstart" mpicc -o pstart "$SRC/tests/mpi/pstart.c"
+rm -rf pst.ptf
+ok "profile pstart run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/pst.ptf" ./pstart
+"$PT" profile --csv pst.ptf 2>/dev/null |
+  awk -F, '$2 == "statement" && $3 ~ /^MPI_Start(all)?$/ { b[$3] += $8 }
+           END { printf "%d %d\n", b["MPI_Start"], b["MPI_Startall"] }' >pst.bytes
+[ "$(cat pst.bytes)" = "400 160" ] &&
+  t_pass "profile: MPI_Start of an MPI_ANY_SOURCE receive keeps its bytes" ||
+  t_fail "profile: MPI_Start of an MPI_ANY_SOURCE receive keeps its bytes" "Start/Startall bytes: $(cat pst.bytes)"
 rm -rf both.ptf
 ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
   -x PARATRACE_OUTPUT="$PWD/both.ptf" ./fig12 3
