@@ -978,53 +978,57 @@ static uint64_t sum_w(const pt__mpi_call *c, const coll_shape *sh, int ja,
 /* ---- neighbourhood collectives: which neighbours are real ------------- */
 
 /* The neighbours of this rank in a communicator with a topology, in the
- * order of the collective's blocks: sources (receive side) into in[],
- * destinations (send side) into out[], at most `cap` each; counts in *nin,
- * *nout (0 without a topology).  A Cartesian topology's non-periodic edge
- * has MPI_PROC_NULL there: a block that moves nothing. */
-static void neighbours(MPI_Comm cm, int rank, int *in, int *nin, int *out,
-                       int *nout, int cap) {
+ * order of the collective's blocks: the number of sources (receive side)
+ * in *nin, of destinations (send side) in *nout (0 without a topology).
+ * Only a Cartesian topology can have MPI_PROC_NULL neighbours (a
+ * non-periodic edge: a block that moves nothing); for it, the neighbours
+ * (the same on both sides) go into nb[], which holds `cap`, and *cart is
+ * set.  A Cartesian communicator with more dimensions than fit gets
+ * *cart set and *nin = *nout = -1: the caller sizes nb[] to 2 * ndims
+ * (in *nout's place: -1 - 2 * ndims) and asks again.  Graphs and
+ * distributed graphs have no MPI_PROC_NULL: every block is real, and no
+ * list is read. */
+static void neighbours(MPI_Comm cm, int rank, int *nb, int cap, int *cart,
+                       int *nin, int *nout) {
   int topo = MPI_UNDEFINED;
   *nin = *nout = 0;
+  *cart = 0;
   PMPI_Topo_test(cm, &topo);
   if (topo == MPI_CART) {
     int nd = 0;
     PMPI_Cartdim_get(cm, &nd);
-    for (int d = 0; d < nd && 2 * d + 1 < cap; d++) {
+    *cart = 1;
+    if (nd < 0) return;
+    if (2 * nd > cap) {
+      *nin = -1;
+      *nout = -1 - 2 * nd;
+      return;
+    }
+    for (int d = 0; d < nd; d++) {
       int lo = MPI_PROC_NULL, hi = MPI_PROC_NULL;
       PMPI_Cart_shift(cm, d, 1, &lo, &hi);
-      in[2 * d] = out[2 * d] = lo;
-      in[2 * d + 1] = out[2 * d + 1] = hi;
-      *nin = *nout = 2 * d + 2;
+      nb[2 * d] = lo;
+      nb[2 * d + 1] = hi;
     }
+    *nin = *nout = 2 * nd;
   } else if (topo == MPI_GRAPH) {
     int n = 0;
-    PMPI_Graph_neighbors_count(cm, rank, &n);
-    if (n > cap || PMPI_Graph_neighbors(cm, rank, n, in) != MPI_SUCCESS)
-      return;
-    memcpy(out, in, sizeof *in * (size_t)n);
-    *nin = *nout = n;
+    if (PMPI_Graph_neighbors_count(cm, rank, &n) == MPI_SUCCESS && n > 0)
+      *nin = *nout = n;
   } else if (topo == MPI_DIST_GRAPH) {
     int i = 0, o = 0, weighted = 0;
-    PMPI_Dist_graph_neighbors_count(cm, &i, &o, &weighted);
-    if (i > cap || o > cap) return;
-    int *w = malloc(sizeof *w * (size_t)(2 * cap));
-    if (!w) return;
-    if (PMPI_Dist_graph_neighbors(cm, i, in, weighted ? w : MPI_UNWEIGHTED,
-                                  o, out,
-                                  weighted ? w + cap : MPI_UNWEIGHTED) ==
+    if (PMPI_Dist_graph_neighbors_count(cm, &i, &o, &weighted) ==
         MPI_SUCCESS) {
-      *nin = i;
-      *nout = o;
+      *nin = i > 0 ? i : 0;
+      *nout = o > 0 ? o : 0;
     }
-    free(w);
   }
 }
 
 /* Bytes of a side of a neighbourhood collective: per block i (n of them,
- * nb[i] the neighbour) counts[i] (or `count` when counts is NULL) items of
- * types[i] (or of size `size` when types is NULL); MPI_PROC_NULL blocks
- * move nothing. */
+ * nb[i] the neighbour, or every one real when nb is NULL) counts[i] (or
+ * `count` when counts is NULL) items of types[i] (or of size `size` when
+ * types is NULL); MPI_PROC_NULL blocks move nothing. */
 static uint64_t nbr_side(const int *nb, int n, int count, const int *counts,
                          uint64_t size, const MPI_Datatype *types) {
   uint64_t s = 0;
@@ -1032,7 +1036,7 @@ static uint64_t nbr_side(const int *nb, int n, int count, const int *counts,
       (types && (uintptr_t)types <= 4096))
     return 0;
   for (int i = 0; i < n; i++) {
-    if (nb[i] == MPI_PROC_NULL) continue;
+    if (nb && nb[i] == MPI_PROC_NULL) continue;
     int k = counts ? counts[i] : count;
     if (k <= 0) continue;
     s += (uint64_t)k *
@@ -1045,12 +1049,20 @@ static uint64_t nbr_side(const int *nb, int n, int count, const int *counts,
  * neighbours only. */
 static void nbr_bytes(const pt__mpi_call *c, const comm_info *ci,
                       const coll_shape *sh, uint64_t *sent, uint64_t *recvd) {
-  enum { CAP = 4096 };
-  int *in = malloc(sizeof *in * 2 * CAP), nin = 0, nout = 0;
-  if (!in) return;
-  int *out = in + CAP;
-  neighbours((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, in, &nin,
-             out, &nout, CAP);
+  /* a Cartesian communicator's neighbours on the stack (32 dimensions);
+   * more only in a program nobody writes, then on the heap */
+  int buf[64], *nb = buf, nin = 0, nout = 0, cart = 0;
+  MPI_Comm cm = (MPI_Comm)(intptr_t)VAL('C', 0);
+  int me = ci ? ci->rank : 0;
+  neighbours(cm, me, buf, 64, &cart, &nin, &nout);
+  if (cart && nin < 0) {
+    int cap = -1 - nout;
+    nb = malloc(sizeof *nb * (size_t)cap);
+    if (!nb) return;
+    neighbours(cm, me, nb, cap, &cart, &nin, &nout);
+    if (nin < 0) nin = nout = 0;
+  }
+  const int *in = cart ? nb : NULL, *out = in;
   int N0 = ARG('n', 0), N1 = ARG('n', 1), D0 = ARG('D', 0), D1 = ARG('D', 1);
   const int *A0 = (const int *)(intptr_t)VAL('a', 0);
   int n0 = N0 >= 0 ? (int)c->v[N0] : 0, n1 = N1 >= 0 ? (int)c->v[N1] : 0;
@@ -1078,7 +1090,7 @@ static void nbr_bytes(const pt__mpi_call *c, const comm_info *ci,
     default:
       break;
   }
-  free(in);
+  if (nb != buf) free(nb);
 }
 
 /* How many ints argument j ('a') of this call holds (0: a scalar). */

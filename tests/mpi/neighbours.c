@@ -2,10 +2,13 @@
  * alltoall(v,w), blocking and non-blocking) on a 1-D non-periodic
  * Cartesian communicator, whose end ranks have an MPI_PROC_NULL
  * neighbour that moves no data, and on a weighted distributed graph (a
- * chain).  Prints, per call in order, "expect RANK SENT RECEIVED": the
+ * chain), and on a distributed graph with more neighbours than a fixed list
+ * would hold (a multigraph: 5000 edges from the previous rank and to the
+ * next, every block real).  Prints, per call in order, "expect RANK SENT RECEIVED": the
  * bytes this rank really sends and receives.  Any number of ranks >= 2. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int rank;
 
@@ -70,6 +73,26 @@ int main(int argc, char **argv) {
   MPI_Neighbor_alltoall(sb, 3, MPI_INT, rb, 3, MPI_INT, dg);
   expect(12L * outdeg, 12L * indeg);
   MPI_Comm_free(&dg);
+  /* a multigraph: 5000 edges from the previous rank and to the next */
+  int m = 5000;
+  int *ms = malloc(sizeof *ms * (size_t)m), *md = malloc(sizeof *md * (size_t)m);
+  int *sbig = calloc((size_t)m, sizeof *sbig), *rbig = calloc((size_t)m, sizeof *rbig);
+  int *ws = malloc(sizeof *ws * (size_t)m);
+  for (int i = 0; i < m; i++) {
+    ms[i] = (rank + size - 1) % size;
+    md[i] = (rank + 1) % size;
+    ws[i] = 1;
+  }
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, m, ms, ws, m, md, ws,
+                                 MPI_INFO_NULL, 0, &dg);
+  MPI_Neighbor_alltoall(sbig, 1, MPI_INT, rbig, 1, MPI_INT, dg);
+  expect(4L * m, 4L * m);
+  MPI_Comm_free(&dg);
+  free(ms);
+  free(md);
+  free(sbig);
+  free(rbig);
+  free(ws);
   MPI_Comm_free(&cart);
   MPI_Finalize();
   return 0;
