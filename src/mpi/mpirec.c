@@ -2136,6 +2136,7 @@ uint64_t pt__mpi_region_slow(int id) {
 }
 
 static void fatal_as_predefined(int64_t out);
+static void fatal_win_created(int64_t out);
 
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
@@ -2148,8 +2149,15 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (level > pt_rec_level()) level = pt_rec_level();
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
   LOCK();
-  if (c->id == PT_MPI_ID_Comm_get_errhandler && ret == MPI_SUCCESS)
+  if ((c->id == PT_MPI_ID_Comm_get_errhandler ||
+       c->id == PT_MPI_ID_Errhandler_get ||
+       c->id == PT_MPI_ID_Win_get_errhandler) && ret == MPI_SUCCESS)
     fatal_as_predefined(c->v[1]);
+  if ((c->id == PT_MPI_ID_Win_create || c->id == PT_MPI_ID_Win_allocate ||
+       c->id == PT_MPI_ID_Win_allocate_shared ||
+       c->id == PT_MPI_ID_Win_create_dynamic) &&
+      ret == MPI_SUCCESS && f->pos['w'][0] >= 0)
+    fatal_win_created(c->v[f->pos['w'][0]]);
   if (c->id == PT_MPI_ID_Finalize && g_app_region) {
     /* the program's own time ends where MPI_Finalize begins */
     pt_event e = ev_zero;
@@ -2317,6 +2325,14 @@ static void enable_all(void) {
      * still pass through the recorder, without events */
     int needed = g_fn[i].sem != PT_MS_NONE ||
                  i == PT_MPI_ID_Comm_get_errhandler ||
+                 i == PT_MPI_ID_Errhandler_get ||
+                 i == PT_MPI_ID_Win_get_errhandler ||
+                 i == PT_MPI_ID_Comm_set_errhandler ||
+                 i == PT_MPI_ID_Errhandler_set ||
+                 i == PT_MPI_ID_Win_set_errhandler ||
+                 i == PT_MPI_ID_Win_create || i == PT_MPI_ID_Win_allocate ||
+                 i == PT_MPI_ID_Win_allocate_shared ||
+                 i == PT_MPI_ID_Win_create_dynamic ||
                  strchr(pt__mpi_kinds[i], 'c') || strchr(pt__mpi_kinds[i], 'r');
     pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
   }
@@ -2345,30 +2361,32 @@ static MPI_Errhandler g_fatal = MPI_ERRHANDLER_NULL;
  * MPI_Comm_get_errhandler takes the reference it hands out instead */
 static MPI_Comm g_fatal_ref = MPI_COMM_NULL;
 
-static void on_fatal(MPI_Comm *comm, int *code, ...) {
-  /* an error in the calls below (an error code MPI does not know, a
-   * communicator that is not one) comes back here: it returns to them */
-  static __thread int inside;
-  if (inside) return;
-  inside = 1;
-  char es[MPI_MAX_ERROR_STRING] = "", cn[MPI_MAX_OBJECT_NAME] = "";
+/* ... and one for windows, created with it (a window's default is
+ * MPI_ERRORS_ARE_FATAL too): put on each window created with that
+ * handler. */
+static MPI_Errhandler g_fatal_win = MPI_ERRHANDLER_NULL;
+
+/* Say what MPI would, close the trace (the failing call entered, never
+ * left), abort through `abort_comm`; never returns to the program. */
+static void fatal_close(const char *what, const char *name, int code,
+                        MPI_Comm abort_comm) {
+  char es[MPI_MAX_ERROR_STRING] = "";
   int l = 0;
-  if (PMPI_Error_string(*code, es, &l) != MPI_SUCCESS || !es[0])
-    snprintf(es, sizeof es, "error code %d", *code);
-  PMPI_Comm_get_name(*comm, cn, &l);
+  if (PMPI_Error_string(code, es, &l) != MPI_SUCCESS || !es[0])
+    snprintf(es, sizeof es, "error code %d", code);
   uint64_t r = __atomic_load_n(&pt__rec_open.region, __ATOMIC_RELAXED);
   const char *fn = "an MPI call";
   for (int i = 0; r && i < PT_MPI_NFUNCS; i++)
     if (g_fn[i].region == r) fn = fn_names[i];
   fprintf(stderr,
           "[rank %d] *** An error occurred in %s\n"
-          "[rank %d] *** on communicator %s\n"
+          "[rank %d] *** on %s %s\n"
           "[rank %d] *** %s\n"
-          "[rank %d] *** MPI_ERRORS_ARE_FATAL (processes in this communicator "
+          "[rank %d] *** MPI_ERRORS_ARE_FATAL (processes in this %s "
           "will now abort,\n[rank %d] ***    and potentially your MPI job); "
           "paratrace closes this rank's trace\n",
-          g_rank, fn, g_rank, cn[0] ? cn : "(unnamed)", g_rank, es, g_rank,
-          g_rank);
+          g_rank, fn, g_rank, what, name[0] ? name : "(unnamed)", g_rank, es,
+          g_rank, what, g_rank);
   if (r && g_tracing && pt_rec_enabled()) {
     /* the call that failed: entered, never left (as when killed in it) */
     pt_event e;
@@ -2377,7 +2395,31 @@ static void on_fatal(MPI_Comm *comm, int *code, ...) {
   }
   __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
   pt__mpi_before_abort();
-  PMPI_Abort(*comm, *code);
+  PMPI_Abort(abort_comm, code);
+  /* an MPI whose abort returns: the program must not go on */
+  _exit(code > 0 && code < 256 ? code : 1);
+}
+
+static void on_fatal(MPI_Comm *comm, int *code, ...) {
+  /* an error in the calls below (an error code MPI does not know, a
+   * communicator that is not one) comes back here: it returns to them */
+  static __thread int inside;
+  if (inside) return;
+  inside = 1;
+  char cn[MPI_MAX_OBJECT_NAME] = "";
+  int l = 0;
+  PMPI_Comm_get_name(*comm, cn, &l);
+  fatal_close("communicator", cn, *code, *comm);
+}
+
+static void on_fatal_win(MPI_Win *win, int *code, ...) {
+  static __thread int inside;
+  if (inside) return;
+  inside = 1;
+  char wn[MPI_MAX_OBJECT_NAME] = "";
+  int l = 0;
+  PMPI_Win_get_name(*win, wn, &l);
+  fatal_close("win", wn, *code, MPI_COMM_WORLD);
 }
 
 static void fatal_install(void) {
@@ -2395,19 +2437,46 @@ static void fatal_install(void) {
           MPI_SUCCESS ||
       PMPI_Comm_create_errhandler(on_fatal, &g_fatal) != MPI_SUCCESS)
     return;
+  if (PMPI_Win_create_errhandler(on_fatal_win, &g_fatal_win) != MPI_SUCCESS)
+    g_fatal_win = MPI_ERRHANDLER_NULL;
   for (int i = 0; i < 2; i++)
     if (fatal[i]) PMPI_Comm_set_errhandler(cs[i], g_fatal);
 }
 
-/* MPI_Comm_get_errhandler returned our handler: MPI_ERRORS_ARE_FATAL (a
- * reference of its own, as MPI hands out). */
+/* MPI_Comm_get_errhandler, MPI_Errhandler_get or MPI_Win_get_errhandler
+ * returned one of our handlers: MPI_ERRORS_ARE_FATAL (a reference of its
+ * own, as MPI hands out). */
 static void fatal_as_predefined(int64_t out) {
   MPI_Errhandler *eh = (MPI_Errhandler *)(intptr_t)out;
-  if (!eh || g_fatal == MPI_ERRHANDLER_NULL || *eh != g_fatal) return;
+  if (!eh || g_fatal == MPI_ERRHANDLER_NULL ||
+      (*eh != g_fatal && *eh != g_fatal_win))
+    return;
   MPI_Errhandler pre;
   if (PMPI_Comm_get_errhandler(g_fatal_ref, &pre) != MPI_SUCCESS) return;
   PMPI_Errhandler_free(eh);
   *eh = pre;
+}
+
+/* A window was created (its handle at `out`): where it has
+ * MPI_ERRORS_ARE_FATAL, it gets our handler instead. */
+static void fatal_win_created(int64_t out) {
+  MPI_Win *w = (MPI_Win *)(intptr_t)out;
+  if (!w || *w == MPI_WIN_NULL || g_fatal_win == MPI_ERRHANDLER_NULL) return;
+  MPI_Errhandler cur = MPI_ERRHANDLER_NULL;
+  if (PMPI_Win_get_errhandler(*w, &cur) != MPI_SUCCESS) return;
+  if (cur == MPI_ERRORS_ARE_FATAL) PMPI_Win_set_errhandler(*w, g_fatal_win);
+  PMPI_Errhandler_free(&cur);
+}
+
+void pt__mpi_errhandler_in(pt__mpi_call *c) {
+  if (c->n < 2 || !c->addr[1] || g_fatal == MPI_ERRHANDLER_NULL) return;
+  MPI_Errhandler *eh = (MPI_Errhandler *)c->addr[1];
+  if (*eh != MPI_ERRORS_ARE_FATAL) return;
+  if (c->id == PT_MPI_ID_Win_set_errhandler) {
+    if (g_fatal_win != MPI_ERRHANDLER_NULL) *eh = g_fatal_win;
+  } else {
+    *eh = g_fatal;
+  }
 }
 
 void pt__mpi_after_init(int provided) {

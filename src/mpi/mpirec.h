@@ -91,6 +91,13 @@ uint64_t pt__mpi_now(void);
 extern int pt__mpi_multi;
 void pt__mpi_claim(pt__mpi_call *c);
 
+/* MPI_Comm_set_errhandler, MPI_Errhandler_set, MPI_Win_set_errhandler,
+ * before the call (arguments seen): MPI_ERRORS_ARE_FATAL becomes the
+ * recorder's handler where it installed one, which closes the trace
+ * before aborting (a program restoring a saved handler, or setting
+ * MPI_ERRORS_ARE_FATAL itself, keeps its trace). */
+void pt__mpi_errhandler_in(pt__mpi_call *c);
+
 /* MPI_Init / MPI_Init_thread returned (provided: the thread level). */
 void pt__mpi_after_init(int provided);
 /* Before PMPI_Finalize: clock sample, close the archive. */

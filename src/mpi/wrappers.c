@@ -82,6 +82,9 @@
     pt__mpi_call pt_c_;                                                       \
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
     PT_MPI_EACH(kinds, args)                                                  \
+    if (PT_IS(name, Comm_set_errhandler) || PT_IS(name, Errhandler_set) ||  \
+        PT_IS(name, Win_set_errhandler))                                      \
+      pt__mpi_errhandler_in(&pt_c_);                                          \
     if (pt__mpi_multi && pt_c_.nreqs > 0) pt__mpi_claim(&pt_c_);              \
     uint64_t pt_t0_ = pt__mpi_now();                                          \
     pt__mpi_pending(&pt_c_, pt_t0_);                                          \

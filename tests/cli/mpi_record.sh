@@ -249,6 +249,21 @@ if grep -q 'locations *3 defined, 3 with events' fat.info &&
    grep -q "unclosed_region: location 2,.*(MPI_Comm_call_errhandler)" fat.check; then
   t_pass "fatal MPI error with an unknown error code: trace closed"
 else t_fail "fatal MPI error with an unknown error code: trace closed" "$(head -3 fat.info fat.check fat.err)"; fi
+# MPI_ERRORS_ARE_FATAL given back by the program (a saved handler
+# restored, or set by name) is the recorder's handler again, and windows
+# (whose default is MPI_ERRORS_ARE_FATAL) get it at creation: the trace
+# is closed, the failing call shown
+for mode in restore:MPI_Send set:MPI_Send win:MPI_Put; do
+  rm -rf fat.ptf
+  $RUN -np 3 "$PT" record -o fat.ptf -- ./fatal 1 ${mode%%:*} >fat.out 2>fat.err
+  "$PT" info fat.ptf >fat.info 2>&1
+  "$PT" check fat.ptf >fat.check 2>&1
+  if grep -q 'locations *3 defined, 3 with events' fat.info &&
+     ! grep -q 'warning' fat.info && ! grep -q 'not fatal' fat.out &&
+     grep -q "unclosed_region: location 1,.*(${mode#*:})" fat.check; then
+    t_pass "fatal MPI error after '${mode%%:*}': trace closed, failing call shown"
+  else t_fail "fatal MPI error after '${mode%%:*}': trace closed" "$(head -3 fat.info fat.check fat.out)"; fi
+done
 
 # an existing archive is never overwritten unless asked; the program runs
 "$PT" info kill.ptf >before 2>&1

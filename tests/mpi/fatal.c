@@ -2,9 +2,14 @@
  * one rank: every rank's trace must be closed, the failing call entered.
  * Before it: MPI_Comm_get_errhandler still says MPI_ERRORS_ARE_FATAL,
  * and a communicator the program set to MPI_ERRORS_RETURN returns the
- * error.  Usage: fatal RANK [code] (the rank that sends to an invalid
+ * error; MPI_Errhandler_get says MPI_ERRORS_ARE_FATAL too.  Usage:
+ * fatal RANK [code|restore|set|win] (the rank that sends to an invalid
  * rank; with `code`, that raises an error code MPI does not know, whose
- * error string fails in the handler) */
+ * error string fails in the handler; with `restore`, the send follows a
+ * library's save / MPI_ERRORS_RETURN / restore of COMM_WORLD's handler;
+ * with `set`, the program sets MPI_ERRORS_ARE_FATAL itself; with `win`,
+ * the error is an MPI_Put to an invalid rank on a window) */
+#define OMPI_OMIT_MPI1_COMPAT_DECLS 0 /* MPI_Errhandler_get */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,9 @@ int main(int argc, char **argv) {
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
   if (eh != MPI_ERRORS_ARE_FATAL) printf("rank %d: errhandler not fatal\n", rank);
   MPI_Errhandler_free(&eh);
+  MPI_Errhandler_get(MPI_COMM_WORLD, &eh);
+  if (eh != MPI_ERRORS_ARE_FATAL) printf("rank %d: Errhandler_get not fatal\n", rank);
+  MPI_Errhandler_free(&eh);
   MPI_Comm c;
   MPI_Comm_dup(MPI_COMM_WORLD, &c);
   MPI_Comm_get_errhandler(c, &eh);
@@ -33,11 +41,35 @@ int main(int argc, char **argv) {
     MPI_Sendrecv_replace(&x, 1, MPI_INT, (rank + 1) % size, 0,
                          (rank + size - 1) % size, 0, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
+  const char *mode = argc > 2 ? argv[2] : "";
+  if (!strcmp(mode, "restore")) {
+    MPI_Errhandler saved;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved);
+    MPI_Errhandler_free(&saved);
+  } else if (!strcmp(mode, "set")) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  }
+  MPI_Win w = MPI_WIN_NULL;
+  if (!strcmp(mode, "win")) {
+    MPI_Win_create(&x, sizeof x, sizeof x, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    MPI_Win_get_errhandler(w, &eh);
+    if (eh != MPI_ERRORS_ARE_FATAL) printf("rank %d: win errhandler not fatal\n", rank);
+    MPI_Errhandler_free(&eh);
+    MPI_Win_fence(0, w);
+  }
   fflush(stdout);
-  if (rank == who && argc > 2 && !strcmp(argv[2], "code"))
+  if (rank == who && !strcmp(mode, "code"))
     MPI_Comm_call_errhandler(MPI_COMM_WORLD, 123456);
+  else if (rank == who && w != MPI_WIN_NULL)
+    MPI_Put(&x, 1, MPI_INT, size + 5, 0, 1, MPI_INT, w);
   else if (rank == who)
     MPI_Send(&x, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
+  if (w != MPI_WIN_NULL) {
+    MPI_Win_fence(0, w);
+    MPI_Win_free(&w);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
   return 0;
