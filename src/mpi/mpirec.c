@@ -563,17 +563,24 @@ static const MPI_Request *call_reqs(const pt__mpi_call *c, int *n) {
 }
 
 /* Before the PMPI call (MPI_THREAD_MULTIPLE only): claim the requests
- * behind c's handles (a handle given k times: k of them). */
+ * behind c's handles (a handle given k times: k of them).  Each handle
+ * claims the oldest request behind it that nobody claimed; nothing was
+ * claimed by c before, so the k-th time a handle comes, the k - 1 older
+ * ones are c's already and it takes the next: the same as req_nth(c, h,
+ * k - 1), in one pass over the handles instead of counting earlier
+ * duplicates (O(n^2) under the lock for a Testall of n requests). */
 void pt__mpi_claim(pt__mpi_call *c) {
   int n;
   const MPI_Request *h = call_reqs(c, &n);
   if (!n) return;
   pthread_mutex_lock(&g_mu);
   for (int q = 0; q < n; q++) {
-    int dup = 0;
-    for (int p = 0; p < q; p++) dup += h[p] == h[q];
-    req *r = req_nth(c, (int64_t)(intptr_t)h[q], dup);
-    if (r) r->claim = c;
+    hent *e = hfind(&g_reqs, (uintptr_t)h[q]);
+    for (req *r = e ? e->info : NULL; r; r = r->next)
+      if (!r->claim) {
+        r->claim = c;
+        break;
+      }
   }
   pthread_mutex_unlock(&g_mu);
 }
@@ -1404,8 +1411,13 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         int64_t *o = ints_alloc((size_t)len);
         if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
         for (int q = 0; q < len; q++) {
-          int dup = 0; /* a shared handle seen earlier in the array */
-          for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
+          /* a shared handle seen earlier in the array: the next of its
+           * requests (looked for only where a handle has several, so
+           * that the usual array costs O(n), not O(n^2)) */
+          hent *e = hfind(&g_reqs, (uintptr_t)c->reqs[q]);
+          int dup = 0;
+          if (e && e->info && ((req *)e->info)->next)
+            for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
           req *r = req_nth(c, (int64_t)(intptr_t)c->reqs[q], dup);
           o[q] = r ? (int64_t)r->hid
                    : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
