@@ -85,7 +85,10 @@
     if (PT_IS(name, Comm_set_errhandler) || PT_IS(name, Errhandler_set) ||  \
         PT_IS(name, Win_set_errhandler))                                      \
       pt__mpi_errhandler_in(&pt_c_);                                          \
-    if (pt__mpi_multi && pt_c_.nreqs > 0) pt__mpi_claim(&pt_c_);              \
+    /* MPI_Cancel neither completes nor starts its request: no claim, or   \
+     * another thread's Wait / Test of it would pass over it */             \
+    if (pt__mpi_multi && pt_c_.nreqs > 0 && !PT_IS(name, Cancel))            \
+      pt__mpi_claim(&pt_c_);                                                  \
     uint64_t pt_t0_ = pt__mpi_now();                                          \
     pt__mpi_pending(&pt_c_, pt_t0_);                                          \
     ret pt_r_ = PMPI_##name args;                                             \

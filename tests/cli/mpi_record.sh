@@ -559,6 +559,19 @@ if grep -q '^provided 3 ' ta.out &&
    awk '{ exit !($4 < 8) }' ta.out; then
   t_pass "threads: Testall of 8192 requests in O(n) ($(cut -d' ' -f4 ta.out) ms)"
 else t_fail "threads: Testall of 8192 requests in O(n)" "$(cat ta.out)"; fi
+# MPI_THREAD_MULTIPLE: a receive one thread cancels while another polls
+# it with MPI_Test (PMPI_Cancel slowed by a preloaded shim, so that the
+# poll completes it while MPI_Cancel is in progress): every cancellation
+# is recorded (MPI_Cancel claimed the request, and the Test passed over it)
+ok "build cancel_mt" mpicc -o cancel_mt "$SRC/tests/mpi/cancel_mt.c" -pthread
+ok "build slow_cancel" mpicc -shared -fPIC -o slow_cancel.so "$SRC/tests/mpi/slow_cancel.c" -ldl
+rm -rf cmt.ptf
+ok "cancel_mt run" $RUN -np 2 -x LD_PRELOAD="$PWD/slow_cancel.so:$SO" \
+  -x PARATRACE_OUTPUT="$PWD/cmt.ptf" ./cancel_mt 10 >cmt.out
+n=$("$PT" dump cmt.ptf | grep -c ' request_cancelled ')
+if [ "$(grep -c '^rank [01] cancelled 10 provided 3' cmt.out)" = 2 ] && [ "$n" = 20 ]; then
+  t_pass "threads: a cancel racing a Test is recorded"
+else t_fail "threads: a cancel racing a Test is recorded" "$n request_cancelled; $(cat cmt.out)"; fi
 ok "build threads_req" mpicc -o thrq "$SRC/tests/mpi/threads_req.c" -pthread
 for i in 1 2; do
   rm -rf thrq.ptf
