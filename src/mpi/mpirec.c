@@ -910,6 +910,11 @@ static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
             : root == MPI_PROC_NULL               ? ROLE_NONE
                                                   : ROLE_LEAF;
   sh.sendn = sh.recvn = ci ? ci->rsize : 0;
+  /* an intercommunicator's Reduce_scatter(_block): recvcounts and the
+   * blocks of the send buffer are per rank of the local group */
+  if (ci && ci->inter &&
+      (sh.op == PT_COLL_REDUCE_SCATTER || sh.op == PT_COLL_REDUCE_SCATTER_BLOCK))
+    sh.sendn = sh.recvn = ci->size;
   if (sh.op >= PT_COLL_NEIGHBOR_ALLGATHER && sh.op <= PT_COLL_NEIGHBOR_ALLTOALLW)
     degrees((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, &sh.recvn,
             &sh.sendn);
@@ -1689,13 +1694,14 @@ static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
       const int *rc = (const int *)(intptr_t)(A0 >= 0 ? c->v[A0] : 0);
       uint64_t ts = sig_size(c, &sh, D0);
       *sent = sum_counts(c, &sh, A0) * ts;
-      if ((uintptr_t)rc > 4096 && me >= 0 && (uint64_t)me < n)
+      /* rc has a count per rank of the local group (sh.sendn) */
+      if ((uintptr_t)rc > 4096 && me >= 0 && me < sh.sendn)
         *recvd = (uint64_t)(rc[me] > 0 ? rc[me] : 0) * ts;
       break;
     }
     case PT_COLL_REDUCE_SCATTER_BLOCK:
       *recvd = sig_bytes(c, &sh, N0, D0);
-      *sent = *recvd * n;
+      *sent = *recvd * (uint64_t)sh.sendn;
       break;
     default:
       break;

@@ -739,10 +739,12 @@ if [ -s nbr.want ] && cmp -s nbr.want nbr.got; then
 else t_fail "neighbour collectives: bytes of real neighbours only" "$(diff nbr.want nbr.got | head -4)"; fi
 # rooted collectives on an intercommunicator: MPI_ROOT sends (root = its
 # own rank), MPI_PROC_NULL takes no part (root -1, no bytes), the other
-# group receives from the root given as its COMM_WORLD rank
+# group receives from the root given as its COMM_WORLD rank; Reduce_scatter
+# and Reduce_scatter_block count per rank of the local group (5 ranks:
+# groups of 2 and 3; the remote size read past recvcounts)
 ok "build intercoll" mpicc -o icoll "$SRC/tests/mpi/intercoll.c"
 rm -rf icoll.ptf
-ok "intercoll run" $RUN -np 4 "$PT" record -o icoll.ptf -- ./icoll >icoll.out
+ok "intercoll run" $RUN -np 5 "$PT" record -o icoll.ptf -- ./icoll >icoll.out
 "$PT" dump icoll.ptf | awk '$4 == "coll_end" && !/ comm=[23] / {
     for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
     print "expect", $3, f["root"], f["sent"], f["received"] }' |

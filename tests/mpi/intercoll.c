@@ -1,12 +1,13 @@
 /* Test program: rooted collectives on an intercommunicator between the
  * lower and the upper half of COMM_WORLD (Bcast, Reduce, Gather, Gatherv
  * with the root in the lower group; Scatter, Scatterv, Ibcast with the
- * root in the upper group).  The root passes MPI_ROOT, the rest of its
+ * root in the upper group; then Reduce_scatter and Reduce_scatter_block,
+ * which have no root: ROOT -1).  The root passes MPI_ROOT, the rest of its
  * group MPI_PROC_NULL (no part: nothing moves), the other group the
  * root's rank there.  Prints, per call in order, "expect RANK ROOT SENT
  * RECEIVED": the root as a COMM_WORLD rank (-1 where the rank takes no
  * part) and the bytes this rank sends and receives.  Needs 4 ranks or
- * more. */
+ * more; an odd number gives groups of different sizes. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -70,6 +71,16 @@ int main(int argc, char **argv) {
   if (b_root) expect(half, 40, 0);
   else if (b_none) expect(-1, 0, 0);
   else expect(half, 0, 40);
+  /* no root: recvcounts (Reduce_scatter) and the send buffer's blocks
+   * (Reduce_scatter_block) are per rank of the local group, whose size
+   * differs from the remote one with an odd number of ranks */
+  int ln = upper ? nb : na, total = 6;
+  for (int i = 0; i < ln; i++) cnt[i] = total / ln + (i < total % ln);
+  MPI_Reduce_scatter(buf, out, cnt, MPI_INT, MPI_SUM, inter);
+  expect(-1, 4L * total, 4L * cnt[lr]);
+  int rcb = upper ? na : nb; /* na * nb elements reduced either way */
+  MPI_Reduce_scatter_block(buf, out, rcb, MPI_INT, MPI_SUM, inter);
+  expect(-1, 4L * rcb * ln, 4L * rcb);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&local);
   MPI_Finalize();
