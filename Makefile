@@ -100,12 +100,22 @@ check: deps
 demo: deps all
 	scripts/demo.sh $(BUILD)
 
-# libFuzzer targets: clang only, own build tree.
-FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread -fsanitize=fuzzer,address,undefined
-fuzz-build:
-	@mkdir -p build-fuzz/fuzz
-	@for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-	  clang $(FUZZ_CFLAGS) -o build-fuzz/fuzz/$$n $$f $(LIB_SRCS) -lotf2 -lzstd -lz -lm || exit 1; done
+# libFuzzer targets: clang only, own build tree; the library is compiled
+# once (instrumented for coverage, not linked with the fuzzer main) and
+# each target links it.
+FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread
+FUZZ_SAN    := address,undefined
+FUZZ_OBJS   := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
+FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/fuzz/%)
+build-fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c $< -o $@
+build-fuzz/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_OBJS) -lotf2 -lzstd -lz -lm
+fuzz-build: $(FUZZ_BINS)
+.SECONDARY: $(FUZZ_OBJS)
+-include $(FUZZ_OBJS:.o=.d)
 fuzz: deps fuzz-build
 	scripts/run-fuzz.sh build-fuzz/fuzz $${FUZZ_SECONDS:-300}
 

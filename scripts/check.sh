@@ -72,7 +72,7 @@ run_tests build-asan asan
 unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 
 section "fuzz corpora (each input once)"
-if make fuzz-build >"$LOG/fuzz-build.log" 2>&1; then
+if make -j"$JOBS" fuzz-build >"$LOG/fuzz-build.log" 2>&1; then
   ok fuzz-build
   for fz in build-fuzz/fuzz/fuzz_*; do
     n=$(basename "$fz"); c=tests/fuzz/corpus/${n#fuzz_}
