@@ -1,7 +1,6 @@
 /* paratrace convert: source -> filters -> sink.  Also the engine of merge
  * (merge.c: the same pipe with a stream count for the native sink). */
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -33,35 +33,7 @@ static int ptf_probe(const char *path, int is_dir, const uint8_t *head,
                      size_t n) {
   (void)head;
   (void)n;
-  if (!is_dir) return 0;
-  char *ap = pt__path(path, "anchor");
-  if (!ap) return 0;
-  FILE *f = fopen(ap, "r");
-  free(ap);
-  if (!f) return 0;
-  char line[128] = "";
-  /* first non-empty, non-comment line */
-  int score = 0;
-  while (fgets(line, sizeof line, f)) {
-    char *p = line;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p == '\n' || *p == '#' || *p == '\r' || !*p) continue;
-    char *e = p + strlen(p);
-    while (e > p && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ')) e--;
-    *e = 0;
-    char *eq = strchr(p, '=');
-    if (eq) {
-      char *k = p, *ke = eq, *v = eq + 1;
-      while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t')) ke--;
-      while (*v == ' ' || *v == '\t') v++;
-      if ((size_t)(ke - k) == 6 && strncmp(k, "format", 6) == 0 &&
-          strcmp(v, "ptf") == 0)
-        score = 100;
-    }
-    break;
-  }
-  fclose(f);
-  return score;
+  return is_dir && pt__is_ptf_dir(path) ? 100 : 0;
 }
 
 /* ---- source ------------------------------------------------------------ */

@@ -273,13 +273,13 @@ static int path_exists(const char *p) {
   return lstat(p, &st) == 0;
 }
 
-/* --force replaces an earlier output, never a user's directory (a
- * mistyped -o) nor, with a native archive, anything but an archive: NULL
- * if `path` may be replaced, else why not. */
 /* What a multi-file sink's side directory may hold (OTF2's NAME/). */
 static const char *const trace_file_suffixes[] = {".evt", ".def", ".snap",
                                                   NULL};
 
+/* --force replaces an earlier output, never a user's directory (a
+ * mistyped -o) nor, with a native archive, anything but an archive: NULL
+ * if `path` may be replaced, else why not. */
 static const char *not_replaceable(const pt__format *f, const char *path) {
   static _Thread_local char why[600];
   struct stat st;
@@ -435,17 +435,18 @@ static int commit_many(pt_sink *k, pt_error *err) {
       snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
       if (pass == 0) { /* check everything before moving anything */
         struct stat ts, fs;
-        if (!k->overwrite && path_exists(to))
+        int exists = lstat(to, &ts) == 0;
+        if (exists && !k->overwrite)
           rc = pt__err(err, PT_EEXIST,
                        "%s: already exists (not overwritten); output left in "
                        "%s", to, k->tmpdir);
-        else if (lstat(to, &ts) == 0 && S_ISDIR(ts.st_mode) &&
+        else if (exists && S_ISDIR(ts.st_mode) &&
                  !pt__is_trace_files_dir(to, trace_file_suffixes))
           rc = pt__err(err, PT_EEXIST,
                        "%s: a directory that is not a trace; not replaced "
                        "(remove it or choose another name); output left in "
                        "%s", to, k->tmpdir);
-        else if (lstat(to, &ts) == 0 && lstat(from, &fs) == 0 &&
+        else if (exists && lstat(from, &fs) == 0 &&
                  !S_ISDIR(ts.st_mode) != !S_ISDIR(fs.st_mode))
           rc = pt__err(err, PT_EEXIST,
                        "%s: exists as a %s; not replaced (remove it or choose "
@@ -538,7 +539,6 @@ void pt_sink_abort(pt_sink *k) {
   free(k->path);
   free(k);
 }
-
 
 int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
             void *user, pt_error *err) {
