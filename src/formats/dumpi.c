@@ -584,7 +584,8 @@ typedef struct crank_info { /* Comm_rank / Comm_size seen per comm id */
 
 typedef struct ucomm { /* a user handle bound to a replayed communicator */
   int32_t handle, comm;  /* comm: index in pt__dcomm.comms, -1 = unknown */
-  int64_t me;            /* this rank's rank in it */
+  int64_t me;            /* this rank's rank in it (in its own group) */
+  uint32_t size;         /* the size of this rank's group */
 } ucomm;
 
 /* The calls of one thread of a rank: a location of its own, with its own
@@ -670,6 +671,23 @@ static const ucomm *uc_get(const mapper *m, int64_t h) {
   return NULL;
 }
 
+/* This rank's own group (remote = 0) or the group its peers and roots are
+ * ranks of (remote = 1) in replayed communicator c: the members of an
+ * intracommunicator; an intercommunicator's group holding this rank, or
+ * the other one. */
+static const int64_t *group_of(const mapper *m, const pt__dcomm_comm *c,
+                               int remote, uint32_t *n) {
+  int in_b = 0;
+  for (uint32_t j = 0; j < c->nremote && !in_b; j++)
+    in_b = c->remote[j] == (int64_t)m->rank;
+  if (!c->nremote || in_b == remote) {
+    *n = c->n;
+    return c->members;
+  }
+  *n = c->nremote;
+  return c->remote;
+}
+
 /* Apply the bindings of calls up to `call` (before mapping it). */
 static int uc_apply(mapper *m, uint64_t call) {
   for (; m->bi < m->nbind && m->bind[m->bi].call <= call; m->bi++) {
@@ -690,10 +708,12 @@ static int uc_apply(mapper *m, uint64_t call) {
     u->handle = b->handle;
     u->comm = b->comm;
     u->me = -1;
+    u->size = 0;
     if (b->comm >= 0) {
       const pt__dcomm_comm *c = &m->dc->comms[b->comm];
-      for (uint32_t j = 0; j < c->n; j++)
-        if (c->members[j] == (int64_t)m->rank) u->me = j;
+      const int64_t *own = group_of(m, c, 0, &u->size);
+      for (uint32_t j = 0; j < u->size; j++)
+        if (own[j] == (int64_t)m->rank) u->me = j;
     }
   }
   return PT_OK;
@@ -714,7 +734,10 @@ static int64_t world_rank(const mapper *m, uint64_t comm, int64_t local) {
   if (comm == PT__DUMPI_COMM_SELF) return local == 0 ? (int64_t)m->rank : local;
   if (m->dc && comm >= UCOMM && comm - UCOMM < m->dc->ncomms) {
     const pt__dcomm_comm *c = &m->dc->comms[comm - UCOMM];
-    return (uint64_t)local < c->n ? c->members[local] : local;
+    if (!c->nremote) return (uint64_t)local < c->n ? c->members[local] : local;
+    uint32_t n;
+    const int64_t *g = group_of(m, c, 1, &n); /* the remote group */
+    return (uint64_t)local < n ? g[local] : local;
   }
   return local;
 }
@@ -776,7 +799,7 @@ static int64_t comm_size(mapper *m, int64_t comm) {
   if (comm == PT__DUMPI_COMM_WORLD) return (int64_t)m->nranks;
   if (comm == PT__DUMPI_COMM_SELF) return 1;
   const ucomm *u = uc_get(m, comm);
-  if (u) return m->dc->comms[u->comm].n;
+  if (u) return u->size;
   crank_info *ci = cinfo_get(m, comm, 0);
   return ci && ci->size > 0 ? ci->size : 0;
 }
@@ -912,6 +935,25 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
   int64_t me = vv(c, R_commrank) ? vi(c, R_commrank) : my_rank(m, comm);
   int64_t n = vv(c, R_commsize) ? vi(c, R_commsize) : comm_size(m, comm);
   int is_root = me >= 0 && me == root;
+  /* an intercommunicator: counts per rank of the remote group; a rooted
+   * call's root passes MPI_ROOT (Open MPI -4, MPICH -3), the rest of its
+   * group MPI_PROC_NULL (-2, -1: no part at all), the other group the
+   * root's rank there */
+  const ucomm *u = uc_get(m, comm);
+  const pt__dcomm_comm *ic = u && m->dc->comms[u->comm].nremote
+                                 ? &m->dc->comms[u->comm] : NULL;
+  if (ic) {
+    if (role_idx[c->label][R_root] >= 0) {
+      if (root == -1 || root == -2) {
+        *sent = *recvd = 0;
+        return;
+      }
+      is_root = root < 0;
+    }
+    uint32_t rn;
+    group_of(m, ic, 1, &rn);
+    n = rn;
+  }
   uint64_t cnt = (uint64_t)(vi(c, R_count) > 0 ? vi(c, R_count) : 0) *
                  type_size(m, vi(c, R_datatype));
   uint64_t sc = (uint64_t)(vi(c, R_sendcount) > 0 ? vi(c, R_sendcount) : 0) *
@@ -991,6 +1033,25 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
     default:
       break;
   }
+  if (ic && is_root) { /* the root's group only sends or only receives */
+    if (c->f->coll == PT_COLL_REDUCE || c->f->coll == PT_COLL_GATHER ||
+        c->f->coll == PT_COLL_GATHERV)
+      *sent = 0;
+    if (c->f->coll == PT_COLL_SCATTER || c->f->coll == PT_COLL_SCATTERV)
+      *recvd = 0;
+  }
+}
+
+/* The COMM_WORLD rank of a collective's root (DUMPI communicator handle,
+ * model communicator id, the root argument).  On an intercommunicator:
+ * this rank for MPI_ROOT, -1 for MPI_PROC_NULL, else a rank of the remote
+ * group (see coll_bytes). */
+static int64_t coll_root(const mapper *m, int64_t comm, uint64_t mcomm,
+                         int64_t root) {
+  const ucomm *u = uc_get(m, comm);
+  if (u && m->dc->comms[u->comm].nremote && root < 0)
+    return root == -1 || root == -2 ? -1 : (int64_t)m->rank;
+  return world_rank(m, mcomm, root);
 }
 
 /* The semantic events of call c between its ENTER (t0) and LEAVE (t1). */
@@ -1149,7 +1210,7 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       e->ref = f->coll;
       e->comm = comm_id(m, comm);
       e->peer = role_idx[c->label][R_root] >= 0
-                    ? world_rank(m, e->comm, vi(c, R_root)) : -1;
+                    ? coll_root(m, comm, e->comm, vi(c, R_root)) : -1;
       e->size = sent;
       e->size2 = recvd;
       return PT_OK;
@@ -1631,8 +1692,26 @@ static int user_comm_defs(dsrc *s) {
     d->name = sdup(s, "%s #%zu ranks", c->fn, i);
     d->nmembers = c->n;
     d->members = mem;
+    if (c->nremote) {
+      /* an intercommunicator (as the MPI recorder and OTF2 have it): its
+       * group is the one with the lower COMM_WORLD rank, the other one is
+       * GROUP 2 x UCOMM + index, named by KEYVAL otf2:intercomm */
+      uint64_t *rm = pt__arena_alloc(&s->mem, c->nremote * 8);
+      if (!rm) return PT_ENOMEM;
+      for (uint32_t j = 0; j < c->nremote; j++) rm[j] = (uint64_t)c->remote[j];
+      if (def_add(s, &d, PT_DEF_GROUP, 2 * UCOMM + i) < 0) return PT_ENOMEM;
+      d->i0 = PT_GROUP_COMM_GROUP;
+      d->i1 = PT_PARADIGM_MPI;
+      d->name = sdup(s, "%s #%zu remote group", c->fn, i);
+      d->nmembers = c->nremote;
+      d->members = rm;
+      char v[32];
+      snprintf(v, sizeof v, "%llu", (unsigned long long)(2 * UCOMM + i));
+      if (kv_add(s, UCOMM + i, "otf2:intercomm", v) < 0) return PT_ENOMEM;
+    }
     const pt__dcomm_comm *pc = &dc->comms[c->parent];
-    uint64_t parent = c->parent == 0 ? PT__DUMPI_COMM_WORLD
+    uint64_t parent = c->nremote ? PT_NONE
+                      : c->parent == 0 ? PT__DUMPI_COMM_WORLD
                       : pc->parent < 0 ? PT__DUMPI_COMM_SELF
                                        : UCOMM + (uint64_t)c->parent;
     if (def_add(s, &d, PT_DEF_COMM, UCOMM + i) < 0) return PT_ENOMEM;

@@ -271,13 +271,14 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
 /* ---- communicators (dumpi_comm.c) ------------------------------------- */
 
 /* A call that creates, frees or builds a communicator or group, as the
- * replay needs it: handles (-1: absent), a / b (split color / key, graph
- * nodes), v / n (cart dims, remain_dims, group ranks, ranges as INTS2). */
+ * replay needs it: handles (-1: absent), a / b / c (split color / key,
+ * graph nodes, Intercomm_create's leaders and tag, Intercomm_merge's
+ * high), v / n (cart dims, remain_dims, group ranks, ranges as INTS2). */
 typedef struct pt__dcomm_op {
   uint64_t call; /* the call's number in its rank's stream (1-based) */
   uint8_t op;
   int32_t in1, in2, out;
-  int64_t a, b;
+  int64_t a, b, c;
   uint32_t n;
   int64_t *v;
 } pt__dcomm_op;
@@ -289,9 +290,14 @@ typedef struct pt__dcomm_bind {
   int32_t handle, comm;
 } pt__dcomm_bind;
 
+/* An intracommunicator has members only.  An intercommunicator has two
+ * groups: `members` is the one holding the lower COMM_WORLD rank (OTF2's
+ * group A), `remote` the other (nremote > 0); a rank of either group
+ * names ranks of the other one in point-to-point calls and roots. */
 typedef struct pt__dcomm_comm {
-  uint32_t n;
+  uint32_t n, nremote;
   int64_t *members; /* COMM_WORLD ranks, in local rank order */
+  int64_t *remote;  /* an intercommunicator's other group, else NULL */
   uint32_t ndims;   /* Cartesian topology (for Cart_sub), else 0 */
   int64_t *dims;
   int32_t parent;   /* index of the parent, -1 for predefined ones */

@@ -20,31 +20,40 @@
 
 #include "formats/dumpi.h"
 
-/* X(function, op, in1, in2, out, a, b): the argument names of the parent
- * communicator or group(s), the new handle, and the op's parameters. */
-#define PT__DCOMM_OPS(X)                                                     \
-  X("MPI_Comm_dup", DUP, "oldcomm", 0, "newcomm", 0, 0)                      \
-  X("MPI_Comm_split", SPLIT, "oldcomm", 0, "newcomm", "color", "key")        \
-  X("MPI_Comm_create", CREATE, "oldcomm", "group", "newcomm", 0, 0)          \
-  X("MPI_Cart_create", CART, "oldcomm", 0, "newcomm", "dims", 0)             \
-  X("MPI_Graph_create", GRAPH, "oldcomm", 0, "newcomm", "nodes", 0)          \
-  X("MPI_Cart_sub", CART_SUB, "oldcomm", 0, "newcomm", "remain_dims", 0)     \
-  X("MPI_Comm_free", FREE, "comm", 0, 0, 0, 0)                               \
-  X("MPI_Comm_group", GROUP_OF, "comm", 0, "group", 0, 0)                    \
-  X("MPI_Group_incl", INCL, "group", 0, "newgroup", "ranks", 0)              \
-  X("MPI_Group_excl", EXCL, "group", 0, "newgroup", "ranks", 0)              \
-  X("MPI_Group_range_incl", RANGE_INCL, "group", 0, "newgroup", "ranges", 0) \
-  X("MPI_Group_range_excl", RANGE_EXCL, "group", 0, "newgroup", "ranges", 0) \
-  X("MPI_Group_union", UNION, "group1", "group2", "newgroup", 0, 0)          \
-  X("MPI_Group_intersection", INTERSECT, "group1", "group2", "newgroup", 0,  \
-    0)                                                                       \
-  X("MPI_Group_difference", DIFFERENCE, "group1", "group2", "newgroup", 0,   \
-    0)                                                                       \
-  X("MPI_Group_free", GFREE, "group", 0, 0, 0, 0)
+/* X(function, op, in1, in2, out, a, b, c): the argument names of the
+ * parent communicator or group(s), the new handle, and the op's
+ * parameters.  MPI_Intercomm_create: in1 the local communicator, in2 the
+ * peer communicator (DUMPI's "remotecomm"), a / b the local / remote
+ * leader, c the tag. */
+#define PT__DCOMM_OPS(X)                                                    \
+  X("MPI_Comm_dup", DUP, "oldcomm", 0, "newcomm", 0, 0, 0)                  \
+  X("MPI_Comm_split", SPLIT, "oldcomm", 0, "newcomm", "color", "key", 0)    \
+  X("MPI_Comm_create", CREATE, "oldcomm", "group", "newcomm", 0, 0, 0)      \
+  X("MPI_Cart_create", CART, "oldcomm", 0, "newcomm", "dims", 0, 0)         \
+  X("MPI_Graph_create", GRAPH, "oldcomm", 0, "newcomm", "nodes", 0, 0)      \
+  X("MPI_Cart_sub", CART_SUB, "oldcomm", 0, "newcomm", "remain_dims", 0, 0) \
+  X("MPI_Intercomm_create", INTER, "localcomm", "remotecomm", "newcomm",    \
+    "localleader", "remoteleader", "tag")                                   \
+  X("MPI_Intercomm_merge", MERGE, "comm", 0, "newcomm", "high", 0, 0)       \
+  X("MPI_Comm_free", FREE, "comm", 0, 0, 0, 0, 0)                           \
+  X("MPI_Comm_group", GROUP_OF, "comm", 0, "group", 0, 0, 0)                \
+  X("MPI_Comm_remote_group", REMOTE_GROUP, "comm", 0, "group", 0, 0, 0)     \
+  X("MPI_Group_incl", INCL, "group", 0, "newgroup", "ranks", 0, 0)          \
+  X("MPI_Group_excl", EXCL, "group", 0, "newgroup", "ranks", 0, 0)          \
+  X("MPI_Group_range_incl", RANGE_INCL, "group", 0, "newgroup", "ranges",   \
+    0, 0)                                                                   \
+  X("MPI_Group_range_excl", RANGE_EXCL, "group", 0, "newgroup", "ranges",   \
+    0, 0)                                                                   \
+  X("MPI_Group_union", UNION, "group1", "group2", "newgroup", 0, 0, 0)      \
+  X("MPI_Group_intersection", INTERSECT, "group1", "group2", "newgroup", 0, \
+    0, 0)                                                                   \
+  X("MPI_Group_difference", DIFFERENCE, "group1", "group2", "newgroup", 0,  \
+    0, 0)                                                                   \
+  X("MPI_Group_free", GFREE, "group", 0, 0, 0, 0, 0)
 
 enum {
   OP_NONE,
-#define OP_ENUM(fn, op, i1, i2, o, a, b) OP_##op,
+#define OP_ENUM(fn, op, i1, i2, o, a, b, c) OP_##op,
   PT__DCOMM_OPS(OP_ENUM)
 #undef OP_ENUM
   OP_UNBIND /* any other call that returns a communicator ("newcomm",
@@ -54,18 +63,18 @@ enum {
 typedef struct opspec {
   const char *fn;
   uint8_t op;
-  const char *in1, *in2, *out, *a, *b;
+  const char *in1, *in2, *out, *a, *b, *c;
 } opspec;
 
 static const opspec specs[] = {
-#define OP_SPEC(fn, op, i1, i2, o, a, b) {fn, OP_##op, i1, i2, o, a, b},
+#define OP_SPEC(fn, op, i1, i2, o, a, b, c) {fn, OP_##op, i1, i2, o, a, b, c},
     PT__DCOMM_OPS(OP_SPEC)
 #undef OP_SPEC
 };
 
 typedef struct labinfo {
   uint8_t op;
-  int8_t in1, in2, out, a, b; /* argument indexes, -1 = none */
+  int8_t in1, in2, out, a, b, c; /* argument indexes, -1 = none */
 } labinfo;
 
 static labinfo lab[PT__DUMPI_NLABELS];
@@ -82,7 +91,7 @@ static void lab_init(void) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
     labinfo *li = &lab[l];
     li->op = OP_NONE;
-    li->in1 = li->in2 = li->out = li->a = li->b = -1;
+    li->in1 = li->in2 = li->out = li->a = li->b = li->c = -1;
     if (!f) continue;
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
       if (strcmp(specs[i].fn, f->name)) continue;
@@ -92,6 +101,7 @@ static void lab_init(void) {
       li->out = arg_index(f, specs[i].out);
       li->a = arg_index(f, specs[i].a);
       li->b = arg_index(f, specs[i].b);
+      li->c = arg_index(f, specs[i].c);
     }
     if (li->op == OP_NONE) {
       int8_t o = arg_index(f, "newcomm");
@@ -134,6 +144,7 @@ int pt__dcomm_op_make(const pt__dumpi_call *c, uint64_t call, pt__arena *a,
     o->a = va->i;
   }
   if (li->b >= 0 && c->v[li->b].present) o->b = c->v[li->b].i;
+  if (li->c >= 0 && c->v[li->c].present) o->c = c->v[li->c].i;
   return PT_OK;
 }
 
@@ -194,6 +205,18 @@ typedef struct inst {
   size_t *rank; /* arrived ranks, in arrival order */
 } inst;
 
+/* One side of an MPI_Intercomm_create: every member of the local
+ * communicator arrived; it waits for the other side, whose leader is
+ * `rleader` and whose remote leader is `leader` (world ranks), with the
+ * same tag (the leaders meet on the peer communicator with that tag; of
+ * several such, MPI matches them in order: the earliest waits longest). */
+typedef struct half {
+  int32_t comm;
+  int64_t leader, rleader, tag;
+  size_t n;
+  size_t *rank; /* the members, in arrival order */
+} half;
+
 typedef struct replay {
   pt__dcomm *dc;
   size_t nranks;
@@ -204,14 +227,32 @@ typedef struct replay {
   size_t ng, capg;
   inst *in;
   size_t nin, capin;
+  half *h;
+  size_t nh, caph;
   int64_t *pos; /* world rank -> local rank in the instance's parent */
+  uint8_t *side; /* world rank -> 1 if in the parent's remote group */
   size_t *arr;  /* world rank -> its index among the instance's arrivals */
   int32_t *self; /* rank -> comm index of its COMM_SELF, or -1 */
 } replay;
 
-static int add_comm(replay *p, const int64_t *m, uint32_t n, uint32_t op,
-                    int32_t parent) {
+static int64_t min_of(const int64_t *m, uint32_t n) {
+  int64_t x = INT64_MAX;
+  for (uint32_t j = 0; j < n; j++) x = m[j] < x ? m[j] : x;
+  return x;
+}
+
+/* A new communicator: members m[0..n), and for an intercommunicator the
+ * other group rm[0..nr) (nr > 0); stored with the group holding the lower
+ * COMM_WORLD rank first. */
+static int add_comm2(replay *p, const int64_t *m, uint32_t n,
+                     const int64_t *rm, uint32_t nr, uint32_t op,
+                     int32_t parent) {
   pt__dcomm *dc = p->dc;
+  if (nr && min_of(rm, nr) < min_of(m, n)) {
+    const int64_t *t = m;
+    uint32_t tn = n;
+    m = rm, n = nr, rm = t, nr = tn;
+  }
   if (dc->ncomms == dc->capcomms) {
     size_t nc = dc->capcomms ? 2 * dc->capcomms : 16;
     pt__dcomm_comm *c = realloc(dc->comms, nc * sizeof *c);
@@ -225,12 +266,40 @@ static int add_comm(replay *p, const int64_t *m, uint32_t n, uint32_t op,
   if (!c->members) return PT_ENOMEM;
   if (n) memcpy(c->members, m, n * sizeof(int64_t));
   c->n = n;
+  if (nr) {
+    if (!(c->remote = pt__arena_alloc(&dc->mem, nr * sizeof(int64_t))))
+      return PT_ENOMEM;
+    memcpy(c->remote, rm, nr * sizeof(int64_t));
+    c->nremote = nr;
+  }
   c->parent = parent;
   c->fn = op == OP_SPLIT ? "MPI_Comm_split" : op == OP_DUP ? "MPI_Comm_dup"
           : op == OP_CREATE ? "MPI_Comm_create" : op == OP_CART ? "MPI_Cart_create"
           : op == OP_GRAPH ? "MPI_Graph_create" : op == OP_CART_SUB ? "MPI_Cart_sub"
+          : op == OP_INTER ? "MPI_Intercomm_create"
+          : op == OP_MERGE ? "MPI_Intercomm_merge"
           : "predefined";
   return (int)dc->ncomms++;
+}
+
+static int add_comm(replay *p, const int64_t *m, uint32_t n, uint32_t op,
+                    int32_t parent) {
+  return add_comm2(p, m, n, NULL, 0, op, parent);
+}
+
+/* Members of both groups of comm c (one for an intracommunicator). */
+static uint32_t total(const pt__dcomm_comm *c) { return c->n + c->nremote; }
+
+/* World rank r's own group in comm c and the other one (an
+ * intracommunicator: its members, and no other group). */
+static void sides(const pt__dcomm_comm *c, int64_t r, const int64_t **loc,
+                  uint32_t *nl, const int64_t **rem, uint32_t *nr) {
+  *loc = c->members, *nl = c->n, *rem = c->remote, *nr = c->nremote;
+  for (uint32_t j = 0; j < c->nremote; j++)
+    if (c->remote[j] == r) {
+      *loc = c->remote, *nl = c->nremote, *rem = c->members, *nr = c->n;
+      return;
+    }
 }
 
 static int add_group(replay *p, const int64_t *m, uint32_t n) {
@@ -297,10 +366,16 @@ static int group_op(replay *p, size_t r, const pt__dcomm_op *o) {
   uint32_t n = 0;
   int64_t *tmp = NULL;
   int res = -1, rc = PT_OK;
-  if (o->op == OP_GROUP_OF) {
+  if (o->op == OP_GROUP_OF || o->op == OP_REMOTE_GROUP) {
     int c = comm_of(p, r, o->in1);
     if (c < -1) return c;
-    if (c >= 0) res = add_group(p, p->dc->comms[c].members, p->dc->comms[c].n);
+    if (c >= 0) {
+      const int64_t *lg, *rg;
+      uint32_t nl, nr;
+      sides(&p->dc->comms[c], (int64_t)r, &lg, &nl, &rg, &nr);
+      if (o->op == OP_GROUP_OF) res = add_group(p, lg, nl);
+      else if (nr) res = add_group(p, rg, nr); /* (intra: an error) */
+    }
     return res < -1 ? res : hset(&s->group, o->out, res);
   }
   int g = group_of(p, r, o->in1);
@@ -398,13 +473,177 @@ static int group_op(replay *p, size_t r, const pt__dcomm_op *o) {
 
 typedef struct skey {
   int64_t color, key, local, world;
+  int side; /* in the parent's remote group (an intercommunicator's) */
 } skey;
 
 static int cmp_skey(const void *a, const void *b) {
   const skey *x = a, *y = b;
   if (x->color != y->color) return (x->color > y->color) - (x->color < y->color);
+  if (x->side != y->side) return x->side - y->side;
   if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
   return (x->local > y->local) - (x->local < y->local);
+}
+
+/* Rank r's creation call is done: its handle means comm (-1: unknown). */
+static int finish(replay *p, size_t r, int32_t comm) {
+  const pt__dcomm_op *o = &p->ops[r][p->r[r].cur];
+  int rc = bind(p, r, o->call, o->out, comm);
+  p->r[r].cur++;
+  p->r[r].blocked = 0;
+  return rc;
+}
+
+/* Every member of the local communicator in->comm arrived at its
+ * MPI_Intercomm_create: pair it with the other side if that is waiting,
+ * else wait for it (the members stay blocked).  The leader's arguments
+ * count (the others' peer communicator and remote leader are not
+ * significant): the remote leader's COMM_WORLD rank through the peer
+ * communicator, and the tag. */
+static int inter_half(replay *p, inst *in) {
+  pt__dcomm *dc = p->dc;
+  /* (comm_of and add_comm2 may move dc->comms; members do not move) */
+  const int64_t *lm = dc->comms[in->comm].members;
+  const uint32_t ln = dc->comms[in->comm].n;
+  const pt__dcomm_op *o0 = &p->ops[in->rank[0]][p->r[in->rank[0]].cur];
+  int64_t leader = -1, rleader = -1, tag = 0;
+  int rc = PT_OK;
+  if (o0->a >= 0 && o0->a < (int64_t)ln) {
+    leader = lm[o0->a];
+    const pt__dcomm_op *lo = &p->ops[leader][p->r[leader].cur];
+    int pc = comm_of(p, (size_t)leader, lo->in2);
+    if (pc < -1) return pc;
+    if (pc >= 0 && !dc->comms[pc].nremote && lo->b >= 0 &&
+        lo->b < (int64_t)dc->comms[pc].n) {
+      rleader = dc->comms[pc].members[lo->b];
+      tag = lo->c;
+    }
+  }
+  if (rleader < 0 || rleader == leader) { /* unknown */
+    dc->unresolved += in->n;
+    for (size_t i = 0; i < in->n && rc >= 0; i++)
+      rc = finish(p, in->rank[i], -1);
+    return rc;
+  }
+  for (size_t i = 0; i < p->nh; i++) {
+    half *h = &p->h[i];
+    if (h->leader != rleader || h->rleader != leader || h->tag != tag)
+      continue;
+    const pt__dcomm_comm *oc = &dc->comms[h->comm];
+    int c = add_comm2(p, lm, ln, oc->members, oc->n, OP_INTER, in->comm);
+    if (c < 0) return c;
+    for (size_t j = 0; j < in->n && rc >= 0; j++)
+      rc = finish(p, in->rank[j], c);
+    for (size_t j = 0; j < h->n && rc >= 0; j++) rc = finish(p, h->rank[j], c);
+    free(h->rank);
+    memmove(h, h + 1, (p->nh - i - 1) * sizeof *h);
+    p->nh--;
+    return rc;
+  }
+  if (p->nh == p->caph) {
+    size_t nc = p->caph ? 2 * p->caph : 4;
+    half *nh = realloc(p->h, nc * sizeof *nh);
+    if (!nh) return PT_ENOMEM;
+    p->h = nh;
+    p->caph = nc;
+  }
+  half *h = &p->h[p->nh++];
+  h->comm = in->comm;
+  h->leader = leader;
+  h->rleader = rleader;
+  h->tag = tag;
+  h->n = in->n;
+  h->rank = in->rank; /* taken over from the instance */
+  in->rank = NULL;
+  return PT_OK;
+}
+
+/* Every member of both groups of intercommunicator in->comm arrived at
+ * its creation call of sequence number in->seq: MPI_Comm_dup (the same
+ * groups), MPI_Comm_split (an intercommunicator per color present in both
+ * groups: each group's members of that color by key, then rank; a color
+ * in one group only gives MPI_COMM_NULL), MPI_Intercomm_merge (an
+ * intracommunicator: the group that passed high = 0 first; both the same:
+ * the group with the lower COMM_WORLD rank first, an implementation's
+ * choice). */
+static int complete_inter(replay *p, inst *in) {
+  pt__dcomm *dc = p->dc;
+  const int32_t P = in->comm;
+  const int64_t *A = dc->comms[P].members, *B = dc->comms[P].remote;
+  const uint32_t na = dc->comms[P].n, nb = dc->comms[P].nremote;
+  for (uint32_t l = 0; l < na; l++) p->pos[A[l]] = l, p->side[A[l]] = 0;
+  for (uint32_t l = 0; l < nb; l++) p->pos[B[l]] = l, p->side[B[l]] = 1;
+  for (size_t i = 0; i < in->n; i++) p->arr[in->rank[i]] = i;
+  uint8_t op = p->ops[in->rank[0]][p->r[in->rank[0]].cur].op;
+  for (size_t i = 1; i < in->n; i++)
+    if (p->ops[in->rank[i]][p->r[in->rank[i]].cur].op != op) op = OP_UNBIND;
+  const size_t n = in->n;
+  skey *k = malloc(n * sizeof *k);
+  int64_t *mem = malloc(n * sizeof *mem);
+  int32_t *res = malloc(n * sizeof *res); /* by arrival */
+  int rc = k && mem && res ? PT_OK : PT_ENOMEM;
+  for (size_t i = 0; res && i < n; i++) res[i] = -1;
+  switch (rc == PT_OK ? op : OP_NONE) {
+    case OP_NONE:
+      break;
+    case OP_DUP: {
+      int c = add_comm2(p, A, na, B, nb, op, P);
+      if (c < 0) rc = c;
+      for (size_t i = 0; i < n && c >= 0; i++) res[i] = c;
+      break;
+    }
+    case OP_SPLIT: {
+      for (size_t i = 0; i < n; i++) {
+        const pt__dcomm_op *o = &p->ops[in->rank[i]][p->r[in->rank[i]].cur];
+        k[i].color = o->a;
+        k[i].key = o->b;
+        k[i].world = (int64_t)in->rank[i];
+        k[i].local = p->pos[in->rank[i]];
+        k[i].side = p->side[in->rank[i]];
+      }
+      qsort(k, n, sizeof *k, cmp_skey);
+      for (size_t i = 0; i < n && rc >= 0;) {
+        size_t j = i, s1 = i;
+        while (j < n && k[j].color == k[i].color) j++;
+        while (s1 < j && !k[s1].side) s1++;
+        if (k[i].color >= 0 && s1 > i && s1 < j) {
+          for (size_t x = i; x < j; x++) mem[x - i] = k[x].world;
+          int c = add_comm2(p, mem, (uint32_t)(s1 - i), mem + (s1 - i),
+                            (uint32_t)(j - s1), op, P);
+          if (c < 0) rc = c;
+          for (size_t x = i; x < j && c >= 0; x++) res[p->arr[k[x].world]] = c;
+        }
+        i = j;
+      }
+      break;
+    }
+    case OP_MERGE: {
+      int64_t high[2] = {0, 0};
+      int seen[2] = {0, 0};
+      for (size_t i = 0; i < n; i++) {
+        int sd = p->side[in->rank[i]];
+        if (!seen[sd]) {
+          high[sd] = p->ops[in->rank[i]][p->r[in->rank[i]].cur].a;
+          seen[sd] = 1;
+        }
+      }
+      int bfirst = high[0] && !high[1];
+      memcpy(mem, bfirst ? B : A, (bfirst ? nb : na) * sizeof *mem);
+      memcpy(mem + (bfirst ? nb : na), bfirst ? A : B,
+             (bfirst ? na : nb) * sizeof *mem);
+      int c = add_comm(p, mem, na + nb, op, P);
+      if (c < 0) rc = c;
+      for (size_t i = 0; i < n && c >= 0; i++) res[i] = c;
+      break;
+    }
+    default: /* members disagree, or a call not made on an inter-communicator */
+      dc->unresolved += n;
+      break;
+  }
+  for (size_t i = 0; i < n && rc >= 0; i++) rc = finish(p, in->rank[i], res[i]);
+  free(k);
+  free(mem);
+  free(res);
+  return rc;
 }
 
 /* Every member of comm P arrived at its creation call of sequence number
@@ -412,6 +651,7 @@ static int cmp_skey(const void *a, const void *b) {
 static int complete(replay *p, inst *in) {
   pt__dcomm *dc = p->dc;
   const int32_t P = in->comm;
+  if (dc->comms[P].nremote) return complete_inter(p, in);
   const uint32_t n = dc->comms[P].n;
   for (uint32_t l = 0; l < n; l++) p->pos[dc->comms[P].members[l]] = l;
   for (size_t i = 0; i < in->n; i++) p->arr[in->rank[i]] = i;
@@ -430,7 +670,7 @@ static int complete(replay *p, inst *in) {
     return PT_ENOMEM;
   }
   for (size_t i = 0; i < in->n; i++) res[i] = -1;
-  int rc = PT_OK;
+  int rc = PT_OK, pending = 0;
   switch (op) {
     case OP_DUP: {
       int c = add_comm(p, dc->comms[P].members, n, op, P);
@@ -450,6 +690,7 @@ static int complete(replay *p, inst *in) {
         k[i].key = o->b;
         k[i].world = (int64_t)in->rank[i];
         k[i].local = p->pos[in->rank[i]];
+        k[i].side = 0;
       }
       qsort(k, in->n, sizeof *k, cmp_skey);
       for (size_t i = 0; i < in->n && rc >= 0;) {
@@ -542,6 +783,7 @@ static int complete(replay *p, inst *in) {
         k[i].key = l;
         k[i].local = l;
         k[i].world = (int64_t)in->rank[i];
+        k[i].side = 0;
       }
       qsort(k, in->n, sizeof *k, cmp_skey);
       int64_t *sub = pt__arena_alloc(&dc->mem, (nd ? nd : 1) * sizeof *sub);
@@ -568,17 +810,17 @@ static int complete(replay *p, inst *in) {
       }
       break;
     }
-    default: /* members disagree on the call: unknown */
+    case OP_INTER:
+      rc = inter_half(p, in);
+      pending = 1; /* inter_half bound the handles, or they wait */
+      break;
+    default: /* members disagree on the call, or an intercommunicator
+                call on an intracommunicator: unknown */
       dc->unresolved += in->n;
       break;
   }
-  for (size_t i = 0; i < in->n && rc >= 0; i++) {
-    size_t r = in->rank[i];
-    const pt__dcomm_op *o = &p->ops[r][p->r[r].cur];
-    rc = bind(p, r, o->call, o->out, res[i]);
-    p->r[r].cur++;
-    p->r[r].blocked = 0;
-  }
+  for (size_t i = 0; i < in->n && rc >= 0 && !pending; i++)
+    rc = finish(p, in->rank[i], res[i]);
   free(k);
   free(mem);
   free(res);
@@ -596,8 +838,8 @@ static inst *inst_get(replay *p, int32_t comm, int32_t seq) {
     p->capin = nc;
   }
   inst *in = &p->in[p->nin];
-  in->rank = malloc((p->dc->comms[comm].n ? p->dc->comms[comm].n : 1) *
-                    sizeof *in->rank);
+  in->rank = malloc((total(&p->dc->comms[comm]) ? total(&p->dc->comms[comm])
+                                                : 1) * sizeof *in->rank);
   if (!in->rank) return NULL;
   in->comm = comm;
   in->seq = seq;
@@ -628,7 +870,7 @@ static long advance(replay *p, size_t r) {
         rc = bind(p, r, o->call, o->out, -1);
         s->cur++;
         break;
-      case OP_GROUP_OF: case OP_INCL: case OP_EXCL: case OP_RANGE_INCL:
+      case OP_GROUP_OF: case OP_REMOTE_GROUP: case OP_INCL: case OP_EXCL: case OP_RANGE_INCL:
       case OP_RANGE_EXCL: case OP_UNION: case OP_INTERSECT:
       case OP_DIFFERENCE: case OP_GFREE:
         rc = group_op(p, r, o);
@@ -648,7 +890,7 @@ static long advance(replay *p, size_t r) {
         if ((rc = hset(&s->seq, c, seq + 1)) < 0) return rc;
         inst *in = inst_get(p, c, seq);
         if (!in) return PT_ENOMEM;
-        if (in->n >= p->dc->comms[c].n) { /* cannot happen with MPI */
+        if (in->n >= total(&p->dc->comms[c])) { /* cannot happen with MPI */
           p->dc->unresolved++;
           rc = bind(p, r, o->call, o->out, -1);
           s->cur++;
@@ -656,7 +898,7 @@ static long advance(replay *p, size_t r) {
         }
         in->rank[in->n++] = r;
         s->blocked = 1;
-        if (in->n == p->dc->comms[c].n) {
+        if (in->n == total(&p->dc->comms[c])) {
           rc = complete(p, in);
           inst_drop(p, in);
         }
@@ -679,8 +921,9 @@ int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
   p.r = calloc(nranks ? nranks : 1, sizeof *p.r);
   p.pos = calloc(nranks ? nranks : 1, sizeof *p.pos);
   p.arr = calloc(nranks ? nranks : 1, sizeof *p.arr);
+  p.side = calloc(nranks ? nranks : 1, sizeof *p.side);
   p.self = malloc((nranks ? nranks : 1) * sizeof *p.self);
-  int rc = p.r && p.pos && p.arr && p.self ? PT_OK : PT_ENOMEM;
+  int rc = p.r && p.pos && p.arr && p.side && p.self ? PT_OK : PT_ENOMEM;
   for (size_t r = 0; r < nranks && p.self; r++) p.self[r] = -1;
   int64_t *world = rc == PT_OK ? malloc((nranks ? nranks : 1) * sizeof *world)
                                : NULL;
@@ -698,7 +941,19 @@ int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
     }
     if (rc < 0 || progress) continue;
     /* stuck: the earliest pending instance never completes (a rank's
-     * trace ends early, or the members disagree): its result is unknown */
+     * trace ends early, or the members disagree): its result is unknown;
+     * with none, the earliest side of an MPI_Intercomm_create whose other
+     * side never came */
+    if (!p.nin && p.nh) {
+      half *h = &p.h[0];
+      for (size_t i = 0; i < h->n && rc == PT_OK; i++)
+        rc = finish(&p, h->rank[i], -1);
+      dc->unresolved += h->n;
+      free(h->rank);
+      memmove(h, h + 1, (p.nh - 1) * sizeof *h);
+      p.nh--;
+      continue;
+    }
     if (!p.nin) break;
     inst *in = &p.in[0];
     for (size_t i = 0; i < in->n && rc == PT_OK; i++) {
@@ -730,6 +985,9 @@ int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
   }
   for (size_t i = 0; i < p.nin; i++) free(p.in[i].rank);
   free(p.in);
+  for (size_t i = 0; i < p.nh; i++) free(p.h[i].rank);
+  free(p.h);
+  free(p.side);
   free(p.g);
   free(p.r);
   free(p.pos);
