@@ -36,8 +36,8 @@ static const char help[] =
     "\n"
     "On a native archive with summaries (paratrace summarize) a window is\n"
     "computed from summary differences and the events near its edges\n"
-    "only; the result equals a full scan.  Summaries hold the profile,\n"
-    "per-location message totals and the pair matrix; per-visit min/max,\n"
+    "only; the result equals a full scan.  Summaries hold the profile with\n"
+    "per-visit min/max, per-location message totals and the pair matrix;\n"
     "call sites, message sizes, late sender/receiver and --by/--relative-to\n"
     "need a full scan (--no-summaries, or implied by --by/--relative-to).\n"
     "\n"
@@ -256,6 +256,7 @@ static const char *rel_label(const ctx *c, const pt_stats_relative_row *r,
 static void print_table(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
+  int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
   char b1[64], b2[64], b3[64], b4[64], nb[64];
   uint64_t maxt = c->tot.app_time;
   for (size_t i = 0; i < pt_stats_nregions(s); i++)
@@ -287,7 +288,7 @@ static void print_table(const ctx *c) {
   for (size_t i = 0; i < pt_stats_nregions(s); i++) {
     const pt_stats_region_row *r = pt_stats_region(s, i);
     char vmin[32] = "-", vmax[32] = "-";
-    if (detail && r->count) {
+    if (visits && r->count) {
       snprintf(vmin, sizeof vmin, "%.4g", (double)r->visit_min / u.div);
       snprintf(vmax, sizeof vmax, "%.4g", (double)r->visit_max / u.div);
     }
@@ -427,9 +428,9 @@ static void print_table(const ctx *c) {
     }
   }
   if (c->used_summaries)
-    printf("\n(from summaries: per-visit min/max, the messages of each MPI "
-           "function, call sites and late sender/receiver need the window's "
-           "events: --no-summaries)\n");
+    printf("\n(from summaries: %sthe messages of each MPI function, call "
+           "sites and late sender/receiver need the window's events: "
+           "--no-summaries)\n", visits ? "" : "per-visit min/max, ");
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */
@@ -437,6 +438,7 @@ static void print_table(const ctx *c) {
 static void print_csv(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
+  int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
   char nb[64], b2[64];
   printf("section,from,to,end,ticks_per_second,locations,events,app_time,"
          "mpi_time,app_def,app_region,from_summaries\n");
@@ -459,7 +461,7 @@ static void print_csv(const ctx *c) {
     csv_str(r->name);
     printf(",%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", r->is_mpi, r->count,
            r->incl, r->excl);
-    if (detail && r->count)
+    if (visits && r->count)
       printf("%" PRIu64 ",%" PRIu64, r->visit_min, r->visit_max);
     else
       printf(",");
@@ -475,7 +477,7 @@ static void print_csv(const ctx *c) {
     printf("region_location,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
            ",%" PRIu64 ",",
            r->location, r->region, r->count, r->incl, r->excl);
-    if (detail && r->count)
+    if (visits && r->count)
       printf("%" PRIu64 ",%" PRIu64 "\n", r->visit_min, r->visit_max);
     else
       printf(",\n");
@@ -552,6 +554,7 @@ static void print_csv(const ctx *c) {
 static void print_json(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
+  int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
   char nb[64];
   printf("{\n  \"trace\": ");
   json_str(c->path);
@@ -564,6 +567,7 @@ static void print_json(const ctx *c) {
   else printf("null");
   printf(",\n  \"from_summaries\": %s,\n", c->used_summaries ? "true" : "false");
   printf("  \"detail\": %s,\n", detail ? "true" : "false");
+  printf("  \"visit_extremes\": %s,\n", visits ? "true" : "false");
   printf("  \"totals\": {\"locations\": %zu, \"events\": ",
          pt_stats_nlocations(s));
   if (detail) printf("%" PRIu64, c->tot.events);
@@ -582,7 +586,7 @@ static void print_json(const ctx *c) {
     printf(", \"mpi\": %s, \"count\": %" PRIu64 ", \"incl\": %" PRIu64
            ", \"excl\": %" PRIu64,
            r->is_mpi ? "true" : "false", r->count, r->incl, r->excl);
-    if (detail && r->count)
+    if (visits && r->count)
       printf(", \"visit_min\": %" PRIu64 ", \"visit_max\": %" PRIu64,
              r->visit_min, r->visit_max);
     printf(", \"incl_loc\": {\"min\": %" PRIu64 ", \"mean\": %.17g, \"max\": %" PRIu64
@@ -599,7 +603,7 @@ static void print_json(const ctx *c) {
     printf("%s\n    {\"location\": %" PRIu64 ", \"region\": %" PRIu64
            ", \"count\": %" PRIu64 ", \"incl\": %" PRIu64 ", \"excl\": %" PRIu64,
            i ? "," : "", r->location, r->region, r->count, r->incl, r->excl);
-    if (detail && r->count)
+    if (visits && r->count)
       printf(", \"visit_min\": %" PRIu64 ", \"visit_max\": %" PRIu64,
              r->visit_min, r->visit_max);
     printf("}");

@@ -256,14 +256,17 @@ typedef struct pt_stats_opts {
                                 merged or compared with summaries. */
 } pt_stats_opts;
 
-/* Parts a stats object holds (pt_stats_totals.have).  An object built from
- * summaries (pt_stats_window) has only PT_STATS_HAVE_PROFILE. */
+/* Parts a stats object holds (pt_stats_totals.have).  A scan of events
+ * has all three; an object built from summaries (pt_stats_window) has
+ * PT_STATS_HAVE_PROFILE and, when the summaries have visit records,
+ * PT_STATS_HAVE_VISITS. */
 enum {
   PT_STATS_HAVE_PROFILE = 1, /* counts, incl/excl totals, per location,
                                 matrix count/bytes by pair, app/MPI time */
-  PT_STATS_HAVE_DETAIL = 2   /* per-visit min/max, call sites, message
-                                sizes, late sender/receiver, matrix by tag
-                                or comm, relative statistics */
+  PT_STATS_HAVE_DETAIL = 2,  /* call sites, message sizes, late
+                                sender/receiver, matrix by tag or comm,
+                                relative statistics */
+  PT_STATS_HAVE_VISITS = 4   /* per-visit min/max (visit_min, visit_max) */
 };
 
 typedef struct pt_stats pt_stats;
@@ -274,7 +277,7 @@ typedef struct pt_stats_region_row {
   const char *name;       /* borrowed until destroy; never NULL */
   int is_mpi;
   uint64_t count, incl, excl; /* totals (ticks) */
-  uint64_t visit_min, visit_max; /* per-visit inclusive time; DETAIL only,
+  uint64_t visit_min, visit_max; /* per-visit inclusive time; VISITS only,
                                     0 when count is 0 */
   /* Across the locations of pt_stats_nlocations (a location without a
    * visit counts as 0): min / max of the per-location inclusive and
@@ -289,7 +292,7 @@ typedef struct pt_stats_region_row {
 typedef struct pt_stats_region_loc_row {
   uint64_t location, region;
   uint64_t count, incl, excl;
-  uint64_t visit_min, visit_max; /* DETAIL only */
+  uint64_t visit_min, visit_max; /* VISITS only */
 } pt_stats_region_loc_row;
 
 /* One location. */
@@ -455,7 +458,12 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     of the call stack at t, incl_time = excl_time = application time;
  *   PT_SUM_MESSAGES ref = peer: count = sends to the peer, excl_time =
  *     receives from the peer (the OTF bridge's convention), bytes_sent,
- *     bytes_recv.
+ *     bytes_recv;
+ *   PT_SUM_VISITS (a marker with ref = PT_NONE, always present, and one
+ *     per region with visits entered and left since the previous summary
+ *     time) and PT_SUM_SPAN (each visit that crossed a summary time and
+ *     ended before t, once): the per-visit extremes of any window are
+ *     computed from these (model.h).
  * Snapshots at t hold, per location, the open regions (ENTER events with
  * their original times, outermost first), the unmatched sends (SEND /
  * ISEND events as recorded) and the open requests (ISEND not completed,
@@ -471,8 +479,10 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * which every selected location has a marker summary and, when its stack
  * is not empty, a snapshot with exactly that many open regions is used
  * (else the trace start), and only the events in [s, t) are read.  The
- * result has PT_STATS_HAVE_PROFILE only and equals a full scan's profile
- * part exactly.  *events_read (may be NULL) gets the number of events
+ * result has PT_STATS_HAVE_PROFILE, and PT_STATS_HAVE_VISITS when every
+ * summary time used has visit records (PT_SUM_VISITS markers; then the
+ * events from `from` to the first summary time after it are read too), and
+ * equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the
  * last event time of the selected streams. */

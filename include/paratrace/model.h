@@ -366,7 +366,17 @@ typedef enum pt_summary_kind {
                         bytes_sent, bytes_recv */
   PT_SUM_LABEL,      /* ref = label (event type, PICL -101..-103) */
   PT_SUM_COLLECTIVE, /* ref = pt_coll_op */
-  PT_SUM_IO          /* ref = io handle or file */
+  PT_SUM_IO,         /* ref = io handle or file */
+  /* Not cumulative: the extremes of the interval [bytes_sent, time) since
+   * the previous summary time.  ref = region: count = visits of the region
+   * entered and left inside the interval, incl_time / excl_time = the
+   * shortest / longest of them (ticks); ref = PT_NONE: a marker, written
+   * for every location at every summary time by pt_archive_summarize. */
+  PT_SUM_VISITS,
+  /* One visit that crossed a summary time, written at the first summary
+   * time after it ended: ref = region, incl_time = enter time, excl_time =
+   * leave time, count = 1. */
+  PT_SUM_SPAN
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

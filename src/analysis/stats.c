@@ -186,9 +186,10 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   if (!s) return PT_ENOMEM;
   s->opts = o;
   s->lo = o.from;
+  s->mm_lo = o.from;
   s->hi = hi;
   s->pend_free = NIL;
-  s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL;
+  s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS;
   if (o.locations && o.nlocations) {
     s->sel = malloc(o.nlocations * sizeof *s->sel);
     if (!s->sel) {
@@ -211,6 +212,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->mx, sizeof(mx_rec));
   pt__kt_init(&s->cs, sizeof(cs_rec));
   pt__kt_init(&s->rel, sizeof(rel_rec));
+  pt__kt_init(&s->iv, sizeof(pt__iv));
   pt__kt_init(&s->chans, sizeof(chan_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
   *out = s;
@@ -248,8 +250,10 @@ void pt_stats_destroy(pt_stats *s) {
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
   pt__ktab *tabs[] = {&s->regions, &s->callsites, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
-                      &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs};
+                      &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
+                      &s->iv};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
+  free(s->spans);
   free(s->pends);
   free(s->loc_direct);
   free(s->sel);
@@ -568,6 +572,51 @@ static cs_rec *cs_row(pt_stats *s, pt__loc *L, uint64_t region,
   return c;
 }
 
+/* Summarizing: a visit [enter, t) of (loc, region) ended. */
+static int iv_visit(pt_stats *s, uint64_t loc, uint64_t region,
+                    uint64_t enter, uint64_t t) {
+  if (enter >= s->iv_start) { /* inside the current interval */
+    pt__iv *v = pt__kt_get(&s->iv, K(loc, region, 0, 0));
+    if (!v) return PT_ENOMEM;
+    uint64_t d = t - enter;
+    if (!v->count || d < v->vmin) v->vmin = d;
+    if (!v->count || d > v->vmax) v->vmax = d;
+    v->count++;
+    return PT_OK;
+  }
+  if (s->nspans == s->spans_cap) {
+    size_t nc = s->spans_cap ? s->spans_cap * 2 : 64;
+    pt__span *q = realloc(s->spans, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    s->spans = q;
+    s->spans_cap = nc;
+  }
+  s->spans[s->nspans++] = (pt__span){loc, region, enter, t};
+  return PT_OK;
+}
+
+void pt__stats_track_visits(pt_stats *s) {
+  s->track_iv = 1;
+  s->iv_start = 0;
+}
+
+void pt__stats_new_interval(pt_stats *s, uint64_t t) {
+  pt__kt_free(&s->iv);
+  pt__kt_init(&s->iv, sizeof(pt__iv));
+  s->nspans = 0;
+  s->iv_start = t;
+}
+
+int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
+                            uint64_t vmin, uint64_t vmax) {
+  pt__rl *r = pt__kt_get(&s->rl, K(loc, region, 0, 0));
+  if (!r) return PT_ENOMEM;
+  if (!r->vset || vmin < r->vmin) r->vmin = vmin;
+  if (!r->vset || vmax > r->vmax) r->vmax = vmax;
+  r->vset = 1;
+  return PT_OK;
+}
+
 /* Leave the innermost frame of L at time t. */
 static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   pt__frame f = L->st[--L->depth];
@@ -580,12 +629,19 @@ static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
     L->has_init = 1;
     L->init_end = t;
   }
-  if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
   r->incl += incl;
   r->excl += excl;
-  if (counted) {
-    if (incl < r->vmin) r->vmin = incl;
-    if (incl > r->vmax) r->vmax = incl;
+  if (f.enter >= s->mm_lo && f.enter < s->hi) {
+    /* from the enter even when that is before lo (a window made of
+     * summaries counts visits entered before the scan started) */
+    uint64_t v = clip(s, t) - f.enter;
+    if (!r->vset || v < r->vmin) r->vmin = v;
+    if (!r->vset || v > r->vmax) r->vmax = v;
+    r->vset = 1;
+  }
+  if (PT_UNLIKELY(s->track_iv)) {
+    int rc = iv_visit(s, L->k[0], f.region, f.enter, t);
+    if (rc < 0) return rc;
   }
   if (f.is_mpi && (incl || counted)) {
     cs_rec *c = cs_row(s, L, f.region, f.callsite);
@@ -761,7 +817,6 @@ static inline int ev_enter(pt_stats *s, pt__loc *L, uint64_t loc,
     L->fin_start = t;
   }
   if (w) {
-    if (!r->count && !r->incl && !r->excl) r->vmin = UINT64_MAX;
     r->count++;
     if (inside) {
       rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, region, 0, 0));
@@ -1116,9 +1171,10 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   for (size_t i = 0; i < s->rl.n; i++) { /* per-visit extremes */
     const pt__rl *x = pt__kt_at(&s->rl, i);
     pt__rl *r = pt__kt_find(&d->rl, x->k);
-    if (!x->count) continue;
-    if (r->count == x->count || x->vmin < r->vmin) r->vmin = x->vmin;
-    if (x->vmax > r->vmax) r->vmax = x->vmax;
+    if (!x->vset) continue;
+    if (!r->vset || x->vmin < r->vmin) r->vmin = x->vmin;
+    if (!r->vset || x->vmax > r->vmax) r->vmax = x->vmax;
+    r->vset = 1;
   }
   for (size_t i = 0; i < s->mx.n; i++) {
     const mx_rec *x = pt__kt_at(&s->mx, i);
@@ -1357,6 +1413,7 @@ static int app_times(pt_stats *s) {
 static int aggregate(pt_stats *s) {
   if (s->aggregated) return PT_OK;
   int detail = (s->have & PT_STATS_HAVE_DETAIL) != 0;
+  int visits = (s->have & PT_STATS_HAVE_VISITS) != 0;
   /* locations */
   size_t nl = s->locs.n;
   s->out_locs = calloc(nl ? nl : 1, sizeof *s->out_locs);
@@ -1384,7 +1441,7 @@ static int aggregate(pt_stats *s) {
     o->count = x->count;
     o->incl = x->incl;
     o->excl = x->excl;
-    if (detail && x->count) {
+    if (visits && x->count && x->vset) {
       o->visit_min = x->vmin;
       o->visit_max = x->vmax;
     }
@@ -1423,7 +1480,7 @@ static int aggregate(pt_stats *s) {
       g->incl += o->incl;
       g->excl += o->excl;
       if (o->count && o->visit_min < vmin) vmin = o->visit_min;
-      if (o->visit_max > vmax) vmax = o->visit_max;
+      if (o->count && o->visit_max > vmax) vmax = o->visit_max;
       if (o->incl < g->incl_min) g->incl_min = o->incl;
       if (o->excl < g->excl_min) g->excl_min = o->excl;
       if (g->incl_max_location == PT_NONE || o->incl > g->incl_max) {
@@ -1454,7 +1511,7 @@ static int aggregate(pt_stats *s) {
     g->incl_mean = (double)g->incl / n;
     g->excl_mean = (double)g->excl / n;
     g->imbalance = g->incl ? (double)g->incl_max / g->incl_mean : 0;
-    if (detail && g->count) {
+    if (visits && g->count && vmin <= vmax) {
       g->visit_min = vmin;
       g->visit_max = vmax;
     }
@@ -1635,7 +1692,8 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
     for (size_t j = 0; j < sizeof w / sizeof *w && rc == PT_OK; j++)      \
       rc = put64(&b, w[j]);                                               \
   }
-  ROWS(s->rl, pt__rl, 2, x->count, x->incl, x->excl, x->vmin, x->vmax)
+  ROWS(s->rl, pt__rl, 2, x->count, x->incl, x->excl,
+       x->vset ? x->vmin : UINT64_MAX, x->vset ? x->vmax : 0)
   ROWS(s->pm, pt__pm, 2, x->sent, x->bsent, x->recv, x->brecv)
   ROWS(s->mx, mx_rec, 3, x->count, x->bytes, x->ls, x->lr, x->matched)
   ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
@@ -1727,7 +1785,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   if (rc < 0) return rc;
   s->frozen = s->finished = 1;
   s->end_eff = head[2];
-  s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL);
+  s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL |
+                                 PT_STATS_HAVE_VISITS);
   s->events = head[6];
   s->rel_count = head[7];
   s->rel_time = head[8];
@@ -1783,7 +1842,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     __VA_ARGS__;                                                            \
   }
   ROWS(s->rl, pt__rl, 2, 5, x->count = v[0], x->incl = v[1], x->excl = v[2],
-       x->vmin = v[3], x->vmax = v[4])
+       x->vmin = v[3], x->vmax = v[4], x->vset = v[3] != UINT64_MAX)
   ROWS(s->pm, pt__pm, 2, 4, x->sent = v[0], x->bsent = v[1], x->recv = v[2],
        x->brecv = v[3])
   ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],

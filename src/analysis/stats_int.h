@@ -30,7 +30,8 @@ static inline void *pt__kt_at(const pt__ktab *t, size_t i) {
 /* (location, region) */
 typedef struct pt__rl {
   uint64_t k[4];
-  uint64_t count, incl, excl, vmin, vmax; /* vmin = UINT64_MAX: none */
+  uint64_t count, incl, excl, vmin, vmax; /* vmin, vmax: when vset */
+  uint8_t vset;          /* a visit counted for the extremes */
   uint8_t known, is_mpi; /* is_mpi of the region, cached when known */
   uint8_t special;       /* PT__INIT / PT__FINALIZE, cached when known */
 } pt__rl;
@@ -107,11 +108,32 @@ typedef struct pt__chan {
   int recvs, live;
 } pt__chan;
 
+/* Summarizing: the extremes of the visits entered and left in the current
+ * interval, per (location, region). */
+typedef struct pt__iv {
+  uint64_t k[4];
+  uint64_t count, vmin, vmax;
+} pt__iv;
+/* Summarizing: a visit that crossed a summary time. */
+typedef struct pt__span {
+  uint64_t loc, region, enter, leave;
+} pt__span;
+
 /* The engine's state (struct pt_stats). */
 struct pt_stats {
   pt_stats_opts opts;
   uint64_t *sel; /* sorted copy of opts.locations */
   uint64_t lo, hi; /* window, hi = to or UINT64_MAX */
+  /* visits entered in [mm_lo, hi) count for the per-visit extremes, with
+   * their time from the enter (not clipped at lo); mm_lo = lo except for
+   * a window computed from summaries */
+  uint64_t mm_lo;
+  /* summarizing (pt__stats_track_visits): intervals start at iv_start */
+  int track_iv;
+  uint64_t iv_start;
+  pt__ktab iv;
+  pt__span *spans;
+  size_t nspans, spans_cap;
   uint64_t last_time, end_eff;
   int finished, frozen, aggregated, any_event;
   uint32_t have;
@@ -169,6 +191,14 @@ typedef int (*pt__rl_fn)(void *user, uint64_t region, uint64_t count,
                          uint64_t incl, uint64_t excl);
 int pt__stats_partial(pt_stats *s, uint64_t loc, uint64_t t, pt__rl_fn fn,
                       void *user, uint64_t *depth);
+/* Summarizing: keep the visits' extremes per interval (pt__iv rows in
+ * s->iv, crossing visits in s->spans) from now on. */
+void pt__stats_track_visits(pt_stats *s);
+/* Summarizing: a new interval starts at t (iv rows and spans cleared). */
+void pt__stats_new_interval(pt_stats *s, uint64_t t);
+/* Fold a visit duration into the extremes of row (loc, region). */
+int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
+                            uint64_t vmin, uint64_t vmax);
 /* Apply `sign` (+1 / -1) times the summary's values to the rows. */
 int pt__stats_add_summary(pt_stats *s, const pt_summary *sum, int sign);
 /* Add (sign +1) or subtract (-1) every rl and pm row of `src`. */

@@ -78,6 +78,64 @@ typedef struct stream_out {
   pt_aux_writer *sums, *snaps;
 } stream_out;
 
+static int cmp_iv(const void *a, const void *b) {
+  const pt__iv *x = a, *y = b;
+  if (x->k[0] != y->k[0]) return x->k[0] < y->k[0] ? -1 : 1;
+  return x->k[1] < y->k[1] ? -1 : x->k[1] > y->k[1];
+}
+
+static int cmp_span(const void *a, const void *b) {
+  const pt__span *x = a, *y = b;
+  if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
+  if (x->leave != y->leave) return x->leave < y->leave ? -1 : 1;
+  if (x->enter != y->enter) return x->enter < y->enter ? -1 : 1;
+  return x->region < y->region ? -1 : x->region > y->region;
+}
+
+static int put_sum(pt_aux_writer *aw, const pt_summary *sm) {
+  pt_item it;
+  memset(&it, 0, sizeof it);
+  it.type = PT_ITEM_SUMMARY;
+  it.u.summary = *sm;
+  return pt_aux_add(aw, &it);
+}
+
+/* The visit records of location loc at t: a marker, the interval's
+ * extremes per region (ivs sorted by location), the crossing visits that
+ * ended (spans sorted by location). */
+static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
+                      uint64_t start, const pt__iv *ivs, size_t niv,
+                      const pt__span *sp, size_t nsp) {
+  int rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                     .kind = PT_SUM_VISITS, .ref = PT_NONE,
+                                     .bytes_sent = start});
+  size_t lo = 0, hi = niv;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    if (ivs[m].k[0] < loc) lo = m + 1;
+    else hi = m;
+  }
+  for (size_t i = lo; i < niv && ivs[i].k[0] == loc && rc == PT_OK; i++)
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_VISITS, .ref = ivs[i].k[1],
+                                   .count = ivs[i].count,
+                                   .incl_time = ivs[i].vmin,
+                                   .excl_time = ivs[i].vmax,
+                                   .bytes_sent = start});
+  lo = 0, hi = nsp;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    if (sp[m].loc < loc) lo = m + 1;
+    else hi = m;
+  }
+  for (size_t i = lo; i < nsp && sp[i].loc == loc && rc == PT_OK; i++)
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_SPAN, .ref = sp[i].region,
+                                   .count = 1, .incl_time = sp[i].enter,
+                                   .excl_time = sp[i].leave});
+  return rc;
+}
+
 static int cmp_pend(const void *a, const void *b) {
   const pt__pend *x = a, *y = b;
   if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
@@ -104,6 +162,16 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
       ps[np++] = s->pends[j];
   }
   qsort(ps, np, sizeof *ps, cmp_pend);
+  /* the interval's visit extremes, by location */
+  size_t niv = s->iv.n;
+  pt__iv *ivs = malloc((niv ? niv : 1) * sizeof *ivs);
+  if (!ivs) {
+    free(ps);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < niv; i++) ivs[i] = *(pt__iv *)pt__kt_at(&s->iv, i);
+  qsort(ivs, niv, sizeof *ivs, cmp_iv);
+  qsort(s->spans, s->nspans, sizeof *s->spans, cmp_span);
   int rc = PT_OK;
   for (size_t k = 0; k < nso && rc == PT_OK; k++) {
     for (size_t li = 0; li < so[k].nlocs && rc == PT_OK; li++) {
@@ -123,6 +191,9 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           rc = pt_aux_add(so[k].sums, &it);
         }
         if (rc == PT_OK) rc = pt__stats_partial(s, loc, t, put_region, &c, &depth);
+        if (rc == PT_OK)
+          rc = put_visits(so[k].sums, t, loc, s->iv_start, ivs, niv, s->spans,
+                          s->nspans);
         for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
           const pt__pm *p = pt__kt_at(&s->pm, i);
           if (p->k[0] != loc) continue;
@@ -162,8 +233,10 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
     }
   }
   free(ps);
+  free(ivs);
   if (rc < 0) return pt__err(err, rc, "writing the state at %" PRIu64 ": %s", t,
                              pt_strerror(rc));
+  pt__stats_new_interval(s, t);
   return PT_OK;
 }
 
@@ -217,6 +290,7 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
   for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
     rc = pt_stats_def(s, pt_reader_def(r, i));
   if (rc == PT_OK) rc = pt__stats_freeze(s);
+  if (what & PT_STATS_SUMMARIES) pt__stats_track_visits(s);
   for (size_t i = 0; i < nso && rc == PT_OK; i++) {
     const pt_stream_info *si = pt_reader_stream_info(r, i);
     so[i].stream = si->stream;
@@ -270,7 +344,7 @@ out:
 
 typedef struct tmark {
   uint64_t time, loc, depth, enters;
-  int has_marker;
+  int has_marker, has_visits;
 } tmark;
 
 static int cmp_tmark(const void *a, const void *b) {
@@ -279,47 +353,75 @@ static int cmp_tmark(const void *a, const void *b) {
   return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
-/* G(t): the profile of [0, t) from the state at s (s = 0 and no state when
- * use_s is 0). */
-static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
-                int use_s, uint64_t s, uint64_t t, pt_stats **out,
-                uint64_t *nread, pt_error *err) {
+/* A stats object for the scans below: opts with the window [lo, hi). */
+static int scan_obj(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
+                    uint64_t lo, uint64_t hi, pt_stats **out) {
   pt_stats_opts o = *opts;
-  o.from = use_s ? s : 0;
-  o.to = t == UINT64_MAX ? 0 : t;
+  o.from = lo;
+  o.to = hi == UINT64_MAX ? 0 : hi;
   o.end = end;
   o.relative_to = PT_NONE;
   o.matrix_by = PT_STATS_BY_PAIR;
   pt_stats *g = NULL;
   int rc = pt_stats_create(&g, &o);
-  if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
-  for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
+  for (size_t i = 0; rc == PT_OK && i < pt_reader_ndefs(r); i++)
     rc = pt_stats_def(g, pt_reader_def(r, i));
   if (rc == PT_OK) rc = pt__stats_freeze(g);
-  if (rc == PT_OK && use_s) {
-    pt_reader_aux_rewind(r);
-    pt_item it;
-    while (rc == PT_OK && (rc = pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it)) == PT_OK) {
-      const pt_snapshot *sn = &it.u.snapshot;
-      if (sn->time == s && sn->event.kind == PT_EV_ENTER &&
-          pt__stats_selected(g, sn->location))
-        rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time);
-    }
-    if (rc == PT_END) rc = PT_OK;
-    while (rc == PT_OK && (rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK)
-      if (it.u.summary.time == s) rc = pt__stats_add_summary(g, &it.u.summary, 1);
-    if (rc == PT_END) rc = PT_OK;
+  if (rc < 0) {
+    pt_stats_destroy(g);
+    return rc;
   }
-  if (rc == PT_OK && t > o.from) {
-    rc = pt_reader_seek(r, o.from);
-    pt_event ev;
-    while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
-      if (ev.time >= t) break;
-      (*nread)++;
-      rc = pt_stats_event(g, &ev);
-    }
-    if (rc == PT_END) rc = PT_OK;
+  *out = g;
+  return PT_OK;
+}
+
+/* Push the call stacks of the snapshot at s; with sums, add the summaries
+ * at s too. */
+static int push_state(pt_reader *r, pt_stats *g, uint64_t s, int sums) {
+  pt_reader_aux_rewind(r);
+  pt_item it;
+  int rc;
+  while ((rc = pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it)) == PT_OK) {
+    const pt_snapshot *sn = &it.u.snapshot;
+    if (sn->time == s && sn->event.kind == PT_EV_ENTER &&
+        pt__stats_selected(g, sn->location) &&
+        (rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time)) < 0)
+      return rc;
   }
+  if (rc != PT_END) return rc;
+  while (sums && (rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK)
+    if (it.u.summary.time == s &&
+        (rc = pt__stats_add_summary(g, &it.u.summary, 1)) < 0)
+      return rc;
+  return sums && rc != PT_END ? rc : PT_OK;
+}
+
+/* Feed the events in [a, t) to g. */
+static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
+                uint64_t *nread) {
+  if (t <= a) return PT_OK;
+  int rc = pt_reader_seek(r, a);
+  pt_event ev;
+  while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
+    if (ev.time >= t) break;
+    (*nread)++;
+    rc = pt_stats_event(g, &ev);
+  }
+  return rc == PT_END ? PT_OK : rc;
+}
+
+/* G(t): the profile of [0, t) from the state at s (s = 0 and no state when
+ * use_s is 0).  Visits entered in [mm_lo, t) count for the extremes. */
+static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
+                int use_s, uint64_t s, uint64_t t, uint64_t mm_lo,
+                pt_stats **out, uint64_t *nread, pt_error *err) {
+  pt_stats *g = NULL;
+  uint64_t lo = use_s ? s : 0;
+  int rc = scan_obj(r, opts, end, lo, t, &g);
+  if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
+  g->mm_lo = mm_lo;
+  if (use_s) rc = push_state(r, g, s, 1);
+  if (rc == PT_OK) rc = scan(r, g, lo, t, nread);
   if (rc == PT_OK) rc = pt_stats_finish(g);
   if (rc < 0) {
     pt_stats_destroy(g);
@@ -327,6 +429,55 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
   }
   *out = g;
   return PT_OK;
+}
+
+/* The extremes of the visits entered in [from, to) that ended before n1,
+ * the first summary time after from (the state at s, the latest usable
+ * summary time <= from, or the trace start), into gb. */
+static int head_extremes(pt_reader *r, const pt_stats_opts *opts,
+                         uint64_t end, int use_s, uint64_t s, uint64_t n1,
+                         pt_stats *gb, uint64_t *nread, pt_error *err) {
+  pt_stats *g = NULL;
+  int rc = scan_obj(r, opts, end, opts->from, opts->to ? opts->to : UINT64_MAX,
+                    &g);
+  if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
+  if (use_s) rc = push_state(r, g, s, 0);
+  if (rc == PT_OK) rc = scan(r, g, use_s ? s : 0, n1, nread);
+  /* no finish: visits still open at n1 are counted by the records after */
+  for (size_t i = 0; rc == PT_OK && i < g->rl.n; i++) {
+    const pt__rl *x = pt__kt_at(&g->rl, i);
+    if (x->vset) rc = pt__stats_visit_extreme(gb, x->k[0], x->k[1], x->vmin, x->vmax);
+  }
+  pt_stats_destroy(g);
+  if (rc < 0) return pt__err(err, rc, "%s", pt_reader_errmsg(r));
+  return PT_OK;
+}
+
+/* The extremes of the visits recorded by summaries: those inside an
+ * interval that starts at n1 or later and ends by sb, and those that
+ * crossed a summary time, entered in [from, to) and ended before sb. */
+static int recorded_extremes(pt_reader *r, const pt_stats_opts *o,
+                             uint64_t n1, uint64_t sb, pt_stats *gb) {
+  uint64_t to = o->to ? o->to : UINT64_MAX;
+  pt_item it;
+  int rc;
+  pt_reader_aux_rewind(r);
+  while ((rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK) {
+    const pt_summary *m = &it.u.summary;
+    if (m->time > sb || !pt__stats_selected(gb, m->location)) continue;
+    if (m->kind == PT_SUM_VISITS && m->ref != PT_NONE && m->count &&
+        m->time > n1 && m->bytes_sent >= n1)
+      rc = pt__stats_visit_extreme(gb, m->location, m->ref, m->incl_time,
+                                   m->excl_time);
+    else if (m->kind == PT_SUM_SPAN && m->incl_time >= o->from &&
+             m->incl_time < to && m->excl_time < sb &&
+             m->excl_time >= m->incl_time)
+      rc = pt__stats_visit_extreme(gb, m->location, m->ref,
+                                   m->excl_time - m->incl_time,
+                                   m->excl_time - m->incl_time);
+    if (rc < 0) return rc;
+  }
+  return rc == PT_END ? PT_OK : rc;
 }
 
 int pt_stats_window(pt_stats **out, const char *path,
@@ -381,13 +532,14 @@ int pt_stats_window(pt_stats **out, const char *path,
     uint32_t what = pass ? PT_ITEM_SNAPSHOT : PT_ITEM_SUMMARY;
     while ((rc = pt_reader_aux_next(r, what, &it)) == PT_OK) {
       uint64_t t, loc;
-      int mark = 0;
+      int mark = 0, vis = 0;
       if (pass == 0) {
-        if (it.u.summary.kind != PT_SUM_REGION || it.u.summary.ref != PT_NONE)
-          continue;
+        if (it.u.summary.ref != PT_NONE) continue;
+        if (it.u.summary.kind == PT_SUM_VISITS) vis = 1;
+        else if (it.u.summary.kind == PT_SUM_REGION) mark = 1;
+        else continue;
         t = it.u.summary.time;
         loc = it.u.summary.location;
-        mark = 1;
       } else {
         if (it.u.snapshot.event.kind != PT_EV_ENTER) continue;
         t = it.u.snapshot.time;
@@ -403,8 +555,8 @@ int pt_stats_window(pt_stats **out, const char *path,
         }
         tm = q;
       }
-      tm[ntm++] = (tmark){t, loc, mark ? it.u.summary.count : 0, mark ? 0 : 1,
-                          mark};
+      tm[ntm++] = (tmark){t, loc, mark ? it.u.summary.count : 0,
+                          mark || vis ? 0 : 1, mark, vis};
     }
     if (rc != PT_END) goto fail;
   }
@@ -414,6 +566,7 @@ int pt_stats_window(pt_stats **out, const char *path,
    * selected location has a marker whose depth equals its snapshot's
    * enter count */
   size_t nu = 0;
+  int visits_ok = 1; /* every marker has its visit records */
   uint64_t *usable = malloc((ntm ? ntm : 1) * sizeof *usable);
   if (!usable) {
     rc = PT_ENOMEM;
@@ -425,14 +578,16 @@ int pt_stats_window(pt_stats **out, const char *path,
     int bad = 0;
     while (i < ntm && tm[i].time == t) {
       uint64_t loc = tm[i].loc, depth = 0, enters = 0;
-      int marker = 0;
+      int marker = 0, vmarker = 0;
       for (; i < ntm && tm[i].time == t && tm[i].loc == loc; i++) {
         if (tm[i].has_marker) {
           marker++;
           depth = tm[i].depth;
         }
+        vmarker += tm[i].has_visits;
         enters += tm[i].enters;
       }
+      if (marker && vmarker != 1) visits_ok = 0;
       if (marker == 1 && depth == enters) good++;
       else bad = 1;
     }
@@ -451,13 +606,26 @@ int pt_stats_window(pt_stats **out, const char *path,
     if (usable[i] <= to) sb = usable[i], ub = 1;
   }
   free(usable);
-  if ((rc = g_of(r, &o, end, ub, sb, to, &gb, &nread, err)) < 0) goto out;
-  if (o.from && (rc = g_of(r, &o, end, ua, sa, o.from, &ga, &nread, err)) < 0)
+  /* the first summary time after from */
+  uint64_t n1 = UINT64_MAX;
+  for (size_t i = 0; i < ntm && n1 == UINT64_MAX; i++)
+    if (tm[i].has_marker && tm[i].time > o.from) n1 = tm[i].time;
+  if ((rc = g_of(r, &o, end, ub, sb, to, o.from, &gb, &nread, err)) < 0)
     goto out;
+  if (o.from && (rc = g_of(r, &o, end, ua, sa, o.from, 0, &ga, &nread, err)) < 0)
+    goto out;
+  /* per-visit extremes: gb has those of the visits entered in [from, to)
+   * that were open at sb or entered after it; when a summary time lies
+   * in (from, sb], the others are in the summaries and in [from, n1) */
+  if (visits_ok && ub && n1 <= sb) {
+    if ((rc = head_extremes(r, &o, end, ua, sa, n1, gb, &nread, err)) < 0)
+      goto out;
+    if ((rc = recorded_extremes(r, &o, n1, sb, gb)) < 0) goto fail;
+  }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
   pt__stats_invalidate(gb);
-  gb->have = PT_STATS_HAVE_PROFILE;
+  gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0);
   gb->lo = o.from;
   gb->hi = to;
   gb->opts.from = o.from;

@@ -60,7 +60,8 @@ static const slot_info def_slot[PT_DSLOT__COUNT] = {
 /* Summary kinds and fields: the text form's own names. */
 #define TX_SUMMARY_KINDS(X)                                                \
   X(REGION, "region") X(MESSAGES, "messages") X(LABEL, "label")           \
-  X(COLLECTIVE, "collective") X(IO, "io")
+  X(COLLECTIVE, "collective") X(IO, "io") X(VISITS, "visits")            \
+  X(SPAN, "span")
 
 #define TX_SUMMARY_FIELDS(X)                                               \
   X(ref, "ref") X(count, "count") X(incl_time, "incl")                    \

@@ -570,6 +570,23 @@ static int same_stats(const pt_stats *a, const pt_stats *b, int detail) {
                       ta.relative_time == tb.relative_time));
 }
 
+/* The per-visit extremes of two objects are equal. */
+static int same_visits(const pt_stats *a, const pt_stats *b) {
+  if (pt_stats_nregion_locs(a) != pt_stats_nregion_locs(b) ||
+      pt_stats_nregions(a) != pt_stats_nregions(b))
+    return 0;
+  for (size_t i = 0; i < pt_stats_nregion_locs(a); i++) {
+    const pt_stats_region_loc_row *x = pt_stats_region_loc(a, i),
+                                  *y = pt_stats_region_loc(b, i);
+    if (x->visit_min != y->visit_min || x->visit_max != y->visit_max) return 0;
+  }
+  for (size_t i = 0; i < pt_stats_nregions(a); i++) {
+    const pt_stats_region_row *x = pt_stats_region(a, i), *y = pt_stats_region(b, i);
+    if (x->visit_min != y->visit_min || x->visit_max != y->visit_max) return 0;
+  }
+  return 1;
+}
+
 static uint64_t gen_end(pt_gen *g) {
   for (size_t i = 0; i < pt_gen_ndefs(g); i++)
     if (pt_gen_def(g, i)->kind == PT_DEF_CLOCK) return (uint64_t)pt_gen_def(g, i)->i2;
@@ -768,7 +785,10 @@ TEST(summaries_window_equals_full_scan) {
   ASSERT_OK(pt_archive_summarize(path, end / 37 + 1, PT_STATS_SUMMARIES |
                                  PT_STATS_SNAPSHOTS, &err));
   uint64_t seed = 12345, total = 0, read = 0;
-  for (int k = 0; k < 40; k++) {
+  for (int k = 0; k < 80; k++) {
+    if (k == 40) /* a finer grid: more visits cross summary times */
+      ASSERT_OK(pt_archive_summarize(path, end / 301 + 1, PT_STATS_SUMMARIES |
+                                     PT_STATS_SNAPSHOTS, &err));
     uint64_t a = rnd(&seed) % (end + end / 10), b = rnd(&seed) % (end + end / 10);
     if (a > b) { uint64_t t = a; a = b; b = t; }
     if (k == 0) a = 0, b = 0;           /* whole trace */
@@ -785,8 +805,8 @@ TEST(summaries_window_equals_full_scan) {
     ASSERT_OK(pt_stats_window(&w, path, &o, &n, &err));
     pt_stats_totals t;
     pt_stats_get_totals(w, &t);
-    ASSERT_EQ_U64(t.have, PT_STATS_HAVE_PROFILE);
-    if (!same_stats(f, w, 0)) {
+    ASSERT_EQ_U64(t.have, PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_VISITS);
+    if (!same_stats(f, w, 0) || !same_visits(f, w)) {
       pt_stats_destroy(f);
       pt_stats_destroy(w);
       TEST_FAIL_("window %d [%" PRIu64 ", %" PRIu64 ") differs", k, a, b);
