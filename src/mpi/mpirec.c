@@ -2084,10 +2084,15 @@ static void *app_caller(void *caller) {
  * whatever the address-space layout), defined as a CALLSITE the first
  * time (name "module+0xoffset", file = the module's path, which
  * `paratrace stats` resolves to function and line when the module has
- * debug information).  Cached per thread by address. */
+ * debug information).  One call instruction can call several MPI
+ * functions (through a function pointer, as IMB-IO calls its MPI_File_*
+ * functions): the definition names its callee, so the id hashes the callee
+ * too and each (address, function) pair is a call site of its own.  Cached
+ * per thread by address and callee. */
 #define SITE_CACHE 256
 typedef struct site_ent {
   uintptr_t addr;
+  uint64_t region;
   uint64_t id;
 } site_ent;
 static __thread __attribute__((tls_model("initial-exec"))) site_ent
@@ -2100,7 +2105,8 @@ static uint64_t site_slow(void *caller, uint64_t region) {
   if (!a || pt__code_module(a, &off, mod, sizeof mod) != 0) return PT_NONE;
   /* 30 bits of a hash: short in every ENTER (call sites are their own
    * kind of definition, only compared with each other) */
-  uint64_t h = pt__fnv1a(mod, 0) ^ (off * 0x9E3779B97F4A7C15ULL);
+  uint64_t h = pt__fnv1a(mod, 0) ^ (off * 0x9E3779B97F4A7C15ULL) ^
+               ((region + 1) * 0xC2B2AE3D27D4EB4FULL);
   uint64_t id = ((h >> 32) & ((UINT64_C(1) << 30) - 1)) | (UINT64_C(1) << 30);
   const char *base = strrchr(mod, '/');
   base = base ? base + 1 : mod;
@@ -2116,9 +2122,10 @@ static uint64_t site_of(void *caller, uint64_t region) {
   if (!t_sites && !(t_sites = calloc(SITE_CACHE, sizeof *t_sites)))
     return PT_NONE;
   uintptr_t a = (uintptr_t)caller;
-  site_ent *e = &t_sites[(a ^ (a >> 8)) & (SITE_CACHE - 1)];
-  if (e->addr != a || !e->addr) {
+  site_ent *e = &t_sites[(a ^ (a >> 8) ^ region * 31) & (SITE_CACHE - 1)];
+  if (e->addr != a || e->region != region || !e->addr) {
     e->addr = a;
+    e->region = region;
     e->id = site_slow(caller, region);
   }
   return e->id;

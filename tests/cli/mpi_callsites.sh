@@ -1,0 +1,56 @@
+#!/bin/sh
+# Call sites of the MPI recorder: one call instruction calling several MPI
+# functions through a pointer (tests/mpi/fnptr.c, shaped like IMB-IO's
+# MPI_File_* calls) gives one call site per function; every call-site
+# definition has one callee, the region of the calls that carry it, and
+# OTF2 output has no conflicting definitions.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$B/lib/libparatrace-mpi.so" ]; then
+  t_fail "setup" "mpicc or $B/lib/libparatrace-mpi.so missing"; t_done
+fi
+RUN="mpirun --allow-run-as-root --oversubscribe"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+ok "build" mpicc -std=c11 -g -O1 -o fnptr "$SRC/tests/mpi/fnptr.c"
+ok "record" $RUN -np 2 "$PT" record -o fp.ptf -- ./fnptr 10 >run.out
+ok "text" "$PT" -q convert fp.ptf -o fp.txt
+cat >cs.awk <<'AWK'
+/^def[@0-9]* attribute / && /name="callsite"/ {
+  match($0, /id=[0-9]+/); key = substr($0, RSTART + 3, RLENGTH - 3)
+}
+/^def[@0-9]* callsite / {
+  match($0, /id=[0-9]+/); id = substr($0, RSTART + 3, RLENGTH - 3)
+  match($0, /callee=[0-9]+/); ce = substr($0, RSTART + 7, RLENGTH - 7)
+  if ((id in callee) && callee[id] != ce) bad++
+  callee[id] = ce
+}
+/^event .* enter / && key != "" {
+  match($0, /region=[0-9]+/); r = substr($0, RSTART + 7, RLENGTH - 7)
+  if (match($0, " " key "=u:[0-9]+")) {
+    c = substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 4)
+    if (callee[c] != r) wrong++
+    n++
+  }
+}
+END {
+  print n + 0, wrong + 0, bad + 0
+}
+AWK
+set -- $(awk -f cs.awk fp.txt)
+if [ "${1:-0}" -gt 0 ] && [ "$2" = 0 ] && [ "$3" = 0 ]; then
+  t_pass "call sites: one callee each ($1 calls)"
+else
+  t_fail "call sites" "$1 calls with a call site, $2 whose site names another callee, $3 conflicting definitions"
+fi
+"$PT" stats fp.ptf >st.out 2>st.err
+for f in MPI_Comm_rank MPI_Comm_size; do
+  got=$(awk -v f=$f '$1 == f && $2 == "call_through" { print $4 }' st.out)
+  if [ "$got" = 20 ]; then t_pass "stats: $f through the pointer, 20 calls"
+  else t_fail "stats: $f through the pointer" "got '${got:-no row}' calls"; fi
+done
+"$PT" convert fp.ptf -o fp.otf2 2>otf2.err; rc=$?
+if [ $rc = 0 ] && ! grep -q 'reuse the id' otf2.err; then t_pass "otf2: no conflicting definitions"
+else t_fail "otf2" "exit $rc: $(head -c 300 otf2.err)"; fi
+t_done
