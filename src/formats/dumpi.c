@@ -81,6 +81,11 @@ static const char *const role_names[] = {
 #undef R_NAME
 };
 static int8_t role_idx[PT__DUMPI_NLABELS][R__COUNT];
+/* For the walk at open: the argument bytes of a label whose arguments all
+ * have a fixed width and no condition (-1: decoded; so are the replay's
+ * communicator calls), and the offset of its communicator argument among
+ * them when the reader maps the call to events (-1: none). */
+static int16_t fix_len[PT__DUMPI_NFUNCS], fix_comm[PT__DUMPI_NFUNCS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
   for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
@@ -91,6 +96,31 @@ static void role_init(void) {
         if (strcmp(f->args[k].name, role_names[r]) == 0)
           role_idx[l][r] = (int8_t)k;
     }
+  }
+  for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
+    const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    int len = f && !pt__dcomm_label(l) ? 0 : -1, comm = -1;
+    for (unsigned k = 0; len >= 0 && k < f->nargs; k++) {
+      static const int8_t width[] = {[PT__DW_I32] = 4, [PT__DW_I64] = 8,
+                                     [PT__DW_H16] = 2, [PT__DW_U8] = 1,
+                                     [PT__DW_S8] = 1};
+      unsigned w = pt__dumpi_atype_wire(f->args[k].type);
+      int wd = w < sizeof width ? width[w] : 0;
+      if (!wd || f->args[k].ca >= 0) {
+        len = -1;
+        break;
+      }
+      if ((int)k == role_idx[l][R_comm] && f->sem != PT__DS_NONE) {
+        if (w != PT__DW_H16) {
+          len = -1;
+          break;
+        }
+        comm = len;
+      }
+      len += wd;
+    }
+    fix_len[l] = (int16_t)len;
+    fix_comm[l] = (int16_t)(len >= 0 ? comm : -1);
   }
 }
 
@@ -364,6 +394,7 @@ static int thread_lists(dfile *f, pt_error *err) {
  * record is corruption; without, the walk ends at END_OF_STREAM or at the
  * first incomplete record (a truncated file: warning). */
 static int walk_stream(dfile *f, pt_error *err) {
+  pthread_once(&role_once, role_init);
   char reason[256], why[200];
   pt__dumpi_call c;
   pt__arena scratch = {0};
@@ -392,6 +423,33 @@ static int walk_stream(dfile *f, pt_error *err) {
       rc = FERR(PT_ECORRUPT, pos, "call stream does not end with "
                 "DUMPI_END_OF_STREAM");
       break;
+    }
+    /* most records: all arguments of a fixed width, sized and checked
+     * (the bytes pt__dumpi_decode would need) without decoding them */
+    const uint8_t *r = f->data + pos;
+    unsigned l = pos + 3 <= end ? (unsigned)r[0] << 8 | r[1] : PT__DUMPI_NFUNCS;
+    if (l < PT__DUMPI_NFUNCS && fix_len[l] >= 0 &&
+        !(r[2] & PT__DUMPI_MASK_PERF)) {
+      uint8_t mask = r[2];
+      size_t h = 3 + (mask & PT__DUMPI_MASK_THREAD ? 2 : 0) +
+                 (mask & PT__DUMPI_MASK_CPU ? 12 : 0) +
+                 (mask & PT__DUMPI_MASK_WALL ? 12 : 0);
+      if (h + (size_t)fix_len[l] <= end - pos) {
+        int32_t th = mask & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
+        f->label_count[l]++;
+        f->ncalls++;
+        if (th != tprev) {
+          tseen[th / 8] |= (uint8_t)(1u << (th % 8));
+          tprev = th;
+        }
+        if (fix_comm[l] >= 0) {
+          const uint8_t *q = r + h + fix_comm[l];
+          uint16_t u = (uint16_t)(q[0] << 8 | q[1]);
+          f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+        }
+        pos += h + (size_t)fix_len[l];
+        continue;
+      }
     }
     long n = pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off,
                               f->wall_off, &c, NULL, why, sizeof why);
