@@ -86,10 +86,19 @@ static int8_t role_idx[PT__DUMPI_NLABELS][R__COUNT];
  * communicator calls), and the offset of its communicator argument among
  * them when the reader maps the call to events (-1: none). */
 static int16_t fix_len[PT__DUMPI_NFUNCS], fix_comm[PT__DUMPI_NFUNCS];
+/* Per label, for map_call: each argument's model type (arg_mtype), and
+ * which arguments are status lists (bit k). */
+static uint8_t arg_mt[PT__DUMPI_NLABELS][PT__DUMPI_MAX_ARGS];
+static uint16_t status_args[PT__DUMPI_NLABELS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
   for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    for (unsigned k = 0; f && k < f->nargs; k++) {
+      arg_mt[l][k] = (uint8_t)arg_mtype(f->args[k].type);
+      if (pt__dumpi_atype_wire(f->args[k].type) == PT__DW_STATUS)
+        status_args[l] |= (uint16_t)(1u << k);
+    }
     for (unsigned r = 0; r < R__COUNT; r++) {
       role_idx[l][r] = -1;
       for (unsigned k = 0; f && k < f->nargs; k++)
@@ -1327,8 +1336,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     const pt__dumpi_val *v = &c->v[k];
     if (!v->present) continue;
     uint64_t key = m->attr_id[c->label][k];
-    pt__dumpi_wire w = pt__dumpi_atype_wire(f->args[k].type);
-    switch (arg_mtype(f->args[k].type)) {
+    switch (arg_mt[c->label][k]) {
       case PT_TYPE_INT:
         attr_push(at, &n, key, PT_TYPE_INT)->val.v.i = v->i;
         break;
@@ -1340,7 +1348,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
         pt_attr *a = attr_push(at, &n, key, PT_TYPE_INTS);
         a->val.count = v->na;
         a->val.v.ints = v->a;
-        if (w == PT__DW_STRARR2)
+        if (pt__dumpi_atype_wire(f->args[k].type) == PT__DW_STRARR2)
           for (uint32_t j = 0; j < v->ns; j++)
             attr_push(at, &n, m->attr_id[c->label][PT__DUMPI_MAX_ARGS],
                       PT_TYPE_STRING)
@@ -1386,10 +1394,10 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   /* MPI sets a status's error field only in the statuses of the
    * multiple-completion calls (MPI_ERR_IN_STATUS); the real writer copies
    * the field of single statuses anyway, unset: warn, keep it as stored. */
-  for (unsigned k = 0; k < f->nargs; k++) {
+  for (unsigned sa = status_args[c->label], k; sa; sa &= sa - 1) {
+    k = (unsigned)__builtin_ctz(sa);
     const pt__dumpi_val *v = &c->v[k];
-    if (!v->present || pt__dumpi_atype_wire(f->args[k].type) != PT__DW_STATUS)
-      continue;
+    if (!v->present) continue;
     int single = f->args[k].type == PT__DA_STATUS;
     for (uint32_t j = 0; j + 5 <= v->na; j += 5) {
       int64_t errf = v->a[j + 3];

@@ -2,6 +2,7 @@
  * encoder and the dumpi2ascii-style printer, all generic over
  * PT__DUMPI_FUNCS (dumpi_table.h). */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -489,9 +490,28 @@ int pt__dumpi_peek(const uint8_t *p, size_t n, uint32_t wall_off,
   return 1;
 }
 
+/* Labels whose arguments all have a fixed width and no condition: their
+ * argument bytes (-1: other labels), decoded in one bounds check. */
+static int16_t fix_len[PT__DUMPI_NFUNCS];
+static pthread_once_t fix_once = PTHREAD_ONCE_INIT;
+static void fix_init(void) {
+  for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
+    const pt__dumpi_func *f = &funcs[l];
+    int len = 0;
+    for (unsigned k = 0; k < f->nargs && len >= 0; k++) {
+      unsigned w = pt__dumpi_atype_wire_tab[f->args[k].type];
+      int wd = w == PT__DW_I32 ? 4 : w == PT__DW_I64 ? 8 : w == PT__DW_H16 ? 2
+               : w == PT__DW_U8 || w == PT__DW_S8 ? 1 : 0;
+      len = wd && f->args[k].ca < 0 ? len + wd : -1;
+    }
+    fix_len[l] = (int16_t)len;
+  }
+}
+
 long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *call,
                       pt__arena *scratch, char *err, size_t errn) {
+  pthread_once(&fix_once, fix_init);
   cur c = {p, p + n};
   /* Clear only what this record can use (the 16 argument slots are most of
    * the struct; hot path), field by field: gcc makes a memset of this size
@@ -544,6 +564,22 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
     }
   }
   const pt__dumpi_func *f = call->f;
+  if (call->label < PT__DUMPI_NFUNCS && fix_len[call->label] >= 0 &&
+      need(&c, (uint64_t)fix_len[call->label])) {
+    for (unsigned k = 0; k < f->nargs; k++) {
+      pt__dumpi_val *v = &call->v[k];
+      static const pt__dumpi_val one = {.present = 1};
+      *v = one;
+      switch ((pt__dumpi_wire)pt__dumpi_atype_wire_tab[f->args[k].type]) {
+        case PT__DW_I32: v->i = (int32_t)g32(&c); break;
+        case PT__DW_I64: v->i = (int64_t)g64(&c); break;
+        case PT__DW_H16: v->i = (int16_t)g16(&c); break;
+        case PT__DW_U8: v->i = g8(&c); break;
+        default: v->i = (int8_t)g8(&c); break; /* PT__DW_S8 */
+      }
+    }
+    return (long)(c.p - p);
+  }
   memset(call->v, 0, f->nargs * sizeof call->v[0]);
   for (unsigned k = 0; k < f->nargs; k++) {
     const pt__dumpi_arg *arg = &f->args[k];
