@@ -37,9 +37,10 @@ static const char help[] =
     "On a native archive with summaries (paratrace summarize) a window is\n"
     "computed from summary differences and the events near its edges\n"
     "only; the result equals a full scan.  Summaries hold the profile with\n"
-    "per-visit min/max, per-location message totals and the pair matrix;\n"
-    "call sites, message sizes, late sender/receiver and --by/--relative-to\n"
-    "need a full scan (--no-summaries, or implied by --by/--relative-to).\n"
+    "per-visit min/max, the MPI call sites and message sizes, per-location\n"
+    "message totals and the pair matrix; late sender/receiver and\n"
+    "--by/--relative-to need a full scan (--no-summaries, or implied by\n"
+    "--by/--relative-to).\n"
     "\n"
     "options:\n"
     "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
@@ -257,6 +258,7 @@ static void print_table(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
+  int sites = (c->tot.have & PT_STATS_HAVE_CALLSITES) != 0;
   char b1[64], b2[64], b3[64], b4[64], nb[64];
   uint64_t maxt = c->tot.app_time;
   for (size_t i = 0; i < pt_stats_nregions(s); i++)
@@ -320,7 +322,7 @@ static void print_table(const ctx *c) {
         printf(" %7.2f %7.2f", pct(r->incl, c->tot.app_time),
                pct(r->incl, c->tot.mpi_time));
       mpi_msgs m = msgs_of(s, r->region);
-      if (detail && m.messages)
+      if (sites && m.messages)
         printf(" %9" PRIu64 " %11s %10s %10s %10s", m.messages,
                fmt_bytes(b1, sizeof b1, (double)m.bytes),
                fmt_bytes(b2, sizeof b2, (double)m.bmin),
@@ -328,7 +330,7 @@ static void print_table(const ctx *c) {
                fmt_bytes(b4, sizeof b4, (double)m.bmax));
       else
         printf(" %9s %11s %10s %10s %10s", "-", "-", "-", "-", "-");
-      if (detail && m.received)
+      if (sites && m.received)
         printf(" %11s\n", fmt_bytes(b1, sizeof b1, (double)m.brecv));
       else
         printf(" %11s\n", "-");
@@ -427,10 +429,14 @@ static void print_table(const ctx *c) {
       else printf(" %11s %11s\n", "-", fmt_bytes(b1, sizeof b1, (double)r->bytes));
     }
   }
-  if (c->used_summaries)
-    printf("\n(from summaries: %sthe messages of each MPI function, call "
-           "sites and late sender/receiver need the window's events: "
-           "--no-summaries)\n", visits ? "" : "per-visit min/max, ");
+  if (c->used_summaries && !(visits && sites))
+    printf("\n(from summaries written by an earlier version: per-visit "
+           "min/max, the messages of each MPI function, call sites and late "
+           "sender/receiver need the window's events: --no-summaries, or "
+           "paratrace summarize again)\n");
+  else if (c->used_summaries)
+    printf("\n(from summaries: late sender/receiver need the window's "
+           "events: --no-summaries)\n");
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */
@@ -439,6 +445,7 @@ static void print_csv(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
+  int sites = (c->tot.have & PT_STATS_HAVE_CALLSITES) != 0;
   char nb[64], b2[64];
   printf("section,from,to,end,ticks_per_second,locations,events,app_time,"
          "mpi_time,app_def,app_region,from_summaries\n");
@@ -491,7 +498,7 @@ static void print_csv(const ctx *c) {
            l->location, l->app_time, l->mpi_time, l->sent, l->bytes_sent,
            l->received, l->bytes_received);
   }
-  if (detail) {
+  if (sites) {
     printf("\nsection,region_id,function,callsite_id,callsite,calls,time,"
            "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max,received,"
            "bytes_received\n");
@@ -555,6 +562,7 @@ static void print_json(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
+  int sites = (c->tot.have & PT_STATS_HAVE_CALLSITES) != 0;
   char nb[64];
   printf("{\n  \"trace\": ");
   json_str(c->path);
@@ -619,7 +627,7 @@ static void print_json(const ctx *c) {
            l->bytes_sent, l->received, l->bytes_received);
   }
   printf("\n  ],\n  \"mpi_callsites\": ");
-  if (!detail) printf("null");
+  if (!sites) printf("null");
   else {
     printf("[");
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {

@@ -153,6 +153,11 @@ typedef struct pt_check_stats {
                                   dropped events (BUFFER_OVERFLOW, ring
                                   policy) that could not be paired right:
                                   not counted as problems */
+  uint64_t stopped_items;      /* regions left open on, and messages
+                                  unmatched to or from, a location whose
+                                  recording the stop policy ended
+                                  (BUFFER_OVERFLOW): the trace ends there
+                                  by design, not counted as problems */
 } pt_check_stats;
 PT_API void pt_check_get_stats(const pt_check *c, pt_check_stats *st);
 
@@ -266,7 +271,8 @@ enum {
   PT_STATS_HAVE_DETAIL = 2,  /* call sites, message sizes, late
                                 sender/receiver, matrix by tag or comm,
                                 relative statistics */
-  PT_STATS_HAVE_VISITS = 4   /* per-visit min/max (visit_min, visit_max) */
+  PT_STATS_HAVE_VISITS = 4,  /* per-visit min/max (visit_min, visit_max) */
+  PT_STATS_HAVE_CALLSITES = 8 /* the call-site table (pt_stats_callsite) */
 };
 
 typedef struct pt_stats pt_stats;
@@ -463,11 +469,14 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     per region with visits entered and left since the previous summary
  *     time) and PT_SUM_SPAN (each visit that crossed a summary time and
  *     ended before t, once): the per-visit extremes of any window are
- *     computed from these (model.h).
+ *     computed from these (model.h);
+ *   PT_SUM_CALLSITE and PT_SUM_CALLSITE_MSGS per MPI function and call
+ *     site: the call-site table (model.h).
  * Snapshots at t hold, per location, the open regions (ENTER events with
  * their original times, outermost first), the unmatched sends (SEND /
  * ISEND events as recorded) and the open requests (ISEND not completed,
- * IRECV_REQUEST not completed), each once.  Attributes are not kept.
+ * IRECV_REQUEST not completed), each once.  Attributes are not kept,
+ * except the call site (attribute "callsite") of an open MPI call.
  * Returns PT_OK, PT_EINVAL (every = 0), or the reader / aux error with the
  * detail in err. */
 enum { PT_STATS_SUMMARIES = 1, PT_STATS_SNAPSHOTS = 2 };
@@ -479,10 +488,11 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * which every selected location has a marker summary and, when its stack
  * is not empty, a snapshot with exactly that many open regions is used
  * (else the trace start), and only the events in [s, t) are read.  The
- * result has PT_STATS_HAVE_PROFILE, and PT_STATS_HAVE_VISITS when every
- * summary time used has visit records (PT_SUM_VISITS markers; then the
- * events from `from` to the first summary time after it are read too), and
- * equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
+ * result has PT_STATS_HAVE_PROFILE, PT_STATS_HAVE_VISITS when the
+ * summaries have visit records (PT_SUM_VISITS markers; then the events
+ * from `from` to the first summary time after it are read too) and
+ * PT_STATS_HAVE_CALLSITES when they have call-site records (marker count
+ * 1), and equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the
  * last event time of the selected streams. */

@@ -376,7 +376,17 @@ typedef enum pt_summary_kind {
   /* One visit that crossed a summary time, written at the first summary
    * time after it ended: ref = region, incl_time = enter time, excl_time =
    * leave time, count = 1. */
-  PT_SUM_SPAN
+  PT_SUM_SPAN,
+  /* Cumulative, per call site of an MPI function (as the stats' call-site
+   * table): ref = call site (PT_NONE: unknown), excl_time = the MPI
+   * region; count = calls entered before t, incl_time = time in them,
+   * bytes_sent / bytes_recv = bytes they sent / received. */
+  PT_SUM_CALLSITE,
+  /* With the same keys: count = messages sent, incl_time = messages
+   * received (cumulative); bytes_sent / bytes_recv = the smallest /
+   * largest size sent since the previous summary time (not cumulative;
+   * bytes_sent > bytes_recv when none was sent). */
+  PT_SUM_CALLSITE_MSGS
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

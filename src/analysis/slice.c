@@ -209,7 +209,8 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
         const pt_snapshot *sn = &it.u.snapshot;
         if (sn->time != snap) continue;
         if (sn->event.kind == PT_EV_ENTER)
-          rc = pt__stats_push(pre, sn->location, sn->event.ref, sn->event.time);
+          rc = pt__stats_push(pre, sn->location, sn->event.ref, sn->event.time,
+                              pt__stats_enter_callsite(pre, &sn->event));
         else
           rc = pt_stats_event(pre, &sn->event);
         if (rc < 0) goto fail;

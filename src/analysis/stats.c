@@ -158,11 +158,8 @@ typedef struct mx_rec {
   uint64_t k[4]; /* sender loc, receiver loc, key */
   uint64_t count, bytes, ls, lr, matched;
 } mx_rec;
-typedef struct cs_rec {
-  uint64_t k[4]; /* region, callsite */
-  uint64_t calls, time, msgs, bytes, bmin, bmax; /* msgs, bytes: sent */
-  uint64_t rmsgs, rbytes;                        /* received */
-} cs_rec;
+/* cs_rec is pt__cs (stats_int.h) */
+typedef pt__cs cs_rec;
 typedef struct rel_rec {
   uint64_t k[4]; /* what, id */
   uint64_t count, time, bytes;
@@ -189,7 +186,8 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   s->mm_lo = o.from;
   s->hi = hi;
   s->pend_free = NIL;
-  s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS;
+  s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS |
+            PT_STATS_HAVE_CALLSITES;
   if (o.locations && o.nlocations) {
     s->sel = malloc(o.nlocations * sizeof *s->sel);
     if (!s->sel) {
@@ -299,8 +297,10 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
     }
     case PT_DEF_ATTRIBUTE:
       if (d->name && !strcmp(d->name, "callsite") &&
-          (d->i0 == PT_TYPE_UINT || d->i0 == PT_TYPE_INT))
+          (d->i0 == PT_TYPE_UINT || d->i0 == PT_TYPE_INT)) {
         s->cs_attr = d->id + 1;
+        s->cs_attr_type = (uint32_t)d->i0;
+      }
       break;
     case PT_DEF_CALLSITE: {
       cs_name *c = pt__kt_get(&s->callsites, K(d->id, 0, 0, 0));
@@ -549,11 +549,22 @@ static int push_L(pt_stats *s, pt__loc *L, uint64_t loc, uint64_t region,
   return PT_OK;
 }
 
+uint64_t pt__stats_enter_callsite(const pt_stats *s, const pt_event *ev) {
+  for (uint32_t i = 0; s->cs_attr && i < ev->nattrs; i++)
+    if (ev->attrs[i].key == s->cs_attr - 1 &&
+        pt__kt_find(&s->callsites, K(ev->attrs[i].val.v.u, 0, 0, 0)))
+      return ev->attrs[i].val.v.u;
+  return PT_NONE;
+}
+
 int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
-                   uint64_t enter) {
+                   uint64_t enter, uint64_t callsite) {
   pt__loc *L = pt__stats_loc(s, loc);
   if (!L) return PT_ENOMEM;
-  return push_L(s, L, loc, region, enter);
+  int rc = push_L(s, L, loc, region, enter);
+  if (rc == PT_OK && L->st[L->depth - 1].is_mpi)
+    L->st[L->depth - 1].callsite = callsite;
+  return rc;
 }
 
 /* The call-site row of (region, callsite), through L's cache (rows of
@@ -564,7 +575,8 @@ static cs_rec *cs_row(pt_stats *s, pt__loc *L, uint64_t region,
   if (L->cc_reg[ci] == region + 1 && region != UINT64_MAX &&
       L->cc_site[ci] == callsite)
     return pt__kt_at(&s->cs, L->cc_row[ci]);
-  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, 0, 0));
+  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite,
+                                   s->track_iv ? L->k[0] + 1 : 0, 0));
   if (!c) return NULL;
   L->cc_reg[ci] = region + 1;
   L->cc_site[ci] = callsite;
@@ -603,6 +615,7 @@ void pt__stats_track_visits(pt_stats *s) {
 void pt__stats_new_interval(pt_stats *s, uint64_t t) {
   pt__kt_free(&s->iv);
   pt__kt_init(&s->iv, sizeof(pt__iv));
+  for (size_t i = 0; i < s->cs.n; i++) ((cs_rec *)pt__kt_at(&s->cs, i))->inb = 0;
   s->nspans = 0;
   s->iv_start = t;
 }
@@ -865,12 +878,7 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       /* an MPI call recorded with its call site (attribute "callsite") */
       if (rc >= 0 && ev->nattrs && s->cs_attr && L->depth &&
           L->st[L->depth - 1].is_mpi)
-        for (uint32_t i = 0; i < ev->nattrs; i++)
-          if (ev->attrs[i].key == s->cs_attr - 1 &&
-              pt__kt_find(&s->callsites, K(ev->attrs[i].val.v.u, 0, 0, 0))) {
-            L->st[L->depth - 1].callsite = ev->attrs[i].val.v.u;
-            break;
-          }
+        L->st[L->depth - 1].callsite = pt__stats_enter_callsite(s, ev);
       return rc;
     }
     case PT_EV_LEAVE: return ev_leave(s, L, ev->ref, t);
@@ -902,8 +910,16 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
         int sent = coll || ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
         if (sent) {
           uint64_t sb = ev->size;
-          if (!c->msgs || sb < c->bmin) c->bmin = sb;
-          if (sb > c->bmax) c->bmax = sb;
+          if (t >= s->mm_lo) {
+            if (!c->nb || sb < c->bmin) c->bmin = sb;
+            if (!c->nb || sb > c->bmax) c->bmax = sb;
+            c->nb++;
+          }
+          if (PT_UNLIKELY(s->track_iv)) {
+            if (!c->inb || sb < c->ibmin) c->ibmin = sb;
+            if (!c->inb || sb > c->ibmax) c->ibmax = sb;
+            c->inb++;
+          }
           c->msgs++;
           c->bytes += sb;
         }
@@ -1066,6 +1082,18 @@ int pt__stats_add_summary(pt_stats *s, const pt_summary *m, int sign) {
     r->count += sg * m->count;
     r->incl += sg * m->incl_time;
     r->excl += sg * m->excl_time;
+  } else if (m->kind == PT_SUM_CALLSITE) {
+    cs_rec *c = pt__kt_get(&s->cs, K(m->excl_time, m->ref, 0, 0));
+    if (!c) return PT_ENOMEM;
+    c->calls += sg * m->count;
+    c->time += sg * m->incl_time;
+    c->bytes += sg * m->bytes_sent;
+    c->rbytes += sg * m->bytes_recv;
+  } else if (m->kind == PT_SUM_CALLSITE_MSGS) {
+    cs_rec *c = pt__kt_get(&s->cs, K(m->excl_time, m->ref, 0, 0));
+    if (!c) return PT_ENOMEM;
+    c->msgs += sg * m->count;
+    c->rmsgs += sg * m->incl_time;
   } else if (m->kind == PT_SUM_MESSAGES && m->ref != PT_NONE) {
     pt__pm *p = pt__kt_get(&s->pm, K(m->location, m->ref, 0, 0));
     if (!p) return PT_ENOMEM;
@@ -1099,6 +1127,31 @@ int pt__stats_add_rows(pt_stats *d, const pt_stats *s, int sign) {
     p->recv += sg * x->recv;
     p->brecv += sg * x->brecv;
   }
+  return PT_OK;
+}
+
+int pt__stats_sub_callsites(pt_stats *d, const pt_stats *s) {
+  for (size_t i = 0; i < s->cs.n; i++) {
+    const cs_rec *x = pt__kt_at(&s->cs, i);
+    cs_rec *c = pt__kt_get(&d->cs, x->k);
+    if (!c) return PT_ENOMEM;
+    c->calls -= x->calls;
+    c->time -= x->time;
+    c->msgs -= x->msgs;
+    c->bytes -= x->bytes;
+    c->rmsgs -= x->rmsgs;
+    c->rbytes -= x->rbytes;
+  }
+  return PT_OK;
+}
+
+int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
+                          uint64_t bmin, uint64_t bmax) {
+  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, 0, 0));
+  if (!c) return PT_ENOMEM;
+  if (!c->nb || bmin < c->bmin) c->bmin = bmin;
+  if (!c->nb || bmax > c->bmax) c->bmax = bmax;
+  c->nb++;
   return PT_OK;
 }
 
@@ -1190,8 +1243,9 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     const cs_rec *x = pt__kt_at(&s->cs, i);
     cs_rec *c = pt__kt_get(&d->cs, x->k);
     if (!c) return PT_ENOMEM;
-    if (x->msgs && (!c->msgs || x->bmin < c->bmin)) c->bmin = x->bmin;
-    if (x->bmax > c->bmax) c->bmax = x->bmax;
+    if (x->nb && (!c->nb || x->bmin < c->bmin)) c->bmin = x->bmin;
+    if (x->nb && (!c->nb || x->bmax > c->bmax)) c->bmax = x->bmax;
+    c->nb += x->nb;
     c->calls += x->calls;
     c->time += x->time;
     c->msgs += x->msgs;
@@ -1518,7 +1572,7 @@ static int aggregate(pt_stats *s) {
     i = j;
   }
   qsort(s->out_regions, s->nout_regions, sizeof *s->out_regions, cmp_region);
-  if (detail) {
+  if (s->have & PT_STATS_HAVE_CALLSITES) {
     for (size_t i = 0; i < s->cs.n; i++) {
       const cs_rec *x = pt__kt_at(&s->cs, i);
       if (!x->calls && !x->time && !x->msgs && !x->rmsgs) continue;
@@ -1529,12 +1583,14 @@ static int aggregate(pt_stats *s) {
       o->time = x->time;
       o->messages = x->msgs;
       o->bytes = x->bytes;
-      o->bytes_min = x->bmin;
-      o->bytes_max = x->bmax;
+      o->bytes_min = x->nb ? x->bmin : 0;
+      o->bytes_max = x->nb ? x->bmax : 0;
       o->received = x->rmsgs;
       o->bytes_received = x->rbytes;
     }
     qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
+  }
+  if (detail) {
     for (size_t i = 0; i < s->rel.n; i++) {
       const rel_rec *x = pt__kt_at(&s->rel, i);
       if (!x->count && !x->time && !x->bytes) continue;
@@ -1786,7 +1842,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   s->frozen = s->finished = 1;
   s->end_eff = head[2];
   s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL |
-                                 PT_STATS_HAVE_VISITS);
+                                 PT_STATS_HAVE_VISITS | PT_STATS_HAVE_CALLSITES);
   s->events = head[6];
   s->rel_count = head[7];
   s->rel_time = head[8];
@@ -1849,7 +1905,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
        x->lr = v[3], x->matched = v[4])
   ROWS(s->cs, cs_rec, 2, 8, x->calls = v[0], x->time = v[1], x->msgs = v[2],
        x->bytes = v[3], x->bmin = v[4], x->bmax = v[5], x->rmsgs = v[6],
-       x->rbytes = v[7])
+       x->rbytes = v[7], x->nb = x->msgs)
   ROWS(s->rel, rel_rec, 2, 3, x->count = v[0], x->time = v[1],
        x->bytes = v[2])
 #undef ROWS

@@ -81,6 +81,16 @@ typedef struct pt__loc {
   uint8_t has_init, has_fin;
 } pt__loc;
 
+/* Call-site row: key (region, callsite, location + 1 when summarizing,
+ * else 0). */
+typedef struct pt__cs {
+  uint64_t k[4];
+  uint64_t calls, time, msgs, bytes; /* msgs, bytes: sent */
+  uint64_t rmsgs, rbytes;            /* received */
+  uint64_t bmin, bmax, nb;           /* extremes of nb sent sizes */
+  uint64_t ibmin, ibmax, inb;        /* summarizing: those of the interval */
+} pt__cs;
+
 /* An event kept for snapshots (pending sends and requests): slots only. */
 typedef struct pt__evcopy {
   uint64_t time, ref, comm, size, request;
@@ -145,6 +155,7 @@ struct pt_stats {
   pt__ktab regions;   /* id -> name, is_mpi */
   pt__ktab callsites; /* id -> name */
   uint64_t cs_attr;   /* id + 1 of the attribute "callsite" (MPI calls), or 0 */
+  uint32_t cs_attr_type; /* its pt_type */
   pt__ktab locdefs;   /* id -> group */
   pt__ktab groups;    /* id -> rank */
   pt__ktab loc2rank, rank2loc;
@@ -183,7 +194,10 @@ pt__loc *pt__stats_loc(pt_stats *s, uint64_t loc);
 /* Push an open region with its original enter time without counting it
  * (state from a snapshot). */
 int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
-                   uint64_t enter);
+                   uint64_t enter, uint64_t callsite);
+/* The call site an ENTER event names (attribute "callsite" with a defined
+ * call site) or PT_NONE. */
+uint64_t pt__stats_enter_callsite(const pt_stats *s, const pt_event *ev);
 /* Cumulative statistics of location `loc` over [lo, t) with open regions
  * counted up to t, without changing the state: calls fn for each region
  * row (ref = region) and returns the stack depth via *depth. */
@@ -203,6 +217,11 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
 int pt__stats_add_summary(pt_stats *s, const pt_summary *sum, int sign);
 /* Add (sign +1) or subtract (-1) every rl and pm row of `src`. */
 int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
+/* Subtract the call-site counters of s from d (not the extremes). */
+int pt__stats_sub_callsites(pt_stats *d, const pt_stats *s);
+/* Fold sent-message size extremes into the call-site row. */
+int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
+                          uint64_t bmin, uint64_t bmax);
 /* Rebuild per-location totals and the pair matrix from the pm rows (for an
  * object made of summaries). */
 int pt__stats_rows_from_pm(pt_stats *s);

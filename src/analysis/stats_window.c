@@ -50,6 +50,74 @@ static int add_excl(void *user, uint64_t region, uint64_t count,
 }
 
 static int put_snap(pt_aux_writer *aw, uint64_t t, uint64_t loc,
+                    const pt_event *ev);
+
+static int put_sum(pt_aux_writer *aw, const pt_summary *sm);
+
+/* by location + 1, region, call site */
+static int cmp_cs(const void *a, const void *b) {
+  const pt__cs *x = a, *y = b;
+  if (x->k[2] != y->k[2]) return x->k[2] < y->k[2] ? -1 : 1;
+  if (x->k[0] != y->k[0]) return x->k[0] < y->k[0] ? -1 : 1;
+  return x->k[1] < y->k[1] ? -1 : x->k[1] > y->k[1];
+}
+
+/* The call-site counters of location loc at t (cs: the rows keyed by
+ * location + 1, sorted), with its open MPI calls counted up to t. */
+static int put_callsites(pt_aux_writer *aw, uint64_t t, uint64_t loc,
+                         const pt__cs *cs, size_t ncs, const pt__loc *L) {
+  size_t lo = 0, hi = ncs;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    if (cs[m].k[2] < loc + 1) lo = m + 1;
+    else hi = m;
+  }
+  size_t b = lo, e = lo;
+  while (e < ncs && cs[e].k[2] == loc + 1) e++;
+  size_t nopen = 0;
+  for (size_t i = 0; L && i < L->depth; i++) nopen += L->st[i].is_mpi;
+  pt__cs *rows = malloc((e - b + nopen + 1) * sizeof *rows);
+  if (!rows) return PT_ENOMEM;
+  size_t n = e - b;
+  if (n) memcpy(rows, cs + b, n * sizeof *rows);
+  for (size_t i = 0; L && i < L->depth; i++) {
+    const pt__frame *f = &L->st[i];
+    if (!f->is_mpi) continue;
+    size_t j = 0;
+    while (j < n && !(rows[j].k[0] == f->region && rows[j].k[1] == f->callsite)) j++;
+    if (j == n) {
+      memset(&rows[n], 0, sizeof rows[n]);
+      rows[n].k[0] = f->region;
+      rows[n].k[1] = f->callsite;
+      n++;
+    }
+    rows[j].calls++;
+    rows[j].time += t - f->enter;
+  }
+  int rc = PT_OK;
+  for (size_t i = 0; i < n && rc == PT_OK; i++) {
+    const pt__cs *c = &rows[i];
+    if (!c->calls && !c->time && !c->msgs && !c->rmsgs) continue;
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_CALLSITE, .ref = c->k[1],
+                                   .count = c->calls, .incl_time = c->time,
+                                   .excl_time = c->k[0],
+                                   .bytes_sent = c->bytes,
+                                   .bytes_recv = c->rbytes});
+    if (rc == PT_OK && (c->msgs || c->rmsgs))
+      rc = put_sum(aw, &(pt_summary){
+                           .time = t, .location = loc,
+                           .kind = PT_SUM_CALLSITE_MSGS, .ref = c->k[1],
+                           .count = c->msgs, .incl_time = c->rmsgs,
+                           .excl_time = c->k[0],
+                           .bytes_sent = c->inb ? c->ibmin : UINT64_MAX,
+                           .bytes_recv = c->inb ? c->ibmax : 0});
+  }
+  free(rows);
+  return rc;
+}
+
+static int put_snap(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                     const pt_event *ev) {
   pt_item it;
   memset(&it, 0, sizeof it);
@@ -105,9 +173,10 @@ static int put_sum(pt_aux_writer *aw, const pt_summary *sm) {
  * ended (spans sorted by location). */
 static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                       uint64_t start, const pt__iv *ivs, size_t niv,
-                      const pt__span *sp, size_t nsp) {
+                      const pt__span *sp, size_t nsp, int cs_ok) {
   int rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
                                      .kind = PT_SUM_VISITS, .ref = PT_NONE,
+                                     .count = (uint64_t)cs_ok,
                                      .bytes_sent = start});
   size_t lo = 0, hi = niv;
   while (lo < hi) {
@@ -172,6 +241,15 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   for (size_t i = 0; i < niv; i++) ivs[i] = *(pt__iv *)pt__kt_at(&s->iv, i);
   qsort(ivs, niv, sizeof *ivs, cmp_iv);
   qsort(s->spans, s->nspans, sizeof *s->spans, cmp_span);
+  size_t ncs = s->cs.n;
+  pt__cs *css = malloc((ncs ? ncs : 1) * sizeof *css);
+  if (!css) {
+    free(ps);
+    free(ivs);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < ncs; i++) css[i] = *(pt__cs *)pt__kt_at(&s->cs, i);
+  qsort(css, ncs, sizeof *css, cmp_cs);
   int rc = PT_OK;
   for (size_t k = 0; k < nso && rc == PT_OK; k++) {
     for (size_t li = 0; li < so[k].nlocs && rc == PT_OK; li++) {
@@ -191,9 +269,17 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           rc = pt_aux_add(so[k].sums, &it);
         }
         if (rc == PT_OK) rc = pt__stats_partial(s, loc, t, put_region, &c, &depth);
+        const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){loc, 0, 0, 0});
+        /* an open call's site must be in its snapshot: as the attribute
+         * "callsite", which only a trace defining it has */
+        int cs_ok = 1;
+        for (size_t i = 0; L && i < L->depth; i++)
+          if (L->st[i].is_mpi && L->st[i].callsite != PT_NONE && !s->cs_attr)
+            cs_ok = 0;
         if (rc == PT_OK)
           rc = put_visits(so[k].sums, t, loc, s->iv_start, ivs, niv, s->spans,
-                          s->nspans);
+                          s->nspans, cs_ok);
+        if (rc == PT_OK) rc = put_callsites(so[k].sums, t, loc, css, ncs, L);
         for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
           const pt__pm *p = pt__kt_at(&s->pm, i);
           if (p->k[0] != loc) continue;
@@ -214,6 +300,15 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
         for (size_t i = 0; L && i < L->depth && rc == PT_OK; i++) {
           pt_event_init(&ev, PT_EV_ENTER, L->st[i].enter, loc);
           ev.ref = L->st[i].region;
+          pt_attr site;
+          if (L->st[i].is_mpi && L->st[i].callsite != PT_NONE && s->cs_attr) {
+            memset(&site, 0, sizeof site);
+            site.key = s->cs_attr - 1;
+            site.val.type = s->cs_attr_type;
+            site.val.v.u = L->st[i].callsite;
+            ev.attrs = &site;
+            ev.nattrs = 1;
+          }
           rc = put_snap(so[k].snaps, t, loc, &ev);
         }
         for (size_t i = 0; i < np && rc == PT_OK; i++) {
@@ -234,6 +329,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   }
   free(ps);
   free(ivs);
+  free(css);
   if (rc < 0) return pt__err(err, rc, "writing the state at %" PRIu64 ": %s", t,
                              pt_strerror(rc));
   pt__stats_new_interval(s, t);
@@ -344,7 +440,7 @@ out:
 
 typedef struct tmark {
   uint64_t time, loc, depth, enters;
-  int has_marker, has_visits;
+  int has_marker, has_visits, has_sites;
 } tmark;
 
 static int cmp_tmark(const void *a, const void *b) {
@@ -385,7 +481,8 @@ static int push_state(pt_reader *r, pt_stats *g, uint64_t s, int sums) {
     const pt_snapshot *sn = &it.u.snapshot;
     if (sn->time == s && sn->event.kind == PT_EV_ENTER &&
         pt__stats_selected(g, sn->location) &&
-        (rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time)) < 0)
+        (rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time,
+                             pt__stats_enter_callsite(g, &sn->event))) < 0)
       return rc;
   }
   if (rc != PT_END) return rc;
@@ -448,6 +545,10 @@ static int head_extremes(pt_reader *r, const pt_stats_opts *opts,
     const pt__rl *x = pt__kt_at(&g->rl, i);
     if (x->vset) rc = pt__stats_visit_extreme(gb, x->k[0], x->k[1], x->vmin, x->vmax);
   }
+  for (size_t i = 0; rc == PT_OK && i < g->cs.n; i++) {
+    const pt__cs *x = pt__kt_at(&g->cs, i);
+    if (x->nb) rc = pt__stats_msg_extreme(gb, x->k[0], x->k[1], x->bmin, x->bmax);
+  }
   pt_stats_destroy(g);
   if (rc < 0) return pt__err(err, rc, "%s", pt_reader_errmsg(r));
   return PT_OK;
@@ -469,6 +570,10 @@ static int recorded_extremes(pt_reader *r, const pt_stats_opts *o,
         m->time > n1 && m->bytes_sent >= n1)
       rc = pt__stats_visit_extreme(gb, m->location, m->ref, m->incl_time,
                                    m->excl_time);
+    else if (m->kind == PT_SUM_CALLSITE_MSGS && m->time > n1 &&
+             m->bytes_sent <= m->bytes_recv)
+      rc = pt__stats_msg_extreme(gb, m->excl_time, m->ref, m->bytes_sent,
+                                 m->bytes_recv);
     else if (m->kind == PT_SUM_SPAN && m->incl_time >= o->from &&
              m->incl_time < to && m->excl_time < sb &&
              m->excl_time >= m->incl_time)
@@ -556,7 +661,8 @@ int pt_stats_window(pt_stats **out, const char *path,
         tm = q;
       }
       tm[ntm++] = (tmark){t, loc, mark ? it.u.summary.count : 0,
-                          mark || vis ? 0 : 1, mark, vis};
+                          mark || vis ? 0 : 1, mark, vis,
+                          vis && it.u.summary.count == 1};
     }
     if (rc != PT_END) goto fail;
   }
@@ -567,6 +673,7 @@ int pt_stats_window(pt_stats **out, const char *path,
    * enter count */
   size_t nu = 0;
   int visits_ok = 1; /* every marker has its visit records */
+  int sites_ok = 1;  /* and its call-site records */
   uint64_t *usable = malloc((ntm ? ntm : 1) * sizeof *usable);
   if (!usable) {
     rc = PT_ENOMEM;
@@ -578,16 +685,18 @@ int pt_stats_window(pt_stats **out, const char *path,
     int bad = 0;
     while (i < ntm && tm[i].time == t) {
       uint64_t loc = tm[i].loc, depth = 0, enters = 0;
-      int marker = 0, vmarker = 0;
+      int marker = 0, vmarker = 0, smarker = 0;
       for (; i < ntm && tm[i].time == t && tm[i].loc == loc; i++) {
         if (tm[i].has_marker) {
           marker++;
           depth = tm[i].depth;
         }
         vmarker += tm[i].has_visits;
+        smarker += tm[i].has_sites;
         enters += tm[i].enters;
       }
       if (marker && vmarker != 1) visits_ok = 0;
+      if (marker && smarker != 1) sites_ok = 0;
       if (marker == 1 && depth == enters) good++;
       else bad = 1;
     }
@@ -623,9 +732,11 @@ int pt_stats_window(pt_stats **out, const char *path,
     if ((rc = recorded_extremes(r, &o, n1, sb, gb)) < 0) goto fail;
   }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
+  if (ga && (rc = pt__stats_sub_callsites(gb, ga)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
   pt__stats_invalidate(gb);
-  gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0);
+  gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |
+             (visits_ok && sites_ok ? PT_STATS_HAVE_CALLSITES : 0);
   gb->lo = o.from;
   gb->hi = to;
   gb->opts.from = o.from;

@@ -682,7 +682,7 @@ static int write_summary(otf_sink *k, const pt_summary *s) {
       FLD(b, BW, s->bytes_sent);
       break;
     default:
-      return 0; /* PT_SUM_LABEL, _VISITS, _SPAN: no OTF record (doc/otf.md) */
+      return 0; /* LABEL, VISITS, SPAN, CALLSITE*: no OTF record (doc/otf.md) */
   }
   put_c(b, '\n');
   return b->len >= FLUSH_AT ? wfile_flush(k, &w->stats) : 0;

@@ -87,11 +87,11 @@ else
 fi
 
 # ---- summaries: a window from summaries equals a full scan ----------------
-# normalise: drop the totals line (events read), call-site block and the
-# fields only a full scan has (late sender/receiver); per-visit min/max
-# come from the summaries' visit records and must be equal
+# normalise: drop the totals line (events read) and the fields only a
+# full scan has (late sender/receiver); per-visit min/max and the call
+# sites come from the summaries' records and must be equal
 norm() {
-  grep -v -e '^totals' -e '^section' -e '^mpi_callsite' -e '^$' "$1" |
+  grep -v -e '^totals' -e '^section' -e '^$' "$1" |
     awk -F, 'BEGIN { OFS = "," }
       /^message,/ { $7 = ""; $8 = ""; $9 = "" }
       { print }'
@@ -120,7 +120,8 @@ for w in "--from 10ms --to 20ms" "--from 1234567 --to 7654321" "--from 15ms" \
 done
 # the table says what a window from summaries leaves out, and how to get it
 "$PT" -q stats --from 10ms --to 20ms g.ptf >fastt.txt 2>&1 &&
-  grep -q 'from summaries (' fastt.txt && grep -q 'call sites.*--no-summaries' fastt.txt &&
+  grep -q 'from summaries (' fastt.txt &&
+  grep -q 'late sender/receiver need.*--no-summaries' fastt.txt &&
   ! grep -q 'per-visit min/max' fastt.txt &&
   t_pass window_table_note || t_fail window_table_note "$(tail -3 fastt.txt)"
 # summaries never change the events
@@ -251,6 +252,53 @@ for w in "--from 500 --to 1105" "--from 1205 --to 2005" "--from 1000"; do
 done
 fails_cleanly mi_require_summaries 1 'MPI_Init' \
   "$PT" stats --require-summaries --from 500 --to 1105 mi.ptf
+# call sites (attribute "callsite" on the MPI calls' enters) and message
+# sizes from summaries: MPI calls open across summary times, two sites of
+# one function, sizes varying
+{
+  cat <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0
+def location id=1 group=1
+def region id=1 role=1 paradigm=1 name="prog"
+def region id=2 paradigm=3 name="MPI_Send"
+def region id=3 paradigm=3 name="MPI_Recv"
+def attribute id=1 type=2 name="callsite"
+def callsite id=10 region=1 callee=2 line=10 name="a.c:10"
+def callsite id=11 region=1 callee=2 line=20 name="a.c:20"
+def callsite id=12 region=1 callee=3 line=30 name="a.c:30"
+event 0 0 enter region=1
+event 0 1 enter region=1
+TXT
+  awk 'BEGIN {
+    for (i = 0; i < 60; i++) {
+      t = 100 + i * 100; d = i % 7 == 3 ? 95 : 5 + i % 4
+      b = 8 * (1 + (i * 37) % 13)
+      printf "event %d 0 enter region=2 {1=u:%d}\n", t, 10 + i % 2
+      printf "event %d 1 enter region=3 {1=u:12}\n", t
+      printf "event %d 0 send peer=1 comm=0 tag=1 bytes=%d\n", t + 1, b
+      printf "event %d 1 recv peer=0 comm=0 tag=1 bytes=%d\n", t + 2, b
+      printf "event %d 1 leave region=3\n", t + 3
+      printf "event %d 0 leave region=2\n", t + d
+    }
+    print "event 7000 0 leave region=1"; print "event 7000 1 leave region=1"
+  }'
+} >cs.txt
+ok cs_ptf "$PT" -q convert cs.txt -o cs.ptf
+ok cs_summarize "$PT" -q summarize --every 30 cs.ptf
+for w in "--from 150 --to 1105" "--from 1399 --to 4410" "--from 2000" \
+         "--to 3333" "--from 410 --to 430"; do
+  "$PT" -q stats --csv --require-summaries $w cs.ptf >cs.fast.csv 2>cs.fast.err &&
+    "$PT" -q stats --csv --no-summaries $w cs.ptf >cs.full.csv 2>cs.full.err ||
+    { t_fail "cs window $w" "$(cat cs.fast.err cs.full.err)"; continue; }
+  norm cs.fast.csv >cs.fast.n
+  norm cs.full.csv >cs.full.n
+  grep -q '^mpi_callsite,.*a.c:20' cs.full.n && cmp -s cs.fast.n cs.full.n &&
+    t_pass "cs window $w" || t_fail "cs window $w" "$(diff cs.fast.n cs.full.n | head -4)"
+done
 
 # ---- slices -------------------------------------------------------------------
 ok slice_nosnap "$PT" -q slice --from 10ms --to 20ms -o s1.ptf g2.ptf

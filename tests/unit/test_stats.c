@@ -587,6 +587,16 @@ static int same_visits(const pt_stats *a, const pt_stats *b) {
   return 1;
 }
 
+/* The call-site tables of two objects are equal. */
+static int same_callsites(const pt_stats *a, const pt_stats *b) {
+  if (pt_stats_ncallsites(a) != pt_stats_ncallsites(b)) return 0;
+  for (size_t i = 0; i < pt_stats_ncallsites(a); i++)
+    if (memcmp(pt_stats_callsite(a, i), pt_stats_callsite(b, i),
+               sizeof(pt_stats_callsite_row)))
+      return 0;
+  return 1;
+}
+
 static uint64_t gen_end(pt_gen *g) {
   for (size_t i = 0; i < pt_gen_ndefs(g); i++)
     if (pt_gen_def(g, i)->kind == PT_DEF_CLOCK) return (uint64_t)pt_gen_def(g, i)->i2;
@@ -805,8 +815,10 @@ TEST(summaries_window_equals_full_scan) {
     ASSERT_OK(pt_stats_window(&w, path, &o, &n, &err));
     pt_stats_totals t;
     pt_stats_get_totals(w, &t);
-    ASSERT_EQ_U64(t.have, PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_VISITS);
-    if (!same_stats(f, w, 0) || !same_visits(f, w)) {
+    ASSERT_EQ_U64(t.have, PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_VISITS |
+                              PT_STATS_HAVE_CALLSITES);
+    if (k == 0) ASSERT_TRUE(pt_stats_ncallsites(w) > 0);
+    if (!same_stats(f, w, 0) || !same_visits(f, w) || !same_callsites(f, w)) {
       pt_stats_destroy(f);
       pt_stats_destroy(w);
       TEST_FAIL_("window %d [%" PRIu64 ", %" PRIu64 ") differs", k, a, b);
