@@ -163,6 +163,12 @@ int cmd_check(int argc, char **argv) {
                "buffer dropped its oldest events could not be paired (their "
                "partners were dropped), not counted as problems\n",
                path, st.lossy_messages, st.lossy_messages == 1 ? "" : "s");
+      if (st.stopped_items)
+        printf("%s: note: %" PRIu64 " region%s left open or message%s "
+               "unmatched where a buffer full under the stop policy ended "
+               "the recording (BUFFER_OVERFLOW), not counted as problems\n",
+               path, st.stopped_items, st.stopped_items == 1 ? "" : "s",
+               st.stopped_items == 1 ? "" : "s");
       /* a native archive its writer never closed (the program was killed
        * or is still running): say so; with no events at all, nothing was
        * flushed, which is not a trace that checks OK */

@@ -137,6 +137,7 @@ typedef struct loc_state {
   uint64_t last_time;
   int seen;
   int lossy; /* a ring buffer dropped its oldest events (BUFFER_OVERFLOW) */
+  int stopped; /* the stop policy ended its recording (BUFFER_OVERFLOW) */
   frame *stack;
   size_t depth, cap;
 } loc_state;
@@ -647,6 +648,8 @@ int pt_check_event(pt_check *c, const pt_event *ev) {
     case PT_EV_BUFFER_OVERFLOW:
       /* the ring policy (PICL -914): the events before were dropped */
       if (ev->tag == 2 && ev->size > 0) s->lossy = 1;
+      /* the stop policy (PICL -913): nothing after it was recorded */
+      if (ev->tag == 1) s->stopped = 1;
       break;
     default:
       break;
@@ -675,6 +678,10 @@ int pt_check_finish(pt_check *c) {
 
   for (size_t i = 0; i < c->nlocs; i++) {
     loc_state *s = &c->locs[i];
+    if (s->stopped) { /* its leaves were not recorded */
+      c->stats.stopped_items += s->depth;
+      continue;
+    }
     for (size_t d = s->depth; d-- > 0;)
       report(c, PT_CHECK_UNCLOSED_REGION, s->id, s->last_time,
              s->stack[d].region, s->stack[d].time, 1,
@@ -684,9 +691,22 @@ int pt_check_finish(pt_check *c) {
              s->stack[d].time, d + 1);
   }
 
+  /* the ranks (message ends) of the locations the stop policy stopped */
+  u64map stop_rank;
+  memset(&stop_rank, 0, sizeof stop_rank);
+  for (size_t i = 0; i < c->nlocs; i++)
+    if (c->locs[i].stopped &&
+        map_put(&stop_rank, rank_of(c, c->locs[i].id), 1) < 0) {
+      map_free(&stop_rank);
+      return PT_ENOMEM;
+    }
+
   if (c->pending) {
     left *ls = malloc(c->pending * sizeof *ls);
-    if (!ls) return PT_ENOMEM;
+    if (!ls) {
+      map_free(&stop_rank);
+      return PT_ENOMEM;
+    }
     size_t n = 0;
     for (size_t b = 0; b < c->nbuckets; b++)
       for (uint32_t ch = c->buckets[b]; ch != NIL; ch = c->chans[ch].hnext)
@@ -699,6 +719,12 @@ int pt_check_finish(pt_check *c) {
       const left *l = &ls[i];
       if (lossy(c, l->p.location)) { /* its partner may have been dropped */
         c->stats.lossy_messages++;
+        continue;
+      }
+      /* either end stopped recording (stop policy) before the other */
+      if (stop_rank.len && (map_get(&stop_rank, l->k.src) ||
+                            map_get(&stop_rank, l->k.dst))) {
+        c->stats.stopped_items++;
         continue;
       }
       if (l->recv)
@@ -716,6 +742,7 @@ int pt_check_finish(pt_check *c) {
     }
     free(ls);
   }
+  map_free(&stop_rank);
 
   for (size_t i = 0; i < c->nundefs; i++) {
     const undef_ref *u = &c->undefs[i];
