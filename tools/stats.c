@@ -187,6 +187,35 @@ static const char *callsite_label(const ctx *c, uint64_t id, char *b,
   return b;
 }
 
+/* A call-site label in at most w (>= 8) columns, keeping its end (the
+ * " file:line" of "function file:line"): a C++ parameter list goes first,
+ * then the middle of the function name ("..."). */
+static const char *fit_site(const char *label, char *b, size_t n, size_t w) {
+  size_t len = strlen(label);
+  if (len <= w || n < w + 1) return label;
+  size_t k = 0;
+  int depth = 0, dropped = 0;
+  for (size_t i = 0; i < len && k + 1 < n; i++) {
+    char ch = label[i];
+    if (ch == '(' && !dropped) depth++;
+    if (!depth) b[k++] = ch;
+    if (ch == ')' && depth && --depth == 0) dropped = 1;
+  }
+  b[k] = 0;
+  if (depth) { /* unbalanced: keep the label as it was */
+    snprintf(b, n, "%s", label);
+    k = strlen(b);
+  }
+  if (k <= w) return b;
+  const char *sp = strrchr(b, ' ');
+  size_t tail = sp ? k - (size_t)(sp - b) : 0;
+  if (tail + 3 + 4 > w) tail = w - 3; /* no room for a head: keep the end */
+  size_t head = w - 3 - tail;
+  memmove(b + head + 3, b + k - tail, tail + 1);
+  memcpy(b + head, "...", 3);
+  return b;
+}
+
 /* Per MPI function: message totals from the call-site rows. */
 typedef struct mpi_msgs {
   uint64_t messages, bytes, bmin, bmax, received, brecv;
@@ -342,6 +371,7 @@ static void print_table(const ctx *c) {
       /* as wide as the longest site (up to 60): sites that differ only
        * in their line must not look alike */
       int w = 24;
+      char fb[256];
       for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
         size_t l = strlen(callsite_label(
             c, pt_stats_callsite(s, i)->callsite, b4, sizeof b4));
@@ -355,7 +385,9 @@ static void print_table(const ctx *c) {
         const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
         printf("%-20.20s %-*.*s %9" PRIu64 " %11.6g",
                region_label(c, r->region, nb, sizeof nb), w, w,
-               callsite_label(c, r->callsite, b4, sizeof b4), r->calls,
+               fit_site(callsite_label(c, r->callsite, b4, sizeof b4), fb,
+                        sizeof fb, (size_t)w),
+               r->calls,
                (double)r->time / u.div);
         if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
         else

@@ -906,8 +906,12 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
          * Sendrecv, the sent part of a collective; receives apart */
         cs_rec *c = cs_row(s, L, f->region, f->callsite);
         if (!c) return PT_ENOMEM;
+        /* a collective counts as a message sent when it sent bytes and
+         * as one received when it received some: a barrier is neither,
+         * a broadcast's root sends, the other ranks receive */
         int coll = ev->kind == PT_EV_COLL_END;
-        int sent = coll || ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
+        int sent = coll ? ev->size > 0
+                        : ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
         if (sent) {
           uint64_t sb = ev->size;
           if (t >= s->mm_lo) {
@@ -923,7 +927,7 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
           c->msgs++;
           c->bytes += sb;
         }
-        if (!sent || (coll && ev->size2)) {
+        if (coll ? ev->size2 > 0 : !sent) {
           c->rmsgs++;
           c->rbytes += coll ? ev->size2 : ev->size;
         }

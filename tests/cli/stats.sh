@@ -299,6 +299,13 @@ for w in "--from 150 --to 1105" "--from 1399 --to 4410" "--from 2000" \
   grep -q '^mpi_callsite,.*a.c:20' cs.full.n && cmp -s cs.fast.n cs.full.n &&
     t_pass "cs window $w" || t_fail "cs window $w" "$(diff cs.fast.n cs.full.n | head -4)"
 done
+# long C++ call-site names: the table keeps each site's file:line
+sed -e 's/name="a.c:10"/name="CommRecv(Domain\&, int, int, int, int, int, bool, bool) lulesh-comm.cc:10"/' \
+    -e 's/name="a.c:20"/name="CommRecv(Domain\&, int, int, int, int, int, bool, bool) lulesh-comm.cc:20"/' \
+    cs.txt >cs2.txt
+"$PT" stats cs2.txt >cs2.out 2>&1
+grep -q 'CommRecv lulesh-comm.cc:10 ' cs2.out && grep -q 'CommRecv lulesh-comm.cc:20 ' cs2.out &&
+  t_pass callsite_long_names || t_fail callsite_long_names "$(grep -A4 'call sites' cs2.out)"
 
 # ---- slices -------------------------------------------------------------------
 ok slice_nosnap "$PT" -q slice --from 10ms --to 20ms -o s1.ptf g2.ptf

@@ -429,6 +429,44 @@ TEST(callsite_bytes_are_sent_bytes) {
   pt_stats_destroy(s);
 }
 
+/* A barrier moves no message; a broadcast's root sends, the others
+ * receive (no 0-byte sends on them). */
+TEST(collectives_without_bytes_are_not_messages) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "MPI_Barrier");
+  def_region(s, 2, "MPI_Bcast");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  pt_event e;
+  for (uint64_t l = 0; l < 2; l++) {
+    ev(s, 10 * l, l, PT_EV_ENTER, 1);
+    pt_event_init(&e, PT_EV_COLL_END, 10 * l + 1, l);
+    ASSERT_OK(pt_stats_event(s, &e));
+    ev(s, 10 * l + 2, l, PT_EV_LEAVE, 1);
+    ev(s, 100 + 10 * l, l, PT_EV_ENTER, 2);
+    pt_event_init(&e, PT_EV_COLL_END, 100 + 10 * l + 1, l);
+    e.size = l == 0 ? 64 : 0;
+    e.size2 = l == 0 ? 0 : 64;
+    ASSERT_OK(pt_stats_event(s, &e));
+    ev(s, 100 + 10 * l + 2, l, PT_EV_LEAVE, 2);
+  }
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 2);
+  const pt_stats_callsite_row *c = pt_stats_callsite(s, 0);
+  ASSERT_EQ_U64(c->region, 1);
+  ASSERT_EQ_U64(c->calls, 2);
+  ASSERT_EQ_U64(c->messages, 0);
+  ASSERT_EQ_U64(c->received, 0);
+  c = pt_stats_callsite(s, 1);
+  ASSERT_EQ_U64(c->region, 2);
+  ASSERT_EQ_U64(c->messages, 1);
+  ASSERT_EQ_U64(c->bytes, 64);
+  ASSERT_EQ_U64(c->bytes_min, 64);
+  ASSERT_EQ_U64(c->received, 1);
+  ASSERT_EQ_U64(c->bytes_received, 64);
+  pt_stats_destroy(s);
+}
+
 TEST(app_time_as_mpip) {
   for (int with_prog = 1; with_prog >= 0; with_prog--) {
     pt_stats *s = mk(0, 0, PT_NONE);
@@ -847,6 +885,7 @@ int main(void) {
   RUN(relative_statistics);
   RUN(relative_rows_sorted);
   RUN(callsite_bytes_are_sent_bytes);
+  RUN(collectives_without_bytes_are_not_messages);
   RUN(app_time_as_mpip);
   RUN(bad_options);
   RUN(merge_of_halves_equals_one_pass);
