@@ -302,6 +302,15 @@ typedef struct comm_info {
 
 static hmap g_comms, g_comm_seq;
 
+/* splitmix64's finalizer: every input bit moves about half the output */
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= UINT64_C(0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= UINT64_C(0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
 static uint64_t fnv(uint64_t h, const int *v, int n) {
   for (int i = 0; i < n; i++) {
     h ^= (uint64_t)(uint32_t)v[i];
@@ -422,8 +431,13 @@ static comm_info *comm_get(int64_t handle) {
     /* Members' world ranks (both sides of an intercommunicator, combined
      * so that both sides agree) and how many communicators with exactly
      * these members this process saw before: the same on every member. */
-    uint64_t h = fnv(1469598103934665603ULL, local, ci->size);
-    if (ci->inter) h ^= fnv(1469598103934665603ULL, ci->world, ci->rsize);
+    uint64_t h = mix64(fnv(1469598103934665603ULL, local, ci->size));
+    if (ci->inter) {
+      /* the two sides in a canonical order, mixed: a plain xor of the
+       * two hashes made [0]|[2] and [1]|[3] one id */
+      uint64_t r = mix64(fnv(1469598103934665603ULL, ci->world, ci->rsize));
+      h = mix64(mix64(h < r ? h : r) + (h < r ? r : h));
+    }
     h |= 1;
     hent *s = hput(&g_comm_seq, (uintptr_t)h);
     uint64_t seq = s ? s->id++ : 0;
