@@ -712,8 +712,8 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
   mx_rec *m = pt__kt_get(&s->mx, K(snd->loc, rcv->loc, (uint64_t)key, 0));
   if (!m) return PT_ENOMEM;
   m->matched++;
-  if (rcv->blocking && snd->enter > rcv->enter)
-    m->ls += snd->enter - rcv->enter;
+  if (rcv->blocking && snd->enter > rcv->wait)
+    m->ls += snd->enter - rcv->wait;
   if (snd->blocking && rcv->enter > snd->enter)
     m->lr += rcv->enter - snd->enter;
   return PT_OK;
@@ -812,7 +812,16 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   memset(&p, 0, sizeof p);
   p.loc = me_loc;
   p.enter = L->depth ? L->st[L->depth - 1].enter : ev->time;
-  p.blocking = ev->kind == PT_EV_SEND || ev->kind == PT_EV_RECV;
+  p.wait = p.enter;
+  /* a completed receive request waited in the call completing it (Wait,
+   * Waitall, ...); it was posted by its MPI_Irecv */
+  p.blocking = ev->kind == PT_EV_SEND || ev->kind == PT_EV_RECV ||
+               ev->kind == PT_EV_IRECV;
+  if (ev->kind == PT_EV_IRECV) {
+    const pt__req *q = pt__kt_find(&s->reqs, K(ev->location, ev->request, 0, 0));
+    if (q && q->ev.kind == PT_EV_IRECV_REQUEST && q->post <= p.wait)
+      p.enter = q->post;
+  }
   p.in_w = (uint8_t)w;
   evcopy(&p.ev, ev);
   return chan_add(s, ck, &p, !is_send);
@@ -946,6 +955,7 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       pt__req *q = pt__kt_get(&s->reqs, rk);
       if (!q) return PT_ENOMEM;
       evcopy(&q->ev, ev);
+      q->post = L->depth ? L->st[L->depth - 1].enter : ev->time;
       break;
     }
     case PT_EV_ISEND_COMPLETE:
@@ -1685,9 +1695,10 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
  * Version 2: call-site rows hold the received messages and bytes.
  * Version 3: a region's flags word holds is_mpi | role << 8 | paradigm <<
  * 16; a location is its id, flags (has_init | has_fin << 1), the end of
- * MPI_Init and the start of MPI_Finalize. */
+ * MPI_Init and the start of MPI_Finalize.
+ * Version 4: an unmatched message holds its wait time after its enter. */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 3
+#define SER_VERSION 4
 
 static int put64(pt__buf *b, uint64_t v) {
   uint8_t x[8];
@@ -1771,7 +1782,7 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
     if (rc == PT_OK) rc = put64(&b, n);
     for (uint32_t j = c->head; j != NIL && rc == PT_OK; j = s->pends[j].next) {
       const pt__pend *p = &s->pends[j];
-      uint64_t w[] = {p->loc, p->enter, p->blocking, p->in_w, p->ev.time,
+      uint64_t w[] = {p->loc, p->enter, p->wait, p->blocking, p->in_w, p->ev.time,
                       p->ev.kind, p->ev.ref, (uint64_t)p->ev.peer, p->ev.comm,
                       (uint64_t)p->ev.tag, p->ev.size, p->ev.request};
       for (size_t k = 0; k < sizeof w / sizeof *w && rc == PT_OK; k++)
@@ -1918,12 +1929,13 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     uint64_t ck[4];
     for (int j = 0; j < 4; j++) ck[j] = get64(&r);
     int recvs = get64(&r) != 0;
-    uint64_t m = getcount(&r, 96);
+    uint64_t m = getcount(&r, 104);
     for (uint64_t j = 0; j < m && !r.bad; j++) {
       pt__pend p;
       memset(&p, 0, sizeof p);
       p.loc = get64(&r);
       p.enter = get64(&r);
+      p.wait = get64(&r);
       p.blocking = get64(&r) != 0;
       p.in_w = get64(&r) != 0;
       p.ev.time = get64(&r);

@@ -102,10 +102,15 @@ typedef struct pt__evcopy {
 typedef struct pt__req {
   uint64_t k[4];
   pt__evcopy ev;
+  uint64_t post; /* enter of the call that created it (MPI_Irecv, ...) */
 } pt__req;
 
+/* enter: when the call that posted it was entered (a blocking call, or
+ * the MPI_Irecv of a completed receive request); wait: when the receiver
+ * started waiting for it (the blocking receive, or the call completing
+ * the request: MPI_Wait...), 0 for sends. */
 typedef struct pt__pend {
-  uint64_t loc, enter;
+  uint64_t loc, enter, wait;
   pt__evcopy ev;
   uint8_t blocking, in_w, used;
   uint32_t next;

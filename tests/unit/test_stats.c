@@ -180,6 +180,57 @@ static void pingpong(pt_stats *s) {
   ev(s, 300, 1, PT_EV_LEAVE, 1);
 }
 
+static void req_ev(pt_stats *s, uint64_t t, uint64_t loc, uint32_t kind,
+                   uint64_t request, int64_t peer, int64_t tag, uint64_t bytes) {
+  pt_event e;
+  pt_event_init(&e, kind, t, loc);
+  e.ref = PT_NONE;
+  e.request = request;
+  e.peer = peer;
+  e.tag = tag;
+  e.size = bytes;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+
+/* Rank 1 receives with MPI_Irecv + MPI_Wait: a late sender is waited for
+ * in the Wait (charged from its enter), a late receiver is one whose
+ * Irecv came after the send began. */
+TEST(nonblocking_receive_late_sender) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 2, "MPI_Send");
+  def_region(s, 4, "MPI_Irecv");
+  def_region(s, 5, "MPI_Wait");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  /* posted at 0, waiting from 10, the send begins at 50: 40 waited */
+  ev(s, 0, 1, PT_EV_ENTER, 4);
+  req_ev(s, 1, 1, PT_EV_IRECV_REQUEST, 1, -1, -1, 0);
+  ev(s, 2, 1, PT_EV_LEAVE, 4);
+  ev(s, 10, 1, PT_EV_ENTER, 5);
+  ev(s, 50, 0, PT_EV_ENTER, 2);
+  msg(s, 51, 0, PT_EV_SEND, 1, 7, 8);
+  ev(s, 52, 0, PT_EV_LEAVE, 2);
+  req_ev(s, 60, 1, PT_EV_IRECV, 1, 0, 7, 8);
+  ev(s, 61, 1, PT_EV_LEAVE, 5);
+  /* posted at 90, before the send at 100, waited from 120: nothing */
+  ev(s, 90, 1, PT_EV_ENTER, 4);
+  req_ev(s, 91, 1, PT_EV_IRECV_REQUEST, 2, -1, -1, 0);
+  ev(s, 92, 1, PT_EV_LEAVE, 4);
+  ev(s, 100, 0, PT_EV_ENTER, 2);
+  msg(s, 101, 0, PT_EV_SEND, 1, 7, 8);
+  ev(s, 102, 0, PT_EV_LEAVE, 2);
+  ev(s, 120, 1, PT_EV_ENTER, 5);
+  req_ev(s, 121, 1, PT_EV_IRECV, 2, 0, 7, 8);
+  ev(s, 122, 1, PT_EV_LEAVE, 5);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nmessages(s), 1);
+  const pt_stats_message_row *m = pt_stats_message(s, 0);
+  ASSERT_EQ_U64(m->matched, 2);
+  ASSERT_EQ_U64(m->late_sender, 40);
+  ASSERT_EQ_U64(m->late_receiver, 0);
+  pt_stats_destroy(s);
+}
+
 TEST(message_matrix_and_late_sender) {
   pt_stats *s = mk(0, 0, PT_NONE);
   pingpong(s);
@@ -880,6 +931,7 @@ int main(void) {
   RUN(open_region_ends_at_trace_end);
   RUN(imbalance_across_locations);
   RUN(message_matrix_and_late_sender);
+  RUN(nonblocking_receive_late_sender);
   RUN(unknown_peer_and_none_region);
   RUN(matrix_by_tag);
   RUN(relative_statistics);
