@@ -216,6 +216,18 @@ static const char *fit_site(const char *label, char *b, size_t n, size_t w) {
   return b;
 }
 
+typedef struct site_order {
+  const pt_stats_callsite_row *row;
+  size_t rank; /* the function's row in the region table */
+} site_order;
+static int cmp_site_order(const void *a, const void *b) {
+  const site_order *x = a, *y = b;
+  if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+  if (x->row->time != y->row->time) return x->row->time > y->row->time ? -1 : 1;
+  return x->row->callsite < y->row->callsite ? -1
+         : x->row->callsite > y->row->callsite;
+}
+
 /* Per MPI function: message totals from the call-site rows. */
 typedef struct mpi_msgs {
   uint64_t messages, bytes, bmin, bmax, received, brecv;
@@ -381,8 +393,20 @@ static void print_table(const ctx *c) {
       printf("%-20s %-*s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
              "function", w, "call site", "calls", "time", "%app", "%mpi",
              "sent", "bytes", "min", "max", "received");
-      for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+      /* as mpiP: the functions in the order of the table above, each
+       * one's sites by time, longest first */
+      size_t ncs = pt_stats_ncallsites(s);
+      site_order *ord = malloc((ncs ? ncs : 1) * sizeof *ord);
+      for (size_t i = 0; ord && i < ncs; i++) {
         const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
+        ord[i].row = r;
+        ord[i].rank = SIZE_MAX;
+        for (size_t j = 0; j < pt_stats_nregions(s); j++)
+          if (pt_stats_region(s, j)->region == r->region) ord[i].rank = j;
+      }
+      if (ord) qsort(ord, ncs, sizeof *ord, cmp_site_order);
+      for (size_t i = 0; i < ncs; i++) {
+        const pt_stats_callsite_row *r = ord ? ord[i].row : pt_stats_callsite(s, i);
         printf("%-20.20s %-*.*s %9" PRIu64 " %11.6g",
                region_label(c, r->region, nb, sizeof nb), w, w,
                fit_site(callsite_label(c, r->callsite, b4, sizeof b4), fb,
@@ -399,6 +423,7 @@ static void print_table(const ctx *c) {
                fmt_bytes(b3, sizeof b3, (double)r->bytes_max),
                fmt_bytes(b4, sizeof b4, (double)r->bytes_received));
       }
+      free(ord);
     }
   }
 

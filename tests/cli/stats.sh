@@ -306,6 +306,12 @@ sed -e 's/name="a.c:10"/name="CommRecv(Domain\&, int, int, int, int, int, bool, 
 "$PT" stats cs2.txt >cs2.out 2>&1
 grep -q 'CommRecv lulesh-comm.cc:10 ' cs2.out && grep -q 'CommRecv lulesh-comm.cc:20 ' cs2.out &&
   t_pass callsite_long_names || t_fail callsite_long_names "$(grep -A4 'call sites' cs2.out)"
+# the call-site table lists each function's sites by time, longest first
+# (a.c:10 holds the long calls: i % 7 == 3 is odd or even in turn)
+"$PT" stats cs.txt | awk '/^MPI call sites/ {on = 1; next}
+  on && $1 == "MPI_Send" {print $2, $4}' >cs.order
+awk 'NR > 1 && $2 + 0 > prev + 0 {bad = 1} {prev = $2} END {exit bad || NR != 2}' cs.order &&
+  t_pass callsite_order_by_time || t_fail callsite_order_by_time "$(cat cs.order)"
 
 # ---- slices -------------------------------------------------------------------
 ok slice_nosnap "$PT" -q slice --from 10ms --to 20ms -o s1.ptf g2.ptf
