@@ -176,10 +176,14 @@ int pt__cmp_u64(const void *a, const void *b);
  * pt_slice, pt_archive_summarize) stop at their next item with PT_EINTR. */
 int pt__interrupted(void);
 
-/* Run binutils' `addr2line -f -C -e module` on addrs[0..n) (no shell:
- * fork + exec); func[i] gets the function, line[i] "file:line" (the
- * file's base name), malloc'd, NULL where unknown or on failure.
+/* gfortran's module procedure symbol "__mod_MOD_name" as "mod::name" into
+ * out (n bytes); other names are copied unchanged (truncated to fit).
  * (src/profile/report.c) */
+void pt__fortran_name(const char *in, char *out, size_t n);
+/* Run binutils' `addr2line -f -C -e module` on addrs[0..n) (no shell:
+ * fork + exec); func[i] gets the function (gfortran module procedures as
+ * "mod::name"), line[i] "file:line" (the file's base name), malloc'd,
+ * NULL where unknown or on failure.  (src/profile/report.c) */
 void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
                    char **func, char **line);
 

@@ -101,6 +101,15 @@ out:
   return rc;
 }
 
+void pt__fortran_name(const char *in, char *out, size_t n) {
+  const char *mod = strstr(in, "_MOD_");
+  if (strncmp(in, "__", 2) == 0 && mod && mod > in + 2 && mod[5]) {
+    snprintf(out, n, "%.*s::%s", (int)(mod - in - 2), in + 2, mod + 5);
+    return;
+  }
+  snprintf(out, n, "%s", in);
+}
+
 /* Run `addr2line -f -C -e module a1 a2 ...` (no shell: fork + exec) and
  * store each address's function in func[i] and "file:line" (the file's
  * base name) in line[i], malloc'd, NULL where addr2line says "??".
@@ -156,7 +165,11 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
       lb[strcspn(lb, "\n")] = '\0';
       char *disc = strstr(lb, " (discriminator");
       if (disc) *disc = '\0';
-      if (strcmp(fb, "??") != 0) func[i] = strdup(fb);
+      if (strcmp(fb, "??") != 0) {
+        char nm[1024];
+        pt__fortran_name(fb, nm, sizeof nm);
+        func[i] = strdup(nm);
+      }
       if (strncmp(lb, "??", 2) != 0) {
         /* the file's base name: paths are long and the function says
          * where it is */

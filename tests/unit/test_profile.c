@@ -2,8 +2,10 @@
  * communication records, constant size, compensation, save/load/merge,
  * corrupt files, the report. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "paratrace/profile.h"
 #include "test.h"
 
@@ -17,6 +19,18 @@ static long child(const pt_profile *p, size_t parent, int kind, uint64_t key) {
       return (long)i;
   }
   return -1;
+}
+
+TEST(fortran_module_names) {
+  char b[64];
+  pt__fortran_name("__clover_module_MOD_clover_exchange", b, sizeof b);
+  ASSERT_TRUE(strcmp(b, "clover_module::clover_exchange") == 0);
+  pt__fortran_name("compute_", b, sizeof b);
+  ASSERT_TRUE(strcmp(b, "compute_") == 0);
+  pt__fortran_name("__x_MOD_", b, sizeof b); /* no name after it: as is */
+  ASSERT_TRUE(strcmp(b, "__x_MOD_") == 0);
+  pt__fortran_name("CommRecv(Domain&, int)", b, sizeof b);
+  ASSERT_TRUE(strcmp(b, "CommRecv(Domain&, int)") == 0);
 }
 
 TEST(tree_times) {
@@ -361,6 +375,7 @@ TEST(report_and_focus) {
 
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/pt_test_profile.%ld", (long)getpid());
+  RUN(fortran_module_names);
   RUN(tree_times);
   RUN(recursion_folded);
   RUN(comm_destinations);
