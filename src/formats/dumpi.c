@@ -16,6 +16,9 @@
 #include "store/map.h"
 
 #define NS 1000000000LL
+/* The matching id of a non-blocking I/O operation's events (as the MPI
+ * recorder numbers them: apart from the blocking calls' ids). */
+#define IO_MATCH(model) ((UINT64_C(1) << 32) | (model))
 #define MAX_WARN 2 /* warnings of one kind per file before they are suppressed */
 
 /* ======================================================================== */
@@ -68,7 +71,8 @@ static uint32_t arg_mtype(unsigned atype) {
   X(requests) X(index) X(indices) X(outcount) X(flag) X(status) X(statuses) \
   X(root) X(sendcount) X(sendtype) X(recvcount) X(recvtype) X(sendcounts)    \
   X(recvcounts) X(sendtag) X(recvtag) X(commsize) X(commrank) X(sendtypes)   \
-  X(recvtypes) X(rank) X(size) X(oldtype) X(newtype) X(oldcomm) X(newcomm)
+  X(recvtypes) X(rank) X(size) X(oldtype) X(newtype) X(oldcomm) X(newcomm) \
+  X(file)
 enum {
 #define R_ENUM(n) R_##n,
   ROLES(R_ENUM)
@@ -640,6 +644,7 @@ typedef struct preq {
   uint64_t model;   /* model request id */
   uint8_t send, persistent, active;
   uint8_t cancel; /* MPI_Cancel called on it */
+  uint8_t io;     /* MPI_File_i*: comm is the I/O handle, tag the mode */
   int64_t peer, tag;
   uint64_t comm, bytes;
 } preq;
@@ -693,6 +698,7 @@ typedef struct mapper {
                                                       STRARR2 strings */
   const uint32_t *extra_id;
   uint64_t next_req;
+  uint64_t next_io; /* matching ids of blocking I/O calls */
   preq *reqs;
   size_t nreqs, capreqs;
   crank_info *cinfo;
@@ -902,6 +908,7 @@ static int req_add(mapper *m, int32_t id, int send, int persistent,
   r->persistent = (uint8_t)persistent;
   r->active = (uint8_t)!persistent;
   r->cancel = 0;
+  r->io = 0;
   r->peer = peer;
   r->tag = tag;
   r->comm = comm;
@@ -929,6 +936,14 @@ static int req_complete(mapper *m, int64_t id, const int64_t *s, uint64_t t) {
   }
   preq *r = &m->reqs[i];
   pt_event *e;
+  if (r->io) { /* as the MPI recorder has it: the operation ends */
+    if (!(e = qpush(m, PT_EV_IO_END, t))) return PT_ENOMEM;
+    e->ref = r->comm;
+    e->size = s && s[0] >= 0 ? (uint64_t)s[0] : r->bytes;
+    e->request = IO_MATCH(r->model);
+    req_remove(m, i);
+    return PT_OK;
+  }
   /* cancelled: as the status says; without a status (MPI_STATUS_IGNORE)
    * a request MPI_Cancel was called on is taken as cancelled (it is, unless
    * it had matched already: then only the status could tell) */
@@ -979,6 +994,47 @@ static int start_req(mapper *m, int64_t id, uint64_t t) {
 static const int64_t *status_at(const pt__dumpi_val *v, int64_t j) {
   if (!v || j < 0 || (uint64_t)(j + 1) * 5 > v->na) return NULL;
   return v->a + 5 * j;
+}
+
+/* The model id of this rank's I/O handle of DUMPI file id `fh` (the MPI
+ * recorder's numbering: rank in the high half, DUMPI's id in the low). */
+static uint64_t io_handle(const mapper *m, int64_t fh) {
+  return ((uint64_t)(uint32_t)m->rank << 32) | (uint32_t)fh;
+}
+
+/* An MPI_File read or write (blocking: both events now; non-blocking:
+ * IO_BEGIN and a request that IO_END completes). */
+static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
+                   uint64_t t1) {
+  pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
+  int nb = sem == PT__DS_IO_IREAD || sem == PT__DS_IO_IWRITE;
+  uint64_t fh = io_handle(m, vi(c, R_file));
+  uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+  uint64_t match;
+  if (nb) {
+    preq *r;
+    int rc = req_add(m, (int32_t)vi(c, R_request), 0, 0, -1, 0, fh, b, &r);
+    if (rc < 0) return rc;
+    r->io = 1;
+    match = IO_MATCH(r->model);
+  } else {
+    match = ++m->next_io;
+  }
+  pt_event *e = qpush(m, PT_EV_IO_BEGIN, t0);
+  if (!e) return PT_ENOMEM;
+  e->ref = fh;
+  e->tag = sem == PT__DS_IO_READ || sem == PT__DS_IO_IREAD ? PT_IO_READ
+                                                           : PT_IO_WRITE;
+  e->size = b;
+  e->size2 = (uint64_t)nb; /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING */
+  e->request = match;
+  if (nb) return PT_OK;
+  const int64_t *s = status_at(vv(c, R_status), 0);
+  if (!(e = qpush(m, PT_EV_IO_END, t1))) return PT_ENOMEM;
+  e->ref = fh;
+  e->size = s && s[0] >= 0 ? (uint64_t)s[0] : b;
+  e->request = match;
+  return PT_OK;
 }
 
 static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
@@ -1193,6 +1249,11 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       }
       return PT_OK;
     }
+    case PT__DS_IO_READ:
+    case PT__DS_IO_WRITE:
+    case PT__DS_IO_IREAD:
+    case PT__DS_IO_IWRITE:
+      return io_call(m, c, t0, t1);
     case PT__DS_START:
       return start_req(m, vi(c, R_request), t0);
     case PT__DS_STARTALL: {
@@ -1640,6 +1701,9 @@ static uint32_t region_role(const pt__dumpi_func *f) {
     case PT__DS_COLL:
       return f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER
                                         : PT_ROLE_COLLECTIVE;
+    case PT__DS_IO_READ: case PT__DS_IO_WRITE: case PT__DS_IO_IREAD:
+    case PT__DS_IO_IWRITE:
+      return PT_ROLE_FILE_IO;
     case PT__DS_NONE: case PT__DS_COMM_RANK: case PT__DS_COMM_SIZE:
       return f->label >= PT__DUMPI_FUNC_ENTER ? PT_ROLE_ARTIFICIAL
                                               : PT_ROLE_FUNCTION;

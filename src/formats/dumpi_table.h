@@ -645,42 +645,48 @@
   X(241, "MPI_File_get_view", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)   \
     A(I64, "offset", -1, -1, -1) A(DATATYPE, "hosttype", -1, -1, -1)          \
     A(DATATYPE, "filetype", -1, -1, -1) A(STRING, "datarep", -1, -1, -1)))    \
-  X(242, "MPI_File_read_at", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)    \
+  X(242, "MPI_File_read_at", IO_READ, OTHER, 0, ( A(FILE, "file", -1, -1, -1) \
     A(I64, "offset", -1, -1, -1) A(INT, "count", -1, -1, -1)                  \
     A(DATATYPE, "datatype", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))     \
-  X(243, "MPI_File_read_at_all", NONE, OTHER, 0, (                            \
+  X(243, "MPI_File_read_at_all", IO_READ, OTHER, 0, (                         \
     A(FILE, "file", -1, -1, -1) A(I64, "offset", -1, -1, -1)                  \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(STATUS, "status", -1, -1, -1)))                                         \
-  X(244, "MPI_File_write_at", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)   \
+  X(244, "MPI_File_write_at", IO_WRITE, OTHER, 0, (                           \
+    A(FILE, "file", -1, -1, -1)                                               \
     A(I64, "offset", -1, -1, -1) A(INT, "count", -1, -1, -1)                  \
     A(DATATYPE, "datatype", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))     \
-  X(245, "MPI_File_write_at_all", NONE, OTHER, 0, (                           \
+  X(245, "MPI_File_write_at_all", IO_WRITE, OTHER, 0, (                       \
     A(FILE, "file", -1, -1, -1) A(I64, "offset", -1, -1, -1)                  \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(STATUS, "status", -1, -1, -1)))                                         \
-  X(246, "MPI_File_iread_at", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)   \
+  X(246, "MPI_File_iread_at", IO_IREAD, OTHER, 0, (                           \
+    A(FILE, "file", -1, -1, -1)                                               \
     A(I64, "offset", -1, -1, -1) A(INT, "count", -1, -1, -1)                  \
     A(DATATYPE, "datatype", -1, -1, -1) A(IOREQUEST, "request", -1, -1, -1))) \
-  X(247, "MPI_File_iwrite_at", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)  \
+  X(247, "MPI_File_iwrite_at", IO_IWRITE, OTHER, 0, (                         \
+    A(FILE, "file", -1, -1, -1)                                               \
     A(I64, "offset", -1, -1, -1) A(INT, "count", -1, -1, -1)                  \
     A(DATATYPE, "datatype", -1, -1, -1) A(IOREQUEST, "request", -1, -1, -1))) \
-  X(248, "MPI_File_read", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)       \
+  X(248, "MPI_File_read", IO_READ, OTHER, 0, ( A(FILE, "file", -1, -1, -1)    \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(STATUS, "status", -1, -1, -1)))                                         \
-  X(249, "MPI_File_read_all", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)   \
+  X(249, "MPI_File_read_all", IO_READ, OTHER, 0, (                            \
+    A(FILE, "file", -1, -1, -1)                                               \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(STATUS, "status", -1, -1, -1)))                                         \
-  X(250, "MPI_File_write", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)      \
+  X(250, "MPI_File_write", IO_WRITE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)  \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(STATUS, "status", -1, -1, -1)))                                         \
-  X(251, "MPI_File_write_all", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)  \
+  X(251, "MPI_File_write_all", IO_WRITE, OTHER, 0, (                          \
+    A(FILE, "file", -1, -1, -1)                                               \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(STATUS, "status", -1, -1, -1)))                                         \
-  X(252, "MPI_File_iread", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)      \
+  X(252, "MPI_File_iread", IO_IREAD, OTHER, 0, ( A(FILE, "file", -1, -1, -1)  \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(IOREQUEST, "request", -1, -1, -1)))                                     \
-  X(253, "MPI_File_iwrite", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)     \
+  X(253, "MPI_File_iwrite", IO_IWRITE, OTHER, 0, (                            \
+    A(FILE, "file", -1, -1, -1)                                               \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
     A(IOREQUEST, "request", -1, -1, -1)))                                     \
   X(254, "MPI_File_seek", NONE, OTHER, 0, ( A(FILE, "file", -1, -1, -1)       \
@@ -690,22 +696,22 @@
   X(256, "MPI_File_get_byte_offset", NONE, OTHER, 0, (                        \
     A(FILE, "file", -1, -1, -1) A(I64, "offset", -1, -1, -1)                  \
     A(I64, "bytes", -1, -1, -1)))                                             \
-  X(257, "MPI_File_read_shared", NONE, OTHER, 0, (                            \
+  X(257, "MPI_File_read_shared", IO_READ, OTHER, 0, (                         \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))     \
-  X(258, "MPI_File_write_shared", NONE, OTHER, 0, (                           \
+  X(258, "MPI_File_write_shared", IO_WRITE, OTHER, 0, (                       \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))     \
-  X(259, "MPI_File_iread_shared", NONE, OTHER, 0, (                           \
+  X(259, "MPI_File_iread_shared", IO_IREAD, OTHER, 0, (                       \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1) A(IOREQUEST, "request", -1, -1, -1))) \
-  X(260, "MPI_File_iwrite_shared", NONE, OTHER, 0, (                          \
+  X(260, "MPI_File_iwrite_shared", IO_IWRITE, OTHER, 0, (                     \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1) A(IOREQUEST, "request", -1, -1, -1))) \
-  X(261, "MPI_File_read_ordered", NONE, OTHER, 0, (                           \
+  X(261, "MPI_File_read_ordered", IO_READ, OTHER, 0, (                        \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))     \
-  X(262, "MPI_File_write_ordered", NONE, OTHER, 0, (                          \
+  X(262, "MPI_File_write_ordered", IO_WRITE, OTHER, 0, (                      \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))     \
   X(263, "MPI_File_seek_shared", NONE, OTHER, 0, (                            \
