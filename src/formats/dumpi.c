@@ -720,7 +720,12 @@ static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
     m->qcap = nc;
   }
   pt_event *e = &m->q[m->qn++];
-  pt_event_init(e, kind, t, m->loc);
+  /* pt_event_init, inline (one call per event) */
+  static const pt_event zero;
+  *e = zero;
+  e->kind = kind;
+  e->time = t;
+  e->location = m->loc;
   return e;
 }
 
@@ -1560,6 +1565,12 @@ typedef struct dsrc {
   size_t *heap; /* threads (indices in ts) by head event time */
   uint64_t *hkey; /* the head event time of heap[i], kept beside it */
   size_t nheap;
+  /* The least of the top's children (key, then thread), valid when
+   * lim_ok: while the top's next event stays below it, the top stays the
+   * top and the heap is not touched (a thread's events come in runs). */
+  uint64_t lim_key;
+  size_t lim_who;
+  int lim_ok;
   int started;
   pt__dcomm dc; /* the communicators, replayed */
   char err[700];
@@ -2187,6 +2198,19 @@ static void heap_down(dsrc *s, size_t i) {
     i = m;
   }
 }
+/* Set lim_key / lim_who from the top's children. */
+static void heap_lim(dsrc *s) {
+  size_t c = 1;
+  if (s->nheap > 2 && heap_less(s, 2, 1)) c = 2;
+  if (c < s->nheap) {
+    s->lim_key = s->hkey[c];
+    s->lim_who = s->heap[c];
+  } else {
+    s->lim_key = UINT64_MAX;
+    s->lim_who = SIZE_MAX;
+  }
+  s->lim_ok = 1;
+}
 static void heap_up(dsrc *s, size_t i) {
   while (i) {
     size_t p = (i - 1) / 2;
@@ -2238,6 +2262,7 @@ static int top_map(dsrc *s) {
       if (!rc && !heap_drop_top(s)) return PT_END;
     }
     heap_down(s, 0);
+    s->lim_ok = 0;
     t = &s->ts[s->heap[0]];
   }
   return PT_OK;
@@ -2262,6 +2287,7 @@ static int src_next(void *st, pt_item *item) {
         heap_up(s, s->nheap - 1);
       }
     }
+    s->lim_ok = 0;
   } else if (s->nheap) {
     /* Advance the thread whose event was handed out last time. */
     tstream *t = &s->ts[s->heap[0]];
@@ -2269,9 +2295,19 @@ static int src_next(void *st, pt_item *item) {
       s->hkey[0] = t->q[t->qi].time;
     } else {
       if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
-      if (!rc) heap_drop_top(s);
+      if (!rc) {
+        heap_drop_top(s);
+        s->lim_ok = 0;
+      }
     }
-    if (s->nheap) heap_down(s, 0);
+    if (s->nheap) {
+      uint64_t key = s->hkey[0];
+      if (!s->lim_ok || key > s->lim_key ||
+          (key == s->lim_key && s->heap[0] > s->lim_who)) {
+        heap_down(s, 0);
+        heap_lim(s);
+      }
+    }
   }
   if (!s->nheap) return PT_END;
   tstream *t = &s->ts[s->heap[0]];
