@@ -94,14 +94,19 @@ static int16_t fix_len[PT__DUMPI_NFUNCS], fix_comm[PT__DUMPI_NFUNCS];
  * which arguments are status lists (bit k). */
 static uint8_t arg_mt[PT__DUMPI_NLABELS][PT__DUMPI_MAX_ARGS];
 static uint16_t status_args[PT__DUMPI_NLABELS];
+/* Labels with a string argument (the only ones whose values have ns). */
+static uint8_t has_str[PT__DUMPI_NLABELS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
   for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
     for (unsigned k = 0; f && k < f->nargs; k++) {
       arg_mt[l][k] = (uint8_t)arg_mtype(f->args[k].type);
-      if (pt__dumpi_atype_wire(f->args[k].type) == PT__DW_STATUS)
-        status_args[l] |= (uint16_t)(1u << k);
+      unsigned w = pt__dumpi_atype_wire(f->args[k].type);
+      if (w == PT__DW_STATUS) status_args[l] |= (uint16_t)(1u << k);
+      if (w == PT__DW_STR || w == PT__DW_STRARR || w == PT__DW_STRARR2 ||
+          w == PT__DW_ARGV)
+        has_str[l] = 1;
     }
     for (unsigned r = 0; r < R__COUNT; r++) {
       role_idx[l][r] = -1;
@@ -721,11 +726,7 @@ static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
   }
   pt_event *e = &m->q[m->qn++];
   /* pt_event_init, inline (one call per event) */
-  static const pt_event zero;
-  *e = zero;
-  e->kind = kind;
-  e->time = t;
-  e->location = m->loc;
+  *e = (pt_event){.time = t, .location = m->loc, .kind = kind};
   return e;
 }
 
@@ -1356,9 +1357,10 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
 static pt_attr *attr_push(pt_attr *at, uint32_t *n, uint64_t key,
                           uint32_t type) {
   pt_attr *a = &at[(*n)++];
-  memset(a, 0, sizeof *a);
-  a->key = key;
+  a->key = key; /* (every field: no memset, one call per attribute) */
   a->val.type = type;
+  a->val.count = 0;
+  a->val.v.u = 0;
   return a;
 }
 
@@ -1394,18 +1396,26 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
 
   /* attributes of the ENTER */
   uint32_t cap = EX__COUNT + 2u * f->nargs;
-  for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
+  if (has_str[c->label])
+    for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
   pt_attr *at = pt__arena_alloc(arena, cap * sizeof *at);
   if (!at) return PT_ENOMEM;
   uint32_t n = 0;
+  const uint32_t *ids = m->attr_id[c->label];
+  const uint8_t *mts = arg_mt[c->label];
   for (unsigned k = 0; k < f->nargs; k++) {
     const pt__dumpi_val *v = &c->v[k];
     if (!v->present) continue;
-    uint64_t key = m->attr_id[c->label][k];
-    switch (arg_mt[c->label][k]) {
-      case PT_TYPE_INT:
-        attr_push(at, &n, key, PT_TYPE_INT)->val.v.i = v->i;
+    uint64_t key = ids[k];
+    switch (mts[k]) {
+      case PT_TYPE_INT: {
+        pt_attr *a = &at[n++];
+        a->key = key;
+        a->val.type = PT_TYPE_INT;
+        a->val.count = 0;
+        a->val.v.i = v->i;
         break;
+      }
       case PT_TYPE_STRING:
         for (uint32_t j = 0; j < v->ns; j++)
           attr_push(at, &n, key, PT_TYPE_STRING)->val.v.s = v->s[j];
