@@ -1829,6 +1829,56 @@ static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l,
 }
 static const OTF2_FlushCallbacks flush_cbs = {pre_flush, NULL};
 
+/* libotf2 keeps every chunk of an event buffer in memory until the writer
+ * is closed unless its allocator refuses one: then it writes the buffer
+ * out (pre_flush says yes), frees its chunks through free_all and asks
+ * again.  Without these callbacks a conversion held the whole output in
+ * memory (50 M events to OTF2: 620 MB).  Each location's event buffer gets
+ * at most OTF2_CHUNKS_PER_BUFFER chunks; other buffers (definitions) grow
+ * as libotf2 wants. */
+#define OTF2_CHUNKS_PER_BUFFER 4
+typedef struct chunk_list {
+  size_t n, cap;
+  void **c;
+} chunk_list;
+
+static void *chunk_alloc(void *u, OTF2_FileType ft, OTF2_LocationRef l,
+                         void **per, uint64_t size) {
+  (void)u, (void)l;
+  chunk_list *cl = *per;
+  if (!cl) {
+    if (!(cl = calloc(1, sizeof *cl))) return NULL;
+    *per = cl;
+  }
+  if (ft == OTF2_FILETYPE_EVENTS && cl->n >= OTF2_CHUNKS_PER_BUFFER)
+    return NULL; /* libotf2 flushes this buffer and frees its chunks */
+  if (cl->n == cl->cap) {
+    size_t nc = cl->cap ? cl->cap * 2 : 8;
+    void **c = realloc(cl->c, nc * sizeof *c);
+    if (!c) return NULL;
+    cl->c = c;
+    cl->cap = nc;
+  }
+  void *m = malloc((size_t)size);
+  if (m) cl->c[cl->n++] = m;
+  return m;
+}
+
+static void chunk_free_all(void *u, OTF2_FileType ft, OTF2_LocationRef l,
+                           void **per, bool final) {
+  (void)u, (void)ft, (void)l;
+  chunk_list *cl = *per;
+  if (!cl) return;
+  for (size_t i = 0; i < cl->n; i++) free(cl->c[i]);
+  cl->n = 0;
+  if (final) {
+    free(cl->c);
+    free(cl);
+    *per = NULL;
+  }
+}
+static const OTF2_MemoryCallbacks memory_cbs = {chunk_alloc, chunk_free_all};
+
 static void sink_free(osnk *k) {
   if (!k) return;
   for (size_t i = 0; i < k->nlw; i++)
@@ -1912,6 +1962,8 @@ int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
                    path);
   }
   OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(k->ar, &flush_cbs, NULL);
+  if (e == OTF2_SUCCESS)
+    e = OTF2_Archive_SetMemoryCallbacks(k->ar, &memory_cbs, NULL);
   if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(k->ar);
   if (e == OTF2_SUCCESS) e = OTF2_Archive_OpenEvtFiles(k->ar);
   k->al = e == OTF2_SUCCESS ? OTF2_AttributeList_New() : NULL;
