@@ -899,7 +899,10 @@ static int stop_locked(pt_error *err) {
   pt_error e2 = {0};
   int r = pt_writer_close(g_w, &e2);
   if (r && !rc) rc = pt__err(err, r, "%s", e2.msg);
-  if (r) fprintf(stderr, "paratrace: closing %s: %s\n", g_path, e2.msg);
+  /* one message per run: a write error already said (recording stopped)
+   * is the one that fails the close again (a full disk) */
+  if (r && !__atomic_exchange_n(&g_failed, 1, __ATOMIC_ACQ_REL))
+    fprintf(stderr, "paratrace: closing %s: %s\n", g_path, e2.msg);
   g_w = NULL;
   if (!r && g_replaced) pt__rmtree(g_replaced); /* the replaced archive */
   free(g_replaced);
@@ -945,6 +948,8 @@ void pt_rec_clock_offset(int64_t offset_ns, uint64_t at) {
 
 static int parse_size(const char *s, size_t *out) {
   char *end;
+  /* digits first: strtoull takes "-5" (as a huge value) and spaces */
+  if (*s < '0' || *s > '9') return -1;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s) return -1;
@@ -952,7 +957,7 @@ static int parse_size(const char *s, size_t *out) {
   if (*end == 'k' || *end == 'K') m = 1024, end++;
   else if (*end == 'm' || *end == 'M') m = 1024 * 1024, end++;
   else if (*end == 'g' || *end == 'G') m = 1024ull * 1024 * 1024, end++;
-  if (*end) return -1;
+  if (*end || v > SIZE_MAX / m) return -1;
   *out = (size_t)(v * m);
   return 0;
 }

@@ -2,6 +2,8 @@
  * joined writers, unwritable directory. */
 #include <pthread.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -462,6 +464,67 @@ TEST(unwritable_directory) {
   ASSERT_OK(pt_rec_stop(&err));
 }
 
+/* A full disk (here the file size limit, SIGXFSZ ignored as a full disk
+ * gives ENOSPC): one message on stderr, not one more when the archive is
+ * closed; the program goes on. */
+TEST(disk_full_one_message) {
+  char path[300], errf[300];
+  path_of(path, sizeof path, "full.ptf");
+  path_of(errf, sizeof errf, "full.err");
+  pid_t pid = fork();
+  ASSERT_TRUE(pid >= 0);
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {64 << 10, 64 << 10};
+    int fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || dup2(fd, 2) < 0 || setrlimit(RLIMIT_FSIZE, &rl)) _exit(3);
+    pt_rec_opts o = {.path = path, .buffer = 4096};
+    pt_error err = {0};
+    if (pt_rec_start(&o, &err) != PT_OK) _exit(4);
+    for (int i = 0; i < 200000; i++) {
+      pt_trace_begin(i % 2 ? "odd" : "even");
+      pt_trace_mark_int("i", i);
+      pt_trace_end(i % 2 ? "odd" : "even");
+    }
+    pt_rec_stop(&err);
+    _exit(0);
+  }
+  int st = 0;
+  ASSERT_TRUE(waitpid(pid, &st, 0) == pid);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  FILE *f = fopen(errf, "r");
+  ASSERT_TRUE(f != NULL);
+  char line[1024];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    n++;
+    if (n == 1) ASSERT_CONTAINS(line, "File too large");
+  }
+  fclose(f);
+  ASSERT_EQ_U64((uint64_t)n, 1);
+}
+
+/* PARATRACE_BUFFER must be a size: a negative one (which strtoull takes
+ * as a huge value) or one that overflows is refused, naming it. */
+TEST(buffer_env_refused) {
+  static const char *const bad[] = {"-5", " 4M", "+4M", "99999999999G", "4X"};
+  char path[300];
+  path_of(path, sizeof path, "env.ptf");
+  setenv("PARATRACE_OUTPUT", path, 1);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    setenv("PARATRACE_BUFFER", bad[i], 1);
+    pt_error err = {0};
+    ASSERT_TRUE(pt_rec_start_env(0, 1, 0, &err) != PT_OK);
+    ASSERT_CONTAINS(err.msg, "PARATRACE_BUFFER");
+  }
+  setenv("PARATRACE_BUFFER", "64K", 1);
+  pt_error err = {0};
+  ASSERT_OK(pt_rec_start_env(0, 1, 0, &err));
+  ASSERT_OK(pt_rec_stop(&err));
+  unsetenv("PARATRACE_BUFFER");
+  unsetenv("PARATRACE_OUTPUT");
+}
+
 int main(int argc, char **argv) {
   /* as in a foreground process: run in the background (a CI job, `&`) the
    * tests inherit SIGINT ignored, and the recorder leaves an ignored
@@ -481,6 +544,8 @@ int main(int argc, char **argv) {
   RUN(ring_with_arrays);
   RUN(joined_writers);
   RUN(unwritable_directory);
+  RUN(disk_full_one_message);
+  RUN(buffer_env_refused);
   RUN(killed_by_signal_closes);
   RUN(oneshot_crash_handler);
   RUN(killed_threads_open_calls);
