@@ -725,8 +725,13 @@ static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
     m->qcap = nc;
   }
   pt_event *e = &m->q[m->qn++];
-  /* pt_event_init, inline (one call per event) */
-  *e = (pt_event){.time = t, .location = m->loc, .kind = kind};
+  /* pt_event_init, inline (one call per event); a copy of a zero
+   * event: a compound literal or memset of this size is a `rep stos` */
+  static const pt_event zero;
+  *e = zero;
+  e->kind = kind;
+  e->time = t;
+  e->location = m->loc;
   return e;
 }
 
