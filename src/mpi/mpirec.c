@@ -629,6 +629,12 @@ static void apply_list(const char *v, int detail) {
     if (detail && eq) {
       nl = (size_t)(eq - v);
       lev = atoi(eq + 1);
+      if (eq + 2 != v + len || eq[1] < '1' || eq[1] > '3') {
+        fprintf(stderr, "paratrace: PARATRACE_DETAIL: '%.*s': want a "
+                        "level 1..3; left as it was\n", (int)len, v);
+        v = end ? end + 1 : NULL;
+        continue;
+      }
     }
     while (nl && (v[nl - 1] == ' ')) nl--;
     while (nl && *v == ' ') v++, nl--;
@@ -653,7 +659,8 @@ static void read_config(void) {
   if (!path || !*path) return;
   FILE *f = fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "paratrace: PARATRACE_CONFIG=%s: cannot open\n", path);
+    fprintf(stderr, "paratrace: PARATRACE_CONFIG=%s: cannot open: %s\n",
+            path, strerror(errno));
     return;
   }
   char line[4096];
@@ -2530,6 +2537,9 @@ void pt__mpi_after_init(int provided) {
   g_counting = getenv("PARATRACE_MPI_COUNTS") && *getenv("PARATRACE_MPI_COUNTS");
   const char *cs = getenv("PARATRACE_CALLSITES");
   g_callsites = !(cs && strcmp(cs, "0") == 0);
+  if (cs && *cs && strcmp(cs, "0") && strcmp(cs, "1"))
+    fprintf(stderr, "paratrace: PARATRACE_CALLSITES=%s: want 0 or 1; "
+                    "call sites recorded\n", cs);
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
   PMPI_Comm_group(MPI_COMM_WORLD, &g_world_group);
@@ -2537,6 +2547,10 @@ void pt__mpi_after_init(int provided) {
   const char *mode = getenv("PARATRACE_MODE");
   int trace = !mode || !*mode || !strcmp(mode, "trace") ||
               !strcmp(mode, "both");
+  /* an unknown mode recorded nothing and said nothing */
+  if (mode && *mode && !trace && strcmp(mode, "profile") && g_rank == 0)
+    fprintf(stderr, "paratrace: not recording: PARATRACE_MODE=%s: want "
+                    "trace, profile or both\n", mode);
   g_profiling = mode && (!strcmp(mode, "profile") || !strcmp(mode, "both")) &&
                 pt_profile_runtime_enabled();
   if (g_profiling) pt_profile_runtime_config((uint64_t)g_rank,

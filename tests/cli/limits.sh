@@ -1,7 +1,8 @@
 #!/bin/sh
 # Resource limits: what a conversion or a recording costs must not grow
 # with the trace, and a full disk or bad settings give one clear message.
-. "$(dirname "$0")/common.inc"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
 
 # peak RSS in KiB of a command (GNU time), empty when time is missing
 peak_kb() {
@@ -28,6 +29,30 @@ if command -v otf2-print >/dev/null 2>&1 && [ -f long.otf2 ]; then
   want=$("$PT" info long.ptf | awk '$1 == "enter" || $1 == "leave" {s += $2} END {print s}')
   [ "$n" = "$want" ] && t_pass "flushed OTF2 archive complete ($n enter/leave)" ||
     t_fail "flushed OTF2 archive complete" "otf2-print shows $n enter/leave, want $want"
+fi
+
+# Settings the recorder cannot use are said, never silently ignored (an
+# unknown PARATRACE_MODE recorded nothing and printed nothing).
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+if command -v mpicc >/dev/null 2>&1 && [ -f "$B/lib/libparatrace-mpi.so" ] &&
+   ! nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init &&
+   mpicc -o pp "$SRC/tests/mpi/pingpong.c" 2>pp.err; then
+  RUN="mpirun --allow-run-as-root --oversubscribe"
+  for kv in PARATRACE_MODE=zz PARATRACE_CALLSITES=maybe \
+            PARATRACE_DETAIL=MPI_Send=abc; do
+    var=${kv%%=*}
+    rm -rf bad.ptf
+    env "$kv" $RUN -np 2 -x "$var" "$PT" record -o bad.ptf -- ./pp >bad.out 2>bad.err
+    rc=$?
+    if [ $rc = 0 ] && grep -q "paratrace: .*$var" bad.err; then
+      t_pass "$kv: said on stderr"
+    else
+      t_fail "$kv: said on stderr" "exit $rc: $(head -c 300 bad.err)"
+    fi
+  done
+else
+  t_pass "recorder settings (no mpicc or MPI recorder, or a sanitized build: skipped)"
 fi
 
 t_done
