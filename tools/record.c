@@ -224,7 +224,10 @@ int cmd_record(int argc, char **argv) {
       fprintf(stderr, "paratrace record: %s killed by signal %d; what it "
                       "recorded is in %s ('paratrace recover' it, then "
                       "rename it)\n", argv[prog], WTERMSIG(st), g.gl_pathv[0]);
-    } else if (stat(out, &sb) == 0 && sb.st_mtime >= started - 1) {
+    } else if (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+               sb.st_mtime >= started - 1) {
+      /* (a directory: a file at OUT, which rank 0 refused to replace, is
+       * nothing to recover) */
       fprintf(stderr, "paratrace record: %s killed by signal %d; run "
                       "'paratrace recover %s' if the archive does not open\n",
               argv[prog], WTERMSIG(st), out);

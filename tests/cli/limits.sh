@@ -51,6 +51,16 @@ if command -v mpicc >/dev/null 2>&1 && [ -f "$B/lib/libparatrace-mpi.so" ] &&
       t_fail "$kv: said on stderr" "exit $rc: $(head -c 300 bad.err)"
     fi
   done
+  # a file at the output path: rank 0 refuses it, the launcher kills the
+  # other ranks, and no rank tells the user to recover the file
+  echo mine >afile
+  $RUN -np 2 "$PT" record -o afile -- ./pp >af.out 2>af.err
+  if grep -q 'already exists' af.err && ! grep -q 'paratrace recover' af.err &&
+     [ "$(cat afile)" = mine ]; then
+    t_pass "output path is a file: refused, kept, no recover hint"
+  else
+    t_fail "output path is a file: refused, kept, no recover hint" "$(head -c 400 af.err)"
+  fi
 else
   t_pass "recorder settings (no mpicc or MPI recorder, or a sanitized build: skipped)"
 fi
