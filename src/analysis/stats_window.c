@@ -240,7 +240,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   }
   for (size_t i = 0; i < niv; i++) ivs[i] = *(pt__iv *)pt__kt_at(&s->iv, i);
   qsort(ivs, niv, sizeof *ivs, cmp_iv);
-  qsort(s->spans, s->nspans, sizeof *s->spans, cmp_span);
+  if (s->nspans) qsort(s->spans, s->nspans, sizeof *s->spans, cmp_span);
   size_t ncs = s->cs.n;
   pt__cs *css = malloc((ncs ? ncs : 1) * sizeof *css);
   if (!css) {
