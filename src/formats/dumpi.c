@@ -2762,7 +2762,12 @@ static const char *const arg_alias[][2] = {
     {"newcomm", "comm_cart"}, {"newcomm", "comm_graph"},
     {"ndim", "ndims"},        {"nodes", "nnodes"},
     {"cancelled", "flag"},    {"hosttype", "etype"}, /* File_set/get_view */
-    {"offset", "disp"}};
+    {"offset", "disp"},
+    /* the recorder's MPI names where DUMPI has its own (Type_get_contents;
+     * DUMPI spells Type_create_indexed_block's argument "displacments") */
+    {"displacments", "array_of_displacements"},
+    {"datatype", "mtype"},    {"arrintegers", "array_of_integers"},
+    {"arraddresses", "array_of_addresses"}};
 
 static const pt_attr *find_arg(const dsink *k, const pt_event *e,
                                const char *name, uint32_t type) {
@@ -2921,6 +2926,29 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
   return PT_OK;
 }
 
+/* libundumpi reads the length of a 1-D array (count + elements on the
+ * wire) into the scalar argument that names its length (dumpi2ascii's
+ * `len`: Waitall's count, Graph_create's numedges, Alltoallv's commsize),
+ * replacing the value stored for that scalar; dumpi2ascii prints the
+ * replaced value and that many elements.  So a scalar the writer had to
+ * make up (`made` has bit k for argument k) must be the array's length:
+ * the file then reads the same with libundumpi and with our reader. */
+static void lengths_from_arrays(pt__dumpi_call *c, uint32_t made) {
+  const pt__dumpi_func *f = c->f;
+  for (unsigned j = 0; j < f->nargs; j++) {
+    const pt__dumpi_arg *arg = &f->args[j];
+    int l = arg->len;
+    pt__dumpi_wire w = pt__dumpi_atype_wire(arg->type);
+    if (l < 0 || (unsigned)l >= f->nargs || !(made & (1u << l)) ||
+        !c->v[j].present ||
+        (w != PT__DW_I32ARR && w != PT__DW_H16ARR && w != PT__DW_U8ARR) ||
+        pt__dumpi_atype_wire(f->args[l].type) != PT__DW_I32)
+      continue;
+    if (arg->ca >= 0 && c->v[arg->ca].i != c->v[arg->cb].i) continue;
+    c->v[l].i = c->v[j].i;
+  }
+}
+
 /* Split a "a,b,c" list into n ints (allocated in a). */
 static int64_t *parse_ints(pt__arena *a, const char *s, size_t *n) {
   size_t m = *s ? 1 : 0;
@@ -2947,6 +2975,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
   const pt__dumpi_func *f = c->f;
   const pt_event *en = &fr->enter;
   int derived = 0;
+  uint32_t made = 0; /* scalar arguments not in the attributes */
   for (unsigned j = 0; j < f->nargs && !derived; j++)
     if (find_arg(k, en, f->args[j].name, arg_mtype(f->args[j].type)))
       derived = 1;
@@ -2970,7 +2999,11 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
   c->wall_start.nsec = (uint32_t)(w0 % NS);
   c->wall_stop.sec = (int64_t)(w1 / NS);
   c->wall_stop.nsec = (uint32_t)(w1 % NS);
-  if (!derived) return synthesise(k, r, fr, c, k->nranks);
+  if (!derived) {
+    int rc = synthesise(k, r, fr, c, k->nranks);
+    if (rc == PT_OK) lengths_from_arrays(c, ~0u); /* all made up */
+    return rc;
+  }
   const pt_attr *at;
   c->mask = (at = find_attr(k, en, extra_names[EX_MASK], PT_TYPE_INT))
                 ? (uint8_t)at->val.v.i
@@ -3010,6 +3043,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
     if (mt == PT_TYPE_INT) {
       at = find_arg(k, en, arg->name, PT_TYPE_INT);
       v->i = at ? at->val.v.i : 0;
+      if (!at) made |= 1u << j;
       if (at && arg->type == PT__DA_COMM && sk_comm(r, v->i, &v->i) < 0)
         return PT_ENOMEM;
       continue;
@@ -3074,6 +3108,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
     else if (w == PT__DW_ARGV) v->i = c->v[arg->len].i;
     else if (w == PT__DW_STR) v->i = 1;
   }
+  lengths_from_arrays(c, made);
   return PT_OK;
 }
 

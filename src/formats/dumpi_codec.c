@@ -733,7 +733,8 @@ static void print_statuses(FILE *f, const pt__dumpi_val *v, int64_t count) {
   for (int64_t j = 0; j < n; j++) {
     const int64_t *s = v->a + 5 * j;
     fprintf(f, "{bytes=%d, cancelled=%d, source=%d, tag=%d, error=%d}",
-            (int)s[0], (int)s[2], (int)s[1], (int)s[4], (int)s[3]);
+            (int)s[0], (int)(int8_t)s[2], (int)s[1], (int)s[4],
+            (int)(int8_t)s[3]);
     if (j < count - 1) fputs(", ", f);
   }
   fputs("]\n", f);
