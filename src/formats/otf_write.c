@@ -378,6 +378,12 @@ static int put_kv(otf_sink *k, pt__buf *b, const pt_event *ev) {
     const pt_attr *a = &ev->attrs[i];
     if (a->key >= OTF_XATTR_BASE) continue;
     const pt_value *v = &a->val;
+    /* an empty byte array: the OTF library appends nothing for one (its
+     * KeyValue lists hold no empty arrays) and its reader fails on
+     * "V" without hex digits ("error while reading events") */
+    if ((v->type == PT_TYPE_INTS && !v->count) ||
+        (v->type == PT_TYPE_STRING && (!v->v.s || !*v->v.s)))
+      continue;
     size_t need = 64 + (v->type == PT_TYPE_INTS ? 2 * (size_t)v->count : 0) +
                   (v->type == PT_TYPE_STRING && v->v.s ? 2 * strlen(v->v.s)
                                                        : 0);
