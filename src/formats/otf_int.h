@@ -21,6 +21,19 @@ enum {
   OTF_XA__COUNT
 };
 #define OTF_XATTR_BASE (UINT64_C(1) << 32)
+
+/* The OTF library's longest byte array per key-value line: longer values
+ * take several lines with the same key (L = the bytes left). */
+#define OTF_KV_PIECE 100
+/* Description prefix of an attribute whose byte arrays hold 64-bit
+ * integers, 8 bytes little-endian each (the model's integer arrays; a
+ * byte per element would lose every value above 255). */
+#define OTF_I64_MARK "paratrace:int64le"
+/* An attribute written with OTF_I64_MARK: the model's integer arrays, not
+ * an OTF byte array read back (code 11). */
+static inline int is_i64_attr(const pt_def *d) {
+  return d->id < OTF_XATTR_BASE && d->i0 == PT_TYPE_INTS && d->i1 != 11;
+}
 extern const char *const pt__otf_xattr_names[OTF_XA__COUNT];
 
 /* Model id spaces for OTF tokens of different OTF name spaces that map to

@@ -456,9 +456,14 @@ typedef struct cursor {
   pt_item item;
   pt_attr attrs[64];
   uint32_t nattrs;
-  int64_t ints[256]; /* byte-array attribute storage */
-  size_t nints;
-  pt__arena strs;    /* strings of the current item */
+  /* the byte array being read (several key-value lines when longer than
+   * OTF_KV_PIECE bytes): its attribute, bytes so far and in all */
+  uint32_t ba_attr;
+  uint64_t ba_key;
+  size_t ba_have, ba_total;
+  uint8_t *ba_raw;
+  int ba_i64;
+  pt__arena strs;    /* strings and arrays of the current item */
   pending_coll *pc;
   size_t npc, cappc;
   int done;
@@ -487,6 +492,9 @@ typedef struct otf_src {
   pt_def *defs;
   size_t ndefs, capdefs;
   pt__arena arena;
+  /* attributes whose byte arrays hold 8-byte integers (OTF_I64_MARK) */
+  uint64_t *i64keys;
+  size_t ni64, capi64;
   /* process token -> rank, sorted by token; empty when the trace defines
    * no process (peers are then process tokens, i.e. location ids) */
   tokrank *rk;
@@ -941,6 +949,22 @@ static int def_line(otf_src *s, defctx *c, const otf__line *ln,
       d->i1 = (int64_t)y;
       d->name = FIELD(ln, NM) ? span_str(s, &ln->f[OTF_F_NM]) : NULL;
       d->s1 = FIELD(ln, T) ? span_str(s, &ln->f[OTF_F_T]) : NULL;
+      size_t ml = strlen(OTF_I64_MARK);
+      if (y == 11 && d->s1 && strncmp(d->s1, OTF_I64_MARK, ml) == 0 &&
+          (!d->s1[ml] || d->s1[ml] == ' ')) {
+        /* written by paratrace: 64-bit integers, the marker is not part
+         * of the description */
+        d->i1 = 0;
+        d->s1 = d->s1[ml] ? d->s1 + ml + 1 : NULL;
+        if (s->ni64 == s->capi64) {
+          size_t nc = s->capi64 ? 2 * s->capi64 : 16;
+          uint64_t *nk = realloc(s->i64keys, nc * sizeof *nk);
+          if (!nk) return PT_ENOMEM;
+          s->i64keys = nk;
+          s->capi64 = nc;
+        }
+        s->i64keys[s->ni64++] = a;
+      }
       return 0;
     }
     case OTF_R_DEFCOMMENT:
@@ -1197,32 +1221,78 @@ static int attr_x(cursor *k, int x, uint64_t v) {
   return 0;
 }
 
+/* Longest byte array read (a larger L is taken as damage). */
+#define OTF_KV_MAX_BYTES (UINT64_C(1) << 24)
+
+/* A byte-array key-value line: a value, or the next piece of the one
+ * before (same key, L = the bytes it left).  Attribute holds its elements:
+ * a byte each, or 8-byte little-endian integers for an OTF_I64_MARK key. */
+static int kv_bytes(const otf_src *s, cursor *k, uint64_t key,
+                    const otf__line *ln) {
+  const otf__span *v = &ln->f[OTF_F_V];
+  if (v->n % 2 || v->str) return -1;
+  size_t nb = v->n / 2;
+  uint64_t left = nb;
+  if (FIELD(ln, L) && (pt__otf_hex(&ln->f[OTF_F_L], &left) || left < nb))
+    return -1;
+  if (left > OTF_KV_MAX_BYTES) return -1;
+  int cont = k->ba_raw && k->ba_key == key && k->ba_have < k->ba_total &&
+             k->ba_total - k->ba_have == left && k->ba_attr + 1 == k->nattrs;
+  if (!cont) {
+    if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
+    k->ba_key = key;
+    k->ba_total = (size_t)left;
+    k->ba_have = 0;
+    k->ba_i64 = 0;
+    for (size_t i = 0; i < s->ni64; i++)
+      if (s->i64keys[i] == key) k->ba_i64 = 1;
+    size_t nel = k->ba_i64 ? k->ba_total / 8 + 1 : k->ba_total + 1;
+    k->ba_raw = pt__arena_alloc(&k->strs, k->ba_total + 1);
+    int64_t *el = pt__arena_alloc(&k->strs, nel * sizeof *el);
+    if (!k->ba_raw || !el) return -1;
+    k->ba_attr = k->nattrs++;
+    pt_attr *a = &k->attrs[k->ba_attr];
+    a->key = key;
+    a->val.type = PT_TYPE_INTS;
+    a->val.count = 0;
+    a->val.v.ints = el;
+  }
+  for (size_t i = 0; i < nb; i++) {
+    otf__span b = {v->p + 2 * i, 2, 0};
+    uint64_t x;
+    if (pt__otf_hex(&b, &x)) return -1;
+    k->ba_raw[k->ba_have + i] = (uint8_t)x;
+  }
+  k->ba_have += nb;
+  pt_attr *a = &k->attrs[k->ba_attr];
+  int64_t *el = (int64_t *)(uintptr_t)a->val.v.ints;
+  if (!k->ba_i64) {
+    for (size_t i = a->val.count; i < k->ba_have; i++) el[i] = k->ba_raw[i];
+    a->val.count = (uint32_t)k->ba_have;
+  } else {
+    for (size_t i = a->val.count; (i + 1) * 8 <= k->ba_have; i++) {
+      uint64_t u = 0;
+      for (int j = 7; j >= 0; j--) u = u << 8 | k->ba_raw[8 * i + (size_t)j];
+      el[i] = (int64_t)u;
+      a->val.count = (uint32_t)(i + 1);
+    }
+  }
+  return 0;
+}
+
 /* A key-value line: attribute for the next record of this cursor. */
-static int kv_line(cursor *k, const otf__line *ln) {
+static int kv_line(const otf_src *s, cursor *k, const otf__line *ln) {
   uint64_t key, type = 8;
   if (pt__otf_hex(&ln->arg, &key) ||
       (FIELD(ln, Y) && pt__otf_hex(&ln->f[OTF_F_Y], &type)) || !FIELD(ln, V))
     return -1;
+  if (type == 11) return kv_bytes(s, k, key, ln);
   if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
   pt_attr *a = &k->attrs[k->nattrs];
   a->key = key;
   a->val.count = 0;
   const otf__span *v = &ln->f[OTF_F_V];
-  if (type == 11) { /* byte array: 2 hex digits per byte */
-    if (v->n % 2 || v->str) return -1;
-    size_t nb = v->n / 2;
-    if (nb > sizeof k->ints / sizeof k->ints[0] - k->nints) return -1;
-    for (size_t i = 0; i < nb; i++) {
-      otf__span b = {v->p + 2 * i, 2, 0};
-      uint64_t x;
-      if (pt__otf_hex(&b, &x)) return -1;
-      k->ints[k->nints + i] = (int64_t)x;
-    }
-    a->val.type = PT_TYPE_INTS;
-    a->val.count = (uint32_t)nb;
-    a->val.v.ints = &k->ints[k->nints];
-    k->nints += nb;
-  } else {
+  {
     uint64_t x;
     if (pt__otf_hex(v, &x)) return -1;
     switch (type) {
@@ -1310,7 +1380,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
   }
   switch (r) {
     case OTF_R_KEYVALUE:
-      if (kv_line(k, ln))
+      if (kv_line(s, k, ln))
         return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT,
                           "%s: bad key-value record", where);
       return 0;
@@ -1675,7 +1745,7 @@ static int cursor_next(otf_src *s, cursor *k) {
   otf__line ln;
   char msg[256];
   if (k->strs.used) pt__arena_reset(&k->strs);
-  k->nints = 0;
+  k->ba_raw = NULL;
   for (;;) {
     int fl = fast_line(s, k);
     if (fl == 2) return 1;
@@ -1983,6 +2053,7 @@ static void src_close(void *st) {
   for (size_t i = 0; i < s->nstreams; i++) free(s->streams[i].procs);
   free(s->streams);
   free(s->defs);
+  free(s->i64keys);
   free(s->rk);
   pt__arena_free(&s->arena);
   free(s->fm.open);

@@ -52,6 +52,10 @@ typedef struct otf_sink {
   pt__arena arena;
   pt_def *defs;
   size_t ndefs, capdefs;
+  /* attributes of the model's integer-array type: their byte arrays hold
+   * each element as 8 bytes little-endian (marked in their definition) */
+  uint64_t *i64keys;
+  size_t ni64, capi64;
   /* stream map from the source (PT_ITEM_STREAM) */
   pt_stream_entry *smap;
   size_t nsmap, capsmap;
@@ -372,6 +376,40 @@ static void state(otf_sink *k, pt__buf *b, uint64_t *lt, uint64_t *lp,
   *lp = p;
 }
 
+static int is_i64_key(const otf_sink *k, uint64_t key) {
+  for (size_t i = 0; i < k->ni64; i++)
+    if (k->i64keys[i] == key) return 1;
+  return 0;
+}
+
+/* One byte-array value as the OTF library writes it: lines of at most
+ * OTF_KV_PIECE bytes with the same key, each with L = the bytes left from
+ * its own first one on. */
+static int put_bytes_kv(otf_sink *k, pt__buf *b, uint64_t key,
+                        const pt_value *v, int i64) {
+  size_t n = v->type == PT_TYPE_INTS ? (size_t)v->count * (i64 ? 8 : 1)
+                                     : (v->v.s ? strlen(v->v.s) : 0);
+  for (size_t off = 0; off < n; off += OTF_KV_PIECE) {
+    size_t m = n - off < OTF_KV_PIECE ? n - off : OTF_KV_PIECE;
+    if (room(k, b, 64 + 2 * m)) return PT_ENOMEM;
+    REC(b, KEYVALUE);
+    put_hex(b, key);
+    FLD(b, Y, 11);
+    put_s(b, "V");
+    for (size_t j = off; j < off + m; j++) {
+      unsigned by;
+      if (v->type != PT_TYPE_INTS) by = (unsigned char)v->v.s[j];
+      else if (i64) by = (unsigned)((uint64_t)v->v.ints[j / 8] >> (8 * (j % 8))) & 0xff;
+      else by = (unsigned)(v->v.ints[j] & 0xff);
+      put_c(b, "0123456789abcdef"[by >> 4]);
+      put_c(b, "0123456789abcdef"[by & 15]);
+    }
+    FLD(b, L, n - off);
+    put_c(b, '\n');
+  }
+  return 0;
+}
+
 /* Key-value lines for the non-OTF attributes of an event. */
 static int put_kv(otf_sink *k, pt__buf *b, const pt_event *ev) {
   for (uint32_t i = 0; i < ev->nattrs; i++) {
@@ -384,6 +422,12 @@ static int put_kv(otf_sink *k, pt__buf *b, const pt_event *ev) {
     if ((v->type == PT_TYPE_INTS && !v->count) ||
         (v->type == PT_TYPE_STRING && (!v->v.s || !*v->v.s)))
       continue;
+    if (v->type == PT_TYPE_INTS || v->type == PT_TYPE_STRING) {
+      if (put_bytes_kv(k, b, a->key, v,
+                       v->type == PT_TYPE_INTS && is_i64_key(k, a->key)))
+        return PT_ENOMEM;
+      continue;
+    }
     size_t need = 64 + (v->type == PT_TYPE_INTS ? 2 * (size_t)v->count : 0) +
                   (v->type == PT_TYPE_STRING && v->v.s ? 2 * strlen(v->v.s)
                                                        : 0);
@@ -1001,7 +1045,14 @@ static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
       put_s(b, "NM");
       put_str(b, d->name ? d->name : "");
       put_s(b, "T");
-      put_str(b, d->s1 ? d->s1 : "");
+      if (is_i64_attr(d)) { /* the marker our reader looks for */
+        char t[1024];
+        snprintf(t, sizeof t, "%s%s%s", OTF_I64_MARK, d->s1 ? " " : "",
+                 d->s1 ? d->s1 : "");
+        put_str(b, t);
+      } else {
+        put_str(b, d->s1 ? d->s1 : "");
+      }
       break;
     }
     case PT_DEF_KEYVAL:
@@ -1112,6 +1163,16 @@ int pt__otf_sink_write(void *st, const pt_item *it) {
       if (pt__def_copy(&k->arena, &k->defs[k->ndefs], &it->u.def))
         return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
       k->ndefs++;
+      if (it->u.def.kind == PT_DEF_ATTRIBUTE && is_i64_attr(&it->u.def)) {
+        if (k->ni64 == k->capi64) {
+          size_t nc = k->capi64 ? 2 * k->capi64 : 16;
+          uint64_t *n = realloc(k->i64keys, nc * sizeof *n);
+          if (!n) return PT_ENOMEM;
+          k->i64keys = n;
+          k->capi64 = nc;
+        }
+        k->i64keys[k->ni64++] = it->u.def.id;
+      }
       if (k->frozen && (it->u.def.kind == PT_DEF_LOCATION_GROUP ||
                         it->u.def.kind == PT_DEF_LOCATION))
         return build_groups(k) ? PT_ENOMEM : 0;
@@ -1207,6 +1268,7 @@ static void sink_free(otf_sink *k) {
   free(k->rnk);
   free(k->big);
   free(k->defs);
+  free(k->i64keys);
   free(k->smap);
   free(k->iop);
   pt__map_free(&k->handle_file);

@@ -22,8 +22,47 @@ ok "convert" "$PT" -q convert e.txt -o e.otf
 if grep -q 'VL0$' e.*.events; then
   t_fail "no empty byte arrays" "$(grep 'VL0$' e.*.events)"
 else t_pass "no empty byte arrays"; fi
-grep -q 'YbV0203L2$' e.*.events && t_pass "non-empty array kept" ||
+# the model's integer arrays: 8 bytes little-endian per element, the
+# attribute's description marked (one byte each lost values above 255)
+grep -q 'YbV02000000000000000300000000000000L10$' e.*.events &&
+  grep -q 'NM"requests"T"paratrace:int64le"' e.0.def &&
+  t_pass "non-empty array kept" ||
   t_fail "non-empty array kept" "$(cat e.*.events)"
 "$PT" -q dump e.otf >e.dump 2>e.err && grep -q 'enter' e.dump &&
   t_pass "reads back" || t_fail "reads back" "$(cat e.err)"
+# arrays longer than the library's 100 bytes per line are split as it
+# splits them (same key, L = bytes left) and read back whole; values
+# above 255 and negative ones survive PTF -> OTF -> PTF
+vals=$(awk 'BEGIN {for (i = 0; i < 40; i++) printf "%s%d", i ? "," : "", i * 1000 - 7; }')
+cat >big.txt <<TXT
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def region id=1 paradigm=3 name="MPI_Alltoallv"
+def attribute id=1 type=5 name="sendcounts" description="per rank"
+def attribute id=2 type=4 name="comment"
+event 100 0 enter region=1 {1=ia:[$vals] 2=s:"$(printf '%0150d' 7)"}
+event 110 0 leave region=1
+TXT
+ok "convert big" "$PT" -q convert big.txt -o big.otf
+n=$(grep -c '^K1YbV' big.*.events)
+[ "$n" = 4 ] && grep -q '^K1YbV.*L140$' big.*.events && grep -q '^K1YbV.*L14$' big.*.events &&
+  t_pass "long array split in 100-byte lines" ||
+  t_fail "long array split in 100-byte lines" "$n lines: $(grep '^K1' big.*.events | cut -c1-20)"
+"$PT" -q dump big.txt | grep '^event 100' >big.want
+"$PT" -q dump big.otf 2>big.err | grep '^event 100' >big.got
+want_vals=$(sed 's/.*1=ia:\[\([^]]*\)\].*/\1/' big.want)
+got_vals=$(sed 's/.*1=ia:\[\([^]]*\)\].*/\1/' big.got)
+[ -n "$want_vals" ] && [ "$want_vals" = "$got_vals" ] &&
+  t_pass "integer array round trip" ||
+  t_fail "integer array round trip" "want $want_vals got $got_vals $(cat big.err)"
+"$PT" -q dump big.otf | grep -q 'def attribute id=1 .*description="per rank"' &&
+  t_pass "marker not in the description" ||
+  t_fail "marker not in the description" "$("$PT" -q dump big.otf | grep 'attribute id=1')"
+if command -v otfprint >/dev/null 2>&1; then
+  otfprint big.otf >big.print 2>&1 && ! grep -qi error big.print &&
+    t_pass "otfprint reads the long arrays" ||
+    t_fail "otfprint reads the long arrays" "$(grep -i error big.print | head -3)"
+fi
 t_done
