@@ -1218,6 +1218,17 @@ static int sink_finish(otf_sink *k) {
   int rc = 0;
   for (size_t i = 0; !rc && i < k->nst; i++) {
     wstream *w = &k->st[i];
+    if (!w->any_ev) {
+      /* a stream without events still gets a time and a process line:
+       * the OTF library's reader fails on an empty events file ("An error
+       * occurred while reading events") */
+      for (size_t j = 0; j < k->nlm && !w->any_ev; j++)
+        if (k->lm[j].stream_idx == i && !room(k, &w->ev.b, 64)) {
+          w->t_ev = 0;
+          w->p_ev = ptok(k, k->lm[j].loc);
+          w->any_ev = 1;
+        }
+    }
     if (w->any_ev && !room(k, &w->ev.b, 64)) { /* final state line */
       put_hex(&w->ev.b, w->t_ev);
       put_s(&w->ev.b, "\n*");

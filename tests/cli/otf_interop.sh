@@ -65,4 +65,27 @@ if command -v otfprint >/dev/null 2>&1; then
     t_pass "otfprint reads the long arrays" ||
     t_fail "otfprint reads the long arrays" "$(grep -i error big.print | head -3)"
 fi
+# a location without events: its stream file gets a time and a process
+# line (an empty events file stops the OTF library's reader)
+cat >quiet.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def region id=1 name="work"
+event 100 0 enter region=1
+event 110 0 leave region=1
+TXT
+ok "convert quiet" "$PT" -q convert quiet.txt -o quiet.otf
+empty=$(find . -name 'quiet.*.events' -size 0 | wc -l)
+n=$("$PT" -q dump quiet.otf | grep -c '^event')
+[ "$empty" = 0 ] && [ "$n" = 2 ] && t_pass "no empty events file, events unchanged" ||
+  t_fail "no empty events file, events unchanged" "$empty empty files, $n events"
+if command -v otfprint >/dev/null 2>&1; then
+  otfprint quiet.otf >quiet.print 2>&1 && ! grep -qi error quiet.print &&
+    t_pass "otfprint reads a trace with a quiet location" ||
+    t_fail "otfprint reads a trace with a quiet location" "$(grep -i error quiet.print | head -3)"
+fi
 t_done
