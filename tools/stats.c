@@ -486,11 +486,16 @@ static void print_table(const ctx *c) {
       else printf(" %11s %11s\n", "-", fmt_bytes(b1, sizeof b1, (double)r->bytes));
     }
   }
-  if (c->used_summaries && !(visits && sites))
+  if (c->used_summaries && !visits)
     printf("\n(from summaries written by an earlier version: per-visit "
            "min/max, the messages of each MPI function, call sites and late "
            "sender/receiver need the window's events: --no-summaries, or "
            "paratrace summarize again)\n");
+  else if (c->used_summaries && !sites)
+    printf("\n(from summaries: the messages of each MPI function, call "
+           "sites and late sender/receiver need the window's events: "
+           "--no-summaries; the call sites of MPI calls open at the "
+           "window's summary times are not in their snapshots)\n");
   else if (c->used_summaries)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries)\n");

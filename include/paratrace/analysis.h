@@ -462,9 +462,9 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     count up to t);
  *   PT_SUM_REGION ref = PT_NONE (a marker, always present): count = depth
  *     of the call stack at t, incl_time = excl_time = application time;
- *   PT_SUM_MESSAGES ref = peer: count = sends to the peer, excl_time =
- *     receives from the peer (the OTF bridge's convention), bytes_sent,
- *     bytes_recv;
+ *   PT_SUM_MESSAGES ref = peer (2^64-2 for peers < 0): count = sends to
+ *     the peer, excl_time = receives from the peer (the OTF bridge's
+ *     convention), bytes_sent, bytes_recv;
  *   PT_SUM_VISITS (a marker with ref = PT_NONE, always present, and one
  *     per region with visits entered and left since the previous summary
  *     time) and PT_SUM_SPAN (each visit that crossed a summary time and

@@ -908,7 +908,11 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   if (msg || ev->kind == PT_EV_COLL_END) {
     if (L->depth && L->st[L->depth - 1].is_mpi) {
       pt__frame *f = &L->st[L->depth - 1];
-      if (msg && pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
+      /* the call's site is the first one known (its enter's, else its
+       * first message's): a window resumed from a snapshot must file the
+       * call where a full scan does */
+      if (msg && f->callsite == PT_NONE &&
+          pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
         f->callsite = ev->ref;
       if (w) {
         /* mpiP's message sizes are what the call sent: the send of a
@@ -1109,7 +1113,9 @@ int pt__stats_add_summary(pt_stats *s, const pt_summary *m, int sign) {
     c->msgs += sg * m->count;
     c->rmsgs += sg * m->incl_time;
   } else if (m->kind == PT_SUM_MESSAGES && m->ref != PT_NONE) {
-    pt__pm *p = pt__kt_get(&s->pm, K(m->location, m->ref, 0, 0));
+    /* PT_SUM_PEER_UNKNOWN: messages to / from a peer < 0 */
+    uint64_t peer = m->ref == PT_SUM_PEER_UNKNOWN ? PT_NONE : m->ref;
+    pt__pm *p = pt__kt_get(&s->pm, K(m->location, peer, 0, 0));
     if (!p) return PT_ENOMEM;
     p->sent += sg * m->count;
     p->recv += sg * m->excl_time;
@@ -1144,6 +1150,16 @@ int pt__stats_add_rows(pt_stats *d, const pt_stats *s, int sign) {
   return PT_OK;
 }
 
+int pt__stats_sites_pending(const pt_stats *s) {
+  if (!s->callsites.n) return 0;
+  for (size_t i = 0; i < s->locs.n; i++) {
+    const pt__loc *L = pt__kt_at(&s->locs, i);
+    for (size_t j = 0; j < L->depth; j++)
+      if (L->st[j].is_mpi && L->st[j].callsite == PT_NONE) return 1;
+  }
+  return 0;
+}
+
 int pt__stats_sub_callsites(pt_stats *d, const pt_stats *s) {
   for (size_t i = 0; i < s->cs.n; i++) {
     const cs_rec *x = pt__kt_at(&s->cs, i);
@@ -1174,8 +1190,13 @@ int pt__stats_rows_from_pm(pt_stats *s) {
   for (size_t i = 0; i < s->pm.n; i++) {
     const pt__pm *p = pt__kt_at(&s->pm, i);
     if (!p->sent && !p->bsent) continue;
+    /* between processes, as message() has it: a thread's sends are its
+     * process's (the first location of its rank) */
+    uint64_t me = p->k[0];
+    if (s->use_ranks && pt__kt_find(&s->loc2rank, K(me, 0, 0, 0)))
+      me = pt__stats_peer_loc(s, (int64_t)pt__stats_rank_of(s, me));
     mx_rec *m = pt__kt_get(
-        &s->mx, K(p->k[0], pt__stats_peer_loc(s, (int64_t)p->k[1]), 0, 0));
+        &s->mx, K(me, pt__stats_peer_loc(s, (int64_t)p->k[1]), 0, 0));
     if (!m) return PT_ENOMEM;
     p = pt__kt_at(&s->pm, i);
     m->count += p->sent;

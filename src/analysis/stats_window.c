@@ -270,12 +270,17 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
         }
         if (rc == PT_OK) rc = pt__stats_partial(s, loc, t, put_region, &c, &depth);
         const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){loc, 0, 0, 0});
-        /* an open call's site must be in its snapshot: as the attribute
-         * "callsite", which only a trace defining it has */
+        /* an open call's site must be in the snapshot this run writes
+         * (as the attribute "callsite", which only a trace defining it
+         * has), and it must not change later: a call without a site yet
+         * may learn one from a message */
         int cs_ok = 1;
-        for (size_t i = 0; L && i < L->depth; i++)
-          if (L->st[i].is_mpi && L->st[i].callsite != PT_NONE && !s->cs_attr)
-            cs_ok = 0;
+        for (size_t i = 0; L && i < L->depth; i++) {
+          const pt__frame *f = &L->st[i];
+          if (!f->is_mpi) continue;
+          if (f->callsite != PT_NONE && (!s->cs_attr || !so[k].snaps)) cs_ok = 0;
+          if (f->callsite == PT_NONE && s->callsites.n) cs_ok = 0;
+        }
         if (rc == PT_OK)
           rc = put_visits(so[k].sums, t, loc, s->iv_start, ivs, niv, s->spans,
                           s->nspans, cs_ok);
@@ -287,7 +292,10 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           memset(&it, 0, sizeof it);
           it.type = PT_ITEM_SUMMARY;
           it.u.summary = (pt_summary){.time = t, .location = loc,
-                                      .kind = PT_SUM_MESSAGES, .ref = p->k[1],
+                                      .kind = PT_SUM_MESSAGES,
+                                      .ref = p->k[1] == PT_NONE
+                                                 ? PT_SUM_PEER_UNKNOWN
+                                                 : p->k[1],
                                       .count = p->sent, .excl_time = p->recv,
                                       .bytes_sent = p->bsent,
                                       .bytes_recv = p->brecv};
@@ -493,14 +501,19 @@ static int push_state(pt_reader *r, pt_stats *g, uint64_t s, int sums) {
   return sums && rc != PT_END ? rc : PT_OK;
 }
 
-/* Feed the events in [a, t) to g. */
+/* Feed the events in [a, t) to g; with ahead, go on past t while an open
+ * MPI call may still learn its call site (a full scan files the call
+ * under the site it learns after t). */
 static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
-                uint64_t *nread) {
+                int ahead, uint64_t *nread) {
   if (t <= a) return PT_OK;
   int rc = pt_reader_seek(r, a);
   pt_event ev;
+  uint64_t past = 0;
   while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
-    if (ev.time >= t) break;
+    if (ev.time >= t) {
+      if (!ahead || (past++ % 64 == 0 && !pt__stats_sites_pending(g))) break;
+    }
     (*nread)++;
     rc = pt_stats_event(g, &ev);
   }
@@ -518,7 +531,7 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
   if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
   g->mm_lo = mm_lo;
   if (use_s) rc = push_state(r, g, s, 1);
-  if (rc == PT_OK) rc = scan(r, g, lo, t, nread);
+  if (rc == PT_OK) rc = scan(r, g, lo, t, 1, nread);
   if (rc == PT_OK) rc = pt_stats_finish(g);
   if (rc < 0) {
     pt_stats_destroy(g);
@@ -539,7 +552,7 @@ static int head_extremes(pt_reader *r, const pt_stats_opts *opts,
                     &g);
   if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
   if (use_s) rc = push_state(r, g, s, 0);
-  if (rc == PT_OK) rc = scan(r, g, use_s ? s : 0, n1, nread);
+  if (rc == PT_OK) rc = scan(r, g, use_s ? s : 0, n1, 0, nread);
   /* no finish: visits still open at n1 are counted by the records after */
   for (size_t i = 0; rc == PT_OK && i < g->rl.n; i++) {
     const pt__rl *x = pt__kt_at(&g->rl, i);
@@ -673,16 +686,20 @@ int pt_stats_window(pt_stats **out, const char *path,
    * enter count */
   size_t nu = 0;
   int visits_ok = 1; /* every marker has its visit records */
-  int sites_ok = 1;  /* and its call-site records */
+  /* call-site records complete at a usable time (marker count 1 for
+   * every selected location): the window needs them at its two states */
+  uint8_t *usable_sites = malloc(ntm ? ntm : 1);
   uint64_t *usable = malloc((ntm ? ntm : 1) * sizeof *usable);
-  if (!usable) {
+  if (!usable || !usable_sites) {
+    free(usable);
+    free(usable_sites);
     rc = PT_ENOMEM;
     goto fail;
   }
   for (size_t i = 0; i < ntm;) {
     uint64_t t = tm[i].time;
     size_t good = 0;
-    int bad = 0;
+    int bad = 0, t_sites = 1;
     while (i < ntm && tm[i].time == t) {
       uint64_t loc = tm[i].loc, depth = 0, enters = 0;
       int marker = 0, vmarker = 0, smarker = 0;
@@ -696,25 +713,31 @@ int pt_stats_window(pt_stats **out, const char *path,
         enters += tm[i].enters;
       }
       if (marker && vmarker != 1) visits_ok = 0;
-      if (marker && smarker != 1) sites_ok = 0;
+      if (marker && smarker != 1) t_sites = 0;
       if (marker == 1 && depth == enters) good++;
       else bad = 1;
     }
-    if (!bad && good == nsel) usable[nu++] = t;
+    if (!bad && good == nsel) {
+      usable_sites[nu] = (uint8_t)t_sites;
+      usable[nu++] = t;
+    }
   }
   if (!nu) {
     free(usable);
+    free(usable_sites);
     rc = pt__err(err, PT_ENOTFOUND, "%s: no usable summaries", path);
     goto fail;
   }
   uint64_t to = o.to ? o.to : UINT64_MAX;
   uint64_t sa = 0, sb = 0;
-  int ua = 0, ub = 0;
+  int ua = 0, ub = 0, sa_sites = 1, sb_sites = 1;
   for (size_t i = 0; i < nu; i++) {
-    if (usable[i] <= o.from) sa = usable[i], ua = 1;
-    if (usable[i] <= to) sb = usable[i], ub = 1;
+    if (usable[i] <= o.from) sa = usable[i], ua = 1, sa_sites = usable_sites[i];
+    if (usable[i] <= to) sb = usable[i], ub = 1, sb_sites = usable_sites[i];
   }
   free(usable);
+  free(usable_sites);
+  int sites_ok = visits_ok && (!ua || sa_sites) && (!ub || sb_sites);
   /* the first summary time after from */
   uint64_t n1 = UINT64_MAX;
   for (size_t i = 0; i < ntm && n1 == UINT64_MAX; i++)
@@ -736,7 +759,7 @@ int pt_stats_window(pt_stats **out, const char *path,
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
   pt__stats_invalidate(gb);
   gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |
-             (visits_ok && sites_ok ? PT_STATS_HAVE_CALLSITES : 0);
+             (sites_ok ? PT_STATS_HAVE_CALLSITES : 0);
   gb->lo = o.from;
   gb->hi = to;
   gb->opts.from = o.from;
