@@ -1850,8 +1850,12 @@ static void *chunk_alloc(void *u, OTF2_FileType ft, OTF2_LocationRef l,
     if (!(cl = calloc(1, sizeof *cl))) return NULL;
     *per = cl;
   }
-  if (ft == OTF2_FILETYPE_EVENTS && cl->n >= OTF2_CHUNKS_PER_BUFFER)
-    return NULL; /* libotf2 flushes this buffer and frees its chunks */
+  /* refused: libotf2 flushes this buffer and frees its chunks.  Event
+   * buffers after a few chunks; the others (snapshots, definitions) at
+   * 128 MiB, the bound libotf2's own allocator keeps for every buffer */
+  if (ft == OTF2_FILETYPE_EVENTS ? cl->n >= OTF2_CHUNKS_PER_BUFFER
+                                 : (uint64_t)cl->n * size >= (UINT64_C(128) << 20))
+    return NULL;
   if (cl->n == cl->cap) {
     size_t nc = cl->cap ? cl->cap * 2 : 8;
     void **c = realloc(cl->c, nc * sizeof *c);

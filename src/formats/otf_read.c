@@ -460,8 +460,8 @@ typedef struct cursor {
    * OTF_KV_PIECE bytes): its attribute, bytes so far and in all */
   uint32_t ba_attr;
   uint64_t ba_key;
-  size_t ba_have, ba_total;
-  uint8_t *ba_raw;
+  size_t ba_have, ba_total, ba_cap;
+  uint8_t *ba_raw; /* NULL: none open */
   int ba_i64;
   pt__arena strs;    /* strings and arrays of the current item */
   pending_coll *pc;
@@ -1224,10 +1224,30 @@ static int attr_x(cursor *k, int x, uint64_t v) {
 /* Longest byte array read (a larger L is taken as damage). */
 #define OTF_KV_MAX_BYTES (UINT64_C(1) << 24)
 
+static const char *cur_where(otf_src *s, const cursor *k);
+
+/* The byte array being read ends (another key-value line, or its record):
+ * one whose pieces did not all come is kept as read, with a warning. */
+static void ba_end(otf_src *s, cursor *k) {
+  if (k->ba_raw &&
+      (k->ba_have < k->ba_total || (k->ba_i64 && k->ba_have % 8)))
+    warnf(s, "%s: byte array of key %llu cut short: %zu of %zu bytes%s",
+          cur_where(s, k), (unsigned long long)k->ba_key, k->ba_have,
+          k->ba_total, k->ba_i64 && k->ba_have % 8 ? " (8 per element)" : "");
+  k->ba_raw = NULL;
+}
+
+/* The attributes read so far are used or dropped. */
+static void attrs_reset(otf_src *s, cursor *k) {
+  ba_end(s, k);
+  k->nattrs = 0;
+}
+
 /* A byte-array key-value line: a value, or the next piece of the one
- * before (same key, L = the bytes it left).  Attribute holds its elements:
- * a byte each, or 8-byte little-endian integers for an OTF_I64_MARK key. */
-static int kv_bytes(const otf_src *s, cursor *k, uint64_t key,
+ * before (same key, L = the bytes it left).  The attribute holds its
+ * elements: a byte each, or 8-byte little-endian integers for an
+ * OTF_I64_MARK key.  Storage grows with the bytes read, never with L. */
+static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
                     const otf__line *ln) {
   const otf__span *v = &ln->f[OTF_F_V];
   if (v->n % 2 || v->str) return -1;
@@ -1239,22 +1259,35 @@ static int kv_bytes(const otf_src *s, cursor *k, uint64_t key,
   int cont = k->ba_raw && k->ba_key == key && k->ba_have < k->ba_total &&
              k->ba_total - k->ba_have == left && k->ba_attr + 1 == k->nattrs;
   if (!cont) {
+    ba_end(s, k);
     if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
     k->ba_key = key;
     k->ba_total = (size_t)left;
-    k->ba_have = 0;
+    k->ba_have = k->ba_cap = 0;
     k->ba_i64 = 0;
     for (size_t i = 0; i < s->ni64; i++)
       if (s->i64keys[i] == key) k->ba_i64 = 1;
-    size_t nel = k->ba_i64 ? k->ba_total / 8 + 1 : k->ba_total + 1;
-    k->ba_raw = pt__arena_alloc(&k->strs, k->ba_total + 1);
-    int64_t *el = pt__arena_alloc(&k->strs, nel * sizeof *el);
-    if (!k->ba_raw || !el) return -1;
     k->ba_attr = k->nattrs++;
     pt_attr *a = &k->attrs[k->ba_attr];
     a->key = key;
     a->val.type = PT_TYPE_INTS;
     a->val.count = 0;
+    a->val.v.ints = NULL;
+  }
+  pt_attr *a = &k->attrs[k->ba_attr];
+  if (!k->ba_raw || k->ba_have + nb > k->ba_cap) {
+    /* have + nb <= total: grow geometrically up to it */
+    size_t nc = k->ba_cap * 2 > 128 ? k->ba_cap * 2 : 128;
+    if (nc < k->ba_have + nb) nc = k->ba_have + nb;
+    if (nc > k->ba_total) nc = k->ba_total;
+    size_t nel = k->ba_i64 ? nc / 8 + 1 : nc + 1;
+    uint8_t *raw = pt__arena_alloc(&k->strs, nc + 1);
+    int64_t *el = pt__arena_alloc(&k->strs, nel * sizeof *el);
+    if (!raw || !el) return -1;
+    if (k->ba_have) memcpy(raw, k->ba_raw, k->ba_have);
+    if (a->val.count) memcpy(el, a->val.v.ints, a->val.count * sizeof *el);
+    k->ba_raw = raw;
+    k->ba_cap = nc;
     a->val.v.ints = el;
   }
   for (size_t i = 0; i < nb; i++) {
@@ -1264,7 +1297,6 @@ static int kv_bytes(const otf_src *s, cursor *k, uint64_t key,
     k->ba_raw[k->ba_have + i] = (uint8_t)x;
   }
   k->ba_have += nb;
-  pt_attr *a = &k->attrs[k->ba_attr];
   int64_t *el = (int64_t *)(uintptr_t)a->val.v.ints;
   if (!k->ba_i64) {
     for (size_t i = a->val.count; i < k->ba_have; i++) el[i] = k->ba_raw[i];
@@ -1281,12 +1313,13 @@ static int kv_bytes(const otf_src *s, cursor *k, uint64_t key,
 }
 
 /* A key-value line: attribute for the next record of this cursor. */
-static int kv_line(const otf_src *s, cursor *k, const otf__line *ln) {
+static int kv_line(otf_src *s, cursor *k, const otf__line *ln) {
   uint64_t key, type = 8;
   if (pt__otf_hex(&ln->arg, &key) ||
       (FIELD(ln, Y) && pt__otf_hex(&ln->f[OTF_F_Y], &type)) || !FIELD(ln, V))
     return -1;
   if (type == 11) return kv_bytes(s, k, key, ln);
+  ba_end(s, k);
   if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
   pt_attr *a = &k->attrs[k->nattrs];
   a->key = key;
@@ -1375,7 +1408,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
   if (k->cls == OTF_CL_EVT && r >= OTF_R_SNAPCOMMENT &&
       r <= OTF_R_SNAPCOUNTER) {
     warnf(s, "%s: snapshot record inside an events file skipped", where);
-    k->nattrs = 0;
+    attrs_reset(s, k);
     return 0;
   }
   switch (r) {
@@ -1539,7 +1572,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
     case OTF_R_RMAEND:
       warnf(s, "%s: RMA record %s not mapped to the model; skipped", where,
             rec_short[r]);
-      k->nattrs = 0;
+      attrs_reset(s, k);
       return 0;
     /* ---- snapshots ---- */
     case OTF_R_SNAPCOMMENT:
@@ -1614,7 +1647,7 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       }
       sev->nattrs = k->nattrs;
       sev->attrs = k->nattrs ? k->attrs : NULL;
-      k->nattrs = 0;
+      attrs_reset(s, k);
       if (bad) goto badnum;
       return 1;
     }
@@ -1655,20 +1688,20 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
         sm->bytes_recv = fopt(ln, OTF_F_BR, &bad);
         sm->bytes_sent = fopt(ln, OTF_F_BW, &bad);
       }
-      k->nattrs = 0;
+      attrs_reset(s, k);
       if (bad) goto badnum;
       return 1;
     }
     default:
       warnf(s, "%s: %s record not expected here; skipped", where,
             rec_short[r]);
-      k->nattrs = 0;
+      attrs_reset(s, k);
       return 0;
   }
   if (bad) goto badnum;
   ev->nattrs = k->nattrs;
   ev->attrs = k->nattrs ? k->attrs : NULL;
-  k->nattrs = 0;
+  attrs_reset(s, k);
   return 1;
 badnum:
   return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT,
@@ -1820,7 +1853,7 @@ static int cursor_next(otf_src *s, cursor *k) {
     const char *where = r >= 0 ? "" : cur_where(s, k);
     if (r == -1 || (r == -2 && c0 == '#')) {
       warnf(s, "%s: %s; skipped", where, msg);
-      k->nattrs = 0;
+      attrs_reset(s, k);
       continue;
     }
     if (r < 0)

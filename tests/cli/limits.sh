@@ -4,10 +4,11 @@
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 
-# peak RSS in KiB of a command (GNU time), empty when time is missing
+# peak RSS in KiB of a command (GNU time), empty when time is missing,
+# FAIL when the command fails
 peak_kb() {
-  [ -x /usr/bin/time ] || return 0
-  /usr/bin/time -f '%M' -o rss.txt "$@" >/dev/null 2>rss.err || return 0
+  [ -x /usr/bin/time ] || { "$@" >/dev/null 2>rss.err || echo FAIL; return 0; }
+  /usr/bin/time -f '%M' -o rss.txt "$@" >/dev/null 2>rss.err || { echo FAIL; return 0; }
   tail -1 rss.txt
 }
 
@@ -17,7 +18,9 @@ peak_kb() {
 # 47 MB output); now ~16 MB whatever the length.
 ok gen_long "$PT" -q generate -o long.ptf --locations 2 --events 2000000 --seed 3
 kb=$(peak_kb "$PT" -q convert long.ptf -o long.otf2)
-if [ -z "$kb" ]; then
+if [ "$kb" = FAIL ] || [ ! -f long.otf2 ]; then
+  t_fail "OTF2 writer memory bounded" "convert failed: $(head -c 300 rss.err)"
+elif [ -z "$kb" ]; then
   t_pass "OTF2 writer memory bounded (GNU time missing: skipped)"
 elif nm -D "$PT" 2>/dev/null | grep -q __asan_init; then
   # AddressSanitizer's quarantine and shadow memory: no RSS bound to check

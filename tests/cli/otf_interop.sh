@@ -65,6 +65,30 @@ if command -v otfprint >/dev/null 2>&1; then
     t_pass "otfprint reads the long arrays" ||
     t_fail "otfprint reads the long arrays" "$(grep -i error big.print | head -3)"
 fi
+# damaged byte arrays: a piece after a skipped record must not continue
+# an array into another attribute's slot (it wrote through an integer
+# value taken as a pointer), a missing piece is a warning with the bytes
+# read, and a huge L alone reserves nothing
+cp big.0.def dmg.0.def
+printf '1:1\n' >dmg.otf
+aa=$(awk 'BEGIN {for (i = 0; i < 100; i++) printf "aa"}')
+{
+  printf '64\n*1\nK3YbV%sLc8\nM1\nK2Y7V414141414140\nK3YbV%sL64\nE1\n' "$aa" "$aa"
+  i=0; while [ $i -lt 40 ]; do printf 'K3YbVaaLffffff\n'; i=$((i + 1)); done
+  printf 'E1\n6e\n*1\nL1\n6e\nL1\n'
+} >dmg.1.events
+if nm -D "$PT" 2>/dev/null | grep -q __asan_init; then
+  "$PT" dump dmg.otf >dmg.dump 2>dmg.err # AddressSanitizer needs its address space
+else
+  ( ulimit -v 1000000 2>/dev/null; "$PT" dump dmg.otf >dmg.dump 2>dmg.err )
+fi
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'dmg.1.events:.*cut short: 100 of 200 bytes' dmg.err &&
+   grep -q 'cut short: 1 of 16777215 bytes' dmg.err && grep -q '2=i:71748523475264' dmg.dump; then
+  t_pass "damaged byte arrays: warnings, no wild write, bounded memory"
+else
+  t_fail "damaged byte arrays" "exit $rc: $(head -c 300 dmg.err)"
+fi
 # a location without events: its stream file gets a time and a process
 # line (an empty events file stops the OTF library's reader)
 cat >quiet.txt <<'TXT'
