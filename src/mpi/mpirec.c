@@ -2246,7 +2246,8 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   LOCK();
   if ((c->id == PT_MPI_ID_Comm_get_errhandler ||
        c->id == PT_MPI_ID_Errhandler_get ||
-       c->id == PT_MPI_ID_Win_get_errhandler) && ret == MPI_SUCCESS)
+       c->id == PT_MPI_ID_Win_get_errhandler ||
+       c->id == PT_MPI_ID_File_get_errhandler) && ret == MPI_SUCCESS)
     fatal_as_predefined(c->v[1]);
   if ((c->id == PT_MPI_ID_Win_create || c->id == PT_MPI_ID_Win_allocate ||
        c->id == PT_MPI_ID_Win_allocate_shared ||
@@ -2425,6 +2426,8 @@ static void enable_all(void) {
                  i == PT_MPI_ID_Comm_set_errhandler ||
                  i == PT_MPI_ID_Errhandler_set ||
                  i == PT_MPI_ID_Win_set_errhandler ||
+                 i == PT_MPI_ID_File_get_errhandler ||
+                 i == PT_MPI_ID_File_set_errhandler ||
                  i == PT_MPI_ID_Win_create || i == PT_MPI_ID_Win_allocate ||
                  i == PT_MPI_ID_Win_allocate_shared ||
                  i == PT_MPI_ID_Win_create_dynamic ||
@@ -2460,6 +2463,10 @@ static MPI_Comm g_fatal_ref = MPI_COMM_NULL;
  * MPI_ERRORS_ARE_FATAL too): put on each window created with that
  * handler. */
 static MPI_Errhandler g_fatal_win = MPI_ERRHANDLER_NULL;
+/* ... and one for files: a file's default is MPI_ERRORS_RETURN, but a
+ * program may set MPI_ERRORS_ARE_FATAL on a file or on MPI_FILE_NULL
+ * (which files opened later inherit) */
+static MPI_Errhandler g_fatal_file = MPI_ERRHANDLER_NULL;
 
 /* Say what MPI would, close the trace (the failing call entered, never
  * left), abort through `abort_comm`; never returns to the program. */
@@ -2517,6 +2524,14 @@ static void on_fatal_win(MPI_Win *win, int *code, ...) {
   fatal_close("win", wn, *code, MPI_COMM_WORLD);
 }
 
+static void on_fatal_file(MPI_File *fh, int *code, ...) {
+  static __thread int inside;
+  if (inside) return;
+  inside = 1;
+  (void)fh; /* MPI has no file names to ask for */
+  fatal_close("file", "", *code, MPI_COMM_WORLD);
+}
+
 static void fatal_install(void) {
   MPI_Comm cs[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
   int fatal[2] = {0, 0};
@@ -2534,6 +2549,8 @@ static void fatal_install(void) {
     return;
   if (PMPI_Win_create_errhandler(on_fatal_win, &g_fatal_win) != MPI_SUCCESS)
     g_fatal_win = MPI_ERRHANDLER_NULL;
+  if (PMPI_File_create_errhandler(on_fatal_file, &g_fatal_file) != MPI_SUCCESS)
+    g_fatal_file = MPI_ERRHANDLER_NULL;
   for (int i = 0; i < 2; i++)
     if (fatal[i]) PMPI_Comm_set_errhandler(cs[i], g_fatal);
 }
@@ -2544,7 +2561,7 @@ static void fatal_install(void) {
 static void fatal_as_predefined(int64_t out) {
   MPI_Errhandler *eh = (MPI_Errhandler *)(intptr_t)out;
   if (!eh || g_fatal == MPI_ERRHANDLER_NULL ||
-      (*eh != g_fatal && *eh != g_fatal_win))
+      (*eh != g_fatal && *eh != g_fatal_win && *eh != g_fatal_file))
     return;
   MPI_Errhandler pre;
   if (PMPI_Comm_get_errhandler(g_fatal_ref, &pre) != MPI_SUCCESS) return;
@@ -2569,6 +2586,8 @@ void pt__mpi_errhandler_in(pt__mpi_call *c) {
   if (*eh != MPI_ERRORS_ARE_FATAL) return;
   if (c->id == PT_MPI_ID_Win_set_errhandler) {
     if (g_fatal_win != MPI_ERRHANDLER_NULL) *eh = g_fatal_win;
+  } else if (c->id == PT_MPI_ID_File_set_errhandler) {
+    if (g_fatal_file != MPI_ERRHANDLER_NULL) *eh = g_fatal_file;
   } else {
     *eh = g_fatal;
   }

@@ -83,7 +83,8 @@
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
     PT_MPI_EACH(kinds, args)                                                  \
     if (PT_IS(name, Comm_set_errhandler) || PT_IS(name, Errhandler_set) ||  \
-        PT_IS(name, Win_set_errhandler))                                      \
+        PT_IS(name, Win_set_errhandler) ||                                    \
+        PT_IS(name, File_set_errhandler))                                     \
       pt__mpi_errhandler_in(&pt_c_);                                          \
     /* MPI_Cancel neither completes nor starts its request: no claim, or   \
      * another thread's Wait / Test of it would pass over it */             \

@@ -253,7 +253,7 @@ else t_fail "fatal MPI error with an unknown error code: trace closed" "$(head -
 # restored, or set by name) is the recorder's handler again, and windows
 # (whose default is MPI_ERRORS_ARE_FATAL) get it at creation: the trace
 # is closed, the failing call shown
-for mode in restore:MPI_Send set:MPI_Send win:MPI_Put; do
+for mode in restore:MPI_Send set:MPI_Send win:MPI_Put file:MPI_File_open; do
   rm -rf fat.ptf
   $RUN -np 3 "$PT" record -o fat.ptf -- ./fatal 1 ${mode%%:*} >fat.out 2>fat.err
   "$PT" info fat.ptf >fat.info 2>&1

@@ -8,7 +8,9 @@
  * error string fails in the handler; with `restore`, the send follows a
  * library's save / MPI_ERRORS_RETURN / restore of COMM_WORLD's handler;
  * with `set`, the program sets MPI_ERRORS_ARE_FATAL itself; with `win`,
- * the error is an MPI_Put to an invalid rank on a window) */
+ * the error is an MPI_Put to an invalid rank on a window; with `file`,
+ * the program makes file errors fatal (MPI_FILE_NULL's handler) and opens
+ * a file that does not exist) */
 #define OMPI_OMIT_MPI1_COMPAT_DECLS 0 /* MPI_Errhandler_get */
 #include <mpi.h>
 #include <stdio.h>
@@ -59,8 +61,18 @@ int main(int argc, char **argv) {
     MPI_Errhandler_free(&eh);
     MPI_Win_fence(0, w);
   }
+  if (!strcmp(mode, "file")) {
+    MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
+    MPI_File_get_errhandler(MPI_FILE_NULL, &eh);
+    if (eh != MPI_ERRORS_ARE_FATAL) printf("rank %d: file errhandler not fatal\n", rank);
+    MPI_Errhandler_free(&eh);
+  }
   fflush(stdout);
-  if (rank == who && !strcmp(mode, "code"))
+  if (rank == who && !strcmp(mode, "file")) {
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, "/nonexistent-dir/paratrace-test", MPI_MODE_RDONLY,
+                  MPI_INFO_NULL, &fh);
+  } else if (rank == who && !strcmp(mode, "code"))
     MPI_Comm_call_errhandler(MPI_COMM_WORLD, 123456);
   else if (rank == who && w != MPI_WIN_NULL)
     MPI_Put(&x, 1, MPI_INT, size + 5, 0, 1, MPI_INT, w);
