@@ -120,13 +120,19 @@ int cmd_record(int argc, char **argv) {
         if (set("PARATRACE_MODE", val)) return CLI_FAIL;
         break;
       case O_BUFFER: {
+        /* the recorder's rules (PARATRACE_BUFFER): digits first, an
+         * optional k/M/G, no overflow; checked here so that a bad size is
+         * said once, before the program starts */
         char *end;
         errno = 0;
-        unsigned long long v = strtoull(val, &end, 10);
-        if (*end == 'k' || *end == 'K' || *end == 'm' || *end == 'M' ||
-            *end == 'g' || *end == 'G')
-          end++;
-        if (errno || end == val || *end || val[0] == '-' || v == 0)
+        unsigned long long v =
+            val[0] >= '0' && val[0] <= '9' ? strtoull(val, &end, 10) : 0;
+        unsigned long long m = 1;
+        if (!v) end = (char *)val;
+        else if (*end == 'k' || *end == 'K') m = 1024, end++;
+        else if (*end == 'm' || *end == 'M') m = 1024 * 1024, end++;
+        else if (*end == 'g' || *end == 'G') m = 1024ull * 1024 * 1024, end++;
+        if (errno || end == val || *end || v == 0 || v > SIZE_MAX / m)
           return cli_usage("--buffer %s: want a size such as 4M", val);
         if (set("PARATRACE_BUFFER", val)) return CLI_FAIL;
         break;

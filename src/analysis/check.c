@@ -47,18 +47,10 @@ typedef struct u64map {
   size_t cap, len; /* cap is 0 or a power of two */
 } u64map;
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= UINT64_C(0xff51afd7ed558ccd);
-  x ^= x >> 33;
-  x *= UINT64_C(0xc4ceb3f97f4a7c15);
-  x ^= x >> 33;
-  return x;
-}
 
 /* Slot of `key`, or of the empty slot where it would go. */
 static size_t map_slot(const u64map *m, uint64_t key) {
-  size_t i = (size_t)mix64(key) & (m->cap - 1);
+  size_t i = (size_t)pt__mix64(key) & (m->cap - 1);
   while (m->used[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
   return i;
 }
@@ -413,7 +405,9 @@ static void do_leave(pt_check *c, loc_state *s, const pt_event *ev) {
 /* ---- message channels --------------------------------------------------- */
 
 static uint64_t key_hash(const msg_key *k) {
-  return mix64(k->src ^ mix64(k->dst ^ mix64(k->comm ^ mix64((uint64_t)k->tag))));
+  return pt__mix64(k->src ^
+                   pt__mix64(k->dst ^
+                             pt__mix64(k->comm ^ pt__mix64((uint64_t)k->tag))));
 }
 
 static int key_eq(const msg_key *a, const msg_key *b) {

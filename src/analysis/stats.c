@@ -24,16 +24,8 @@
 
 /* ---- keyed table ---------------------------------------------------------- */
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= UINT64_C(0xff51afd7ed558ccd);
-  x ^= x >> 33;
-  x *= UINT64_C(0xc4ceb3f97f4a7c15);
-  x ^= x >> 33;
-  return x;
-}
 static uint64_t khash(const uint64_t k[4]) {
-  return mix64(k[0] * UINT64_C(0x9e3779b97f4a7c15) +
+  return pt__mix64(k[0] * UINT64_C(0x9e3779b97f4a7c15) +
                k[1] * UINT64_C(0xc2b2ae3d27d4eb4f) +
                k[2] * UINT64_C(0x165667b19e3779f9) + k[3]);
 }
@@ -168,6 +160,13 @@ typedef pt__chan chan_rec;
 
 #define NIL UINT32_MAX
 #define K(a, b, c, d) ((const uint64_t[4]){(a), (b), (c), (d)})
+
+/* Fold [lo, hi] into the extremes *mn / *mx (unset when !set). */
+static inline void fold_ext(uint64_t *mn, uint64_t *mx, int set, uint64_t lo,
+                            uint64_t hi) {
+  if (!set || lo < *mn) *mn = lo;
+  if (!set || hi > *mx) *mx = hi;
+}
 
 /* ---- create / destroy ------------------------------------------------- */
 
@@ -590,9 +589,7 @@ static int iv_visit(pt_stats *s, uint64_t loc, uint64_t region,
   if (enter >= s->iv_start) { /* inside the current interval */
     pt__iv *v = pt__kt_get(&s->iv, K(loc, region, 0, 0));
     if (!v) return PT_ENOMEM;
-    uint64_t d = t - enter;
-    if (!v->count || d < v->vmin) v->vmin = d;
-    if (!v->count || d > v->vmax) v->vmax = d;
+    fold_ext(&v->vmin, &v->vmax, v->count != 0, t - enter, t - enter);
     v->count++;
     return PT_OK;
   }
@@ -613,8 +610,7 @@ void pt__stats_track_visits(pt_stats *s) {
 }
 
 void pt__stats_new_interval(pt_stats *s, uint64_t t) {
-  pt__kt_free(&s->iv);
-  pt__kt_init(&s->iv, sizeof(pt__iv));
+  pt__kt_free(&s->iv); /* keeps its record size */
   for (size_t i = 0; i < s->cs.n; i++) ((cs_rec *)pt__kt_at(&s->cs, i))->inb = 0;
   s->nspans = 0;
   s->iv_start = t;
@@ -624,8 +620,7 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
                             uint64_t vmin, uint64_t vmax) {
   pt__rl *r = pt__kt_get(&s->rl, K(loc, region, 0, 0));
   if (!r) return PT_ENOMEM;
-  if (!r->vset || vmin < r->vmin) r->vmin = vmin;
-  if (!r->vset || vmax > r->vmax) r->vmax = vmax;
+  fold_ext(&r->vmin, &r->vmax, r->vset, vmin, vmax);
   r->vset = 1;
   return PT_OK;
 }
@@ -648,8 +643,7 @@ static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
     /* from the enter even when that is before lo (a window made of
      * summaries counts visits entered before the scan started) */
     uint64_t v = clip(s, t) - f.enter;
-    if (!r->vset || v < r->vmin) r->vmin = v;
-    if (!r->vset || v > r->vmax) r->vmax = v;
+    fold_ext(&r->vmin, &r->vmax, r->vset, v, v);
     r->vset = 1;
   }
   if (PT_UNLIKELY(s->track_iv)) {
@@ -927,16 +921,9 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
                         : ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
         if (sent) {
           uint64_t sb = ev->size;
-          if (t >= s->mm_lo) {
-            if (!c->nb || sb < c->bmin) c->bmin = sb;
-            if (!c->nb || sb > c->bmax) c->bmax = sb;
-            c->nb++;
-          }
-          if (PT_UNLIKELY(s->track_iv)) {
-            if (!c->inb || sb < c->ibmin) c->ibmin = sb;
-            if (!c->inb || sb > c->ibmax) c->ibmax = sb;
-            c->inb++;
-          }
+          if (t >= s->mm_lo) fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, sb, sb);
+          if (PT_UNLIKELY(s->track_iv))
+            fold_ext(&c->ibmin, &c->ibmax, c->inb++ != 0, sb, sb);
           c->msgs++;
           c->bytes += sb;
         }
@@ -1147,6 +1134,17 @@ int pt__stats_add_rows(pt_stats *d, const pt_stats *s, int sign) {
     p->recv += sg * x->recv;
     p->brecv += sg * x->brecv;
   }
+  for (size_t i = 0; i < s->cs.n; i++) {
+    const cs_rec *x = pt__kt_at(&s->cs, i);
+    cs_rec *c = pt__kt_get(&d->cs, x->k);
+    if (!c) return PT_ENOMEM;
+    c->calls += sg * x->calls;
+    c->time += sg * x->time;
+    c->msgs += sg * x->msgs;
+    c->bytes += sg * x->bytes;
+    c->rmsgs += sg * x->rmsgs;
+    c->rbytes += sg * x->rbytes;
+  }
   return PT_OK;
 }
 
@@ -1160,28 +1158,11 @@ int pt__stats_sites_pending(const pt_stats *s) {
   return 0;
 }
 
-int pt__stats_sub_callsites(pt_stats *d, const pt_stats *s) {
-  for (size_t i = 0; i < s->cs.n; i++) {
-    const cs_rec *x = pt__kt_at(&s->cs, i);
-    cs_rec *c = pt__kt_get(&d->cs, x->k);
-    if (!c) return PT_ENOMEM;
-    c->calls -= x->calls;
-    c->time -= x->time;
-    c->msgs -= x->msgs;
-    c->bytes -= x->bytes;
-    c->rmsgs -= x->rmsgs;
-    c->rbytes -= x->rbytes;
-  }
-  return PT_OK;
-}
-
 int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
                           uint64_t bmin, uint64_t bmax) {
   cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, 0, 0));
   if (!c) return PT_ENOMEM;
-  if (!c->nb || bmin < c->bmin) c->bmin = bmin;
-  if (!c->nb || bmax > c->bmax) c->bmax = bmax;
-  c->nb++;
+  fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, bmin, bmax);
   return PT_OK;
 }
 
@@ -1260,8 +1241,7 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     const pt__rl *x = pt__kt_at(&s->rl, i);
     pt__rl *r = pt__kt_find(&d->rl, x->k);
     if (!x->vset) continue;
-    if (!r->vset || x->vmin < r->vmin) r->vmin = x->vmin;
-    if (!r->vset || x->vmax > r->vmax) r->vmax = x->vmax;
+    fold_ext(&r->vmin, &r->vmax, r->vset, x->vmin, x->vmax);
     r->vset = 1;
   }
   for (size_t i = 0; i < s->mx.n; i++) {
@@ -1276,17 +1256,10 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   }
   for (size_t i = 0; i < s->cs.n; i++) {
     const cs_rec *x = pt__kt_at(&s->cs, i);
-    cs_rec *c = pt__kt_get(&d->cs, x->k);
-    if (!c) return PT_ENOMEM;
-    if (x->nb && (!c->nb || x->bmin < c->bmin)) c->bmin = x->bmin;
-    if (x->nb && (!c->nb || x->bmax > c->bmax)) c->bmax = x->bmax;
+    if (!x->nb) continue; /* counters: pt__stats_add_rows */
+    cs_rec *c = pt__kt_find(&d->cs, x->k);
+    fold_ext(&c->bmin, &c->bmax, c->nb != 0, x->bmin, x->bmax);
     c->nb += x->nb;
-    c->calls += x->calls;
-    c->time += x->time;
-    c->msgs += x->msgs;
-    c->bytes += x->bytes;
-    c->rmsgs += x->rmsgs;
-    c->rbytes += x->rbytes;
   }
   for (size_t i = 0; i < s->rel.n; i++) {
     const rel_rec *x = pt__kt_at(&s->rel, i);

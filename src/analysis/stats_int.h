@@ -223,13 +223,12 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
 #define PT_SUM_PEER_UNKNOWN (UINT64_MAX - 1)
 /* Apply `sign` (+1 / -1) times the summary's values to the rows. */
 int pt__stats_add_summary(pt_stats *s, const pt_summary *sum, int sign);
-/* Add (sign +1) or subtract (-1) every rl and pm row of `src`. */
+/* Add (sign +1) or subtract (-1) the counters of every rl, pm and
+ * call-site row of `src` (not the extremes). */
 int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
 /* Whether an open MPI call may still learn its call site from a message
  * (the trace defines call sites and one has none yet). */
 int pt__stats_sites_pending(const pt_stats *s);
-/* Subtract the call-site counters of s from d (not the extremes). */
-int pt__stats_sub_callsites(pt_stats *d, const pt_stats *s);
 /* Fold sent-message size extremes into the call-site row. */
 int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
                           uint64_t bmin, uint64_t bmax);

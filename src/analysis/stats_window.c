@@ -10,6 +10,7 @@
  * G(to) - G(from) with two short scans.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,29 @@
 
 /* ---- writing ---------------------------------------------------------------- */
 
+static int put_sum(pt_aux_writer *aw, const pt_summary *sm) {
+  pt_item it;
+  memset(&it, 0, sizeof it);
+  it.type = PT_ITEM_SUMMARY;
+  it.u.summary = *sm;
+  return pt_aux_add(aw, &it);
+}
+
+/* The first of n records (size bytes each, sorted by the u64 at offset
+ * off) whose key is >= key. */
+static size_t first_of(const void *base, size_t n, size_t size, size_t off,
+                       uint64_t key) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    uint64_t k;
+    memcpy(&k, (const char *)base + m * size + off, sizeof k);
+    if (k < key) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
 typedef struct sum_ctx {
   pt_aux_writer *aw;
   uint64_t time, loc;
@@ -28,17 +52,10 @@ typedef struct sum_ctx {
 static int put_region(void *user, uint64_t region, uint64_t count,
                       uint64_t incl, uint64_t excl) {
   sum_ctx *c = user;
-  pt_item it;
-  memset(&it, 0, sizeof it);
-  it.type = PT_ITEM_SUMMARY;
-  it.u.summary.time = c->time;
-  it.u.summary.location = c->loc;
-  it.u.summary.kind = PT_SUM_REGION;
-  it.u.summary.ref = region;
-  it.u.summary.count = count;
-  it.u.summary.incl_time = incl;
-  it.u.summary.excl_time = excl;
-  return pt_aux_add(c->aw, &it);
+  return put_sum(c->aw, &(pt_summary){.time = c->time, .location = c->loc,
+                                      .kind = PT_SUM_REGION, .ref = region,
+                                      .count = count, .incl_time = incl,
+                                      .excl_time = excl});
 }
 
 /* Application time of the location so far (sum of exclusive times). */
@@ -52,8 +69,6 @@ static int add_excl(void *user, uint64_t region, uint64_t count,
 static int put_snap(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                     const pt_event *ev);
 
-static int put_sum(pt_aux_writer *aw, const pt_summary *sm);
-
 /* by location + 1, region, call site */
 static int cmp_cs(const void *a, const void *b) {
   const pt__cs *x = a, *y = b;
@@ -66,13 +81,8 @@ static int cmp_cs(const void *a, const void *b) {
  * location + 1, sorted), with its open MPI calls counted up to t. */
 static int put_callsites(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                          const pt__cs *cs, size_t ncs, const pt__loc *L) {
-  size_t lo = 0, hi = ncs;
-  while (lo < hi) {
-    size_t m = lo + (hi - lo) / 2;
-    if (cs[m].k[2] < loc + 1) lo = m + 1;
-    else hi = m;
-  }
-  size_t b = lo, e = lo;
+  size_t b = first_of(cs, ncs, sizeof *cs, offsetof(pt__cs, k[2]), loc + 1),
+         e = b;
   while (e < ncs && cs[e].k[2] == loc + 1) e++;
   size_t nopen = 0;
   for (size_t i = 0; L && i < L->depth; i++) nopen += L->st[i].is_mpi;
@@ -160,14 +170,6 @@ static int cmp_span(const void *a, const void *b) {
   return x->region < y->region ? -1 : x->region > y->region;
 }
 
-static int put_sum(pt_aux_writer *aw, const pt_summary *sm) {
-  pt_item it;
-  memset(&it, 0, sizeof it);
-  it.type = PT_ITEM_SUMMARY;
-  it.u.summary = *sm;
-  return pt_aux_add(aw, &it);
-}
-
 /* The visit records of location loc at t: a marker, the interval's
  * extremes per region (ivs sorted by location), the crossing visits that
  * ended (spans sorted by location). */
@@ -178,26 +180,16 @@ static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                                      .kind = PT_SUM_VISITS, .ref = PT_NONE,
                                      .count = (uint64_t)cs_ok,
                                      .bytes_sent = start});
-  size_t lo = 0, hi = niv;
-  while (lo < hi) {
-    size_t m = lo + (hi - lo) / 2;
-    if (ivs[m].k[0] < loc) lo = m + 1;
-    else hi = m;
-  }
-  for (size_t i = lo; i < niv && ivs[i].k[0] == loc && rc == PT_OK; i++)
+  for (size_t i = first_of(ivs, niv, sizeof *ivs, offsetof(pt__iv, k[0]), loc);
+       i < niv && ivs[i].k[0] == loc && rc == PT_OK; i++)
     rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
                                    .kind = PT_SUM_VISITS, .ref = ivs[i].k[1],
                                    .count = ivs[i].count,
                                    .incl_time = ivs[i].vmin,
                                    .excl_time = ivs[i].vmax,
                                    .bytes_sent = start});
-  lo = 0, hi = nsp;
-  while (lo < hi) {
-    size_t m = lo + (hi - lo) / 2;
-    if (sp[m].loc < loc) lo = m + 1;
-    else hi = m;
-  }
-  for (size_t i = lo; i < nsp && sp[i].loc == loc && rc == PT_OK; i++)
+  for (size_t i = first_of(sp, nsp, sizeof *sp, offsetof(pt__span, loc), loc);
+       i < nsp && sp[i].loc == loc && rc == PT_OK; i++)
     rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
                                    .kind = PT_SUM_SPAN, .ref = sp[i].region,
                                    .count = 1, .incl_time = sp[i].enter,
@@ -258,16 +250,12 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
         sum_ctx c = {so[k].sums, t, loc};
         uint64_t depth = 0, app = 0;
         rc = pt__stats_partial(s, loc, t, add_excl, &app, &depth);
-        if (rc == PT_OK) {
-          pt_item it;
-          memset(&it, 0, sizeof it);
-          it.type = PT_ITEM_SUMMARY;
-          it.u.summary = (pt_summary){.time = t, .location = loc,
-                                      .kind = PT_SUM_REGION, .ref = PT_NONE,
-                                      .count = depth, .incl_time = app,
-                                      .excl_time = app};
-          rc = pt_aux_add(so[k].sums, &it);
-        }
+        if (rc == PT_OK)
+          rc = put_sum(so[k].sums, &(pt_summary){.time = t, .location = loc,
+                                                 .kind = PT_SUM_REGION,
+                                                 .ref = PT_NONE, .count = depth,
+                                                 .incl_time = app,
+                                                 .excl_time = app});
         if (rc == PT_OK) rc = pt__stats_partial(s, loc, t, put_region, &c, &depth);
         const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){loc, 0, 0, 0});
         /* an open call's site must be in the snapshot this run writes
@@ -288,18 +276,15 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
         for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
           const pt__pm *p = pt__kt_at(&s->pm, i);
           if (p->k[0] != loc) continue;
-          pt_item it;
-          memset(&it, 0, sizeof it);
-          it.type = PT_ITEM_SUMMARY;
-          it.u.summary = (pt_summary){.time = t, .location = loc,
-                                      .kind = PT_SUM_MESSAGES,
-                                      .ref = p->k[1] == PT_NONE
-                                                 ? PT_SUM_PEER_UNKNOWN
-                                                 : p->k[1],
-                                      .count = p->sent, .excl_time = p->recv,
-                                      .bytes_sent = p->bsent,
-                                      .bytes_recv = p->brecv};
-          rc = pt_aux_add(so[k].sums, &it);
+          rc = put_sum(so[k].sums,
+                       &(pt_summary){.time = t, .location = loc,
+                                     .kind = PT_SUM_MESSAGES,
+                                     .ref = p->k[1] == PT_NONE
+                                                ? PT_SUM_PEER_UNKNOWN
+                                                : p->k[1],
+                                     .count = p->sent, .excl_time = p->recv,
+                                     .bytes_sent = p->bsent,
+                                     .bytes_recv = p->brecv});
         }
       }
       if (so[k].snaps && rc == PT_OK) {
@@ -755,7 +740,6 @@ int pt_stats_window(pt_stats **out, const char *path,
     if ((rc = recorded_extremes(r, &o, n1, sb, gb)) < 0) goto fail;
   }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
-  if (ga && (rc = pt__stats_sub_callsites(gb, ga)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
   pt__stats_invalidate(gb);
   gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |

@@ -268,37 +268,6 @@ long long pt__pread_all(int fd, void *buf, size_t n, uint64_t off) {
   return (long long)got;
 }
 
-int pt__is_ptf_dir(const char *path) {
-  struct stat st;
-  if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
-  size_t n = strlen(path) + 8;
-  char *a = malloc(n);
-  if (!a) return 0;
-  snprintf(a, n, "%s/anchor", path);
-  FILE *f = fopen(a, "r");
-  free(a);
-  if (!f) return 0;
-  /* the first line that is not blank or a comment: format = ptf */
-  char line[128];
-  int ok = 0;
-  while (fgets(line, sizeof line, f)) {
-    char *p = line, *e;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p == '#' || *p == '\n' || *p == '\r' || !*p) continue;
-    if (strncmp(p, "format", 6) != 0) break;
-    for (p += 6; *p == ' ' || *p == '\t'; p++) {}
-    if (*p++ != '=') break;
-    while (*p == ' ' || *p == '\t') p++;
-    for (e = p + strlen(p); e > p && (e[-1] == '\n' || e[-1] == '\r' ||
-                                      e[-1] == ' ' || e[-1] == '\t');)
-      e--;
-    ok = e - p == 3 && strncmp(p, "ptf", 3) == 0;
-    break;
-  }
-  fclose(f);
-  return ok;
-}
-
 int pt__is_trace_files_dir(const char *path, const char *const *suffixes) {
   DIR *d = opendir(path);
   if (!d) return 0;

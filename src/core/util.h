@@ -81,6 +81,16 @@ static inline int pt__varint_get(const uint8_t **pp, const uint8_t *end,
 
 /* 64-bit FNV-1a of a string, starting from `seed` xor the offset basis
  * (seed 0: plain FNV-1a). */
+/* A 64-bit finalizer (MurmurHash3's fmix64): every input bit moves about
+ * half the output bits.  For hash tables and ids made of hashes. */
+static inline uint64_t pt__mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= UINT64_C(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= UINT64_C(0xc4ceb3f97f4a7c15);
+  return x ^ (x >> 33);
+}
+
 static inline uint64_t pt__fnv1a(const char *s, uint64_t seed) {
   uint64_t h = UINT64_C(1469598103934665603) ^ seed;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
@@ -153,11 +163,10 @@ long long pt__pread_all(int fd, void *buf, size_t n, uint64_t off);
 int pt__rmtree(const char *path);
 
 /* What --force may replace, so that a mistyped output name never removes
- * a user's directory: pt__is_ptf_dir is 1 for a directory holding a PTF
- * anchor ("format = ptf"); pt__is_trace_files_dir is 1 for a directory
- * whose entries are all regular files ending in one of `suffixes`
- * (NULL-terminated), such as OTF2's NAME/ of .evt and .def files. */
-int pt__is_ptf_dir(const char *path);
+ * a user's directory (a PTF archive: pt__is_ptf_dir, store/archive.h):
+ * pt__is_trace_files_dir is 1 for a directory whose entries are all
+ * regular files ending in one of `suffixes` (NULL-terminated), such as
+ * OTF2's NAME/ of .evt and .def files. */
 int pt__is_trace_files_dir(const char *path, const char *const *suffixes);
 /* Read a whole small file (limit bytes) into a NUL-terminated malloc'd
  * buffer; 0, PT_ENOTFOUND, PT_EIO, PT_ELIMIT, PT_ENOMEM. */

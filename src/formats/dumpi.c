@@ -1413,14 +1413,9 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
     if (!v->present) continue;
     uint64_t key = ids[k];
     switch (mts[k]) {
-      case PT_TYPE_INT: {
-        pt_attr *a = &at[n++];
-        a->key = key;
-        a->val.type = PT_TYPE_INT;
-        a->val.count = 0;
-        a->val.v.i = v->i;
+      case PT_TYPE_INT:
+        attr_push(at, &n, key, PT_TYPE_INT)->val.v.i = v->i;
         break;
-      }
       case PT_TYPE_STRING:
         for (uint32_t j = 0; j < v->ns; j++)
           attr_push(at, &n, key, PT_TYPE_STRING)->val.v.s = v->s[j];

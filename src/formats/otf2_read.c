@@ -52,6 +52,9 @@ typedef struct osrc {
 } osrc;
 
 static int src_fail(osrc *s, int st, const char *fmt, ...) PT_PRINTF(3, 4);
+static int probe(const char *path, int is_dir, const uint8_t *head,
+                 size_t n);
+
 static int src_fail(osrc *s, int st, const char *fmt, ...) {
   char m[600];
   va_list ap;
@@ -1720,7 +1723,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
       if (f) fclose(f);
       snprintf(why, sizeof why, "%s",
                sb.st_size == 0 ? "the file is empty"
-               : got < 5 || memcmp(head + 2, "OTF2", 4) != 0
+               : !probe(path, 0, head, got)
                    ? "no OTF2 anchor header at offset 0"
                    : "the anchor header is damaged");
     }

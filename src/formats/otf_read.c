@@ -1303,9 +1303,7 @@ static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
     a->val.count = (uint32_t)k->ba_have;
   } else {
     for (size_t i = a->val.count; (i + 1) * 8 <= k->ba_have; i++) {
-      uint64_t u = 0;
-      for (int j = 7; j >= 0; j--) u = u << 8 | k->ba_raw[8 * i + (size_t)j];
-      el[i] = (int64_t)u;
+      el[i] = (int64_t)pt__get_u64(k->ba_raw + 8 * i);
       a->val.count = (uint32_t)(i + 1);
     }
   }

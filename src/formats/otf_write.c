@@ -384,7 +384,9 @@ static int is_i64_key(const otf_sink *k, uint64_t key) {
 
 /* One byte-array value as the OTF library writes it: lines of at most
  * OTF_KV_PIECE bytes with the same key, each with L = the bytes left from
- * its own first one on. */
+ * its own first one on.  An empty one gets no line: the library appends
+ * nothing for it, and its reader fails on "V" without hex digits ("error
+ * while reading events"). */
 static int put_bytes_kv(otf_sink *k, pt__buf *b, uint64_t key,
                         const pt_value *v, int i64) {
   size_t n = v->type == PT_TYPE_INTS ? (size_t)v->count * (i64 ? 8 : 1)
@@ -416,22 +418,14 @@ static int put_kv(otf_sink *k, pt__buf *b, const pt_event *ev) {
     const pt_attr *a = &ev->attrs[i];
     if (a->key >= OTF_XATTR_BASE) continue;
     const pt_value *v = &a->val;
-    /* an empty byte array: the OTF library appends nothing for one (its
-     * KeyValue lists hold no empty arrays) and its reader fails on
-     * "V" without hex digits ("error while reading events") */
-    if ((v->type == PT_TYPE_INTS && !v->count) ||
-        (v->type == PT_TYPE_STRING && (!v->v.s || !*v->v.s)))
-      continue;
     if (v->type == PT_TYPE_INTS || v->type == PT_TYPE_STRING) {
+      /* an empty one has no line (put_bytes_kv writes none) */
       if (put_bytes_kv(k, b, a->key, v,
                        v->type == PT_TYPE_INTS && is_i64_key(k, a->key)))
         return PT_ENOMEM;
       continue;
     }
-    size_t need = 64 + (v->type == PT_TYPE_INTS ? 2 * (size_t)v->count : 0) +
-                  (v->type == PT_TYPE_STRING && v->v.s ? 2 * strlen(v->v.s)
-                                                       : 0);
-    if (room(k, b, need)) return PT_ENOMEM;
+    if (room(k, b, 64)) return PT_ENOMEM;
     REC(b, KEYVALUE);
     put_hex(b, a->key);
     uint64_t u;
@@ -443,22 +437,6 @@ static int put_kv(otf_sink *k, pt__buf *b, const pt_event *ev) {
         FLD(b, Y, 10);
         FLD(b, V, u);
         break;
-      case PT_TYPE_INTS:
-      case PT_TYPE_STRING: {
-        FLD(b, Y, 11);
-        put_s(b, "V");
-        size_t n = v->type == PT_TYPE_INTS ? v->count
-                                           : (v->v.s ? strlen(v->v.s) : 0);
-        for (size_t j = 0; j < n; j++) {
-          unsigned by = v->type == PT_TYPE_INTS
-                            ? (unsigned)(v->v.ints[j] & 0xff)
-                            : (unsigned char)v->v.s[j];
-          put_c(b, "0123456789abcdef"[by >> 4]);
-          put_c(b, "0123456789abcdef"[by & 15]);
-        }
-        FLD(b, L, n);
-        break;
-      }
       default: FLD(b, Y, 8); FLD(b, V, 0); break;
     }
     put_c(b, '\n');

@@ -251,15 +251,6 @@ static char *run_path(const ptf_sink *k, size_t i) {
   return p;
 }
 
-static void put_u64le(uint8_t *q, uint64_t v) {
-  for (int i = 0; i < 8; i++) q[i] = (uint8_t)(v >> (8 * i));
-}
-static uint64_t get_u64le(const uint8_t *q) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | q[i];
-  return v;
-}
-
 /* The buffer, sorted, into run file k->nruns; the buffer is emptied. */
 static int spill(ptf_sink *k) {
   qsort(k->aux, k->naux, sizeof *k->aux, cmp_aux);
@@ -292,9 +283,9 @@ static int spill(ptf_sink *k) {
     size_t n = it->type == PT_ITEM_SUMMARY
                    ? pt__summary_put(b.p + 24, &it->u.summary, &prev)
                    : pt__snapshot_put(b.p + 24, &it->u.snapshot, &prev);
-    put_u64le(b.p, k->aux[i].stream);
-    put_u64le(b.p + 8, k->aux[i].seq);
-    put_u64le(b.p + 16, (uint64_t)it->type | (uint64_t)n << 32);
+    pt__put_u64(b.p, k->aux[i].stream);
+    pt__put_u64(b.p + 8, k->aux[i].seq);
+    pt__put_u64(b.p + 16, (uint64_t)it->type | (uint64_t)n << 32);
     if (fwrite(b.p, 1, 24 + n, f) != 24 + n)
       rc = kerr(k, PT_EIO, "%s: %s", p, strerror(errno));
   }
@@ -432,15 +423,15 @@ static int run_next(ptf_sink *k, runrd *r, size_t i, pt_error *err) {
     r->live = 0;
     return PT_OK;
   }
-  uint64_t tl = get_u64le(h + 16);
+  uint64_t tl = pt__get_u64(h + 16);
   uint32_t type = (uint32_t)tl, n = (uint32_t)(tl >> 32);
   r->raw.len = 0;
   if (got != 24 || (type != PT_ITEM_SUMMARY && type != PT_ITEM_SNAPSHOT) ||
       pt__buf_reserve(&r->raw, n ? n : 1) || fread(r->raw.p, 1, n, r->f) != n)
     return pt__err(err, PT_EIO, "%s.auxrun-%zu: cannot read it back",
                    k->path, i);
-  r->cur.stream = get_u64le(h);
-  r->cur.seq = get_u64le(h + 8);
+  r->cur.stream = pt__get_u64(h);
+  r->cur.seq = pt__get_u64(h + 8);
   r->cur.item.type = type;
   pt__dec d;
   pt__dec_init(&d, r->raw.p, n, 0, &r->scratch);

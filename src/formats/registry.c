@@ -1,6 +1,7 @@
 /* The format registry and the generic source/sink layer: detection,
  * event filters, temporary output names and the final rename. */
 #include "formats/registry.h"
+#include "store/archive.h"
 
 #include <dirent.h>
 #include <errno.h>

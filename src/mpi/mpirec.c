@@ -241,16 +241,15 @@ typedef struct type_free_ent {
   uint64_t key, id;
 } type_free_ent;
 #define TYPE_POOL_MAX 4096 /* freed ids kept; more are not reused */
-#define TYPE_POOL_SCAN 256 /* newest entries searched */
 static type_free_ent *g_tpool;
 static size_t g_ntpool;
 
-/* hent.info of a user datatype: its key + 1, bit 63 when defined. */
+/* hent.info of a user datatype whose definition was written: its key
+ * (below 2^63) with bit 63 set; NULL otherwise. */
 #define TYPE_DEFINED (UINT64_C(1) << 63)
 
 static int type_reuse(uint64_t key, uint64_t *id) {
-  size_t lo = g_ntpool > TYPE_POOL_SCAN ? g_ntpool - TYPE_POOL_SCAN : 0;
-  for (size_t i = g_ntpool; i-- > lo;)
+  for (size_t i = g_ntpool; i-- > 0;) /* newest first; creations only */
     if (g_tpool[i].key == key) {
       *id = g_tpool[i].id;
       g_tpool[i] = g_tpool[--g_ntpool];
@@ -266,7 +265,7 @@ static void type_forget(uintptr_t h) {
     if (!g_tpool) g_tpool = malloc(TYPE_POOL_MAX * sizeof *g_tpool);
     if (g_tpool && g_ntpool < TYPE_POOL_MAX)
       g_tpool[g_ntpool++] = (type_free_ent){
-          ((uint64_t)(uintptr_t)e->info & ~TYPE_DEFINED) - 1, e->id};
+          (uint64_t)(uintptr_t)e->info & ~TYPE_DEFINED, e->id};
   }
   hdel(&g_types, h);
 }
@@ -284,15 +283,15 @@ static hent *type_get(MPI_Datatype t) {
   uint64_t key = (uint64_t)(uint32_t)sz << 32 | (uint32_t)comb, id;
   if (comb != MPI_COMBINER_NAMED && pt_rec_enabled() && type_reuse(key, &id)) {
     e->id = id; /* its definition says the same */
-    e->info = (void *)(uintptr_t)((key + 1) | TYPE_DEFINED);
+    e->info = (void *)(uintptr_t)(key | TYPE_DEFINED);
     return e;
   }
   e->id = g_next_type++;
-  e->info = (void *)(uintptr_t)(key + 1);
+  e->info = NULL;
   /* a definition of this rank's user datatype: id, size, combiner */
   if (pt_rec_enabled()) {
     if (comb != MPI_COMBINER_NAMED)
-      e->info = (void *)(uintptr_t)((key + 1) | TYPE_DEFINED);
+      e->info = (void *)(uintptr_t)(key | TYPE_DEFINED);
     char name[64], val[96 + MPI_MAX_OBJECT_NAME], tn[MPI_MAX_OBJECT_NAME] = "";
     int tl = 0;
     snprintf(name, sizeof name, "mpi.datatype.%llu",
@@ -350,15 +349,6 @@ typedef struct comm_info {
 } comm_info;
 
 static hmap g_comms, g_comm_seq;
-
-/* splitmix64's finalizer: every input bit moves about half the output */
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= UINT64_C(0xbf58476d1ce4e5b9);
-  x ^= x >> 27;
-  x *= UINT64_C(0x94d049bb133111eb);
-  return x ^ (x >> 31);
-}
 
 static uint64_t fnv(uint64_t h, const int *v, int n) {
   for (int i = 0; i < n; i++) {
@@ -480,12 +470,12 @@ static comm_info *comm_get(int64_t handle) {
     /* Members' world ranks (both sides of an intercommunicator, combined
      * so that both sides agree) and how many communicators with exactly
      * these members this process saw before: the same on every member. */
-    uint64_t h = mix64(fnv(1469598103934665603ULL, local, ci->size));
+    uint64_t h = pt__mix64(fnv(1469598103934665603ULL, local, ci->size));
     if (ci->inter) {
       /* the two sides in a canonical order, mixed: a plain xor of the
        * two hashes made [0]|[2] and [1]|[3] one id */
-      uint64_t r = mix64(fnv(1469598103934665603ULL, ci->world, ci->rsize));
-      h = mix64(mix64(h < r ? h : r) + (h < r ? r : h));
+      uint64_t r = pt__mix64(fnv(1469598103934665603ULL, ci->world, ci->rsize));
+      h = pt__mix64(pt__mix64(h < r ? h : r) + (h < r ? r : h));
     }
     h |= 1;
     hent *s = hput(&g_comm_seq, (uintptr_t)h);
@@ -597,10 +587,11 @@ static req *req_new(int64_t handle, int kind) {
 static req *req_nth(const void *who, int64_t handle, int n) {
   hent *e = hfind(&g_reqs, (uintptr_t)handle);
   req *first = e ? e->info : NULL;
-  for (int pass = 0; pass < 2; pass++)
+  /* claims exist only under MPI_THREAD_MULTIPLE: otherwise one pass over
+   * the unclaimed requests (constant time for the usual n = 0) */
+  for (int pass = g_multi && who ? 0 : 1; pass < 2; pass++)
     for (req *r = first; r; r = r->next)
-      if (r->claim == (pass ? NULL : who) && (pass || who) && n-- == 0)
-        return r;
+      if (r->claim == (pass ? NULL : who) && n-- == 0) return r;
   return NULL;
 }
 static req *req_get(const void *who, int64_t handle) {
@@ -1650,9 +1641,8 @@ static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
   else req_drop(h, r);
 }
 
-/* Start persistent request h at time t. */
-static void start(const pt__mpi_call *c, int64_t h, uint64_t t) {
-  req *r = req_get(c, h);
+/* Start persistent request r (req_get of its handle) at time t. */
+static void start(req *r, uint64_t t) {
   if (!r || !r->persistent) return;
   r->active = 1;
   r->model = g_next_req++;
@@ -1933,7 +1923,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
           first = 0;
           if (g_profiling) part_add(r);
         }
-        start(c, (int64_t)(intptr_t)hs[q], t0);
+        start(r, t0);
       }
       break;
     }

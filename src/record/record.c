@@ -27,6 +27,7 @@
 
 #include "core/clock.h"
 #include "core/util.h"
+#include "store/archive.h"
 #include "paratrace/record.h"
 #include "record/open_call.h"
 #include "paratrace/profile.h"

@@ -145,6 +145,23 @@ int pt__anchor_parse(const char *text, size_t len, pt__anchor *a,
   return PT_OK;
 }
 
+int pt__is_ptf_dir(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  char *ap = pt__path(path, "anchor"), *text = NULL;
+  size_t len = 0, line;
+  int rc = ap ? pt__read_file(ap, PT__ANCHOR_MAX, &text, &len) : PT_ENOMEM;
+  free(ap);
+  if (rc) return 0;
+  pt__anchor a;
+  const char *why;
+  rc = pt__anchor_parse(text, len, &a, &why, &line);
+  free(text);
+  pt__anchor_free(&a);
+  /* "format = ptf" first: ours, also when damaged after it */
+  return rc == PT_OK || rc == PT_ECORRUPT;
+}
+
 const char *pt__anchor_get(const pt__anchor *a, const char *key) {
   for (size_t i = a->nkv; i-- > 0;)
     if (strcmp(a->kv[i].key, key) == 0) return a->kv[i].val;

@@ -39,6 +39,10 @@ typedef struct pt__anchor {
  * with '#' are ignored.  Returns PT_OK, PT_EFORMAT (not a PTF anchor),
  * PT_ECORRUPT (*why, *line = 1-based line), PT_ENOMEM.  Free with
  * pt__anchor_free (also after an error). */
+/* 1 for a directory whose anchor starts "format = ptf" (what --force may
+ * replace as a PTF archive, and what the format probe takes), whatever
+ * follows; parsed as the reader parses it. */
+int pt__is_ptf_dir(const char *path);
 int pt__anchor_parse(const char *text, size_t len, pt__anchor *a,
                      const char **why, size_t *line);
 /* Last value of `key`, or NULL.  Borrowed from a. */

@@ -41,6 +41,10 @@ fails_cleanly convert_no_out 2 "missing -o" "$PT" convert x.txt
 fails_cleanly convert_unknown_ext 1 "format.*--to FORMAT" "$PT" convert hello.txt -o out.weird
 fails_cleanly csv_and_json 2 "choose one" "$PT" stats --csv --json x
 fails_cleanly record_bad_buffer 2 "want a size" "$PT" record --buffer 5X -- true
+# what the recorder refuses (PARATRACE_BUFFER) the tool refuses first
+for b in " 4M" "+4M" "99999999999999999999" "20000000000G"; do
+  fails_cleanly "record_bad_buffer '$b'" 2 "want a size" "$PT" record --buffer "$b" -- true
+done
 # a directory of the profile mode alone (no events) says how to read it
 mkdir -p prof.ptf && : >prof.ptf/profile.0
 fails_cleanly info_profile_only 1 "paratrace profile" "$PT" info prof.ptf
@@ -186,6 +190,11 @@ ok force_replaces_archive "$PT" -q convert small.ptf -o noev.ptf --force
 # ... an archive whose anchor starts with a comment (format.md allows it)
 "$PT" -q convert small.ptf -o ann.ptf && sed -i '1i # kept by hand' ann.ptf/anchor &&
   ok force_replaces_commented_anchor "$PT" -q convert small.ptf -o ann.ptf --force
+# ... also with a comment longer than a short line buffer (the check read
+# the anchor on its own and took the comment's rest as the format line)
+"$PT" -q convert small.ptf -o lann.ptf &&
+  sed -i "1i # $(printf '%0200d' 0)" lann.ptf/anchor &&
+  ok force_replaces_long_commented_anchor "$PT" -q convert small.ptf -o lann.ptf --force
 # ... and its own OTF2 output, also named without .otf2 (NAME/ is then -o)
 ok otf2_noext "$PT" -q convert small.ptf --to otf2 -o ownotf
 ok force_replaces_own_otf2 "$PT" -q convert small.ptf --to otf2 -o ownotf --force
