@@ -464,26 +464,72 @@ static int scan_obj(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
   return PT_OK;
 }
 
-/* Push the call stacks of the snapshot at s; with sums, add the summaries
- * at s too. */
-static int push_state(pt_reader *r, pt_stats *g, uint64_t s, int sums) {
-  pt_reader_aux_rewind(r);
-  pt_item it;
-  int rc;
-  while ((rc = pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it)) == PT_OK) {
-    const pt_snapshot *sn = &it.u.snapshot;
-    if (sn->time == s && sn->event.kind == PT_EV_ENTER &&
-        pt__stats_selected(g, sn->location) &&
-        (rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time,
-                             pt__stats_enter_callsite(g, &sn->event))) < 0)
-      return rc;
+/* The state at one summary time, read once: the open regions of its
+ * snapshot and its summaries. */
+typedef struct saved_state {
+  pt_snapshot *st; /* ENTER snapshots, in file order */
+  size_t nst, capst;
+  pt_summary *sm;
+  size_t nsm, capsm;
+} saved_state;
+
+static void saved_free(saved_state *a) {
+  for (size_t i = 0; i < a->nst; i++) free((void *)a->st[i].event.attrs);
+  free(a->st);
+  free(a->sm);
+}
+
+static int saved_snap(saved_state *a, const pt_snapshot *sn) {
+  if (a->nst == a->capst) {
+    size_t nc = a->capst ? a->capst * 2 : 64;
+    pt_snapshot *q = realloc(a->st, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    a->st = q;
+    a->capst = nc;
   }
-  if (rc != PT_END) return rc;
-  while (sums && (rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK)
-    if (it.u.summary.time == s &&
-        (rc = pt__stats_add_summary(g, &it.u.summary, 1)) < 0)
-      return rc;
-  return sums && rc != PT_END ? rc : PT_OK;
+  pt_snapshot *d = &a->st[a->nst];
+  *d = *sn;
+  d->event.attrs = NULL;
+  d->event.nattrs = 0;
+  d->event.text = NULL;
+  if (sn->event.nattrs) { /* kept: the call site of an open MPI call */
+    pt_attr *at = malloc(sn->event.nattrs * sizeof *at);
+    if (!at) return PT_ENOMEM;
+    memcpy(at, sn->event.attrs, sn->event.nattrs * sizeof *at);
+    for (uint32_t i = 0; i < sn->event.nattrs; i++)
+      if (at[i].val.type == PT_TYPE_STRING || at[i].val.type == PT_TYPE_INTS)
+        at[i].val.type = PT_TYPE_NONE; /* not needed, not kept */
+    d->event.attrs = at;
+    d->event.nattrs = sn->event.nattrs;
+  }
+  a->nst++;
+  return PT_OK;
+}
+
+static int saved_sum(saved_state *a, const pt_summary *m) {
+  if (a->nsm == a->capsm) {
+    size_t nc = a->capsm ? a->capsm * 2 : 256;
+    pt_summary *q = realloc(a->sm, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    a->sm = q;
+    a->capsm = nc;
+  }
+  a->sm[a->nsm++] = *m;
+  return PT_OK;
+}
+
+/* Push the call stacks of a saved state; with sums, add its summaries. */
+static int push_state(pt_stats *g, const saved_state *a, int sums) {
+  int rc = PT_OK;
+  for (size_t i = 0; rc == PT_OK && i < a->nst; i++) {
+    const pt_snapshot *sn = &a->st[i];
+    if (pt__stats_selected(g, sn->location))
+      rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time,
+                          pt__stats_enter_callsite(g, &sn->event));
+  }
+  for (size_t i = 0; sums && rc == PT_OK && i < a->nsm; i++)
+    rc = pt__stats_add_summary(g, &a->sm[i], 1);
+  return rc;
 }
 
 /* Feed the events in [a, t) to g; with ahead, go on past t while an open
@@ -508,14 +554,15 @@ static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
 /* G(t): the profile of [0, t) from the state at s (s = 0 and no state when
  * use_s is 0).  Visits entered in [mm_lo, t) count for the extremes. */
 static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
-                int use_s, uint64_t s, uint64_t t, uint64_t mm_lo,
-                pt_stats **out, uint64_t *nread, pt_error *err) {
+                int use_s, uint64_t s, const saved_state *st, uint64_t t,
+                uint64_t mm_lo, pt_stats **out, uint64_t *nread,
+                pt_error *err) {
   pt_stats *g = NULL;
   uint64_t lo = use_s ? s : 0;
   int rc = scan_obj(r, opts, end, lo, t, &g);
   if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
   g->mm_lo = mm_lo;
-  if (use_s) rc = push_state(r, g, s, 1);
+  if (use_s) rc = push_state(g, st, 1);
   if (rc == PT_OK) rc = scan(r, g, lo, t, 1, nread);
   if (rc == PT_OK) rc = pt_stats_finish(g);
   if (rc < 0) {
@@ -526,61 +573,66 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
   return PT_OK;
 }
 
+static int add_extremes(pt_stats *dst, const pt_stats *src);
+
 /* The extremes of the visits entered in [from, to) that ended before n1,
  * the first summary time after from (the state at s, the latest usable
  * summary time <= from, or the trace start), into gb. */
 static int head_extremes(pt_reader *r, const pt_stats_opts *opts,
-                         uint64_t end, int use_s, uint64_t s, uint64_t n1,
-                         pt_stats *gb, uint64_t *nread, pt_error *err) {
+                         uint64_t end, int use_s, uint64_t s,
+                         const saved_state *st, uint64_t n1, pt_stats *gb,
+                         uint64_t *nread, pt_error *err) {
   pt_stats *g = NULL;
   int rc = scan_obj(r, opts, end, opts->from, opts->to ? opts->to : UINT64_MAX,
                     &g);
   if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
-  if (use_s) rc = push_state(r, g, s, 0);
+  if (use_s) rc = push_state(g, st, 0);
   if (rc == PT_OK) rc = scan(r, g, use_s ? s : 0, n1, 0, nread);
   /* no finish: visits still open at n1 are counted by the records after */
-  for (size_t i = 0; rc == PT_OK && i < g->rl.n; i++) {
-    const pt__rl *x = pt__kt_at(&g->rl, i);
-    if (x->vset) rc = pt__stats_visit_extreme(gb, x->k[0], x->k[1], x->vmin, x->vmax);
-  }
-  for (size_t i = 0; rc == PT_OK && i < g->cs.n; i++) {
-    const pt__cs *x = pt__kt_at(&g->cs, i);
-    if (x->nb) rc = pt__stats_msg_extreme(gb, x->k[0], x->k[1], x->bmin, x->bmax);
-  }
+  if (rc == PT_OK) rc = add_extremes(gb, g);
   pt_stats_destroy(g);
   if (rc < 0) return pt__err(err, rc, "%s", pt_reader_errmsg(r));
   return PT_OK;
 }
 
-/* The extremes of the visits recorded by summaries: those inside an
- * interval that starts at n1 or later and ends by sb, and those that
- * crossed a summary time, entered in [from, to) and ended before sb. */
-static int recorded_extremes(pt_reader *r, const pt_stats_opts *o,
-                             uint64_t n1, uint64_t sb, pt_stats *gb) {
+/* Extremes recorded by summaries, folded into acc: those of the visits
+ * inside an interval that starts at n1 or later and ends by sb, of the
+ * visits that crossed a summary time, entered in [from, to) and ended
+ * before sb, and of the sizes sent in those intervals. */
+static int recorded_extreme(const pt_summary *m, const pt_stats_opts *o,
+                            uint64_t n1, uint64_t sb, pt_stats *acc) {
   uint64_t to = o->to ? o->to : UINT64_MAX;
-  pt_item it;
-  int rc;
-  pt_reader_aux_rewind(r);
-  while ((rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK) {
-    const pt_summary *m = &it.u.summary;
-    if (m->time > sb || !pt__stats_selected(gb, m->location)) continue;
-    if (m->kind == PT_SUM_VISITS && m->ref != PT_NONE && m->count &&
-        m->time > n1 && m->bytes_sent >= n1)
-      rc = pt__stats_visit_extreme(gb, m->location, m->ref, m->incl_time,
+  if (m->time > sb || !pt__stats_selected(acc, m->location)) return PT_OK;
+  if (m->kind == PT_SUM_VISITS && m->ref != PT_NONE && m->count &&
+      m->time > n1 && m->bytes_sent >= n1)
+    return pt__stats_visit_extreme(acc, m->location, m->ref, m->incl_time,
                                    m->excl_time);
-    else if (m->kind == PT_SUM_CALLSITE_MSGS && m->time > n1 &&
-             m->bytes_sent <= m->bytes_recv)
-      rc = pt__stats_msg_extreme(gb, m->excl_time, m->ref, m->bytes_sent,
+  if (m->kind == PT_SUM_CALLSITE_MSGS && m->time > n1 &&
+      m->bytes_sent <= m->bytes_recv)
+    return pt__stats_msg_extreme(acc, m->excl_time, m->ref, m->bytes_sent,
                                  m->bytes_recv);
-    else if (m->kind == PT_SUM_SPAN && m->incl_time >= o->from &&
-             m->incl_time < to && m->excl_time < sb &&
-             m->excl_time >= m->incl_time)
-      rc = pt__stats_visit_extreme(gb, m->location, m->ref,
+  if (m->kind == PT_SUM_SPAN && m->incl_time >= o->from && m->incl_time < to &&
+      m->excl_time < sb && m->excl_time >= m->incl_time)
+    return pt__stats_visit_extreme(acc, m->location, m->ref,
                                    m->excl_time - m->incl_time,
                                    m->excl_time - m->incl_time);
-    if (rc < 0) return rc;
+  return PT_OK;
+}
+
+/* The extremes folded into src, into dst. */
+static int add_extremes(pt_stats *dst, const pt_stats *src) {
+  int rc = PT_OK;
+  for (size_t i = 0; rc == PT_OK && i < src->rl.n; i++) {
+    const pt__rl *x = pt__kt_at(&src->rl, i);
+    if (x->vset)
+      rc = pt__stats_visit_extreme(dst, x->k[0], x->k[1], x->vmin, x->vmax);
   }
-  return rc == PT_END ? PT_OK : rc;
+  for (size_t i = 0; rc == PT_OK && i < src->cs.n; i++) {
+    const pt__cs *x = pt__kt_at(&src->cs, i);
+    if (x->nb)
+      rc = pt__stats_msg_extreme(dst, x->k[0], x->k[1], x->bmin, x->bmax);
+  }
+  return rc;
 }
 
 int pt_stats_window(pt_stats **out, const char *path,
@@ -603,6 +655,7 @@ int pt_stats_window(pt_stats **out, const char *path,
   tmark *tm = NULL;
   size_t ntm = 0, cap = 0;
   pt_stats *ga = NULL, *gb = NULL;
+  saved_state st_a = {0}, st_b = {0};
   if ((rc = pt_stats_create(&probe, &o)) < 0) goto fail;
   for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
     rc = pt_stats_def(probe, pt_reader_def(r, i));
@@ -727,17 +780,37 @@ int pt_stats_window(pt_stats **out, const char *path,
   uint64_t n1 = UINT64_MAX;
   for (size_t i = 0; i < ntm && n1 == UINT64_MAX; i++)
     if (tm[i].has_marker && tm[i].time > o.from) n1 = tm[i].time;
-  if ((rc = g_of(r, &o, end, ub, sb, to, o.from, &gb, &nread, err)) < 0)
+  /* one more pass over the summary and snapshot files: the states at sa
+   * and sb, and the extremes recorded between (into probe) */
+  int extremes = visits_ok && ub && n1 <= sb;
+  pt_reader_aux_rewind(r);
+  while ((rc = pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it)) == PT_OK) {
+    const pt_snapshot *sn = &it.u.snapshot;
+    if (sn->event.kind != PT_EV_ENTER) continue;
+    if (ua && sn->time == sa && (rc = saved_snap(&st_a, sn)) < 0) break;
+    if (ub && sn->time == sb && (rc = saved_snap(&st_b, sn)) < 0) break;
+  }
+  if (rc != PT_END) goto fail;
+  while ((rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK) {
+    const pt_summary *m = &it.u.summary;
+    if (ua && m->time == sa && (rc = saved_sum(&st_a, m)) < 0) break;
+    if (ub && m->time == sb && (rc = saved_sum(&st_b, m)) < 0) break;
+    if (extremes && (rc = recorded_extreme(m, &o, n1, sb, probe)) < 0) break;
+  }
+  if (rc != PT_END) goto fail;
+  rc = PT_OK;
+  if ((rc = g_of(r, &o, end, ub, sb, &st_b, to, o.from, &gb, &nread, err)) < 0)
     goto out;
-  if (o.from && (rc = g_of(r, &o, end, ua, sa, o.from, 0, &ga, &nread, err)) < 0)
+  if (o.from &&
+      (rc = g_of(r, &o, end, ua, sa, &st_a, o.from, 0, &ga, &nread, err)) < 0)
     goto out;
   /* per-visit extremes: gb has those of the visits entered in [from, to)
    * that were open at sb or entered after it; when a summary time lies
    * in (from, sb], the others are in the summaries and in [from, n1) */
-  if (visits_ok && ub && n1 <= sb) {
-    if ((rc = head_extremes(r, &o, end, ua, sa, n1, gb, &nread, err)) < 0)
+  if (extremes) {
+    if ((rc = head_extremes(r, &o, end, ua, sa, &st_a, n1, gb, &nread, err)) < 0)
       goto out;
-    if ((rc = recorded_extremes(r, &o, n1, sb, gb)) < 0) goto fail;
+    if ((rc = add_extremes(gb, probe)) < 0) goto fail;
   }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
@@ -761,6 +834,8 @@ fail:
 out:
   if (events_read) *events_read = nread;
   free(tm);
+  saved_free(&st_a);
+  saved_free(&st_b);
   pt_stats_destroy(probe);
   pt_stats_destroy(ga);
   pt_stats_destroy(gb);
