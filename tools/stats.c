@@ -38,9 +38,10 @@ static const char help[] =
     "computed from summary differences and the events near its edges\n"
     "only; the result equals a full scan.  Summaries hold the profile with\n"
     "per-visit min/max, the MPI call sites and message sizes, per-location\n"
-    "message totals and the pair matrix; late sender/receiver and\n"
-    "--by/--relative-to need a full scan (--no-summaries, or implied by\n"
-    "--by/--relative-to).\n"
+    "message totals, the pair matrix with late sender/receiver (when no\n"
+    "receive waited for its send at the summary times used); --by and\n"
+    "--relative-to need a full scan (implied by them; --no-summaries\n"
+    "forces one).\n"
     "\n"
     "options:\n"
     "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
@@ -300,6 +301,7 @@ static void print_table(const ctx *c) {
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
   int sites = (c->tot.have & PT_STATS_HAVE_CALLSITES) != 0;
+  int late = (c->tot.have & PT_STATS_HAVE_LATE) != 0;
   char b1[64], b2[64], b3[64], b4[64], nb[64];
   uint64_t maxt = c->tot.app_time;
   for (size_t i = 0; i < pt_stats_nregions(s); i++)
@@ -450,7 +452,7 @@ static void print_table(const ctx *c) {
       if (m->late_receiver > ml) ml = m->late_receiver;
     }
     unit lu = pick_unit(c, ml);
-    if (detail) printf("\nMessages (late sender/receiver in %s)\n", lu.name);
+    if (late) printf("\nMessages (late sender/receiver in %s)\n", lu.name);
     else printf("\nMessages\n");
     printf("%8s %8s", "sender", "receiver");
     if (c->by) printf(" %8s", c->by == PT_STATS_BY_TAG ? "tag" : "comm");
@@ -461,7 +463,7 @@ static void print_table(const ctx *c) {
       printf("%8s %8s", loc_name(b1, sizeof b1, m->sender),
              loc_name(b2, sizeof b2, m->receiver));
       if (c->by) printf(" %8" PRId64, m->key);
-      if (detail)
+      if (late)
         printf(" %9" PRIu64 " %11s %12.4g %12.4g\n", m->count,
                fmt_bytes(b3, sizeof b3, (double)m->bytes),
                (double)m->late_sender / lu.div,
@@ -492,13 +494,15 @@ static void print_table(const ctx *c) {
            "sender/receiver need the window's events: --no-summaries, or "
            "paratrace summarize again)\n");
   else if (c->used_summaries && !sites)
-    printf("\n(from summaries: the messages of each MPI function, call "
-           "sites and late sender/receiver need the window's events: "
-           "--no-summaries; the call sites of MPI calls open at the "
-           "window's summary times are not in their snapshots)\n");
-  else if (c->used_summaries)
+    printf("\n(from summaries: the messages of each MPI function and call "
+           "sites need the window's events: --no-summaries; the call sites "
+           "of MPI calls open at the window's summary times are not in "
+           "their snapshots)\n");
+  if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
-           "events: --no-summaries)\n");
+           "events: --no-summaries; a receive waited for its send at a "
+           "summary time used, the summaries predate late times, or the "
+           "selection splits a process)\n");
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */
@@ -508,6 +512,7 @@ static void print_csv(const ctx *c) {
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
   int sites = (c->tot.have & PT_STATS_HAVE_CALLSITES) != 0;
+  int late = (c->tot.have & PT_STATS_HAVE_LATE) != 0;
   char nb[64], b2[64];
   printf("section,from,to,end,ticks_per_second,locations,events,app_time,"
          "mpi_time,app_def,app_region,from_summaries\n");
@@ -591,7 +596,7 @@ static void print_csv(const ctx *c) {
     printf("message,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
            ",",
            m->sender, m->receiver, m->key, m->count, m->bytes);
-    if (detail)
+    if (late)
       printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", m->late_sender,
              m->late_receiver, m->matched);
     else
@@ -625,6 +630,7 @@ static void print_json(const ctx *c) {
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
   int sites = (c->tot.have & PT_STATS_HAVE_CALLSITES) != 0;
+  int late = (c->tot.have & PT_STATS_HAVE_LATE) != 0;
   char nb[64];
   printf("{\n  \"trace\": ");
   json_str(c->path);
@@ -638,6 +644,7 @@ static void print_json(const ctx *c) {
   printf(",\n  \"from_summaries\": %s,\n", c->used_summaries ? "true" : "false");
   printf("  \"detail\": %s,\n", detail ? "true" : "false");
   printf("  \"visit_extremes\": %s,\n", visits ? "true" : "false");
+  printf("  \"late_times\": %s,\n", late ? "true" : "false");
   printf("  \"totals\": {\"locations\": %zu, \"events\": ",
          pt_stats_nlocations(s));
   if (detail) printf("%" PRIu64, c->tot.events);
@@ -726,7 +733,7 @@ static void print_json(const ctx *c) {
            i ? "," : "", m->sender, m->receiver);
     if (c->by) printf(", \"key\": %" PRId64, m->key);
     printf(", \"count\": %" PRIu64 ", \"bytes\": %" PRIu64, m->count, m->bytes);
-    if (detail)
+    if (late)
       printf(", \"late_sender\": %" PRIu64 ", \"late_receiver\": %" PRIu64
              ", \"matched\": %" PRIu64,
              m->late_sender, m->late_receiver, m->matched);
@@ -987,9 +994,20 @@ int cmd_stats(int argc, char **argv) {
   /* Under mpirun (paratrace-mpi): this rank's share of the streams. */
   int prank = 0, psize = 1, mine = 1;
   uint64_t *part = NULL;
+  /* the user's selection: a window from summaries is computed whole (its
+   * cost does not grow with the trace, and late sender/receiver pair
+   * messages across the shares) */
+  uint64_t *usel = NULL;
+  size_t nusel = nsel;
+  if (nsel && !(usel = malloc(nsel * sizeof *usel))) {
+    free(sel);
+    return cli_fail(NULL, "out of memory");
+  }
+  if (nsel) memcpy(usel, sel, nsel * sizeof *usel);
   if (nproc > 1) {
     if (cli_parallel->init(&prank, &psize) != 0) {
       free(sel);
+      free(usel);
       return cli_fail(NULL, "MPI_Init failed");
     }
     const char *fmt = pt_format_detect(path);
@@ -1015,11 +1033,21 @@ int cmd_stats(int argc, char **argv) {
   if (status == CLI_OK && mine == 1 && (windowed || reqsum) && can_sum) {
     const char *fmt = pt_format_detect(path);
     pt_error err = {0};
+    pt_stats_opts wo = o;
+    wo.locations = usel;
+    wo.nlocations = nusel;
+    /* every rank computes the same window; rank 0's is the result */
     int rc = fmt && strcmp(fmt, "ptf") == 0
-                 ? pt_stats_window(&s, path, &o, &c.events_read, &err)
+                 ? pt_stats_window(&s, path, &wo, &c.events_read, &err)
                  : PT_ENOTFOUND;
-    if (rc == PT_OK) c.used_summaries = 1;
-    else if (rc != PT_ENOTFOUND) status = cli_fail(path, "%s", err.msg);
+    if (rc == PT_OK) {
+      c.used_summaries = 1;
+      if (prank != 0) {
+        pt_stats_destroy(s);
+        s = NULL;
+        mine = 2;
+      }
+    } else if (rc != PT_ENOTFOUND) status = cli_fail(path, "%s", err.msg);
     else if (strstr(err.msg, "full scan"))
       snprintf(nosum_why, sizeof nosum_why, "%s", err.msg);
   }
@@ -1032,6 +1060,7 @@ int cmd_stats(int argc, char **argv) {
                                 : "--by and --relative-to need a full scan");
   if (status == CLI_OK && mine == 1 && !s) status = scan(path, &o, &s);
   free(sel);
+  free(usel);
   if (nproc > 1 && psize > 1) {
     /* every rank takes part in the reduction, also after a failure */
     int failed = 0;

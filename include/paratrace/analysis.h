@@ -262,9 +262,9 @@ typedef struct pt_stats_opts {
 } pt_stats_opts;
 
 /* Parts a stats object holds (pt_stats_totals.have).  A scan of events
- * has all three; an object built from summaries (pt_stats_window) has
- * PT_STATS_HAVE_PROFILE and, when the summaries have visit records,
- * PT_STATS_HAVE_VISITS. */
+ * has all of them; an object built from summaries (pt_stats_window) has
+ * PT_STATS_HAVE_PROFILE and, when its summaries allow, VISITS, CALLSITES
+ * and LATE (pt_stats_window). */
 enum {
   PT_STATS_HAVE_PROFILE = 1, /* counts, incl/excl totals, per location,
                                 matrix count/bytes by pair, app/MPI time */
@@ -272,7 +272,9 @@ enum {
                                 sender/receiver, matrix by tag or comm,
                                 relative statistics */
   PT_STATS_HAVE_VISITS = 4,  /* per-visit min/max (visit_min, visit_max) */
-  PT_STATS_HAVE_CALLSITES = 8 /* the call-site table (pt_stats_callsite) */
+  PT_STATS_HAVE_CALLSITES = 8, /* the call-site table (pt_stats_callsite) */
+  PT_STATS_HAVE_LATE = 16 /* the matrix's late_sender, late_receiver and
+                             matched (by pair) */
 };
 
 typedef struct pt_stats pt_stats;
@@ -471,7 +473,10 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     ended before t, once): the per-visit extremes of any window are
  *     computed from these (model.h);
  *   PT_SUM_CALLSITE and PT_SUM_CALLSITE_MSGS per MPI function and call
- *     site: the call-site table (model.h).
+ *     site: the call-site table (model.h);
+ *   PT_SUM_LATE per sending location, PT_SUM_PENDING (a marker and the
+ *     unmatched sends) and PT_SUM_POSTED (open receive requests): late
+ *     sender/receiver (model.h).
  * Snapshots at t hold, per location, the open regions (ENTER events with
  * their original times, outermost first), the unmatched sends (SEND /
  * ISEND events as recorded) and the open requests (ISEND not completed,
@@ -492,7 +497,10 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * summaries have visit records (PT_SUM_VISITS markers; then the events
  * from `from` to the first summary time after it are read too) and
  * PT_STATS_HAVE_CALLSITES when they have call-site records (marker count
- * 1), and equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
+ * 1), PT_STATS_HAVE_LATE when they have late records and no receive
+ * waited for its send at the two summary times used (PT_SUM_PENDING
+ * marker count 0) and the selection does not split a process, and
+ * equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the
  * last event time of the selected streams. */

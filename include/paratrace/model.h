@@ -386,7 +386,24 @@ typedef enum pt_summary_kind {
    * received (cumulative); bytes_sent / bytes_recv = the smallest /
    * largest size sent since the previous summary time (not cumulative;
    * bytes_sent > bytes_recv when none was sent). */
-  PT_SUM_CALLSITE_MSGS
+  PT_SUM_CALLSITE_MSGS,
+  /* Cumulative, per receiving location and sending location (ref): count
+   * = messages received before t whose send was matched by t, incl_time /
+   * excl_time = their late-sender / late-receiver time (stats' message
+   * matrix). */
+  PT_SUM_LATE,
+  /* Not cumulative: the unmatched sends at t.  ref = PT_NONE: a marker,
+   * count = receives (of any location) no send had matched at t (the
+   * PT_SUM_LATE records at t are complete when 0).  Otherwise one send of
+   * this location: ref = peer as recorded (int64 bits), count =
+   * communicator, bytes_sent = tag (int64 bits), incl_time = the send's
+   * time, excl_time = when the call that sent it was entered, bytes_recv =
+   * 1 for a blocking send (SEND), 0 for ISEND. */
+  PT_SUM_PENDING,
+  /* Not cumulative: an open receive request at t: ref = request, incl_time
+   * = when the call that posted it (MPI_Irecv) was entered, excl_time =
+   * the IRECV_REQUEST's time. */
+  PT_SUM_POSTED
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

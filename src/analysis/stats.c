@@ -186,7 +186,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   s->hi = hi;
   s->pend_free = NIL;
   s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS |
-            PT_STATS_HAVE_CALLSITES;
+            PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_LATE;
   if (o.locations && o.nlocations) {
     s->sel = malloc(o.nlocations * sizeof *s->sel);
     if (!s->sel) {
@@ -212,6 +212,8 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->iv, sizeof(pt__iv));
   pt__kt_init(&s->chans, sizeof(chan_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
+  pt__kt_init(&s->lt, sizeof(pt__late));
+  pt__kt_init(&s->selranks, sizeof(u_rec));
   *out = s;
   return PT_OK;
 }
@@ -248,7 +250,7 @@ void pt_stats_destroy(pt_stats *s) {
   pt__ktab *tabs[] = {&s->regions, &s->callsites, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
-                      &s->iv};
+                      &s->iv, &s->lt, &s->selranks};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
   free(s->spans);
   free(s->pends);
@@ -705,12 +707,35 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
                                                         : 0;
   mx_rec *m = pt__kt_get(&s->mx, K(snd->loc, rcv->loc, (uint64_t)key, 0));
   if (!m) return PT_ENOMEM;
+  uint64_t ls = rcv->blocking && snd->enter > rcv->wait
+                    ? snd->enter - rcv->wait : 0;
+  uint64_t lr = snd->blocking && rcv->enter > snd->enter
+                    ? rcv->enter - snd->enter : 0;
   m->matched++;
-  if (rcv->blocking && snd->enter > rcv->wait)
-    m->ls += snd->enter - rcv->wait;
-  if (snd->blocking && rcv->enter > snd->enter)
-    m->lr += rcv->enter - snd->enter;
+  m->ls += ls;
+  m->lr += lr;
+  if (PT_UNLIKELY(s->track_late)) {
+    pt__late *x = pt__kt_get(&s->lt, K(rcv->src, snd->src, 0, 0));
+    if (!x) return PT_ENOMEM;
+    x->matched++;
+    x->ls += ls;
+    x->lr += lr;
+  }
   return PT_OK;
+}
+
+/* Whether a receive from rank `sender` can still be matched by a send of
+ * a selected location (with track_late: a window from summaries reads on
+ * until its receives are matched). */
+static int recv_waits(pt_stats *s, uint64_t sender) {
+  if (!s->sel) return 1;
+  if (!s->selranks_built) {
+    for (size_t i = 0; i < s->opts.nlocations; i++)
+      if (!pt__kt_get(&s->selranks, K(pt__stats_rank_of(s, s->sel[i]), 0, 0, 0)))
+        return 1; /* out of memory: wait, as without a selection */
+    s->selranks_built = 1;
+  }
+  return pt__kt_find(&s->selranks, K(sender, 0, 0, 0)) != NULL;
 }
 
 /* Add a send (is_recv 0) or receive to channel ck: match it against the
@@ -726,6 +751,7 @@ static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
   if (c && c->head != NIL && c->recvs != is_recv) {
     uint32_t i = c->head;
     pt__pend other = s->pends[i];
+    if (other.waits) s->rq_wait--;
     c->head = other.next;
     if (c->head == NIL) kt_del_slot(ct, slot);
     s->pends[i].used = 0;
@@ -740,6 +766,11 @@ static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
   s->pends[i] = *p;
   s->pends[i].used = 1;
   s->pends[i].next = NIL;
+  s->pends[i].waits = 0;
+  if (is_recv && s->track_late && p->in_w && recv_waits(s, ck[0])) {
+    s->pends[i].waits = 1;
+    s->rq_wait++;
+  }
   if (!c->live) {
     c->live = 1;
     c->head = c->tail = i;
@@ -805,6 +836,7 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   pt__pend p;
   memset(&p, 0, sizeof p);
   p.loc = me_loc;
+  p.src = loc;
   p.enter = L->depth ? L->st[L->depth - 1].enter : ev->time;
   p.wait = p.enter;
   /* a completed receive request waited in the call completing it (Wait,
@@ -1108,6 +1140,13 @@ int pt__stats_add_summary(pt_stats *s, const pt_summary *m, int sign) {
     p->recv += sg * m->excl_time;
     p->bsent += sg * m->bytes_sent;
     p->brecv += sg * m->bytes_recv;
+  } else if (m->kind == PT_SUM_LATE && pt__stats_selected(s, m->ref)) {
+    /* a pair a scan of the selected locations matches */
+    pt__late *l = pt__kt_get(&s->lt, K(m->location, m->ref, 0, 0));
+    if (!l) return PT_ENOMEM;
+    l->matched += sg * m->count;
+    l->ls += sg * m->incl_time;
+    l->lr += sg * m->excl_time;
   }
   return PT_OK;
 }
@@ -1144,6 +1183,14 @@ int pt__stats_add_rows(pt_stats *d, const pt_stats *s, int sign) {
     c->bytes += sg * x->bytes;
     c->rmsgs += sg * x->rmsgs;
     c->rbytes += sg * x->rbytes;
+  }
+  for (size_t i = 0; i < s->lt.n; i++) {
+    const pt__late *x = pt__kt_at(&s->lt, i);
+    pt__late *l = pt__kt_get(&d->lt, x->k);
+    if (!l) return PT_ENOMEM;
+    l->matched += sg * x->matched;
+    l->ls += sg * x->ls;
+    l->lr += sg * x->lr;
   }
   return PT_OK;
 }
@@ -1183,6 +1230,74 @@ int pt__stats_rows_from_pm(pt_stats *s) {
     m->count += p->sent;
     m->bytes += p->bsent;
   }
+  for (size_t i = 0; s->track_late && i < s->lt.n; i++) {
+    const pt__late *l = pt__kt_at(&s->lt, i);
+    if (!l->matched && !l->ls && !l->lr) continue;
+    mx_rec *m = pt__kt_get(&s->mx, K(pt__stats_proc_loc(s, l->k[1]),
+                                     pt__stats_proc_loc(s, l->k[0]), 0, 0));
+    if (!m) return PT_ENOMEM;
+    l = pt__kt_at(&s->lt, i);
+    m->matched += l->matched;
+    m->ls += l->ls;
+    m->lr += l->lr;
+  }
+  return PT_OK;
+}
+
+int pt__stats_splits_process(const pt_stats *s) {
+  if (!s->sel || !s->use_ranks) return 0;
+  pt__ktab seen; /* rank -> 1 selected, 2 not, 3 both */
+  pt__kt_init(&seen, sizeof(u_rec));
+  int split = 0;
+  for (size_t i = 0; i < s->locdefs.n && !split; i++) {
+    uint64_t id = ((const u_rec *)pt__kt_at(&s->locdefs, i))->k[0];
+    u_rec *u = pt__kt_get(&seen, K(pt__stats_rank_of(s, id), 0, 0, 0));
+    if (!u) {
+      split = 1; /* out of memory: say no late times rather than wrong ones */
+      break;
+    }
+    u->v |= pt__stats_selected(s, id) ? 1u : 2u;
+    split = u->v == 3;
+  }
+  pt__kt_free(&seen);
+  return split;
+}
+
+uint64_t pt__stats_proc_loc(const pt_stats *s, uint64_t loc) {
+  if (s->use_ranks && pt__kt_find(&s->loc2rank, K(loc, 0, 0, 0)))
+    return pt__stats_peer_loc(s, (int64_t)pt__stats_rank_of(s, loc));
+  return loc;
+}
+
+int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
+                        uint64_t comm, int64_t tag, uint64_t time,
+                        uint64_t enter, int blocking) {
+  if (peer < 0 || tag < 0) return PT_OK; /* never matched */
+  pt__pend p;
+  memset(&p, 0, sizeof p);
+  p.loc = pt__stats_proc_loc(s, loc);
+  p.src = loc;
+  p.enter = p.wait = enter;
+  p.blocking = (uint8_t)(blocking != 0);
+  p.ev.time = time;
+  p.ev.kind = blocking ? PT_EV_SEND : PT_EV_ISEND;
+  p.ev.peer = peer;
+  p.ev.comm = comm;
+  p.ev.tag = tag;
+  uint64_t ck[4] = {pt__stats_rank_of(s, loc), (uint64_t)peer, comm,
+                    (uint64_t)tag};
+  return chan_add(s, ck, &p, 0);
+}
+
+int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
+                          uint64_t time, uint64_t post) {
+  pt__req *q = pt__kt_get(&s->reqs, K(loc, request, 0, 0));
+  if (!q) return PT_ENOMEM;
+  memset(&q->ev, 0, sizeof q->ev);
+  q->ev.kind = PT_EV_IRECV_REQUEST;
+  q->ev.time = time;
+  q->ev.request = request;
+  q->post = post;
   return PT_OK;
 }
 
@@ -1622,7 +1737,7 @@ static int aggregate(pt_stats *s) {
     o->key = (int64_t)x->k[2];
     o->count = x->count;
     o->bytes = x->bytes;
-    if (detail) {
+    if (s->have & PT_STATS_HAVE_LATE) {
       o->late_sender = x->ls;
       o->late_receiver = x->lr;
       o->matched = x->matched;
@@ -1851,7 +1966,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   s->frozen = s->finished = 1;
   s->end_eff = head[2];
   s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL |
-                                 PT_STATS_HAVE_VISITS | PT_STATS_HAVE_CALLSITES);
+                                 PT_STATS_HAVE_VISITS | PT_STATS_HAVE_CALLSITES |
+                                 PT_STATS_HAVE_LATE);
   s->events = head[6];
   s->rel_count = head[7];
   s->rel_time = head[8];
@@ -1928,6 +2044,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
       pt__pend p;
       memset(&p, 0, sizeof p);
       p.loc = get64(&r);
+      p.src = p.loc;
       p.enter = get64(&r);
       p.wait = get64(&r);
       p.blocking = get64(&r) != 0;

@@ -111,10 +111,20 @@ typedef struct pt__req {
  * the request: MPI_Wait...), 0 for sends. */
 typedef struct pt__pend {
   uint64_t loc, enter, wait;
+  uint64_t src; /* the location of the event (loc: its process's) */
   pt__evcopy ev;
   uint8_t blocking, in_w, used;
+  uint8_t waits; /* a queued receive counted in rq_wait */
   uint32_t next;
 } pt__pend;
+
+/* (receiving location, sending location): matched messages received in
+ * the window and their late-sender / late-receiver time, kept when
+ * track_late (summaries and windows made of them). */
+typedef struct pt__late {
+  uint64_t k[4];
+  uint64_t matched, ls, lr;
+} pt__late;
 
 /* A message channel: FIFO of unmatched sends (recvs = 0) or receives. */
 typedef struct pt__chan {
@@ -149,6 +159,13 @@ struct pt_stats {
   pt__ktab iv;
   pt__span *spans;
   size_t nspans, spans_cap;
+  /* late sender / receiver per pair of locations (pt__late rows in lt);
+   * rq_wait: receives of the window still waiting for a send that a
+   * selected location may make (ranks with a selected location in
+   * selranks, built on first use) */
+  int track_late, selranks_built;
+  pt__ktab lt, selranks;
+  uint64_t rq_wait;
   uint64_t last_time, end_eff;
   int finished, frozen, aggregated, any_event;
   uint32_t have;
@@ -223,17 +240,31 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
 #define PT_SUM_PEER_UNKNOWN (UINT64_MAX - 1)
 /* Apply `sign` (+1 / -1) times the summary's values to the rows. */
 int pt__stats_add_summary(pt_stats *s, const pt_summary *sum, int sign);
-/* Add (sign +1) or subtract (-1) the counters of every rl, pm and
- * call-site row of `src` (not the extremes). */
+/* Add (sign +1) or subtract (-1) the counters of every rl, pm, call-site
+ * and late row of `src` (not the extremes). */
 int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
 /* Whether an open MPI call may still learn its call site from a message
  * (the trace defines call sites and one has none yet). */
 int pt__stats_sites_pending(const pt_stats *s);
+/* State from summaries (PT_SUM_PENDING, PT_SUM_POSTED): an unmatched send
+ * of location loc, queued on its channel as message() would; an open
+ * receive request posted by a call entered at post. */
+int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
+                        uint64_t comm, int64_t tag, uint64_t time,
+                        uint64_t enter, int blocking);
+int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
+                          uint64_t time, uint64_t post);
+/* Whether the selection takes some locations of a process and not others
+ * (from the definitions). */
+int pt__stats_splits_process(const pt_stats *s);
+/* The location id that speaks for loc's process in the matrix. */
+uint64_t pt__stats_proc_loc(const pt_stats *s, uint64_t loc);
 /* Fold sent-message size extremes into the call-site row. */
 int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
                           uint64_t bmin, uint64_t bmax);
-/* Rebuild per-location totals and the pair matrix from the pm rows (for an
- * object made of summaries). */
+/* Rebuild per-location totals and the pair matrix from the pm rows, and
+ * with track_late its late times from the lt rows (for an object made of
+ * summaries). */
 int pt__stats_rows_from_pm(pt_stats *s);
 int pt__stats_selected(const pt_stats *s, uint64_t loc);
 uint64_t pt__stats_peer_loc(const pt_stats *s, int64_t peer);

@@ -199,19 +199,68 @@ static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
 
 static int cmp_pend(const void *a, const void *b) {
   const pt__pend *x = a, *y = b;
-  if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
+  if (x->src != y->src) return x->src < y->src ? -1 : 1;
   return x->ev.time < y->ev.time ? -1 : x->ev.time > y->ev.time;
+}
+
+static int cmp_late(const void *a, const void *b) {
+  const pt__late *x = a, *y = b;
+  if (x->k[0] != y->k[0]) return x->k[0] < y->k[0] ? -1 : 1;
+  return x->k[1] < y->k[1] ? -1 : x->k[1] > y->k[1];
+}
+
+/* The message state of location loc at t: the late-sender / receiver
+ * counters of its receives (lts sorted by receiving location), a marker
+ * with the receives still unmatched (of every location), its unmatched
+ * sends (ps sorted by location) and its open receive requests. */
+static int put_late(pt_aux_writer *aw, const pt_stats *s, uint64_t t,
+                    uint64_t loc, const pt__late *lts, size_t nlt,
+                    uint64_t nrecvq, const pt__pend *ps, size_t np) {
+  int rc = PT_OK;
+  for (size_t i = first_of(lts, nlt, sizeof *lts, offsetof(pt__late, k[0]), loc);
+       i < nlt && lts[i].k[0] == loc && rc == PT_OK; i++)
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_LATE, .ref = lts[i].k[1],
+                                   .count = lts[i].matched,
+                                   .incl_time = lts[i].ls,
+                                   .excl_time = lts[i].lr});
+  if (rc == PT_OK)
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_PENDING, .ref = PT_NONE,
+                                   .count = nrecvq});
+  for (size_t i = first_of(ps, np, sizeof *ps, offsetof(pt__pend, src), loc);
+       i < np && ps[i].src == loc && rc == PT_OK; i++)
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_PENDING,
+                                   .ref = (uint64_t)ps[i].ev.peer,
+                                   .count = ps[i].ev.comm,
+                                   .incl_time = ps[i].ev.time,
+                                   .excl_time = ps[i].enter,
+                                   .bytes_sent = (uint64_t)ps[i].ev.tag,
+                                   .bytes_recv = ps[i].blocking});
+  for (size_t i = 0; i < s->reqs.n && rc == PT_OK; i++) {
+    const pt__req *q = pt__kt_at(&s->reqs, i);
+    if (q->k[0] != loc || q->ev.kind != PT_EV_IRECV_REQUEST) continue;
+    rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                   .kind = PT_SUM_POSTED, .ref = q->k[1],
+                                   .incl_time = q->post,
+                                   .excl_time = q->ev.time});
+  }
+  return rc;
 }
 
 /* Emit the state at time t for every stream. */
 static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
                 pt_error *err) {
-  /* pending sends, by location then time */
+  /* pending sends, by location then time; receives waiting for a send */
   size_t np = 0;
+  uint64_t nrecvq = 0;
   for (size_t i = 0; i < s->chans.n; i++) {
     const pt__chan *c = pt__kt_at(&s->chans, i);
-    if (c->recvs) continue;
-    for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next) np++;
+    for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next) {
+      if (c->recvs) nrecvq++;
+      else np++;
+    }
   }
   pt__pend *ps = malloc((np ? np : 1) * sizeof *ps);
   if (!ps) return pt__err(err, PT_ENOMEM, "out of memory");
@@ -242,6 +291,16 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   }
   for (size_t i = 0; i < ncs; i++) css[i] = *(pt__cs *)pt__kt_at(&s->cs, i);
   qsort(css, ncs, sizeof *css, cmp_cs);
+  size_t nlt = s->lt.n;
+  pt__late *lts = malloc((nlt ? nlt : 1) * sizeof *lts);
+  if (!lts) {
+    free(ps);
+    free(ivs);
+    free(css);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < nlt; i++) lts[i] = *(pt__late *)pt__kt_at(&s->lt, i);
+  qsort(lts, nlt, sizeof *lts, cmp_late);
   int rc = PT_OK;
   for (size_t k = 0; k < nso && rc == PT_OK; k++) {
     for (size_t li = 0; li < so[k].nlocs && rc == PT_OK; li++) {
@@ -273,6 +332,8 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           rc = put_visits(so[k].sums, t, loc, s->iv_start, ivs, niv, s->spans,
                           s->nspans, cs_ok);
         if (rc == PT_OK) rc = put_callsites(so[k].sums, t, loc, css, ncs, L);
+        if (rc == PT_OK)
+          rc = put_late(so[k].sums, s, t, loc, lts, nlt, nrecvq, ps, np);
         for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
           const pt__pm *p = pt__kt_at(&s->pm, i);
           if (p->k[0] != loc) continue;
@@ -305,7 +366,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           rc = put_snap(so[k].snaps, t, loc, &ev);
         }
         for (size_t i = 0; i < np && rc == PT_OK; i++) {
-          if (ps[i].loc != loc) continue;
+          if (ps[i].src != loc) continue;
           from_copy(&ev, &ps[i].ev, loc);
           rc = put_snap(so[k].snaps, t, loc, &ev);
         }
@@ -323,6 +384,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   free(ps);
   free(ivs);
   free(css);
+  free(lts);
   if (rc < 0) return pt__err(err, rc, "writing the state at %" PRIu64 ": %s", t,
                              pt_strerror(rc));
   pt__stats_new_interval(s, t);
@@ -379,7 +441,10 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
   for (size_t i = 0; i < pt_reader_ndefs(r) && rc == PT_OK; i++)
     rc = pt_stats_def(s, pt_reader_def(r, i));
   if (rc == PT_OK) rc = pt__stats_freeze(s);
-  if (what & PT_STATS_SUMMARIES) pt__stats_track_visits(s);
+  if (what & PT_STATS_SUMMARIES) {
+    pt__stats_track_visits(s);
+    s->track_late = 1;
+  }
   for (size_t i = 0; i < nso && rc == PT_OK; i++) {
     const pt_stream_info *si = pt_reader_stream_info(r, i);
     so[i].stream = si->stream;
@@ -434,6 +499,7 @@ out:
 typedef struct tmark {
   uint64_t time, loc, depth, enters;
   int has_marker, has_visits, has_sites;
+  int has_late, late_ok; /* a PT_SUM_PENDING marker; with count 0 */
 } tmark;
 
 static int cmp_tmark(const void *a, const void *b) {
@@ -518,7 +584,42 @@ static int saved_sum(saved_state *a, const pt_summary *m) {
   return PT_OK;
 }
 
-/* Push the call stacks of a saved state; with sums, add its summaries. */
+/* unmatched sends by time, then location: the order a scan queued them */
+static int cmp_pending(const void *a, const void *b) {
+  const pt_summary *x = a, *y = b;
+  if (x->incl_time != y->incl_time) return x->incl_time < y->incl_time ? -1 : 1;
+  return x->location < y->location ? -1 : x->location > y->location;
+}
+
+/* The unmatched sends and open receive requests of a saved state (of the
+ * selected locations), queued in g as a scan up to its time left them. */
+static int push_messages(pt_stats *g, const saved_state *a) {
+  size_t n = 0;
+  for (size_t i = 0; i < a->nsm; i++)
+    n += a->sm[i].kind == PT_SUM_PENDING && a->sm[i].ref != PT_NONE;
+  pt_summary *p = malloc((n ? n : 1) * sizeof *p);
+  if (!p) return PT_ENOMEM;
+  n = 0;
+  int rc = PT_OK;
+  for (size_t i = 0; i < a->nsm && rc == PT_OK; i++) {
+    const pt_summary *m = &a->sm[i];
+    if (!pt__stats_selected(g, m->location)) continue;
+    if (m->kind == PT_SUM_PENDING && m->ref != PT_NONE) p[n++] = *m;
+    else if (m->kind == PT_SUM_POSTED)
+      rc = pt__stats_push_posted(g, m->location, m->ref, m->excl_time,
+                                 m->incl_time);
+  }
+  qsort(p, n, sizeof *p, cmp_pending);
+  for (size_t i = 0; i < n && rc == PT_OK; i++)
+    rc = pt__stats_push_send(g, p[i].location, (int64_t)p[i].ref, p[i].count,
+                             (int64_t)p[i].bytes_sent, p[i].incl_time,
+                             p[i].excl_time, p[i].bytes_recv != 0);
+  free(p);
+  return rc;
+}
+
+/* Push the call stacks of a saved state; with sums, add its summaries and,
+ * when g keeps late times, its message state. */
 static int push_state(pt_stats *g, const saved_state *a, int sums) {
   int rc = PT_OK;
   for (size_t i = 0; rc == PT_OK && i < a->nst; i++) {
@@ -529,12 +630,14 @@ static int push_state(pt_stats *g, const saved_state *a, int sums) {
   }
   for (size_t i = 0; sums && rc == PT_OK && i < a->nsm; i++)
     rc = pt__stats_add_summary(g, &a->sm[i], 1);
+  if (sums && rc == PT_OK && g->track_late) rc = push_messages(g, a);
   return rc;
 }
 
 /* Feed the events in [a, t) to g; with ahead, go on past t while an open
  * MPI call may still learn its call site (a full scan files the call
- * under the site it learns after t). */
+ * under the site it learns after t), and, when g keeps late times, while
+ * a receive before t waits for its send (a full scan matches it later). */
 static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
                 int ahead, uint64_t *nread) {
   if (t <= a) return PT_OK;
@@ -543,7 +646,9 @@ static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
   uint64_t past = 0;
   while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
     if (ev.time >= t) {
-      if (!ahead || (past++ % 64 == 0 && !pt__stats_sites_pending(g))) break;
+      if (!ahead || (past++ % 64 == 0 && !pt__stats_sites_pending(g) &&
+                     !(g->track_late && g->rq_wait)))
+        break;
     }
     (*nread)++;
     rc = pt_stats_event(g, &ev);
@@ -555,13 +660,14 @@ static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
  * use_s is 0).  Visits entered in [mm_lo, t) count for the extremes. */
 static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
                 int use_s, uint64_t s, const saved_state *st, uint64_t t,
-                uint64_t mm_lo, pt_stats **out, uint64_t *nread,
+                uint64_t mm_lo, int late, pt_stats **out, uint64_t *nread,
                 pt_error *err) {
   pt_stats *g = NULL;
   uint64_t lo = use_s ? s : 0;
   int rc = scan_obj(r, opts, end, lo, t, &g);
   if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
   g->mm_lo = mm_lo;
+  g->track_late = late;
   if (use_s) rc = push_state(g, st, 1);
   if (rc == PT_OK) rc = scan(r, g, lo, t, 1, nread);
   if (rc == PT_OK) rc = pt_stats_finish(g);
@@ -688,11 +794,12 @@ int pt_stats_window(pt_stats **out, const char *path,
     uint32_t what = pass ? PT_ITEM_SNAPSHOT : PT_ITEM_SUMMARY;
     while ((rc = pt_reader_aux_next(r, what, &it)) == PT_OK) {
       uint64_t t, loc;
-      int mark = 0, vis = 0;
+      int mark = 0, vis = 0, late = 0;
       if (pass == 0) {
         if (it.u.summary.ref != PT_NONE) continue;
         if (it.u.summary.kind == PT_SUM_VISITS) vis = 1;
         else if (it.u.summary.kind == PT_SUM_REGION) mark = 1;
+        else if (it.u.summary.kind == PT_SUM_PENDING) late = 1;
         else continue;
         t = it.u.summary.time;
         loc = it.u.summary.location;
@@ -712,8 +819,9 @@ int pt_stats_window(pt_stats **out, const char *path,
         tm = q;
       }
       tm[ntm++] = (tmark){t, loc, mark ? it.u.summary.count : 0,
-                          mark || vis ? 0 : 1, mark, vis,
-                          vis && it.u.summary.count == 1};
+                          mark || vis || late ? 0 : 1, mark, vis,
+                          vis && it.u.summary.count == 1, late,
+                          late && it.u.summary.count == 0};
     }
     if (rc != PT_END) goto fail;
   }
@@ -727,20 +835,24 @@ int pt_stats_window(pt_stats **out, const char *path,
   /* call-site records complete at a usable time (marker count 1 for
    * every selected location): the window needs them at its two states */
   uint8_t *usable_sites = malloc(ntm ? ntm : 1);
+  /* late times complete at a usable time: every selected location has a
+   * PT_SUM_PENDING marker saying no receive waited for its send */
+  uint8_t *usable_late = malloc(ntm ? ntm : 1);
   uint64_t *usable = malloc((ntm ? ntm : 1) * sizeof *usable);
-  if (!usable || !usable_sites) {
+  if (!usable || !usable_sites || !usable_late) {
     free(usable);
     free(usable_sites);
+    free(usable_late);
     rc = PT_ENOMEM;
     goto fail;
   }
   for (size_t i = 0; i < ntm;) {
     uint64_t t = tm[i].time;
     size_t good = 0;
-    int bad = 0, t_sites = 1;
+    int bad = 0, t_sites = 1, t_late = 1;
     while (i < ntm && tm[i].time == t) {
       uint64_t loc = tm[i].loc, depth = 0, enters = 0;
-      int marker = 0, vmarker = 0, smarker = 0;
+      int marker = 0, vmarker = 0, smarker = 0, lmarker = 0, lok = 0;
       for (; i < ntm && tm[i].time == t && tm[i].loc == loc; i++) {
         if (tm[i].has_marker) {
           marker++;
@@ -748,34 +860,50 @@ int pt_stats_window(pt_stats **out, const char *path,
         }
         vmarker += tm[i].has_visits;
         smarker += tm[i].has_sites;
+        lmarker += tm[i].has_late;
+        lok += tm[i].late_ok;
         enters += tm[i].enters;
       }
       if (marker && vmarker != 1) visits_ok = 0;
       if (marker && smarker != 1) t_sites = 0;
+      if (marker && (lmarker != 1 || lok != 1)) t_late = 0;
       if (marker == 1 && depth == enters) good++;
       else bad = 1;
     }
     if (!bad && good == nsel) {
       usable_sites[nu] = (uint8_t)t_sites;
+      usable_late[nu] = (uint8_t)t_late;
       usable[nu++] = t;
     }
   }
   if (!nu) {
     free(usable);
     free(usable_sites);
+    free(usable_late);
     rc = pt__err(err, PT_ENOTFOUND, "%s: no usable summaries", path);
     goto fail;
   }
   uint64_t to = o.to ? o.to : UINT64_MAX;
   uint64_t sa = 0, sb = 0;
-  int ua = 0, ub = 0, sa_sites = 1, sb_sites = 1;
+  int ua = 0, ub = 0, sa_sites = 1, sb_sites = 1, sa_late = 1, sb_late = 1;
   for (size_t i = 0; i < nu; i++) {
-    if (usable[i] <= o.from) sa = usable[i], ua = 1, sa_sites = usable_sites[i];
-    if (usable[i] <= to) sb = usable[i], ub = 1, sb_sites = usable_sites[i];
+    if (usable[i] <= o.from) {
+      sa = usable[i], ua = 1;
+      sa_sites = usable_sites[i], sa_late = usable_late[i];
+    }
+    if (usable[i] <= to) {
+      sb = usable[i], ub = 1;
+      sb_sites = usable_sites[i], sb_late = usable_late[i];
+    }
   }
   free(usable);
   free(usable_sites);
+  free(usable_late);
   int sites_ok = visits_ok && (!ua || sa_sites) && (!ub || sb_sites);
+  /* A scan of some threads of a process pairs their messages otherwise
+   * than the summaries (made of all locations) do. */
+  int late_ok = (!ua || sa_late) && (!ub || sb_late) &&
+                !pt__stats_splits_process(probe);
   /* the first summary time after from */
   uint64_t n1 = UINT64_MAX;
   for (size_t i = 0; i < ntm && n1 == UINT64_MAX; i++)
@@ -799,10 +927,11 @@ int pt_stats_window(pt_stats **out, const char *path,
   }
   if (rc != PT_END) goto fail;
   rc = PT_OK;
-  if ((rc = g_of(r, &o, end, ub, sb, &st_b, to, o.from, &gb, &nread, err)) < 0)
+  if ((rc = g_of(r, &o, end, ub, sb, &st_b, to, o.from, late_ok, &gb, &nread,
+                 err)) < 0)
     goto out;
-  if (o.from &&
-      (rc = g_of(r, &o, end, ua, sa, &st_a, o.from, 0, &ga, &nread, err)) < 0)
+  if (o.from && (rc = g_of(r, &o, end, ua, sa, &st_a, o.from, 0, late_ok, &ga,
+                           &nread, err)) < 0)
     goto out;
   /* per-visit extremes: gb has those of the visits entered in [from, to)
    * that were open at sb or entered after it; when a summary time lies
@@ -816,7 +945,8 @@ int pt_stats_window(pt_stats **out, const char *path,
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
   pt__stats_invalidate(gb);
   gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |
-             (sites_ok ? PT_STATS_HAVE_CALLSITES : 0);
+             (sites_ok ? PT_STATS_HAVE_CALLSITES : 0) |
+             (late_ok ? PT_STATS_HAVE_LATE : 0);
   gb->lo = o.from;
   gb->hi = to;
   gb->opts.from = o.from;

@@ -61,7 +61,9 @@ static const slot_info def_slot[PT_DSLOT__COUNT] = {
 #define TX_SUMMARY_KINDS(X)                                                \
   X(REGION, "region") X(MESSAGES, "messages") X(LABEL, "label")           \
   X(COLLECTIVE, "collective") X(IO, "io") X(VISITS, "visits")            \
-  X(SPAN, "span") X(CALLSITE, "callsite") X(CALLSITE_MSGS, "callsite_msgs")
+  X(SPAN, "span") X(CALLSITE, "callsite")                                \
+  X(CALLSITE_MSGS, "callsite_msgs") X(LATE, "late") X(PENDING, "pending")  \
+  X(POSTED, "posted")
 
 #define TX_SUMMARY_FIELDS(X)                                               \
   X(ref, "ref") X(count, "count") X(incl_time, "incl")                    \
