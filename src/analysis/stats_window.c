@@ -886,6 +886,11 @@ int pt_stats_window(pt_stats **out, const char *path,
   uint64_t to = o.to ? o.to : UINT64_MAX;
   uint64_t sa = 0, sb = 0;
   int ua = 0, ub = 0, sa_sites = 1, sb_sites = 1, sa_late = 1, sb_late = 1;
+  /* Past an edge t the scan reads on until the receives before t have
+   * met their sends: that ends by the first summary time >= t at which no
+   * receive waits; when that one has waiting receives (one may never be
+   * matched) the late times are left out rather than read to the end. */
+  int ahead_late = 1, seen_a = 0, seen_b = 0;
   for (size_t i = 0; i < nu; i++) {
     if (usable[i] <= o.from) {
       sa = usable[i], ua = 1;
@@ -895,6 +900,14 @@ int pt_stats_window(pt_stats **out, const char *path,
       sb = usable[i], ub = 1;
       sb_sites = usable_sites[i], sb_late = usable_late[i];
     }
+    if (o.from && usable[i] >= o.from && !seen_a) {
+      seen_a = 1;
+      ahead_late &= usable_late[i];
+    }
+    if (to != UINT64_MAX && usable[i] >= to && !seen_b) {
+      seen_b = 1;
+      ahead_late &= usable_late[i];
+    }
   }
   free(usable);
   free(usable_sites);
@@ -902,7 +915,7 @@ int pt_stats_window(pt_stats **out, const char *path,
   int sites_ok = visits_ok && (!ua || sa_sites) && (!ub || sb_sites);
   /* A scan of some threads of a process pairs their messages otherwise
    * than the summaries (made of all locations) do. */
-  int late_ok = (!ua || sa_late) && (!ub || sb_late) &&
+  int late_ok = (!ua || sa_late) && (!ub || sb_late) && ahead_late &&
                 !pt__stats_splits_process(probe);
   /* the first summary time after from */
   uint64_t n1 = UINT64_MAX;

@@ -160,6 +160,15 @@ ok rb_summarize "$PT" -q summarize --every 15 rb.ptf
   grep -q 'late sender/receiver need.*--no-summaries' rb1.out &&
   grep -q '^ *0 *1 .* - *-$' rb1.out &&
   t_pass window_late_waiting_receive || t_fail window_late_waiting_receive "$(cat rb1.out)"
+# a receive never matched: a window whose edge it precedes leaves the
+# late times out (instead of reading on to the end of the trace)
+sed -e '/^event 20 0/d' -e '/^event 22 0/d' -e '/^event 25 0/d' rb.txt >rc.txt
+ok rc_convert "$PT" -q convert rc.txt -o rc.ptf
+ok rc_summarize "$PT" -q summarize --every 15 rc.ptf
+"$PT" -q stats --from 2 --to 8 rc.ptf >rc1.out 2>&1 &&
+  grep -q 'from summaries (' rc1.out &&
+  grep -q 'late sender/receiver need.*--no-summaries' rc1.out &&
+  t_pass window_late_unmatched_receive || t_fail window_late_unmatched_receive "$(cat rc1.out)"
 # from 30 on the summaries have late times: 10 ticks late sender (the
 # receive entered at 40, its send at 50), as a full scan
 "$PT" -q stats --csv --require-summaries --from 30 --to 60 rb.ptf >rb2.csv 2>&1 &&
