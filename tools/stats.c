@@ -494,10 +494,9 @@ static void print_table(const ctx *c) {
            "sender/receiver need the window's events: --no-summaries, or "
            "paratrace summarize again)\n");
   else if (c->used_summaries && !sites)
-    printf("\n(from summaries: the messages of each MPI function and call "
-           "sites need the window's events: --no-summaries; the call sites "
-           "of MPI calls open at the window's summary times are not in "
-           "their snapshots)\n");
+    printf("\n(from summaries written by an earlier version: the messages "
+           "of each MPI function and call sites need the window's events: "
+           "--no-summaries, or paratrace summarize again)\n");
   if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries; a receive waited for its send at a "

@@ -473,7 +473,8 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     ended before t, once): the per-visit extremes of any window are
  *     computed from these (model.h);
  *   PT_SUM_CALLSITE and PT_SUM_CALLSITE_MSGS per MPI function and call
- *     site: the call-site table (model.h);
+ *     site, PT_SUM_CALL_OPEN per open MPI call: the call-site table
+ *     (model.h);
  *   PT_SUM_LATE per sending location, PT_SUM_PENDING (a marker and the
  *     unmatched sends) and PT_SUM_POSTED (open receive requests): late
  *     sender/receiver (model.h).

@@ -403,7 +403,11 @@ typedef enum pt_summary_kind {
   /* Not cumulative: an open receive request at t: ref = request, incl_time
    * = when the call that posted it (MPI_Irecv) was entered, excl_time =
    * the IRECV_REQUEST's time. */
-  PT_SUM_POSTED
+  PT_SUM_POSTED,
+  /* Not cumulative: the call site of an MPI call open at t: ref = call
+   * site, count = its depth in the call stack (0 = outermost), incl_time
+   * = its enter time, excl_time = the MPI region. */
+  PT_SUM_CALL_OPEN
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

@@ -545,6 +545,7 @@ static int push_L(pt_stats *s, pt__loc *L, uint64_t loc, uint64_t region,
   f->callsite = PT_NONE;
   f->row = row;
   f->is_mpi = r->is_mpi;
+  f->from_state = 0;
   f->in_rel = region != R && L->rel_depth > 0;
   if (region == R) L->rel_depth++;
   return PT_OK;
@@ -563,9 +564,22 @@ int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
   pt__loc *L = pt__stats_loc(s, loc);
   if (!L) return PT_ENOMEM;
   int rc = push_L(s, L, loc, region, enter);
+  if (rc == PT_OK) L->st[L->depth - 1].from_state = 1;
   if (rc == PT_OK && L->st[L->depth - 1].is_mpi)
     L->st[L->depth - 1].callsite = callsite;
   return rc;
+}
+
+int pt__stats_set_callsite(pt_stats *s, uint64_t loc, uint64_t depth,
+                           uint64_t region, uint64_t enter, uint64_t callsite) {
+  pt__loc *L = pt__kt_find(&s->locs, K(loc, 0, 0, 0));
+  if (!L || depth >= L->depth) return 0;
+  pt__frame *f = &L->st[depth];
+  if (!f->is_mpi || f->region != region || f->enter != enter ||
+      !pt__kt_find(&s->callsites, K(callsite, 0, 0, 0)))
+    return 0;
+  f->callsite = callsite;
+  return 1;
 }
 
 /* The call-site row of (region, callsite), through L's cache (rows of
@@ -938,8 +952,21 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
        * first message's): a window resumed from a snapshot must file the
        * call where a full scan does */
       if (msg && f->callsite == PT_NONE &&
-          pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0)))
+          pt__kt_find(&s->callsites, K(ev->ref, 0, 0, 0))) {
         f->callsite = ev->ref;
+        if (PT_UNLIKELY(f->from_state) && f->enter < s->lo) {
+          /* the summaries at lo counted the call, open, under no site:
+           * a full scan files it whole under the site it learns now */
+          uint64_t dt = s->lo - f->enter;
+          cs_rec *c = cs_row(s, L, f->region, PT_NONE);
+          if (!c) return PT_ENOMEM;
+          c->calls--;
+          c->time -= dt;
+          if (!(c = cs_row(s, L, f->region, ev->ref))) return PT_ENOMEM;
+          c->calls++;
+          c->time += dt;
+        }
+      }
       if (w) {
         /* mpiP's message sizes are what the call sent: the send of a
          * Sendrecv, the sent part of a collective; receives apart */

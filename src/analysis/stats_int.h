@@ -51,6 +51,7 @@ typedef struct pt__frame {
   uint32_t row; /* index of the (location, region) row; rows are never
                    deleted, so indices are stable */
   uint8_t in_rel, is_mpi;
+  uint8_t from_state; /* pushed from a summary time's state (pt__stats_push) */
 } pt__frame;
 
 #define PT__ROWCACHE 32
@@ -217,6 +218,11 @@ pt__loc *pt__stats_loc(pt_stats *s, uint64_t loc);
  * (state from a snapshot). */
 int pt__stats_push(pt_stats *s, uint64_t loc, uint64_t region,
                    uint64_t enter, uint64_t callsite);
+/* State from summaries (PT_SUM_CALL_OPEN): the call site of the open MPI
+ * call at `depth` (0 = outermost) of loc, if that frame is that region
+ * entered at `enter`.  Returns 1 when set. */
+int pt__stats_set_callsite(pt_stats *s, uint64_t loc, uint64_t depth,
+                           uint64_t region, uint64_t enter, uint64_t callsite);
 /* The call site an ENTER event names (attribute "callsite" with a defined
  * call site) or PT_NONE. */
 uint64_t pt__stats_enter_callsite(const pt_stats *s, const pt_event *ev);

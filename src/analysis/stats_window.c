@@ -317,20 +317,23 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
                                                  .excl_time = app});
         if (rc == PT_OK) rc = pt__stats_partial(s, loc, t, put_region, &c, &depth);
         const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){loc, 0, 0, 0});
-        /* an open call's site must be in the snapshot this run writes
-         * (as the attribute "callsite", which only a trace defining it
-         * has), and it must not change later: a call without a site yet
-         * may learn one from a message */
-        int cs_ok = 1;
-        for (size_t i = 0; L && i < L->depth; i++) {
-          const pt__frame *f = &L->st[i];
-          if (!f->is_mpi) continue;
-          if (f->callsite != PT_NONE && (!s->cs_attr || !so[k].snaps)) cs_ok = 0;
-          if (f->callsite == PT_NONE && s->callsites.n) cs_ok = 0;
-        }
+        /* The call-site records are complete (marker count 1): each open
+         * MPI call's site is kept (kind PT_SUM_CALL_OPEN), and a window
+         * scan that sees a call open here learn its site later moves the
+         * call's part before t to that site. */
         if (rc == PT_OK)
           rc = put_visits(so[k].sums, t, loc, s->iv_start, ivs, niv, s->spans,
-                          s->nspans, cs_ok);
+                          s->nspans, 1);
+        for (size_t i = 0; L && i < L->depth && rc == PT_OK; i++) {
+          const pt__frame *f = &L->st[i];
+          if (f->is_mpi && f->callsite != PT_NONE)
+            rc = put_sum(so[k].sums,
+                         &(pt_summary){.time = t, .location = loc,
+                                       .kind = PT_SUM_CALL_OPEN,
+                                       .ref = f->callsite, .count = i,
+                                       .incl_time = f->enter,
+                                       .excl_time = f->region});
+        }
         if (rc == PT_OK) rc = put_callsites(so[k].sums, t, loc, css, ncs, L);
         if (rc == PT_OK)
           rc = put_late(so[k].sums, s, t, loc, lts, nlt, nrecvq, ps, np);
@@ -628,8 +631,14 @@ static int push_state(pt_stats *g, const saved_state *a, int sums) {
       rc = pt__stats_push(g, sn->location, sn->event.ref, sn->event.time,
                           pt__stats_enter_callsite(g, &sn->event));
   }
-  for (size_t i = 0; sums && rc == PT_OK && i < a->nsm; i++)
-    rc = pt__stats_add_summary(g, &a->sm[i], 1);
+  for (size_t i = 0; rc == PT_OK && i < a->nsm; i++) {
+    const pt_summary *m = &a->sm[i];
+    if (m->kind == PT_SUM_CALL_OPEN && pt__stats_selected(g, m->location))
+      pt__stats_set_callsite(g, m->location, m->count, m->excl_time,
+                             m->incl_time, m->ref);
+    else if (sums)
+      rc = pt__stats_add_summary(g, m, 1);
+  }
   if (sums && rc == PT_OK && g->track_late) rc = push_messages(g, a);
   return rc;
 }
@@ -640,7 +649,7 @@ static int push_state(pt_stats *g, const saved_state *a, int sums) {
  * a receive before t waits for its send (a full scan matches it later). */
 static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
                 int ahead, uint64_t *nread) {
-  if (t <= a) return PT_OK;
+  if (t <= a && (!ahead || !pt__stats_sites_pending(g))) return PT_OK;
   int rc = pt_reader_seek(r, a);
   pt_event ev;
   uint64_t past = 0;
