@@ -2234,15 +2234,10 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (level > pt_rec_level()) level = pt_rec_level();
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
   LOCK();
-  if ((c->id == PT_MPI_ID_Comm_get_errhandler ||
-       c->id == PT_MPI_ID_Errhandler_get ||
-       c->id == PT_MPI_ID_Win_get_errhandler ||
-       c->id == PT_MPI_ID_File_get_errhandler) && ret == MPI_SUCCESS)
+  if (pt__mpi_errh[c->id] == PT_ERRH_GET && ret == MPI_SUCCESS)
     fatal_as_predefined(c->v[1]);
-  if ((c->id == PT_MPI_ID_Win_create || c->id == PT_MPI_ID_Win_allocate ||
-       c->id == PT_MPI_ID_Win_allocate_shared ||
-       c->id == PT_MPI_ID_Win_create_dynamic) &&
-      ret == MPI_SUCCESS && f->pos['w'][0] >= 0)
+  if (pt__mpi_errh[c->id] == PT_ERRH_NEW && ret == MPI_SUCCESS &&
+      f->pos['w'][0] >= 0)
     fatal_win_created(c->v[f->pos['w'][0]]);
   if (c->id == PT_MPI_ID_Finalize && g_app_region) {
     /* the program's own time ends where MPI_Finalize begins */
@@ -2409,18 +2404,7 @@ static void enable_all(void) {
                          !strcmp(n + l - 4, "_f2c"));
     /* disabled functions that keep request / communicator tables right
      * still pass through the recorder, without events */
-    int needed = g_fn[i].sem != PT_MS_NONE ||
-                 i == PT_MPI_ID_Comm_get_errhandler ||
-                 i == PT_MPI_ID_Errhandler_get ||
-                 i == PT_MPI_ID_Win_get_errhandler ||
-                 i == PT_MPI_ID_Comm_set_errhandler ||
-                 i == PT_MPI_ID_Errhandler_set ||
-                 i == PT_MPI_ID_Win_set_errhandler ||
-                 i == PT_MPI_ID_File_get_errhandler ||
-                 i == PT_MPI_ID_File_set_errhandler ||
-                 i == PT_MPI_ID_Win_create || i == PT_MPI_ID_Win_allocate ||
-                 i == PT_MPI_ID_Win_allocate_shared ||
-                 i == PT_MPI_ID_Win_create_dynamic ||
+    int needed = g_fn[i].sem != PT_MS_NONE || pt__mpi_errh[i] != PT_ERRH_NONE ||
                  strchr(pt__mpi_kinds[i], 'c') || strchr(pt__mpi_kinds[i], 'r');
     pt__mpi_on[i] = !conv && (g_fn[i].level != 255 || needed);
   }

@@ -91,11 +91,32 @@ uint64_t pt__mpi_now(void);
 extern int pt__mpi_multi;
 void pt__mpi_claim(pt__mpi_call *c);
 
-/* MPI_Comm_set_errhandler, MPI_Errhandler_set, MPI_Win_set_errhandler,
- * before the call (arguments seen): MPI_ERRORS_ARE_FATAL becomes the
- * recorder's handler where it installed one, which closes the trace
- * before aborting (a program restoring a saved handler, or setting
- * MPI_ERRORS_ARE_FATAL itself, keeps its trace). */
+/* The functions through which the recorder's own fatal-error handlers
+ * (which close the trace before aborting) stand in for
+ * MPI_ERRORS_ARE_FATAL: X(name, role) with role GET (the program asks for
+ * a handler: it is told MPI_ERRORS_ARE_FATAL), SET (the program sets one)
+ * or NEW (a window is created: it gets the recorder's handler).  These
+ * pass through the recorder even when their events are disabled. */
+#define PT_MPI_ERRH_LIST(X)                                                  \
+  X(Comm_get_errhandler, GET) X(Errhandler_get, GET)                         \
+  X(Win_get_errhandler, GET) X(File_get_errhandler, GET)                     \
+  X(Comm_set_errhandler, SET) X(Errhandler_set, SET)                         \
+  X(Win_set_errhandler, SET) X(File_set_errhandler, SET)                     \
+  X(Win_create, NEW) X(Win_allocate, NEW) X(Win_allocate_shared, NEW)        \
+  X(Win_create_dynamic, NEW)
+enum { PT_ERRH_NONE = 0, PT_ERRH_GET, PT_ERRH_SET, PT_ERRH_NEW };
+/* role by function id (a constant table: folded where the id is) */
+static const unsigned char pt__mpi_errh[PT_MPI_NFUNCS] = {
+#define PT_ERRH_ROW(name, role) [PT_MPI_ID_##name] = PT_ERRH_##role,
+    PT_MPI_ERRH_LIST(PT_ERRH_ROW)
+#undef PT_ERRH_ROW
+};
+
+/* A PT_ERRH_SET function, before the call (arguments seen):
+ * MPI_ERRORS_ARE_FATAL becomes the recorder's handler where it installed
+ * one, which closes the trace before aborting (a program restoring a
+ * saved handler, or setting MPI_ERRORS_ARE_FATAL itself, keeps its
+ * trace). */
 void pt__mpi_errhandler_in(pt__mpi_call *c);
 
 /* MPI_Init / MPI_Init_thread returned (provided: the thread level). */

@@ -82,9 +82,7 @@
     pt__mpi_call pt_c_;                                                       \
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
     PT_MPI_EACH(kinds, args)                                                  \
-    if (PT_IS(name, Comm_set_errhandler) || PT_IS(name, Errhandler_set) ||  \
-        PT_IS(name, Win_set_errhandler) ||                                    \
-        PT_IS(name, File_set_errhandler))                                     \
+    if (pt__mpi_errh[PT_MPI_ID_##name] == PT_ERRH_SET)                        \
       pt__mpi_errhandler_in(&pt_c_);                                          \
     /* MPI_Cancel neither completes nor starts its request: no claim, or   \
      * another thread's Wait / Test of it would pass over it */             \
