@@ -117,25 +117,16 @@ static void role_init(void) {
   }
   for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
-    int len = f && !pt__dcomm_label(l) ? 0 : -1, comm = -1;
+    int len = f && !pt__dcomm_label(l) ? pt__dumpi_fixed_args(l) : -1;
+    int comm = -1, off = 0;
+    /* the communicator's offset, when the call maps to events */
     for (unsigned k = 0; len >= 0 && k < f->nargs; k++) {
-      static const int8_t width[] = {[PT__DW_I32] = 4, [PT__DW_I64] = 8,
-                                     [PT__DW_H16] = 2, [PT__DW_U8] = 1,
-                                     [PT__DW_S8] = 1};
       unsigned w = pt__dumpi_atype_wire(f->args[k].type);
-      int wd = w < sizeof width ? width[w] : 0;
-      if (!wd || f->args[k].ca >= 0) {
-        len = -1;
-        break;
-      }
       if ((int)k == role_idx[l][R_comm] && f->sem != PT__DS_NONE) {
-        if (w != PT__DW_H16) {
-          len = -1;
-          break;
-        }
-        comm = len;
+        if (w != PT__DW_H16) len = -1;
+        comm = off;
       }
-      len += wd;
+      off += (int)pt__dumpi_wire_width(w);
     }
     fix_len[l] = (int16_t)len;
     fix_comm[l] = (int16_t)(len >= 0 ? comm : -1);

@@ -168,6 +168,15 @@ static inline pt__dumpi_wire pt__dumpi_atype_wire(unsigned atype) {
   return atype < PT__DA__COUNT ? (pt__dumpi_wire)pt__dumpi_atype_wire_tab[atype]
                                : PT__DW_I32;
 }
+/* Bytes of one value of a fixed-width wire encoding (PT__DW_I32 4, I64 8,
+ * H16 2, U8 / S8 1), 0 for the others (arrays, strings, statuses...). */
+static inline unsigned pt__dumpi_wire_width(unsigned wire) {
+  return wire == PT__DW_I32 ? 4 : wire == PT__DW_I64 ? 8 : wire == PT__DW_H16 ? 2
+         : wire == PT__DW_U8 || wire == PT__DW_S8 ? 1 : 0;
+}
+/* The argument bytes of a label whose arguments all have a fixed width
+ * and no condition, -1 for the other labels (and out of range). */
+int pt__dumpi_fixed_args(unsigned label);
 /* dumpi2ascii's annotation of a datatype id ("MPI_INT",
  * "user-defined-datatype"). */
 const char *pt__dumpi_datatype_name(int id);

@@ -499,13 +499,16 @@ static void fix_init(void) {
     const pt__dumpi_func *f = &funcs[l];
     int len = 0;
     for (unsigned k = 0; k < f->nargs && len >= 0; k++) {
-      unsigned w = pt__dumpi_atype_wire_tab[f->args[k].type];
-      int wd = w == PT__DW_I32 ? 4 : w == PT__DW_I64 ? 8 : w == PT__DW_H16 ? 2
-               : w == PT__DW_U8 || w == PT__DW_S8 ? 1 : 0;
-      len = wd && f->args[k].ca < 0 ? len + wd : -1;
+      unsigned wd = pt__dumpi_wire_width(pt__dumpi_atype_wire_tab[f->args[k].type]);
+      len = wd && f->args[k].ca < 0 ? len + (int)wd : -1;
     }
     fix_len[l] = (int16_t)len;
   }
+}
+
+int pt__dumpi_fixed_args(unsigned label) {
+  pthread_once(&fix_once, fix_init);
+  return label < PT__DUMPI_NFUNCS ? fix_len[label] : -1;
 }
 
 long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
