@@ -477,7 +477,8 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     (model.h);
  *   PT_SUM_LATE per sending location, PT_SUM_PENDING (a marker and the
  *     unmatched sends) and PT_SUM_POSTED (open receive requests): late
- *     sender/receiver (model.h).
+ *     sender/receiver; PT_SUM_APP_SPAN once at the last summary time: the
+ *     application time under MPI_Init..MPI_Finalize (model.h).
  * Snapshots at t hold, per location, the open regions (ENTER events with
  * their original times, outermost first), the unmatched sends (SEND /
  * ISEND events as recorded) and the open requests (ISEND not completed,

@@ -407,7 +407,12 @@ typedef enum pt_summary_kind {
   /* Not cumulative: the call site of an MPI call open at t: ref = call
    * site, count = its depth in the call stack (0 = outermost), incl_time
    * = its enter time, excl_time = the MPI region. */
-  PT_SUM_CALL_OPEN
+  PT_SUM_CALL_OPEN,
+  /* Once per location, at the last summary time: where its MPI program
+   * runs in the whole trace (mpiP's application time): count = 1 if it has
+   * an MPI_Init visit | 2 if an MPI_Finalize one, incl_time = the end of
+   * its first MPI_Init, excl_time = the start of its first MPI_Finalize. */
+  PT_SUM_APP_SPAN
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

@@ -1290,6 +1290,17 @@ int pt__stats_splits_process(const pt_stats *s) {
   return split;
 }
 
+int pt__stats_set_app_span(pt_stats *s, uint64_t loc, uint64_t flags,
+                           uint64_t init_end, uint64_t fin_start) {
+  pt__loc *L = pt__stats_loc(s, loc);
+  if (!L) return PT_ENOMEM;
+  L->has_init = (flags & 1) != 0;
+  L->init_end = L->has_init ? init_end : 0;
+  L->has_fin = (flags & 2) != 0;
+  L->fin_start = L->has_fin ? fin_start : 0;
+  return PT_OK;
+}
+
 uint64_t pt__stats_proc_loc(const pt_stats *s, uint64_t loc) {
   if (s->use_ranks && pt__kt_find(&s->loc2rank, K(loc, 0, 0, 0)))
     return pt__stats_peer_loc(s, (int64_t)pt__stats_rank_of(s, loc));

@@ -263,6 +263,10 @@ int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
 /* Whether the selection takes some locations of a process and not others
  * (from the definitions). */
 int pt__stats_splits_process(const pt_stats *s);
+/* State from summaries (PT_SUM_APP_SPAN): the end of loc's first MPI_Init
+ * and the start of its first MPI_Finalize (flags 1 and 2: known). */
+int pt__stats_set_app_span(pt_stats *s, uint64_t loc, uint64_t flags,
+                           uint64_t init_end, uint64_t fin_start);
 /* The location id that speaks for loc's process in the matrix. */
 uint64_t pt__stats_proc_loc(const pt_stats *s, uint64_t loc);
 /* Fold sent-message size extremes into the call-site row. */

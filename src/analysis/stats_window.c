@@ -459,7 +459,8 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
       rc = pt_aux_open(&so[i].snaps, path, si->stream, PT_ITEM_SNAPSHOT, err);
   }
   if (rc < 0) goto out;
-  uint64_t end = o.end, next = trace_start(r) + every;
+  uint64_t end = o.end, next = trace_start(r) + every, last_sum = 0;
+  int emitted = 0;
   pt_event ev;
   while ((rc = pt_reader_next(r, &ev)) == PT_OK) {
     if (PT_UNLIKELY(pt__interrupted())) {
@@ -468,6 +469,8 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
     }
     while (next <= ev.time && next <= end) {
       if ((rc = emit(s, so, nso, next, err)) < 0) goto out;
+      emitted = 1;
+      last_sum = next;
       next += every;
     }
     if ((rc = pt_stats_event(s, &ev)) < 0) {
@@ -480,6 +483,25 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
     goto out;
   }
   rc = PT_OK;
+  /* where each location's MPI program runs, known now for the whole trace
+   * (a window's application time under MPI_Init..MPI_Finalize) */
+  for (size_t i = 0; emitted && i < nso && rc == PT_OK; i++) {
+    for (size_t li = 0; so[i].sums && li < so[i].nlocs && rc == PT_OK; li++) {
+      const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){so[i].locs[li], 0, 0, 0});
+      rc = put_sum(so[i].sums,
+                   &(pt_summary){.time = last_sum, .location = so[i].locs[li],
+                                 .kind = PT_SUM_APP_SPAN,
+                                 .count = L ? (uint64_t)L->has_init |
+                                                  (uint64_t)L->has_fin << 1
+                                            : 0,
+                                 .incl_time = L && L->has_init ? L->init_end : 0,
+                                 .excl_time = L && L->has_fin ? L->fin_start : 0});
+    }
+  }
+  if (rc < 0) {
+    pt__err(err, rc, "writing the summaries: %s", pt_strerror(rc));
+    goto out;
+  }
   for (size_t i = 0; i < nso && rc == PT_OK; i++) {
     if (so[i].sums) rc = pt_aux_close(so[i].sums, err);
     so[i].sums = NULL;
@@ -776,15 +798,10 @@ int pt_stats_window(pt_stats **out, const char *path,
     rc = pt_stats_def(probe, pt_reader_def(r, i));
   if (rc == PT_OK) rc = pt__stats_freeze(probe);
   if (rc < 0) goto fail;
-  /* without a program region, the application time of a trace with
-   * MPI_Init runs from the end of MPI_Init, which summaries do not hold */
-  if (pt__stats_program_region(probe) == PT_NONE &&
-      pt__stats_has_init_region(probe)) {
-    rc = pt__err(err, PT_ENOTFOUND,
-                 "%s: MPI_Init without a program region: the application "
-                 "time needs a full scan", path);
-    goto fail;
-  }
+  /* the application time of a trace with MPI_Init runs from its end to
+   * the start of MPI_Finalize (without a program region, or in a window
+   * where it has no visit): per location from PT_SUM_APP_SPAN */
+  int need_span = pt__stats_has_init_region(probe);
   /* locations that must have summaries: the selected ones stored in a
    * stream (a defined location without events has none) */
   size_t nsel = 0;
@@ -798,12 +815,22 @@ int pt_stats_window(pt_stats **out, const char *path,
   if (unknown) nsel = probe->locs.n;
   /* marker summaries and snapshot enter counts per (time, location) */
   pt_item it;
+  size_t nspan = 0;
   for (int pass = 0; pass < 2; pass++) {
     pt_reader_aux_rewind(r);
     uint32_t what = pass ? PT_ITEM_SNAPSHOT : PT_ITEM_SUMMARY;
     while ((rc = pt_reader_aux_next(r, what, &it)) == PT_OK) {
       uint64_t t, loc;
       int mark = 0, vis = 0, late = 0;
+      if (pass == 0 && it.u.summary.kind == PT_SUM_APP_SPAN) {
+        const pt_summary *m = &it.u.summary;
+        if (!pt__stats_selected(probe, m->location)) continue;
+        if ((rc = pt__stats_set_app_span(probe, m->location, m->count,
+                                         m->incl_time, m->excl_time)) < 0)
+          goto fail;
+        nspan++;
+        continue;
+      }
       if (pass == 0) {
         if (it.u.summary.ref != PT_NONE) continue;
         if (it.u.summary.kind == PT_SUM_VISITS) vis = 1;
@@ -835,6 +862,13 @@ int pt_stats_window(pt_stats **out, const char *path,
     if (rc != PT_END) goto fail;
   }
   rc = PT_OK;
+  if (need_span && nspan < nsel) {
+    rc = pt__err(err, PT_ENOTFOUND,
+                 "%s: MPI_Init without a program region, and summaries "
+                 "without where MPI_Init ends (written by an earlier "
+                 "version): the application time needs a full scan", path);
+    goto fail;
+  }
   if (ntm) qsort(tm, ntm, sizeof *tm, cmp_tmark);
   /* merge entries of one (time, location); a time is usable when every
    * selected location has a marker whose depth equals its snapshot's
@@ -965,6 +999,14 @@ int pt_stats_window(pt_stats **out, const char *path,
   }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
+  for (size_t i = 0; need_span && i < probe->locs.n; i++) {
+    const pt__loc *L = pt__kt_at(&probe->locs, i);
+    if ((rc = pt__stats_set_app_span(gb, L->k[0],
+                                     (uint64_t)L->has_init |
+                                         (uint64_t)L->has_fin << 1,
+                                     L->init_end, L->fin_start)) < 0)
+      goto fail;
+  }
   pt__stats_invalidate(gb);
   gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |
              (sites_ok ? PT_STATS_HAVE_CALLSITES : 0) |

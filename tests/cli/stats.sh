@@ -282,8 +282,9 @@ grep -q '^MPI_Init  *2  *[0-9.e-]*  *-  *-  ' mp.out &&
   awk '/^Inside/ {on = 1; next} on && NF > 2 && $1 != "type" {print $2}' >mpr.order
 [ "$(tr '\n' ' ' <mpr.order)" = "inner MPI_Sendrecv a_inner recv send " ] &&
   t_pass mp_relative_sorted || t_fail mp_relative_sorted "$(tr '\n' ' ' <mpr.order)"
-# windows from summaries equal a full scan with the program region; without
-# it the application time needs the events (the window scans)
+# windows from summaries equal a full scan with the program region and
+# without it (MPI_Init..MPI_Finalize per location, from the summaries'
+# app_span records)
 ok mp_ptf "$PT" -q convert mp.txt -o mp.ptf
 ok mi_ptf "$PT" -q convert mi.txt -o mi.ptf
 ok mp_summarize "$PT" -q summarize --every 300 mp.ptf
@@ -302,9 +303,16 @@ for w in "--from 500 --to 1105" "--from 1205 --to 2005" "--from 1000"; do
   done
   grep -q ',1$' mp.fast.csv && t_pass "mp window $w from summaries" ||
     t_fail "mp window $w from summaries" "$(grep '^totals' mp.fast.csv)"
+  grep -q 'init_finalize,,1$' mi.fast.csv && t_pass "mi window $w from summaries" ||
+    t_fail "mi window $w from summaries" "$(grep '^totals' mi.fast.csv)"
 done
+# summaries of an earlier version (no app_span records): the window scans
+"$PT" -q convert mi.ptf -o mi_sum.txt &&
+  grep -v '^summary .* app_span ' mi_sum.txt >mi_old.txt &&
+  "$PT" -q convert mi_old.txt -o mi_old.ptf && grep -q ' app_span ' mi_sum.txt &&
+  t_pass mi_old_summaries || t_fail mi_old_summaries "$(head -3 mi_sum.txt)"
 fails_cleanly mi_require_summaries 1 'MPI_Init' \
-  "$PT" stats --require-summaries --from 500 --to 1105 mi.ptf
+  "$PT" stats --require-summaries --from 500 --to 1105 mi_old.ptf
 # call sites (attribute "callsite" on the MPI calls' enters) and message
 # sizes from summaries: MPI calls open across summary times, two sites of
 # one function, sizes varying
