@@ -56,7 +56,8 @@ fi
 # ---- every test vector, every output mode ---------------------------------
 if [ -d "$TD" ]; then
   i=0
-  for src in "$TD"/dumpi/*/*.meta "$TD"/otf/*/trace/*.otf "$TD"/picl/*.trf; do
+  for src in "$TD"/dumpi/*/*.meta "$TD"/otf/*/trace/*.otf "$TD"/picl/*.trf \
+             "$TD"/otf2/*/trace/*.otf2; do
     [ -e "$src" ] || continue
     i=$((i + 1))
     for mode in table csv json; do
@@ -80,6 +81,21 @@ if [ -d "$TD" ]; then
         "$PT" -q check "sl$i.ptf" >"sl$i.out" 2>&1 && t_pass "vector$i-slice-check" ||
           t_fail "vector$i-slice-check" "$(tail -2 "sl$i.out")"
       fi
+    fi
+    # as a summarized archive: a window from summaries equals a full scan
+    if [ $# -eq 2 ] && [ $2 -gt $1 ] &&
+       "$PT" -q convert "$src" -o "vs$i.ptf" >/dev/null 2>&1 &&
+       "$PT" -q summarize --every $((($2 - $1) / 7 + 1)) "vs$i.ptf" >/dev/null 2>&1; then
+      f=$(($1 + ($2 - $1) / 5)) t=$(($1 + 3 * ($2 - $1) / 5))
+      if "$PT" -q stats --csv --require-summaries --from $f --to $t "vs$i.ptf" >vs$i.fast 2>&1 &&
+         "$PT" -q stats --csv --no-summaries --from $f --to $t "vs$i.ptf" >vs$i.full 2>&1 &&
+         [ "$(grep -v '^totals' vs$i.fast)" = "$(grep -v '^totals' vs$i.full)" ]; then
+        t_pass "vector$i-window-from-summaries"
+      else
+        t_fail "vector$i-window-from-summaries" "$(basename "$src"): $(diff vs$i.fast vs$i.full | head -4)"
+      fi
+    else
+      t_fail "vector$i-summarize" "$(basename "$src")"
     fi
   done
 else
