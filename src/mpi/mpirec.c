@@ -347,6 +347,11 @@ typedef struct comm_info {
   uint64_t hash, seq; /* of its members (g_comm_seq), its number there */
   int rank, size, inter, rsize;
   int *world;  /* comm rank -> COMM_WORLD rank (remote group if inter) */
+  /* its topology's neighbours, asked at the first neighbourhood
+   * collective (nbr_known; see neighbours()): counts, and for a Cartesian
+   * one (nbr_cart) the 2 * ndims neighbours */
+  int nbr_known, nbr_cart, nbr_in, nbr_out;
+  int *nbr;
 } comm_info;
 
 /* g_comms: handle -> comm_info.  g_comm_seq: members' hash -> how many
@@ -553,6 +558,7 @@ static void comm_forget(int64_t handle) {
   if (ci && ci->id != 2 && ci->id != 3) {
     seq_give(ci->hash, ci->seq);
     free(ci->world);
+    free(ci->nbr);
     free(ci);
     hdel(&g_comms, (uintptr_t)handle);
   }
@@ -988,25 +994,9 @@ typedef struct coll_shape {
   const char *kinds;    /* the function's argument kinds */
 } coll_shape;
 
-/* Neighbour counts of a communicator with a topology. */
-static void degrees(MPI_Comm cm, int rank, int64_t *indeg, int64_t *outdeg) {
-  int topo = MPI_UNDEFINED, in = 0, out = 0, w;
-  PMPI_Topo_test(cm, &topo);
-  if (topo == MPI_CART) {
-    int nd = 0;
-    PMPI_Cartdim_get(cm, &nd);
-    in = out = 2 * nd;
-  } else if (topo == MPI_GRAPH) {
-    PMPI_Graph_neighbors_count(cm, rank, &in);
-    out = in;
-  } else if (topo == MPI_DIST_GRAPH) {
-    PMPI_Dist_graph_neighbors_count(cm, &in, &out, &w);
-  }
-  *indeg = in;
-  *outdeg = out;
-}
+static int nbr_load(comm_info *ci, MPI_Comm cm);
 
-static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
+static coll_shape shape_of(const pt__mpi_call *c, comm_info *ci) {
   coll_shape sh = {.op = g_fn[c->id].coll};
   int64_t root = ARG('k', 0) >= 0 ? VAL('k', 0) : -1;
   sh.is_root = ci && !ci->inter ? ci->rank == root : root == MPI_ROOT;
@@ -1020,9 +1010,11 @@ static coll_shape shape_of(const pt__mpi_call *c, const comm_info *ci) {
   if (ci && ci->inter &&
       (sh.op == PT_COLL_REDUCE_SCATTER || sh.op == PT_COLL_REDUCE_SCATTER_BLOCK))
     sh.sendn = sh.recvn = ci->size;
-  if (sh.op >= PT_COLL_NEIGHBOR_ALLGATHER && sh.op <= PT_COLL_NEIGHBOR_ALLTOALLW)
-    degrees((MPI_Comm)(intptr_t)VAL('C', 0), ci ? ci->rank : 0, &sh.recvn,
-            &sh.sendn);
+  if (sh.op >= PT_COLL_NEIGHBOR_ALLGATHER && sh.op <= PT_COLL_NEIGHBOR_ALLTOALLW) {
+    int known = ci && nbr_load(ci, (MPI_Comm)(intptr_t)VAL('C', 0));
+    sh.recvn = known ? ci->nbr_in : 0;
+    sh.sendn = known ? ci->nbr_out : 0;
+  }
   sh.second_b = ARG('b', 1) >= 0 ? ARG('b', 1) : 99;
   sh.kinds = pt__mpi_kinds[c->id];
   return sh;
@@ -1162,24 +1154,43 @@ static uint64_t nbr_side(const int *nb, int n, int count, const int *counts,
   return s;
 }
 
-/* Bytes a neighbourhood collective sends and receives at this rank, real
- * neighbours only. */
-static void nbr_bytes(const pt__mpi_call *c, const comm_info *ci,
-                      const coll_shape *sh, uint64_t *sent, uint64_t *recvd) {
+/* The neighbours of ci (communicator cm), asked once: 1 when known. */
+static int nbr_load(comm_info *ci, MPI_Comm cm) {
+  if (ci->nbr_known) return 1;
   /* a Cartesian communicator's neighbours on the stack (32 dimensions);
    * more only in a program nobody writes, then on the heap */
   int buf[64], *nb = buf, nin = 0, nout = 0, cart = 0;
-  MPI_Comm cm = (MPI_Comm)(intptr_t)VAL('C', 0);
-  int me = ci ? ci->rank : 0;
-  neighbours(cm, me, buf, 64, &cart, &nin, &nout);
+  neighbours(cm, ci->rank, buf, 64, &cart, &nin, &nout);
   if (cart && nin < 0) {
     int cap = -1 - nout;
     nb = malloc(sizeof *nb * (size_t)cap);
-    if (!nb) return;
-    neighbours(cm, me, nb, cap, &cart, &nin, &nout);
+    if (!nb) return 0;
+    neighbours(cm, ci->rank, nb, cap, &cart, &nin, &nout);
     if (nin < 0) nin = nout = 0;
   }
-  const int *in = cart ? nb : NULL, *out = in;
+  if (cart && nin > 0) {
+    ci->nbr = malloc(sizeof *ci->nbr * (size_t)nin);
+    if (!ci->nbr) {
+      if (nb != buf) free(nb);
+      return 0;
+    }
+    memcpy(ci->nbr, nb, sizeof *nb * (size_t)nin);
+  }
+  if (nb != buf) free(nb);
+  ci->nbr_cart = cart;
+  ci->nbr_in = nin;
+  ci->nbr_out = nout;
+  ci->nbr_known = 1;
+  return 1;
+}
+
+/* Bytes a neighbourhood collective sends and receives at this rank, real
+ * neighbours only. */
+static void nbr_bytes(const pt__mpi_call *c, comm_info *ci,
+                      const coll_shape *sh, uint64_t *sent, uint64_t *recvd) {
+  if (!ci || !nbr_load(ci, (MPI_Comm)(intptr_t)VAL('C', 0))) return;
+  int nin = ci->nbr_in, nout = ci->nbr_out;
+  const int *in = ci->nbr_cart ? ci->nbr : NULL, *out = in;
   int N0 = ARG('n', 0), N1 = ARG('n', 1), D0 = ARG('D', 0), D1 = ARG('D', 1);
   const int *A0 = (const int *)(intptr_t)VAL('a', 0);
   int n0 = N0 >= 0 ? (int)c->v[N0] : 0, n1 = N1 >= 0 ? (int)c->v[N1] : 0;
@@ -1207,7 +1218,6 @@ static void nbr_bytes(const pt__mpi_call *c, const comm_info *ci,
     default:
       break;
   }
-  if (nb != buf) free(nb);
 }
 
 /* How many ints argument j ('a') of this call holds (0: a scalar). */
@@ -1732,7 +1742,7 @@ static const MPI_Status *status_arg(const pt__mpi_call *c, int q) {
   return (const MPI_Status *)(intptr_t)c->v[s] + q;
 }
 
-static void coll_bytes(const pt__mpi_call *c, const comm_info *ci,
+static void coll_bytes(const pt__mpi_call *c, comm_info *ci,
                        uint64_t *sent, uint64_t *recvd) {
   coll_shape sh = shape_of(c, ci);
   int N0 = ARG('n', 0), N1 = ARG('n', 1), D0 = ARG('D', 0), D1 = ARG('D', 1);
