@@ -39,9 +39,9 @@ static const char help[] =
     "only; the result equals a full scan.  Summaries hold the profile with\n"
     "per-visit min/max, the MPI call sites and message sizes, per-location\n"
     "message totals, the pair matrix with late sender/receiver (when no\n"
-    "receive waited for its send at the summary times used); --by and\n"
-    "--relative-to need a full scan (implied by them; --no-summaries\n"
-    "forces one).\n"
+    "receive waited for its send at the summary times used or at the\n"
+    "first one after each edge); --by and --relative-to need a full scan\n"
+    "(implied by them; --no-summaries forces one).\n"
     "\n"
     "options:\n"
     "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
@@ -500,8 +500,9 @@ static void print_table(const ctx *c) {
   if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries; a receive waited for its send at a "
-           "summary time used, the summaries predate late times, or the "
-           "selection splits a process)\n");
+           "summary time the window starts from or at the first one after "
+           "an edge, the summaries predate late times, or the selection "
+           "splits a process)\n");
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */

@@ -268,9 +268,9 @@ typedef struct pt_stats_opts {
 enum {
   PT_STATS_HAVE_PROFILE = 1, /* counts, incl/excl totals, per location,
                                 matrix count/bytes by pair, app/MPI time */
-  PT_STATS_HAVE_DETAIL = 2,  /* call sites, message sizes, late
-                                sender/receiver, matrix by tag or comm,
-                                relative statistics */
+  PT_STATS_HAVE_DETAIL = 2,  /* call sites, message sizes, matrix by
+                                tag or comm, relative statistics (a
+                                scan of the events) */
   PT_STATS_HAVE_VISITS = 4,  /* per-visit min/max (visit_min, visit_max) */
   PT_STATS_HAVE_CALLSITES = 8, /* the call-site table (pt_stats_callsite) */
   PT_STATS_HAVE_LATE = 16 /* the matrix's late_sender, late_receiver and
@@ -329,7 +329,7 @@ typedef struct pt_stats_message_row {
   uint64_t sender, receiver; /* location ids (see above) */
   int64_t key;
   uint64_t count, bytes;     /* sends in W */
-  uint64_t late_sender, late_receiver; /* ticks; DETAIL only */
+  uint64_t late_sender, late_receiver; /* ticks; LATE only */
   uint64_t matched;          /* messages whose late times were measured */
 } pt_stats_message_row;
 
@@ -499,9 +499,10 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * summaries have visit records (PT_SUM_VISITS markers; then the events
  * from `from` to the first summary time after it are read too) and
  * PT_STATS_HAVE_CALLSITES when they have call-site records (marker count
- * 1), PT_STATS_HAVE_LATE when they have late records and no receive
- * waited for its send at the two summary times used (PT_SUM_PENDING
- * marker count 0) and the selection does not split a process, and
+ * 1), PT_STATS_HAVE_LATE when they have late records, no receive
+ * waited for its send (PT_SUM_PENDING marker count 0) at the two summary
+ * times used nor at the first summary time at or after each edge, and the
+ * selection does not split a process, and
  * equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the

@@ -393,12 +393,14 @@ typedef enum pt_summary_kind {
    * matrix). */
   PT_SUM_LATE,
   /* Not cumulative: the unmatched sends at t.  ref = PT_NONE: a marker,
-   * count = receives (of any location) no send had matched at t (the
-   * PT_SUM_LATE records at t are complete when 0).  Otherwise one send of
+   * count = receives (of any location, from a rank the trace has) no send
+   * had matched at t (the PT_SUM_LATE records at t are complete when 0).
+   * Otherwise one send of
    * this location: ref = peer as recorded (int64 bits), count =
    * communicator, bytes_sent = tag (int64 bits), incl_time = the send's
    * time, excl_time = when the call that sent it was entered, bytes_recv =
-   * 1 for a blocking send (SEND), 0 for ISEND. */
+   * (1 for a blocking send (SEND), 0 for ISEND) | its position in its
+   * channel's queue << 1 (0 = the oldest). */
   PT_SUM_PENDING,
   /* Not cumulative: an open receive request at t: ref = request, incl_time
    * = when the call that posted it (MPI_Irecv) was entered, excl_time =

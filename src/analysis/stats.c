@@ -742,6 +742,7 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
  * a selected location (with track_late: a window from summaries reads on
  * until its receives are matched). */
 static int recv_waits(pt_stats *s, uint64_t sender) {
+  if (!pt__stats_rank_exists(s, sender)) return 0;
   if (!s->sel) return 1;
   if (!s->selranks_built) {
     for (size_t i = 0; i < s->opts.nlocations; i++)
@@ -1269,6 +1270,13 @@ int pt__stats_rows_from_pm(pt_stats *s) {
     m->lr += l->lr;
   }
   return PT_OK;
+}
+
+int pt__stats_rank_exists(const pt_stats *s, uint64_t rank) {
+  if (s->use_ranks) return pt__kt_find(&s->rank2loc, K(rank, 0, 0, 0)) != NULL;
+  /* peers are location ids; a trace without location definitions may
+   * still have a location of any id */
+  return !s->locdefs.n || pt__kt_find(&s->locdefs, K(rank, 0, 0, 0)) != NULL;
 }
 
 int pt__stats_splits_process(const pt_stats *s) {

@@ -117,6 +117,7 @@ typedef struct pt__pend {
   uint8_t blocking, in_w, used;
   uint8_t waits; /* a queued receive counted in rq_wait */
   uint32_t next;
+  uint32_t qpos; /* summarizing: its position in its channel's queue */
 } pt__pend;
 
 /* (receiving location, sending location): matched messages received in
@@ -260,6 +261,9 @@ int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
                         uint64_t enter, int blocking);
 int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
                           uint64_t time, uint64_t post);
+/* Whether some location of the trace speaks for `rank` in messages (a
+ * receive from another rank never meets its send). */
+int pt__stats_rank_exists(const pt_stats *s, uint64_t rank);
 /* Whether the selection takes some locations of a process and not others
  * (from the definitions). */
 int pt__stats_splits_process(const pt_stats *s);

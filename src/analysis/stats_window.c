@@ -197,10 +197,21 @@ static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
   return rc;
 }
 
+/* unmatched sends by process (snapshots: a thread's under its process's
+ * first location, as before), then time, then queue position */
 static int cmp_pend(const void *a, const void *b) {
   const pt__pend *x = a, *y = b;
+  if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
+  if (x->ev.time != y->ev.time) return x->ev.time < y->ev.time ? -1 : 1;
+  return x->qpos < y->qpos ? -1 : x->qpos > y->qpos;
+}
+
+/* the same by sending location (PT_SUM_PENDING) */
+static int cmp_pend_src(const void *a, const void *b) {
+  const pt__pend *x = a, *y = b;
   if (x->src != y->src) return x->src < y->src ? -1 : 1;
-  return x->ev.time < y->ev.time ? -1 : x->ev.time > y->ev.time;
+  if (x->ev.time != y->ev.time) return x->ev.time < y->ev.time ? -1 : 1;
+  return x->qpos < y->qpos ? -1 : x->qpos > y->qpos;
 }
 
 static int cmp_late(const void *a, const void *b) {
@@ -212,7 +223,8 @@ static int cmp_late(const void *a, const void *b) {
 /* The message state of location loc at t: the late-sender / receiver
  * counters of its receives (lts sorted by receiving location), a marker
  * with the receives still unmatched (of every location), its unmatched
- * sends (ps sorted by location) and its open receive requests. */
+ * sends (ps sorted by sending location) with their queue positions and
+ * its open receive requests. */
 static int put_late(pt_aux_writer *aw, const pt_stats *s, uint64_t t,
                     uint64_t loc, const pt__late *lts, size_t nlt,
                     uint64_t nrecvq, const pt__pend *ps, size_t np) {
@@ -237,7 +249,8 @@ static int put_late(pt_aux_writer *aw, const pt_stats *s, uint64_t t,
                                    .incl_time = ps[i].ev.time,
                                    .excl_time = ps[i].enter,
                                    .bytes_sent = (uint64_t)ps[i].ev.tag,
-                                   .bytes_recv = ps[i].blocking});
+                                   .bytes_recv = ps[i].blocking |
+                                                 (uint64_t)ps[i].qpos << 1});
   for (size_t i = 0; i < s->reqs.n && rc == PT_OK; i++) {
     const pt__req *q = pt__kt_at(&s->reqs, i);
     if (q->k[0] != loc || q->ev.kind != PT_EV_IRECV_REQUEST) continue;
@@ -252,26 +265,36 @@ static int put_late(pt_aux_writer *aw, const pt_stats *s, uint64_t t,
 /* Emit the state at time t for every stream. */
 static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
                 pt_error *err) {
-  /* pending sends, by location then time; receives waiting for a send */
+  /* pending sends, with their positions in their channels' queues;
+   * receives waiting for a send that some location of the trace can make
+   * (one from a rank the trace does not have never meets one) */
   size_t np = 0;
   uint64_t nrecvq = 0;
   for (size_t i = 0; i < s->chans.n; i++) {
     const pt__chan *c = pt__kt_at(&s->chans, i);
+    int live = !c->recvs || pt__stats_rank_exists(s, c->k[0]);
     for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next) {
-      if (c->recvs) nrecvq++;
+      if (c->recvs) nrecvq += (uint64_t)live;
       else np++;
     }
   }
-  pt__pend *ps = malloc((np ? np : 1) * sizeof *ps);
+  pt__pend *ps = malloc((np ? 2 * np : 1) * sizeof *ps);
   if (!ps) return pt__err(err, PT_ENOMEM, "out of memory");
   np = 0;
   for (size_t i = 0; i < s->chans.n; i++) {
     const pt__chan *c = pt__kt_at(&s->chans, i);
     if (c->recvs) continue;
-    for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next)
-      ps[np++] = s->pends[j];
+    uint32_t pos = 0;
+    for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next) {
+      ps[np] = s->pends[j];
+      ps[np++].qpos = pos++;
+    }
   }
+  /* by process for the snapshots, by sending location for the summaries */
+  pt__pend *pss = ps + np;
+  if (np) memcpy(pss, ps, np * sizeof *ps);
   qsort(ps, np, sizeof *ps, cmp_pend);
+  qsort(pss, np, sizeof *pss, cmp_pend_src);
   /* the interval's visit extremes, by location */
   size_t niv = s->iv.n;
   pt__iv *ivs = malloc((niv ? niv : 1) * sizeof *ivs);
@@ -336,7 +359,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
         }
         if (rc == PT_OK) rc = put_callsites(so[k].sums, t, loc, css, ncs, L);
         if (rc == PT_OK)
-          rc = put_late(so[k].sums, s, t, loc, lts, nlt, nrecvq, ps, np);
+          rc = put_late(so[k].sums, s, t, loc, lts, nlt, nrecvq, pss, np);
         for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
           const pt__pm *p = pt__kt_at(&s->pm, i);
           if (p->k[0] != loc) continue;
@@ -369,7 +392,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           rc = put_snap(so[k].snaps, t, loc, &ev);
         }
         for (size_t i = 0; i < np && rc == PT_OK; i++) {
-          if (ps[i].src != loc) continue;
+          if (ps[i].loc != loc) continue;
           from_copy(&ev, &ps[i].ev, loc);
           rc = put_snap(so[k].snaps, t, loc, &ev);
         }
@@ -609,11 +632,14 @@ static int saved_sum(saved_state *a, const pt_summary *m) {
   return PT_OK;
 }
 
-/* unmatched sends by time, then location: the order a scan queued them */
+/* unmatched sends by their positions in their channels' queues (then a
+ * total order): each channel's in the order a scan queued them */
 static int cmp_pending(const void *a, const void *b) {
   const pt_summary *x = a, *y = b;
-  if (x->incl_time != y->incl_time) return x->incl_time < y->incl_time ? -1 : 1;
-  return x->location < y->location ? -1 : x->location > y->location;
+  uint64_t px = x->bytes_recv >> 1, py = y->bytes_recv >> 1;
+  if (px != py) return px < py ? -1 : 1;
+  if (x->location != y->location) return x->location < y->location ? -1 : 1;
+  return x->incl_time < y->incl_time ? -1 : x->incl_time > y->incl_time;
 }
 
 /* The unmatched sends and open receive requests of a saved state (of the
@@ -638,7 +664,7 @@ static int push_messages(pt_stats *g, const saved_state *a) {
   for (size_t i = 0; i < n && rc == PT_OK; i++)
     rc = pt__stats_push_send(g, p[i].location, (int64_t)p[i].ref, p[i].count,
                              (int64_t)p[i].bytes_sent, p[i].incl_time,
-                             p[i].excl_time, p[i].bytes_recv != 0);
+                             p[i].excl_time, (p[i].bytes_recv & 1) != 0);
   free(p);
   return rc;
 }
