@@ -344,7 +344,6 @@ static uint64_t misc_id(hmap *m, uint64_t *next, int64_t h) {
 
 typedef struct comm_info {
   uint64_t id;
-  uint64_t hash, seq; /* of its members (g_comm_seq), its number there */
   int rank, size, inter, rsize;
   int *world;  /* comm rank -> COMM_WORLD rank (remote group if inter) */
   /* its topology's neighbours, asked at the first neighbourhood
@@ -354,45 +353,7 @@ typedef struct comm_info {
   int *nbr;
 } comm_info;
 
-/* g_comms: handle -> comm_info.  g_comm_seq: members' hash -> how many
- * communicators with these members were numbered (id) and the numbers of
- * freed ones (info: a seq_pool).  A communicator created later with the
- * same members takes the smallest freed number, and with it the id and
- * the definition already written, so a program that dups and frees in a
- * loop defines one communicator, not one per dup.  The smallest, not the
- * newest: every member must pick the same number, in whatever order it
- * freed its communicators. */
 static hmap g_comms, g_comm_seq;
-typedef struct seq_pool {
-  size_t n, cap;
-  uint64_t seq[];
-} seq_pool;
-
-static int seq_take(hent *s, uint64_t *seq) {
-  seq_pool *p = s->info;
-  if (!p || !p->n) return 0;
-  size_t m = 0;
-  for (size_t i = 1; i < p->n; i++)
-    if (p->seq[i] < p->seq[m]) m = i;
-  *seq = p->seq[m];
-  p->seq[m] = p->seq[--p->n];
-  return 1;
-}
-
-static void seq_give(uint64_t hash, uint64_t seq) {
-  hent *s = hfind(&g_comm_seq, (uintptr_t)hash);
-  if (!s) return;
-  seq_pool *p = s->info;
-  if (!p || p->n == p->cap) {
-    size_t nc = p ? p->cap * 2 : 4;
-    seq_pool *q = realloc(p, sizeof *q + nc * sizeof q->seq[0]);
-    if (!q) return; /* not reused: a new number and definition later */
-    if (!p) q->n = 0;
-    q->cap = nc;
-    s->info = p = q;
-  }
-  p->seq[p->n++] = seq;
-}
 
 static uint64_t fnv(uint64_t h, const int *v, int n) {
   for (int i = 0; i < n; i++) {
@@ -523,14 +484,10 @@ static comm_info *comm_get(int64_t handle) {
     }
     h |= 1;
     hent *s = hput(&g_comm_seq, (uintptr_t)h);
-    uint64_t seq = 0;
-    int reused = s && seq_take(s, &seq);
-    if (s && !reused) seq = s->id++;
-    ci->hash = h;
-    ci->seq = seq;
+    uint64_t seq = s ? s->id++ : 0;
     ci->id = (h & ~UINT64_C(0xffff)) | (seq & 0xffff) | (UINT64_C(1) << 62);
     ci->id &= ~(UINT64_C(1) << 63);
-    if (!reused) def_comm(ci, local, ci->world);
+    def_comm(ci, local, ci->world);
   }
   free(local);
   if (lg != MPI_GROUP_NULL) PMPI_Group_free(&lg);
@@ -556,7 +513,6 @@ static void comm_forget(int64_t handle) {
   if (!e) return;
   comm_info *ci = e->info;
   if (ci && ci->id != 2 && ci->id != 3) {
-    seq_give(ci->hash, ci->seq);
     free(ci->world);
     free(ci->nbr);
     free(ci);
