@@ -1223,11 +1223,11 @@ int pt__stats_add_rows(pt_stats *d, const pt_stats *s, int sign) {
   return PT_OK;
 }
 
-int pt__stats_sites_pending(const pt_stats *s) {
+int pt__stats_sites_pending(const pt_stats *s, uint64_t t) {
   if (!s->callsites.n) return 0;
   for (size_t i = 0; i < s->locs.n; i++) {
     const pt__loc *L = pt__kt_at(&s->locs, i);
-    for (size_t j = 0; j < L->depth; j++)
+    for (size_t j = 0; j < L->depth && L->st[j].enter < t; j++)
       if (L->st[j].is_mpi && L->st[j].callsite == PT_NONE) return 1;
   }
   return 0;

@@ -250,9 +250,11 @@ int pt__stats_add_summary(pt_stats *s, const pt_summary *sum, int sign);
 /* Add (sign +1) or subtract (-1) the counters of every rl, pm, call-site
  * and late row of `src` (not the extremes). */
 int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
-/* Whether an open MPI call may still learn its call site from a message
- * (the trace defines call sites and one has none yet). */
-int pt__stats_sites_pending(const pt_stats *s);
+/* Whether an MPI call entered before t and still open may learn its call
+ * site from a message (the trace defines call sites and it has none
+ * yet).  Calls entered at or after t do not count for a window ending at
+ * t. */
+int pt__stats_sites_pending(const pt_stats *s, uint64_t t);
 /* State from summaries (PT_SUM_PENDING, PT_SUM_POSTED): an unmatched send
  * of location loc, queued on its channel as message() would; an open
  * receive request posted by a call entered at post. */

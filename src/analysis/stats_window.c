@@ -507,7 +507,13 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
   }
   rc = PT_OK;
   /* where each location's MPI program runs, known now for the whole trace
-   * (a window's application time under MPI_Init..MPI_Finalize) */
+   * (a window's application time under MPI_Init..MPI_Finalize): regions
+   * still open end at the trace's end, as in a full scan (an MPI_Init
+   * that never ends ends there) */
+  if (emitted && (rc = pt_stats_finish(s)) < 0) {
+    pt__err(err, rc, "%s", pt_strerror(rc));
+    goto out;
+  }
   for (size_t i = 0; emitted && i < nso && rc == PT_OK; i++) {
     for (size_t li = 0; so[i].sums && li < so[i].nlocs && rc == PT_OK; li++) {
       const pt__loc *L = pt__kt_find(&s->locs, (const uint64_t[4]){so[i].locs[li], 0, 0, 0});
@@ -697,13 +703,13 @@ static int push_state(pt_stats *g, const saved_state *a, int sums) {
  * a receive before t waits for its send (a full scan matches it later). */
 static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
                 int ahead, uint64_t *nread) {
-  if (t <= a && (!ahead || !pt__stats_sites_pending(g))) return PT_OK;
+  if (t <= a && (!ahead || !pt__stats_sites_pending(g, t))) return PT_OK;
   int rc = pt_reader_seek(r, a);
   pt_event ev;
   uint64_t past = 0;
   while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
     if (ev.time >= t) {
-      if (!ahead || (past++ % 64 == 0 && !pt__stats_sites_pending(g) &&
+      if (!ahead || (past++ % 64 == 0 && !pt__stats_sites_pending(g, t) &&
                      !(g->track_late && g->rq_wait)))
         break;
     }
@@ -890,9 +896,9 @@ int pt_stats_window(pt_stats **out, const char *path,
   rc = PT_OK;
   if (need_span && nspan < nsel) {
     rc = pt__err(err, PT_ENOTFOUND,
-                 "%s: MPI_Init without a program region, and summaries "
-                 "without where MPI_Init ends (written by an earlier "
-                 "version): the application time needs a full scan", path);
+                 "%s: summaries without where MPI_Init ends (written by an "
+                 "earlier version, or the archive has no location lists): "
+                 "the application time needs a full scan", path);
     goto fail;
   }
   if (ntm) qsort(tm, ntm, sizeof *tm, cmp_tmark);

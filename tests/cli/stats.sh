@@ -385,6 +385,35 @@ for w in "--from 500 --to 1105" "--from 1205 --to 2005" "--from 1000"; do
   grep -q 'init_finalize,,1$' mi.fast.csv && t_pass "mi window $w from summaries" ||
     t_fail "mi window $w from summaries" "$(grep '^totals' mi.fast.csv)"
 done
+# a location still inside MPI_Init when the trace ends: its MPI_Init ends
+# at the trace's end, in the summaries as in a full scan
+cat >mio.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0
+def location id=1 group=1
+def region id=9 paradigm=3 name="MPI_Init"
+def region id=8 paradigm=3 name="MPI_Finalize"
+def region id=4 name="a"
+event 0 0 enter region=9
+event 0 1 enter region=9
+event 5 0 leave region=9
+event 10 0 enter region=4
+event 20 1 enter region=4
+event 50 0 leave region=4
+event 60 0 enter region=8
+event 70 0 leave region=8
+event 80 1 leave region=4
+TXT
+ok mio_convert "$PT" -q convert mio.txt -o mio.ptf
+ok mio_summarize "$PT" -q summarize --every 10 mio.ptf
+"$PT" -q stats --csv --require-summaries --from 15 --to 65 mio.ptf >mio1.csv 2>&1 &&
+  "$PT" -q stats --csv --no-summaries --from 15 --to 65 mio.ptf >mio2.csv 2>&1 &&
+  [ "$(norm mio1.csv)" = "$(norm mio2.csv)" ] &&
+  grep -q '^location,1,0,0,' mio1.csv &&
+  t_pass window_init_never_left || t_fail window_init_never_left "$(diff mio1.csv mio2.csv)"
 # summaries of an earlier version (no app_span records): the window scans
 "$PT" -q convert mi.ptf -o mi_sum.txt &&
   grep -v '^summary .* app_span ' mi_sum.txt >mi_old.txt &&
