@@ -393,7 +393,7 @@ typedef enum pt_summary_kind {
    * matrix). */
   PT_SUM_LATE,
   /* Not cumulative: the unmatched sends at t.  ref = PT_NONE: a marker,
-   * count = receives (of any location, from a rank the trace has) no send
+   * count = receives (of any location; from a defined rank if ranks) no send
    * had matched at t (the PT_SUM_LATE records at t are complete when 0).
    * Otherwise one send of
    * this location: ref = peer as recorded (int64 bits), count =

@@ -1273,10 +1273,9 @@ int pt__stats_rows_from_pm(pt_stats *s) {
 }
 
 int pt__stats_rank_exists(const pt_stats *s, uint64_t rank) {
-  if (s->use_ranks) return pt__kt_find(&s->rank2loc, K(rank, 0, 0, 0)) != NULL;
-  /* peers are location ids; a trace without location definitions may
-   * still have a location of any id */
-  return !s->locdefs.n || pt__kt_find(&s->locdefs, K(rank, 0, 0, 0)) != NULL;
+  /* without ranks peers are location ids, and a location may have events
+   * without a definition: any may exist */
+  return !s->use_ranks || pt__kt_find(&s->rank2loc, K(rank, 0, 0, 0)) != NULL;
 }
 
 int pt__stats_splits_process(const pt_stats *s) {

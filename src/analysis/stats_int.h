@@ -263,8 +263,9 @@ int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
                         uint64_t enter, int blocking);
 int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
                           uint64_t time, uint64_t post);
-/* Whether some location of the trace speaks for `rank` in messages (a
- * receive from another rank never meets its send). */
+/* Whether some location of the trace may speak for `rank` in messages (a
+ * receive from another rank never meets its send): with ranks, a defined
+ * rank; without, any. */
 int pt__stats_rank_exists(const pt_stats *s, uint64_t rank);
 /* Whether the selection takes some locations of a process and not others
  * (from the definitions). */
