@@ -994,27 +994,21 @@ int cmd_stats(int argc, char **argv) {
   /* Under mpirun (paratrace-mpi): this rank's share of the streams. */
   int prank = 0, psize = 1, mine = 1;
   uint64_t *part = NULL;
-  /* the user's selection: a window from summaries is computed whole (its
-   * cost does not grow with the trace, and late sender/receiver pair
-   * messages across the shares) */
-  uint64_t *usel = NULL;
+  /* the user's selection (usel) stays for a window from summaries, which is
+   * computed whole (its cost does not grow with the trace, and late
+   * sender/receiver pair messages across the shares); sel becomes the
+   * share */
+  uint64_t *usel = sel;
   size_t nusel = nsel;
-  if (nsel && !(usel = malloc(nsel * sizeof *usel))) {
-    free(sel);
-    return cli_fail(NULL, "out of memory");
-  }
-  if (nsel) memcpy(usel, sel, nsel * sizeof *usel);
   if (nproc > 1) {
     if (cli_parallel->init(&prank, &psize) != 0) {
-      free(sel);
       free(usel);
       return cli_fail(NULL, "MPI_Init failed");
     }
     const char *fmt = pt_format_detect(path);
     if (psize > 1 && fmt && strcmp(fmt, "ptf") == 0) {
       size_t npart = 0;
-      status = share_locations(path, prank, psize, sel, nsel, &part, &npart);
-      free(sel);
+      status = share_locations(path, prank, psize, usel, nusel, &part, &npart);
       sel = part;
       nsel = npart;
       part = NULL;
@@ -1059,7 +1053,7 @@ int cmd_stats(int argc, char **argv) {
                                 ? "no usable summaries (run paratrace summarize)"
                                 : "--by and --relative-to need a full scan");
   if (status == CLI_OK && mine == 1 && !s) status = scan(path, &o, &s);
-  free(sel);
+  if (sel != usel) free(sel);
   free(usel);
   if (nproc > 1 && psize > 1) {
     /* every rank takes part in the reduction, also after a failure */

@@ -803,9 +803,7 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   int is_send = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
   if (!L->has_rank) {
     L->rank = pt__stats_rank_of(s, loc);
-    L->proc_loc = s->use_ranks && pt__kt_find(&s->loc2rank, K(loc, 0, 0, 0))
-                      ? pt__stats_peer_loc(s, (int64_t)L->rank)
-                      : loc;
+    L->proc_loc = pt__stats_proc_loc(s, loc);
     L->has_rank = 1;
   }
   /* the matrix is between processes (each named by its first location):
@@ -1248,11 +1246,9 @@ int pt__stats_rows_from_pm(pt_stats *s) {
     if (!p->sent && !p->bsent) continue;
     /* between processes, as message() has it: a thread's sends are its
      * process's (the first location of its rank) */
-    uint64_t me = p->k[0];
-    if (s->use_ranks && pt__kt_find(&s->loc2rank, K(me, 0, 0, 0)))
-      me = pt__stats_peer_loc(s, (int64_t)pt__stats_rank_of(s, me));
-    mx_rec *m = pt__kt_get(
-        &s->mx, K(me, pt__stats_peer_loc(s, (int64_t)p->k[1]), 0, 0));
+    mx_rec *m = pt__kt_get(&s->mx, K(pt__stats_proc_loc(s, p->k[0]),
+                                     pt__stats_peer_loc(s, (int64_t)p->k[1]),
+                                     0, 0));
     if (!m) return PT_ENOMEM;
     p = pt__kt_at(&s->pm, i);
     m->count += p->sent;
