@@ -41,12 +41,15 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/util.h"
 #include "formats/dumpi.h"
+#include "store/block.h"
 #include "paratrace/profile.h"
 #include "paratrace/record.h"
 #include "profile/profile_int.h"
 
 int64_t pt__rec_offset(void); /* record.c */
+int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
 
 /* ---- tables ------------------------------------------------------------- */
 
@@ -99,7 +102,9 @@ typedef struct fninfo {
   uint8_t enumk[PT_MPI_MAXARGS];  /* EN_*: a constant DUMPI numbers */
   char *names[PT_MPI_MAXARGS];
   uint64_t key[PT_MPI_MAXARGS][3]; /* attribute ids: scalar, array, string */
+  uint64_t pre[PT_MPI_MAXARGS][3]; /* their key and type encoded (pre_pack) */
   uint64_t region;
+  uint64_t rref; /* region as events store it (varint of region), packed */
 } fninfo;
 
 static fninfo g_fn[PT_MPI_NFUNCS];
@@ -860,35 +865,118 @@ static void tables_init(void) {
 /* ---- the per-call path -------------------------------------------------- */
 
 
-/* Per-thread scratch for attributes and their arrays. */
+/* A call's ENTER event is encoded as the writer stores it (doc/format.md:
+ * header byte, region, attribute count, then per attribute its key, type
+ * and value) straight from the arguments, into a per-thread buffer:
+ * enc_begin writes the header, the attributes follow as they are read,
+ * enc_finish fills in their count.  Integer arrays are gathered in `ints`
+ * first.  An attribute that does not fit (at most ENC_MAXATTRS, whose
+ * count is one byte, ENC_CAP bytes, ENC_INTS integers per call) is left
+ * out. */
+enum { ENC_CAP = 256 * 1024, ENC_MAXATTRS = 64, ENC_INTS = 16384 };
 typedef struct scratch {
-  pt_attr *a;
-  size_t na, capa;
+  uint8_t *b;
+  size_t len, cap;
+  size_t hl; /* header bytes before the attribute count */
+  uint32_t na;
   int64_t *ints;
   size_t ni, capi;
 } scratch;
 static __thread __attribute__((tls_model("initial-exec"))) scratch t_scr;
 
+static uint8_t *put_packed(uint8_t *w, uint64_t p);
+
+/* Ready for the ENTER of region `ref` (rref: ref + 1 as a packed varint,
+ * or 0); 0 when the buffers cannot be had (the call is recorded without
+ * arguments). */
+static int enc_begin(uint64_t ref, uint64_t rref) {
+  scratch *s = &t_scr;
+  if (PT_UNLIKELY(!s->cap)) {
+    s->b = malloc(ENC_CAP);
+    s->ints = malloc(ENC_INTS * sizeof *s->ints);
+    if (!s->b || !s->ints) {
+      free(s->b), free(s->ints);
+      s->b = NULL, s->ints = NULL;
+      s->na = 0;
+      return 0;
+    }
+    s->cap = ENC_CAP;
+    s->capi = ENC_INTS;
+  }
+  uint8_t *w = s->b;
+  *w++ = (uint8_t)(PT_EV_ENTER | PT__EVH_ATTRS);
+  /* references are stored + 1 */
+  w = PT_LIKELY(rref) ? put_packed(w, rref) : w + pt__varint_put(w, ref + 1);
+  s->hl = (size_t)(w - s->b);
+  *w++ = 0; /* the attribute count, set by enc_finish */
+  s->len = (size_t)(w - s->b);
+  s->na = 0;
+  s->ni = 0;
+  return 1;
+}
+
 static int64_t *ints_alloc(size_t n) {
   scratch *s = &t_scr;
-  if (s->ni + n > s->capi) {
-    /* arrays already handed out stay valid: never move, start a new area
-     * only between calls (see end()); here grow before the first use */
-    return NULL;
-  }
+  if (s->ni + n > s->capi) return NULL;
   int64_t *p = s->ints + s->ni;
   s->ni += n;
   return p;
 }
 
-static pt_attr *attr_add(uint64_t key, uint32_t type) {
+/* Up to 7 bytes packed into the low bytes of a word whose top byte is
+ * their count (0 when there are more), and written back by put_packed
+ * (which may write 8 bytes: room for 8 is the caller's). */
+static uint64_t pack_bytes(const uint8_t *b, size_t n) {
+  if (n > 7) return 0;
+  uint64_t w = 0;
+  for (size_t i = 0; i < n; i++) w |= (uint64_t)b[i] << (8 * i);
+  return w | (uint64_t)n << 56;
+}
+
+static inline uint8_t *put_packed(uint8_t *w, uint64_t p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(w, &p, 8);
+#else
+  for (int i = 0; i < 7; i++) w[i] = (uint8_t)(p >> (8 * i));
+#endif
+  return w + (p >> 56);
+}
+
+/* An attribute's key and type as the block stores them (key varint, type
+ * byte), packed; 0 when they take more than 7 bytes. */
+static uint64_t pre_pack(uint64_t key, uint32_t type) {
+  uint8_t b[PT_VARINT_MAX + 1];
+  size_t n = pt__varint_put(b, key);
+  b[n++] = (uint8_t)type;
+  return pack_bytes(b, n);
+}
+
+/* A varint, packed; 0 when it takes more than 7 bytes. */
+static uint64_t varint_pack(uint64_t v) {
+  uint8_t b[PT_VARINT_MAX];
+  return pack_bytes(b, pt__varint_put(b, v));
+}
+
+/* Room for an attribute with up to `vbytes` bytes of value: its key and
+ * type written (from `pre`, or key and type when pre is 0); returns where
+ * the value goes, or NULL (left out).  enc_end commits. */
+static inline uint8_t *enc_attr(uint64_t pre, uint64_t key, uint32_t type,
+                                size_t vbytes) {
   scratch *s = &t_scr;
-  if (s->na == s->capa) return NULL;
-  pt_attr *a = &s->a[s->na++];
-  a->key = key;
-  a->val.type = type;
-  a->val.count = 0;
-  return a;
+  if (PT_UNLIKELY(s->na >= ENC_MAXATTRS ||
+                  s->cap - s->len < 8 + PT_VARINT_MAX + 1 + vbytes))
+    return NULL;
+  uint8_t *w = s->b + s->len;
+  if (PT_LIKELY(pre)) return put_packed(w, pre);
+  w += pt__varint_put(w, key);
+  *w++ = (uint8_t)type;
+  return w;
+}
+
+static inline void enc_end(uint8_t *w) {
+  scratch *s = &t_scr;
+  s->len = (size_t)(w - s->b);
+  s->na++;
 }
 
 static uint64_t arg_key(int id, int j, int array) {
@@ -901,6 +989,83 @@ static uint64_t arg_key(int id, int j, int array) {
     __atomic_store_n(&f->key[j][array], k, __ATOMIC_RELEASE);
   }
   return k - 1;
+}
+
+static const uint32_t arg_type[3] = {PT_TYPE_INT, PT_TYPE_INTS,
+                                     PT_TYPE_STRING};
+
+/* Argument j of function id as an attribute (array: 0 scalar, 1 integer
+ * array, 2 string), with room for `vbytes` of value: see enc_attr. */
+static inline uint8_t *enc_arg(int id, int j, int array, size_t vbytes) {
+  fninfo *f = &g_fn[id];
+  uint64_t pre = __atomic_load_n(&f->pre[j][array], __ATOMIC_RELAXED);
+  if (PT_UNLIKELY(!pre)) {
+    pre = pre_pack(arg_key(id, j, array), arg_type[array]);
+    __atomic_store_n(&f->pre[j][array], pre, __ATOMIC_RELAXED);
+  }
+  return enc_attr(pre, pre ? 0 : arg_key(id, j, array), arg_type[array],
+                  vbytes);
+}
+
+static void __attribute__((noinline)) enc_int_slow(int id, int j, int64_t v) {
+  uint8_t *w = enc_arg(id, j, 0, PT_VARINT_MAX);
+  if (w) enc_end(w + pt__varint_put(w, pt__zigzag(v)));
+}
+
+/* The common case inline: key and type known, room for them and a value
+ * (nothing in it calls out, so nothing to save on the way in). */
+static inline __attribute__((always_inline)) void enc_int(int id, int j,
+                                                          int64_t v) {
+  uint64_t pre = __atomic_load_n(&g_fn[id].pre[j][0], __ATOMIC_RELAXED);
+  scratch *s = &t_scr;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (PT_LIKELY(pre && s->na < ENC_MAXATTRS &&
+                s->cap - s->len >= 8 + PT_VARINT_MAX)) {
+    uint8_t *w = put_packed(s->b + s->len, pre);
+    w += pt__varint_put(w, pt__zigzag(v));
+    s->len = (size_t)(w - s->b);
+    s->na++;
+    return;
+  }
+#endif
+  enc_int_slow(id, j, v);
+}
+
+static void enc_ints(int id, int j, const int64_t *o, size_t n) {
+  if (n > (SIZE_MAX / PT_VARINT_MAX) - 1) return;
+  uint8_t *w = enc_arg(id, j, 1, (n + 1) * PT_VARINT_MAX);
+  if (!w) return;
+  w += pt__varint_put(w, n);
+  for (size_t q = 0; q < n; q++) w += pt__varint_put(w, pt__zigzag(o[q]));
+  enc_end(w);
+}
+
+/* A string attribute: its length + 1, its bytes and a NUL. */
+static uint8_t *str_put(uint8_t *w, const char *str, size_t len) {
+  w += pt__varint_put(w, len + 1);
+  memcpy(w, str, len);
+  w[len] = '\0';
+  return w + len + 1;
+}
+
+static void enc_str(int id, int j, const char *str, size_t len) {
+  uint8_t *w = enc_arg(id, j, 2, PT_VARINT_MAX + len + 1);
+  if (w) enc_end(str_put(w, str, len));
+}
+
+/* The ENTER begun by enc_begin with the attributes encoded since (without
+ * attributes: header and region only).  Returns the event's bytes, valid
+ * until the next enc_begin. */
+static const uint8_t *enc_finish(size_t *len) {
+  scratch *s = &t_scr;
+  if (s->na) {
+    s->b[s->hl] = (uint8_t)s->na; /* < 128: one byte */
+    *len = s->len;
+  } else {
+    s->b[0] = PT_EV_ENTER;
+    *len = s->hl;
+  }
+  return s->b;
 }
 
 /* A status as 5 integers: bytes, source, cancelled, error, tag.  MPI sets
@@ -1303,15 +1468,15 @@ static void amode_flags(int v) {
       {MPI_MODE_APPEND, "MPI_MODE_APPEND"}};
   static uint64_t key;
   if (!key) key = pt_rec_attribute("amode_flags", PT_TYPE_STRING) + 1;
-  char *o = (char *)ints_alloc(32);
-  pt_attr *a;
-  if (!o || !(a = attr_add(key - 1, PT_TYPE_STRING))) return;
+  char o[256];
   size_t l = 0;
   o[0] = '\0';
   for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
     if (v & fl[i].bit)
-      l += (size_t)snprintf(o + l, 256 - l, "%s%s", l ? "|" : "", fl[i].name);
-  a->val.v.s = o;
+      l += (size_t)snprintf(o + l, sizeof o - l, "%s%s", l ? "|" : "",
+                            fl[i].name);
+  uint8_t *w = enc_attr(0, key - 1, PT_TYPE_STRING, PT_VARINT_MAX + l + 1);
+  if (w) enc_end(str_put(w, o, l));
 }
 
 /* MPI_File_close, MPI_Win_free: their MPI_File * / MPI_Win * argument is
@@ -1332,7 +1497,6 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
   }
   for (int j = 0; j < n; j++) {
     int64_t v = c->v[j];
-    pt_attr *a;
     /* a gather's receive side off the root, a scatter's send side: not
      * meaningful there, maybe garbage: not read */
     if (coll && !coll_significant(&sh, j)) continue;
@@ -1344,8 +1508,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           memcpy(&h, &c->reqs_inline[0], sizeof(void *));
         else if (k[j] == 'c' && (!ok || g_fn[c->id].sem == PT_MS_NOREG))
           h = (int64_t)(intptr_t)MPI_COMM_NULL; /* not valid (yet) */
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = (int64_t)comm_id(h);
+        enc_int(c->id, j, (int64_t)comm_id(h));
         break;
       }
       case 'D': case 'd': {
@@ -1357,27 +1520,23 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         else if (k[j] == 'd' && !ok)
           h = (int64_t)(intptr_t)MPI_DATATYPE_NULL;
         hent *e = type_get((MPI_Datatype)(intptr_t)h);
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = e ? (int64_t)e->id : 0;
+        enc_int(c->id, j, e ? (int64_t)e->id : 0);
         break;
       }
       case 'O':
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = (int64_t)misc_id(&g_ops, &g_next_op, v);
+        enc_int(c->id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
         break;
       case 'G': case 'W': case 'F':
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = (int64_t)misc_id(&g_misc, &g_next_misc, v);
+        enc_int(c->id, j, (int64_t)misc_id(&g_misc, &g_next_misc, v));
         break;
       case 'g':
-        if (ok && (a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = (int64_t)misc_id(
-              &g_misc, &g_next_misc,
-              (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v);
+        if (ok)
+          enc_int(c->id, j,
+                  (int64_t)misc_id(&g_misc, &g_next_misc,
+                                   (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
         break;
       case 'k': case 't': case 'n': case 'i': case 'l':
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = k[j] == 'i' ? dumpi_enum(g_fn[c->id].enumk[j], v) : v;
+        enc_int(c->id, j, k[j] == 'i' ? dumpi_enum(g_fn[c->id].enumk[j], v) : v);
         if (k[j] == 'i' && g_fn[c->id].enumk[j] == EN_AMODE)
           amode_flags((int)v);
         break;
@@ -1386,16 +1545,11 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         int len = array_len(c, j);
         if (len < 0 || (uintptr_t)p <= 4096) break;
         if (len == 0) {
-          if (ok && (a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-            a->val.v.i = *p;
+          if (ok) enc_int(c->id, j, *p);
           break;
         }
         if (len > 4096) len = 4096;
-        int64_t *o = ints_alloc((size_t)len);
-        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
-        memcpy(o, p, sizeof *o * (size_t)len);
-        a->val.count = (uint32_t)len;
-        a->val.v.ints = o;
+        enc_ints(c->id, j, p, (size_t)len);
         break;
       }
       case 'f': case 'w': { /* MPI_File *, MPI_Win *: created or freed */
@@ -1405,8 +1559,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           h = k[j] == 'f' ? (int64_t)(intptr_t)*(MPI_File *)(intptr_t)v
                           : (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)v;
         }
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = (int64_t)misc_id(&g_misc, &g_next_misc, h);
+        enc_int(c->id, j, (int64_t)misc_id(&g_misc, &g_next_misc, h));
         break;
       }
       case 'x': /* MPI_Init's argv: its strings, one attribute each */
@@ -1414,26 +1567,14 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
             ok && v && *(char ***)(intptr_t)v && c->v[0]) {
           char **argv = *(char ***)(intptr_t)v;
           int argc = *(const int *)(intptr_t)c->v[0];
-          for (int q = 0; q < argc && q < 32 && argv[q]; q++) {
-            size_t len = strnlen(argv[q], 1024);
-            char *o = (char *)ints_alloc((len + 8) / 8);
-            if (!o || !(a = attr_add(arg_key(c->id, j, 2), PT_TYPE_STRING)))
-              break;
-            memcpy(o, argv[q], len);
-            o[len] = '\0';
-            a->val.v.s = o;
-          }
+          for (int q = 0; q < argc && q < 32 && argv[q]; q++)
+            enc_str(c->id, j, argv[q], strnlen(argv[q], 1024));
         }
         break;
       case 'z': { /* a string the call reads (file name, info key...) */
         const char *str = (const char *)(intptr_t)v;
         if ((uintptr_t)str <= 4096) break;
-        size_t len = strnlen(str, 4096);
-        char *o = (char *)ints_alloc((len + 8) / 8);
-        if (!o || !(a = attr_add(arg_key(c->id, j, 2), PT_TYPE_STRING))) break;
-        memcpy(o, str, len);
-        o[len] = '\0';
-        a->val.v.s = o;
+        enc_str(c->id, j, str, strnlen(str, 4096));
         break;
       }
       case 'a': {
@@ -1441,19 +1582,17 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         int len = array_len(c, j);
         if (len < 0) break; /* not meaningful here, or length unknown */
         if (len == 0) {
-          if ((uintptr_t)p > 4096 && (a = attr_add(arg_key(c->id, j, 0),
-                                                  PT_TYPE_INT)))
-            a->val.v.i = dumpi_enum(g_fn[c->id].enumk[j], *p);
+          if ((uintptr_t)p > 4096)
+            enc_int(c->id, j, dumpi_enum(g_fn[c->id].enumk[j], *p));
           break;
         }
         if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
         if (len > 4096) len = 4096;
         int64_t *o = ints_alloc((size_t)len);
-        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        if (!o) break;
         int ek = g_fn[c->id].enumk[j];
         for (int q = 0; q < len; q++) o[q] = ek ? dumpi_enum(ek, p[q]) : p[q];
-        a->val.count = (uint32_t)len;
-        a->val.v.ints = o;
+        enc_ints(c->id, j, o, (size_t)len);
         break;
       }
       case 'r': case 'q': {
@@ -1465,9 +1604,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           /* a request this call creates: semantics() (next) gives it the
            * next id */
           MPI_Request h = v ? *(MPI_Request *)(intptr_t)v : MPI_REQUEST_NULL;
-          if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-            a->val.v.i = !ok ? 0 : h != MPI_REQUEST_NULL ? (int64_t)g_next_req
-                                                          : 1;
+          enc_int(c->id, j,
+                  !ok ? 0 : h != MPI_REQUEST_NULL ? (int64_t)g_next_req : 1);
           break;
         }
         MPI_Request h = MPI_REQUEST_NULL;
@@ -1477,15 +1615,14 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         else if (v)
           h = *(MPI_Request *)(intptr_t)v;
         r = req_get(c, (int64_t)(intptr_t)h);
-        if ((a = attr_add(arg_key(c->id, j, 0), PT_TYPE_INT)))
-          a->val.v.i = r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0;
+        enc_int(c->id, j, r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0);
         break;
       }
       case 'R': {
         if (!c->reqs || c->nreqs <= 0) break;
         int len = c->nreqs > 4096 ? 4096 : c->nreqs;
         int64_t *o = ints_alloc((size_t)len);
-        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        if (!o) break;
         for (int q = 0; q < len; q++) {
           /* a shared handle seen earlier in the array: the next of its
            * requests (looked for only where a handle has several, so
@@ -1498,8 +1635,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           o[q] = r ? (int64_t)r->hid
                    : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
         }
-        a->val.count = (uint32_t)len;
-        a->val.v.ints = o;
+        enc_ints(c->id, j, o, (size_t)len);
         break;
       }
       case 's':
@@ -1509,11 +1645,9 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           break;
         /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
         if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
-          int64_t *o = ints_alloc(5);
-          if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+          int64_t o[5];
           status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-          a->val.count = 5;
-          a->val.v.ints = o;
+          enc_ints(c->id, j, o, 5);
         }
         break;
       case 'S': {
@@ -1533,12 +1667,11 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         }
         if (!len) break;
         int64_t *o = ints_alloc(5 * (size_t)len);
-        if (!o || !(a = attr_add(arg_key(c->id, j, 1), PT_TYPE_INTS))) break;
+        if (!o) break;
         for (int q = 0; q < len; q++)
           status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q,
                       ret == MPI_ERR_IN_STATUS);
-        a->val.count = 5 * (uint32_t)len;
-        a->val.v.ints = o;
+        enc_ints(c->id, j, o, 5 * (size_t)len);
         break;
       }
       default:
@@ -2164,6 +2297,7 @@ typedef struct site_ent {
   uintptr_t addr;
   uint64_t region;
   uint64_t id;
+  uint64_t val; /* id as a varint, packed (see pack_bytes), or 0 */
 } site_ent;
 static __thread __attribute__((tls_model("initial-exec"))) site_ent
     *t_sites;
@@ -2188,17 +2322,18 @@ static uint64_t site_slow(void *caller, uint64_t region) {
   return id;
 }
 
-static uint64_t site_of(void *caller, uint64_t region) {
+static const site_ent *site_of(void *caller, uint64_t region) {
   if (!t_sites && !(t_sites = calloc(SITE_CACHE, sizeof *t_sites)))
-    return PT_NONE;
+    return NULL;
   uintptr_t a = (uintptr_t)caller;
   site_ent *e = &t_sites[(a ^ (a >> 8) ^ region * 31) & (SITE_CACHE - 1)];
   if (e->addr != a || e->region != region || !e->addr) {
     e->addr = a;
     e->region = region;
     e->id = site_slow(caller, region);
+    e->val = varint_pack(e->id);
   }
-  return e->id;
+  return e;
 }
 
 /* The region of MPI function `id` (defined on first use), + 1. */
@@ -2213,6 +2348,7 @@ static uint64_t fn_region(int id) {
     else if (f->sem >= PT_MS_IO_READ)
       role = PT_ROLE_FILE_IO;
     f->region = pt_rec_region(fn_names[id], role, PT_PARADIGM_MPI) + 1;
+    f->rref = varint_pack(f->region);
     __atomic_store_n(&pt__mpi_region[id], f->region, __ATOMIC_RELAXED);
   }
   return f->region;
@@ -2259,32 +2395,35 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     g_app_region = 0;
   }
   if (rec) {
-    scratch *s = &t_scr;
-    if (!s->capa) {
-      s->a = malloc(64 * sizeof *s->a);
-      s->ints = malloc(16384 * sizeof *s->ints);
-      if (s->a && s->ints) {
-        s->capa = 64;
-        s->capi = 16384;
-      } else {
-        free(s->a), free(s->ints);
-        s->a = NULL, s->ints = NULL;
+    fn_region(c->id);
+    int have = enc_begin(f->region - 1, f->rref);
+    if (level >= 2 && have) add_args(c, level, ret);
+    if (g_callsites) {
+      const site_ent *se = site_of(caller, f->region - 1);
+      t_site = se ? se->id : PT_NONE;
+      if (t_site != PT_NONE && have) {
+        static uint64_t pre; /* the callsite attribute's key and type */
+        uint64_t p = __atomic_load_n(&pre, __ATOMIC_RELAXED);
+        if (!p) {
+          p = pre_pack(callsite_key(), PT_TYPE_UINT);
+          __atomic_store_n(&pre, p, __ATOMIC_RELAXED);
+        }
+        uint8_t *w = enc_attr(p, p ? 0 : callsite_key(), PT_TYPE_UINT,
+                              PT_VARINT_MAX);
+        if (w)
+          enc_end(se->val ? put_packed(w, se->val)
+                          : w + pt__varint_put(w, t_site));
       }
     }
-    s->na = s->ni = 0;
-    if (level >= 2 && s->capa) add_args(c, level, ret);
-    fn_region(c->id);
-    if (g_callsites) {
-      t_site = site_of(caller, f->region - 1);
-      pt_attr *a;
-      if (t_site != PT_NONE && (a = attr_add(callsite_key(), PT_TYPE_UINT)))
-        a->val.v.u = t_site;
+    if (have) {
+      size_t n;
+      const uint8_t *body = enc_finish(&n);
+      pt__rec_event_enc(t0, body, n);
+    } else {
+      pt_event en;
+      ev_set(&en, t0, PT_EV_ENTER, f->region - 1);
+      pt_rec_event(&en);
     }
-    pt_event en;
-    ev_set(&en, t0, PT_EV_ENTER, f->region - 1);
-    en.nattrs = (uint32_t)s->na;
-    en.attrs = s->na ? s->a : NULL;
-    pt_rec_event(&en);
   }
   t_quiet = !rec;
   semantics(c, t0, t1, ret);
@@ -2297,10 +2436,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     hent *he = hfind(&g_misc, (uintptr_t)c->hpre);
     if (he) hdel(&g_misc, (uintptr_t)c->hpre);
   }
-  if (rec) {
-    pt_event lv;
-    ev_set(&lv, t1, PT_EV_LEAVE, f->region - 1);
-    pt_rec_event(&lv);
+  if (rec) { /* the LEAVE: header byte and region + 1 */
+    uint8_t lv[1 + PT_VARINT_MAX + 8];
+    lv[0] = PT_EV_LEAVE;
+    size_t n = f->rref ? (size_t)(put_packed(lv + 1, f->rref) - lv)
+                       : 1 + pt__varint_put(lv + 1, f->region);
+    pt__rec_event_enc(t1, lv, n);
   }
   if ((c->id == PT_MPI_ID_Init || c->id == PT_MPI_ID_Init_thread) &&
       pt_rec_enabled() && !g_app_region) {

@@ -562,12 +562,63 @@ static inline void busy_end(rthread *t) {
   __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
 }
 
+/* The way back from an encoded event to a pt_event (the policies other
+ * than flush, a block's first event): the header gets the location, a
+ * zero time delta follows, and the reader's decoder does the rest. */
+static int event_decoded(rthread *t, uint64_t time, const uint8_t *body,
+                         size_t len) {
+  if (!len || len > SIZE_MAX - 2 * PT_VARINT_MAX) return PT_EINVAL;
+  uint8_t *buf = malloc(len + 2 * PT_VARINT_MAX);
+  if (!buf) return PT_ENOMEM;
+  size_t n = 0;
+  buf[n++] = (uint8_t)(body[0] | PT__EVH_LOC);
+  n += pt__varint_put(buf + n, t->loc);
+  buf[n++] = 0; /* time delta */
+  memcpy(buf + n, body + 1, len - 1);
+  n += len - 1;
+  pt__arena ar = {0};
+  pt__dec d;
+  pt__dec_init(&d, buf, n, time, &ar);
+  pt_event ev;
+  const char *why = NULL;
+  int rc = pt__event_get_slow(&d, &ev, &why);
+  if (rc == PT_OK) rc = event_for(t, &ev);
+  pt__arena_free(&ar);
+  free(buf);
+  return rc;
+}
+
 int pt_rec_event(pt_event *ev) {
   if (!pt_rec_enabled()) return PT_ESTATE;
   rthread *t = self();
   if (!t) return PT_ESTATE;
   int rc = PT_ESTATE;
   if (busy_begin(t)) rc = event_for(t, ev);
+  busy_end(t);
+  return rc;
+}
+
+/* An event the caller encoded as the writer encodes it (see
+ * pt__stream_event_enc: header without the location bit, no time), of the
+ * calling thread at `time`.  The flush policy appends the bytes to the
+ * block as they are; otherwise, and where the block cannot take them
+ * (its first event, full), they are decoded and go the way of
+ * pt_rec_event. */
+int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len) {
+  if (!pt_rec_enabled()) return PT_ESTATE;
+  rthread *t = self();
+  if (!t) return PT_ESTATE;
+  int rc = PT_ESTATE;
+  if (busy_begin(t)) {
+    if (PT_LIKELY(g_o.policy == PT_REC_FLUSH && !t->stopped)) {
+      if (time < t->last_time) time = t->last_time;
+      t->last_time = time;
+      rc = pt__stream_event_enc(t->s, t->loc, time, body, len);
+    } else {
+      rc = 1;
+    }
+    if (rc == 1) rc = event_decoded(t, time, body, len);
+  }
   busy_end(t);
   return rc;
 }

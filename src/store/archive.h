@@ -123,6 +123,15 @@ typedef struct pt__scan {
 int pt__scan_blocks(int fd, uint8_t type, ZSTD_DCtx *dctx, pt__scan_fn fn,
                     void *user, pt__scan *s);
 
+/* ---- pre-encoded events (writer.c) --------------------------------------- */
+
+/* Append an event encoded as pt__event_put encodes it, without the time
+ * and without a location (header bit PT__EVH_LOC clear), for location
+ * `loc` at `time`.  PT_OK when written, 1 when the caller must write it
+ * through pt_stream_event instead (nothing was written). */
+int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
+                         const uint8_t *body, size_t len);
+
 /* ---- block appender ---------------------------------------------------- */
 
 /* Items of one file (events, defs, summaries or snapshots) accumulate

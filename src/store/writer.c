@@ -604,6 +604,47 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
   return event_slow(s, ev);
 }
 
+/* An event already encoded as pt__event_put would, without its time and
+ * with the header's location bit clear, appended for location `loc` at
+ * `time` into a block that has room (the recorder's MPI calls encode their
+ * arguments straight into these bytes).  Returns PT_OK when written; 1 when
+ * the caller must take the general path (another location than the
+ * block's last event, an empty or full block, time out of order, a failed
+ * stream). */
+int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
+                         const uint8_t *body, size_t len) {
+  pt__bw *bw = &s->ev;
+  if (PT_LIKELY(time >= s->last_time && loc == bw->prev_loc && !s->failed &&
+                bw->count && bw->raw.cap - bw->raw.len >= len &&
+                bw->dts.cap - bw->dts.len >= 8 &&
+                bw->raw.len + 2 * bw->count + len <= s->w->block_size)) {
+    uint8_t *d = bw->raw.p + bw->raw.len;
+    if (len >= 8 && len <= 16) { /* two overlapping words, no call */
+      memcpy(d, body, 8);
+      memcpy(d + len - 8, body + len - 8, 8);
+    } else if (len > 16 && len <= 32) {
+      memcpy(d, body, 16);
+      memcpy(d + len - 16, body + len - 16, 16);
+    } else if (len > 32 && len <= 64) {
+      memcpy(d, body, 32);
+      memcpy(d + len - 32, body + len - 32, 32);
+    } else {
+      memcpy(d, body, len);
+    }
+    uint64_t dt = time - bw->prev_time;
+    memcpy(bw->dts.p + bw->dts.len, &dt, 8);
+    bw->dts.len += 8;
+    bw->prev_time = time;
+    bw->raw.len += len;
+    bw->count++;
+    bw->last_ts = time;
+    s->events++;
+    s->last_time = time;
+    return PT_OK;
+  }
+  return 1;
+}
+
 int pt_stream_flush(pt_stream *s) { return flush_events(s, 1); }
 
 static int aux_lazy_open(pt_stream *s, pt__bw *bw, int *have, uint8_t type,
