@@ -79,6 +79,7 @@ typedef struct osnk {
   } *reps;
   size_t nreps, capreps;
   OTF2_GlobalDefWriter *gw; /* set while definitions are written */
+  uint64_t *by_id;          /* ids_by_otf2's table */
   /* the MPI world, frozen at the first event */
   int has_cl;         /* the source has an MPI COMM_LOCATIONS group */
   uint64_t *cl;       /* COMM_LOCATIONS members (location ids) */
@@ -153,6 +154,21 @@ static uint32_t id_of(osnk *k, int m, uint64_t model) {
     return OTF2_UNDEFINED_UINT32;
   }
   return (uint32_t)v;
+}
+
+/* The model ids of id space m by OTF2 id: out[v] is the model id given
+ * OTF2 id v, UINT64_MAX where none was (an id handed out without a model
+ * id); *n ids.  Borrowed until the next call; NULL when out of memory. */
+static const uint64_t *ids_by_otf2(osnk *k, int m, size_t *n) {
+  const idmap *im = &k->ids[m];
+  free(k->by_id);
+  uint64_t *t = k->by_id = malloc((im->next ? im->next : 1) * sizeof *t);
+  *n = t ? im->next : 0;
+  for (size_t i = 0; i < *n; i++) t[i] = UINT64_MAX;
+  for (size_t i = 0; t && i < im->m.cap; i++)
+    if (im->m.keys[i] != UINT64_MAX && im->m.vals[i] < *n)
+      t[im->m.vals[i]] = im->m.keys[i];
+  return t;
 }
 
 static uint32_t str_id(osnk *k, const char *s) {
@@ -1512,37 +1528,36 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       "a location");
   }
 
-  /* regions, call sites */
-  for (size_t i = 0; i < k->ndefs; i++) {
-    const pt_def *d = &k->defs[i];
-    if (d->kind == PT_DEF_REGION) {
-      char nm[48];
-      snprintf(nm, sizeof nm, "region %" PRIu64, d->id);
-      const char *name = d->name ? d->name : nm;
-      W(OTF2_GlobalDefWriter_WriteRegion(
-            gw, id_of(k, M_REGION, d->id), str_id(k, name),
-            str_id(k, d->s1 ? d->s1 : name), str_id(k, d->s2),
-            (OTF2_RegionRole)kv_int(k, "otf2:region.role", d->id,
-                                    pt__otf2_role_from_model((int)d->i0)),
-            (OTF2_Paradigm)kv_int(k, "otf2:region.paradigm", d->id,
-                                  pt__otf2_paradigm_from_model((int)d->i1)),
-            (OTF2_RegionFlag)kv_int(k, "otf2:region.flags", d->id, 0),
-            str_id(k, d->s3), (uint32_t)d->i2, (uint32_t)d->i3),
-        "a region");
-    }
-    /* CALLSITE: OTF2 3.0 deprecates Callsite definitions; not written (the
-     * "callsite" attribute carries the site as a string, callsite_text) */
-  }
-  /* regions referenced by events but never defined */
-  for (size_t i = 0; i < k->ids[M_REGION].m.cap; i++) {
-    uint64_t mid = k->ids[M_REGION].m.keys[i];
-    if (mid == UINT64_MAX || def_get(k, PT_DEF_REGION, mid)) continue;
+  /* regions in ascending id order (OTF2 readers expect it), those events
+   * name without a definition among them.  CALLSITE: OTF2 3.0 deprecates
+   * Callsite definitions; not written (the "callsite" attribute carries the
+   * site as a string, callsite_text) */
+  size_t nid;
+  const uint64_t *by_id = ids_by_otf2(k, M_REGION, &nid);
+  if (!by_id) return fail(k, PT_ENOMEM, "out of memory");
+  for (size_t v = 0; v < nid; v++) {
+    if (by_id[v] == UINT64_MAX) continue;
+    const pt_def *d = def_get(k, PT_DEF_REGION, by_id[v]);
     char nm[48];
-    snprintf(nm, sizeof nm, "region %" PRIu64, mid);
+    snprintf(nm, sizeof nm, "region %" PRIu64, by_id[v]);
+    if (!d) {
+      W(OTF2_GlobalDefWriter_WriteRegion(
+            gw, (uint32_t)v, str_id(k, nm), str_id(k, nm), str_id(k, ""),
+            OTF2_REGION_ROLE_UNKNOWN, OTF2_PARADIGM_UNKNOWN,
+            OTF2_REGION_FLAG_NONE, str_id(k, ""), 0, 0),
+        "a region");
+      continue;
+    }
+    const char *name = d->name ? d->name : nm;
     W(OTF2_GlobalDefWriter_WriteRegion(
-          gw, (uint32_t)k->ids[M_REGION].m.vals[i], str_id(k, nm),
-          str_id(k, nm), str_id(k, ""), OTF2_REGION_ROLE_UNKNOWN,
-          OTF2_PARADIGM_UNKNOWN, OTF2_REGION_FLAG_NONE, str_id(k, ""), 0, 0),
+          gw, (uint32_t)v, str_id(k, name), str_id(k, d->s1 ? d->s1 : name),
+          str_id(k, d->s2),
+          (OTF2_RegionRole)kv_int(k, "otf2:region.role", d->id,
+                                  pt__otf2_role_from_model((int)d->i0)),
+          (OTF2_Paradigm)kv_int(k, "otf2:region.paradigm", d->id,
+                                pt__otf2_paradigm_from_model((int)d->i1)),
+          (OTF2_RegionFlag)kv_int(k, "otf2:region.flags", d->id, 0),
+          str_id(k, d->s3), (uint32_t)d->i2, (uint32_t)d->i3),
       "a region");
   }
 
@@ -1614,12 +1629,36 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
                                      OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
       "a communicator");
 
-  /* metrics: members, classes, instances, recorders */
+  /* metrics: members, classes and instances, recorders.  Each kind in
+   * ascending id order (OTF2 readers expect ids 0, 1, 2... in order); ids
+   * were handed out as definitions and samples came.  First the ids of
+   * members only a class names. */
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
-    if (d->kind != PT_DEF_METRIC) continue;
+    if (d->kind != PT_DEF_GROUP || d->i0 != PT_GROUP_METRICS ||
+        kv_get(k, "otf2:metric_instance", d->id))
+      continue;
+    for (size_t j = 0; j < d->nmembers && j < 255; j++)
+      id_of(k, M_MEMBER, d->members[j]);
+  }
+  by_id = ids_by_otf2(k, M_MEMBER, &nid);
+  if (!by_id) return fail(k, PT_ENOMEM, "out of memory");
+  for (size_t v = 0; v < nid; v++) {
+    uint64_t m = by_id[v];
+    if (m == UINT64_MAX) continue;
+    const pt_def *d = def_get(k, PT_DEF_METRIC, m);
+    if (!d) { /* used by samples or classes, not defined */
+      char nm[48];
+      snprintf(nm, sizeof nm, "metric %" PRIu64, m);
+      W(OTF2_GlobalDefWriter_WriteMetricMember(
+            gw, (OTF2_MetricMemberRef)v, str_id(k, nm), str_id(k, ""),
+            OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT,
+            OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, str_id(k, "")),
+        "a metric member");
+      continue;
+    }
     W(OTF2_GlobalDefWriter_WriteMetricMember(
-          gw, id_of(k, M_MEMBER, d->id), str_id(k, d->name), str_id(k, d->s2),
+          gw, (OTF2_MetricMemberRef)v, str_id(k, d->name), str_id(k, d->s2),
           (OTF2_MetricType)kv_int(k, "otf2:metric.type", d->id,
                                   OTF2_METRIC_TYPE_OTHER),
           (OTF2_MetricMode)kv_int(k, "otf2:metric.mode", d->id,
@@ -1629,9 +1668,23 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
           str_id(k, d->s1 ? d->s1 : "")),
       "a metric member");
   }
-  for (size_t i = 0; i < k->ndefs; i++) {
-    const pt_def *d = &k->defs[i];
-    if (d->kind != PT_DEF_GROUP || d->i0 != PT_GROUP_METRICS) continue;
+  /* classes and instances share one id space: a METRICS group is either,
+   * a key with bit 63 a single-member class of untagged samples */
+  by_id = ids_by_otf2(k, M_METRIC, &nid);
+  if (!by_id) return fail(k, PT_ENOMEM, "out of memory");
+  for (size_t v = 0; v < nid; v++) {
+    uint64_t g = by_id[v];
+    if (g == UINT64_MAX) continue;
+    if (g >> 63) {
+      OTF2_MetricMemberRef mm = id_of(k, M_MEMBER, g & ~(UINT64_C(1) << 63));
+      W(OTF2_GlobalDefWriter_WriteMetricClass(
+            gw, (OTF2_MetricRef)v, 1, &mm, OTF2_METRIC_ASYNCHRONOUS,
+            OTF2_RECORDER_KIND_ABSTRACT),
+        "a metric class");
+      continue;
+    }
+    const pt_def *d = def_get(k, PT_DEF_GROUP, g);
+    if (!d || d->i0 != PT_GROUP_METRICS) continue;
     const char *inst = kv_get(k, "otf2:metric_instance", d->id);
     if (inst) {
       unsigned long long cls = 0, rec = 0, scope = 0;
@@ -1643,7 +1696,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       else if (st == OTF2_SCOPE_LOCATION_GROUP) sc = id_of(k, M_LG, scope);
       else if (st == OTF2_SCOPE_GROUP) sc = id_of(k, M_GROUP, scope);
       W(OTF2_GlobalDefWriter_WriteMetricInstance(
-            gw, id_of(k, M_METRIC, d->id),
+            gw, (OTF2_MetricRef)v,
             id_of(k, M_METRIC, PT__OTF2_METRIC_GROUP(cls)), rec,
             (OTF2_MetricScope)st, sc),
         "a metric instance");
@@ -1656,8 +1709,8 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
     uint32_t n = d->nmembers > 255 ? 255 : (uint32_t)d->nmembers;
     for (uint32_t j = 0; j < n; j++) mm[j] = id_of(k, M_MEMBER, d->members[j]);
     W(OTF2_GlobalDefWriter_WriteMetricClass(
-          gw, id_of(k, M_METRIC, d->id), (uint8_t)n, mm,
-          (OTF2_MetricOccurrence)occ, (OTF2_RecorderKind)kind),
+          gw, (OTF2_MetricRef)v, (uint8_t)n, mm, (OTF2_MetricOccurrence)occ,
+          (OTF2_RecorderKind)kind),
       "a metric class");
   }
   for (size_t i = 0; i < k->ndefs; i++) {
@@ -1667,28 +1720,6 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       W(OTF2_GlobalDefWriter_WriteMetricClassRecorder(
             gw, id_of(k, M_METRIC, d->parent), strtoull(d->s1, NULL, 10)),
         "a metric class recorder");
-  }
-  /* single-member classes of untagged samples */
-  for (size_t i = 0; i < k->ids[M_METRIC].m.cap; i++) {
-    uint64_t g = k->ids[M_METRIC].m.keys[i];
-    if (g == UINT64_MAX || !(g >> 63)) continue;
-    OTF2_MetricMemberRef mm = id_of(k, M_MEMBER, g & ~(UINT64_C(1) << 63));
-    W(OTF2_GlobalDefWriter_WriteMetricClass(
-          gw, (OTF2_MetricRef)k->ids[M_METRIC].m.vals[i], 1, &mm,
-          OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT),
-      "a metric class");
-  }
-  /* members used by samples but not defined */
-  for (size_t i = 0; i < k->ids[M_MEMBER].m.cap; i++) {
-    uint64_t m = k->ids[M_MEMBER].m.keys[i];
-    if (m == UINT64_MAX || def_get(k, PT_DEF_METRIC, m)) continue;
-    char nm[48];
-    snprintf(nm, sizeof nm, "metric %" PRIu64, m);
-    W(OTF2_GlobalDefWriter_WriteMetricMember(
-          gw, (OTF2_MetricMemberRef)k->ids[M_MEMBER].m.vals[i], str_id(k, nm),
-          str_id(k, ""), OTF2_METRIC_TYPE_OTHER, OTF2_METRIC_ABSOLUTE_POINT,
-          OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, str_id(k, "")),
-      "a metric member");
   }
 
   /* attributes, parameters, files, handles */
@@ -1913,6 +1944,7 @@ static void sink_free(osnk *k) {
   free(k->strs);
   free(k->reps);
   free(k->defs);
+  free(k->by_id);
   free(k->lw);
   pt__arena_free(&k->mem);
   free(k->path);

@@ -155,4 +155,29 @@ bad bad_missing_def "t2/traces.def" t2/traces.otf2
 cp -r "$TD/otf2/mpi/trace" t3 && chmod -R u+w t3 && truncate -s 30 t3/traces.otf2
 bad bad_truncated_anchor "t3/traces.otf2" t3/traces.otf2
 bad bad_missing "nothere.otf2" nothere.otf2
+# Regions events name without a definition are defined in id order (were
+# in hash order: "out of order Region definition")
+cat >ur.txt <<'TXT'
+# paratrace text 1
+def clock start=0 ticks_per_second=1000000000 length=100
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location id=0 group=0 type=1
+def region id=1 name="main"
+event 10 0 enter region=1
+event 11 0 enter region=2
+event 12 0 enter region=3
+event 13 0 enter region=4
+event 14 0 enter region=5
+event 15 0 leave region=5
+event 16 0 leave region=4
+event 17 0 leave region=3
+event 18 0 leave region=2
+event 19 0 leave region=1
+TXT
+ok ur_to_otf2 "$PT" -q convert ur.txt -o ur.otf2 && {
+  otf2-print -G ur.otf2 >ur.out 2>&1
+  [ "$(grep -c '^REGION ' ur.out)" = 5 ] && ! grep -q 'out of order' ur.out &&
+    t_pass otf2_undefined_regions_in_order ||
+    t_fail otf2_undefined_regions_in_order "$(grep -e 'out of order' -e '^REGION' ur.out | head -5)"
+}
 t_done
