@@ -4,6 +4,9 @@
 
 #include "formats/otf.h"
 
+#include <stdint.h>
+#include <string.h>
+
 /* Attributes the reader adds for OTF fields that have no slot in the model;
  * X(ID, name).  Their ATTRIBUTE definitions have ids OTF_XATTR_BASE + ID
  * and type UINT; the writer recognises them by name. */
@@ -45,12 +48,100 @@ extern const char *const pt__otf_xattr_names[OTF_XA__COUNT];
 #define OTF_LABEL_COLLOP (UINT64_C(1) << 32) /* DCO as LABEL */
 #define OTF_FILE_SCL (UINT64_C(1) << 32)     /* DSF as FILE */
 
-/* OTF counter property bits (OTF_Definitions.h). */
+/* OTF counter properties (DCNT P), as OTF 1.x defines them: bits 0-1 the
+ * type (0 accumulated, 1 absolute), bits 2-3 the scope, bits 5-8 the value
+ * type: 0 / 64 / 128 unsigned 8 / 4 / 2 bytes, 32 / 96 / 160 signed 8 / 4
+ * / 2 bytes (bit 5 = signed), 256 float, 288 double (>= 256: not an
+ * integer). */
 #define OTF_CNT_TYPE_ABS 1u
-#define OTF_CNT_VARTYPE_MASK 0xf0u
-#define OTF_CNT_VARTYPE_SIGNED8 0x10u
-#define OTF_CNT_VARTYPE_FLOAT 0x20u
-#define OTF_CNT_VARTYPE_DOUBLE 0x30u
+#define OTF_CNT_VARTYPE_MASK 0x1e0u   /* 480 */
+#define OTF_CNT_VARTYPE_SIGNED 0x20u  /* in an integer type: signed */
+#define OTF_CNT_VARTYPE_SIGNED8 0x20u /* 32 */
+#define OTF_CNT_VARTYPE_FLOAT 0x100u  /* 256 */
+#define OTF_CNT_VARTYPE_DOUBLE 0x120u /* 288 */
+
+/* A counter sample's V is 64 bits whatever the value type (as the OTF
+ * library's otfprint reads it): unsigned types the value, signed types
+ * its 64-bit two's complement (4- and 2-byte ones too), double its IEEE
+ * bits, float its single-precision IEEE bits in the low 32 bits. */
+
+/* Model value type of counter properties p: DOUBLE, INT or UINT. */
+static inline uint32_t otf_cnt_ptype(uint64_t p) {
+  unsigned vt = (unsigned)p & OTF_CNT_VARTYPE_MASK;
+  return vt >= OTF_CNT_VARTYPE_FLOAT        ? PT_TYPE_DOUBLE
+         : (vt & OTF_CNT_VARTYPE_SIGNED) ? PT_TYPE_INT
+                                          : PT_TYPE_UINT;
+}
+
+/* Counter properties for a model METRIC of value type t and mode: the
+ * 8-byte integer or the double variant. */
+static inline uint64_t otf_cnt_props(int64_t t, int64_t mode) {
+  uint64_t p = mode == PT_METRIC_ABSOLUTE ? OTF_CNT_TYPE_ABS : 0;
+  if (t == PT_TYPE_DOUBLE) p |= OTF_CNT_VARTYPE_DOUBLE;
+  else if (t == PT_TYPE_INT) p |= OTF_CNT_VARTYPE_SIGNED8;
+  return p;
+}
+
+/* The model value of sample V = v of a counter with properties p. */
+static inline pt_value otf_cnt_decode(uint64_t p, uint64_t v) {
+  unsigned vt = (unsigned)p & OTF_CNT_VARTYPE_MASK;
+  pt_value r = {PT_TYPE_UINT, 0, {.u = v}};
+  if (vt == OTF_CNT_VARTYPE_FLOAT) {
+    uint32_t b = (uint32_t)v;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    r.type = PT_TYPE_DOUBLE;
+    r.v.d = f;
+  } else if (vt >= OTF_CNT_VARTYPE_FLOAT) {
+    r.type = PT_TYPE_DOUBLE;
+    memcpy(&r.v.d, &v, sizeof r.v.d);
+  } else if (vt & OTF_CNT_VARTYPE_SIGNED) {
+    r.type = PT_TYPE_INT;
+    r.v.i = (int64_t)v;
+  }
+  return r;
+}
+
+/* A double as int64_t / uint64_t, rounded toward zero (NaN -> 0, out of
+ * range -> the nearer end), without the undefined behaviour of a plain
+ * cast. */
+static inline int64_t otf_d2i(double d) {
+  if (!(d == d)) return 0;
+  if (d <= -9223372036854775808.0) return INT64_MIN;
+  if (d >= 9223372036854775808.0) return INT64_MAX;
+  return (int64_t)d;
+}
+static inline uint64_t otf_d2u(double d) {
+  if (!(d > 0)) return 0;
+  if (d >= 18446744073709551616.0) return UINT64_MAX;
+  return (uint64_t)d;
+}
+
+/* Sample V for model value x of a counter with properties p: x converted
+ * to the counter's value type (a double to an integer rounds toward zero
+ * and saturates; an integer of the other signedness keeps its bits). */
+static inline uint64_t otf_cnt_encode(uint64_t p, const pt_value *x) {
+  unsigned vt = (unsigned)p & OTF_CNT_VARTYPE_MASK;
+  if (vt >= OTF_CNT_VARTYPE_FLOAT) {
+    double d = x->type == PT_TYPE_DOUBLE ? x->v.d
+               : x->type == PT_TYPE_INT  ? (double)x->v.i
+               : x->type == PT_TYPE_UINT ? (double)x->v.u
+                                         : 0;
+    uint64_t v;
+    if (vt == OTF_CNT_VARTYPE_FLOAT) {
+      float f = (float)d;
+      uint32_t b;
+      memcpy(&b, &f, sizeof b);
+      return b;
+    }
+    memcpy(&v, &d, sizeof v);
+    return v;
+  }
+  if (x->type == PT_TYPE_DOUBLE)
+    return vt & OTF_CNT_VARTYPE_SIGNED ? (uint64_t)otf_d2i(x->v.d)
+                                       : otf_d2u(x->v.d);
+  return x->type == PT_TYPE_INT || x->type == PT_TYPE_UINT ? x->v.u : 0;
+}
 
 /* OTF collective types (DCO Y). */
 enum { OTF_COLL_BARRIER = 1, OTF_COLL_ONE2ALL, OTF_COLL_ALL2ONE,

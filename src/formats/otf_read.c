@@ -2,6 +2,7 @@
  * time order, summaries and snapshots; plain or zlib-compressed files;
  * short and long keywords.  Mapping to the model: doc/otf.md. */
 #include "formats/otf_int.h"
+#include "store/map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -492,6 +493,7 @@ typedef struct otf_src {
   pt_def *defs;
   size_t ndefs, capdefs;
   pt__arena arena;
+  pt__map cnt_props; /* counter token -> its DCNT properties (value type) */
   /* attributes whose byte arrays hold 8-byte integers (OTF_I64_MARK) */
   uint64_t *i64keys;
   size_t ni64, capi64;
@@ -889,10 +891,10 @@ static int def_line(otf_src *s, defctx *c, const otf__line *ln,
       d->ref = PT_NONE;
       d->name = FIELD(ln, NM) ? span_str(s, &ln->f[OTF_F_NM]) : NULL;
       d->s1 = FIELD(ln, U) ? span_str(s, &ln->f[OTF_F_U]) : NULL;
-      unsigned vt = (unsigned)p & OTF_CNT_VARTYPE_MASK;
-      d->i0 = vt == OTF_CNT_VARTYPE_FLOAT || vt == OTF_CNT_VARTYPE_DOUBLE
-                  ? PT_TYPE_DOUBLE
-              : (vt & 0x10) ? PT_TYPE_INT : PT_TYPE_UINT;
+      d->i0 = otf_cnt_ptype(p);
+      /* the samples' value type (a token UINT64_MAX, which the map cannot
+       * hold, reads as unsigned) */
+      if (pt__map_put(&s->cnt_props, a, p) == PT_ENOMEM) return PT_ENOMEM;
       d->i1 = (p & OTF_CNT_TYPE_ABS) ? PT_METRIC_ABSOLUTE
                                      : PT_METRIC_ACCUMULATED;
       if (FIELD(ln, G) && mp_add(c, OTF_GROUP_CNT | g, a)) return PT_ENOMEM;
@@ -1447,8 +1449,9 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       it->type = PT_ITEM_EVENT;
       pt_event_init(ev, PT_EV_METRIC, k->time, k->proc);
       ev->ref = a;
-      ev->value.type = PT_TYPE_UINT;
-      ev->value.v.u = v;
+      uint64_t p = 0; /* an undefined counter: unsigned */
+      pt__map_get(&s->cnt_props, a, &p);
+      ev->value = otf_cnt_decode(p, v);
       break;
     }
     case OTF_R_COLLOP: {
@@ -1632,8 +1635,9 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       } else if (r == OTF_R_SNAPCOUNTER) {
         sev->time = a;
         sev->ref = fopt(ln, OTF_F_CNT, &bad);
-        sev->value.type = PT_TYPE_UINT;
-        sev->value.v.u = fopt(ln, OTF_F_V, &bad);
+        uint64_t p = 0;
+        pt__map_get(&s->cnt_props, sev->ref, &p);
+        sev->value = otf_cnt_decode(p, fopt(ln, OTF_F_V, &bad));
         if (!FIELD(ln, CNT) || !FIELD(ln, V)) goto missing;
       } else { /* comment */
         sev->time = k->time;
@@ -2086,6 +2090,7 @@ static void src_close(void *st) {
   free(s->defs);
   free(s->i64keys);
   free(s->rk);
+  pt__map_free(&s->cnt_props);
   pt__arena_free(&s->arena);
   free(s->fm.open);
   free(s->stub);
@@ -2146,6 +2151,7 @@ int pt__otf_parse_mem(const void *data, size_t n, char *msg, size_t msgn) {
   free(k.pc);
   pt__arena_free(&k.strs);
   free(s.defs);
+  pt__map_free(&s.cnt_props);
   pt__arena_free(&s.arena);
   free(c.mp);
   free(c.sclf_tok);

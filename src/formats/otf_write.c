@@ -80,6 +80,10 @@ typedef struct otf_sink {
    * (kept until its IO_END) */
   pt__map handle_file;
   size_t handle_file_ndefs;
+  /* DCNT properties by metric id (cnt_props), built when the definitions
+   * change */
+  pt__map cnt_props;
+  size_t cnt_props_ndefs;
   struct iop { uint64_t loc, matching; int64_t mode; } *iop;
   size_t niop, capiop;
   char err[1024];
@@ -504,6 +508,50 @@ static uint64_t io_file(otf_sink *k, uint64_t h) {
   return pt__map_get(&k->handle_file, h, &f) ? f : PT_NONE;
 }
 
+/* DCNT properties of metric m into *p: those of its `otf:counter_properties`
+ * KEYVAL (a trace read from OTF; the first one) when they agree with its
+ * value type (a KEYVAL that came through another format may name another
+ * metric), else from its value type and mode.  1 if m is defined, 0 if
+ * not, PT_ENOMEM. */
+static int cnt_props(otf_sink *k, uint64_t m, uint64_t *p) {
+  if (k->cnt_props_ndefs != k->ndefs) {
+    pt__map_free(&k->cnt_props);
+    for (size_t i = 0; i < k->ndefs; i++) {
+      const pt_def *d = &k->defs[i];
+      if (d->kind == PT_DEF_METRIC && d->id != UINT64_MAX &&
+          pt__map_put(&k->cnt_props, d->id, otf_cnt_props(d->i0, d->i1)) ==
+              PT_ENOMEM)
+        return PT_ENOMEM;
+    }
+    for (size_t i = k->ndefs; i-- > 0;) { /* backwards: the first wins */
+      const pt_def *kv = &k->defs[i];
+      unsigned long long id, v;
+      const pt_def *d;
+      if (kv->kind == PT_DEF_KEYVAL && kv->name && kv->s1 &&
+          strcmp(kv->name, "otf:counter_properties") == 0 &&
+          sscanf(kv->s1, "%llx:%llx", &id, &v) == 2 &&
+          (d = find_def(k, PT_DEF_METRIC, id)) != NULL &&
+          otf_cnt_ptype(v) == (uint64_t)d->i0 &&
+          pt__map_put(&k->cnt_props, id, v) == PT_ENOMEM)
+        return PT_ENOMEM;
+    }
+    k->cnt_props_ndefs = k->ndefs;
+  }
+  return pt__map_get(&k->cnt_props, m, p);
+}
+
+/* Sample V of a METRIC value x of metric m, in the metric's declared value
+ * type (an undefined metric's: that of x). */
+static int cnt_value(otf_sink *k, uint64_t m, const pt_value *x,
+                     uint64_t *v) {
+  uint64_t p;
+  int rc = cnt_props(k, m, &p);
+  if (rc < 0) return rc;
+  if (rc == 0) p = otf_cnt_props(x->type, PT_METRIC_ABSOLUTE);
+  *v = otf_cnt_encode(p, x);
+  return 0;
+}
+
 static int write_event(otf_sink *k, const pt_event *ev) {
   locmap *m = loc_get(k, ev->location);
   if (!m) return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
@@ -561,8 +609,9 @@ static int write_event(otf_sink *k, const pt_event *ev) {
       if (ev->ref) FLD(b, SCL, ev->ref);
       break;
     case PT_EV_METRIC: {
-      uint64_t v = ev->value.type == PT_TYPE_DOUBLE ? (uint64_t)ev->value.v.d
-                                                    : ev->value.v.u;
+      uint64_t v;
+      if (cnt_value(k, ev->ref, &ev->value, &v))
+        return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
       REC(b, COUNTER);
       put_hex(b, ctok(k, ev->ref));
       FLD(b, V, v);
@@ -786,7 +835,9 @@ static int write_snapshot(otf_sink *k, const pt_snapshot *s) {
       REC(b, SNAPCOUNTER);
       put_hex(b, e->time);
       FLD(b, CNT, ctok(k, e->ref));
-      FLD(b, V, e->value.v.u);
+      if (cnt_value(k, e->ref, &e->value, &v))
+        return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+      FLD(b, V, v);
       break;
     case PT_EV_MESSAGE:
       REC(b, SNAPCOMMENT);
@@ -816,21 +867,6 @@ static const pt_def *kv_named(const otf_sink *k, const char *name,
         k->defs[i].name && strcmp(k->defs[i].name, name) == 0)
       return &k->defs[i];
   return NULL;
-}
-
-static uint64_t counter_props(const otf_sink *k, const pt_def *d) {
-  for (size_t i = 0; i < k->ndefs; i++) {
-    const pt_def *kv = &k->defs[i];
-    if (kv->kind == PT_DEF_KEYVAL && kv->name && kv->s1 &&
-        strcmp(kv->name, "otf:counter_properties") == 0) {
-      unsigned long long id, p;
-      if (sscanf(kv->s1, "%llx:%llx", &id, &p) == 2 && id == d->id) return p;
-    }
-  }
-  uint64_t p = d->i1 == PT_METRIC_ABSOLUTE ? OTF_CNT_TYPE_ABS : 0;
-  if (d->i0 == PT_TYPE_DOUBLE) p |= OTF_CNT_VARTYPE_DOUBLE;
-  else if (d->i0 == PT_TYPE_INT) p |= OTF_CNT_VARTYPE_SIGNED8;
-  return p;
 }
 
 /* First group of `kind` (GROUP.type) and id space `ns` containing m. */
@@ -986,7 +1022,10 @@ static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
       FLD(b, G, group_of(k, PT_GROUP_METRICS, 0, d->id));
       put_s(b, "NM");
       put_str(b, d->name ? d->name : "");
-      FLD(b, P, counter_props(k, d));
+      uint64_t p;
+      if (cnt_props(k, d->id, &p) != 1) /* (an id UINT64_MAX) */
+        p = otf_cnt_props(d->i0, d->i1);
+      FLD(b, P, p);
       put_s(b, "U");
       put_str(b, d->s1 ? d->s1 : "");
       break;
@@ -1261,6 +1300,7 @@ static void sink_free(otf_sink *k) {
   free(k->smap);
   free(k->iop);
   pt__map_free(&k->handle_file);
+  pt__map_free(&k->cnt_props);
   pt__arena_free(&k->arena);
   pt__buf_free(&k->marker.b);
   pt__buf_free(&k->line);

@@ -112,4 +112,36 @@ if command -v otfprint >/dev/null 2>&1; then
     t_pass "otfprint reads a trace with a quiet location" ||
     t_fail "otfprint reads a trace with a quiet location" "$(grep -i error quiet.print | head -3)"
 fi
+# Counter value types: a signed metric is declared SIGNED8 (properties
+# bit 5), a double one DOUBLE (288) as OTF 1.x defines them, and their
+# samples are the two's complement and the IEEE bits (were: INT declared
+# 0x10 = UNSIGNED4 to the library, DOUBLE 0x30 = SIGNED4, a double sample
+# truncated to an integer); they read back with their types and values
+cat >cnt.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def metric id=1 scope=none type=2 mode=1 name="cycles" unit="#"
+def metric id=2 scope=none type=1 name="temp" unit="C"
+def metric id=3 scope=none type=3 name="ratio" unit=""
+event 100 0 metric metric=1 value=u:18446744073709551615
+event 100 0 metric metric=2 value=i:-40
+event 100 0 metric metric=3 value=d:0.75
+event 110 0 metric metric=3 value=d:-1e+300
+event 120 0 metric metric=2 value=i:-9223372036854775808
+event 130 0 metric metric=3 value=d:0.1
+TXT
+ok "convert counters" "$PT" -q convert cnt.txt -o cnt.otf
+grep -q '^DCNT1.*NM"cycles"P0U' cnt.0.def && grep -q '^DCNT2.*NM"temp"P21U' cnt.0.def &&
+  grep -q '^DCNT3.*NM"ratio"P121U' cnt.0.def &&
+  grep -q '^CNT2Vffffffffffffffd8$' cnt.*.events && grep -q '^CNT3V3fe8000000000000$' cnt.*.events &&
+  t_pass "counter types declared and written as OTF defines them" ||
+  t_fail "counter types declared and written as OTF defines them" "$(grep DCNT cnt.0.def; grep CNT cnt.*.events)"
+# (location 0 becomes process token 1)
+strip_loc() { grep -e '^def metric' -e '^event' | sed 's/^\(event [0-9]*\) [0-9]* /\1 /'; }
+"$PT" -q dump cnt.txt | strip_loc >cnt.want
+"$PT" -q dump cnt.otf 2>cnt.err | strip_loc >cnt.got
+cmp -s cnt.want cnt.got && t_pass "counter types and values read back" ||
+  t_fail "counter types and values read back" "$(diff cnt.want cnt.got | head -6) $(head -c 200 cnt.err)"
 t_done

@@ -124,4 +124,104 @@ ok io_to_otf "$PT" -q convert io.txt -o iod/t.otf &&
   grep -q 'file ID 1, matching ID 2, handle ID 5, operation READ.*bytes 512' io.out &&
   t_pass otf_io_file_and_operation ||
   t_fail otf_io_file_and_operation "$(grep FileOperation io.out)"
+# Counter value types (OTF_COUNTER_VARTYPE_*: unsigned, signed, float,
+# double in bits 5-8 of the properties): a trace the library writes with
+# signed, double, float and 4-byte signed counters (a sample's 64 bits are
+# the two's complement, the IEEE double, the IEEE float in the low 32
+# bits) reads as INT and DOUBLE values (were: every value UINT, a signed
+# counter's -40 as 18446744073709551576, a double as its bits), and
+# OTF -> PTF -> OTF, OTF -> OTF2 -> PTF -> OTF keep the types and values
+# (were: a double truncated to an integer, INT declared UNSIGNED8, DOUBLE
+# declared SIGNED8)
+cat >cnt.c <<'CEOF'
+#include <otf.h>
+#include <string.h>
+static uint64_t dbits(double d) { uint64_t v; memcpy(&v, &d, 8); return v; }
+static uint64_t fbits(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
+int main(void) {
+  OTF_FileManager *m = OTF_FileManager_open(10);
+  OTF_Writer *w = OTF_Writer_open("cnt", 1, m);
+  if (!m || !w) return 1;
+  OTF_Writer_writeDefTimerResolution(w, 0, 1000000);
+  OTF_Writer_writeDefProcess(w, 0, 1, "p1", 0);
+  OTF_Writer_writeDefCounterGroup(w, 0, 1, "g");
+  OTF_Writer_writeDefCounter(w, 0, 1, "cycles", OTF_COUNTER_TYPE_ACC |
+                             OTF_COUNTER_VARTYPE_UNSIGNED8, 1, "#");
+  OTF_Writer_writeDefCounter(w, 0, 2, "temp", OTF_COUNTER_TYPE_ABS |
+                             OTF_COUNTER_SCOPE_POINT | OTF_COUNTER_VARTYPE_SIGNED8, 1, "C");
+  OTF_Writer_writeDefCounter(w, 0, 3, "ratio", OTF_COUNTER_TYPE_ABS |
+                             OTF_COUNTER_VARTYPE_DOUBLE, 1, "");
+  OTF_Writer_writeDefCounter(w, 0, 4, "half", OTF_COUNTER_TYPE_ABS |
+                             OTF_COUNTER_VARTYPE_FLOAT, 1, "");
+  OTF_Writer_writeDefCounter(w, 0, 5, "delta", OTF_COUNTER_TYPE_ABS |
+                             OTF_COUNTER_VARTYPE_SIGNED4, 1, "");
+  OTF_Writer_writeCounter(w, 10, 1, 1, 123456789);
+  OTF_Writer_writeCounter(w, 10, 1, 2, (uint64_t)(int64_t)-40);
+  OTF_Writer_writeCounter(w, 10, 1, 3, dbits(0.75));
+  OTF_Writer_writeCounter(w, 10, 1, 4, fbits(0.5f));
+  OTF_Writer_writeCounter(w, 10, 1, 5, (uint64_t)(int64_t)-3);
+  OTF_Writer_writeCounter(w, 20, 1, 2, 7);
+  OTF_Writer_writeCounter(w, 20, 1, 3, dbits(-1e300));
+  OTF_Writer_writeCounter(w, 20, 1, 3, dbits(0.1));
+  OTF_Writer_writeCounterSnapshot(w, 30, 20, 1, 2, (uint64_t)(int64_t)-41, NULL);
+  OTF_Writer_writeCounterSnapshot(w, 30, 20, 1, 3, dbits(-2.5), NULL);
+  return OTF_Writer_close(w) != 1;
+}
+CEOF
+if ${CC:-cc} -I/usr/include/open-trace-format -o cnt cnt.c -lopen-trace-format 2>cc.err && ./cnt; then
+  "$PT" dump cnt.otf >cnt.dump 2>cnt.err
+  miss=
+  for want in 'def metric id=1 .*type=2 ' 'def metric id=2 .*type=1 ' \
+      'def metric id=3 .*type=3 ' 'def metric id=4 .*type=3 ' 'def metric id=5 .*type=1 ' \
+      ' metric metric=1 value=u:123456789$' ' metric metric=2 value=i:-40$' \
+      ' metric metric=3 value=d:0.75$' ' metric metric=4 value=d:0.5$' \
+      ' metric metric=5 value=i:-3$' ' metric metric=2 value=i:7$' \
+      ' metric metric=3 value=d:-1e+300$' ' metric metric=3 value=d:0.1$' \
+      'snapshot .*metric=2 value=i:-41' 'snapshot .*metric=3 value=d:-2.5'; do
+    grep -q -e "$want" cnt.dump || miss="$miss [$want]"
+  done
+  [ -z "$miss" ] && t_pass otf_counter_types_read ||
+    t_fail otf_counter_types_read "missing$miss: $(grep metric cnt.dump | head -8)"
+  # OTF -> PTF -> OTF: the library prints our output as the original
+  mkdir -p cnt2
+  ok cnt_to_ptf "$PT" -q convert cnt.otf -o cnt.ptf &&
+    ok cnt_to_otf "$PT" -q convert cnt.ptf -o cnt2/t.otf && {
+    otfprint cnt.otf 2>/dev/null | norm >cwant.txt
+    otfprint cnt2/t.otf 2>/dev/null | norm >cgot.txt
+    grep -q 'Counter: process 1, counter 2, value -40' cwant.txt &&
+      grep -q 'counter 3, value 0.750000' cwant.txt && cmp -s cwant.txt cgot.txt &&
+      t_pass otf_counter_types_otf_ptf_otf ||
+      t_fail otf_counter_types_otf_ptf_otf "$(diff cwant.txt cgot.txt | head -6)"
+  }
+  # OTF -> OTF2 -> PTF -> OTF: INT64 and DOUBLE members, values exact
+  if command -v otf2-print >/dev/null 2>&1; then
+    mkdir -p c2
+    ok cnt_to_otf2 "$PT" -q convert cnt.otf -o c2/t.otf2 &&
+      ok cnt_otf2_to_ptf "$PT" -q convert c2/t.otf2 -o c2.ptf &&
+      ok cnt_otf2_to_otf "$PT" -q convert c2.ptf -o c2/back.otf && {
+      otf2-print c2/t.otf2 >c2.print 2>&1
+      grep -q '"temp" <[0-9]*>; INT64; -40)' c2.print &&
+        grep -q '"ratio" <[0-9]*>; DOUBLE; 0.75)' c2.print &&
+        t_pass otf_counter_types_to_otf2 ||
+        t_fail otf_counter_types_to_otf2 "$(grep METRIC c2.print | head -4)"
+      # single-member metric classes in id order (were in hash order:
+      # "out of order Metric definition: 3")
+      otf2-print -G c2/t.otf2 >c2g.print 2>&1
+      grep -q 'METRIC_CLASS  *5 ' c2g.print && ! grep -q 'out of order' c2g.print &&
+        t_pass otf2_metric_classes_in_order ||
+        t_fail otf2_metric_classes_in_order "$(grep -e 'out of order' -e METRIC_CLASS c2g.print | head -4)"
+      otfprint c2/back.otf >c2b.print 2>&1
+      "$PT" dump c2/back.otf 2>&1 | grep ' metric metric=' | sed 's/^event [0-9]* [0-9]* //' >c2b.got
+      grep '^event .* metric metric=' cnt.dump | sed 's/^event [0-9]* [0-9]* //' >c2b.want
+      grep -q 'name "temp", properties ABS/[A-Z]*/SIGNED8' c2b.print &&
+        grep -q 'name "ratio", properties ABS/[A-Z]*/DOUBLE' c2b.print &&
+        grep -q 'counter 2, value -40$' c2b.print && grep -q 'counter 3, value 0.750000$' c2b.print &&
+        [ -s c2b.want ] && cmp -s c2b.want c2b.got &&
+        t_pass otf_counter_types_otf2_ptf_otf ||
+        t_fail otf_counter_types_otf2_ptf_otf "$(grep -i counter c2b.print | head -4) $(diff c2b.want c2b.got | head -4)"
+    }
+  fi
+else
+  t_fail otf_counter_types_read "could not build or run an OTF_Writer program: $(head -c 300 cc.err)"
+fi
 t_done
