@@ -1544,7 +1544,7 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
       W(OTF2_GlobalDefWriter_WriteRegion(
             gw, (uint32_t)v, str_id(k, nm), str_id(k, nm), str_id(k, ""),
             OTF2_REGION_ROLE_UNKNOWN, OTF2_PARADIGM_UNKNOWN,
-            OTF2_REGION_FLAG_NONE, str_id(k, ""), 0, 0),
+            OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0),
         "a region");
       continue;
     }
@@ -1557,7 +1557,8 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
           (OTF2_Paradigm)kv_int(k, "otf2:region.paradigm", d->id,
                                 pt__otf2_paradigm_from_model((int)d->i1)),
           (OTF2_RegionFlag)kv_int(k, "otf2:region.flags", d->id, 0),
-          str_id(k, d->s3), (uint32_t)d->i2, (uint32_t)d->i3),
+          d->s3 ? str_id(k, d->s3) : OTF2_UNDEFINED_STRING,
+          (uint32_t)d->i2, (uint32_t)d->i3),
       "a region");
   }
 

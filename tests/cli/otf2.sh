@@ -36,6 +36,36 @@ for v in tiny mapped attributes metrics mpi mpi_extras; do
     t_fail "defs_equal_$v" "$(head -c 200 print.err) $(diff want.txt got.txt | head -4)"
 done
 
+# A region's source file: undefined (Score-P's artificial regions, and a
+# region without file= here) stays OTF2_UNDEFINED_STRING, "" stays "", in
+# the sink and through OTF2 -> PTF -> OTF2 (the test vectors have no
+# undefined file, so defs_equal_* above could not see it come back as "").
+cat >rfile.txt <<'EOF'
+# paratrace text 1
+def clock start=100 ticks_per_second=1000000000 length=100
+def region id=1 role=1 paradigm=1 name="nofile"
+def region id=2 role=1 paradigm=1 name="emptyfile" file=""
+def region id=3 role=1 paradigm=1 begin_line=3 end_line=9 name="withfile" file="a.c"
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location id=0 group=0 type=1
+event 101 0 enter region=1
+event 102 0 leave region=1
+EOF
+if ok region_file_to_otf2 "$PT" -q convert rfile.txt -o rfile.otf2; then
+  otf2-print -G rfile.otf2 >rfile.G 2>&1
+  grep -q '"nofile".*File: UNDEFINED,' rfile.G && grep -q '"emptyfile".*File: ""' rfile.G &&
+    grep -q '"withfile".*File: "a.c".*Begin: 3, End: 9' rfile.G &&
+    t_pass region_file_undefined_written ||
+    t_fail region_file_undefined_written "$(grep REGION rfile.G)"
+  if ok region_file_to_ptf "$PT" -q convert rfile.otf2 -o rfile.ptf &&
+    ok region_file_back "$PT" -q convert rfile.ptf -o rfile2.otf2; then
+    norm_defs <rfile.G >want.txt
+    otf2-print -G rfile2.otf2 2>&1 | norm_defs >got.txt
+    cmp -s want.txt got.txt && t_pass region_file_round_trip ||
+      t_fail region_file_round_trip "$(diff want.txt got.txt | head -4)"
+  fi
+fi
+
 # info and dump straight from an archive.
 ok info_otf2 "$PT" -q info "$TD/otf2/mpi/trace/traces.otf2" >info.txt &&
   { grep -q '^format  *otf2' info.txt && grep -q '^events  *122' info.txt &&
