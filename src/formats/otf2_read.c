@@ -1428,39 +1428,185 @@ static int anchor_keyvals(osrc *s) {
   return rc;
 }
 
-/* libotf2 3.0.2 does not notice a truncated file reliably: it reads the
- * missing tail of the last chunk from uninitialised memory.  So each file
- * is checked first: every chunk (at multiples of the chunk size) starts
- * with a chunk header record (0x03) and the file ends with the
- * end-of-chunk and end-of-file records (0x02 0x01), as libotf2 writes it
- * (POSIX substrate, no compression).  0 = fine or not checkable. */
-static int check_file(osrc *s, const char *file, uint64_t chunk, int must) {
+/* ---- the framing of a file, as libotf2 3.0.2 reads it --------------------
+ *
+ * A file (POSIX substrate, no compression) is a sequence of chunks at
+ * multiples of the chunk size (the last one shorter).  A chunk opens with
+ * an 18-byte header (0x03, the endianness: 0x42 little, 0x23 big, the
+ * numbers of its first and last event), then records follow: 0x00 ends
+ * the chunk (padding up to the next one), 0x02 ends the file (libotf2
+ * writes 0x01 after it and reads nothing past it), in event and snapshot
+ * files 0x05 is a timestamp (8 bytes) and 0x06 an attribute list, and
+ * every other type byte is followed by the record's length (1 byte, or
+ * 0xff and 8 bytes) and that many bytes; a record ends before its chunk
+ * does.  libotf2 reads a whole chunk into a buffer of the chunk size and
+ * does not notice when the file ends early: it goes on in uninitialised
+ * memory.  walk_file() follows the same framing over the bytes there are,
+ * for the end-of-file check and to find where a record libotf2 refused
+ * starts (its reader callbacks do not give offsets). */
+#define W_HEADER 18
+typedef struct walk {
+  int state;          /* W_EOF, W_SHORT (the data ends first), W_BAD */
+  const char *why;    /* W_BAD: what is wrong at `off` */
+  uint64_t off;       /* the end-of-file record / the end of the data /
+                         the damage */
+  uint64_t want;      /* in: a record number (0-based) to look for */
+  uint64_t at;        /* where its records (timestamp, attributes) start;
+                         UINT64_MAX if not reached */
+  uint64_t time;      /* events: the time of record want - 1 */
+  int has_time;
+} walk;
+enum { W_EOF, W_SHORT, W_BAD };
+
+static uint64_t w_uint(const unsigned char *b, int n, int big) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; i++) v |= (uint64_t)b[big ? n - 1 - i : i] << (8 * i);
+  return v;
+}
+
+/* Walks `f` (`size` bytes, chunks of `chunk` bytes) from chunk number c0 to
+ * the end-of-file record, counting records: in event and snapshot files
+ * (evt) those other than timestamps and attribute lists, else all. */
+static void walk_file(FILE *f, uint64_t size, uint64_t chunk, int evt,
+                      uint64_t c0, walk *w) {
+  uint64_t count = 0, time = 0, ev_time = 0;
+  int big = 0, have_time = 0, have_ev_time = 0;
+  w->at = UINT64_MAX;
+  w->has_time = 0;
+  for (uint64_t c = c0;; c++) {
+    uint64_t pos = c * chunk, limit = pos + chunk, grp;
+    unsigned char b[10];
+    if (pos >= size || size - pos < W_HEADER) {
+      w->state = W_SHORT, w->off = size;
+      return;
+    }
+    if (fseeko(f, (off_t)pos, SEEK_SET) != 0 || fread(b, 1, 2, f) != 2 ||
+        b[0] != 3) {
+      w->state = W_BAD, w->off = pos;
+      w->why = "a chunk does not start with a chunk header";
+      return;
+    }
+    big = b[1] == 0x23;
+    pos += W_HEADER;
+    grp = pos;
+    if (fseeko(f, (off_t)pos, SEEK_SET) != 0) break;
+    int seek_ok = 1;
+    for (;;) {
+      int t = pos < size ? getc(f) : EOF;
+      if (t == EOF) {
+        w->state = W_SHORT, w->off = size;
+        return;
+      }
+      if (t == 0) break; /* end of chunk */
+      if (t == 2) {
+        w->state = W_EOF, w->off = pos;
+        return;
+      }
+      uint64_t len, hdr;
+      if (evt && t == 5) {
+        hdr = 1, len = 8;
+        if (size - pos >= 9 && fread(b, 1, 8, f) == 8)
+          time = w_uint(b, 8, big), have_time = 1;
+        if (pos + 9 >= limit) {
+          w->state = W_BAD, w->off = pos;
+          w->why = "a timestamp runs past the end of its chunk";
+          return;
+        }
+        if (size - pos < 9) {
+          w->state = W_SHORT, w->off = size;
+          return;
+        }
+        pos += 9;
+        continue;
+      }
+      int l = size - pos >= 2 ? getc(f) : EOF;
+      hdr = 2, len = (uint64_t)l;
+      if (l == 0xff) {
+        hdr = 10;
+        len = size - pos >= 10 && fread(b, 1, 8, f) == 8 ? w_uint(b, 8, big)
+                                                         : UINT64_MAX;
+      }
+      if (l == EOF || len == UINT64_MAX) {
+        w->state = W_SHORT, w->off = size;
+        return;
+      }
+      if (len >= limit - pos - hdr || pos + hdr + len >= limit) {
+        w->state = W_BAD, w->off = pos;
+        w->why = "a record runs past the end of its chunk";
+        return;
+      }
+      if (pos + hdr + len > size) {
+        w->state = W_SHORT, w->off = size;
+        return;
+      }
+      int counted = !(evt && t == 6);
+      if (counted) {
+        if (count == w->want) {
+          w->at = grp;
+          w->time = ev_time;
+          w->has_time = have_ev_time && count > 0;
+        }
+        count++;
+        ev_time = time, have_ev_time = have_time;
+      }
+      pos += hdr + len;
+      if (counted) grp = pos;
+      if (fseeko(f, (off_t)pos, SEEK_SET) != 0) {
+        seek_ok = 0;
+        break;
+      }
+    }
+    if (!seek_ok) break;
+  }
+  w->state = W_BAD, w->off = 0, w->why = "cannot seek";
+}
+
+/* Before libotf2 reads a file: the end-of-file record is there (else
+ * libotf2 would read past the data).  What follows it is never read
+ * (a tool's appended newline, say), as by libotf2.  The last chunk is
+ * walked (chunks are independent); the earlier ones are checked for their
+ * chunk header.  0 = fine or not checkable. */
+static int check_file(osrc *s, const char *file, uint64_t chunk, int evt,
+                      int must) {
   FILE *f = fopen(file, "rb");
   if (!f) {
     if (!must) return PT_OK;
     return src_fail(s, PT_ENOTFOUND, "%s: cannot open: %s", file,
                     strerror(errno));
   }
-  int bad = 0;
-  unsigned char b[2];
-  if (fseeko(f, 0, SEEK_END) != 0) bad = 1;
-  off_t size = bad ? 0 : ftello(f);
-  if (size < 4) bad = 1;
-  for (off_t o = 0; !bad && o < size; o += (off_t)chunk) {
-    if (fseeko(f, o, SEEK_SET) != 0 || fread(b, 1, 1, f) != 1 || b[0] != 3)
-      bad = 2;
-    if (!chunk) break;
+  walk w = {.state = W_EOF, .want = UINT64_MAX};
+  uint64_t size = 0;
+  if (fseeko(f, 0, SEEK_END) == 0 && ftello(f) >= 0)
+    size = (uint64_t)ftello(f);
+  if (size < W_HEADER + 1) {
+    fclose(f);
+    return src_fail(s, PT_ETRUNCATED, "%s: truncated OTF2 file (%" PRIu64
+                    " bytes: too short for a chunk)", file, size);
   }
-  if (!bad && (fseeko(f, size - 2, SEEK_SET) != 0 || fread(b, 1, 2, f) != 2 ||
-               b[0] != 2 || b[1] != 1))
-    bad = 3;
+  if (chunk >= W_HEADER + 2) {
+    uint64_t last = (size - 1) / chunk;
+    unsigned char b = 0;
+    /* bytes appended after a last chunk that was full: not read */
+    if (last > 0 && (fseeko(f, (off_t)(last * chunk), SEEK_SET) != 0 ||
+                     fread(&b, 1, 1, f) != 1 || b != 3))
+      last--;
+    for (uint64_t c = 0; c < last && w.state == W_EOF; c++)
+      if (fseeko(f, (off_t)(c * chunk), SEEK_SET) != 0 ||
+          fread(&b, 1, 1, f) != 1 || b != 3) {
+        w.state = W_BAD, w.off = c * chunk;
+        w.why = "a chunk does not start with a chunk header";
+      }
+    if (w.state == W_EOF) walk_file(f, size, chunk, evt, last, &w);
+  }
   fclose(f);
-  if (!bad) return PT_OK;
-  return src_fail(s, PT_ETRUNCATED, "%s: truncated or damaged OTF2 file (%s)",
-                  file, bad == 1   ? "too short"
-                        : bad == 2 ? "a chunk does not start with a chunk "
-                                     "header"
-                                   : "no end-of-file record at its end");
+  if (w.state == W_SHORT)
+    return src_fail(s, PT_ETRUNCATED, "%s: truncated OTF2 file (the data "
+                    "ends at offset %" PRIu64 ", before the end-of-file "
+                    "record)", file, w.off);
+  if (w.state == W_BAD)
+    return src_fail(s, PT_ECORRUPT, "%s: damaged OTF2 file at offset %"
+                    PRIu64 " (%s)", file, w.off, w.why);
+  return PT_OK;
 }
 
 /* The files of the archive, before libotf2 reads them. */
@@ -1479,18 +1625,18 @@ static int check_files(osrc *s, int locals) {
   int rc = PT_OK;
   if (!locals) {
     snprintf(file, n, "%s.def", s->stem);
-    rc = check_file(s, file, cd, 1);
+    rc = check_file(s, file, cd, 0, 1);
   }
   for (size_t i = 0; locals && i < s->nlocs && rc == PT_OK; i++) {
     snprintf(file, n, "%s/%" PRIu64 ".evt", s->stem, s->locs[i]);
-    rc = check_file(s, file, ce, 1);
+    rc = check_file(s, file, ce, 1, 1);
     if (rc == PT_OK) {
       snprintf(file, n, "%s/%" PRIu64 ".def", s->stem, s->locs[i]);
-      rc = check_file(s, file, cd, 0);
+      rc = check_file(s, file, cd, 0, 0);
     }
     if (rc == PT_OK) {
       snprintf(file, n, "%s/%" PRIu64 ".snap", s->stem, s->locs[i]);
-      rc = check_file(s, file, ce, 0);
+      rc = check_file(s, file, ce, 1, 0);
     }
   }
   free(file);

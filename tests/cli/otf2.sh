@@ -66,6 +66,22 @@ if ok region_file_to_otf2 "$PT" -q convert rfile.txt -o rfile.otf2; then
   fi
 fi
 
+# Bytes after a file's end-of-file record are never read by libotf2 (seen:
+# a tool appended a newline to every file of an archive): the archive
+# reads as without them.  A file that ends before its end-of-file record
+# is still refused, naming it.
+if [ -f mpi.def ]; then
+  mkdir nl && cp -r mpi.otf2 mpi.def mpi nl/
+  for f in nl/mpi.otf2 nl/mpi.def nl/mpi/*; do printf '\n' >>"$f"; done
+  "$PT" dump mpi.otf2 >want.txt 2>&1
+  ok appended_newline "$PT" dump nl/mpi.otf2 >got.txt &&
+    { cmp -s want.txt got.txt && t_pass appended_newline_same ||
+        t_fail appended_newline_same "$(diff want.txt got.txt | head -4)"; }
+  cp -r nl nlt && truncate -s -3 nlt/mpi/1.evt && printf '\n' >>nlt/mpi/1.evt
+  fails_cleanly truncated_then_newline 1 'nlt/mpi/1.evt: truncated' \
+    "$PT" dump nlt/mpi.otf2
+fi
+
 # info and dump straight from an archive.
 ok info_otf2 "$PT" -q info "$TD/otf2/mpi/trace/traces.otf2" >info.txt &&
   { grep -q '^format  *otf2' info.txt && grep -q '^events  *122' info.txt &&
