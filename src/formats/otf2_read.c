@@ -24,7 +24,7 @@ typedef struct osrc {
   OTF2_GlobalEvtReader *gev;
   char *path;
   char *stem; /* path without ".otf2": STEM.def, STEM/<location>.evt */
-  char err[768];
+  char err[1600];
   int cb_rc; /* first error inside a callback */
   pt__arena mem; /* definitions: live until close */
   pt__arena ev;  /* the current event's items: reset per OTF2 event */
@@ -47,6 +47,9 @@ typedef struct osrc {
   pt_item *q;
   size_t qn, qpos, qcap;
   int stage; /* 0 definitions, 1 events, 2 snapshots, 3 end */
+  /* chunk sizes of event and definition files, when walk_file() can
+   * follow them (POSIX substrate, no compression); else 0 */
+  uint64_t chunk_evt, chunk_def;
   OTF2_GlobalSnapReader *gsr;
   uint64_t nsnaps;
 } osrc;
@@ -56,7 +59,7 @@ static int probe(const char *path, int is_dir, const uint8_t *head,
                  size_t n);
 
 static int src_fail(osrc *s, int st, const char *fmt, ...) {
-  char m[600];
+  char m[1100];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
@@ -1466,83 +1469,84 @@ static uint64_t w_uint(const unsigned char *b, int n, int big) {
 
 /* Walks `f` (`size` bytes, chunks of `chunk` bytes) from chunk number c0 to
  * the end-of-file record, counting records: in event and snapshot files
- * (evt) those other than timestamps and attribute lists, else all. */
+ * (evt) those other than timestamps and attribute lists, else all.  One
+ * chunk (at most the bytes there are) is in memory at a time. */
 static void walk_file(FILE *f, uint64_t size, uint64_t chunk, int evt,
                       uint64_t c0, walk *w) {
   uint64_t count = 0, time = 0, ev_time = 0;
-  int big = 0, have_time = 0, have_ev_time = 0;
+  int have_time = 0, have_ev_time = 0;
+  unsigned char *buf = NULL;
   w->at = UINT64_MAX;
   w->has_time = 0;
+  w->state = W_BAD, w->off = 0, w->why = "out of memory or unreadable";
   for (uint64_t c = c0;; c++) {
-    uint64_t pos = c * chunk, limit = pos + chunk, grp;
-    unsigned char b[10];
-    if (pos >= size || size - pos < W_HEADER) {
+    uint64_t base = c * chunk;
+    if (base >= size || size - base < W_HEADER) {
       w->state = W_SHORT, w->off = size;
-      return;
+      break;
     }
-    if (fseeko(f, (off_t)pos, SEEK_SET) != 0 || fread(b, 1, 2, f) != 2 ||
-        b[0] != 3) {
-      w->state = W_BAD, w->off = pos;
+    /* n: the bytes of this chunk there are; records end before `chunk` */
+    uint64_t n = size - base < chunk ? size - base : chunk;
+    free(buf);
+    buf = malloc(n);
+    if (!buf || fseeko(f, (off_t)base, SEEK_SET) != 0 ||
+        fread(buf, 1, n, f) != n)
+      break;
+    if (buf[0] != 3) {
+      w->state = W_BAD, w->off = base;
       w->why = "a chunk does not start with a chunk header";
-      return;
+      break;
     }
-    big = b[1] == 0x23;
-    pos += W_HEADER;
-    grp = pos;
-    if (fseeko(f, (off_t)pos, SEEK_SET) != 0) break;
-    int seek_ok = 1;
-    for (;;) {
-      int t = pos < size ? getc(f) : EOF;
-      if (t == EOF) {
+    int big = buf[1] == 0x23, next = 0;
+    uint64_t pos = W_HEADER, grp = pos;
+    while (!next) {
+      if (pos >= n) {
         w->state = W_SHORT, w->off = size;
-        return;
+        goto out;
       }
-      if (t == 0) break; /* end of chunk */
+      unsigned t = buf[pos];
+      uint64_t hdr, len = 0;
+      if (t == 0) { /* end of chunk */
+        next = 1;
+        continue;
+      }
       if (t == 2) {
-        w->state = W_EOF, w->off = pos;
-        return;
+        w->state = W_EOF, w->off = base + pos;
+        goto out;
       }
-      uint64_t len, hdr;
-      if (evt && t == 5) {
-        hdr = 1, len = 8;
-        if (size - pos >= 9 && fread(b, 1, 8, f) == 8)
-          time = w_uint(b, 8, big), have_time = 1;
-        if (pos + 9 >= limit) {
-          w->state = W_BAD, w->off = pos;
+      if (evt && t == 5) { /* timestamp */
+        if (chunk - pos <= 9) {
+          w->state = W_BAD, w->off = base + pos;
           w->why = "a timestamp runs past the end of its chunk";
-          return;
+          goto out;
         }
-        if (size - pos < 9) {
+        if (n - pos < 9) {
           w->state = W_SHORT, w->off = size;
-          return;
+          goto out;
         }
+        time = w_uint(buf + pos + 1, 8, big), have_time = 1;
         pos += 9;
         continue;
       }
-      int l = size - pos >= 2 ? getc(f) : EOF;
-      hdr = 2, len = (uint64_t)l;
-      if (l == 0xff) {
+      hdr = 2;
+      if (n - pos >= 2) len = buf[pos + 1];
+      if (n - pos >= 2 && len == 0xff) {
         hdr = 10;
-        len = size - pos >= 10 && fread(b, 1, 8, f) == 8 ? w_uint(b, 8, big)
-                                                         : UINT64_MAX;
+        if (n - pos >= 10) len = w_uint(buf + pos + 2, 8, big);
       }
-      if (l == EOF || len == UINT64_MAX) {
-        w->state = W_SHORT, w->off = size;
-        return;
-      }
-      if (len >= limit - pos - hdr || pos + hdr + len >= limit) {
-        w->state = W_BAD, w->off = pos;
+      if (chunk - pos <= hdr || (n - pos >= hdr && len >= chunk - pos - hdr)) {
+        w->state = W_BAD, w->off = base + pos;
         w->why = "a record runs past the end of its chunk";
-        return;
+        goto out;
       }
-      if (pos + hdr + len > size) {
+      if (n - pos < hdr || len > n - pos - hdr) {
         w->state = W_SHORT, w->off = size;
-        return;
+        goto out;
       }
-      int counted = !(evt && t == 6);
+      int counted = !(evt && t == 6); /* not an attribute list */
       if (counted) {
         if (count == w->want) {
-          w->at = grp;
+          w->at = base + grp;
           w->time = ev_time;
           w->has_time = have_ev_time && count > 0;
         }
@@ -1551,14 +1555,10 @@ static void walk_file(FILE *f, uint64_t size, uint64_t chunk, int evt,
       }
       pos += hdr + len;
       if (counted) grp = pos;
-      if (fseeko(f, (off_t)pos, SEEK_SET) != 0) {
-        seek_ok = 0;
-        break;
-      }
     }
-    if (!seek_ok) break;
   }
-  w->state = W_BAD, w->off = 0, w->why = "cannot seek";
+out:
+  free(buf);
 }
 
 /* Before libotf2 reads a file: the end-of-file record is there (else
@@ -1609,6 +1609,39 @@ static int check_file(osrc *s, const char *file, uint64_t chunk, int evt,
   return PT_OK;
 }
 
+/* After libotf2 refused a file having read `good` records of it: where
+ * the next one starts, as text for the error message ("definition 35 at
+ * offset 900", "event 35 at offset 900; the last good one at time T"), or
+ * what the walk found wrong first.  Empty if it cannot tell. */
+static void where(char *b, size_t cap, const char *file, uint64_t chunk,
+                  int evt, uint64_t good) {
+  b[0] = 0;
+  FILE *f = chunk ? fopen(file, "rb") : NULL;
+  if (!f) return;
+  walk w = {.want = good};
+  uint64_t size = 0;
+  if (fseeko(f, 0, SEEK_END) == 0 && ftello(f) >= 0)
+    size = (uint64_t)ftello(f);
+  walk_file(f, size, chunk, evt, 0, &w);
+  fclose(f);
+  const char *noun = evt ? "event" : "definition";
+  if (w.at != UINT64_MAX) {
+    int l = snprintf(b, cap, "%s %" PRIu64 " at offset %" PRIu64, noun,
+                     good + 1, w.at);
+    if (w.has_time && l > 0 && (size_t)l < cap)
+      snprintf(b + l, cap - (size_t)l, "; the last good one at time %" PRIu64,
+               w.time);
+  } else if (w.state == W_BAD) {
+    snprintf(b, cap, "after %s %" PRIu64 ", offset %" PRIu64 ": %s", noun,
+             good, w.off, w.why);
+  } else if (w.state == W_SHORT) {
+    snprintf(b, cap, "after %s %" PRIu64 ", the data ends at offset %" PRIu64,
+             noun, good, w.off);
+  } else if (good) {
+    snprintf(b, cap, "after %s %" PRIu64, noun, good);
+  }
+}
+
 /* The files of the archive, before libotf2 reads them. */
 static int check_files(osrc *s, int locals) {
   OTF2_FileSubstrate sub;
@@ -1619,6 +1652,8 @@ static int check_files(osrc *s, int locals) {
       OTF2_Reader_GetChunkSize(s->rd, &ce, &cd) != OTF2_SUCCESS ||
       sub != OTF2_SUBSTRATE_POSIX || comp != OTF2_COMPRESSION_NONE)
     return PT_OK;
+  s->chunk_evt = ce >= W_HEADER + 2 ? ce : 0;
+  s->chunk_def = cd >= W_HEADER + 2 ? cd : 0;
   size_t n = strlen(s->stem) + 48;
   char *file = malloc(n);
   if (!file) return src_fail(s, PT_ENOMEM, "out of memory");
@@ -1697,9 +1732,11 @@ static int read_global_defs(osrc *s) {
   OTF2_Reader_CloseGlobalDefReader(s->rd, gd);
   if (s->cb_rc) return s->cb_rc;
   if (e != OTF2_SUCCESS) {
-    char what[600];
-    snprintf(what, sizeof what, "reading the global definitions (%.500s.def)",
-             s->stem);
+    char what[800], file[520], at[200];
+    snprintf(file, sizeof file, "%.500s.def", s->stem);
+    where(at, sizeof at, file, s->chunk_def, 0, n);
+    snprintf(what, sizeof what, "reading the global definitions (%s%s%s)",
+             file, at[0] ? ": " : "", at);
     return otf2_fail(s, what, e);
   }
   return PT_OK;
@@ -1735,10 +1772,11 @@ static int open_events(osrc *s) {
     if (s->cb_rc || e != OTF2_SUCCESS) {
       OTF2_DefReaderCallbacks_Delete(dcb);
       if (s->cb_rc) return s->cb_rc;
-      char what[600];
+      char what[800], at[200];
+      where(at, sizeof at, file, s->chunk_def, 0, n);
       snprintf(what, sizeof what, "reading the local definitions of "
-               "location %" PRIu64 " (%.400s/%" PRIu64 ".def)", s->locs[i],
-               s->stem, s->locs[i]);
+               "location %" PRIu64 " (%.500s%s%s)", s->locs[i], file,
+               at[0] ? ": " : "", at);
       return otf2_fail(s, what, e);
     }
   }
@@ -1906,12 +1944,58 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   return PT_OK;
 }
 
-/* The global reader does not say which location failed: name the event
- * files. */
+/* The global event reader does not say which location failed.  Each
+ * location's events are read alone, through a reader of its own, until
+ * one fails; the number of its good events locates the bad record in its
+ * file.  1 = found. */
+static int bad_location(osrc *s, uint64_t *loc, uint64_t *good) {
+  OTF2_Reader *rd = OTF2_Reader_Open(s->path);
+  if (!rd) return 0;
+  int found = 0;
+  if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) == OTF2_SUCCESS) {
+    for (size_t i = 0; i < s->nlocs; i++)
+      OTF2_Reader_SelectLocation(rd, s->locs[i]);
+    if (OTF2_Reader_OpenEvtFiles(rd) == OTF2_SUCCESS) {
+      for (size_t i = 0; i < s->nlocs && !found; i++) {
+        OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, s->locs[i]);
+        if (!er) continue;
+        uint64_t n = 0;
+        if (OTF2_Reader_ReadLocalEvents(rd, er, OTF2_UNDEFINED_UINT64, &n) !=
+            OTF2_SUCCESS) {
+          *loc = s->locs[i];
+          *good = n;
+          found = 1;
+        }
+        OTF2_Reader_CloseEvtReader(rd, er);
+      }
+      OTF2_Reader_CloseEvtFiles(rd);
+    }
+  }
+  OTF2_Reader_Close(rd);
+  return found;
+}
+
 static int evt_fail(osrc *s, OTF2_ErrorCode e) {
-  char what[600];
-  snprintf(what, sizeof what, "reading events from %.500s/*.evt", s->stem);
-  return otf2_fail(s, what, e);
+  char lib[400], junk[400], what[800];
+  const char *l = pt__otf2_take(lib, sizeof lib);
+  uint64_t loc = 0, good = 0;
+  int found = bad_location(s, &loc, &good);
+  pt__otf2_take(junk, sizeof junk); /* the second reader's, same cause */
+  if (found) {
+    char file[520], at[200];
+    snprintf(file, sizeof file, "%.500s/%" PRIu64 ".evt", s->stem, loc);
+    where(at, sizeof at, file, s->chunk_evt, 1, good);
+    snprintf(what, sizeof what, "reading the events of location %" PRIu64
+             " (%s%s%s)", loc, file, at[0] ? ": " : "", at);
+  } else {
+    snprintf(what, sizeof what, "reading events from %.500s/*.evt", s->stem);
+  }
+  int st = e == OTF2_ERROR_MEM_FAULT || e == OTF2_ERROR_MEM_ALLOC_FAILED
+               ? PT_ENOMEM
+               : PT_ECORRUPT;
+  return src_fail(s, st, "%s failed: %s (%s)%s%s%s", what,
+                  pt__otf2_errname(e), OTF2_Error_GetDescription(e),
+                  l ? " [libotf2: " : "", l ? l : "", l ? "]" : "");
 }
 
 static int src_next(void *st, pt_item *item) {

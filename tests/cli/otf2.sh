@@ -226,4 +226,21 @@ ok ur_to_otf2 "$PT" -q convert ur.txt -o ur.otf2 && {
     t_pass otf2_undefined_regions_in_order ||
     t_fail otf2_undefined_regions_in_order "$(grep -e 'out of order' -e '^REGION' ur.out | head -5)"
 }
+# A damaged record (two bytes 0xff: an invalid size byte of a compressed
+# integer, which libotf2 only notices decoding it): the error names the
+# location's file, the record's number and offset, and the last good
+# event.  The offsets are into files this test wrote above (mpi.otf2):
+# 150 is inside location 1's 10th event, 136 inside the 12th definition.
+if [ -f mpi/1.evt ] && [ -f mpi.def ]; then
+  mkdir c1 c2 && cp -r mpi.otf2 mpi.def mpi c1/ && cp -r mpi.otf2 mpi.def mpi c2/
+  printf '\377\377' | dd of=c1/mpi/1.evt bs=1 seek=150 conv=notrunc 2>/dev/null
+  bad bad_event_where 'events of location 1 (c1/mpi/1.evt: event 10 at offset 137; the last good one at time [0-9]*) failed: INVALID_DATA' c1/mpi.otf2
+  printf '\377\377' | dd of=c2/mpi.def bs=1 seek=136 conv=notrunc 2>/dev/null
+  bad bad_def_where 'global definitions (c2/mpi.def: definition 12 at offset 131) failed: INVALID_DATA' c2/mpi.otf2
+  # a length byte made 0xff: the record runs past its chunk, found before
+  # libotf2 reads the file
+  cp -r c1 c3 && cp mpi/1.evt c3/mpi/1.evt
+  printf '\377\377' | dd of=c3/mpi/1.evt bs=1 seek=250 conv=notrunc 2>/dev/null
+  bad bad_record_length 'c3/mpi/1.evt: damaged OTF2 file at offset 250 (a record runs past the end of its chunk)' c3/mpi.otf2
+fi
 t_done
