@@ -204,6 +204,10 @@ static void hdel(hmap *m, uintptr_t k) {
 
 static hmap g_types, g_ops, g_misc;
 static hmap g_msgs; /* MPI_Message of a matched probe -> its communicator */
+/* MPI_File with a split collective begun: id = the operation's matching
+ * id, size = the bytes it asked for, info = its pt_io_mode */
+static hmap g_split;
+static uint64_t g_next_split;
 static uint64_t g_next_type = 100, g_next_op = 100, g_next_misc = 1;
 
 static void predefined(void) {
@@ -220,8 +224,8 @@ static void predefined(void) {
   for (size_t i = 0; i < sizeof dt / sizeof dt[0]; i++) {
     hent *e = hput(&g_types, (uintptr_t)dt[i].t);
     if (!e) return;
-    int sz = 0;
-    if (dt[i].t != MPI_DATATYPE_NULL) PMPI_Type_size(dt[i].t, &sz);
+    MPI_Count sz = 0;
+    if (dt[i].t != MPI_DATATYPE_NULL) PMPI_Type_size_x(dt[i].t, &sz);
     e->id = (uint64_t)dt[i].id;
     e->size = sz;
   }
@@ -279,14 +283,20 @@ static void type_forget(uintptr_t h) {
 static hent *type_get(MPI_Datatype t) {
   hent *e = hfind(&g_types, (uintptr_t)t);
   if (e) return e;
-  int sz = 0;
-  if (t != MPI_DATATYPE_NULL && PMPI_Type_size(t, &sz) != MPI_SUCCESS) sz = 0;
+  /* MPI_Type_size_x: a type of 2 GiB or more has no int size */
+  MPI_Count sz = 0;
+  if (t != MPI_DATATYPE_NULL && PMPI_Type_size_x(t, &sz) != MPI_SUCCESS)
+    sz = 0;
+  if (sz < 0) sz = 0; /* MPI_UNDEFINED */
   int ni = 0, na = 0, nd = 0, comb = MPI_COMBINER_NAMED;
   if (t != MPI_DATATYPE_NULL) PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
   if (!(e = hput(&g_types, (uintptr_t)t))) return NULL;
-  e->size = sz;
+  e->size = (int64_t)sz;
+  /* the reuse key holds the size in 31 bits: larger types are neither
+   * reused nor kept for reuse */
+  int reusable = comb != MPI_COMBINER_NAMED && sz <= INT32_MAX;
   uint64_t key = (uint64_t)(uint32_t)sz << 32 | (uint32_t)comb, id;
-  if (comb != MPI_COMBINER_NAMED && pt_rec_enabled() && type_reuse(key, &id)) {
+  if (reusable && pt_rec_enabled() && type_reuse(key, &id)) {
     e->id = id; /* its definition says the same */
     e->info = (void *)(uintptr_t)(key | TYPE_DEFINED);
     return e;
@@ -295,8 +305,7 @@ static hent *type_get(MPI_Datatype t) {
   e->info = NULL;
   /* a definition of this rank's user datatype: id, size, combiner */
   if (pt_rec_enabled()) {
-    if (comb != MPI_COMBINER_NAMED)
-      e->info = (void *)(uintptr_t)(key | TYPE_DEFINED);
+    if (reusable) e->info = (void *)(uintptr_t)(key | TYPE_DEFINED);
     char name[64], val[96 + MPI_MAX_OBJECT_NAME], tn[MPI_MAX_OBJECT_NAME] = "";
     int tl = 0;
     snprintf(name, sizeof name, "mpi.datatype.%llu",
@@ -305,10 +314,10 @@ static hent *type_get(MPI_Datatype t) {
      * MPI_INT64_T...): its name, as for the predefined ones */
     if (comb == MPI_COMBINER_NAMED &&
         PMPI_Type_get_name(t, tn, &tl) == MPI_SUCCESS && tn[0])
-      snprintf(val, sizeof val, "%s, %d bytes", tn, sz);
+      snprintf(val, sizeof val, "%s, %lld bytes", tn, (long long)sz);
     else
-      snprintf(val, sizeof val, "user datatype, %d bytes, combiner %d", sz,
-               comb);
+      snprintf(val, sizeof val, "user datatype, %lld bytes, combiner %d",
+               (long long)sz, comb);
     pt_def d = {.kind = PT_DEF_KEYVAL, .id = PT_NONE,
                 .parent = (uint64_t)g_rank, .name = name, .s1 = val};
     pt_rec_def(&d);
@@ -1068,6 +1077,22 @@ static const uint8_t *enc_finish(size_t *len) {
   return s->b;
 }
 
+/* The bytes a status says were received: 1 and *out, or 0 when it does
+ * not say.  Not MPI_Get_count, whose int cannot hold 2 GiB or more. */
+static int status_bytes(const MPI_Status *st, uint64_t *out) {
+#ifdef OPEN_MPI
+  *out = (uint64_t)st->_ucount;
+  return 1;
+#else
+  MPI_Count n = 0;
+  if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS ||
+      n == MPI_UNDEFINED || n < 0)
+    return 0;
+  *out = (uint64_t)n;
+  return 1;
+#endif
+}
+
 /* A status as 5 integers: bytes, source, cancelled, error, tag.  MPI sets
  * the error field only in the statuses of a multiple-completion call that
  * returns MPI_ERR_IN_STATUS; otherwise it is whatever the application's
@@ -1113,6 +1138,8 @@ typedef struct coll_shape {
   int64_t sendn, recvn; /* entries of the send / receive side arrays */
   int second_b;         /* position of the receive buffer */
   const char *kinds;    /* the function's argument kinds */
+  int in_place; /* MPI_IN_PLACE makes MPI ignore the send side (1) or, at a
+                 * scatter's root, the receive side (2); 0 otherwise */
 } coll_shape;
 
 static int nbr_load(comm_info *ci, MPI_Comm cm);
@@ -1138,6 +1165,27 @@ static coll_shape shape_of(const pt__mpi_call *c, comm_info *ci) {
   }
   sh.second_b = ARG('b', 1) >= 0 ? ARG('b', 1) : 99;
   sh.kinds = pt__mpi_kinds[c->id];
+  /* MPI_IN_PLACE (intracommunicators only): the counts and types of the
+   * side it replaces are not read by MPI, and may be anything */
+  int b0 = ARG('b', 0), b1 = ARG('b', 1);
+  if (ci && !ci->inter) {
+    int send_ip = b0 >= 0 && (void *)(intptr_t)c->v[b0] == MPI_IN_PLACE;
+    int recv_ip = b1 >= 0 && (void *)(intptr_t)c->v[b1] == MPI_IN_PLACE;
+    switch (sh.op) {
+      case PT_COLL_GATHER: case PT_COLL_GATHERV:
+        if (sh.is_root && send_ip) sh.in_place = 1;
+        break;
+      case PT_COLL_ALLGATHER: case PT_COLL_ALLGATHERV: case PT_COLL_ALLTOALL:
+      case PT_COLL_ALLTOALLV: case PT_COLL_ALLTOALLW:
+        if (send_ip) sh.in_place = 1;
+        break;
+      case PT_COLL_SCATTER: case PT_COLL_SCATTERV:
+        if (sh.is_root && recv_ip) sh.in_place = 2;
+        break;
+      default:
+        break;
+    }
+  }
   return sh;
 }
 
@@ -1151,6 +1199,8 @@ static int coll_significant(const coll_shape *sh, int j) {
   char k = sh->kinds ? sh->kinds[j] : 0;
   if (k == 'k' || k == 'C' || k == 'r') return 1;
   int recv_side = j > sh->second_b;
+  if (sh->in_place == 1 && j < sh->second_b) return 0;
+  if (sh->in_place == 2 && recv_side) return 0;
   if (sh->role == ROLE_NONE) return 0;
   if (sh->role != ROLE_INTRA &&
       (sh->op == PT_COLL_GATHER || sh->op == PT_COLL_GATHERV))
@@ -1178,6 +1228,13 @@ static uint64_t sum_counts(const pt__mpi_call *c, const coll_shape *sh,
   for (int64_t i = 0; i < n && (uintptr_t)a > 4096; i++)
     s += a[i] > 0 ? (uint64_t)a[i] : 0;
   return s;
+}
+
+/* counts[me] of the int array argument j (0 if not there). */
+static uint64_t own_count(const pt__mpi_call *c, int j, int me) {
+  const int *a = (const int *)(intptr_t)(j >= 0 ? c->v[j] : 0);
+  if ((uintptr_t)a <= 4096 || me < 0) return 0;
+  return a[me] > 0 ? (uint64_t)a[me] : 0;
 }
 
 /* Bytes of argument pair (count j, datatype d) if significant. */
@@ -1730,6 +1787,10 @@ static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
                      uint64_t t) {
   req *r = req_get(c, h);
   if (!r || !r->active) return;
+  /* a request with MPI_PROC_NULL had no ISEND / IRECV_REQUEST: nothing
+   * completes (or is cancelled) in the trace either */
+  if (r->peer == INT64_MIN && (r->kind == RQ_SEND || r->kind == RQ_RECV))
+    goto done;
   int cancelled = 0;
   /* only a point-to-point request's status says whether it was cancelled
    * (an MPI-IO request's leaves the field as the program's memory had it) */
@@ -1759,19 +1820,13 @@ static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
                           st->MPI_SOURCE);
       }
       if (st->MPI_TAG >= 0) tag = st->MPI_TAG;
-      int n = 0;
-      if (PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
-          n != MPI_UNDEFINED)
-        bytes = (uint64_t)n;
+      status_bytes(st, &bytes);
     }
     if (peer != INT64_MIN)
       ev_p2p(PT_EV_IRECV, t, peer, tag, r->comm, bytes, r->model);
   } else if (r->kind == RQ_IO) {
     uint64_t bytes = r->bytes;
-    int n = 0;
-    if (st && PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
-        n != MPI_UNDEFINED)
-      bytes = (uint64_t)n;
+    if (st) status_bytes(st, &bytes);
     pt_event e = ev_zero;
     e.time = t;
     e.kind = PT_EV_IO_END;
@@ -1780,6 +1835,7 @@ static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
     e.request = IO_MATCH(r->model);
     emit(&e);
   }
+done:
   if (r->persistent) r->active = 0;
   else req_drop(h, r);
 }
@@ -1852,41 +1908,52 @@ static void coll_bytes(const pt__mpi_call *c, comm_info *ci,
     case PT_COLL_ALLREDUCE: case PT_COLL_SCAN: case PT_COLL_EXSCAN:
       *sent = *recvd = sig_bytes(c, &sh, N0, D0);
       break;
+    /* With MPI_IN_PLACE the side MPI ignores counts as the block this rank
+     * keeps in place (what it would have sent or received): sent and
+     * received totals agree, as without MPI_IN_PLACE. */
     case PT_COLL_GATHER:
-      *sent = sig_bytes(c, &sh, N0, D0);
       *recvd = sig_bytes(c, &sh, N1, D1) * n;
+      *sent = sh.in_place ? sig_bytes(c, &sh, N1, D1)
+                          : sig_bytes(c, &sh, N0, D0);
       break;
     case PT_COLL_GATHERV: /* bnD b a a D */
-      *sent = sig_bytes(c, &sh, N0, D0);
       *recvd = sum_counts(c, &sh, A0) * sig_size(c, &sh, D1);
+      *sent = sh.in_place ? own_count(c, A0, me) * sig_size(c, &sh, D1)
+                          : sig_bytes(c, &sh, N0, D0);
       break;
     case PT_COLL_SCATTER:
       *sent = sig_bytes(c, &sh, N0, D0) * n;
-      *recvd = sig_bytes(c, &sh, N1, D1);
+      *recvd = sh.in_place ? sig_bytes(c, &sh, N0, D0)
+                           : sig_bytes(c, &sh, N1, D1);
       break;
     case PT_COLL_SCATTERV: /* b a a D b n D */
       *sent = sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
-      *recvd = sig_bytes(c, &sh, N0, D1);
+      *recvd = sh.in_place ? own_count(c, A0, me) * sig_size(c, &sh, D0)
+                           : sig_bytes(c, &sh, N0, D1);
       break;
     case PT_COLL_ALLGATHER:
-      *sent = sig_bytes(c, &sh, N0, D0);
+      *sent = sh.in_place ? sig_bytes(c, &sh, N1, D1)
+                          : sig_bytes(c, &sh, N0, D0);
       *recvd = sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.recvn;
       break;
     case PT_COLL_ALLGATHERV:
-      *sent = sig_bytes(c, &sh, N0, D0);
+      *sent = sh.in_place ? own_count(c, A0, me) * sig_size(c, &sh, D1)
+                          : sig_bytes(c, &sh, N0, D0);
       *recvd = sum_counts(c, &sh, A0) * sig_size(c, &sh, D1);
       break;
     case PT_COLL_ALLTOALL:
-      *sent = sig_bytes(c, &sh, N0, D0) * (uint64_t)sh.sendn;
+      *sent = sh.in_place ? sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.sendn
+                          : sig_bytes(c, &sh, N0, D0) * (uint64_t)sh.sendn;
       *recvd = sig_bytes(c, &sh, N1, D1) * (uint64_t)sh.recvn;
       break;
     case PT_COLL_ALLTOALLV: /* b a a D b a a D */
-      *sent = sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
       *recvd = sum_counts(c, &sh, A2) * sig_size(c, &sh, D1);
+      *sent = sh.in_place ? *recvd
+                          : sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
       break;
     case PT_COLL_ALLTOALLW: /* b a a x b a a x: types are x0, x1 */
-      *sent = sum_w(c, &sh, A0, ARG('x', 0));
       *recvd = sum_w(c, &sh, A2, ARG('x', 1));
+      *sent = sh.in_place ? *recvd : sum_w(c, &sh, A0, ARG('x', 0));
       break;
     case PT_COLL_NEIGHBOR_ALLGATHER: case PT_COLL_NEIGHBOR_ALLGATHERV:
     case PT_COLL_NEIGHBOR_ALLTOALL: case PT_COLL_NEIGHBOR_ALLTOALLV:
@@ -1987,12 +2054,12 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
         ci = comm_get(message_comm(c));
       else
         ci = comm_get(VAL('C', 0));
-      int n = 0;
-      PMPI_Get_count(st, MPI_BYTE, &n);
+      uint64_t n = 0;
+      status_bytes(st, &n);
       ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
-             ci ? ci->id : PT_NONE, n == MPI_UNDEFINED ? 0 : (uint64_t)n, 0);
+             ci ? ci->id : PT_NONE, n, 0);
       c->pdest = world_rank(ci, st->MPI_SOURCE);
-      c->pbytes = n == MPI_UNDEFINED ? 0 : (uint64_t)n;
+      c->pbytes = n;
       break;
     }
     case PT_MS_SENDRECV: {
@@ -2006,11 +2073,10 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       c->pbytes = count_bytes(c, 0);
       const MPI_Status *st = status_arg(c, 0);
       if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
-        int n = 0;
-        PMPI_Get_count(st, MPI_BYTE, &n);
+        uint64_t n = 0;
+        status_bytes(st, &n);
         ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
-               ci ? ci->id : PT_NONE, n == MPI_UNDEFINED ? 0 : (uint64_t)n,
-               0);
+               ci ? ci->id : PT_NONE, n, 0);
       }
       break;
     }
@@ -2164,11 +2230,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     case PT_MS_IO_READ: case PT_MS_IO_WRITE: {
       if (!ok) break;
       const MPI_Status *st = status_arg(c, 0);
-      int n = 0;
       uint64_t bytes = count_bytes(c, 0);
-      if (st && PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS &&
-          n != MPI_UNDEFINED)
-        bytes = (uint64_t)n;
+      if (st) status_bytes(st, &bytes);
       uint64_t fh = io_handle_id(VAL('F', 0));
       c->pbytes = bytes;
       pt_event b = ev_zero;
@@ -2207,6 +2270,44 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       b.size2 = 1; /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING */
       b.request = IO_MATCH(r->model);
       emit(&b);
+      break;
+    }
+    case PT_MS_IO_SREAD: case PT_MS_IO_SWRITE: {
+      /* a split collective begins: it ends at the _end call on the file */
+      if (!ok) break;
+      hent *e = hput(&g_split, (uintptr_t)VAL('F', 0));
+      if (!e) break;
+      /* matching ids apart from function ids and IO_MATCH's */
+      e->id = (UINT64_C(2) << 32) | (g_next_split++ & 0xffffffffu);
+      e->size = (int64_t)count_bytes(c, 0);
+      e->info = (void *)(uintptr_t)(f->sem == PT_MS_IO_SREAD ? PT_IO_READ
+                                                              : PT_IO_WRITE);
+      c->pbytes = (uint64_t)e->size;
+      pt_event b = ev_zero;
+      b.time = t0;
+      b.kind = PT_EV_IO_BEGIN;
+      b.ref = io_handle_id(VAL('F', 0));
+      b.tag = (int64_t)(uintptr_t)e->info;
+      b.size = (uint64_t)e->size;
+      b.size2 = 3; /* OTF2's NON_BLOCKING | COLLECTIVE */
+      b.request = e->id;
+      emit(&b);
+      break;
+    }
+    case PT_MS_IO_SEND: {
+      hent *e = hfind(&g_split, (uintptr_t)VAL('F', 0));
+      if (!e) break; /* its begin was not seen or failed */
+      uint64_t bytes = ok ? (uint64_t)e->size : 0;
+      const MPI_Status *st = status_arg(c, 0);
+      if (ok && st) status_bytes(st, &bytes);
+      pt_event x = ev_zero;
+      x.time = t1;
+      x.kind = PT_EV_IO_END;
+      x.ref = io_handle_id(VAL('F', 0));
+      x.size = bytes;
+      x.request = e->id;
+      emit(&x);
+      hdel(&g_split, (uintptr_t)VAL('F', 0));
       break;
     }
     default:
@@ -2266,8 +2367,12 @@ static void shim_init(void) { dl_iterate_phdr(shim_range, NULL); }
 
 /* The application's return address for a call whose wrapper's return
  * address is caller. */
+static int g_shim_ready;
 static void *app_caller(void *caller) {
-  pthread_once(&g_shim_once, shim_init);
+  if (PT_UNLIKELY(!__atomic_load_n(&g_shim_ready, __ATOMIC_ACQUIRE))) {
+    pthread_once(&g_shim_once, shim_init);
+    __atomic_store_n(&g_shim_ready, 1, __ATOMIC_RELEASE);
+  }
   uintptr_t a = (uintptr_t)caller;
   int shim = 0;
   for (int i = 0; i < g_nshim; i++)
@@ -2325,6 +2430,9 @@ static uint64_t site_slow(void *caller, uint64_t region) {
 static const site_ent *site_of(void *caller, uint64_t region) {
   if (!t_sites && !(t_sites = calloc(SITE_CACHE, sizeof *t_sites)))
     return NULL;
+  /* through the mpi_f08 module every call returns into the module's own
+   * wrapper: the cache is keyed by the application's address */
+  caller = app_caller(caller);
   uintptr_t a = (uintptr_t)caller;
   site_ent *e = &t_sites[(a ^ (a >> 8) ^ region * 31) & (SITE_CACHE - 1)];
   if (e->addr != a || e->region != region || !e->addr) {

@@ -878,7 +878,11 @@ int pt_rec_start(const pt_rec_opts *opts, pt_error *err) {
         mu_unlock();
         return pt__err(err, PT_ENOMEM, "out of memory");
       }
-      snprintf(g_replaced, n, "%s.old-%ld", o.path, (long)getpid());
+      /* NAME/ (as shell completion gives it) is moved to NAME.old-PID,
+       * not into itself */
+      int pl = (int)strlen(o.path);
+      while (pl > 1 && o.path[pl - 1] == '/') pl--;
+      snprintf(g_replaced, n, "%.*s.old-%ld", pl, o.path, (long)getpid());
       pt__rmtree(g_replaced);
       if (rename(o.path, g_replaced) != 0) {
         int e = errno;

@@ -60,6 +60,15 @@ ok "f08 run" $RUN -np 4 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/f8.ptf" \
   ./f8 "$PWD/c8"
 ok "f08 check" "$PT" check f8.ptf
 counts "f08" c8 f8.ptf
+# trace mode through mpi_f08: one call site per line of the program (every
+# call returns into the module's own wrapper first)
+l1=$(grep -n 'call MPI_Irecv' "$SRC/tests/mpi/fortran08.f90" | sed -n 1p | cut -d: -f1)
+l2=$(grep -n 'call MPI_Irecv' "$SRC/tests/mpi/fortran08.f90" | sed -n 2p | cut -d: -f1)
+"$PT" stats --csv f8.ptf | grep '^mpi_callsite,.*"MPI_Irecv"' >f8.sites
+# (4 ranks: each line's MPI_Irecv is called once per rank)
+grep -q "fortran08.f90:$l1\",4," f8.sites && grep -q "fortran08.f90:$l2\",4," f8.sites &&
+  t_pass "f08 trace: a call site per line" ||
+  t_fail "f08 trace: a call site per line" "want lines $l1 and $l2; $(cat f8.sites)"
 
 rm -rf l.ptf cl.*
 ok "linked run" $RUN -np 2 -x PARATRACE_OUTPUT="$PWD/l.ptf" ./ftl "$PWD/cl" 2

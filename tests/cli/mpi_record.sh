@@ -391,6 +391,12 @@ for n in 1 2; do
 done
 [ "$(ls -d ff.ptf* | wc -l)" = 1 ] && t_pass "record --force: nothing left aside" ||
   t_fail "record --force: nothing left aside" "$(ls -d ff.ptf*)"
+# the archive named with a trailing slash (shell completion of a directory)
+$RUN -np 3 "$PT" record -f -o ff.ptf/ -- ./fam "$PWD/calls.ff" 1 >/dev/null 2>ff.err
+"$PT" info ff.ptf 2>/dev/null | grep -q 'locations *3 defined, 3 with events' &&
+  [ "$(ls -d ff.ptf* | wc -l)" = 1 ] && ! grep -q 'not recording' ff.err &&
+  t_pass "record --force -o NAME/: replaced" ||
+  t_fail "record --force -o NAME/: replaced" "$(cat ff.err; ls -d ff.ptf*)"
 # a program without MPI_Finalize: every rank's events are there, and an
 # anchor written before another rank's part is not "damage"
 rm -rf nf.ptf
@@ -754,4 +760,37 @@ grep '^expect' icoll.out | sort -s -k2,2 >icoll.want
 if [ -s icoll.want ] && cmp -s icoll.want icoll.got; then
   t_pass "intercommunicator collectives: root and bytes per rank"
 else t_fail "intercommunicator collectives: root and bytes per rank" "$(diff icoll.want icoll.got | head -4)"; fi
+# MPI_IN_PLACE (the ignored side's count and type are garbage; sent and
+# received count the block kept in place), a datatype of 2 GiB + 8 bytes
+# (its size in the definition and the broadcast's bytes), split-collective
+# MPI-IO (an io_begin / io_end pair each, the bytes as asked), and
+# requests with MPI_PROC_NULL (no isend, irecv or completion events)
+ok "build edges2" mpicc $SANF -o edges2 "$SRC/tests/mpi/edges2.c"
+rm -rf edges2.ptf edges2.dat
+ok "edges2 run" $RUN -np 3 "$PT" record -o edges2.ptf -- ./edges2 \
+  "$PWD/edges2.dat" >edges2.out
+ok "edges2 check" "$PT" check edges2.ptf
+"$PT" dump edges2.ptf | awk '$4 == "coll_end" {
+    for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    print $3, f["sent"], f["received"] }' | sort -s -k1,1 >edges2.got
+awk '$1 == "expect" { print $2, $4, $5 }' edges2.out | sort -s -k1,1 >edges2.want
+if [ -s edges2.want ] && cmp -s edges2.want edges2.got; then
+  t_pass "MPI_IN_PLACE and 2 GiB datatype: collective bytes per rank"
+else t_fail "MPI_IN_PLACE and 2 GiB datatype: collective bytes per rank" "$(diff edges2.want edges2.got | head -4)"; fi
+if "$PT" dump edges2.ptf | grep -q 'value="user datatype, 2147483656 bytes'; then
+  t_pass "2 GiB datatype: its size defined"
+else t_fail "2 GiB datatype: its size defined" "$("$PT" dump edges2.ptf | grep datatype.100 | head -2)"; fi
+"$PT" dump edges2.ptf | awk '$4 == "io_begin" && / flags=3 / {
+    for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    b[$3 " " f["matching"]] = (f["mode"] == 0 ? "read" : "write") }
+  $4 == "io_end" {
+    for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    print $3, b[$3 " " f["matching"]], f["bytes"] }' | sort -s -k1,1 >edges2.io.got
+awk '$1 == "io" { print $2, $3, $4 }' edges2.out | sort -s -k1,1 >edges2.io.want
+if [ -s edges2.io.want ] && cmp -s edges2.io.want edges2.io.got; then
+  t_pass "split-collective MPI-IO: begin and end with bytes"
+else t_fail "split-collective MPI-IO: begin and end with bytes" "$(diff edges2.io.want edges2.io.got | head -4)"; fi
+if "$PT" info edges2.ptf | grep -Eq '^ *(isend|irecv|isend_complete|irecv_request) '; then
+  t_fail "MPI_PROC_NULL requests: no message events" "$("$PT" info edges2.ptf | grep -E 'isend|irecv')"
+else t_pass "MPI_PROC_NULL requests: no message events"; fi
 t_done
