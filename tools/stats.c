@@ -325,11 +325,28 @@ static void print_table(const ctx *c) {
          pct(c->tot.mpi_time, c->tot.app_time));
   print_app_def(c);
 
-  printf("\nFlat profile (times in %s; loc = over the %zu locations)\n", u.name,
-         pt_stats_nlocations(s));
-  printf("%-24s %9s %11s %11s %10s %10s %10s %10s %10s %10s %6s %6s\n",
-         "region", "count", "incl", "excl", "incl/visit", "visit min",
-         "visit max", "loc min", "loc mean", "loc max", "imbal", "max@");
+  /* name columns as wide as the longest name (24 to 60): names that
+   * differ only in their end (MPI_File_write_at_all_begin / _end) must not
+   * look alike */
+  int nw = 24, mw = 24;
+  for (size_t i = 0; i < pt_stats_nregions(s); i++) {
+    const pt_stats_region_row *r = pt_stats_region(s, i);
+    size_t l = r->name ? strlen(r->name) : 0;
+    if (l > (size_t)nw) nw = l > 60 ? 60 : (int)l;
+    if (r->is_mpi && l > (size_t)mw) mw = l > 60 ? 60 : (int)l;
+  }
+  /* location columns as wide as the largest id (Score-P's are 2^32 x
+   * rank + thread) */
+  int lw = 8;
+  for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
+    int d = snprintf(NULL, 0, "%" PRIu64, pt_stats_location(s, i)->location);
+    if (d > lw) lw = d;
+  }
+  printf("\nFlat profile (times in %s; loc = over the locations that ran "
+         "any region)\n", u.name);
+  printf("%-*s %9s %11s %11s %10s %10s %10s %10s %10s %10s %6s %*s\n",
+         nw, "region", "count", "incl", "excl", "incl/visit", "visit min",
+         "visit max", "loc min", "loc mean", "loc max", "imbal", lw - 2, "max@");
   for (size_t i = 0; i < pt_stats_nregions(s); i++) {
     const pt_stats_region_row *r = pt_stats_region(s, i);
     char vmin[32] = "-", vmax[32] = "-";
@@ -337,12 +354,12 @@ static void print_table(const ctx *c) {
       snprintf(vmin, sizeof vmin, "%.4g", (double)r->visit_min / u.div);
       snprintf(vmax, sizeof vmax, "%.4g", (double)r->visit_max / u.div);
     }
-    printf("%-24.24s %9" PRIu64 " %11.6g %11.6g %10.4g %10s %10s %10.4g "
-           "%10.4g %10.4g %6.2f %6s\n",
-           r->name, r->count, (double)r->incl / u.div, (double)r->excl / u.div,
+    printf("%-*.*s %9" PRIu64 " %11.6g %11.6g %10.4g %10s %10s %10.4g "
+           "%10.4g %10.4g %6.2f %*s\n",
+           nw, nw, r->name, r->count, (double)r->incl / u.div, (double)r->excl / u.div,
            r->count ? (double)r->incl / (double)r->count / u.div : 0, vmin,
            vmax, (double)r->incl_min / u.div, r->incl_mean / u.div,
-           (double)r->incl_max / u.div, r->imbalance,
+           (double)r->incl_max / u.div, r->imbalance, lw - 2,
            loc_name(b1, sizeof b1, r->incl_max_location));
   }
 
@@ -352,13 +369,13 @@ static void print_table(const ctx *c) {
   if (any_mpi) {
     printf("\nMPI functions (%% of application / MPI time; messages sent "
            "and their sizes, as mpiP; bytes received)\n");
-    printf("%-24s %9s %11s %7s %7s %9s %11s %10s %10s %10s %11s\n",
-           "function", "calls", "time", "%app", "%mpi", "sent", "bytes",
+    printf("%-*s %9s %11s %7s %7s %9s %11s %10s %10s %10s %11s\n",
+           mw, "function", "calls", "time", "%app", "%mpi", "sent", "bytes",
            "min", "mean", "max", "received");
     for (size_t i = 0; i < pt_stats_nregions(s); i++) {
       const pt_stats_region_row *r = pt_stats_region(s, i);
       if (!r->is_mpi) continue;
-      printf("%-24.24s %9" PRIu64 " %11.6g", r->name, r->count,
+      printf("%-*.*s %9" PRIu64 " %11.6g", mw, mw, r->name, r->count,
              (double)r->incl / u.div);
       if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
       else
@@ -384,16 +401,21 @@ static void print_table(const ctx *c) {
     if (known) {
       /* as wide as the longest site (up to 60): sites that differ only
        * in their line must not look alike */
-      int w = 24;
+      int w = 24, fw = 20;
       char fb[256];
+      for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
+        size_t l = strlen(region_label(c, pt_stats_callsite(s, i)->region, nb,
+                                       sizeof nb));
+        if (l > (size_t)fw) fw = l > 60 ? 60 : (int)l;
+      }
       for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
         size_t l = strlen(callsite_label(
             c, pt_stats_callsite(s, i)->callsite, b4, sizeof b4));
         if (l > (size_t)w) w = l > 60 ? 60 : (int)l;
       }
       printf("\nMPI call sites\n");
-      printf("%-20s %-*s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
-             "function", w, "call site", "calls", "time", "%app", "%mpi",
+      printf("%-*s %-*s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
+             fw, "function", w, "call site", "calls", "time", "%app", "%mpi",
              "sent", "bytes", "min", "max", "received");
       /* as mpiP: the functions in the order of the table above, each
        * one's sites by time, longest first */
@@ -409,7 +431,7 @@ static void print_table(const ctx *c) {
       if (ord) qsort(ord, ncs, sizeof *ord, cmp_site_order);
       for (size_t i = 0; i < ncs; i++) {
         const pt_stats_callsite_row *r = ord ? ord[i].row : pt_stats_callsite(s, i);
-        printf("%-20.20s %-*.*s %9" PRIu64 " %11.6g",
+        printf("%-*.*s %-*.*s %9" PRIu64 " %11.6g", fw, fw,
                region_label(c, r->region, nb, sizeof nb), w, w,
                fit_site(callsite_label(c, r->callsite, b4, sizeof b4), fb,
                         sizeof fb, (size_t)w),
@@ -431,13 +453,13 @@ static void print_table(const ctx *c) {
 
   if (pt_stats_nlocations(s)) {
     printf("\nLocations (times in %s)\n", u.name);
-    printf("%8s %11s %11s %7s %9s %11s %9s %11s\n", "location", "app time",
+    printf("%*s %11s %11s %7s %9s %11s %9s %11s\n", lw, "location", "app time",
            "MPI time", "%mpi", "sent", "bytes", "received", "bytes");
     for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
       const pt_stats_location_row *l = pt_stats_location(s, i);
-      printf("%8" PRIu64 " %11.6g %11.6g %7.2f %9" PRIu64 " %11s %9" PRIu64
+      printf("%*" PRIu64 " %11.6g %11.6g %7.2f %9" PRIu64 " %11s %9" PRIu64
              " %11s\n",
-             l->location, (double)l->app_time / u.div,
+             lw, l->location, (double)l->app_time / u.div,
              (double)l->mpi_time / u.div, pct(l->mpi_time, l->app_time),
              l->sent, fmt_bytes(b1, sizeof b1, (double)l->bytes_sent),
              l->received, fmt_bytes(b2, sizeof b2, (double)l->bytes_received));
@@ -454,13 +476,13 @@ static void print_table(const ctx *c) {
     unit lu = pick_unit(c, ml);
     if (late) printf("\nMessages (late sender/receiver in %s)\n", lu.name);
     else printf("\nMessages\n");
-    printf("%8s %8s", "sender", "receiver");
+    printf("%*s %*s", lw, "sender", lw, "receiver");
     if (c->by) printf(" %8s", c->by == PT_STATS_BY_TAG ? "tag" : "comm");
     printf(" %9s %11s %12s %12s\n", "count", "bytes", "late sender",
            "late recv");
     for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
       const pt_stats_message_row *m = pt_stats_message(s, i);
-      printf("%8s %8s", loc_name(b1, sizeof b1, m->sender),
+      printf("%*s %*s", lw, loc_name(b1, sizeof b1, m->sender), lw,
              loc_name(b2, sizeof b2, m->receiver));
       if (c->by) printf(" %8" PRId64, m->key);
       if (late)
@@ -477,12 +499,17 @@ static void print_table(const ctx *c) {
   if (c->rel != PT_NONE) {
     printf("\nInside %s (%" PRIu64 " visits, %.6g %s)\n", c->rel_name,
            c->tot.relative_count, (double)c->tot.relative_time / u.div, u.name);
-    printf("%-8s %-24s %9s %11s %11s\n", "type", "name", "count", "time",
+    int rw = 24;
+    for (size_t i = 0; i < pt_stats_nrelative(s); i++) {
+      size_t l = strlen(rel_label(c, pt_stats_relative(s, i), nb, sizeof nb));
+      if (l > (size_t)rw) rw = l > 60 ? 60 : (int)l;
+    }
+    printf("%-8s %-*s %9s %11s %11s\n", "type", rw, "name", "count", "time",
            "volume");
     for (size_t i = 0; i < pt_stats_nrelative(s); i++) {
       const pt_stats_relative_row *r = pt_stats_relative(s, i);
       int reg = r->what == PT_STATS_REL_REGION;
-      printf("%-8s %-24.24s %9" PRIu64, reg ? "region" : "event",
+      printf("%-8s %-*.*s %9" PRIu64, reg ? "region" : "event", rw, rw,
              rel_label(c, r, nb, sizeof nb), r->count);
       if (reg) printf(" %11.6g %11s\n", (double)r->time / u.div, "-");
       else printf(" %11s %11s\n", "-", fmt_bytes(b1, sizeof b1, (double)r->bytes));

@@ -287,9 +287,11 @@ typedef struct pt_stats_region_row {
   uint64_t count, incl, excl; /* totals (ticks) */
   uint64_t visit_min, visit_max; /* per-visit inclusive time; VISITS only,
                                     0 when count is 0 */
-  /* Across the locations of pt_stats_nlocations (a location without a
-   * visit counts as 0): min / max of the per-location inclusive and
-   * exclusive totals, and the location of the max (lowest id on ties). */
+  /* Across the locations of pt_stats_nlocations that spent time in any
+   * region (one without a visit of this region counts as 0; one with no
+   * region at all, such as a metrics-only location, is left out): min /
+   * max of the per-location inclusive and exclusive totals, and the
+   * location of the max (lowest id on ties). */
   uint64_t incl_min, incl_max, incl_max_location;
   uint64_t excl_min, excl_max, excl_max_location;
   double incl_mean, excl_mean;

@@ -1680,6 +1680,25 @@ static int aggregate(pt_stats *s) {
     l->received += p->recv;
     l->bytes_received += p->brecv;
   }
+  /* The per-location figures of a region (min, mean, imbalance) are over
+   * the locations that spent time in any region: a location with events
+   * but no region (metrics only, an idle GPU stream of a Score-P trace)
+   * is not a process that could have run it. */
+  unsigned char *act = calloc(nl ? nl : 1, 1);
+  if (!act) {
+    free_output(s);
+    return PT_ENOMEM;
+  }
+  size_t nact = 0;
+  for (size_t i = 0; i < s->nout_rl; i++) {
+    pt_stats_location_row key = {.location = s->out_rl[i].location};
+    pt_stats_location_row *l =
+        bsearch(&key, s->out_locs, nl, sizeof *s->out_locs, cmp_loc);
+    if (l && !act[l - s->out_locs]) {
+      act[l - s->out_locs] = 1;
+      nact++;
+    }
+  }
   /* regions: over the rows of each region (sorted by region, location) */
   for (size_t i = 0; i < s->nout_rl;) {
     size_t j = i;
@@ -1710,12 +1729,13 @@ static int aggregate(pt_stats *s) {
         g->excl_max_location = o->location;
       }
     }
-    /* locations without a row count as 0 */
+    /* active locations without a row count as 0 */
     size_t rows = j - i;
-    if (rows < nl) {
+    if (rows < nact) {
       g->incl_min = g->excl_min = 0;
       /* a zero max may belong to a lower location id without a row */
       for (size_t k = 0; k < nl; k++) {
+        if (!act[k]) continue;
         uint64_t id = s->out_locs[k].location;
         int has = 0;
         for (size_t m = i; m < j && !has; m++) has = s->out_rl[m].location == id;
@@ -1725,7 +1745,7 @@ static int aggregate(pt_stats *s) {
         break; /* the lowest missing id is the only candidate */
       }
     }
-    double n = (double)(nl > rows ? nl : rows);
+    double n = (double)(nact > rows ? nact : rows);
     g->incl_mean = (double)g->incl / n;
     g->excl_mean = (double)g->excl / n;
     g->imbalance = g->incl ? (double)g->incl_max / g->incl_mean : 0;
@@ -1735,6 +1755,7 @@ static int aggregate(pt_stats *s) {
     }
     i = j;
   }
+  free(act);
   qsort(s->out_regions, s->nout_regions, sizeof *s->out_regions, cmp_region);
   if (s->have & PT_STATS_HAVE_CALLSITES) {
     for (size_t i = 0; i < s->cs.n; i++) {

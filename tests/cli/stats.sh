@@ -30,6 +30,27 @@ event 125 1 leave region=3
 event 300 0 leave region=1
 event 300 1 leave region=1
 TXT
+# per-location figures are over the locations that ran any region: a
+# metrics-only location (Score-P's counters, an idle GPU stream) is not a
+# process that could have run `work` (min 100, mean 200, imbalance 1.5;
+# over all three locations it was min 0, mean 133, imbalance 2.25)
+cat >act.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location id=0 name="thread 0"
+def location id=1 name="thread 1"
+def location id=2 name="counters"
+def region id=1 name="work"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 5 2 metric metric=2 value=u:7
+event 100 0 leave region=1
+event 300 1 leave region=1
+event 310 2 metric metric=2 value=u:9
+TXT
+"$PT" stats --csv act.txt >act.csv 2>&1
+grep -q '^region,1,"work",0,2,400,400,100,300,100,200,300,1,100,200,300,1,1.5$' act.csv &&
+  t_pass stats_active_locations || t_fail stats_active_locations "$(grep '^region' act.csv)"
 ok pp_table "$PT" stats pp.txt >pp.out
 grep -q '^MPI_Recv ' pp.out && grep -q 'late sender' pp.out &&
   t_pass pp_table_sections || t_fail pp_table_sections "$(cat pp.out)"
