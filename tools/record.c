@@ -132,8 +132,10 @@ int cmd_record(int argc, char **argv) {
         else if (*end == 'k' || *end == 'K') m = 1024, end++;
         else if (*end == 'm' || *end == 'M') m = 1024 * 1024, end++;
         else if (*end == 'g' || *end == 'G') m = 1024ull * 1024 * 1024, end++;
-        if (errno || end == val || *end || v == 0 || v > SIZE_MAX / m)
-          return cli_usage("--buffer %s: want a size such as 4M", val);
+        if (errno || end == val || *end || v == 0 || v > SIZE_MAX / m ||
+            v * m < 4096 || v * m > (32u << 20))
+          return cli_usage("--buffer %s: want a size from 4K to 32M, such "
+                           "as 4M", val);
         if (set("PARATRACE_BUFFER", val)) return CLI_FAIL;
         break;
       }

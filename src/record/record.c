@@ -1023,9 +1023,15 @@ int pt_rec_start_env(uint64_t rank, uint64_t nranks, int join, pt_error *err) {
   int level = 3;
   const char *v;
   if ((v = getenv("PARATRACE_OUTPUT")) && *v) o.path = v;
-  if ((v = getenv("PARATRACE_BUFFER")) && *v && parse_size(v, &o.buffer))
+  if ((v = getenv("PARATRACE_BUFFER")) && *v &&
+      (parse_size(v, &o.buffer) || o.buffer < 4096 || o.buffer > (32u << 20)))
     return pt__err(err, PT_EINVAL, "PARATRACE_BUFFER=%s: want a size "
-                                   "such as 4M", v);
+                                   "from 4K to 32M, such as 4M", v);
+  if ((v = getenv("PARATRACE_CLOCK")) && *v && strcmp(v, "monotonic") != 0 &&
+      strcmp(v, "auto") != 0)
+    return pt__err(err, PT_EINVAL, "PARATRACE_CLOCK=%s: want monotonic (or "
+                                   "auto: the cycle counter where invariant)",
+                   v);
   if ((v = getenv("PARATRACE_POLICY")) && *v) {
     if (strcmp(v, "flush") == 0) o.policy = PT_REC_FLUSH;
     else if (strcmp(v, "stop") == 0) o.policy = PT_REC_STOP;

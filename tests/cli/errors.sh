@@ -42,7 +42,7 @@ fails_cleanly convert_unknown_ext 1 "format.*--to FORMAT" "$PT" convert hello.tx
 fails_cleanly csv_and_json 2 "choose one" "$PT" stats --csv --json x
 fails_cleanly record_bad_buffer 2 "want a size" "$PT" record --buffer 5X -- true
 # what the recorder refuses (PARATRACE_BUFFER) the tool refuses first
-for b in " 4M" "+4M" "99999999999999999999" "20000000000G"; do
+for b in " 4M" "+4M" "99999999999999999999" "20000000000G" 0 1 1K 64M; do
   fails_cleanly "record_bad_buffer '$b'" 2 "want a size" "$PT" record --buffer "$b" -- true
 done
 # a directory of the profile mode alone (no events) says how to read it

@@ -507,7 +507,8 @@ TEST(disk_full_one_message) {
 /* PARATRACE_BUFFER must be a size: a negative one (which strtoull takes
  * as a huge value) or one that overflows is refused, naming it. */
 TEST(buffer_env_refused) {
-  static const char *const bad[] = {"-5", " 4M", "+4M", "99999999999G", "4X"};
+  static const char *const bad[] = {"-5", " 4M", "+4M", "99999999999G", "4X",
+                                    "0", "1", "4095", "33M"};
   char path[300];
   path_of(path, sizeof path, "env.ptf");
   setenv("PARATRACE_OUTPUT", path, 1);
@@ -522,6 +523,12 @@ TEST(buffer_env_refused) {
   ASSERT_OK(pt_rec_start_env(0, 1, 0, &err));
   ASSERT_OK(pt_rec_stop(&err));
   unsetenv("PARATRACE_BUFFER");
+  /* PARATRACE_CLOCK: monotonic or auto, nothing else silently */
+  setenv("PARATRACE_CLOCK", "bogus", 1);
+  pt_error e2 = {0};
+  ASSERT_TRUE(pt_rec_start_env(0, 1, 0, &e2) != PT_OK);
+  ASSERT_CONTAINS(e2.msg, "PARATRACE_CLOCK");
+  unsetenv("PARATRACE_CLOCK");
   unsetenv("PARATRACE_OUTPUT");
 }
 
