@@ -3,6 +3,7 @@
 #ifndef PT_FORMATS_OTF2_INT_H
 #define PT_FORMATS_OTF2_INT_H
 
+#include <stdio.h>
 #include <otf2/otf2.h>
 
 #include "formats/registry.h"
@@ -235,5 +236,14 @@ const char *pt__otf2_errname(OTF2_ErrorCode e);
  * copied into buf (NULL if none), then forgotten. */
 void pt__otf2_capture(void);
 const char *pt__otf2_take(char *buf, size_t n);
+
+/* The fuzz target's way into the reader's walk over an OTF2 file's
+ * framing (otf2_read.c): `size` bytes of `f` in chunks of `chunk` bytes,
+ * from the first chunk to the end-of-file record, looking for record
+ * number `want` (its offset in *at, UINT64_MAX if not reached).  Returns
+ * 0 (end-of-file record at *off), 1 (the data ends first, at *off) or 2
+ * (damaged at *off). */
+int pt__otf2_walk(FILE *f, uint64_t size, uint64_t chunk, int evt,
+                  uint64_t want, uint64_t *off, uint64_t *at);
 
 #endif

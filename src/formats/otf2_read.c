@@ -1561,6 +1561,15 @@ out:
   free(buf);
 }
 
+int pt__otf2_walk(FILE *f, uint64_t size, uint64_t chunk, int evt,
+                  uint64_t want, uint64_t *off, uint64_t *at) {
+  walk w = {.want = want};
+  walk_file(f, size, chunk, evt, 0, &w);
+  *off = w.off;
+  *at = w.at;
+  return w.state;
+}
+
 /* Before libotf2 reads a file: the end-of-file record is there (else
  * libotf2 would read past the data).  What follows it is never read
  * (a tool's appended newline, say), as by libotf2.  The last chunk is
@@ -1652,8 +1661,9 @@ static int check_files(osrc *s, int locals) {
       OTF2_Reader_GetChunkSize(s->rd, &ce, &cd) != OTF2_SUCCESS ||
       sub != OTF2_SUBSTRATE_POSIX || comp != OTF2_COMPRESSION_NONE)
     return PT_OK;
-  s->chunk_evt = ce >= W_HEADER + 2 ? ce : 0;
-  s->chunk_def = cd >= W_HEADER + 2 ? cd : 0;
+  /* libotf2's range: a walk holds one chunk in memory */
+  s->chunk_evt = ce >= W_HEADER + 2 && ce <= OTF2_CHUNK_SIZE_MAX ? ce : 0;
+  s->chunk_def = cd >= W_HEADER + 2 && cd <= OTF2_CHUNK_SIZE_MAX ? cd : 0;
   size_t n = strlen(s->stem) + 48;
   char *file = malloc(n);
   if (!file) return src_fail(s, PT_ENOMEM, "out of memory");
