@@ -2416,9 +2416,69 @@ typedef struct srank {
   uint64_t *reqmap; /* model request -> DUMPI id pairs */
   size_t nreqmap, capreqmap;
   int32_t next_req;
-  uint64_t *cids; /* archive communicator ids given DUMPI handles 4, 5... */
+  uint64_t *cids; /* archive communicator ids given DUMPI handles 4, 5...
+                     (another source's communicators of unknown members:
+                     0x4000, 0x4001...) */
   size_t ncids, capcids;
+  int prologue; /* the communicator-creating calls were written (or are
+                   not needed): see comm_prologue */
+  struct skpend *pend; /* MPI_Irecv records waiting for their completion */
+  size_t npend, cappend;
 } srank;
+
+/* How the event communicator ids of the trace are taken (comms_resolve). */
+enum {
+  SKM_UNDECIDED = 0,
+  SKM_NATIVE,  /* DUMPI-style: 2 WORLD, 3 SELF, others the per-rank handles
+                  of a DUMPI trace or the recorder's archive ids */
+  SKM_FOREIGN  /* any other source: ids mapped through the definitions */
+};
+
+/* What a communicator of the source is to DUMPI. */
+enum {
+  SKC_UNKNOWN = 0, /* members not known (no group, an intercommunicator) */
+  SKC_WORLD,       /* MPI_COMM_WORLD (2) */
+  SKC_SELF,        /* MPI_COMM_SELF (3) */
+  SKC_SELFLIKE,    /* another communicator of each rank alone */
+  SKC_USER         /* members known: a user handle, the same on every rank */
+};
+
+typedef struct skcomm {
+  uint64_t k[4]; /* the communicator id */
+  uint64_t group;
+  const char *name;
+  int defined, inter, resolved, kind;
+  int64_t paradigm;
+  int64_t handle;   /* SKC_USER / SKC_SELFLIKE: its DUMPI handle (foreign) */
+  int64_t *members; /* COMM_WORLD ranks by rank in the communicator */
+  uint32_t n;
+} skcomm;
+
+typedef struct skgroup {
+  uint64_t k[4];
+  int64_t type; /* pt_group_kind */
+  int64_t paradigm;
+  uint64_t n;
+  uint64_t *members;
+} skgroup;
+
+/* An MPI_Irecv written before its completion said the source, tag, bytes
+ * and communicator: where those arguments are, to be filled in then. */
+typedef struct skpend {
+  uint64_t request; /* model request id */
+  uint64_t at;      /* the record: file offset, or print-queue offset */
+  size_t qent;      /* print mode: its print-queue entry */
+  int16_t off[4];   /* byte offsets in the record of count, source, tag,
+                       comm (-1: absent) */
+  uint8_t w[4];     /* their widths */
+} skpend;
+
+/* print mode: a record held back (encoded) behind an unfinished MPI_Irecv */
+typedef struct skqent {
+  size_t rank; /* index in dsink.ranks */
+  size_t off, len;
+  int npending;
+} skqent;
 
 typedef struct sk_region {
   uint64_t k[4];
@@ -2459,6 +2519,22 @@ typedef struct dsink {
   char **meta_kv; /* global dumpi.meta.* in order */
   size_t nmeta;
   const char *host;
+  /* communicators (foreign sources: mapped to DUMPI handles) */
+  pt__ktab comms;  /* skcomm by id */
+  pt__ktab groups; /* skgroup by id */
+  uint64_t clgroup; /* MPI's COMM_LOCATIONS group, or PT_NONE */
+  int clmpi;        /* (its paradigm is MPI's) */
+  int comm_mode, comms_dirty, have_world, have_self;
+  int64_t next_handle;
+  uint64_t late_comms;   /* given a handle after some rank's prologue */
+  uint64_t lost_handles; /* more communicators than 16-bit handles */
+  uint64_t open_irecvs;  /* MPI_Irecv never completed (at close) */
+  int lab_init, lab_init_thread, lab_initialized, lab_split;
+  /* print mode: records held back behind an MPI_Irecv (skqent) */
+  pt__buf pq;
+  skqent *pqe;
+  size_t npqe, hpqe, cappqe;
+  pt__arena pqmem;
   pt__arena mem;
   pt_warn_fn warn;
   void *warn_user;
@@ -2576,6 +2652,45 @@ static int sk_def(dsink *k, const pt_def *d) {
       k->group_rank[d->id] = want;
       return rank_for_group(k, d->id, 1) ? PT_OK : PT_ENOMEM;
     }
+    case PT_DEF_GROUP: {
+      if (d->i0 == PT_GROUP_REGIONS || d->i0 == PT_GROUP_METRICS ||
+          d->i0 == PT_GROUP_EVENT_TYPES)
+        return PT_OK; /* no communicator's */
+      skgroup *g = pt__kt_get(&k->groups, (uint64_t[4]){d->id, 0, 0, 0});
+      if (!g) return PT_ENOMEM;
+      g->type = d->i0;
+      g->paradigm = d->i1;
+      g->n = d->nmembers;
+      g->members = NULL;
+      if (d->nmembers) {
+        if (d->nmembers > SIZE_MAX / 8 ||
+            !(g->members = pt__arena_alloc(&k->mem, 8 * d->nmembers)))
+          return PT_ENOMEM;
+        memcpy(g->members, d->members, 8 * d->nmembers);
+      }
+      /* the MPI one, else one of no paradigm said */
+      if (d->i0 == PT_GROUP_COMM_LOCATIONS &&
+          (d->i1 == PT_PARADIGM_MPI ||
+           (d->i1 == PT_PARADIGM_UNKNOWN && k->clgroup == PT_NONE)) &&
+          (k->clgroup == PT_NONE || !k->clmpi)) {
+        k->clgroup = d->id;
+        k->clmpi = d->i1 == PT_PARADIGM_MPI;
+      }
+      k->comms_dirty = 1;
+      return PT_OK;
+    }
+    case PT_DEF_COMM: {
+      skcomm *c = pt__kt_get(&k->comms, (uint64_t[4]){d->id, 0, 0, 0});
+      if (!c) return PT_ENOMEM;
+      if (c->resolved) return PT_OK; /* a second definition: the first */
+      c->defined = 1;
+      c->group = d->ref;
+      c->paradigm = d->i0;
+      c->name = d->name ? pt__arena_strdup(&k->mem, d->name) : NULL;
+      if (d->name && !c->name) return PT_ENOMEM;
+      k->comms_dirty = 1;
+      return PT_OK;
+    }
     case PT_DEF_SYSTEM_NODE:
       if (!k->host && d->name)
         k->host = pt__arena_strdup(&k->mem, d->name);
@@ -2584,6 +2699,16 @@ static int sk_def(dsink *k, const pt_def *d) {
       if (!d->name) return PT_OK;
       const char *v = pt__arena_strdup(&k->mem, d->s1 ? d->s1 : "");
       if (!v) return PT_ENOMEM;
+      if (!strcmp(d->name, "otf2:intercomm") && d->parent != PT_NONE) {
+        /* the communicator is an intercommunicator: no members DUMPI
+         * could be given here */
+        skcomm *c =
+            pt__kt_get(&k->comms, (uint64_t[4]){d->parent, 0, 0, 0});
+        if (!c) return PT_ENOMEM;
+        c->inter = 1;
+        k->comms_dirty = 1;
+        return PT_OK;
+      }
       if (d->parent == PT_NONE) {
         if (strncmp(d->name, "dumpi.meta.", 11) != 0) return PT_OK;
         char **m = realloc(k->meta_kv, (k->nmeta + 1) * 2 * sizeof *m);
@@ -2704,19 +2829,12 @@ static int32_t req_map(srank *r, uint64_t model, int create) {
   return r->next_req++;
 }
 
-/* The DUMPI handle of communicator value v on rank r: a value that fits a
- * handle is one (a DUMPI trace's own, MPI_COMM_NULL 1, WORLD 2, SELF 3);
- * an archive id (the recorder's, a replayed DUMPI communicator's) gets
- * the rank's next free handle from 4 on, the same one each time.  PT_OK or
- * PT_ENOMEM. */
-static int sk_comm(srank *r, int64_t v, int64_t *h) {
-  if (v >= INT16_MIN && v <= 0xffff) {
-    *h = v;
-    return PT_OK;
-  }
+/* The handle of rank r for archive communicator id v: the rank's next free
+ * one from `base` on, the same one each time.  PT_OK or PT_ENOMEM. */
+static int cid_handle(srank *r, uint64_t v, int64_t base, int64_t *h) {
   for (size_t i = 0; i < r->ncids; i++)
-    if (r->cids[i] == (uint64_t)v) {
-      *h = (int64_t)(uint16_t)(4 + i);
+    if (r->cids[i] == v) {
+      *h = (int64_t)(uint16_t)(base + (int64_t)i);
       return PT_OK;
     }
   if (r->ncids == r->capcids) {
@@ -2726,11 +2844,26 @@ static int sk_comm(srank *r, int64_t v, int64_t *h) {
     r->cids = n;
     r->capcids = nc;
   }
-  r->cids[r->ncids] = (uint64_t)v;
-  *h = (int64_t)(uint16_t)(4 + r->ncids++);
+  r->cids[r->ncids] = v;
+  *h = (int64_t)(uint16_t)(base + (int64_t)r->ncids++);
   return PT_OK;
 }
 
+/* The DUMPI handle of communicator value v on rank r, for a recorded
+ * argument (a DUMPI trace's or the recorder's): a value that fits a handle
+ * is one (a DUMPI trace's own, MPI_COMM_NULL 1, WORLD 2, SELF 3); an
+ * archive id (the recorder's, a replayed DUMPI communicator's) gets the
+ * rank's next free handle from 4 on, the same one each time.  PT_OK or
+ * PT_ENOMEM. */
+static int sk_comm(srank *r, int64_t v, int64_t *h) {
+  if (v >= INT16_MIN && v <= 0xffff) {
+    *h = v;
+    return PT_OK;
+  }
+  return cid_handle(r, (uint64_t)v, 4, h);
+}
+
+/* The same for an event's communicator id of a DUMPI-style trace. */
 static int64_t dumpi_comm(srank *r, uint64_t comm) {
   if (comm == PT__DUMPI_COMM_WORLD || comm == PT__DUMPI_COMM_SELF)
     return (int64_t)comm;
@@ -2738,6 +2871,181 @@ static int64_t dumpi_comm(srank *r, uint64_t comm) {
   if (comm >= 0x10000 && comm != PT_NONE && sk_comm(r, (int64_t)comm, &h) == 0)
     return h;
   return PT__DUMPI_COMM_WORLD;
+}
+
+/* The rank of location loc (as rank_for_loc has it), -1 if none. */
+static int64_t loc_rank(const dsink *k, uint64_t loc) {
+  uint64_t g;
+  if (!pt__map_get(&k->loc_group, loc, &g) || g == PT_NONE) g = loc;
+  if (g < k->ngroup_rank && k->group_rank[g] >= 0) return k->group_rank[g];
+  return g <= 1000000 ? (int64_t)g : -1;
+}
+
+/* The members of communicator c as COMM_WORLD ranks, from its group:
+ * locations (OTF's process groups, OTF2's COMM_LOCATIONS), ranks in the
+ * COMM_LOCATIONS group (OTF2's and the recorder's COMM_GROUP), or the
+ * rank itself (COMM_SELF).  Sets c->kind to SKC_SELFLIKE, SKC_USER or
+ * SKC_UNKNOWN.  PT_OK or PT_ENOMEM. */
+static int comm_members(dsink *k, skcomm *c) {
+  const skgroup *g =
+      c->group == PT_NONE
+          ? NULL
+          : pt__kt_find(&k->groups, (uint64_t[4]){c->group, 0, 0, 0});
+  const skgroup *cl =
+      k->clgroup == PT_NONE
+          ? NULL
+          : pt__kt_find(&k->groups, (uint64_t[4]){k->clgroup, 0, 0, 0});
+  c->kind = SKC_UNKNOWN;
+  c->n = 0;
+  /* MPI's (or of no paradigm said): not an OpenMP team's */
+  if (!g || c->inter || g->n > k->nranks ||
+      (c->paradigm != PT_PARADIGM_MPI && c->paradigm != PT_PARADIGM_UNKNOWN) ||
+      (g->paradigm != PT_PARADIGM_MPI && g->paradigm != PT_PARADIGM_UNKNOWN))
+    return PT_OK;
+  if (g->type == PT_GROUP_COMM_SELF) {
+    c->kind = SKC_SELFLIKE;
+    return PT_OK;
+  }
+  int64_t *m = pt__arena_alloc(&k->mem, 8 * g->n + 8);
+  if (!m) return PT_ENOMEM;
+  for (uint64_t i = 0; i < g->n; i++) {
+    uint64_t x = g->members[i];
+    switch (g->type) {
+      case PT_GROUP_LOCATIONS: case PT_GROUP_COMM_LOCATIONS:
+        m[i] = loc_rank(k, x);
+        break;
+      case PT_GROUP_PROCESSES: /* location groups */
+        m[i] = x < k->ngroup_rank ? k->group_rank[x] : -1;
+        break;
+      case PT_GROUP_COMM_GROUP: case PT_GROUP_UNKNOWN:
+        m[i] = !cl ? (int64_t)x : x < cl->n ? loc_rank(k, cl->members[x]) : -1;
+        break;
+      default:
+        return PT_OK;
+    }
+    if (m[i] < 0 || (uint64_t)m[i] >= k->nranks) return PT_OK;
+  }
+  c->members = m;
+  c->n = (uint32_t)g->n;
+  c->kind = SKC_USER;
+  return PT_OK;
+}
+
+/* c's members are all ranks in COMM_WORLD's order. */
+static int comm_is_all(const dsink *k, const skcomm *c) {
+  if (c->kind != SKC_USER || c->n != k->nranks) return 0;
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->members[i] != (int64_t)i) return 0;
+  return 1;
+}
+
+/* Work out the communicators defined since the last call.  A trace that
+ * defines COMM 2 "MPI_COMM_WORLD" and COMM 3 "MPI_COMM_SELF" (what the
+ * DUMPI reader and paratrace's recorder define) has DUMPI-style ids
+ * (SKM_NATIVE).  In any other trace with communicator definitions
+ * (SKM_FOREIGN: OTF2, OTF...) the ids mean nothing to DUMPI: the
+ * communicator whose group is all ranks in order is MPI_COMM_WORLD, the
+ * one of a COMM_SELF group MPI_COMM_SELF (those so named first), and every
+ * other one with known members gets a handle from 4 on, the same on every
+ * rank (comm_prologue creates them).  In both, members known give the
+ * translation of COMM_WORLD ranks to ranks in the communicator.  PT_OK or
+ * PT_ENOMEM. */
+static int comms_resolve(dsink *k) {
+  if (!k->comms_dirty) return PT_OK;
+  k->comms_dirty = 0;
+  if (k->comm_mode == SKM_UNDECIDED && k->comms.n) {
+    const skcomm *w = pt__kt_find(&k->comms, (uint64_t[4]){2, 0, 0, 0});
+    const skcomm *sf = pt__kt_find(&k->comms, (uint64_t[4]){3, 0, 0, 0});
+    k->comm_mode = w && sf && w->name && sf->name &&
+                           !strcmp(w->name, "MPI_COMM_WORLD") &&
+                           !strcmp(sf->name, "MPI_COMM_SELF")
+                       ? SKM_NATIVE
+                       : SKM_FOREIGN;
+    k->next_handle = 4;
+  }
+  size_t first = SIZE_MAX;
+  for (size_t i = 0; i < k->comms.n; i++) {
+    skcomm *c = pt__kt_at(&k->comms, i);
+    if (!c->defined || c->resolved) continue;
+    c->resolved = 1;
+    if (first == SIZE_MAX) first = i;
+    int rc = comm_members(k, c);
+    if (rc < 0) return rc;
+  }
+  if (first == SIZE_MAX) return PT_OK;
+  int prologued = 0;
+  for (size_t i = 0; i < k->nranks; i++) prologued |= k->ranks[i].prologue;
+  /* WORLD and SELF: those so named, else the first that fits */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = first; i < k->comms.n; i++) {
+      skcomm *c = pt__kt_at(&k->comms, i);
+      if (!c->resolved || c->handle) continue;
+      int named_w = !pass && c->name && !strcmp(c->name, "MPI_COMM_WORLD");
+      int named_s = !pass && c->name && !strcmp(c->name, "MPI_COMM_SELF");
+      if (!k->have_world && (pass || named_w) && comm_is_all(k, c)) {
+        c->kind = SKC_WORLD;
+        c->handle = PT__DUMPI_COMM_WORLD;
+        k->have_world = 1;
+      } else if (!k->have_self && (pass || named_s) &&
+                 c->kind == SKC_SELFLIKE) {
+        c->kind = SKC_SELF;
+        c->handle = PT__DUMPI_COMM_SELF;
+        k->have_self = 1;
+      }
+    }
+  for (size_t i = first; i < k->comms.n; i++) {
+    skcomm *c = pt__kt_at(&k->comms, i);
+    if (!c->resolved || c->handle ||
+        (c->kind != SKC_USER && c->kind != SKC_SELFLIKE))
+      continue;
+    if (k->comm_mode == SKM_FOREIGN && k->next_handle >= 0x4000) {
+      /* beyond: the per-rank handles */
+      c->kind = SKC_UNKNOWN;
+      k->lost_handles++;
+      continue;
+    }
+    c->handle = k->next_handle++;
+    if (prologued && k->comm_mode == SKM_FOREIGN) k->late_comms++;
+  }
+  return PT_OK;
+}
+
+/* The DUMPI handle of event communicator `comm` on rank r; *out = its
+ * definition when its members are known (NULL: take peers as they are).
+ * Returns the handle, or PT_ENOMEM. */
+static int64_t comm_handle(dsink *k, srank *r, uint64_t comm,
+                           const skcomm **out) {
+  *out = NULL;
+  if (k->comms_dirty && comms_resolve(k) < 0) return PT_ENOMEM;
+  const skcomm *c =
+      comm == PT_NONE ? NULL
+                      : pt__kt_find(&k->comms, (uint64_t[4]){comm, 0, 0, 0});
+  if (c && !c->resolved) c = NULL;
+  if (c && c->kind != SKC_UNKNOWN) *out = c;
+  if (k->comm_mode != SKM_FOREIGN) return dumpi_comm(r, comm);
+  if (c && c->kind != SKC_UNKNOWN) return c->handle;
+  if (!c) return PT__DUMPI_COMM_WORLD; /* no such definition (as before) */
+  /* members unknown: a handle of this rank alone (so not matched with
+   * another rank's), after the shared ones */
+  int64_t h;
+  return cid_handle(r, comm, 0x4000, &h) < 0 ? PT_ENOMEM : h;
+}
+
+/* The rank in communicator c of COMM_WORLD rank `world` (DUMPI's dest,
+ * source, root); as it is when c is NULL or world is not a member. */
+static int64_t comm_rank(const skcomm *c, const srank *r, int64_t world) {
+  if (!c || world < 0 || c->kind == SKC_WORLD) return world;
+  if (c->kind == SKC_SELF || c->kind == SKC_SELFLIKE)
+    return world == r->rank ? 0 : world;
+  for (uint32_t i = 0; i < c->n; i++)
+    if (c->members[i] == world) return (int64_t)i;
+  return world;
+}
+
+static int64_t sk_comm_size(const skcomm *c, size_t nranks) {
+  if (!c || c->kind == SKC_WORLD) return (int64_t)nranks;
+  if (c->kind == SKC_SELF || c->kind == SKC_SELFLIKE) return 1;
+  return c->n;
 }
 
 /* The MPI standard's parameter names (the recorder's attributes) of the
@@ -2764,14 +3072,58 @@ static const pt_attr *find_arg(const dsink *k, const pt_event *e,
   return a;
 }
 
+/* MPI_UNDEFINED as MPICH and Open MPI have it (a Comm_split color). */
+#define SK_UNDEFINED (-32766)
+
+/* Bytes of a collective as DUMPI counts (datatype MPI_BYTE): the count of
+ * Bcast / reductions, and the per-process send and receive counts; sent /
+ * received are the COLL_END's bytes of this rank, n the communicator's
+ * size.  The inverse of what the reader (coll_bytes) makes of them; a
+ * Bcast's root may have its bytes as sent (the reader, the recorder) or
+ * as received with sent = n x count (Score-P). */
+static void coll_counts(unsigned coll, uint64_t sent, uint64_t recvd,
+                        int64_t n, int64_t *count, int64_t *scount,
+                        int64_t *rcount) {
+  uint64_t un = n > 0 ? (uint64_t)n : 1;
+  *count = (int64_t)sent;
+  *scount = (int64_t)sent;
+  *rcount = (int64_t)recvd;
+  switch (coll) {
+    case PT_COLL_BCAST:
+      *count = (int64_t)(recvd ? recvd : sent);
+      break;
+    case PT_COLL_REDUCE: case PT_COLL_ALLREDUCE: case PT_COLL_SCAN:
+    case PT_COLL_EXSCAN:
+      *count = (int64_t)(sent ? sent : recvd);
+      break;
+    case PT_COLL_GATHER: case PT_COLL_ALLGATHER:
+      *rcount = (int64_t)(recvd / un);
+      break;
+    case PT_COLL_SCATTER:
+      *scount = (int64_t)(sent / un);
+      break;
+    case PT_COLL_ALLTOALL:
+      *scount = (int64_t)(sent / un);
+      *rcount = (int64_t)(recvd / un);
+      break;
+    default:
+      break;
+  }
+}
+
 /* Fill the arguments of a call that has no DUMPI argument attributes from
- * the semantic events inside it (what the writer can reconstruct). */
+ * the semantic events inside it (what the writer can reconstruct).
+ * Communicators are the DUMPI handles of comm_handle, peers and roots
+ * ranks in them.  An MPI_Irecv's request event carries no source, tag or
+ * size: they (and its communicator) are left MPI_ANY_SOURCE, MPI_ANY_TAG,
+ * 0 and WORLD, and *defer is set to the request, whose completion fills
+ * them in (pend_complete); else PT_NONE. */
 static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
-                      size_t nranks) {
-  (void)k;
+                      size_t nranks, uint64_t *defer) {
   pt__arena *a = &r->callmem;
   const pt_event *p2p = NULL, *coll = NULL;
   size_t ncompl = 0;
+  *defer = PT_NONE;
   for (size_t i = 0; i < fr->nevs; i++) {
     const pt_event *e = &fr->evs[i];
     switch (e->kind) {
@@ -2799,6 +3151,7 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
   int64_t *sts = pt__arena_alloc(a, 40 * ncompl + 40);
   int64_t *idx = pt__arena_alloc(a, 8 * ncompl + 8);
   if (!reqs || !sts || !idx) return PT_ENOMEM;
+  const skcomm *ec;
   size_t nc = 0;
   for (size_t i = 0; i < fr->nevs; i++) {
     const pt_event *e = &fr->evs[i];
@@ -2808,7 +3161,11 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
     reqs[nc] = req_map(r, e->request, 0);
     int64_t *s = sts + 5 * nc;
     s[0] = e->kind == PT_EV_IRECV ? (int64_t)e->size : 0;
-    s[1] = e->kind == PT_EV_IRECV ? e->peer : -1;
+    s[1] = -1;
+    if (e->kind == PT_EV_IRECV) {
+      if (comm_handle(k, r, e->comm, &ec) < 0) return PT_ENOMEM;
+      s[1] = comm_rank(ec, r, e->peer);
+    }
     s[2] = e->kind == PT_EV_REQUEST_CANCELLED;
     s[3] = 0;
     s[4] = e->kind == PT_EV_IRECV ? e->tag : -1;
@@ -2816,18 +3173,36 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
     nc++;
   }
   if (recv) {
+    if (comm_handle(k, r, recv->comm, &ec) < 0) return PT_ENOMEM;
     sts[0] = (int64_t)recv->size;
-    sts[1] = recv->peer;
+    sts[1] = comm_rank(ec, r, recv->peer);
     sts[2] = sts[3] = 0;
     sts[4] = recv->tag;
   }
-  int64_t myrank = r->rank;
+  /* the call's communicator: an MPI_Irecv's is its completion's */
+  const pt_event *pe = p2p;
+  int later = pe && pe->kind == PT_EV_IRECV_REQUEST && !coll;
+  const skcomm *cc = NULL;
+  int64_t hcomm = PT__DUMPI_COMM_WORLD;
+  if (!later && (coll || pe) &&
+      (hcomm = comm_handle(k, r, coll ? coll->comm : pe->comm, &cc)) < 0)
+    return PT_ENOMEM;
+  if (later) *defer = pe->request;
+  int64_t csize = sk_comm_size(cc, nranks);
+  int64_t count = 0, scount = 0, rcount = 0;
+  if (coll)
+    coll_counts(f->coll, coll->size, coll->size2, csize, &count, &scount,
+                &rcount);
+  else if (pe && !later)
+    count = scount = (int64_t)pe->size;
+  if (!coll && recv) rcount = (int64_t)recv->size;
+  int foreign = k->comm_mode == SKM_FOREIGN;
+  int64_t myrank = comm_rank(cc, r, r->rank);
   for (unsigned j = 0; j < f->nargs; j++) {
     const pt__dumpi_arg *arg = &f->args[j];
     pt__dumpi_val *v = &c->v[j];
     v->present = 1;
     const char *n = arg->name;
-    const pt_event *pe = p2p;
     int64_t x = 0;
     switch (pt__dumpi_atype_wire(arg->type)) {
       case PT__DW_STATUS: {
@@ -2866,28 +3241,37 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
       default:
         break;
     }
-    if (arg->type == PT__DA_COMM)
-      x = dumpi_comm(r, coll ? coll->comm : pe ? pe->comm : PT__DUMPI_COMM_WORLD);
+    if (foreign && arg->type == PT__DA_COMM && !strcmp(n, "newcomm"))
+      x = 1; /* MPI_COMM_NULL: the communicators are comm_prologue's */
+    else if (foreign && c->label == k->lab_split && !strcmp(n, "color"))
+      x = SK_UNDEFINED;
+    else if (arg->type == PT__DA_COMM)
+      x = hcomm;
     else if (arg->type == PT__DA_DATATYPE)
       x = PT__DUMPI_BYTE;
-    else if (!strcmp(n, "count") || !strcmp(n, "sendcount"))
-      x = coll ? (int64_t)coll->size : pe ? (int64_t)pe->size : 0;
+    else if (!strcmp(n, "count"))
+      x = count;
+    else if (!strcmp(n, "sendcount"))
+      x = scount;
     else if (!strcmp(n, "recvcount"))
-      x = coll ? (int64_t)coll->size2 : recv ? (int64_t)recv->size : 0;
+      x = rcount;
     else if (!strcmp(n, "dest"))
-      x = pe ? pe->peer : -1;
+      x = pe ? comm_rank(cc, r, pe->peer) : -1;
     else if (!strcmp(n, "source"))
-      x = recv ? recv->peer : pe ? pe->peer : -1;
+      x = later ? PT__DUMPI_ANY_SOURCE
+          : recv ? sts[1]
+          : pe   ? comm_rank(cc, r, pe->peer)
+                 : -1;
     else if (!strcmp(n, "tag") || !strcmp(n, "sendtag"))
-      x = pe ? pe->tag : 0;
+      x = later ? PT__DUMPI_ANY_TAG : pe ? pe->tag : 0;
     else if (!strcmp(n, "recvtag"))
       x = recv ? recv->tag : 0;
     else if (!strcmp(n, "root"))
-      x = coll ? coll->peer : 0;
+      x = coll && coll->peer >= 0 ? comm_rank(cc, r, coll->peer) : 0;
     else if (!strcmp(n, "commrank") || !strcmp(n, "rank"))
       x = myrank;
     else if (!strcmp(n, "commsize") || !strcmp(n, "size"))
-      x = (int64_t)nranks;
+      x = csize;
     else if (arg->type == PT__DA_REQUEST) {
       const pt_event *re = NULL;
       for (size_t i = 0; i < fr->nevs; i++)
@@ -2953,7 +3337,8 @@ static int64_t *parse_ints(pt__arena *a, const char *s, size_t *n) {
 
 /* Build the call of a frame closed by LEAVE `lv`. */
 static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
-                      pt__dumpi_call *c) {
+                      pt__dumpi_call *c, uint64_t *defer) {
+  *defer = PT_NONE;
   pt__arena_reset(&r->callmem);
   memset(c, 0, sizeof *c);
   c->label = (uint16_t)fr->label;
@@ -2986,7 +3371,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
   c->wall_stop.sec = (int64_t)(w1 / NS);
   c->wall_stop.nsec = (uint32_t)(w1 % NS);
   if (!derived) {
-    int rc = synthesise(k, r, fr, c, k->nranks);
+    int rc = synthesise(k, r, fr, c, k->nranks, defer);
     if (rc == PT_OK) lengths_from_arrays(c, ~0u); /* all made up */
     return rc;
   }
@@ -3162,37 +3547,239 @@ static int rank_create(dsink *k, srank *r) {
   return PT_OK;
 }
 
-static int emit_call(dsink *k, srank *r, pt__dumpi_call *c) {
+static int print_call(dsink *k, srank *r, pt__dumpi_call *c) {
+  /* what the record would hold: no argument whose condition is false (a
+   * non-root's Gather recvtype); a synthesised call has them all */
+  for (unsigned j = 0; j < c->f->nargs; j++) {
+    const pt__dumpi_arg *arg = &c->f->args[j];
+    if (arg->ca >= 0 && c->v[arg->ca].i != c->v[arg->cb].i)
+      memset(&c->v[j], 0, sizeof c->v[j]);
+  }
+  /* dumpi2ascii prints offset + the stored 16 bits of seconds. */
+  pt__dumpi_clock *cl[4] = {&c->cpu_start, &c->cpu_stop, &c->wall_start,
+                            &c->wall_stop};
+  for (int i = 0; i < 4; i++) {
+    int64_t off = i < 2 ? r->cpu_off : r->wall_off;
+    if (cl[i]->sec || cl[i]->nsec)
+      cl[i]->sec = off + (uint16_t)(cl[i]->sec - off);
+  }
+  if (!(c->mask & PT__DUMPI_MASK_CPU))
+    c->cpu_start = c->cpu_stop = (pt__dumpi_clock){0, 0};
+  if (!(c->mask & PT__DUMPI_MASK_WALL))
+    c->wall_start = c->wall_stop = (pt__dumpi_clock){0, 0};
+  pt__dumpi_tables t = {r->naddr, r->addr, r->addrname, r->nperf, r->perf};
+  if (k->label_ranks && k->nranks > 1 && r->rank != k->printed_rank) {
+    /* dumpi2ascii prints one file (rank) at a time; no line of it
+     * starts with '#' */
+    fprintf(k->pf, "# rank %lld\n", (long long)r->rank);
+    k->printed_rank = r->rank;
+  }
+  return pt__dumpi_print_call(k->pf, c, &t);
+}
+
+/* Print mode: print the held-back records from the first on, up to one
+ * still waiting for a completion (all: every one). */
+static int pq_drain(dsink *k, int all) {
+  while (k->hpqe < k->npqe && (all || !k->pqe[k->hpqe].npending)) {
+    const skqent *q = &k->pqe[k->hpqe++];
+    srank *r = &k->ranks[q->rank];
+    pt__dumpi_call c;
+    char err[200];
+    pt__arena_reset(&k->pqmem);
+    long n = pt__dumpi_decode(k->pq.p + q->off, q->len, r->cpu_off,
+                              r->wall_off, &c, &k->pqmem, err, sizeof err);
+    if (n < 0) return (int)n;
+    int rc = print_call(k, r, &c);
+    if (rc < 0) return rc;
+  }
+  if (k->hpqe == k->npqe) k->hpqe = k->npqe = k->pq.len = 0;
+  return PT_OK;
+}
+
+/* Write (print) call c of rank r.  *at = where its record starts: the
+ * offset in the rank's file, or in print mode in the print queue (hold:
+ * the record waits for a completion, and so do the ones after it). */
+static int emit_call(dsink *k, srank *r, pt__dumpi_call *c, int hold,
+                     uint64_t *at) {
+  *at = 0;
   if (k->print_mode) {
-    /* dumpi2ascii prints offset + the stored 16 bits of seconds. */
-    pt__dumpi_clock *cl[4] = {&c->cpu_start, &c->cpu_stop, &c->wall_start,
-                              &c->wall_stop};
-    for (int i = 0; i < 4; i++) {
-      int64_t off = i < 2 ? r->cpu_off : r->wall_off;
-      if (cl[i]->sec || cl[i]->nsec)
-        cl[i]->sec = off + (uint16_t)(cl[i]->sec - off);
+    if (!hold && k->hpqe == k->npqe) return print_call(k, r, c);
+    if (k->npqe == k->cappqe) {
+      size_t nc = k->cappqe ? 2 * k->cappqe : 64;
+      skqent *q = realloc(k->pqe, nc * sizeof *q);
+      if (!q) return PT_ENOMEM;
+      k->pqe = q;
+      k->cappqe = nc;
     }
-    if (!(c->mask & PT__DUMPI_MASK_CPU))
-      c->cpu_start = c->cpu_stop = (pt__dumpi_clock){0, 0};
-    if (!(c->mask & PT__DUMPI_MASK_WALL))
-      c->wall_start = c->wall_stop = (pt__dumpi_clock){0, 0};
-    pt__dumpi_tables t = {r->naddr, r->addr, r->addrname, r->nperf, r->perf};
-    if (k->label_ranks && k->nranks > 1 && r->rank != k->printed_rank) {
-      /* dumpi2ascii prints one file (rank) at a time; no line of it
-       * starts with '#' */
-      fprintf(k->pf, "# rank %lld\n", (long long)r->rank);
-      k->printed_rank = r->rank;
-    }
-    return pt__dumpi_print_call(k->pf, c, &t);
+    size_t off = k->pq.len;
+    if (pt__dumpi_encode(&k->pq, c, r->cpu_off, r->wall_off) < 0)
+      return PT_ENOMEM;
+    k->pqe[k->npqe++] = (skqent){(size_t)(r - k->ranks), off,
+                                 k->pq.len - off, hold};
+    *at = off;
+    return PT_OK;
   }
   int rc = rank_create(k, r);
   if (rc < 0) return rc;
+  *at = r->written + r->out.len;
   if (pt__dumpi_encode(&r->out, c, r->cpu_off, r->wall_off) < 0)
     return PT_ENOMEM;
   r->called[c->label < PT__DUMPI_ALL_FUNCTIONS ? c->label
                                                : PT__DUMPI_ALL_FUNCTIONS]++;
   if (c->label < PT__DUMPI_ALL_FUNCTIONS) r->called[PT__DUMPI_ALL_FUNCTIONS]++;
   if (r->out.len >= (64u << 10)) return rank_flush(k, r);
+  return PT_OK;
+}
+
+/* The byte offset of argument `name` in the record of c (all arguments
+ * before it of fixed width, as in MPI_Irecv), -1 if none; *w its width. */
+static int arg_offset(const pt__dumpi_call *c, const char *name, uint8_t *w) {
+  const pt__dumpi_func *f = c->f;
+  int off = 3;
+  if (c->mask & PT__DUMPI_MASK_THREAD) off += 2;
+  if (c->mask & PT__DUMPI_MASK_CPU) off += 12;
+  if (c->mask & PT__DUMPI_MASK_WALL) off += 12;
+  if (c->mask & PT__DUMPI_MASK_PERF) off += 1 + 16 * c->nperf;
+  for (unsigned j = 0; j < f->nargs; j++) {
+    const pt__dumpi_arg *arg = &f->args[j];
+    unsigned wd = pt__dumpi_wire_width(pt__dumpi_atype_wire(arg->type));
+    if (!wd || arg->ca >= 0) return -1;
+    if (!strcmp(arg->name, name)) {
+      *w = (uint8_t)wd;
+      return off;
+    }
+    off += (int)wd;
+  }
+  return -1;
+}
+
+/* Remember the MPI_Irecv c just written at `at`, to be completed by the
+ * completion of model request `request`. */
+static int pend_add(dsink *k, srank *r, const pt__dumpi_call *c,
+                    uint64_t request, uint64_t at) {
+  static const char *const names[4] = {"count", "source", "tag", "comm"};
+  skpend p = {.request = request, .at = at,
+              .qent = k->print_mode ? k->npqe - 1 : 0};
+  int any = 0;
+  for (int i = 0; i < 4; i++) {
+    p.off[i] = (int16_t)arg_offset(c, names[i], &p.w[i]);
+    any |= p.off[i] >= 0;
+  }
+  if (!any) {
+    if (k->print_mode) k->pqe[p.qent].npending = 0;
+    return k->print_mode ? pq_drain(k, 0) : PT_OK;
+  }
+  if (r->npend == r->cappend) {
+    size_t nc = r->cappend ? 2 * r->cappend : 16;
+    skpend *n = realloc(r->pend, nc * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    r->pend = n;
+    r->cappend = nc;
+  }
+  r->pend[r->npend++] = p;
+  return PT_OK;
+}
+
+/* Completion (or cancel) e of a request on rank r: fill in the MPI_Irecv
+ * that waits for it. */
+static int pend_complete(dsink *k, srank *r, const pt_event *e) {
+  size_t i = 0;
+  while (i < r->npend && r->pend[i].request != e->request) i++;
+  if (i == r->npend) return PT_OK;
+  skpend p = r->pend[i];
+  r->pend[i] = r->pend[--r->npend];
+  if (e->kind == PT_EV_IRECV) {
+    int64_t peer = e->peer;
+    if (k->rank_dup && peer >= 0) { /* location id -> the rank written */
+      srank *pr = rank_for_loc(k, (uint64_t)peer);
+      if (!pr) return PT_ENOMEM;
+      peer = pr->rank;
+    }
+    const skcomm *c;
+    int64_t h = comm_handle(k, r, e->comm, &c);
+    if (h < 0) return PT_ENOMEM;
+    int64_t v[4] = {(int64_t)e->size, comm_rank(c, r, peer), e->tag, h};
+    int fd = -1;
+    for (int j = 0; j < 4; j++) {
+      if (p.off[j] < 0) continue;
+      uint8_t b[8];
+      for (unsigned q = 0; q < p.w[j]; q++)
+        b[q] = (uint8_t)((uint64_t)v[j] >> (8 * (p.w[j] - 1 - q)));
+      uint64_t at = p.at + (uint64_t)p.off[j];
+      if (k->print_mode) {
+        memcpy(k->pq.p + at, b, p.w[j]);
+      } else if (at >= r->written) {
+        memcpy(r->out.p + (at - r->written), b, p.w[j]);
+      } else { /* already in the file */
+        if (fd < 0 && (fd = open(r->path, O_WRONLY | O_CLOEXEC)) < 0) break;
+        if (pwrite(fd, b, p.w[j], (off_t)at) != (ssize_t)p.w[j]) {
+          close(fd);
+          fd = -2;
+          break;
+        }
+      }
+    }
+    if (fd >= 0) close(fd);
+    if (fd != -1 && fd < 0) {
+      pt__errbuf(k->err, sizeof k->err, PT_EIO, "%s: %s", r->path,
+                 strerror(errno));
+      return PT_EIO;
+    }
+  }
+  if (!k->print_mode) return PT_OK;
+  k->pqe[p.qent].npending--;
+  return pq_drain(k, 0);
+}
+
+/* Another source's communicators (SKM_FOREIGN) come without the calls
+ * that made them, or with calls that do not say which: on every rank,
+ * right after its MPI_Init (or before its first call), one MPI_Comm_split
+ * of MPI_COMM_WORLD per communicator in definition order makes them as
+ * the DUMPI reader (and a simulator) will replay them: the members with
+ * color 0 and their rank as key get the communicator's handle, the
+ * others MPI_UNDEFINED and MPI_COMM_NULL (a communicator of each rank
+ * alone: color = the rank).  The source's own creating calls are written
+ * with MPI_COMM_NULL (synthesise). */
+static int comm_prologue(dsink *k, srank *r, uint16_t thread,
+                         pt__dumpi_clock t) {
+  r->prologue = 1;
+  if (comms_resolve(k) < 0) return PT_ENOMEM;
+  if (k->comm_mode != SKM_FOREIGN || k->lab_split < 0) return PT_OK;
+  pt__dumpi_call c;
+  memset(&c, 0, sizeof c);
+  c.label = (uint16_t)k->lab_split;
+  c.f = pt__dumpi_func_get(c.label);
+  c.mask = PT__DUMPI_MASK_DEFAULT & ~PT__DUMPI_MASK_CPU;
+  c.thread = thread;
+  for (size_t i = 0; i < k->comms.n; i++) {
+    const skcomm *cm = pt__kt_at(&k->comms, i);
+    if (!cm->resolved || cm->handle < 4) continue;
+    int64_t color = SK_UNDEFINED, key = 0, h = 1;
+    if (cm->kind == SKC_SELFLIKE) {
+      color = r->rank;
+      h = cm->handle;
+    } else {
+      for (uint32_t j = 0; j < cm->n; j++)
+        if (cm->members[j] == r->rank) {
+          color = 0;
+          key = (int64_t)j;
+          h = cm->handle;
+        }
+    }
+    for (unsigned j = 0; j < c.f->nargs; j++) {
+      const char *n = c.f->args[j].name;
+      c.v[j].present = 1;
+      c.v[j].i = !strcmp(n, "oldcomm") ? PT__DUMPI_COMM_WORLD
+                 : !strcmp(n, "color") ? color
+                 : !strcmp(n, "key")   ? key
+                 : !strcmp(n, "newcomm") ? h
+                                         : 0;
+    }
+    c.wall_start = c.wall_stop = t;
+    uint64_t at;
+    int rc = emit_call(k, r, &c, 0, &at);
+    if (rc < 0) return rc;
+  }
   return PT_OK;
 }
 
@@ -3217,6 +3804,11 @@ static int sk_event(dsink *k, const pt_event *e) {
       if (label < 0) k->other_enters++;
       else k->call_enters++;
     }
+  }
+  if ((e->kind == PT_EV_IRECV || e->kind == PT_EV_REQUEST_CANCELLED) &&
+      r->npend) {
+    int rc = pend_complete(k, r, e);
+    if (rc < 0) return rc;
   }
   sthread *th = thread_for_loc(k, r, e->location);
   if (!th) return PT_ENOMEM;
@@ -3243,10 +3835,18 @@ static int sk_event(dsink *k, const pt_event *e) {
       return PT_OK;
     frame *fr = &th->stack[th->depth - 1];
     pt__dumpi_call c;
-    int rc = build_call(k, r, fr, e, &c);
+    uint64_t defer, at;
+    int rc = build_call(k, r, fr, e, &c, &defer);
     if (rc < 0) return rc;
     if (!c.thread) c.thread = th->index;
-    rc = emit_call(k, r, &c);
+    int init = c.label == k->lab_init || c.label == k->lab_init_thread;
+    if (!r->prologue && !init && c.label != k->lab_initialized &&
+        (rc = comm_prologue(k, r, c.thread, c.wall_start)) < 0)
+      return rc;
+    rc = emit_call(k, r, &c, defer != PT_NONE, &at);
+    if (rc >= 0 && defer != PT_NONE) rc = pend_add(k, r, &c, defer, at);
+    if (rc >= 0 && !r->prologue && init)
+      rc = comm_prologue(k, r, c.thread, c.wall_stop);
     th->depth--;
     return rc;
   }
@@ -3414,7 +4014,13 @@ static void sk_free(dsink *k) {
     free(r->thr);
     pt__arena_free(&r->callmem);
     free(r->reqmap);
+    free(r->pend);
   }
+  pt__kt_free(&k->comms);
+  pt__kt_free(&k->groups);
+  pt__buf_free(&k->pq);
+  free(k->pqe);
+  pt__arena_free(&k->pqmem);
   free(k->ranks);
   pt__kt_free(&k->regions);
   pt__kt_free(&k->attrs);
@@ -3446,6 +4052,23 @@ static int sk_close(void *st, pt_error *err) {
     snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
              "record; dropped, with the messages and requests they carry",
              x->dropped, x->mpi_name);
+    k->warn(k->warn_user, t);
+  }
+  for (size_t i = 0; i < k->nranks; i++) k->open_irecvs += k->ranks[i].npend;
+  if (k->open_irecvs && k->warn) {
+    char t[200];
+    snprintf(t, sizeof t, "dumpi: %" PRIu64 " MPI_Irecv call%s whose request "
+             "never completes: written with MPI_ANY_SOURCE, MPI_ANY_TAG, "
+             "count 0", k->open_irecvs, k->open_irecvs == 1 ? "" : "s");
+    k->warn(k->warn_user, t);
+  }
+  if ((k->late_comms || k->lost_handles) && k->warn) {
+    char t[240];
+    snprintf(t, sizeof t, "dumpi: %" PRIu64 " communicator%s defined after "
+             "MPI calls and %" PRIu64 " beyond the 16-bit handles: no "
+             "MPI_Comm_split makes them on every rank, their messages may "
+             "not match when read back", k->late_comms,
+             k->late_comms == 1 ? "" : "s", k->lost_handles);
     k->warn(k->warn_user, t);
   }
   if (k->far && k->warn) {
@@ -3537,8 +4160,15 @@ static dsink *sk_new(void) {
   if (!k) return NULL;
   k->tick_to_ns = 1.0;
   k->only_loc = PT_NONE;
+  k->clgroup = PT_NONE;
   pt__kt_init(&k->regions, sizeof(sk_region));
   pt__kt_init(&k->attrs, sizeof(sk_attr));
+  pt__kt_init(&k->comms, sizeof(skcomm));
+  pt__kt_init(&k->groups, sizeof(skgroup));
+  k->lab_init = pt__dumpi_label_from_name("MPI_Init");
+  k->lab_init_thread = pt__dumpi_label_from_name("MPI_Init_thread");
+  k->lab_initialized = pt__dumpi_label_from_name("MPI_Initialized");
+  k->lab_split = pt__dumpi_label_from_name("MPI_Comm_split");
   return k;
 }
 
@@ -3606,6 +4236,7 @@ const char *pt__dumpi_printer_errmsg(const pt__dumpi_printer *p) {
 
 void pt__dumpi_printer_free(pt__dumpi_printer *p) {
   if (!p) return;
+  (void)pq_drain(p->k, 1); /* MPI_Irecv never completed: as they are */
   sk_free(p->k);
   free(p);
 }

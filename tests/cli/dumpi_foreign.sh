@@ -1,0 +1,285 @@
+#!/bin/sh
+# The DUMPI writer on traces of other formats (OTF2, OTF, text): MPI calls
+# synthesised from the message events must read back with the messages
+# the source had.  Communicator ids of such a source are not DUMPI
+# handles: the writer maps them through the COMM definitions (all ranks
+# in order -> MPI_COMM_WORLD 2, COMM_SELF -> 3, others handles from 4 on,
+# made by MPI_Comm_split calls it adds after MPI_Init), and gives peers
+# and roots as ranks in the communicator.  An MPI_Irecv takes its source,
+# tag, bytes and communicator from the completion of its request.
+. "$(dirname "$0")/common.inc"
+
+# has NAME FILE LINE...: every LINE is a line of FILE
+has() {
+  name=$1 file=$2
+  shift 2
+  for l in "$@"; do
+    if ! grep -qxF -- "$l" "$file"; then
+      t_fail "$name" "no line '$l' in $file"
+      return
+    fi
+  done
+  t_pass "$name"
+}
+
+# clean NAME FILE: `paratrace check` reports no problem
+clean() {
+  if "$PT" check "$2" >"$1.out" 2>&1 && grep -q ': OK: ' "$1.out"; then
+    t_pass "$1"
+  else
+    t_fail "$1" "$(head -c 400 "$1.out")"
+  fi
+}
+
+# msgs FILE: the message events as (kind, rank, peer, tag, bytes), sorted
+msgs() {
+  "$PT" dump "$1" | awk '$1 == "event" && ($4 == "send" || $4 == "recv" ||
+      $4 == "isend" || $4 == "irecv") {
+      for (i = 5; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      print $4, $3, v["peer"], v["tag"], v["bytes"] }' | sort
+}
+
+# rank R's records of FILE as dumpi2ascii prints them
+calls() {
+  "$PT" dump --style dumpi --locations "$2" "$1"
+}
+
+# Four ranks as OTF2 has them: COMM_LOCATIONS group, COMM_GROUPs of
+# ranks in it, communicator ids 0..4 (2 and 3 are sub-communicators, not
+# DUMPI's WORLD and SELF).  Comm 2 = ranks [3,1], comm 3 = [0,2], comm 4
+# each rank alone (a COMM_SELF group, not MPI_COMM_SELF).
+{
+  cat <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="MPI Rank 0"
+def location_group id=1 rank=1 name="MPI Rank 1"
+def location_group id=2 rank=2 name="MPI Rank 2"
+def location_group id=3 rank=3 name="MPI Rank 3"
+def location id=0 group=0 name="Master thread"
+def location id=1 group=1 name="Master thread"
+def location id=2 group=2 name="Master thread"
+def location id=3 group=3 name="Master thread"
+def group id=10 type=4 paradigm=3 name="" members=[0,1,2,3]
+def group id=11 type=5 paradigm=3 name="" members=[0,1,2,3]
+def group id=12 type=5 paradigm=3 name="" members=[3,1]
+def group id=13 type=5 paradigm=3 name="" members=[0,2]
+def group id=14 type=6 paradigm=3 name=""
+def comm id=0 parent=none group=11 paradigm=3 name="MPI_COMM_WORLD"
+def comm id=1 parent=none group=14 paradigm=3 name="MPI_COMM_SELF"
+def comm id=2 parent=0 group=12 paradigm=3 name=""
+def comm id=3 parent=0 group=13 paradigm=3 name=""
+def comm id=4 parent=none group=14 paradigm=3 name=""
+def region id=1 paradigm=3 name="MPI_Init"
+def region id=2 paradigm=3 name="MPI_Comm_split"
+def region id=3 paradigm=3 name="MPI_Isend"
+def region id=4 paradigm=3 name="MPI_Irecv"
+def region id=5 paradigm=3 name="MPI_Wait"
+def region id=6 paradigm=3 name="MPI_Bcast"
+def region id=7 paradigm=3 name="MPI_Send"
+def region id=8 paradigm=3 name="MPI_Recv"
+def region id=9 paradigm=3 name="MPI_Allreduce"
+TXT
+  for r in 0 1 2 3; do echo "event 10$r $r enter region=1"; done
+  for r in 0 1 2 3; do echo "event 20$r $r leave region=1"; done
+  for r in 0 1 2 3; do echo "event 30$r $r enter region=2"; done
+  for r in 0 1 2 3; do echo "event 40$r $r leave region=2"; done
+  cat <<'TXT'
+event 1000 1 enter region=4
+event 1001 1 irecv_request request=7
+event 1002 1 leave region=4
+event 1010 3 enter region=3
+event 1011 3 isend callsite=none peer=1 comm=2 tag=6 bytes=400 request=1
+event 1012 3 leave region=3
+event 1020 2 enter region=7
+event 1021 2 send callsite=none peer=0 comm=3 tag=9 bytes=16
+event 1022 2 leave region=7
+event 1030 0 enter region=8
+event 1031 0 recv callsite=none peer=2 comm=3 tag=9 bytes=16
+event 1032 0 leave region=8
+event 1040 3 enter region=5
+event 1041 3 isend_complete request=1
+event 1042 3 leave region=5
+event 1050 1 enter region=5
+event 1051 1 irecv callsite=none peer=3 comm=2 tag=6 bytes=400 request=7
+event 1052 1 leave region=5
+event 1060 3 enter region=6
+event 1061 3 coll_end op=1 root=3 comm=2 sent=200 received=100
+event 1062 3 leave region=6
+event 1063 1 enter region=6
+event 1064 1 coll_end op=1 root=3 comm=2 sent=0 received=100
+event 1065 1 leave region=6
+TXT
+  for r in 0 1 2 3; do echo "event 110$r $r enter region=6"; done
+  for r in 0 1 2 3; do
+    b=$((r == 0 ? 50 : 0)) x=$((r == 0 ? 0 : 50))
+    echo "event 111$r $r coll_end op=1 root=0 comm=0 sent=$b received=$x"
+  done
+  for r in 0 1 2 3; do echo "event 112$r $r leave region=6"; done
+  for r in 0 1 2 3; do echo "event 120$r $r enter region=9"; done
+  for r in 0 1 2 3; do
+    echo "event 121$r $r coll_end op=11 root=-1 comm=4 sent=8 received=8"
+  done
+  for r in 0 1 2 3; do echo "event 122$r $r leave region=9"; done
+} >foreign.txt
+
+ok foreign_source_clean "$PT" check foreign.txt >/dev/null
+ok foreign_convert "$PT" convert foreign.txt -o foreign.meta
+clean foreign_read_back_clean foreign.meta
+msgs foreign.txt >m.src
+msgs foreign.meta >m.out
+if [ -s m.src ] && cmp -s m.src m.out; then t_pass foreign_same_messages
+else t_fail foreign_same_messages "$(diff m.src m.out | head -5)"; fi
+
+# rank 1: the sub-communicator is handle 4 (not MPI_COMM_WORLD), made by
+# an MPI_Comm_split after MPI_Init; the Irecv from world rank 3 is from
+# rank 0 of [3,1], 400 bytes, tag 6; the Bcast's root (world 3) is 0 and
+# the receiver's count the bytes it received
+calls foreign.meta 1 >r1.txt
+has foreign_comm_split r1.txt 'MPI_Comm oldcomm=2 (MPI_COMM_WORLD)' \
+  'int color=0' 'int key=1' 'MPI_Comm newcomm=4 (user-defined-comm)' \
+  'int color=-32766' 'MPI_Comm newcomm=1 (MPI_COMM_NULL)'
+sed -n '/^MPI_Irecv entering/,/^MPI_Irecv returning/p' r1.txt >irecv.txt
+has foreign_irecv_args irecv.txt 'int count=400' 'int source=0' 'int tag=6' \
+  'MPI_Comm comm=4 (user-defined-comm)'
+sed -n '/^MPI_Bcast entering/,/^MPI_Bcast returning/p' r1.txt | head -6 >bc.txt
+has foreign_bcast_receiver bc.txt 'int count=100' 'int root=0' \
+  'MPI_Comm comm=4 (user-defined-comm)'
+calls foreign.meta 3 >r3.txt
+sed -n '/^MPI_Isend entering/,/^MPI_Isend returning/p' r3.txt >isend.txt
+has foreign_isend_args isend.txt 'int count=400' 'int dest=1' 'int tag=6' \
+  'MPI_Comm comm=4 (user-defined-comm)'
+sed -n '/^MPI_Bcast entering/,/^MPI_Bcast returning/p' r3.txt | head -6 >bc3.txt
+has foreign_bcast_root bc3.txt 'int count=100' 'int root=0'
+# comm 3 = [0,2]: handle 5 (was MPI_COMM_SELF), peers 1 and 0; comm 4
+# (each rank alone): handle 6, split by color = the rank
+calls foreign.meta 2 >r2.txt
+sed -n '/^MPI_Send entering/,/^MPI_Send returning/p' r2.txt >send.txt
+has foreign_send_args send.txt 'int dest=0' 'MPI_Comm comm=5 (user-defined-comm)'
+calls foreign.meta 0 >r0.txt
+sed -n '/^MPI_Recv entering/,/^MPI_Recv returning/p' r0.txt >recv.txt
+has foreign_recv_args recv.txt 'int source=1' 'MPI_Comm comm=5 (user-defined-comm)'
+has foreign_selflike r2.txt 'int color=2' 'MPI_Comm newcomm=6 (user-defined-comm)' \
+  'MPI_Comm comm=6 (user-defined-comm)'
+# printing the source directly gives the same records (the Irecv held
+# back until its completion)
+"$PT" dump --style dumpi foreign.txt | grep -v walltime >p.src
+"$PT" dump --style dumpi foreign.meta | grep -v walltime >p.out
+if cmp -s p.src p.out; then t_pass foreign_print_same
+else t_fail foreign_print_same "$(diff p.src p.out | head -5)"; fi
+
+# The same through OTF2 (its reader's communicator ids and groups)
+if "$PT" convert foreign.txt -o foreign.otf2 2>/dev/null; then
+  ok otf2_convert "$PT" convert foreign.otf2 -o viaotf2.meta
+  clean otf2_read_back_clean viaotf2.meta
+  msgs viaotf2.meta >m.otf2
+  if cmp -s m.src m.otf2; then t_pass otf2_same_messages
+  else t_fail otf2_same_messages "$(diff m.src m.otf2 | head -5)"; fi
+fi
+
+# OTF: process groups of location ids; the one of all processes is
+# MPI_COMM_WORLD (id 1000000), another with the two ranks reversed a user
+# communicator; location groups 1, 2 are ranks 0, 1
+cat >otf.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=1 name="Process 0"
+def location_group id=2 rank=1 name="Process 1"
+def location id=1 group=1 name="Process 0"
+def location id=2 group=2 name="Process 1"
+def group id=1000000 type=1 name="MPI_COMM_WORLD" members=[1,2]
+def comm id=1000000 parent=none group=1000000 name="MPI_COMM_WORLD"
+def group id=1000001 type=1 name="MPI Communicator 1" members=[2,1]
+def comm id=1000001 parent=none group=1000001 name="MPI Communicator 1"
+def region id=2 name="MPI_Send"
+def region id=3 name="MPI_Recv"
+event 20 1 enter region=2
+event 21 1 send callsite=0 peer=1 comm=1000000 tag=7 bytes=4096
+event 22 2 enter region=3
+event 30 1 leave region=2
+event 40 2 recv callsite=0 peer=0 comm=1000000 tag=7 bytes=4096
+event 41 2 leave region=3
+event 42 2 enter region=2
+event 43 2 send callsite=0 peer=0 comm=1000001 tag=9 bytes=16
+event 44 2 leave region=2
+event 45 1 enter region=3
+event 50 1 recv callsite=0 peer=1 comm=1000001 tag=9 bytes=16
+event 51 1 leave region=3
+TXT
+ok otf_convert "$PT" convert otf.txt -o otf.meta
+clean otf_read_back_clean otf.meta
+printf '%s\n' 'recv 0 1 9 16' 'recv 1 0 7 4096' 'send 0 1 7 4096' \
+  'send 1 0 9 16' >o.src
+msgs otf.meta >o.out
+if cmp -s o.src o.out; then t_pass otf_same_messages
+else t_fail otf_same_messages "$(diff o.src o.out | head -5)"; fi
+calls otf.meta 1 >o1.txt
+sed -n '/^MPI_Recv entering/,/^MPI_Recv returning/p' o1.txt >orecv.txt
+has otf_world_recv orecv.txt 'int source=0' 'MPI_Comm comm=2 (MPI_COMM_WORLD)'
+sed -n '/^MPI_Send entering/,/^MPI_Send returning/p' o1.txt >osend.txt
+has otf_user_send osend.txt 'int dest=1' 'MPI_Comm comm=4 (user-defined-comm)'
+
+# A trace with DUMPI-style ids (what the recorder and the DUMPI reader
+# define: COMM 2 MPI_COMM_WORLD, 3 MPI_COMM_SELF) keeps them: no split
+# added, comm 2 is MPI_COMM_WORLD
+cat >native.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="MPI Rank 0"
+def location_group id=1 rank=1 name="MPI Rank 1"
+def location id=0 group=0 name="Master thread of rank 0"
+def location id=1 group=1 name="Master thread of rank 1"
+def group id=0 type=4 paradigm=3 name="MPI_COMM_WORLD ranks" members=[0,1]
+def group id=1 type=6 paradigm=3 name="MPI_COMM_SELF"
+def comm id=2 parent=none group=0 paradigm=3 name="MPI_COMM_WORLD"
+def comm id=3 parent=none group=1 paradigm=3 name="MPI_COMM_SELF"
+def region id=1 paradigm=3 name="MPI_Init"
+def region id=2 paradigm=3 name="MPI_Send"
+def region id=3 paradigm=3 name="MPI_Recv"
+event 10 0 enter region=1
+event 11 1 enter region=1
+event 20 0 leave region=1
+event 21 1 leave region=1
+event 30 0 enter region=2
+event 31 0 send callsite=none peer=1 comm=2 tag=1 bytes=8
+event 32 1 enter region=3
+event 33 0 leave region=2
+event 40 1 recv callsite=none peer=0 comm=2 tag=1 bytes=8
+event 41 1 leave region=3
+TXT
+ok native_convert "$PT" convert native.txt -o native.meta
+clean native_read_back_clean native.meta
+calls native.meta 0 >n0.txt
+if grep -q MPI_Comm_split n0.txt; then t_fail native_no_split "$(head -5 n0.txt)"
+else has native_no_split n0.txt 'int dest=1' 'MPI_Comm comm=2 (MPI_COMM_WORLD)'; fi
+
+# An MPI_Irecv completed after more than the writer's 64 KiB buffer (its
+# record already in the file), and one never completed (any source, any
+# tag, 0 bytes)
+{
+  sed -n '1,/^def region id=9/p' foreign.txt
+  echo "event 1000 1 enter region=4"
+  echo "event 1001 1 irecv_request request=7"
+  echo "event 1002 1 leave region=4"
+  echo "event 1003 1 enter region=4"
+  echo "event 1004 1 irecv_request request=8"
+  echo "event 1005 1 leave region=4"
+  awk 'BEGIN { for (i = 0; i < 4000; i++) {
+    t = 2000 + 10 * i
+    printf "event %d 1 enter region=7\n", t
+    printf "event %d 1 send callsite=none peer=2 comm=0 tag=1 bytes=1\n", t + 1
+    printf "event %d 1 leave region=7\n", t + 2 } }'
+  echo "event 100000 1 enter region=5"
+  echo "event 100001 1 irecv callsite=none peer=3 comm=2 tag=6 bytes=400 request=7"
+  echo "event 100002 1 leave region=5"
+} >late.txt
+ok late_convert "$PT" convert late.txt -o late.meta
+calls late.meta 1 | sed -n '/^MPI_Irecv entering/,/^MPI_Irecv returning/p' >late1.txt
+has late_irecv_patched late1.txt 'int count=400' 'int source=0' 'int tag=6' \
+  'MPI_Comm comm=4 (user-defined-comm)' 'int count=0' \
+  'int source=-1 (MPI_ANY_SOURCE)' 'int tag=-1 (MPI_ANY_TAG)'
+calls late.txt 1 | sed -n '/^MPI_Irecv entering/,/^MPI_Irecv returning/p' >late2.txt
+if cmp -s late1.txt late2.txt; then t_pass late_print_same
+else t_fail late_print_same "$(diff late1.txt late2.txt | head -5)"; fi
+
+t_done
