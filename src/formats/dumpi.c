@@ -3742,8 +3742,8 @@ static int pend_complete(dsink *k, srank *r, const pt_event *e) {
  * with MPI_COMM_NULL (synthesise). */
 static int comm_prologue(dsink *k, srank *r, uint16_t thread,
                          pt__dumpi_clock t) {
-  r->prologue = 1;
   if (comms_resolve(k) < 0) return PT_ENOMEM;
+  r->prologue = 1; /* (after: what is resolved now is not late) */
   if (k->comm_mode != SKM_FOREIGN || k->lab_split < 0) return PT_OK;
   pt__dumpi_call c;
   memset(&c, 0, sizeof c);

@@ -125,6 +125,9 @@ TXT
 
 ok foreign_source_clean "$PT" check foreign.txt >/dev/null
 ok foreign_convert "$PT" convert foreign.txt -o foreign.meta
+if grep -q 'communicator' foreign_convert.err; then
+  t_fail foreign_no_late_warning "$(cat foreign_convert.err)"
+else t_pass foreign_no_late_warning; fi
 clean foreign_read_back_clean foreign.meta
 msgs foreign.txt >m.src
 msgs foreign.meta >m.out
