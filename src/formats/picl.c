@@ -7,13 +7,14 @@
  * in picl_table.h.  The mapping to the model (doc/picl.md has the long form):
  *
  *  - Clock: 1e9 ticks per second.  Times are parsed exactly from their
- *    decimal digits (no floating point).  Negative times (legal in PICL) are
- *    shifted by a bias of whole seconds fixed by the first record: bias =
- *    ceil(-t0) s if t0 < 0, else 0; KEYVAL "picl.time_bias" (ticks) records
- *    it and the writer subtracts it again.  A later record earlier than the
- *    bias allows is an error.  The number of decimals of the first record is
- *    KEYVAL "picl.time_decimals"; a record written with another number
- *    carries attribute picl.decimals.
+ *    decimal digits (no floating point): exact up to +-(2^63-1) ns, digits
+ *    below 1 ns truncated, a larger time an error.  Negative times (legal
+ *    in PICL) are shifted by a bias of whole seconds fixed by the first
+ *    record: bias = ceil(-t0) s if t0 < 0, else 0; KEYVAL "picl.time_bias"
+ *    (ticks) records it and the writer subtracts it again.  A later record
+ *    earlier than the bias allows is an error.  The number of decimals of
+ *    the first record is KEYVAL "picl.time_decimals"; a record written with
+ *    another number carries attribute picl.decimals.
  *  - Processor -> LOCATION_GROUP (rank = processor, id = processor for
  *    processors >= 0); (processor, process) -> LOCATION (id = processor for
  *    the first process seen on a processor >= 0, else 2^41 + n) with KEYVAL
@@ -274,9 +275,10 @@ static const int64_t pow10_tab[19] = {1,
                                       100000000000000000LL,
                                       1000000000000000000LL};
 
-/* The usual form "S.F": 1-9 integer digits (no leading zero unless one
- * digit) and 1-9 fraction digits; 1 and the results, or 0 for the general
- * parser below (which gives the same results on this form). */
+/* The usual form "S.F": 1-10 integer digits (no leading zero unless one
+ * digit) and 1-9 fraction digits, at most INT64_MAX ns (9223372036.854775807
+ * s); 1 and the results, or 0 for the general parser below (which gives the
+ * same results on this form). */
 static inline int parse_time_fast(const char *p, size_t len, int64_t *ns,
                                   int *decimals, int *exact) {
   const char *e = p + len;
@@ -284,7 +286,7 @@ static inline int parse_time_fast(const char *p, size_t len, int64_t *ns,
   int ni = 0, nf = 0;
   while (p < e && (unsigned)(*p - '0') < 10u) {
     ip = ip * 10 + (uint64_t)(*p++ - '0');
-    if (++ni > 9) return 0;
+    if (++ni > 10) return 0;
   }
   if (ni == 0 || p == e || *p != '.' || (ni > 1 && p[-ni] == '0')) return 0;
   p++;
@@ -294,7 +296,11 @@ static inline int parse_time_fast(const char *p, size_t len, int64_t *ns,
     nf++;
   }
   if (nf == 0 || p != e) return 0;
-  *ns = (int64_t)(ip * 1000000000u + fp * (uint64_t)pow10_tab[9 - nf]);
+  /* < 10^10 * 10^9 < 2^64: no wrap; above INT64_MAX the general parser
+   * reports the overflow */
+  uint64_t v = ip * 1000000000u + fp * (uint64_t)pow10_tab[9 - nf];
+  if (v > (uint64_t)INT64_MAX) return 0;
+  *ns = (int64_t)v;
   *decimals = nf;
   *exact = 1;
   return 1;
@@ -310,76 +316,66 @@ int pt__picl_parse_time(const char *tok, size_t len, int64_t *ns,
     usual = *p == '-';
     p++;
   }
-  /* digits of the mantissa as one decimal integer with `scale` fraction
-   * digits; digits beyond what fits are dropped (and counted as inexact) */
-  uint64_t mant = 0;
-  int nd = 0, frac = 0, any = 0, lost = 0, intdigits = 0;
-  while (p < e && *p >= '0' && *p <= '9') {
-    if (intdigits == 1 && mant == 0) usual = 0; /* leading zero "00.5" */
-    if (nd >= 18) return -1;
-    mant = mant * 10 + (uint64_t)(*p - '0');
-    if (mant) nd++;
-    intdigits++;
-    any = 1;
-    p++;
-  }
-  if (!intdigits) usual = 0;
+  /* the shape first: integer digits [i0, i1), fraction digits [f0, f1),
+   * exponent */
+  const char *i0 = p;
+  while (p < e && *p >= '0' && *p <= '9') p++;
+  const char *i1 = p, *f0 = p, *f1 = p;
+  if (i1 - i0 > 1 && *i0 == '0') usual = 0; /* leading zero "00.5" */
+  if (i1 == i0) usual = 0;                  /* ".5" */
   if (p < e && *p == '.') {
     p++;
-    if (p == e || *p < '0' || *p > '9') usual = 0;
-    while (p < e && *p >= '0' && *p <= '9') {
-      if (frac < 18 && nd < 18) {
-        mant = mant * 10 + (uint64_t)(*p - '0');
-        if (mant) nd++;
-        frac++;
-      } else {
-        if (*p != '0') lost = 1;
-        frac++;
-      }
-      any = 1;
-      p++;
-    }
+    if (p == e || *p < '0' || *p > '9') usual = 0; /* "1." */
+    f0 = p;
+    while (p < e && *p >= '0' && *p <= '9') p++;
+    f1 = p;
   }
-  if (!any) return -1;
-  int exp10 = 0;
+  if (i1 == i0 && f1 == f0) return -1;
+  int64_t exp10 = 0; /* saturates: beyond 10^12 the result is 0 or overflow */
   if (p < e && (*p == 'e' || *p == 'E')) {
     usual = 0;
     p++;
     int eneg = 0;
     if (p < e && (*p == '-' || *p == '+')) eneg = *p++ == '-';
-    if (p == e) return -1;
+    if (p == e || *p < '0' || *p > '9') return -1;
     while (p < e && *p >= '0' && *p <= '9') {
-      if (exp10 > 1000) return -1;
-      exp10 = exp10 * 10 + (*p++ - '0');
+      if (exp10 < 1000000000000LL) exp10 = exp10 * 10 + (*p - '0');
+      p++;
     }
     if (eneg) exp10 = -exp10;
   }
   if (p != e) return -1;
-  /* value = mant * 10^(exp10 - kept) where kept = fraction digits in mant */
-  int kept = frac > 18 ? 18 : frac;
-  if (nd >= 18 && frac > kept) kept = frac; /* cannot happen: guarded above */
-  int shift = exp10 - kept + 9;              /* ns = mant * 10^shift */
-  int64_t v;
-  if (shift >= 0) {
-    if (shift > 18 || (mant && mant > (uint64_t)INT64_MAX / (uint64_t)pow10_tab[shift]))
-      return -1;
-    v = (int64_t)mant * pow10_tab[shift];
-  } else {
-    int s = -shift;
-    if (s > 18) {
-      if (mant) lost = 1;
-      v = 0;
-    } else {
-      if (mant % (uint64_t)pow10_tab[s]) lost = 1;
-      v = (int64_t)(mant / (uint64_t)pow10_tab[s]);
+  /* Each digit weighs 10^pw ns: the first integer digit pw = (number of
+   * integer digits - 1) + exp10 + 9, one less for each digit after it.
+   * Digits of weight >= 1 ns make the value (exactly, or -2 beyond
+   * INT64_MAX); digits below 1 ns are dropped: truncation toward zero. */
+  int64_t pw = (int64_t)(i1 - i0) - 1 + exp10 + 9;
+  uint64_t v = 0;
+  int lost = 0;
+  for (const char *q = i0; q < f1; q++) {
+    if (q == i1) q = f0; /* skip the '.' */
+    if (q == f1) break;
+    unsigned d = (unsigned)(*q - '0');
+    if (pw >= 0) {
+      if (v > ((uint64_t)INT64_MAX - d) / 10) return -2;
+      v = v * 10 + d;
+    } else if (d) {
+      lost = 1;
     }
+    pw--;
   }
-  if (neg && mant == 0) usual = 0; /* "-0.000" */
-  int dec = frac - exp10;
+  /* digits end above 1 ns ("12", "1e3"): scale by the weight of the last */
+  for (; pw >= 0 && v; pw--) {
+    if (v > (uint64_t)INT64_MAX / 10) return -2;
+    v *= 10;
+  }
+  if (neg && v == 0) usual = 0; /* "-0.000" */
+  int64_t dec = (int64_t)(f1 - f0) - exp10;
   if (dec < 0) dec = 0;
   if (dec > 9) usual = 0;
-  *ns = neg ? -v : v;
-  *decimals = dec;
+  if (dec > 1000000) dec = 1000000;
+  *ns = neg ? -(int64_t)v : (int64_t)v;
+  *decimals = (int)dec;
   *exact = usual && !lost;
   return 0;
 }
@@ -1032,8 +1028,14 @@ static int parse_record(picl_src *s, rec *r) {
   if ((rc = int_field(s, &c, 1, INT32_MIN, INT32_MAX, &r->et))) return rc;
   if (!tok(&c, &r->time_tok, &r->time_len))
     return src_err(s, PT_ECORRUPT, c.p, "missing timestamp");
-  if (pt__picl_parse_time(r->time_tok, r->time_len, &r->ns, &r->decimals,
-                          &r->time_exact))
+  rc = pt__picl_parse_time(r->time_tok, r->time_len, &r->ns, &r->decimals,
+                           &r->time_exact);
+  if (rc == -2)
+    return src_err(s, PT_ECORRUPT, r->time_tok,
+                   "timestamp '%.*s' out of range: times must lie within "
+                   "+-9223372036.854775807 s (2^63-1 ns)",
+                   (int)(r->time_len > 40 ? 40 : r->time_len), r->time_tok);
+  if (rc)
     return src_err(s, PT_ECORRUPT, r->time_tok, "bad timestamp '%.*s'",
                    (int)(r->time_len > 40 ? 40 : r->time_len), r->time_tok);
   if ((rc = int_field(s, &c, 3, INT32_MIN, INT32_MAX, &r->proc))) return rc;
@@ -1518,6 +1520,12 @@ static int record_items(picl_src *s, rec *r) {
     if (r->ns < 0) {
       int64_t sec = -(r->ns / 1000000000);
       if (r->ns % 1000000000) sec++;
+      if (sec > INT64_MAX / 1000000000)
+        return src_err(s, PT_ECORRUPT, r->time_tok,
+                       "timestamp '%.*s' out of range: a first time before "
+                       "-%" PRId64 " s needs a time base beyond 2^63-1 ns",
+                       (int)(r->time_len > 40 ? 40 : r->time_len),
+                       r->time_tok, INT64_MAX / 1000000000);
       s->bias = sec * 1000000000;
       if ((rc = keyval(s, PT_NONE, "picl.time_bias",
                        arena_printf(&s->arena, "%" PRId64, s->bias))))
@@ -1527,7 +1535,16 @@ static int record_items(picl_src *s, rec *r) {
                      arena_printf(&s->arena, "%d", r->decimals))))
       return rc;
   }
-  if (r->ns < -s->bias || r->ns > INT64_MAX - s->bias)
+  if (r->ns > INT64_MAX - s->bias) { /* the model's 2^63-1 ns, biased */
+    char lim[40];
+    pt__picl_format_time(lim, INT64_MAX - s->bias, 9);
+    return src_err(s, PT_ECORRUPT, r->time_tok,
+                   "timestamp '%.*s' out of range: after the time base of the "
+                   "first record (%" PRId64 " s) times must be at most %s s",
+                   (int)(r->time_len > 40 ? 40 : r->time_len), r->time_tok,
+                   -s->bias / 1000000000, lim);
+  }
+  if (r->ns < -s->bias)
     return src_err(s, PT_ECORRUPT, r->time_tok,
                    "timestamp %.*s is earlier than the time base fixed by the "
                    "first record (%" PRId64 " s); sort the file by time",

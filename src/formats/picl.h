@@ -21,10 +21,14 @@ int pt__picl_open_mem(void **st, const void *data, size_t n, const char *name,
                       const pt_source_opts *opts, pt_error *err);
 
 /* Parse a PICL timestamp token (decimal seconds, optional sign, fraction
- * and exponent) of `len` bytes into nanoseconds, truncating digits beyond
- * the 9th decimal.  *decimals gets the number of fraction digits written;
- * *exact is 0 if the token cannot be rewritten from (ns, decimals) alone.
- * Returns 0, or -1 if the token is not a number or out of range. */
+ * and exponent) of `len` bytes into nanoseconds, from its decimal digits
+ * (no floating point): every time in [-(2^63-1), 2^63-1] ns
+ * (+-9223372036.854775807 s) parses exactly, whatever the number of digits;
+ * digits below 1 ns are dropped (truncation toward zero) and make *exact 0.
+ * *decimals gets the number of fraction digits written; *exact is 0 if the
+ * token cannot be rewritten from (ns, decimals) alone.  Returns 0; -1 if
+ * the token is not a number; -2 if it is a number beyond that range.  On
+ * error nothing is stored. */
 int pt__picl_parse_time(const char *tok, size_t len, int64_t *ns,
                         int *decimals, int *exact);
 

@@ -212,4 +212,63 @@ event 9223372036854000001 0 leave region=1
 TXT
 "$PT" convert far.txt -o far.trf >far.out 2>&1 && grep -q 'time values beyond what PICL holds' far.out &&
   t_pass picl_far_times_said || t_fail picl_far_times_said "$(cat far.out)"
+# Epoch-nanosecond times (10 integer digits, 9 decimals) read back exactly:
+# the parser dropped fraction digits past 18 significant ones but still
+# counted them, so 1700000000.000001045 read as 170000000000000104 ns and
+# paratrace could not read its own PICL output ("time goes backwards").
+cat >epoch.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def region id=1 name="compute"
+def region id=2 name="MPI_Send"
+def region id=3 name="MPI_Recv"
+event 1700000000000001045 0 enter region=1
+event 1700000000000001046 1 enter region=3
+event 1700000000123456789 0 leave region=1
+event 1700000000123456790 0 enter region=2
+event 1700000000123456790 0 send callsite=0 peer=1 comm=0 tag=7 bytes=800
+event 1700000000200000000 0 leave region=2
+event 1700000001000000001 1 recv callsite=0 peer=0 comm=0 tag=7 bytes=800
+event 1700000001000000001 1 leave region=3
+event 9223372036854775806 1 enter region=1
+event 9223372036854775807 1 leave region=1
+TXT
+ok epoch_to_ptf "$PT" -q convert epoch.txt -o epoch.ptf &&
+  ok epoch_to_picl "$PT" -q convert epoch.ptf -o epoch.trf &&
+  ok epoch_picl_to_ptf "$PT" -q convert epoch.trf -o epoch_back.ptf &&
+  { # every event of the source is there, at its time and location
+    awk '$1 == "event" { print $2, $3, $4 }' epoch.txt | sort >ep_a.txt
+    "$PT" dump epoch_back.ptf | awk '$1 == "event" { print $2, $3, $4 }' | sort >ep_b.txt
+    [ -s ep_a.txt ] && [ -z "$(comm -23 ep_a.txt ep_b.txt)" ] && t_pass epoch_times_exact ||
+      t_fail epoch_times_exact "missing after PICL: $(comm -23 ep_a.txt ep_b.txt | head -3)"; } &&
+  ok epoch_back_to_picl "$PT" -q convert epoch_back.ptf -o epoch_back.trf &&
+  { cmp -s epoch.trf epoch_back.trf && t_pass epoch_picl_identical ||
+      t_fail epoch_picl_identical "$(diff epoch.trf epoch_back.trf | head -4)"; }
+# the new user's file: 9 decimals after 6, then a time below 1 ns
+# (truncated, kept as written) and one in exponent form
+printf '%s\n' '-3 -901 1700000000.000001 0 0 0' '-3 0 1700000000.000001045 0 0 0' \
+  '-4 0 1700000000.0000010459 0 0 0' '-3 0 1.7000000000000011e9 0 0 0' \
+  '-4 0 1700000000.000001100 0 0 0' '-4 -901 1700000000.0000012 0 0 0' >user.trf
+ok epoch_user_dump "$PT" dump user.trf >user.dump &&
+  { [ "$(awk '$1 == "event" { printf "%s ", $2 }' user.dump)" = \
+      "1700000000000001000 1700000000000001045 1700000000000001045 1700000000000001100 1700000000000001100 1700000000000001200 " ] &&
+      t_pass epoch_user_times || t_fail epoch_user_times "$(grep '^event' user.dump)"; }
+"$PT" -q convert user.trf -o user.ptf && "$PT" -q convert user.ptf -o user2.trf &&
+  cmp -s user.trf user2.trf && t_pass epoch_user_picl_identical ||
+  t_fail epoch_user_picl_identical "$(diff user.trf user2.trf | head -4)"
+# a time beyond 2^63-1 ns is an error at its line and column, not a wrong time
+printf '%s\n' '-3 -901 9223372036.854775807 0 0 0' '-4 -901 9223372036.854775808 0 0 0' >over.trf
+fails_cleanly time_overflow_said 1 "over.trf:2:9: timestamp '9223372036.854775808' out of range" \
+  "$PT" dump over.trf
+# ... also where a negative first time's bias (whole seconds) leaves less room
+printf '%s\n' '-3 -901 -9223372036.5 0 0 0' >early.trf
+fails_cleanly time_bias_overflow_said 1 "early.trf:1:9: timestamp '-9223372036.5' out of range" \
+  "$PT" dump early.trf
+printf '%s\n' '-3 -901 -1.5 0 0 0' '-4 -901 9223372035.0 0 0 0' >late.trf
+fails_cleanly time_after_bias_said 1 "late.trf:2:9: timestamp '9223372035.0' out of range.*at most 9223372034.854775807 s" \
+  "$PT" dump late.trf
 t_done

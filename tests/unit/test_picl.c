@@ -189,6 +189,88 @@ TEST(time_parse_format) {
   ASSERT_TRUE(pt__picl_parse_time("1e999999", 8, &ns, &dec, &ex) < 0);
 }
 
+/* Times of 10+ integer digits with 9 decimals (epoch nanoseconds) parse
+ * exactly up to 2^63-1 ns; digits below 1 ns are truncated toward zero;
+ * beyond the range is -2, not a wrong value. */
+static int64_t pt_ns(const char *s, int *dec, int *ex) {
+  int64_t ns = -12345;
+  int rc = pt__picl_parse_time(s, strlen(s), &ns, dec, ex);
+  return rc ? (int64_t)rc * 1000000 - 7 : ns; /* distinct from any result */
+}
+
+TEST(time_parse_wide) {
+  int dec, ex;
+  ASSERT_EQ_I64(pt_ns("1700000000.000001045", &dec, &ex),
+                1700000000000001045LL);
+  ASSERT_EQ_I64(dec, 9);
+  ASSERT_TRUE(ex);
+  ASSERT_EQ_I64(pt_ns("-1700000000.000001045", &dec, &ex),
+                -1700000000000001045LL);
+  ASSERT_TRUE(ex);
+  ASSERT_EQ_I64(pt_ns("9223372036.854775807", &dec, &ex), INT64_MAX);
+  ASSERT_TRUE(ex);
+  ASSERT_EQ_I64(pt_ns("-9223372036.854775807", &dec, &ex), -INT64_MAX);
+  ASSERT_EQ_I64(pt_ns("+1700000000.000001045", &dec, &ex),
+                1700000000000001045LL);
+  ASSERT_TRUE(!ex);
+  /* the same times in other spellings */
+  ASSERT_EQ_I64(pt_ns("1.700000000000001045e9", &dec, &ex),
+                1700000000000001045LL);
+  ASSERT_EQ_I64(dec, 9);
+  ASSERT_TRUE(!ex);
+  ASSERT_EQ_I64(pt_ns("0001700000000.000001045", &dec, &ex),
+                1700000000000001045LL);
+  ASSERT_TRUE(!ex);
+  ASSERT_EQ_I64(pt_ns("9223372036854775807e-9", &dec, &ex), INT64_MAX);
+  ASSERT_EQ_I64(pt_ns("9223372036854775807000e-12", &dec, &ex), INT64_MAX);
+  ASSERT_EQ_I64(pt_ns("0.000000000000000000000000000000000001e36", &dec, &ex),
+                1000000000);
+  ASSERT_EQ_I64(pt_ns("1700000000", &dec, &ex), 1700000000000000000LL);
+  ASSERT_EQ_I64(dec, 0);
+  ASSERT_TRUE(ex);
+  /* below 1 ns: truncated toward zero, not exact, decimals as written */
+  ASSERT_EQ_I64(pt_ns("1700000000.0000010459", &dec, &ex),
+                1700000000000001045LL);
+  ASSERT_EQ_I64(dec, 10);
+  ASSERT_TRUE(!ex);
+  ASSERT_EQ_I64(pt_ns("-1700000000.0000010459999", &dec, &ex),
+                -1700000000000001045LL);
+  ASSERT_TRUE(!ex);
+  ASSERT_EQ_I64(pt_ns("9223372036.8547758079", &dec, &ex), INT64_MAX);
+  ASSERT_EQ_I64(pt_ns("1.0000000000", &dec, &ex), 1000000000);
+  ASSERT_TRUE(!ex); /* 10 decimals: kept as written (picl.time) */
+  ASSERT_EQ_I64(pt_ns("1e-999999", &dec, &ex), 0);
+  ASSERT_TRUE(!ex);
+  ASSERT_EQ_I64(pt_ns("0e999999999999999999999", &dec, &ex), 0);
+  /* out of range: -2 */
+  ASSERT_EQ_I64(pt_ns("9223372036.854775808", &dec, &ex), -2000007);
+  ASSERT_EQ_I64(pt_ns("-9223372036.854775808", &dec, &ex), -2000007);
+  ASSERT_EQ_I64(pt_ns("9999999999.999999999", &dec, &ex), -2000007);
+  ASSERT_EQ_I64(pt_ns("99999999999999999999999999", &dec, &ex), -2000007);
+  ASSERT_EQ_I64(pt_ns("1e10", &dec, &ex), -2000007);
+  ASSERT_EQ_I64(pt_ns("1e999999999999999999999", &dec, &ex), -2000007);
+  /* not numbers: -1 */
+  ASSERT_EQ_I64(pt_ns(".", &dec, &ex), -1000007);
+  ASSERT_EQ_I64(pt_ns("1e", &dec, &ex), -1000007);
+  ASSERT_EQ_I64(pt_ns("1e+", &dec, &ex), -1000007);
+  ASSERT_EQ_I64(pt_ns("1.5x", &dec, &ex), -1000007);
+  ASSERT_EQ_I64(pt_ns("", &dec, &ex), -1000007);
+  /* every 10-integer-digit, 9-decimal time round-trips through the writer's
+   * formatting */
+  uint64_t x = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < 2000; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    int64_t t = (int64_t)(x >> 1);
+    if (i & 1) t = -t;
+    char buf[64];
+    pt__picl_format_time(buf, t, 9);
+    ASSERT_EQ_I64(pt_ns(buf, &dec, &ex), t);
+    ASSERT_TRUE(ex);
+  }
+}
+
 TEST(testdata_roundtrip) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/../shared/testdata/picl", srcdir());
@@ -667,6 +749,7 @@ TEST(format_registered) {
 
 int main(void) {
   RUN(time_parse_format);
+  RUN(time_parse_wide);
   RUN(testdata_roundtrip);
   RUN(golden_roundtrip);
   RUN(worley_example_table21);
