@@ -2001,7 +2001,11 @@ typedef struct picl_sink {
   int any_flushed;
   pt_summary *sums;
   size_t nsums, capsums;
-  int warned_kind, warned_nest;
+  int warned_kind;
+  /* leaves that did not close the innermost open region of their location
+   * (said once at close, with the first one's location and time) */
+  uint64_t mismatched, mismatched_deeper;
+  uint64_t mismatch_loc, mismatch_time;
   int in_tails; /* writing the tail records (close) */
   uint64_t coll_dropped[PT_COLL__COUNT]; /* collectives without a type */
   uint64_t clamped; /* times beyond PICL's range (2^63 ns), made its end */
@@ -2624,7 +2628,12 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
   int64_t t = sk_ns(k, ev->time);
   if (!r->picl && (rc = sk_region_code(k, r, l, t))) return rc;
   if (l->depth >= SK_MAXDEPTH)
-    return sk_err(k, PT_ELIMIT, "regions nested deeper than %d", SK_MAXDEPTH);
+    return sk_err(k, PT_ELIMIT,
+                  "location %" PRIu64 " (processor %" PRId64 " process %" PRId64
+                  "), t=%" PRIu64 ": more than %d regions open at once (enter "
+                  "without leave?); PICL writing keeps at most %d per location",
+                  ev->location, l->proc, l->process, ev->time, SK_MAXDEPTH,
+                  SK_MAXDEPTH);
   frame *f = &l->st[l->depth++];
   memset(f, 0, sizeof *f);
   f->code = f->rcode = r->code;
@@ -2687,21 +2696,38 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
   int rc = sk_region(k, ev->ref, &r);
   if (rc) return rc;
   int64_t t = sk_ns(k, ev->time);
-  if (l->depth == 0 || l->st[l->depth - 1].rcode != r->code) {
-    if (!k->warned_nest) {
-      k->warned_nest = 1;
-      sk_warn(k, "picl: leave without a matching enter; written as is");
+  frame *f, tmp;
+  if (l->depth > 0 && l->st[l->depth - 1].rcode == r->code) {
+    f = &l->st[--l->depth];
+  } else {
+    /* Not the innermost open region (overlapping or unbalanced regions, as
+     * some tracers write).  Like the other sinks, write the exit anyway;
+     * close the innermost open frame of this region if there is one (the
+     * frames above it stay open for their own leaves), else nothing is
+     * open to close.  Either way the stack does not grow. */
+    if (!k->mismatched++) {
+      k->mismatch_loc = ev->location;
+      k->mismatch_time = ev->time;
     }
-    if (!r->picl && (rc = sk_region_code(k, r, l, t))) return rc;
-    frame tmp = {0};
-    tmp.code = r->code;
-    tmp.picl = r->picl;
-    tmp.t_enter = t;
-    tmp.rec = SIZE_MAX;
-    if (!r->picl) return sk_finish_frame(k, l, &tmp, t);
-    return sk_exit_record(k, l, r, ev, &t);
+    int d = l->depth - 1;
+    while (d >= 0 && l->st[d].rcode != r->code) d--;
+    if (d < 0) {
+      if (!r->picl && (rc = sk_region_code(k, r, l, t))) return rc;
+      memset(&tmp, 0, sizeof tmp);
+      tmp.code = r->code;
+      tmp.picl = r->picl;
+      tmp.t_enter = t;
+      tmp.rec = SIZE_MAX;
+      if (!r->picl) return sk_finish_frame(k, l, &tmp, t);
+      return sk_exit_record(k, l, r, ev, &t);
+    }
+    k->mismatched_deeper++;
+    tmp = l->st[d];
+    memmove(&l->st[d], &l->st[d + 1],
+            (size_t)(l->depth - d - 1) * sizeof *l->st);
+    l->depth--;
+    f = &tmp;
   }
-  frame *f = &l->st[--l->depth];
   if (!f->picl) return sk_finish_frame(k, l, f, t);
   rc = sk_exit_record(k, l, r, ev, &t);
   if (!rc) stat_add(l, f->code, t - f->t_enter, 0, 0);
@@ -3264,6 +3290,18 @@ static int picl_sink_open(void **st, const char *path, const pt_sink_opts *o,
 static int picl_sink_close(void *st, pt_error *err) {
   picl_sink *k = st;
   int rc = 0;
+  if (k->mismatched) {
+    char m[400];
+    snprintf(m, sizeof m,
+             "picl: %" PRIu64 " leaves did not match the innermost open "
+             "region of their location (the first at location %" PRIu64
+             ", t=%" PRIu64 "); written as they are: %" PRIu64 " closed that "
+             "region further down (regions overlap), %" PRIu64 " had no "
+             "open region to close (see paratrace check)",
+             k->mismatched, k->mismatch_loc, k->mismatch_time,
+             k->mismatched_deeper, k->mismatched - k->mismatched_deeper);
+    sk_warn(k, m);
+  }
   if (k->clamped) {
     char m[200];
     snprintf(m, sizeof m, "picl: %" PRIu64 " time values beyond what PICL holds "
