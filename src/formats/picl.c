@@ -1289,7 +1289,7 @@ static int data_attrs(picl_src *s, const rec *r, int text_slot, attrs *A,
     at_add(A, s->attr_id[K_DECIMALS],
            (pt_value){PT_TYPE_INT, 0, {.i = r->decimals}});
   if (!r->time_exact) {
-    char buf[40];
+    char buf[PT_PICL_TIME_BUF];
     size_t n = pt__picl_format_time(buf, r->ns, r->decimals);
     if (n != r->time_len || memcmp(buf, r->time_tok, n) != 0) {
       char *t = arena_strndup(&s->arena, r->time_tok, r->time_len);
@@ -1536,7 +1536,7 @@ static int record_items(picl_src *s, rec *r) {
       return rc;
   }
   if (r->ns > INT64_MAX - s->bias) { /* the model's 2^63-1 ns, biased */
-    char lim[40];
+    char lim[PT_PICL_TIME_BUF];
     pt__picl_format_time(lim, INT64_MAX - s->bias, 9);
     return src_err(s, PT_ECORRUPT, r->time_tok,
                    "timestamp '%.*s' out of range: after the time base of the "
@@ -2078,7 +2078,7 @@ static void lb_sp_i64(lbuf *b, int64_t v) {
 }
 
 static void lb_time(lbuf *b, int64_t ns, int decimals) {
-  char tmp[48];
+  char tmp[PT_PICL_TIME_BUF];
   size_t n = pt__picl_format_time(tmp, ns, decimals);
   lb_put(b, tmp, n);
 }

@@ -32,9 +32,14 @@ int pt__picl_open_mem(void **st, const void *data, size_t n, const char *name,
 int pt__picl_parse_time(const char *tok, size_t len, int64_t *ns,
                         int *decimals, int *exact);
 
+/* Size of a buffer for pt__picl_format_time: sign, 10 digits of seconds,
+ * '.', at most 30 fraction digits, NUL (43) rounded up. */
+#define PT_PICL_TIME_BUF 48
+
 /* Format `ns` nanoseconds as seconds with at least `decimals` fraction
- * digits (more if needed to keep every nonzero digit) into buf (>= 32
- * bytes).  Returns the length. */
+ * digits (more if needed to keep every nonzero digit; zeros beyond the
+ * 9th decimal are added up to 30 decimals at most) into buf (at least
+ * PT_PICL_TIME_BUF bytes).  Returns the length. */
 size_t pt__picl_format_time(char *buf, int64_t ns, int decimals);
 
 #endif

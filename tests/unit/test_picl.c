@@ -255,6 +255,16 @@ TEST(time_parse_wide) {
   ASSERT_EQ_I64(pt_ns("1e+", &dec, &ex), -1000007);
   ASSERT_EQ_I64(pt_ns("1.5x", &dec, &ex), -1000007);
   ASSERT_EQ_I64(pt_ns("", &dec, &ex), -1000007);
+  /* the longest formatting: sign, 10 digits, '.', 30 decimals (was written
+   * into 40-byte buffers: 10-digit seconds with 30+ decimals overflowed) */
+  char big[64];
+  memset(big, 'x', sizeof big);
+  size_t bn = pt__picl_format_time(big, -INT64_MAX, 40);
+  ASSERT_EQ_I64((int64_t)bn, 42);
+  ASSERT_TRUE(bn < PT_PICL_TIME_BUF && big[bn] == 0 && big[bn + 1] == 'x');
+  ASSERT_EQ_STR(big, "-9223372036.854775807000000000000000000000");
+  ASSERT_EQ_I64(pt_ns(big, &dec, &ex), -INT64_MAX);
+  ASSERT_EQ_I64(dec, 30);
   /* every 10-integer-digit, 9-decimal time round-trips through the writer's
    * formatting */
   uint64_t x = 0x9e3779b97f4a7c15ULL;
