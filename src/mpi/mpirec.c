@@ -50,6 +50,8 @@
 
 int64_t pt__rec_offset(void); /* record.c */
 int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
+int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
+                       uint64_t t1, const uint8_t *b1, size_t n1);
 
 /* ---- tables ------------------------------------------------------------- */
 
@@ -1752,8 +1754,28 @@ static inline void ev_set(pt_event *e, uint64_t t, uint32_t kind,
 }
 
 static __thread __attribute__((tls_model("initial-exec"))) int t_quiet; /* bookkeeping only, no events */
+/* The ENTER of the call being recorded, encoded but not yet written:
+ * written with its LEAVE in one go, or before the first event between
+ * them (pend_flush). */
+static __thread __attribute__((tls_model("initial-exec"))) struct {
+  uint64_t t;
+  const uint8_t *b;
+  size_t n;
+} t_pend;
+
+static void pend_flush(void) {
+  if (t_pend.n) {
+    size_t n = t_pend.n;
+    t_pend.n = 0;
+    pt__rec_event_enc(t_pend.t, t_pend.b, n);
+  }
+}
+
 static void emit(pt_event *e) {
-  if (!t_quiet) pt_rec_event(e);
+  if (!t_quiet) {
+    pend_flush();
+    pt_rec_event(e);
+  }
 }
 
 /* The call site of the call being recorded (PT_NONE: not known): the
@@ -2524,9 +2546,8 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       }
     }
     if (have) {
-      size_t n;
-      const uint8_t *body = enc_finish(&n);
-      pt__rec_event_enc(t0, body, n);
+      t_pend.b = enc_finish(&t_pend.n);
+      t_pend.t = t0;
     } else {
       pt_event en;
       ev_set(&en, t0, PT_EV_ENTER, f->region - 1);
@@ -2549,7 +2570,13 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     lv[0] = PT_EV_LEAVE;
     size_t n = f->rref ? (size_t)(put_packed(lv + 1, f->rref) - lv)
                        : 1 + pt__varint_put(lv + 1, f->region);
-    pt__rec_event_enc(t1, lv, n);
+    if (t_pend.n) { /* nothing between them: both at once */
+      size_t n0 = t_pend.n;
+      t_pend.n = 0;
+      pt__rec_event_enc2(t_pend.t, t_pend.b, n0, t1, lv, n);
+    } else {
+      pt__rec_event_enc(t1, lv, n);
+    }
   }
   if ((c->id == PT_MPI_ID_Init || c->id == PT_MPI_ID_Init_thread) &&
       pt_rec_enabled() && !g_app_region) {

@@ -623,6 +623,31 @@ int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len) {
   return rc;
 }
 
+/* Two encoded events of the calling thread, at t0 <= t1 (an MPI call's
+ * ENTER and LEAVE): as two pt__rec_event_enc calls, in one when the block
+ * takes both. */
+int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
+                       uint64_t t1, const uint8_t *b1, size_t n1) {
+  if (!pt_rec_enabled()) return PT_ESTATE;
+  rthread *t = self();
+  if (!t) return PT_ESTATE;
+  int rc = PT_ESTATE;
+  if (busy_begin(t)) {
+    rc = 1;
+    if (PT_LIKELY(g_o.policy == PT_REC_FLUSH && !t->stopped)) {
+      if (t0 < t->last_time) t0 = t->last_time;
+      if (t1 < t0) t1 = t0;
+      rc = pt__stream_event_enc2(t->s, t->loc, t0, b0, n0, t1, b1, n1);
+      if (rc == PT_OK) t->last_time = t1;
+    }
+  }
+  busy_end(t);
+  if (rc != 1) return rc;
+  rc = pt__rec_event_enc(t0, b0, n0);
+  int rc1 = pt__rec_event_enc(t1, b1, n1);
+  return rc ? rc : rc1;
+}
+
 /* Recording off, and every other thread out of its stream.  A process
  * being killed waits at most about 0.2 s in all (a thread stopped inside
  * the writer, by a debugger or because it is the one the signal

@@ -131,6 +131,11 @@ int pt__scan_blocks(int fd, uint8_t type, ZSTD_DCtx *dctx, pt__scan_fn fn,
  * through pt_stream_event instead (nothing was written). */
 int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
                          const uint8_t *body, size_t len);
+/* Two such events at t0 <= t1 in one go (a call's ENTER and LEAVE): both
+ * written, or neither (1). */
+int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
+                          const uint8_t *b0, size_t n0, uint64_t t1,
+                          const uint8_t *b1, size_t n1);
 
 /* ---- block appender ---------------------------------------------------- */
 

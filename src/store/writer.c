@@ -611,6 +611,22 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
  * the caller must take the general path (another location than the
  * block's last event, an empty or full block, time out of order, a failed
  * stream). */
+/* A short copy without a call: overlapping words for up to 64 bytes. */
+static inline void copy_short(uint8_t *d, const uint8_t *b, size_t len) {
+  if (len >= 8 && len <= 16) {
+    memcpy(d, b, 8);
+    memcpy(d + len - 8, b + len - 8, 8);
+  } else if (len > 16 && len <= 32) {
+    memcpy(d, b, 16);
+    memcpy(d + len - 16, b + len - 16, 16);
+  } else if (len > 32 && len <= 64) {
+    memcpy(d, b, 32);
+    memcpy(d + len - 32, b + len - 32, 32);
+  } else {
+    memcpy(d, b, len);
+  }
+}
+
 int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
                          const uint8_t *body, size_t len) {
   pt__bw *bw = &s->ev;
@@ -618,19 +634,7 @@ int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
                 bw->count && bw->raw.cap - bw->raw.len >= len &&
                 bw->dts.cap - bw->dts.len >= 8 &&
                 bw->raw.len + 2 * bw->count + len <= s->w->block_size)) {
-    uint8_t *d = bw->raw.p + bw->raw.len;
-    if (len >= 8 && len <= 16) { /* two overlapping words, no call */
-      memcpy(d, body, 8);
-      memcpy(d + len - 8, body + len - 8, 8);
-    } else if (len > 16 && len <= 32) {
-      memcpy(d, body, 16);
-      memcpy(d + len - 16, body + len - 16, 16);
-    } else if (len > 32 && len <= 64) {
-      memcpy(d, body, 32);
-      memcpy(d + len - 32, body + len - 32, 32);
-    } else {
-      memcpy(d, body, len);
-    }
+    copy_short(bw->raw.p + bw->raw.len, body, len);
     uint64_t dt = time - bw->prev_time;
     memcpy(bw->dts.p + bw->dts.len, &dt, 8);
     bw->dts.len += 8;
@@ -640,6 +644,32 @@ int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
     bw->last_ts = time;
     s->events++;
     s->last_time = time;
+    return PT_OK;
+  }
+  return 1;
+}
+
+int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
+                          const uint8_t *b0, size_t n0, uint64_t t1,
+                          const uint8_t *b1, size_t n1) {
+  pt__bw *bw = &s->ev;
+  if (PT_LIKELY(t0 >= s->last_time && t1 >= t0 && loc == bw->prev_loc &&
+                !s->failed && bw->count && n0 <= SIZE_MAX - n1 &&
+                bw->raw.cap - bw->raw.len >= n0 + n1 &&
+                bw->dts.cap - bw->dts.len >= 16 &&
+                bw->raw.len + 2 * (bw->count + 1) + n0 + n1 <=
+                    s->w->block_size)) {
+    copy_short(bw->raw.p + bw->raw.len, b0, n0);
+    copy_short(bw->raw.p + bw->raw.len + n0, b1, n1);
+    uint64_t dt[2] = {t0 - bw->prev_time, t1 - t0};
+    memcpy(bw->dts.p + bw->dts.len, dt, 16);
+    bw->dts.len += 16;
+    bw->prev_time = t1;
+    bw->raw.len += n0 + n1;
+    bw->count += 2;
+    bw->last_ts = t1;
+    s->events += 2;
+    s->last_time = t1;
     return PT_OK;
   }
   return 1;
