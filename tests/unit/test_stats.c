@@ -136,13 +136,17 @@ TEST(imbalance_across_locations) {
   def_region(s, 1, "work");
   def_loc(s, 0);
   def_loc(s, 1);
-  def_loc(s, 2); /* no events: counts as 0 */
+  def_loc(s, 2); /* no region at all: not one of the locations counted */
+  def_loc(s, 3); /* other regions only: counts as 0 */
+  def_region(s, 2, "other");
   ev(s, 0, 0, PT_EV_ENTER, 1);
   ev(s, 0, 1, PT_EV_ENTER, 1);
+  ev(s, 0, 3, PT_EV_ENTER, 2);
   ev(s, 100, 0, PT_EV_LEAVE, 1);
   ev(s, 300, 1, PT_EV_LEAVE, 1);
+  ev(s, 300, 3, PT_EV_LEAVE, 2);
   ASSERT_OK(pt_stats_finish(s));
-  ASSERT_EQ_U64(pt_stats_nlocations(s), 3);
+  ASSERT_EQ_U64(pt_stats_nlocations(s), 4);
   const pt_stats_region_row *r = find_region(s, 1);
   ASSERT_TRUE(r != NULL);
   ASSERT_EQ_U64(r->incl, 400);
