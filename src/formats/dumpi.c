@@ -931,6 +931,10 @@ static int req_complete(mapper *m, int64_t id, const int64_t *s, uint64_t t) {
   for (i = 0; i < m->nreqs; i++)
     if (m->reqs[i].id == id && m->reqs[i].active) break;
   if (i == m->nreqs) {
+    /* a persistent request made but not started (or already completed):
+     * waiting on an inactive request is legal and completes nothing */
+    for (i = 0; i < m->nreqs; i++)
+      if (m->reqs[i].id == id && m->reqs[i].persistent) return PT_OK;
     dwarn(m->f, W_REQUNKNOWN, "completion of request id %lld that no "
           "recorded call created (e.g. an MPI-3 call DUMPI does not record)",
           (long long)id);

@@ -790,6 +790,11 @@ awk '$1 == "io" { print $2, $3, $4 }' edges2.out | sort -s -k1,1 >edges2.io.want
 if [ -s edges2.io.want ] && cmp -s edges2.io.want edges2.io.got; then
   t_pass "split-collective MPI-IO: begin and end with bytes"
 else t_fail "split-collective MPI-IO: begin and end with bytes" "$(diff edges2.io.want edges2.io.got | head -4)"; fi
+# as DUMPI: the wait on an inactive persistent request is no unknown request
+"$PT" -q convert edges2.ptf -o edges2.meta 2>/dev/null
+if "$PT" check edges2.meta 2>&1 | grep -q 'no recorded call created'; then
+  t_fail "DUMPI: a wait on an inactive persistent request" "$("$PT" check edges2.meta 2>&1 | grep -m2 'no recorded call')"
+else t_pass "DUMPI: a wait on an inactive persistent request"; fi
 if "$PT" info edges2.ptf | grep -Eq '^ *(isend|irecv|isend_complete|irecv_request) '; then
   t_fail "MPI_PROC_NULL requests: no message events" "$("$PT" info edges2.ptf | grep -E 'isend|irecv')"
 else t_pass "MPI_PROC_NULL requests: no message events"; fi

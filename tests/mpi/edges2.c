@@ -1,6 +1,7 @@
 /* Recorder edge cases (tests/cli/mpi_record.sh): MPI_IN_PLACE
  * collectives, split-collective MPI-IO, sends and receives with
- * MPI_PROC_NULL through requests, and a datatype of 2 GiB or more (used
+ * MPI_PROC_NULL through requests, a wait on an inactive persistent
+ * request, and a datatype of 2 GiB or more (used
  * on MPI_COMM_SELF, where no byte moves).  Prints what the trace must say:
  *   expect RANK OP SENT RECEIVED      per collective (bytes)
  *   io RANK MODE BYTES                per split-collective access
@@ -58,6 +59,11 @@ int main(int argc, char **argv) {
     MPI_Start(&rq[0]);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
   }
+  MPI_Request_free(&rq[0]);
+  /* an inactive persistent request (made, never started): waiting on it
+   * is legal and completes nothing */
+  MPI_Recv_init(buf, 1, MPI_INT, (me + 1) % n, 77, MPI_COMM_WORLD, &rq[0]);
+  MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
   MPI_Request_free(&rq[0]);
 
   /* a datatype of 2 GiB + 8 bytes: its definition and a broadcast on
