@@ -697,6 +697,11 @@ typedef struct mapper {
   uint64_t next_io; /* matching ids of blocking I/O calls */
   preq *reqs;
   size_t nreqs, capreqs;
+  /* split collectives begun (MPI_File_*_begin), one per file at a time */
+  struct dsplit {
+    uint64_t fh, match, bytes;
+  } *splits;
+  size_t nsplits, capsplits;
   crank_info *cinfo;
   size_t ncinfo, capcinfo;
 } mapper;
@@ -704,6 +709,7 @@ typedef struct mapper {
 static void mapper_free(mapper *m) {
   free(m->uc);
   free(m->reqs);
+  free(m->splits);
   free(m->cinfo);
 }
 
@@ -1043,6 +1049,53 @@ static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   return PT_OK;
 }
 
+/* A split collective (MPI_File_*_begin ... _end): IO_BEGIN at the begin
+ * call with the bytes asked, IO_END at the end call with the bytes its
+ * status gives, as the MPI recorder has them (flags non-blocking and
+ * collective).  An end without its begin maps to nothing. */
+static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
+                    uint64_t t1) {
+  pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
+  uint64_t fh = io_handle(m, vi(c, R_file));
+  size_t i;
+  for (i = 0; i < m->nsplits && m->splits[i].fh != fh; i++) {
+  }
+  if (sem == PT__DS_IO_SEND) {
+    if (i == m->nsplits) return PT_OK;
+    struct dsplit sp = m->splits[i];
+    m->splits[i] = m->splits[--m->nsplits];
+    const int64_t *s = status_at(vv(c, R_status), 0);
+    pt_event *e = qpush(m, PT_EV_IO_END, t1);
+    if (!e) return PT_ENOMEM;
+    e->ref = fh;
+    e->size = s && s[0] >= 0 ? (uint64_t)s[0] : sp.bytes;
+    e->request = sp.match;
+    return PT_OK;
+  }
+  if (i == m->nsplits) { /* a new one (an unfinished earlier one: replaced) */
+    if (m->nsplits == m->capsplits) {
+      size_t nc = m->capsplits ? 2 * m->capsplits : 4;
+      struct dsplit *ns = realloc(m->splits, nc * sizeof *ns);
+      if (!ns) return PT_ENOMEM;
+      m->splits = ns;
+      m->capsplits = nc;
+    }
+    m->nsplits++;
+  }
+  struct dsplit *sp = &m->splits[i];
+  sp->fh = fh;
+  sp->match = ++m->next_io;
+  sp->bytes = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+  pt_event *e = qpush(m, PT_EV_IO_BEGIN, t0);
+  if (!e) return PT_ENOMEM;
+  e->ref = fh;
+  e->tag = sem == PT__DS_IO_SREAD ? PT_IO_READ : PT_IO_WRITE;
+  e->size = sp->bytes;
+  e->size2 = 3; /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING | _COLLECTIVE */
+  e->request = sp->match;
+  return PT_OK;
+}
+
 static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
                      int64_t tag, int64_t comm, uint64_t bytes) {
   int64_t p = peer_of(m, peer);
@@ -1260,6 +1313,10 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_IO_IREAD:
     case PT__DS_IO_IWRITE:
       return io_call(m, c, t0, t1);
+    case PT__DS_IO_SREAD:
+    case PT__DS_IO_SWRITE:
+    case PT__DS_IO_SEND:
+      return io_split(m, c, t0, t1);
     case PT__DS_START:
       return start_req(m, vi(c, R_request), t0);
     case PT__DS_STARTALL: {
@@ -1718,7 +1775,8 @@ static uint32_t region_role(const pt__dumpi_func *f) {
       return f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER
                                         : PT_ROLE_COLLECTIVE;
     case PT__DS_IO_READ: case PT__DS_IO_WRITE: case PT__DS_IO_IREAD:
-    case PT__DS_IO_IWRITE:
+    case PT__DS_IO_IWRITE: case PT__DS_IO_SREAD: case PT__DS_IO_SWRITE:
+    case PT__DS_IO_SEND:
       return PT_ROLE_FILE_IO;
     case PT__DS_NONE: case PT__DS_COMM_RANK: case PT__DS_COMM_SIZE:
       return f->label >= PT__DUMPI_FUNC_ENTER ? PT_ROLE_ARTIFICIAL

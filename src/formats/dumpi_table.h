@@ -719,35 +719,35 @@
     A(WHENCE, "whence", -1, -1, -1)))                                         \
   X(264, "MPI_File_get_position_shared", NONE, OTHER, 0, (                    \
     A(FILE, "file", -1, -1, -1) A(I64, "offset", -1, -1, -1)))                \
-  X(265, "MPI_File_read_at_all_begin", NONE, OTHER, 0, (                      \
+  X(265, "MPI_File_read_at_all_begin", IO_SREAD, OTHER, 0, (                  \
     A(FILE, "file", -1, -1, -1) A(I64, "offset", -1, -1, -1)                  \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)))         \
-  X(266, "MPI_File_read_at_all_end", NONE, OTHER, 0, (                        \
+  X(266, "MPI_File_read_at_all_end", IO_SEND, OTHER, 0, (                     \
     A(FILE, "file", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))             \
-  X(267, "MPI_File_write_at_all_begin", NONE, OTHER, 0, (                     \
+  X(267, "MPI_File_write_at_all_begin", IO_SWRITE, OTHER, 0, (                \
     A(FILE, "file", -1, -1, -1) A(I64, "offset", -1, -1, -1)                  \
     A(INT, "count", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)))         \
-  X(268, "MPI_File_write_at_all_end", NONE, OTHER, 0, (                       \
+  X(268, "MPI_File_write_at_all_end", IO_SEND, OTHER, 0, (                    \
     A(FILE, "file", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))             \
-  X(269, "MPI_File_read_all_begin", NONE, OTHER, 0, (                         \
+  X(269, "MPI_File_read_all_begin", IO_SREAD, OTHER, 0, (                     \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1)))                                     \
-  X(270, "MPI_File_read_all_end", NONE, OTHER, 0, (                           \
+  X(270, "MPI_File_read_all_end", IO_SEND, OTHER, 0, (                        \
     A(FILE, "file", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))             \
-  X(271, "MPI_File_write_all_begin", NONE, OTHER, 0, (                        \
+  X(271, "MPI_File_write_all_begin", IO_SWRITE, OTHER, 0, (                   \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1)))                                     \
-  X(272, "MPI_File_write_all_end", NONE, OTHER, 0, (                          \
+  X(272, "MPI_File_write_all_end", IO_SEND, OTHER, 0, (                       \
     A(FILE, "file", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))             \
-  X(273, "MPI_File_read_ordered_begin", NONE, OTHER, 0, (                     \
+  X(273, "MPI_File_read_ordered_begin", IO_SREAD, OTHER, 0, (                 \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1)))                                     \
-  X(274, "MPI_File_read_ordered_end", NONE, OTHER, 0, (                       \
+  X(274, "MPI_File_read_ordered_end", IO_SEND, OTHER, 0, (                    \
     A(FILE, "file", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))             \
-  X(275, "MPI_File_write_ordered_begin", NONE, OTHER, 0, (                    \
+  X(275, "MPI_File_write_ordered_begin", IO_SWRITE, OTHER, 0, (               \
     A(FILE, "file", -1, -1, -1) A(INT, "count", -1, -1, -1)                   \
     A(DATATYPE, "datatype", -1, -1, -1)))                                     \
-  X(276, "MPI_File_write_ordered_end", NONE, OTHER, 0, (                      \
+  X(276, "MPI_File_write_ordered_end", IO_SEND, OTHER, 0, (                   \
     A(FILE, "file", -1, -1, -1) A(STATUS, "status", -1, -1, -1)))             \
   X(277, "MPI_File_get_type_extent", NONE, OTHER, 0, (                        \
     A(FILE, "file", -1, -1, -1) A(DATATYPE, "datatype", -1, -1, -1)           \
