@@ -611,9 +611,12 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
  * the caller must take the general path (another location than the
  * block's last event, an empty or full block, time out of order, a failed
  * stream). */
-/* A short copy without a call: overlapping words for up to 64 bytes. */
+/* A short copy without a call: overlapping words for 4 to 64 bytes. */
 static inline void copy_short(uint8_t *d, const uint8_t *b, size_t len) {
-  if (len >= 8 && len <= 16) {
+  if (len >= 4 && len < 8) { /* a LEAVE: header and a 4-byte region */
+    memcpy(d, b, 4);
+    memcpy(d + len - 4, b + len - 4, 4);
+  } else if (len >= 8 && len <= 16) {
     memcpy(d, b, 8);
     memcpy(d + len - 8, b + len - 8, 8);
   } else if (len > 16 && len <= 32) {
