@@ -129,7 +129,15 @@ static int parse(int argc, char **argv, const char *merge_help, job *j,
       case O_OUT: j->out = val; break;
       case O_TO: j->ko.format = val; break;
       case O_FROM:
-        if (cli_parse_time(val, &from)) return cli_usage("bad time '%s'", val);
+        if (cli_parse_time(val, &from)) {
+          /* `--from FORMAT` by analogy with --to: say what --from is */
+          for (size_t i = 0; i < pt_format_count(); i++)
+            if (strcmp(pt_format_get(i)->name, val) == 0)
+              return cli_usage("--from %s: --from is the start of a time "
+                               "window; the input format is detected from "
+                               "IN (--to FORMAT is the output's)", val);
+          return cli_usage("bad time '%s'", val);
+        }
         break;
       case O_TOTIME:
         if (cli_parse_time(val, &to)) return cli_usage("bad time '%s'", val);

@@ -38,6 +38,7 @@ fails_cleanly bad_kind 2 "unknown event kind" "$PT" dump x --kinds enter,bogus
 fails_cleanly generate_missing 2 "events" "$PT" generate -o g.ptf --locations 2
 fails_cleanly generate_bad_msg 2 "msg-every" "$PT" generate -o g.ptf --locations 2 --events 5 --msg-every 2
 fails_cleanly convert_no_out 2 "missing -o" "$PT" convert x.txt
+fails_cleanly convert_from_format 2 "input format is detected" "$PT" convert --from text x.txt -o y.ptf
 fails_cleanly convert_unknown_ext 1 "format.*--to FORMAT" "$PT" convert hello.txt -o out.weird
 fails_cleanly csv_and_json 2 "choose one" "$PT" stats --csv --json x
 fails_cleanly record_bad_buffer 2 "want a size" "$PT" record --buffer 5X -- true
