@@ -1913,7 +1913,8 @@ static int picl_probe(const char *path, int is_dir, const uint8_t *head,
  * exit carries the request of its own entry. */
 
 #define SK_HOLD 4096
-#define SK_MAXDEPTH 256
+/* regions open at once per location: the stack grows to this bound */
+#define SK_MAXDEPTH 65536
 
 typedef struct wrec {
   int64_t t; /* ns on the PICL time axis */
@@ -1945,8 +1946,8 @@ typedef struct wloc {
   int64_t proc, process;
   int64_t first, last;
   uint64_t written_bytes;
-  int depth;
-  frame st[SK_MAXDEPTH];
+  int depth, cap;
+  frame *st; /* the open regions, innermost last */
   wstat *stats;
   size_t nstats, capstats;
 } wloc;
@@ -2627,7 +2628,14 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
   if (rc) return rc;
   int64_t t = sk_ns(k, ev->time);
   if (!r->picl && (rc = sk_region_code(k, r, l, t))) return rc;
-  if (l->depth >= SK_MAXDEPTH)
+  if (l->depth == l->cap && l->cap < SK_MAXDEPTH) {
+    int nc = l->cap ? 2 * l->cap : 16;
+    frame *ns = realloc(l->st, (size_t)nc * sizeof *ns);
+    if (!ns) return sk_err(k, PT_ENOMEM, "out of memory");
+    l->st = ns;
+    l->cap = nc;
+  }
+  if (l->depth >= l->cap)
     return sk_err(k, PT_ELIMIT,
                   "location %" PRIu64 " (processor %" PRId64 " process %" PRId64
                   "), t=%" PRIu64 ": more than %d regions open at once (enter "
@@ -3228,6 +3236,7 @@ static void sink_free(picl_sink *k) {
   free(k->q);
   for (size_t i = 0; i < k->nL; i++) {
     free(k->L[i]->stats);
+    free(k->L[i]->st);
     free(k->L[i]);
   }
   free(k->L);
