@@ -1763,11 +1763,14 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
   size_t n;
 } t_pend;
 
+/* Until its ENTER is written, the call stays this thread's open call
+ * (pt__rec_open): a process killed in between still shows it entered. */
 static void pend_flush(void) {
   if (t_pend.n) {
     size_t n = t_pend.n;
     t_pend.n = 0;
     pt__rec_event_enc(t_pend.t, t_pend.b, n);
+    __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
   }
 }
 
@@ -2011,6 +2014,14 @@ static int64_t message_comm(const pt__mpi_call *c) {
   return comm;
 }
 
+/* Imrecv / Mrecv of the message a matched probe of MPI_PROC_NULL gave:
+ * nothing is received (no events, as for a receive from MPI_PROC_NULL). */
+static int message_noproc(const pt__mpi_call *c) {
+  int64_t m = 0;
+  if (c->nreqs == -1) memcpy(&m, &c->reqs_inline[0], sizeof(void *));
+  return m && (MPI_Message)(intptr_t)m == MPI_MESSAGE_NO_PROC;
+}
+
 /* The archive id of an open MPI file (the I/O handle definition and the
  * ref of I/O events): the rank in the high half, so that ranks do not
  * collide. */
@@ -2118,8 +2129,9 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       r->comm_handle = chandle;
       r->persistent = (uint8_t)pers;
       r->comm = ci ? ci->id : PT_NONE;
-      r->peer = c->id == PT_MPI_ID_Imrecv ? -1
-                                          : world_rank(ci, (int)VAL('k', 0));
+      r->peer = c->id != PT_MPI_ID_Imrecv ? world_rank(ci, (int)VAL('k', 0))
+                : message_noproc(c)         ? INT64_MIN
+                                            : -1;
       r->tag = ARG('t', 0) >= 0 ? VAL('t', 0) : -1;
       r->bytes = count_bytes(c, 0);
       c->pdest = r->peer == INT64_MIN ? -1 : r->peer;
@@ -2502,13 +2514,15 @@ static void fatal_win_created(int64_t out);
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
-  __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
   /* events: on rank 0's time base (the offset measured at MPI_Init) */
   uint64_t t0 = on_rank0_clock(raw0), t1 = on_rank0_clock(raw1);
   if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
   int level = f->level && f->level <= 3 ? f->level : g_level;
   if (level > pt_rec_level()) level = pt_rec_level();
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
+  /* the call is no longer open once its ENTER is written (pend_flush,
+   * below); one not recorded, now */
+  if (!rec) __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
   LOCK();
   if (pt__mpi_errh[c->id] == PT_ERRH_GET && ret == MPI_SUCCESS)
     fatal_as_predefined(c->v[1]);
@@ -2526,6 +2540,9 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   }
   if (rec) {
     fn_region(c->id);
+    /* a traced call made while another is being recorded (a callback of
+     * its): that one's ENTER first, before its buffer is reused */
+    if (PT_UNLIKELY(t_pend.n)) pend_flush();
     int have = enc_begin(f->region - 1, f->rref);
     if (level >= 2 && have) add_args(c, level, ret);
     if (g_callsites) {
@@ -2552,6 +2569,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       pt_event en;
       ev_set(&en, t0, PT_EV_ENTER, f->region - 1);
       pt_rec_event(&en);
+      __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     }
   }
   t_quiet = !rec;
@@ -2574,6 +2592,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       size_t n0 = t_pend.n;
       t_pend.n = 0;
       pt__rec_event_enc2(t_pend.t, t_pend.b, n0, t1, lv, n);
+      __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     } else {
       pt__rec_event_enc(t1, lv, n);
     }

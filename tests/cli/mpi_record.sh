@@ -804,7 +804,13 @@ else t_fail "DUMPI: split-collective MPI-IO read back" "$(diff edges2.ptf.io edg
 if "$PT" check edges2.meta 2>&1 | grep -q 'no recorded call created'; then
   t_fail "DUMPI: a wait on an inactive persistent request" "$("$PT" check edges2.meta 2>&1 | grep -m2 'no recorded call')"
 else t_pass "DUMPI: a wait on an inactive persistent request"; fi
-if "$PT" info edges2.ptf | grep -Eq '^ *(isend|irecv|isend_complete|irecv_request) '; then
-  t_fail "MPI_PROC_NULL requests: no message events" "$("$PT" info edges2.ptf | grep -E 'isend|irecv')"
-else t_pass "MPI_PROC_NULL requests: no message events"; fi
+# (again with Imrecv of a matched probe of MPI_PROC_NULL)
+rm -rf edges2n.ptf
+ok "edges2 noproc run" $RUN -np 2 "$PT" record -o edges2n.ptf -- ./edges2 \
+  "$PWD/edges2n.dat" noproc >/dev/null
+for f in edges2.ptf edges2n.ptf; do
+  if "$PT" info $f | grep -Eq '^ *(isend|irecv|isend_complete|irecv_request) '; then
+    t_fail "MPI_PROC_NULL requests: no message events ($f)" "$("$PT" info $f | grep -E 'isend|irecv')"
+  else t_pass "MPI_PROC_NULL requests: no message events ($f)"; fi
+done
 t_done

@@ -5,7 +5,7 @@
  * on MPI_COMM_SELF, where no byte moves).  Prints what the trace must say:
  *   expect RANK OP SENT RECEIVED      per collective (bytes)
  *   io RANK MODE BYTES                per split-collective access
- * Usage: edges2 FILE */
+ * Usage: edges2 FILE [noproc] */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,6 +60,17 @@ int main(int argc, char **argv) {
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
   }
   MPI_Request_free(&rq[0]);
+  /* a matched probe of MPI_PROC_NULL, its message received with Imrecv
+   * (nothing received: no events, as for MPI_PROC_NULL); with any second
+   * argument only (DUMPI has no record of these MPI-3 calls: its reader
+   * warns about the Wait's unknown request) */
+  if (argc > 2) {
+    MPI_Message msg;
+    MPI_Status pst;
+    MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &pst);
+    MPI_Imrecv(buf, 1, MPI_INT, &msg, &rq[0]);
+    MPI_Wait(&rq[0], &pst);
+  }
   /* an inactive persistent request (made, never started): waiting on it
    * is legal and completes nothing */
   MPI_Recv_init(buf, 1, MPI_INT, (me + 1) % n, 77, MPI_COMM_WORLD, &rq[0]);
