@@ -28,6 +28,7 @@
  *   and record.h's PARATRACE_OUTPUT, BUFFER, POLICY, LEVEL, OVERWRITE. */
 #include "mpirec.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -38,11 +39,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
 #include "core/util.h"
 #include "formats/dumpi.h"
+#include "store/archive.h"
 #include "store/block.h"
 #include "paratrace/profile.h"
 #include "paratrace/record.h"
@@ -2700,6 +2703,55 @@ static void world_defs(void) {
   free(m);
 }
 
+/* Is `dir` an earlier profile-mode output (nothing but profile.N files)? */
+static int only_profiles(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  struct dirent *e;
+  int ok = 1;
+  while (ok && (e = readdir(d))) {
+    const char *n = e->d_name;
+    if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
+    ok = !strncmp(n, "profile.", 8) && n[8] &&
+         strspn(n + 8, "0123456789") == strlen(n + 8);
+  }
+  closedir(d);
+  return ok;
+}
+
+/* Profile mode alone, at MPI_Init: the output directory must be new, or
+ * (PARATRACE_OVERWRITE=1) an earlier profile or archive, removed by rank
+ * 0 before any rank saves (at MPI_Finalize).  Decided by rank 0 for all;
+ * 0: not profiling (said once). */
+static int profile_dir_ready(void) {
+  const char *out = getenv("PARATRACE_OUTPUT");
+  if (!out || !*out) out = "paratrace.ptf";
+  int ok = 1;
+  struct stat st;
+  if (g_rank == 0 && lstat(out, &st) == 0) {
+    const char *ow = getenv("PARATRACE_OVERWRITE");
+    if (!(ow && !strcmp(ow, "1"))) {
+      fprintf(stderr, "paratrace: not profiling: %s exists (not replaced: "
+                      "PARATRACE_OVERWRITE=1 or `paratrace record --force` "
+                      "replaces it)\n", out);
+      ok = 0;
+    } else if (S_ISDIR(st.st_mode) &&
+               (pt__is_ptf_dir(out) || only_profiles(out))) {
+      if (pt__rmtree(out) != 0) {
+        fprintf(stderr, "paratrace: not profiling: %s: cannot remove the "
+                        "earlier output: %s\n", out, strerror(errno));
+        ok = 0;
+      }
+    } else {
+      fprintf(stderr, "paratrace: not profiling: %s exists and is not a "
+                      "paratrace archive or profile; not replaced\n", out);
+      ok = 0;
+    }
+  }
+  if (g_size > 1) PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return ok;
+}
+
 /* Which wrappers go through the recorder from now on. */
 static void enable_all(void) {
   for (int i = 0; i < PT_MPI_NFUNCS; i++) {
@@ -2900,6 +2952,13 @@ void pt__mpi_after_init(int provided) {
                     "trace, profile or both\n", mode);
   g_profiling = mode && (!strcmp(mode, "profile") || !strcmp(mode, "both")) &&
                 pt_profile_runtime_enabled();
+  /* the profile alone writes into a directory of its own: not into an
+   * existing one (an earlier run's profile.N files would be summed with
+   * this run's), unless replacing was asked for */
+  if (g_profiling && !trace && !profile_dir_ready()) {
+    g_profiling = 0;
+    pt__profile_runtime_discard();
+  }
   if (g_profiling) pt_profile_runtime_config((uint64_t)g_rank,
                                              getenv("PARATRACE_OUTPUT"));
   /* The leader (rank 0) creates the archive; the others join it. */

@@ -77,4 +77,8 @@ int pt__profile_encode(pt_profile *p, pt__buf *out);
 int pt__profile_decode(pt_profile **out, const uint8_t *b, size_t len,
                        const char *file, pt_error *err);
 
+/* Profile mode refused (its directory exists, not to be replaced): off,
+ * and nothing is saved at exit (runtime.c). */
+void pt__profile_runtime_discard(void);
+
 #endif

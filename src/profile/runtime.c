@@ -107,6 +107,13 @@ NOINST void pt_profile_runtime_enable(int on, int compensate) {
   __atomic_store_n(&g_on, on ? 1 : 0, __ATOMIC_RELEASE);
 }
 
+NOINST void pt__profile_runtime_discard(void) {
+  __atomic_store_n(&g_on, 0, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&g_lock);
+  g_saved = 1;
+  pthread_mutex_unlock(&g_lock);
+}
+
 NOINST void pt_profile_runtime_config(uint64_t rank, const char *archive) {
   pthread_mutex_lock(&g_lock);
   g_rank = rank;

@@ -182,7 +182,7 @@ fails_cleanly force_keeps_dir_as_text 1 'is a directory; not replaced' \
   "$PT" convert small.ptf -o userdir --to text --force
 fails_cleanly force_keeps_otf2_side_dir 1 'holds other files; not replaced' \
   "$PT" convert small.ptf -o userotf.otf2 --force
-fails_cleanly record_force_keeps_dir 1 'not a paratrace archive; not replaced' \
+fails_cleanly record_force_keeps_dir 1 'not a paratrace archive or profile; not replaced' \
   "$PT" record --force -o userdir -- true
 [ -f userdir/results.csv ] && [ -d userdir/sub ] && [ "$(cat userfile.txt)" = keep ] &&
   [ -f userotf/notes.txt ] && ! ls -a | grep -q 'tmp-' && t_pass force_user_data_kept ||

@@ -804,6 +804,20 @@ else t_fail "DUMPI: split-collective MPI-IO read back" "$(diff edges2.ptf.io edg
 if "$PT" check edges2.meta 2>&1 | grep -q 'no recorded call created'; then
   t_fail "DUMPI: a wait on an inactive persistent request" "$("$PT" check edges2.meta 2>&1 | grep -m2 'no recorded call')"
 else t_pass "DUMPI: a wait on an inactive persistent request"; fi
+# profile mode into an existing directory: refused (an earlier run's
+# profile.N files would be summed with the new ones), replaced only with
+# PARATRACE_OVERWRITE=1 / record --force
+rm -rf pm.ptf
+$RUN -np 3 "$PT" record --mode profile -o pm.ptf -- ./edges2 >/dev/null 2>&1
+$RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_MODE=profile \
+  -x PARATRACE_OUTPUT="$PWD/pm.ptf" ./edges2 >/dev/null 2>pm.err
+n1=$(ls pm.ptf | grep -c '^profile\.')
+$RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_MODE=profile -x PARATRACE_OVERWRITE=1 \
+  -x PARATRACE_OUTPUT="$PWD/pm.ptf" ./edges2 >/dev/null 2>&1
+n2=$(ls pm.ptf | grep -c '^profile\.')
+[ "$n1" = 3 ] && [ "$n2" = 2 ] && grep -q 'not profiling: .*exists' pm.err &&
+  t_pass "profile mode: an existing directory kept, replaced on request" ||
+  t_fail "profile mode: an existing directory kept, replaced on request" "$n1 then $n2 files; $(cat pm.err)"
 # (again with Imrecv of a matched probe of MPI_PROC_NULL)
 rm -rf edges2n.ptf
 ok "edges2 noproc run" $RUN -np 2 "$PT" record -o edges2n.ptf -- ./edges2 \
