@@ -161,6 +161,8 @@ typedef struct ptf_sink {
   size_t nruns;         /* run files PATH.auxrun-N written so far */
   size_t aux_mem;       /* buffer bytes before a run is written */
   pt__arena arena;
+  pt_warn_fn warn;
+  void *warn_user;
   char err[768];
 } ptf_sink;
 
@@ -174,6 +176,8 @@ static int sink_open(void **st, const char *path, const pt_sink_opts *o,
     wo.block_size = o->block_size;
     wo.level = o->level;
     k->m = o->streams;
+    k->warn = o->warn;
+    k->warn_user = o->warn_user;
     wo.threads = o->threads > 0 ? o->threads : 0;
   }
   if (!o || o->threads == 0)
@@ -494,6 +498,16 @@ static int sink_close(void *st, pt_error *err) {
     pt_writer_abort(k->w);
   } else {
     rc = pt_writer_close(k->w, err);
+  }
+  /* locations are dealt to streams one by one: fewer locations than the
+   * streams asked for give one stream each */
+  if (!rc && k->m > k->nlocs_seen && k->nlocs_seen && k->warn) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "%" PRIu64 " streams asked for, %" PRIu64 " locations: %" PRIu64
+             " streams written (one location each)",
+             k->m, k->nlocs_seen, k->nlocs_seen);
+    k->warn(k->warn_user, msg);
   }
   sink_free(k);
   return rc;

@@ -40,4 +40,11 @@ fails_cleanly merge_bad_streams 2 'stream count' "$PT" merge four.ptf -o x.ptf -
 fails_cleanly merge_no_clobber 1 'exists' "$PT" merge four.ptf -o m2.ptf --streams 2
 [ ! -e x.ptf ] && t_pass no_output_on_usage_error || t_fail no_output_on_usage_error "x.ptf exists"
 
+# more streams asked for than there are locations: one each, and it says so
+"$PT" generate -o m8.ptf --locations 8 --events 200 --seed 1 >/dev/null
+"$PT" merge m8.ptf -o m8x.ptf --streams 20 2>m8x.err &&
+  "$PT" info m8x.ptf | grep -q '^streams *8$' &&
+  grep -q '20 streams asked for, 8 locations: 8 streams written' m8x.err &&
+  t_pass merge_more_streams_than_locations ||
+  t_fail merge_more_streams_than_locations "$(cat m8x.err; "$PT" info m8x.ptf | grep streams)"
 t_done
