@@ -1089,8 +1089,18 @@ int pt_reader_open(pt_reader **out, const char *path,
                   "PARATRACE_MODE=profile), no events: read it with "
                   "'paratrace profile %s'", r->path, r->path);
     } else if (rc == PT_ENOTFOUND && stat(r->path, &sb) == 0) {
+      /* stream files without their anchor (a writer killed early, or the
+       * anchor lost): recover rebuilds it */
+      char *s0 = pt__path(r->path, "s0.events");
+      struct stat s0b;
+      int streams = s0 && stat(s0, &s0b) == 0;
+      free(s0);
       rc = PT_EFORMAT;
-      rerr(r, rc, "%s: not a PTF archive (no anchor)", r->path);
+      if (streams)
+        rerr(r, rc, "%s: no anchor, but stream files: 'paratrace recover %s' "
+                    "rebuilds it", r->path, r->path);
+      else
+        rerr(r, rc, "%s: not a PTF archive (no anchor)", r->path);
     } else {
       rerr(r, rc, "%s: %s", ap ? ap : r->path,
            rc == PT_ENOTFOUND ? "no such archive" : pt_strerror(rc));

@@ -111,6 +111,11 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
     t_pass check_closed_archive_cut_short
   else t_fail check_closed_archive_cut_short "exit $rc: $(cat cut.out cut.err | head -5)"; fi
 
+  # the anchor lost: info says recover rebuilds it
+  rm -rf noanchor.ptf
+  cp -R good.ptf noanchor.ptf && rm noanchor.ptf/anchor
+  fails_cleanly info_no_anchor_says_recover 1 "paratrace recover" "$PT" info noanchor.ptf
+
   # a truncated events file: recover keeps the complete blocks
   rm -rf rec.ptf
   cp -R good.ptf rec.ptf
