@@ -152,8 +152,20 @@ static int build(const job *j, pt_timeline *tl, pt_stats *st) {
 static int write_out(const char *out, int force, const pt_timeline *tl,
                      const pt_timeline_page *pg, int svg) {
   struct stat sb;
-  if (!force && stat(out, &sb) == 0)
-    return cli_fail(out, "exists (use --force to replace it)");
+  if (lstat(out, &sb) == 0) {
+    if (!force) return cli_fail(out, "exists (use --force to replace it)");
+    /* --force replaces a file, never a directory, device, FIFO, socket or
+     * symbolic link (the rename would destroy it) */
+    if (!S_ISREG(sb.st_mode))
+      return cli_fail(out, "exists and is not a regular file (%s); not "
+                      "replaced (remove it or choose another name)",
+                      S_ISDIR(sb.st_mode) ? "a directory"
+                      : S_ISCHR(sb.st_mode) ? "a character device"
+                      : S_ISBLK(sb.st_mode) ? "a block device"
+                      : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                      : S_ISSOCK(sb.st_mode) ? "a socket"
+                      : S_ISLNK(sb.st_mode) ? "a symbolic link" : "special");
+  }
   char *tmp = malloc(strlen(out) + 32);
   if (!tmp) return cli_fail(NULL, "out of memory");
   sprintf(tmp, "%s.tmp-%ld", out, (long)getpid());

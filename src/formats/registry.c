@@ -279,8 +279,22 @@ static int path_exists(const char *p) {
 static const char *const trace_file_suffixes[] = {".evt", ".def", ".snap",
                                                   NULL};
 
+/* Why a non-regular file that is not a directory may not be replaced
+ * (renaming over a device, FIFO, socket or symbolic link would destroy
+ * it, e.g. /dev/null as root); NULL for a regular file or a directory. */
+static const char *special_file(mode_t m) {
+  if (S_ISREG(m) || S_ISDIR(m)) return NULL;
+  if (S_ISCHR(m)) return "is a character device";
+  if (S_ISBLK(m)) return "is a block device";
+  if (S_ISFIFO(m)) return "is a FIFO (named pipe)";
+  if (S_ISSOCK(m)) return "is a socket";
+  if (S_ISLNK(m)) return "is a symbolic link";
+  return "is not a regular file";
+}
+
 /* --force replaces an earlier output, never a user's directory (a
- * mistyped -o) nor, with a native archive, anything but an archive: NULL
+ * mistyped -o), device, FIFO, socket or symbolic link, nor, with a native
+ * archive, anything but an archive: NULL
  * if `path` may be replaced, else why not. */
 static const char *not_replaceable(const pt__format *f, const char *path) {
   static _Thread_local char why[600];
@@ -292,6 +306,8 @@ static const char *not_replaceable(const pt__format *f, const char *path) {
     size_t n = strlen(path);
     int ext = n > 5 && strcmp(path + n - 5, ".otf2") == 0;
     if (ext && exists && S_ISDIR(st.st_mode)) return "is a directory";
+    if (ext && exists && special_file(st.st_mode))
+      return special_file(st.st_mode);
     char *dir = ext ? strndup(path, n - 5) : strdup(path);
     if (!dir) return "out of memory";
     struct stat ds;
@@ -307,7 +323,7 @@ static const char *not_replaceable(const pt__format *f, const char *path) {
   if (strcmp(f->info.name, "ptf") == 0)
     return pt__is_ptf_dir(path) ? NULL : "exists and is not a paratrace archive";
   if (S_ISDIR(st.st_mode)) return "is a directory";
-  return NULL;
+  return special_file(st.st_mode);
 }
 
 int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
@@ -442,6 +458,11 @@ static int commit_many(pt_sink *k, pt_error *err) {
           rc = pt__err(err, PT_EEXIST,
                        "%s: already exists (not overwritten); output left in "
                        "%s", to, k->tmpdir);
+        else if (exists && special_file(ts.st_mode))
+          rc = pt__err(err, PT_EEXIST,
+                       "%s: %s; not replaced (remove it or choose another "
+                       "name); output left in %s", to,
+                       special_file(ts.st_mode), k->tmpdir);
         else if (exists && S_ISDIR(ts.st_mode) &&
                  !pt__is_trace_files_dir(to, trace_file_suffixes))
           rc = pt__err(err, PT_EEXIST,

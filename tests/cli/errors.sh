@@ -192,6 +192,37 @@ fails_cleanly record_force_keeps_dir 1 'not a paratrace archive or profile; not 
 [ -f userdir/results.csv ] && [ -d userdir/sub ] && [ "$(cat userfile.txt)" = keep ] &&
   [ -f userotf/notes.txt ] && ! ls -a | grep -q 'tmp-' && t_pass force_user_data_kept ||
   t_fail force_user_data_kept "$(ls userdir userotf; ls -a | grep tmp-)"
+# ... nor a device, FIFO, socket or symbolic link: the rename would turn
+# it into a regular file (as root: /dev/null destroyed)
+mknod -m 666 fakenull c 1 3 2>/dev/null && mkfifo ff ff.ptf && ln -s ff fflink &&
+  echo keep >kept.txt && ln -s kept.txt keptlink && {
+  fails_cleanly force_keeps_chardev_dump 1 'character device; not replaced' \
+    "$PT" dump small.ptf -o fakenull --force
+  fails_cleanly force_keeps_fifo_text 1 'FIFO.*; not replaced' \
+    "$PT" convert small.ptf -o ff --to text --force
+  fails_cleanly force_keeps_symlink_text 1 'symbolic link; not replaced' \
+    "$PT" convert small.ptf -o keptlink --to text --force
+  fails_cleanly force_keeps_fifo_link_dumpi 1 'symbolic link; not replaced' \
+    "$PT" convert small.ptf -o fflink --to dumpi --force
+  fails_cleanly force_keeps_fifo_otf2 1 'ff, where the trace.s event files go, is not a directory; not replaced' \
+    "$PT" convert small.ptf -o ff --to otf2 --force
+  fails_cleanly force_keeps_fifo_slice 1 'not a paratrace archive; not replaced' \
+    "$PT" slice small.ptf --from 0 --to 1000s -o ff.ptf --force
+  fails_cleanly force_keeps_fifo_timeline 1 'FIFO); not replaced' \
+    "$PT" timeline small.ptf -o ff --force
+  fails_cleanly force_keeps_chardev_svg 1 'character device); not replaced' \
+    "$PT" timeline small.ptf --svg fakenull --force
+  # a rank file of a multi-file output that is a FIFO
+  "$PT" -q convert small.ptf -o fifo.meta && rm fifo-0001.bin && mkfifo fifo-0001.bin
+  fails_cleanly force_keeps_fifo_rank_file 1 'fifo-0001.bin: is a FIFO.*not replaced' \
+    "$PT" convert small.ptf -o fifo.meta --force
+  rm -rf fifo.meta.tmp-*
+  [ -c fakenull ] && [ -p ff ] && [ -p ff.ptf ] && [ -L fflink ] && [ -L keptlink ] &&
+    [ "$(cat kept.txt)" = keep ] && [ -p fifo-0001.bin ] &&
+    t_pass force_special_files_kept ||
+    t_fail force_special_files_kept "$(ls -l fakenull ff fflink keptlink fifo-0001.bin)"
+  rm -f fakenull ff ff.ptf fflink keptlink kept.txt fifo.meta fifo-000*.bin
+} || t_fail force_special_setup "mknod/mkfifo failed (not root?)"
 ok force_replaces_archive "$PT" -q convert small.ptf -o noev.ptf --force
 # ... an archive whose anchor starts with a comment (format.md allows it)
 "$PT" -q convert small.ptf -o ann.ptf && sed -i '1i # kept by hand' ann.ptf/anchor &&
