@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -171,17 +172,27 @@ int cmd_generate(int argc, char **argv) {
     return cli_fail(out, "generator: %s", pt_strerror(rc));
   }
 
+  /* The archive is written under a temporary name next to OUT and renamed
+   * into place by pt_writer_close (overwrite = 1), as convert's output:
+   * a run killed or failing midway leaves no half-written OUT.  Without
+   * --force an existing OUT is refused here (and again before the rename). */
+  struct stat ost;
+  if (!force && lstat(out, &ost) == 0) {
+    pt_gen_destroy(sh.gen);
+    pthread_mutex_destroy(&sh.lock);
+    return cli_fail(out, "already exists (not overwritten); use --force to "
+                         "replace it");
+  }
   pt_writer_opts wo = {0};
   wo.creator = "paratrace generate";
-  wo.overwrite = force;
+  wo.overwrite = 1;
   pt_error err = {0};
+  cli_catch_stop(); /* a signal stops the workers; the temporary is removed */
   rc = pt_writer_open(&sh.w, out, &wo, &err);
   if (rc < 0) {
     pt_gen_destroy(sh.gen);
     pthread_mutex_destroy(&sh.lock);
-    return cli_fail(out, "%s%s", err.msg[0] ? err.msg : pt_strerror(rc),
-                    rc == PT_EEXIST && !force ? "; use --force to replace it"
-                                               : "");
+    return cli_fail(out, "%s", err.msg[0] ? err.msg : pt_strerror(rc));
   }
   int status = CLI_OK;
   for (size_t i = 0; i < pt_gen_ndefs(sh.gen); i++) {
@@ -208,6 +219,10 @@ int cmd_generate(int argc, char **argv) {
       while (__atomic_load_n(&sh.next_loc, __ATOMIC_RELAXED) < sh.nlocs +
                                                                    started &&
              !__atomic_load_n(&sh.failed, __ATOMIC_RELAXED)) {
+        if (cli_stopped()) {
+          set_error(&sh, "interrupted");
+          break;
+        }
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
         cli_progress_update(&bar,
@@ -220,7 +235,13 @@ int cmd_generate(int argc, char **argv) {
     if (sh.failed) status = cli_fail(out, "%s", sh.err);
   }
 
-  if (status == CLI_OK) {
+  if (status == CLI_OK && cli_stopped()) status = cli_fail(out, "interrupted");
+  if (status == CLI_OK && !force && lstat(out, &ost) == 0) {
+    /* appeared while writing: not ours to replace */
+    pt_writer_abort(sh.w);
+    sh.w = NULL;
+    status = cli_fail(out, "appeared while writing; not overwritten");
+  } else if (status == CLI_OK) {
     rc = pt_writer_close(sh.w, &err);
     if (rc < 0)
       status = cli_fail(out, "%s", err.msg[0] ? err.msg : pt_strerror(rc));
@@ -232,5 +253,6 @@ int cmd_generate(int argc, char **argv) {
            go.locations, go.events);
   pt_gen_destroy(sh.gen);
   pthread_mutex_destroy(&sh.lock);
+  if (status != CLI_OK) cli_stop_reraise(); /* the temporary is gone */
   return status;
 }

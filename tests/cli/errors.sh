@@ -247,6 +247,28 @@ for ext in otf meta; do
   [ "$left" = 0 ] && t_pass "interrupted_$ext" || t_fail "interrupted_$ext" "$(ls -a | grep tmp-)"
   rm -rf intr-out.* intr-out-*.bin
 done
+# generate writes under a temporary name: killed midway it leaves no
+# half-written archive (a rerun then succeeds), and an existing OUT is
+# refused in words (not a raw "File exists")
+"$PT" -q generate -o intr-gen.ptf --locations 4 --events 2000000 2>/dev/null &
+pid=$!
+sleep 0.3
+kill -TERM $pid 2>/dev/null
+wait $pid
+[ ! -e intr-gen.ptf ] && [ "$(ls -a | grep -c 'intr-gen.*tmp-')" = 0 ] &&
+  t_pass interrupted_generate || t_fail interrupted_generate "$(ls -a | grep intr-gen)"
+ok generate_after_interrupt "$PT" -q generate -o intr-gen.ptf --locations 2 --events 100
+fails_cleanly generate_exists 1 'intr-gen.ptf: already exists (not overwritten); use --force' \
+  "$PT" -q generate -o intr-gen.ptf --locations 2 --events 100
+ok generate_force "$PT" -q generate -o intr-gen.ptf --locations 3 --events 100 --force &&
+  "$PT" -q info intr-gen.ptf | grep -q 'locations.*3' &&
+  t_pass generate_force_replaced || t_fail generate_force_replaced "$("$PT" info intr-gen.ptf 2>&1 | head -5)"
+echo keep >gen-user.txt
+fails_cleanly generate_force_keeps_file 1 'not a paratrace archive; not replaced' \
+  "$PT" -q generate -o gen-user.txt --locations 2 --events 100 --force
+[ "$(cat gen-user.txt)" = keep ] && t_pass generate_force_file_kept ||
+  t_fail generate_force_file_kept "$(ls -l gen-user.txt)"
+rm -rf intr-gen.ptf gen-user.txt
 # ... nor an interrupted slice, dump to a file, sync or summarize
 "$PT" -q summarize --every 10ms intr.ptf
 for c in "slice --from 0 --to 1000s -o intr-out.ptf" "dump -o intr-out.txt" \
