@@ -18,8 +18,9 @@ static const char help[] =
     "two samples, so that the offset is exact at both ends and interpolated\n"
     "in between, and marks the archive as synchronised (running it again\n"
     "changes nothing).  Ranks on rank 0's host share its clock and are left\n"
-    "as they are.  With -o the corrected trace is written to OUT; without,\n"
-    "TRACE is replaced (atomically: written aside, then renamed).\n"
+    "as they are.  With -o the corrected trace is written to OUT (a copy of\n"
+    "TRACE, unchanged, if it is already synchronised); without, TRACE is\n"
+    "replaced (atomically: written aside, then renamed).\n"
     "Afterwards 'paratrace check' verifies that no receive ends before its\n"
     "send began.\n"
     "\n"
@@ -143,7 +144,9 @@ int cmd_sync(int argc, char **argv) {
   size_t drifting = 0;
   for (size_t i = 0; i < m.ng; i++)
     if (m.g[i].n >= 2 && m.g[i].off[1] != m.g[i].off[0]) drifting++;
-  if (already || (!drifting && !out)) {
+  /* With -o, OUT is always written (-o promises it): an archive already
+   * synchronised is copied unchanged (times as they are, no second mark). */
+  if (!out && (already || !drifting)) {
     if (!cli.quiet)
       printf("%s: %s\n", in, already ? "already synchronised"
                                      : "no clock drift to correct");
@@ -170,7 +173,9 @@ int cmd_sync(int argc, char **argv) {
       rc = PT_EINTR;
       break;
     }
-    if (it.type == PT_ITEM_EVENT) {
+    if (already) {
+      /* a copy: nothing to correct or mark */
+    } else if (it.type == PT_ITEM_EVENT) {
       if (!wrote_mark) {
         pt_item k = {.type = PT_ITEM_DEF};
         pt_def_init(&k.u.def, PT_DEF_KEYVAL, PT_NONE);
@@ -211,7 +216,9 @@ int cmd_sync(int argc, char **argv) {
   if (rc)
     return cli_fail(out ? out : in, "%s",
                     err.msg[0] ? err.msg : pt_strerror(rc));
-  if (!cli.quiet)
+  if (!cli.quiet && already)
+    printf("%s: already synchronised; copied unchanged\n", out);
+  else if (!cli.quiet)
     printf("%s: %" PRIu64 " events, %zu rank%s corrected for drift\n",
            out ? out : in, events, drifting, drifting == 1 ? "" : "s");
   return CLI_OK;

@@ -269,6 +269,32 @@ fails_cleanly generate_force_keeps_file 1 'not a paratrace archive; not replaced
 [ "$(cat gen-user.txt)" = keep ] && t_pass generate_force_file_kept ||
   t_fail generate_force_file_kept "$(ls -l gen-user.txt)"
 rm -rf intr-gen.ptf gen-user.txt
+# sync -o on an archive already synchronised writes OUT anyway (a copy)
+cat >sdrift.txt <<'EOT'
+# paratrace text 1
+stream 0 location=0
+stream 1 location=1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def region id=1 name="main"
+def clock_sync location=1 time=1000 offset=0
+def clock_sync location=1 time=1001000 offset=1000
+event 1000 0 enter region=1
+event 1000 1 enter region=1
+event 1001000 0 leave region=1
+event 1001000 1 leave region=1
+EOT
+"$PT" -q convert sdrift.txt -o sdrift.ptf && "$PT" -q sync sdrift.ptf
+ok sync_already_to_out "$PT" sync sdrift.ptf -o sdrift2.ptf >sync_already.out
+grep -q 'already synchronised; copied unchanged' sync_already.out &&
+  "$PT" dump sdrift.ptf >sd1.txt && "$PT" dump sdrift2.ptf >sd2.txt && cmp -s sd1.txt sd2.txt &&
+  [ "$(grep -c paratrace.clock sd2.txt)" = 1 ] && t_pass sync_already_copied ||
+  t_fail sync_already_copied "$(cat sync_already.out; diff sd1.txt sd2.txt 2>&1 | head -5)"
+fails_cleanly sync_already_out_exists 1 'already exists' "$PT" sync sdrift.ptf -o sdrift2.ptf
+rm -rf sdrift.txt sdrift.ptf sdrift2.ptf sd1.txt sd2.txt sync_already.out
 # ... nor an interrupted slice, dump to a file, sync or summarize
 "$PT" -q summarize --every 10ms intr.ptf
 for c in "slice --from 0 --to 1000s -o intr-out.ptf" "dump -o intr-out.txt" \
