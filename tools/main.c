@@ -1,5 +1,6 @@
 /* paratrace: the command-line tool.  git-style subcommands, one file each;
  * this file dispatches and handles the global options. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -120,5 +121,13 @@ int main(int argc, char **argv) {
     return CLI_USAGE;
   }
   cli.cmd = c->name;
-  return c->run(argc - i, argv + i);
+  int rc = c->run(argc - i, argv + i);
+  /* A command's output lost (a full disk, a closed pipe) is a failure even
+   * where the command did not check stdout itself. */
+  if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+    fprintf(stderr, "paratrace %s: cannot write output: %s\n", c->name,
+            strerror(errno));
+    rc = CLI_FAIL;
+  }
+  return rc;
 }

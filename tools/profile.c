@@ -2,6 +2,7 @@
  * profile mode (PARATRACE_MODE=profile), summed over ranks and threads or
  * for one rank. */
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,8 @@ int cmd_profile(int argc, char **argv) {
     pt_error err = {0};
     if (pt_profile_report(sum, stdout, &o, &err) != PT_OK)
       rc = cli_fail(path, "%s", err.msg);
+    else if (fflush(stdout) != 0 || ferror(stdout))
+      rc = cli_fail(NULL, "cannot write output: %s", strerror(errno));
   }
   pt_profile_destroy(sum);
   return rc;

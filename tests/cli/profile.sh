@@ -22,6 +22,16 @@ ok run-off ./prog 10
 
 # The tree: p4 is where the time goes, reached through p1 and p2 -> p3.
 ok tree "$PT" profile r10k.ptf >tree.txt
+# a lost report (stdout on a full device) is an error, not exit 0
+if [ -w /dev/full ]; then
+  "$PT" profile r10k.ptf >/dev/full 2>full.err; rc=$?
+  [ $rc -eq 1 ] && grep -q '^paratrace profile: cannot write output: No space' full.err &&
+    [ "$(wc -l <full.err)" -eq 1 ] && t_pass profile-stdout-full ||
+    t_fail profile-stdout-full "exit $rc: $(head -c 300 full.err)"
+  "$PT" generate -o gen-full.ptf --locations 1 --events 10 >/dev/full 2>full.err; rc=$?
+  [ $rc -eq 1 ] && grep -q 'cannot write output' full.err && t_pass any-command-stdout-full ||
+    t_fail any-command-stdout-full "exit $rc: $(head -c 300 full.err)"
+fi
 for want in "procedure main" "procedure p1" "procedure p2" "procedure p3" \
             "procedure p4" "loop" "call site"; do
   grep -q "$want" tree.txt && t_pass "tree-has-$want" ||
