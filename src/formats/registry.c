@@ -430,6 +430,66 @@ const char *pt_sink_errmsg(const pt_sink *k) {
   return w->msg;
 }
 
+/* Is `name`, a file next to a multi-file output whose main file is named
+ * `base`, one of the files the format writes for that output?  DUMPI
+ * NAME.meta: NAME-NNNN.bin (4 or more digits); OTF NAME.otf: NAME.X.def,
+ * .events, .snaps, .stats, .marker (X hex, optionally + ".z").  Nothing
+ * else ever matches: these are the only files --force may remove as left
+ * over from the output it replaces. */
+static int own_file(const pt__format *f, const char *base, const char *name) {
+  int dumpi = strcmp(f->info.name, "dumpi") == 0;
+  int otf = strcmp(f->info.name, "otf") == 0;
+  if (!dumpi && !otf) return 0;
+  const char *ext = dumpi ? ".meta" : ".otf";
+  size_t n = strlen(base), el = strlen(ext);
+  if (n > el && strcmp(base + n - el, ext) == 0) n -= el;
+  if (n == 0 || strncmp(name, base, n) != 0) return 0;
+  const char *p = name + n;
+  if (dumpi) {
+    if (*p++ != '-') return 0;
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9') p++, digits++;
+    return digits >= 4 && strcmp(p, ".bin") == 0;
+  }
+  if (*p++ != '.') return 0;
+  size_t hex = 0;
+  while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')) p++, hex++;
+  if (!hex || *p++ != '.') return 0;
+  static const char *const kinds[] = {"def", "events", "snaps", "stats",
+                                      "marker"};
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    size_t kl = strlen(kinds[i]);
+    if (strncmp(p, kinds[i], kl) == 0 &&
+        (p[kl] == 0 || strcmp(p + kl, ".z") == 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* After --force replaced an earlier output (its main file `k->path`
+ * existed), remove that output's files which the new one did not write
+ * (`moved`, n names): an earlier DUMPI set of 8 ranks leaves no
+ * med-0002..7.bin next to a new one of 2.  Only regular files the format's
+ * naming of this output matches (own_file) are removed. */
+static void remove_stale(pt_sink *k, const char *dir, char **moved, size_t n) {
+  const char *base = strrchr(k->path, '/');
+  base = base ? base + 1 : k->path;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!own_file(k->f, base, e->d_name)) continue;
+    size_t i = 0;
+    while (i < n && strcmp(moved[i], e->d_name) != 0) i++;
+    if (i < n) continue;
+    char p[4096];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    if (lstat(p, &st) == 0 && S_ISREG(st.st_mode)) unlink(p);
+  }
+  closedir(d);
+}
+
 /* Multi-file output: move every file of k->tmpdir next to the target. */
 static int commit_many(pt_sink *k, pt_error *err) {
   char *dir = strdup(k->path);
@@ -439,6 +499,11 @@ static int commit_many(pt_sink *k, pt_error *err) {
   else if (slash) *slash = 0;
   else strcpy(dir, ".");
   int rc = PT_OK;
+  struct stat ms;
+  int replacing = k->overwrite && lstat(k->path, &ms) == 0 &&
+                  S_ISREG(ms.st_mode);
+  char **moved = NULL; /* names moved into place (for remove_stale) */
+  size_t nmoved = 0, cmoved = 0;
   for (int pass = 0; pass < 2 && rc == PT_OK; pass++) {
     DIR *d = opendir(k->tmpdir);
     if (!d) {
@@ -488,13 +553,26 @@ static int commit_many(pt_sink *k, pt_error *err) {
           rc = pt__err(err, PT_EIO, "%s: cannot move into place: %s", to,
                        strerror(errno));
           if (old[0]) rename(old, to);
-        } else if (old[0]) {
-          pt__rmtree(old);
+        } else {
+          if (old[0]) pt__rmtree(old);
+          if (replacing && nmoved == cmoved) {
+            size_t c = cmoved ? 2 * cmoved : 16;
+            char **m = realloc(moved, c * sizeof *m);
+            if (m) moved = m, cmoved = c;
+          }
+          if (replacing && nmoved < cmoved &&
+              (moved[nmoved] = strdup(e->d_name)))
+            nmoved++;
+          else if (replacing)
+            replacing = 0; /* out of memory: keep the old files */
         }
       }
     }
     closedir(d);
   }
+  if (rc == PT_OK && replacing) remove_stale(k, dir, moved, nmoved);
+  for (size_t i = 0; i < nmoved; i++) free(moved[i]);
+  free(moved);
   free(dir);
   if (rc == PT_OK) rmdir(k->tmpdir);
   return rc;

@@ -223,6 +223,28 @@ mknod -m 666 fakenull c 1 3 2>/dev/null && mkfifo ff ff.ptf && ln -s ff fflink &
     t_fail force_special_files_kept "$(ls -l fakenull ff fflink keptlink fifo-0001.bin)"
   rm -f fakenull ff ff.ptf fflink keptlink kept.txt fifo.meta fifo-000*.bin
 } || t_fail force_special_setup "mknod/mkfifo failed (not root?)"
+# --force over an earlier multi-file output with more ranks removes that
+# output's files the new one does not write, and nothing else
+"$PT" -q generate -o med8.ptf --locations 8 --events 100 &&
+  "$PT" -q convert med8.ptf -o stale.meta && "$PT" -q convert med8.ptf -o stale.otf &&
+  touch stale-0099.bin.keep stale-01.bin stale.x.events stale.1.events.bak \
+    stale2-0005.bin stale.otf.notes other.5.events && mkdir stale-0006.bin.d
+ok force_multi_dumpi "$PT" -q convert small.ptf -o stale.meta --force
+ok force_multi_otf "$PT" -q convert small.ptf -o stale.otf --force
+n_bin=$(ls stale-[0-9][0-9][0-9][0-9].bin | wc -l)
+n_otf=$(ls stale.[0-9a-f]*.events | wc -l)
+"$PT" info stale.meta >stale_meta.info 2>&1
+"$PT" info stale.otf >stale_otf.info 2>&1
+[ "$n_bin" = 2 ] && [ ! -e stale-0002.bin ] && [ ! -e stale-0007.bin ] &&
+  [ ! -e stale.7.events ] && [ "$n_otf" -le 2 ] &&
+  grep -q 'locations *2 defined' stale_meta.info && grep -q 'locations *2 defined' stale_otf.info &&
+  t_pass force_multi_stale_removed ||
+  t_fail force_multi_stale_removed "bins $n_bin otf $n_otf: $(ls stale*)"
+[ -e stale-0099.bin.keep ] && [ -e stale-01.bin ] && [ -e stale.x.events ] &&
+  [ -e stale.1.events.bak ] && [ -e stale2-0005.bin ] && [ -e stale.otf.notes ] &&
+  [ -e other.5.events ] && [ -d stale-0006.bin.d ] && t_pass force_multi_others_kept ||
+  t_fail force_multi_others_kept "$(ls)"
+rm -rf stale* other.5.events med8.ptf
 ok force_replaces_archive "$PT" -q convert small.ptf -o noev.ptf --force
 # ... an archive whose anchor starts with a comment (format.md allows it)
 "$PT" -q convert small.ptf -o ann.ptf && sed -i '1i # kept by hand' ann.ptf/anchor &&
