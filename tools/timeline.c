@@ -148,44 +148,97 @@ static int build(const job *j, pt_timeline *tl, pt_stats *st) {
   return status;
 }
 
-/* Write through a temporary name, renamed when complete. */
-static int write_out(const char *out, int force, const pt_timeline *tl,
-                     const pt_timeline_page *pg, int svg) {
+/* May `out` be written?  Not if it exists (without --force), nor ever
+ * over a directory, device, FIFO, socket or symbolic link. */
+static int check_out(const char *out, int force) {
   struct stat sb;
-  if (lstat(out, &sb) == 0) {
-    if (!force) return cli_fail(out, "exists (use --force to replace it)");
-    /* --force replaces a file, never a directory, device, FIFO, socket or
-     * symbolic link (the rename would destroy it) */
-    if (!S_ISREG(sb.st_mode))
-      return cli_fail(out, "exists and is not a regular file (%s); not "
-                      "replaced (remove it or choose another name)",
-                      S_ISDIR(sb.st_mode) ? "a directory"
-                      : S_ISCHR(sb.st_mode) ? "a character device"
-                      : S_ISBLK(sb.st_mode) ? "a block device"
-                      : S_ISFIFO(sb.st_mode) ? "a FIFO"
-                      : S_ISSOCK(sb.st_mode) ? "a socket"
-                      : S_ISLNK(sb.st_mode) ? "a symbolic link" : "special");
-  }
-  char *tmp = malloc(strlen(out) + 32);
-  if (!tmp) return cli_fail(NULL, "out of memory");
-  sprintf(tmp, "%s.tmp-%ld", out, (long)getpid());
-  FILE *f = fopen(tmp, "w");
+  if (lstat(out, &sb) != 0) return CLI_OK;
+  if (!force) return cli_fail(out, "exists (use --force to replace it)");
+  /* --force replaces a file, never a directory, device, FIFO, socket or
+   * symbolic link (the rename would destroy it) */
+  if (!S_ISREG(sb.st_mode))
+    return cli_fail(out, "exists and is not a regular file (%s); not "
+                    "replaced (remove it or choose another name)",
+                    S_ISDIR(sb.st_mode) ? "a directory"
+                    : S_ISCHR(sb.st_mode) ? "a character device"
+                    : S_ISBLK(sb.st_mode) ? "a block device"
+                    : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                    : S_ISSOCK(sb.st_mode) ? "a socket"
+                    : S_ISLNK(sb.st_mode) ? "a symbolic link" : "special");
+  return CLI_OK;
+}
+
+/* Write the view to a temporary next to `out` (*tmp, malloc'd; removed
+ * and NULL on failure). */
+static int write_tmp(const char *out, const pt_timeline *tl,
+                     const pt_timeline_page *pg, int svg, char **tmp) {
+  *tmp = malloc(strlen(out) + 32);
+  if (!*tmp) return cli_fail(NULL, "out of memory");
+  sprintf(*tmp, "%s.tmp-%ld", out, (long)getpid());
+  FILE *f = fopen(*tmp, "w");
   if (!f) {
     int e = errno;
-    free(tmp);
+    free(*tmp);
+    *tmp = NULL;
     return cli_fail(out, "%s", strerror(e));
   }
+  errno = 0;
   int rc = svg ? pt_timeline_write_svg(tl, f, pg) : pt_timeline_write_html(tl, f, pg);
-  if (fclose(f) != 0 && !rc) rc = PT_EIO;
-  if (!rc && rename(tmp, out) != 0) rc = PT_EIO;
+  int e = errno;
+  if (fclose(f) != 0 && !rc) rc = PT_EIO, e = errno;
   if (rc) {
-    int e = errno;
-    remove(tmp);
-    free(tmp);
+    remove(*tmp);
+    free(*tmp);
+    *tmp = NULL;
     return cli_fail(out, "%s", rc == PT_EIO && e ? strerror(e) : pt_strerror(rc));
   }
-  free(tmp);
   return CLI_OK;
+}
+
+/* Both views appear or neither: each is written to a temporary first;
+ * then they are renamed into place, and if the second rename fails the
+ * first output is put back as it was (a file it replaced is kept aside
+ * as a hard link until then). */
+static int write_views(const char *out, const char *svg, int force,
+                       const pt_timeline *tl, const pt_timeline_page *pg) {
+  const char *name[2] = {out, svg};
+  char *tmp[2] = {NULL, NULL};
+  char old[2][4200] = {"", ""};
+  int status = CLI_OK;
+  for (int i = 0; i < 2 && !status; i++)
+    if (name[i]) status = check_out(name[i], force);
+  for (int i = 0; i < 2 && !status; i++)
+    if (name[i]) status = write_tmp(name[i], tl, pg, i, &tmp[i]);
+  int done = 0; /* renamed into place */
+  for (; !status && done < 2; done++) {
+    if (!name[done]) continue;
+    struct stat sb;
+    if (lstat(name[done], &sb) == 0) {
+      snprintf(old[done], sizeof old[done], "%s.old-%ld", name[done],
+               (long)getpid());
+      unlink(old[done]);
+      if (link(name[done], old[done]) != 0) old[done][0] = 0;
+    }
+    if (rename(tmp[done], name[done]) != 0) {
+      status = cli_fail(name[done], "cannot rename %s into place: %s",
+                        tmp[done], strerror(errno));
+      break;
+    }
+    free(tmp[done]);
+    tmp[done] = NULL;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (tmp[i]) remove(tmp[i]);
+    free(tmp[i]);
+    if (status && i < done && name[i]) {
+      /* undo: the earlier file back, or no file as before */
+      if (old[i][0]) rename(old[i], name[i]);
+      else remove(name[i]);
+    } else if (old[i][0]) {
+      unlink(old[i]);
+    }
+  }
+  return status;
 }
 
 static int cmp_excl(const void *a, const void *b) {
@@ -276,8 +329,7 @@ int cmd_timeline(int argc, char **argv) {
   }
   pt_timeline_page pg = {.title = path, .ticks_per_second = tps, .summary = rows,
                     .nsummary = nrows};
-  if (!status && out) status = write_out(out, force, tl, &pg, 0);
-  if (!status && svg) status = write_out(svg, force, tl, &pg, 1);
+  if (!status) status = write_views(out, svg, force, tl, &pg);
   if (!status && !cli.quiet) {
     char bars[48];
     if (pt_timeline_aggregated(tl))

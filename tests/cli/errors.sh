@@ -245,6 +245,24 @@ n_otf=$(ls stale.[0-9a-f]*.events | wc -l)
   [ -e other.5.events ] && [ -d stale-0006.bin.d ] && t_pass force_multi_others_kept ||
   t_fail force_multi_others_kept "$(ls)"
 rm -rf stale* other.5.events med8.ptf
+# timeline -o HTML --svg SVG: both outputs appear or neither (the SVG
+# failing, here unwritable, leaves no HTML; an HTML it would replace stays)
+fails_cleanly timeline_svg_fails 1 'nodir/v.svg: No such file' \
+  "$PT" timeline small.ptf -o tl.html --svg nodir/v.svg
+[ ! -e tl.html ] && t_pass timeline_svg_fails_no_html || t_fail timeline_svg_fails_no_html "$(ls -l tl.html)"
+echo old >tl.html
+fails_cleanly timeline_svg_fails_force 1 'nodir/v.svg: No such file' \
+  "$PT" timeline small.ptf -o tl.html --svg nodir/v.svg --force
+[ "$(cat tl.html)" = old ] && t_pass timeline_svg_fails_html_kept ||
+  t_fail timeline_svg_fails_html_kept "$(head -c 100 tl.html)"
+rm -f tl.html && echo keep >tl.svg
+fails_cleanly timeline_svg_exists 1 'tl.svg: exists' \
+  "$PT" timeline small.ptf -o tl.html --svg tl.svg
+[ ! -e tl.html ] && t_pass timeline_svg_exists_no_html || t_fail timeline_svg_exists_no_html "$(ls -l tl.html)"
+ok timeline_both_force "$PT" -q timeline small.ptf -o tl.html --svg tl.svg --force &&
+  grep -q 'PT_DATA' tl.html && grep -q '<svg' tl.svg && t_pass timeline_both_written ||
+  t_fail timeline_both_written "$(ls -l tl.*)"
+rm -f tl.html tl.svg
 ok force_replaces_archive "$PT" -q convert small.ptf -o noev.ptf --force
 # ... an archive whose anchor starts with a comment (format.md allows it)
 "$PT" -q convert small.ptf -o ann.ptf && sed -i '1i # kept by hand' ann.ptf/anchor &&
