@@ -236,6 +236,9 @@ const char *pt__otf2_errname(OTF2_ErrorCode e);
  * copied into buf (NULL if none), then forgotten. */
 void pt__otf2_capture(void);
 const char *pt__otf2_take(char *buf, size_t n);
+/* the error code of the message pt__otf2_take would return (OTF2_SUCCESS
+ * if none is held) */
+OTF2_ErrorCode pt__otf2_held_code(void);
 
 /* The fuzz target's way into the reader's walk over an OTF2 file's
  * framing (otf2_read.c): `size` bytes of `f` in chunks of `chunk` bytes,

@@ -1,9 +1,11 @@
 /* OTF2 bridge: enum tables shared by source and sink (doc/otf2.md). */
 #include "formats/otf2_int.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *const pt__otf2_carrier_names[PT__OTF2_C__COUNT] = {
 #define X_(N, s, t) s,
@@ -152,11 +154,22 @@ const char *pt__otf2_errname(OTF2_ErrorCode e) {
  * first message since the last take is kept (the deepest: it names the
  * file), per thread, and the reader's or writer's own error quotes it. */
 static _Thread_local char t_lib[400];
+static _Thread_local OTF2_ErrorCode t_code;
 static OTF2_ErrorCode lib_error(void *u, const char *file, uint64_t line,
                                 const char *fn, OTF2_ErrorCode code,
                                 const char *fmt, va_list va) {
   (void)u, (void)file, (void)line, (void)fn;
-  if (!t_lib[0] && fmt) vsnprintf(t_lib, sizeof t_lib, fmt, va);
+  int en = errno;
+  if (!t_lib[0] && fmt) {
+    vsnprintf(t_lib, sizeof t_lib, fmt, va);
+    t_code = code;
+    /* a failed POSIX call (fclose of a file whose buffered data did not
+     * fit) is reported as INTEGRITY_FAULT without its reason: add errno */
+    size_t n = strlen(t_lib);
+    if (en && strstr(t_lib, "Posix call") && n + 3 < sizeof t_lib)
+      snprintf(t_lib + n, sizeof t_lib - n, ": %s", strerror(en));
+  }
+  errno = en;
   return code;
 }
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
@@ -165,6 +178,10 @@ static void lib_register(void) { OTF2_Error_RegisterCallback(lib_error, NULL); }
 void pt__otf2_capture(void) {
   pthread_once(&lib_once, lib_register);
   t_lib[0] = 0;
+}
+
+OTF2_ErrorCode pt__otf2_held_code(void) {
+  return t_lib[0] ? t_code : OTF2_SUCCESS;
 }
 
 const char *pt__otf2_take(char *buf, size_t n) {

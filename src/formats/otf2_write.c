@@ -108,6 +108,18 @@ typedef struct osnk {
   uint64_t skipped[PT_EV__COUNT];
   uint64_t nevents;
   int failed;
+  /* set on the first error and on abort: pre_flush then refuses every
+   * flush, so closing the writers frees their buffers without writing into
+   * files that already failed (libotf2 crashed in OTF2_File_Write after
+   * ENOSPC when asked to flush again) */
+  int no_flush;
+  /* a libotf2 call failed.  After a failed file write libotf2 3.0 keeps a
+   * freed buffer as still holding data (otf2_file_write_buffered frees
+   * file->buffer but leaves it and buffer_used set) and writes and frees
+   * it again when the file is closed: a crash.  Its writers and archive
+   * are then abandoned, not closed (their memory and open files are
+   * lost), and the caller removes the output. */
+  int lib_failed;
 } osnk;
 
 static int fail(osnk *k, int st, const char *fmt, ...) PT_PRINTF(3, 4);
@@ -123,10 +135,12 @@ static int fail(osnk *k, int st, const char *fmt, ...) {
     snprintf(k->err, sizeof k->err, "%s: %s%s%s%s", k->path, m,
              l ? " [libotf2: " : "", l ? l : "", l ? "]" : "");
   k->failed = 1;
+  k->no_flush = 1;
   return st;
 }
 
 static int otf2_err(osnk *k, const char *what, OTF2_ErrorCode e) {
+  k->lib_failed = 1;
   return fail(k, PT_EIO, "libotf2: %s failed: %s (%s)", what,
               pt__otf2_errname(e), OTF2_Error_GetDescription(e));
 }
@@ -1039,8 +1053,9 @@ static int write_event(osnk *k, const pt_event *e) {
   if (k->failed) return PT_ENOMEM;
   if (x != OTF2_SUCCESS) {
     char what[64];
-    snprintf(what, sizeof what, "writing a %s event",
-             pt_event_kind_name(e->kind));
+    const char *kn = pt_event_kind_name(e->kind);
+    snprintf(what, sizeof what, "writing a%s %s event",
+             strchr("aeiou", kn[0]) ? "n" : "", kn);
     return otf2_err(k, what, x);
   }
   l->nev++;
@@ -1856,8 +1871,9 @@ static int write_local_defs(osnk *k) {
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l,
                                 void *cb, bool final) {
-  (void)u, (void)ft, (void)l, (void)cb, (void)final;
-  return OTF2_FLUSH;
+  (void)ft, (void)l, (void)cb, (void)final;
+  const osnk *k = u;
+  return k->no_flush ? OTF2_NO_FLUSH : OTF2_FLUSH;
 }
 static const OTF2_FlushCallbacks flush_cbs = {pre_flush, NULL};
 
@@ -1998,7 +2014,7 @@ int pt__otf2_sink_open(void **st, const char *path, const pt_sink_opts *o,
     return pt__err(err, PT_EIO, "%s: libotf2 cannot create the archive",
                    path);
   }
-  OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(k->ar, &flush_cbs, NULL);
+  OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(k->ar, &flush_cbs, k);
   if (e == OTF2_SUCCESS)
     e = OTF2_Archive_SetMemoryCallbacks(k->ar, &memory_cbs, NULL);
   if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(k->ar);
@@ -2072,7 +2088,10 @@ static int anchor_meta(osnk *k) {
   return PT_OK;
 }
 
+static int lib_silent(osnk *k, const char *what);
+
 static int finish(osnk *k) {
+  pt__otf2_capture();
   int rc = build_world(k);
   if (rc < 0) return rc;
   for (size_t i = 0; i < k->nlw && rc == PT_OK; i++) rc = pm_flush(k, &k->lw[i]);
@@ -2098,6 +2117,7 @@ static int finish(osnk *k) {
     if (e != OTF2_SUCCESS) return otf2_err(k, "closing an event writer", e);
   }
   CHECK(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
+  if ((rc = lib_silent(k, "closing the event files")) < 0) return rc;
   if (k->snap_files) {
     for (size_t i = 0; i < k->nsw; i++) {
       OTF2_ErrorCode e = OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
@@ -2105,10 +2125,12 @@ static int finish(osnk *k) {
       if (e != OTF2_SUCCESS) return otf2_err(k, "closing a snapshot writer", e);
     }
     CHECK(OTF2_Archive_CloseSnapFiles(k->ar), "closing the snapshot files");
+    if ((rc = lib_silent(k, "closing the snapshot files")) < 0) return rc;
     CHECK(OTF2_Archive_SetNumberOfSnapshots(k->ar, (uint32_t)k->snap_times.n),
           "setting the number of snapshots");
   }
   rc = write_local_defs(k);
+  if (rc == PT_OK) rc = lib_silent(k, "writing the local definitions");
   if (rc < 0) return rc;
   OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(k->ar);
   if (!gw) return fail(k, PT_EIO, "libotf2 cannot create the definition writer");
@@ -2122,6 +2144,7 @@ static int finish(osnk *k) {
   OTF2_ErrorCode e = OTF2_Archive_Close(k->ar);
   k->ar = NULL;
   if (e != OTF2_SUCCESS) return otf2_err(k, "closing the archive", e);
+  if ((rc = lib_silent(k, "closing the archive")) < 0) return rc;
   if (k->warn && k->snaps_skipped) {
     const char *base = strrchr(k->path, '/');
     char m[200];
@@ -2153,10 +2176,25 @@ static int finish(osnk *k) {
   return PT_OK;
 }
 
+/* libotf2 reports some write errors only to its error callback: a file's
+ * last buffered data that cannot be written when the file is closed
+ * (otf2_file_finalize returns success).  A close call that succeeded but
+ * left a message failed all the same. */
+static int lib_silent(osnk *k, const char *what) {
+  OTF2_ErrorCode e = pt__otf2_held_code();
+  char lib[400];
+  const char *l = pt__otf2_take(lib, sizeof lib);
+  if (!l) return PT_OK;
+  k->lib_failed = 1;
+  return fail(k, PT_EIO, "libotf2: %s failed: %s (%s) [libotf2: %s]", what,
+              pt__otf2_errname(e), OTF2_Error_GetDescription(e), l);
+}
+
 int pt__otf2_sink_close(void *st, pt_error *err) {
   osnk *k = st;
   int rc = k->failed ? PT_ESTATE : finish(k);
   if (rc < 0) pt__err(err, rc, "%s", k->err);
+  if (k->lib_failed) k->ar = NULL; /* abandoned: see lib_failed */
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
@@ -2171,6 +2209,8 @@ int pt__otf2_sink_close(void *st, pt_error *err) {
 void pt__otf2_sink_abort(void *st) {
   osnk *k = st;
   if (!k) return;
+  k->no_flush = 1; /* the output is discarded: write nothing more */
+  if (k->lib_failed) k->ar = NULL; /* abandoned: see lib_failed */
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);

@@ -243,4 +243,26 @@ if [ -f mpi/1.evt ] && [ -f mpi.def ]; then
   printf '\377\377' | dd of=c3/mpi/1.evt bs=1 seek=250 conv=notrunc 2>/dev/null
   bad bad_record_length 'c3/mpi/1.evt: damaged OTF2 file at offset 250 (a record runs past the end of its chunk)' c3/mpi.otf2
 fi
+# a write that fails (a full disk; here the file size limit, EFBIG with
+# SIGXFSZ ignored) fails cleanly, names the output and the reason, and
+# leaves nothing behind: in the middle of the conversion (a location's
+# events outgrow libotf2's buffers and are flushed) and when the files are
+# closed (everything still buffered).  libotf2 crashed on both (it writes a
+# buffer it freed after the failed write).
+"$PT" -q generate -o fbig.ptf --locations 1 --events 200000 --seed 1 &&
+  "$PT" -q generate -o fsmall.ptf --locations 4 --events 2000 --seed 1 ||
+  t_fail otf2_write_fails "generate failed"
+for f in fbig fsmall; do
+  if (ulimit -f 40) 2>/dev/null; then
+    fails_cleanly otf2_write_fails_$f 1 \
+      "paratrace convert: ${f}_out.otf2: libotf2: .* failed: .*File \(is \)\{0,1\}too large" \
+      sh -c 'trap "" XFSZ; ulimit -f 40 && exec "$0" convert "$1" -o "$2"' \
+      "$PT" $f.ptf ${f}_out.otf2
+    left=$(ls -d ${f}_out* 2>/dev/null)
+    [ -z "$left" ] && t_pass otf2_write_fails_${f}_nothing_left ||
+      t_fail otf2_write_fails_${f}_nothing_left "left behind: $left"
+  else
+    t_pass "otf2_write_fails_$f: ulimit -f not available here: skipped"
+  fi
+done
 t_done
