@@ -314,9 +314,18 @@ static locmap *loc_get(otf_sink *k, uint64_t loc) {
   /* new location: choose its stream */
   uint64_t sid = 0;
   if (k->o.streams == 0) {
-    for (size_t i = 0; i < k->nsmap; i++)
-      if (k->smap[i].location == loc) sid = k->smap[i].stream;
-    if (!sid) sid = ptok(k, loc);
+    /* OTF stream 0 is the global definitions (NAME.0.def): a source map
+     * with a stream 0 (PTF numbers its streams from 0) is shifted by one,
+     * so that its stream 0 does not become "no stream" and share the
+     * stream of another location (before: PTF location 0 went to stream 1
+     * with location 1) */
+    int found = 0, has0 = 0;
+    for (size_t i = 0; i < k->nsmap; i++) {
+      if (k->smap[i].stream == 0) has0 = 1;
+      if (k->smap[i].location == loc) sid = k->smap[i].stream, found = 1;
+    }
+    if (found) sid += (uint64_t)has0;
+    else sid = ptok(k, loc);
   } else {
     sid = (uint64_t)(k->nlm % k->o.streams) + 1;
   }

@@ -144,4 +144,25 @@ strip_loc() { grep -e '^def metric' -e '^event' | sed 's/^\(event [0-9]*\) [0-9]
 "$PT" -q dump cnt.otf 2>cnt.err | strip_loc >cnt.got
 cmp -s cnt.want cnt.got && t_pass "counter types and values read back" ||
   t_fail "counter types and values read back" "$(diff cnt.want cnt.got | head -6) $(head -c 200 cnt.err)"
+# every PTF location gets its own OTF stream, numbered like its process
+# token (location + 1; OTF stream 0 is the global definitions): PTF
+# numbers its streams from 0, and location 0 went into location 1's stream
+# (master "1:1,2", 7 streams for 8 locations)
+if "$PT" -q generate -o st8.ptf --locations 8 --events 100 --seed 1 2>st8.err &&
+   "$PT" -q convert st8.ptf -o st8.otf 2>>st8.err; then
+  want=$(printf '%s\n' 1:1 2:2 3:3 4:4 5:5 6:6 7:7 8:8)
+  got=$(LC_ALL=C sort -t: -k1,1n st8.otf)
+  nev=$(ls st8.*.events 2>/dev/null | wc -l)
+  [ "$got" = "$want" ] && [ "$nev" -eq 8 ] &&
+    t_pass "one OTF stream per PTF location" ||
+    t_fail "one OTF stream per PTF location" "master: $(tr '\n' ' ' <st8.otf); $nev event files"
+  "$PT" -q dump st8.ptf | strip_loc >st8.want
+  "$PT" -q dump st8.otf 2>st8.err | strip_loc >st8.got
+  [ "$(grep -c '^event' st8.want)" -eq "$(grep -c '^event' st8.got)" ] &&
+    [ "$(grep -c '^event' st8.got)" -eq 800 ] &&
+    t_pass "8 locations through OTF: all events read back" ||
+    t_fail "8 locations through OTF: all events read back" "$(head -c 200 st8.err)"
+else
+  t_fail "one OTF stream per PTF location" "$(head -c 300 st8.err)"
+fi
 t_done
