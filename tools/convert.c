@@ -67,15 +67,17 @@ typedef struct job {
 static int run(job *j) {
   pt_error err = {0};
   cli_catch_stop();
+  /* the output in messages: -o - is stdout */
+  const char *oname = strcmp(j->out, "-") == 0 ? "stdout" : j->out;
   if (same_file(j->in, j->out))
-    return cli_fail(j->out, "is the input; write to another name");
+    return cli_fail(oname, "is the input; write to another name");
   pt_source *src = NULL;
   if (pt_source_open(&src, j->in, &j->so, &err) < 0)
     return cli_fail(j->in, "%s", err.msg);
   pt_sink *snk = NULL;
   if (pt_sink_open(&snk, j->out, &j->ko, &err) < 0) {
     pt_source_close(src);
-    return cli_fail(j->out, "%s%s", err.msg,
+    return cli_fail(oname, "%s%s", err.msg,
                     err.status == PT_EEXIST && !j->ko.overwrite
                         ? "; use --force to replace it"
                                             : "");
@@ -90,7 +92,7 @@ static int run(job *j) {
     const char *smsg = pt_source_errmsg(src);
     const char *kmsg = pt_sink_errmsg(snk);
     if (kmsg && *kmsg && strcmp(kmsg, err.msg) == 0)
-      status = cli_fail(j->out, "%s", err.msg);
+      status = cli_fail(oname, "%s", err.msg);
     else if (smsg && *smsg)
       status = cli_fail(j->in, "%s", err.msg[0] ? err.msg : smsg);
     else
@@ -103,7 +105,7 @@ static int run(job *j) {
     if (rc == PT_EINTR) cli_stop_reraise();
     return status;
   }
-  if (pt_sink_close(snk, &err) < 0) status = cli_fail(j->out, "%s", err.msg);
+  if (pt_sink_close(snk, &err) < 0) status = cli_fail(oname, "%s", err.msg);
   pt_source_close(src);
   return status;
 }

@@ -4351,6 +4351,8 @@ const pt__format pt__format_dumpi = {
 typedef struct dascii {
   FILE *f;
   int to_stdout;
+  char *name; /* the output in messages: its path, or "stdout" */
+  int ioerr;  /* errno of the first failed write, 0 = none */
   pt__dumpi_printer *p;
   char err[1024];
 } dascii;
@@ -4360,14 +4362,20 @@ static int da_open(void **st, const char *path, const pt_sink_opts *o,
   dascii *a = calloc(1, sizeof *a);
   if (!a) return pt__err(err, PT_ENOMEM, "out of memory");
   a->to_stdout = strcmp(path, "-") == 0;
+  if (!(a->name = strdup(a->to_stdout ? "stdout" : path))) {
+    free(a);
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
   a->f = a->to_stdout ? stdout : fopen(path, "w");
   if (!a->f) {
     int e = errno;
+    free(a->name);
     free(a);
     return pt__err(err, PT_EIO, "%s: cannot create: %s", path, strerror(e));
   }
   if (pt__dumpi_printer_new(&a->p, a->f, PT_NONE)) {
     if (!a->to_stdout) fclose(a->f);
+    free(a->name);
     free(a);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
@@ -4382,6 +4390,14 @@ static int da_open(void **st, const char *path, const pt_sink_opts *o,
 static int da_write(void *st, const pt_item *it) {
   dascii *a = st;
   int rc = pt__dumpi_printer_item(a->p, it);
+  /* the printer gives only EIO for a failed write: name the output and
+   * the reason (errno as the failed write left it) */
+  if (!a->ioerr && ferror(a->f)) {
+    a->ioerr = errno ? errno : EIO;
+    snprintf(a->err, sizeof a->err, "%s: write failed: %s", a->name,
+             strerror(a->ioerr));
+    return PT_EIO;
+  }
   if (rc < 0)
     snprintf(a->err, sizeof a->err, "%s", pt__dumpi_printer_errmsg(a->p));
   return rc;
@@ -4392,16 +4408,23 @@ static const char *da_errmsg(void *st) { return ((dascii *)st)->err; }
 static int da_close(void *st, pt_error *err) {
   dascii *a = st;
   pt__dumpi_printer_free(a->p);
-  int bad = ferror(a->f);
-  bad |= a->to_stdout ? fflush(a->f) != 0 : fclose(a->f) != 0;
+  errno = 0;
+  int e = fflush(a->f) != 0 || ferror(a->f) ? (errno ? errno : EIO) : 0;
+  if (a->ioerr) e = a->ioerr;
+  if (!a->to_stdout && fclose(a->f) != 0 && !e) e = errno ? errno : EIO;
+  int rc = e ? pt__err(err, PT_EIO, "%s: write failed: %s", a->name,
+                       strerror(e))
+             : PT_OK;
+  free(a->name);
   free(a);
-  return bad ? pt__err(err, PT_EIO, "dumpi-ascii: write failed") : PT_OK;
+  return rc;
 }
 
 static void da_abort(void *st) {
   dascii *a = st;
   pt__dumpi_printer_free(a->p);
   if (!a->to_stdout) fclose(a->f);
+  free(a->name);
   free(a);
 }
 

@@ -50,6 +50,8 @@ typedef struct pf_map {
 typedef struct pf_sink {
   FILE *f;
   int to_stdout;
+  char *name;  /* the output in messages: its path, or "stdout" */
+  int ioerr;   /* errno of the first failed write, 0 = none */
   char err[512];
   pt_warn_fn warn;
   void *warn_user;
@@ -554,13 +556,18 @@ static int pf_open(void **st, const char *path, const pt_sink_opts *o,
     k->warn = o->warn;
     k->warn_user = o->warn_user;
   }
-  if (strcmp(path, "-") == 0) {
-    k->f = stdout;
-    k->to_stdout = 1;
-  } else if (!(k->f = fopen(path, "w"))) {
+  k->to_stdout = strcmp(path, "-") == 0;
+  if (!(k->name = strdup(k->to_stdout ? "stdout" : path))) {
     free(k);
-    return pt__err(err, PT_EIO, "%s: cannot create: %s", path,
-                   strerror(errno));
+    return pt__err(err, PT_ENOMEM, "out of memory");
+  }
+  if (k->to_stdout) {
+    k->f = stdout;
+  } else if (!(k->f = fopen(path, "w"))) {
+    int e = errno;
+    free(k->name);
+    free(k);
+    return pt__err(err, PT_EIO, "%s: cannot create: %s", path, strerror(e));
   }
   fputs("{\"traceEvents\":[\n", k->f);
   *st = k;
@@ -574,6 +581,14 @@ static int pf_write(void *st, const pt_item *it) {
     rc = pf_def(k, &it->u.def);
   else if (it->type == PT_ITEM_EVENT)
     rc = pf_event(k, &it->u.event);
+  /* a failed write (full disk) stops the conversion here, with errno as
+   * it was right after the write */
+  if (!rc && !k->ioerr && ferror(k->f)) {
+    k->ioerr = errno ? errno : EIO;
+    snprintf(k->err, sizeof k->err, "%s: write failed: %s", k->name,
+             strerror(k->ioerr));
+    return PT_EIO;
+  }
   if (rc) snprintf(k->err, sizeof k->err, "perfetto writer: %s", pt_strerror(rc));
   return rc;
 }
@@ -594,6 +609,7 @@ static void pf_free(pf_sink *k) {
   map_free(&k->named_locs);
   map_free(&k->named_groups);
   map_free(&k->loc_to_group);
+  free(k->name);
   free(k);
 }
 
@@ -610,11 +626,15 @@ static int pf_close(void *st, pt_error *err) {
                 "\"producer\":\"paratrace\",\"start_tick\":%" PRIu64
                 ",\"ticks_per_second\":%" PRIu64 ",\"events\":%" PRIu64 "}}\n",
           k->t0, k->tps ? k->tps : 1000000000u, k->events);
-  int bad = ferror(k->f);
-  if (!k->to_stdout) bad |= fclose(k->f) != 0;
-  else bad |= fflush(k->f) != 0;
+  errno = 0;
+  int e = fflush(k->f) != 0 || ferror(k->f) ? (errno ? errno : EIO) : 0;
+  if (k->ioerr) e = k->ioerr;
+  if (!k->to_stdout && fclose(k->f) != 0 && !e) e = errno ? errno : EIO;
+  int rc = e ? pt__err(err, PT_EIO, "%s: write failed: %s", k->name,
+                       strerror(e))
+             : 0;
   pf_free(k);
-  return bad ? pt__err(err, PT_EIO, "perfetto writer: write failed") : 0;
+  return rc;
 }
 
 static void pf_abort(void *st) {

@@ -411,7 +411,8 @@ static int tx_sink_open(void **st, const char *path, const pt_sink_opts *o,
   tx_sink *k = calloc(1, sizeof *k);
   if (!k) return pt__err(err, PT_ENOMEM, "%s: out of memory", path);
   k->buf = malloc(TX_OUTBUF);
-  k->path = strdup(path);
+  /* the output in messages: "stdout" for "-" */
+  k->path = strdup(strcmp(path, "-") == 0 ? "stdout" : path);
   if (!k->buf || !k->path) {
     free(k->buf);
     free(k->path);

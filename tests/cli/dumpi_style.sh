@@ -64,4 +64,16 @@ event 5000000001 0 leave region=1
 TXT
 "$PT" convert farm.txt -o farm.meta >farm.out 2>&1 && grep -q "1 call after 2^32 s" farm.out &&
   t_pass dumpi_far_times_said || t_fail dumpi_far_times_said "$(cat farm.out)"
+# a failed write names the output and the reason (before: "DUMPI writer:
+# input/output error")
+if [ -w /dev/full ]; then
+  "$PT" -q generate -o wf.ptf --locations 2 --events 2000 --seed 1 ||
+    t_fail dumpi_style_full "generate failed"
+  fails_cleanly dumpi_style_full_stdout 1 \
+    '^paratrace dump: stdout: write failed: No space left on device$' \
+    sh -c 'exec "$0" dump --style dumpi wf.ptf >/dev/full' "$PT"
+  fails_cleanly dumpi_ascii_full_convert 1 \
+    '^paratrace convert: stdout: write failed: No space left on device$' \
+    sh -c 'exec "$0" -q convert --to dumpi-ascii wf.ptf -o - >/dev/full' "$PT"
+fi
 t_done

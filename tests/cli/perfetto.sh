@@ -66,4 +66,20 @@ TXT
   python3 -c 'import json,sys; d=json.load(open("nan.json")); c=[e for e in d["traceEvents"] if e.get("ph")=="C"]; sys.exit(0 if len(c)==1 and c[0]["args"]["value"]==1.5 else 1)' &&
   grep -q '2 metric samples not a finite number' nan.out && t_pass nonfinite_metrics_left_out ||
   t_fail nonfinite_metrics_left_out "$(cat nan.out; grep '"C"' nan.json)"
+# a failed write names the output and the reason (before: "perfetto
+# writer: write failed"), and a file output is not left behind
+"$PT" -q generate -o wf.ptf --locations 2 --events 2000 --seed 1 ||
+  t_fail perfetto_write_fails "generate failed"
+if [ -w /dev/full ]; then
+  fails_cleanly perfetto_full_stdout 1 \
+    '^paratrace convert: stdout: write failed: No space left on device$' \
+    sh -c 'exec "$0" -q convert --to perfetto wf.ptf -o - >/dev/full' "$PT"
+fi
+if (ulimit -f 40) 2>/dev/null; then
+  fails_cleanly perfetto_file_too_large 1 \
+    '^paratrace convert: wf.json: write failed: File too large$' \
+    sh -c 'trap "" XFSZ; ulimit -f 40 && exec "$0" -q convert wf.ptf -o wf.json' "$PT"
+  [ -z "$(ls -d wf.json* 2>/dev/null)" ] && t_pass perfetto_file_too_large_nothing_left ||
+    t_fail perfetto_file_too_large_nothing_left "$(ls -d wf.json*)"
+fi
 t_done
