@@ -113,7 +113,8 @@ typedef struct osnk {
    * files that already failed (libotf2 crashed in OTF2_File_Write after
    * ENOSPC when asked to flush again) */
   int no_flush;
-  /* a libotf2 call failed.  After a failed file write libotf2 3.0 keeps a
+  /* a libotf2 call that writes records failed (not a close call: see
+   * otf2_close_err).  After a failed file write libotf2 3.0 keeps a
    * freed buffer as still holding data (otf2_file_write_buffered frees
    * file->buffer but leaves it and buffer_used set) and writes and frees
    * it again when the file is closed: a crash.  Its writers and archive
@@ -139,11 +140,27 @@ static int fail(osnk *k, int st, const char *fmt, ...) {
   return st;
 }
 
+/* a failed libotf2 call that writes records (it may flush mid-way): the
+ * archive is abandoned (see lib_failed) */
 static int otf2_err(osnk *k, const char *what, OTF2_ErrorCode e) {
   k->lib_failed = 1;
   return fail(k, PT_EIO, "libotf2: %s failed: %s (%s)", what,
               pt__otf2_errname(e), OTF2_Error_GetDescription(e));
 }
+
+/* a failed libotf2 close call: the file it closed is finalized and freed
+ * whatever failed (a failed write there is no crash), so the archive and
+ * the other writers can still be closed and freed */
+static int otf2_close_err(osnk *k, const char *what, OTF2_ErrorCode e) {
+  return fail(k, PT_EIO, "libotf2: %s failed: %s (%s)", what,
+              pt__otf2_errname(e), OTF2_Error_GetDescription(e));
+}
+
+#define CHECK_CLOSE(call, what)                                              \
+  do {                                                                       \
+    OTF2_ErrorCode e_ = (call);                                              \
+    if (e_ != OTF2_SUCCESS) return otf2_close_err(k, what, e_);              \
+  } while (0)
 
 #define CHECK(call, what)                                                    \
   do {                                                                       \
@@ -1861,9 +1878,10 @@ static int write_local_defs(osnk *k) {
           dw, (OTF2_TimeStamp)d->i0, d->i1, d->d0);
       if (e != OTF2_SUCCESS) return otf2_err(k, "writing a clock offset", e);
     }
-    CHECK(OTF2_Archive_CloseDefWriter(k->ar, dw), "closing a definition writer");
+    CHECK_CLOSE(OTF2_Archive_CloseDefWriter(k->ar, dw),
+                "closing a definition writer");
   }
-  CHECK(OTF2_Archive_CloseDefFiles(k->ar), "closing the definition files");
+  CHECK_CLOSE(OTF2_Archive_CloseDefFiles(k->ar), "closing the definition files");
   return PT_OK;
 }
 
@@ -2114,17 +2132,19 @@ static int finish(osnk *k) {
   for (size_t i = 0; i < k->nlw; i++) {
     OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
     k->lw[i].w = NULL;
-    if (e != OTF2_SUCCESS) return otf2_err(k, "closing an event writer", e);
+    if (e != OTF2_SUCCESS)
+      return otf2_close_err(k, "closing an event writer", e);
   }
-  CHECK(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
+  CHECK_CLOSE(OTF2_Archive_CloseEvtFiles(k->ar), "closing the event files");
   if ((rc = lib_silent(k, "closing the event files")) < 0) return rc;
   if (k->snap_files) {
     for (size_t i = 0; i < k->nsw; i++) {
       OTF2_ErrorCode e = OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
       k->sw[i].w = NULL;
-      if (e != OTF2_SUCCESS) return otf2_err(k, "closing a snapshot writer", e);
+      if (e != OTF2_SUCCESS)
+        return otf2_close_err(k, "closing a snapshot writer", e);
     }
-    CHECK(OTF2_Archive_CloseSnapFiles(k->ar), "closing the snapshot files");
+    CHECK_CLOSE(OTF2_Archive_CloseSnapFiles(k->ar), "closing the snapshot files");
     if ((rc = lib_silent(k, "closing the snapshot files")) < 0) return rc;
     CHECK(OTF2_Archive_SetNumberOfSnapshots(k->ar, (uint32_t)k->snap_times.n),
           "setting the number of snapshots");
@@ -2137,13 +2157,13 @@ static int finish(osnk *k) {
   rc = write_defs(k, gw);
   k->gw = NULL;
   if (rc < 0) return rc;
-  CHECK(OTF2_Archive_CloseGlobalDefWriter(k->ar, gw),
+  CHECK_CLOSE(OTF2_Archive_CloseGlobalDefWriter(k->ar, gw),
         "closing the definition writer");
   rc = anchor_meta(k);
   if (rc < 0) return rc;
   OTF2_ErrorCode e = OTF2_Archive_Close(k->ar);
   k->ar = NULL;
-  if (e != OTF2_SUCCESS) return otf2_err(k, "closing the archive", e);
+  if (e != OTF2_SUCCESS) return otf2_close_err(k, "closing the archive", e);
   if ((rc = lib_silent(k, "closing the archive")) < 0) return rc;
   if (k->warn && k->snaps_skipped) {
     const char *base = strrchr(k->path, '/');
@@ -2185,7 +2205,6 @@ static int lib_silent(osnk *k, const char *what) {
   char lib[400];
   const char *l = pt__otf2_take(lib, sizeof lib);
   if (!l) return PT_OK;
-  k->lib_failed = 1;
   return fail(k, PT_EIO, "libotf2: %s failed: %s (%s) [libotf2: %s]", what,
               pt__otf2_errname(e), OTF2_Error_GetDescription(e), l);
 }
