@@ -11,8 +11,10 @@ static const char help[] =
     "Make a native archive (NAME.ptf) readable after its writer died: scan\n"
     "every stream's block headers, keep every complete block, cut an\n"
     "incomplete tail (a damaged block and what follows are kept aside as\n"
-    "*.damaged, never deleted), rebuild the indexes and the anchor.  Safe\n"
-    "to run again.  Prints what was kept and what was cut.\n"
+    "*.damaged, never deleted), rebuild the indexes and the anchor.  If\n"
+    "events were cut, the summaries and snapshots (paratrace summarize)\n"
+    "are removed: run summarize again.  Temporaries left by a killed\n"
+    "process are removed.  Safe to run again.  Prints what was kept and what was cut.\n"
     "\n"
     "options:\n"
     "  -q, --quiet  print nothing on success\n"
@@ -54,6 +56,14 @@ int cmd_recover(int argc, char **argv) {
       printf("%s: nothing cut\n", path);
     printf("%s: %" PRIu64 " index%s rebuilt\n", path, rep.indexes_rebuilt,
            rep.indexes_rebuilt == 1 ? "" : "es");
+    if (rep.aux_removed)
+      printf("%s: summaries removed (%" PRIu64 " file%s described events "
+             "that were cut): run paratrace summarize again\n",
+             path, rep.aux_removed, rep.aux_removed == 1 ? "" : "s");
+    if (rep.tmp_removed)
+      printf("%s: removed %" PRIu64 " temporar%s left by a process that "
+             "died\n", path, rep.tmp_removed,
+             rep.tmp_removed == 1 ? "y" : "ies");
   }
   return CLI_OK;
 }

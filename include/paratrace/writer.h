@@ -156,12 +156,19 @@ typedef struct pt_recover_report {
   uint64_t events;           /* events in those blocks */
   uint64_t truncated_bytes;  /* bytes of incomplete tails cut off */
   uint64_t indexes_rebuilt;  /* index files rewritten */
+  uint64_t aux_removed;      /* .sums/.snaps files removed: events were cut */
+  uint64_t tmp_removed;      /* temporaries of dead writers removed */
 } pt_recover_report;
 
 /* Make the archive at `path` readable after its writer died: scan every
  * stream's block headers, cut incomplete tails (a damaged block and all
  * after it are kept aside as *.damaged, never deleted), rebuild indexes and
- * the anchor.  Idempotent.  report and err may be NULL. */
+ * the anchor.  If any events were cut, every summaries and snapshots file
+ * of the archive is removed (they describe events that are gone, and a
+ * window needs the summaries of all streams to agree; run
+ * pt_archive_summarize again).  Temporaries (`*.tmp.<pid>`) left by a
+ * process that no longer runs are removed.  Idempotent.  report and err
+ * may be NULL. */
 PT_API int pt_archive_recover(const char *path, pt_recover_report *report,
                               pt_error *err);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -373,6 +374,54 @@ static int recover_file(const char *path, rcv *v, ZSTD_DCtx *dctx,
   return rc;
 }
 
+/* Is `nm` a temporary of a pt__write_atomic or pt_aux_* whose process has
+ * ended ("NAME.tmp.<pid>")? */
+static int dead_tmp(const char *nm) {
+  const char *t = strstr(nm, ".tmp.");
+  if (!t || t == nm) return 0;
+  const char *q = t + 5;
+  uint64_t pid;
+  if (pt__parse_u64(q, strlen(q), &pid) != 0 || pid == 0 || pid > INT32_MAX)
+    return 0;
+  if ((pid_t)pid == getpid()) return 0;
+  return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Is `nm` "s<id>.sums" or "s<id>.snaps"? */
+static int aux_file(const char *nm) {
+  const char *dot = strchr(nm, '.');
+  uint64_t id;
+  return nm[0] == 's' && dot && dot > nm + 1 &&
+         pt__parse_u64(nm + 1, (size_t)(dot - nm - 1), &id) == 0 &&
+         (!strcmp(dot, ".sums") || !strcmp(dot, ".snaps"));
+}
+
+/* Remove the temporaries of dead processes and, with drop_aux, every
+ * summaries and snapshots file. */
+static int clean_dir(const char *path, int drop_aux, pt_recover_report *rep,
+                     pt_error *err) {
+  DIR *d = opendir(path);
+  if (!d) return pt__err(err, PT_EIO, "%s: %s", path, strerror(errno));
+  int rc = PT_OK;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    const char *nm = e->d_name;
+    int tmp = dead_tmp(nm), aux = drop_aux && aux_file(nm);
+    if (!tmp && !aux) continue;
+    char *p = pt__path(path, "%s", nm);
+    if (!p) rc = pt__err(err, PT_ENOMEM, "out of memory");
+    else if (unlink(p) != 0 && errno != ENOENT)
+      rc = pt__err(err, PT_EIO, "%s: %s", p, strerror(errno));
+    else if (tmp)
+      rep->tmp_removed++;
+    else
+      rep->aux_removed++;
+    free(p);
+  }
+  closedir(d);
+  return rc;
+}
+
 int pt_archive_recover(const char *path, pt_recover_report *report,
                        pt_error *err) {
   pt_recover_report rep = {0};
@@ -462,6 +511,7 @@ int pt_archive_recover(const char *path, pt_recover_report *report,
   rcv dv = {.type = PT__BLK_DEFS};
   if (!dctx || !sd || !locs) rc = pt__err(err, PT_ENOMEM, "out of memory");
   pt__scan sc;
+  int events_cut = 0;
   if (!rc) {
     char *dp = pt__path(path, "defs");
     rc = dp ? recover_file(dp, &dv, dctx, &sc, &rep, err)
@@ -490,8 +540,10 @@ int pt_archive_recover(const char *path, pt_recover_report *report,
     char *ep = pt__path(path, "s%" PRIu64 ".events", id);
     char *ip = pt__path(path, "s%" PRIu64 ".index", id);
     rcv v = {.type = PT__BLK_EVENTS};
+    uint64_t cut_before = rep.truncated_bytes;
     rc = ep && ip ? recover_file(ep, &v, dctx, &sc, &rep, err)
                   : pt__err(err, PT_ENOMEM, "out of memory");
+    if (rep.truncated_bytes != cut_before) events_cut = 1;
     if (!rc) {
       uint64_t evs = 0;
       for (size_t j = 0; j < sc.n; j++) evs += sc.e[j].count;
@@ -529,6 +581,10 @@ int pt_archive_recover(const char *path, pt_recover_report *report,
     free(ip);
   }
   rep.streams = nids;
+  /* summaries and snapshots describe the events up to the end of the
+   * trace, across streams (message matching, where MPI_Finalize starts):
+   * after a cut none of them can be trusted */
+  if (!rc) rc = clean_dir(path, events_cut, &rep, err);
   if (!rc) {
     pt__anchor_info ai = {.creator = creator,
                           .closed = 1,
