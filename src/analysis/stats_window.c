@@ -18,6 +18,7 @@
 #include "analysis/stats_int.h"
 #include "core/util.h"
 #include "paratrace/reader.h"
+#include "store/archive.h"
 
 /* ---- writing ---------------------------------------------------------------- */
 
@@ -531,12 +532,14 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
     pt__err(err, rc, "writing the summaries: %s", pt_strerror(rc));
     goto out;
   }
+  /* the anchor's files line once, not per file (quadratic in streams) */
   for (size_t i = 0; i < nso && rc == PT_OK; i++) {
-    if (so[i].sums) rc = pt_aux_close(so[i].sums, err);
+    if (so[i].sums) rc = pt__aux_close(so[i].sums, 0, err);
     so[i].sums = NULL;
-    if (rc == PT_OK && so[i].snaps) rc = pt_aux_close(so[i].snaps, err);
+    if (rc == PT_OK && so[i].snaps) rc = pt__aux_close(so[i].snaps, 0, err);
     so[i].snaps = NULL;
   }
+  if (nso) pt__aux_refresh_files(path);
 out:
   for (size_t i = 0; so && i < nso; i++) {
     pt_aux_abort(so[i].sums);

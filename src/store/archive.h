@@ -72,6 +72,13 @@ typedef struct pt__anchor_info {
 
 /* Build the anchor text into b (listing the files present in `dir`) and
  * write it atomically to dir/anchor.  PT_OK, PT_ENOMEM, PT_EIO. */
+/* pt_aux_close, with refresh = 0 leaving the anchor's files line as it
+ * is (a caller closing many writers refreshes it once, with
+ * pt__aux_refresh_files). */
+int pt__aux_close(pt_aux_writer *a, int refresh, pt_error *err);
+/* Rewrite the anchor's files line from the directory (best effort). */
+int pt__aux_refresh_files(const char *dir);
+
 int pt__anchor_store(const char *dir, const pt__anchor_info *info,
                      pt_error *err);
 

@@ -17,10 +17,14 @@
 
 /* ---- anchor "files" refresh -------------------------------------------- */
 
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Rewrite the anchor with its files line listing the directory now; the
  * other lines are kept as they are.  Best effort: an archive without a
  * parsable anchor is left alone. */
-static int refresh_files(const char *dir) {
+int pt__aux_refresh_files(const char *dir) {
   char *ap = pt__path(dir, "anchor");
   char *text = NULL;
   size_t len = 0;
@@ -75,12 +79,7 @@ static int refresh_files(const char *dir) {
       else n++;
     }
     closedir(d);
-    for (size_t i = 1; i < n; i++)
-      for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-        char *t = names[j];
-        names[j] = names[j - 1];
-        names[j - 1] = t;
-      }
+    if (n) qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; i < n; i++) {
       if (!rc && (pt__buf_put(&b, " ", 1) ||
                   pt__buf_put(&b, names[i], strlen(names[i]))))
@@ -103,10 +102,18 @@ static int check_stream(const char *path, uint64_t id, pt_error *err) {
   char *text = NULL;
   size_t len;
   int rc = ap ? pt__read_file(ap, PT__ANCHOR_MAX, &text, &len) : PT_ENOMEM;
+  int e = errno;
   if (rc) {
+    /* only a missing anchor means "no archive"; anything else (EMFILE,
+     * EACCES, ...) is reported as it is */
+    if (rc == PT_ENOTFOUND)
+      rc = pt__err(err, rc, "%s: no PTF archive here", path);
+    else if (rc == PT_EIO)
+      rc = pt__err(err, rc, "%s: %s", ap, strerror(e));
+    else
+      rc = pt__err(err, rc, "%s: %s", ap ? ap : path, pt_strerror(rc));
     free(ap);
-    return pt__err(err, rc == PT_ENOTFOUND ? PT_ENOTFOUND : rc,
-                   "%s: no PTF archive here", path);
+    return rc;
   }
   pt__anchor a;
   const char *why;
@@ -160,8 +167,11 @@ int pt_aux_open(pt_aux_writer **out, const char *path, uint64_t stream_id,
     pt_aux_abort(a);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
+  /* not kept open: a block is appended by open/write/close, so that
+   * summarize can have a writer per stream of thousands of streams under
+   * a small limit of open files */
   rc = pt__bw_open(&a->bw, a->tmp,
-                   what == PT_ITEM_SUMMARY ? PT__BLK_SUMS : PT__BLK_SNAPS, 1);
+                   what == PT_ITEM_SUMMARY ? PT__BLK_SUMS : PT__BLK_SNAPS, 0);
   if (rc) {
     pt__err(err, rc, "%s: %s", a->tmp, strerror(errno));
     pt_aux_abort(a);
@@ -198,6 +208,10 @@ int pt_aux_add(pt_aux_writer *a, const pt_item *item) {
 }
 
 int pt_aux_close(pt_aux_writer *a, pt_error *err) {
+  return pt__aux_close(a, 1, err);
+}
+
+int pt__aux_close(pt_aux_writer *a, int refresh, pt_error *err) {
   if (!a) return PT_OK;
   int rc = a->failed ? PT_EIO
                      : pt__bw_flush(&a->bw, a->cctx, 1, &a->out, NULL, NULL);
@@ -208,7 +222,7 @@ int pt_aux_close(pt_aux_writer *a, pt_error *err) {
   } else if (rename(a->tmp, a->final) != 0) {
     rc = pt__err(err, PT_EIO, "%s: %s", a->final, strerror(errno));
   } else {
-    refresh_files(a->dir);
+    if (refresh) pt__aux_refresh_files(a->dir);
   }
   pt_aux_abort(a); /* frees; the temporary is gone or renamed */
   return rc;
@@ -239,7 +253,7 @@ int pt_aux_remove(const char *path, uint64_t stream_id, uint32_t what,
   if (unlink(p) != 0 && errno != ENOENT)
     rc = pt__err(err, PT_EIO, "%s: %s", p, strerror(errno));
   free(p);
-  if (!rc) refresh_files(path);
+  if (!rc) pt__aux_refresh_files(path);
   return rc;
 }
 
