@@ -581,7 +581,7 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
   bw->file_off += out->len;
   bw->ordinal += bw->count;
   bw->blocks++;
-  bw->raw_bytes += bw->raw.len;
+  bw->raw_bytes += h.raw; /* the header's raw size, as recover counts */
   bw->count = 0;
   bw->raw.len = 0;
   bw->dts.len = 0;
@@ -608,7 +608,6 @@ void pt__bw_take(pt__bw *bw, pt__bjob *j) {
   j->fd = bw->fd;
   j->path = bw->path;
   j->off = bw->file_off;
-  j->rawlen = j->raw.len;
   j->len = 0;
   j->err = 0;
   bw->ordinal += bw->count;
@@ -634,7 +633,7 @@ void pt__bw_done(pt__bw *bw, const pt__bjob *j, pt__ientry *entry) {
                           j->h.ordinal};
   bw->file_off += j->len;
   bw->blocks++;
-  bw->raw_bytes += j->rawlen;
+  bw->raw_bytes += j->h.raw; /* planes + width byte + rows, as the header */
 }
 
 void pt__bjob_free(pt__bjob *j) {

@@ -193,7 +193,6 @@ typedef struct pt__bjob {
   const char *path;    /* the bw's file (owned by the bw) */
   uint64_t off;        /* file offset where the block goes */
   size_t len;          /* bytes written (header + stored payload) */
-  size_t rawlen;       /* rows bytes (the bw's raw_bytes accounting) */
   int rc, err;         /* outcome: PT_OK or PT_EIO/PT_ENOMEM/PT_ELIMIT, errno */
 } pt__bjob;
 

@@ -134,6 +134,19 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
     else t_pass recovered_dump; fi
   fi
 
+  # the raw size the writer puts in the anchor is the blocks' headers'
+  # (time planes + rows), the one recover counts: info says the same
+  # before and after recover of an intact archive
+  rm -rf raw.ptf
+  if "$PT" -q generate -o raw.ptf --locations 2 --events 100000 --seed 4 &&
+     "$PT" info raw.ptf >raw1.out && "$PT" -q recover raw.ptf &&
+     "$PT" info raw.ptf >raw2.out; then
+    r1=$(grep '^size' raw1.out)
+    r2=$(grep '^size' raw2.out)
+    [ -n "$r1" ] && [ "$r1" = "$r2" ] && t_pass info_raw_size_as_recover ||
+      t_fail info_raw_size_as_recover "before: $r1 / after: $r2"
+  else t_fail info_raw_size_as_recover "generate/info/recover failed"; fi
+
   # a summarized archive whose stream 2 is cut in the middle: recover
   # removes every summary and snapshot (they describe the cut events) and
   # the temporaries of a killed summarize; summarized again, a window from
