@@ -354,7 +354,7 @@ done
 # generate writes under a temporary name: killed midway it leaves no
 # half-written archive (a rerun then succeeds), and an existing OUT is
 # refused in words (not a raw "File exists")
-"$PT" -q generate -o intr-gen.ptf --locations 4 --events 2000000 2>/dev/null &
+"$PT" -q generate -o intr-gen.ptf --locations 4 --events 30000000 2>/dev/null &
 pid=$!
 sleep 0.3
 kill -TERM $pid 2>/dev/null
