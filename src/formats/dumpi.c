@@ -2596,6 +2596,7 @@ typedef struct dsink {
   pt__buf pq;
   skqent *pqe;
   size_t npqe, hpqe, cappqe;
+  uint64_t pq_forced; /* held MPI_Irecv printed unfilled (queue bound) */
   pt__arena pqmem;
   pt__arena mem;
   pt_warn_fn warn;
@@ -3639,6 +3640,45 @@ static int print_call(dsink *k, srank *r, pt__dumpi_call *c) {
   return pt__dumpi_print_call(k->pf, c, &t);
 }
 
+/* Print mode: at most this many records wait behind an MPI_Irecv whose
+ * completion has not come; beyond it the oldest is printed as it is
+ * (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0), said at close. */
+enum { PQ_MAX_HELD = 1 << 20 };
+
+/* The pending completion entries of print-queue entry `qe`: gone (its
+ * record printed without them). */
+static void pend_drop_qent(dsink *k, size_t qe) {
+  srank *r = &k->ranks[k->pqe[qe].rank];
+  size_t j = 0;
+  for (size_t i = 0; i < r->npend; i++)
+    if (r->pend[i].qent != qe) r->pend[j++] = r->pend[i];
+  r->npend = j;
+  k->pqe[qe].npending = 0;
+}
+
+/* Print mode: printed entries at the front of the queue are dropped
+ * (entries, bytes, and the offsets pending completions hold), so that a
+ * queue that never empties (an MPI_Irecv always outstanding somewhere)
+ * stays as long as what it holds. */
+static void pq_compact(dsink *k) {
+  size_t h = k->hpqe;
+  if (h < 4096 || h < k->npqe - h) return;
+  size_t base = k->pqe[h].off;
+  memmove(k->pq.p, k->pq.p + base, k->pq.len - base);
+  k->pq.len -= base;
+  memmove(k->pqe, k->pqe + h, (k->npqe - h) * sizeof *k->pqe);
+  k->npqe -= h;
+  k->hpqe = 0;
+  for (size_t i = 0; i < k->npqe; i++) k->pqe[i].off -= base;
+  for (size_t ri = 0; ri < k->nranks; ri++) {
+    srank *r = &k->ranks[ri];
+    for (size_t i = 0; i < r->npend; i++) {
+      r->pend[i].qent -= h;
+      r->pend[i].at -= base;
+    }
+  }
+}
+
 /* Print mode: print the held-back records from the first on, up to one
  * still waiting for a completion (all: every one). */
 static int pq_drain(dsink *k, int all) {
@@ -3655,6 +3695,20 @@ static int pq_drain(dsink *k, int all) {
     if (rc < 0) return rc;
   }
   if (k->hpqe == k->npqe) k->hpqe = k->npqe = k->pq.len = 0;
+  else if (!all) pq_compact(k);
+  return PT_OK;
+}
+
+/* Print mode: no more than PQ_MAX_HELD records held back. */
+static int pq_bound(dsink *k) {
+  while (k->npqe - k->hpqe >= PQ_MAX_HELD) {
+    if (k->pqe[k->hpqe].npending) {
+      pend_drop_qent(k, k->hpqe);
+      k->pq_forced++;
+    }
+    int rc = pq_drain(k, 0);
+    if (rc < 0) return rc;
+  }
   return PT_OK;
 }
 
@@ -3665,6 +3719,11 @@ static int emit_call(dsink *k, srank *r, pt__dumpi_call *c, int hold,
                      uint64_t *at) {
   *at = 0;
   if (k->print_mode) {
+    if (!hold && k->hpqe == k->npqe) return print_call(k, r, c);
+    /* room for this one (before its offset is taken: the bound may move
+     * the queue) */
+    int rc = pq_bound(k);
+    if (rc < 0) return rc;
     if (!hold && k->hpqe == k->npqe) return print_call(k, r, c);
     if (k->npqe == k->cappqe) {
       size_t nc = k->cappqe ? 2 * k->cappqe : 64;
@@ -3749,7 +3808,9 @@ static int pend_complete(dsink *k, srank *r, const pt_event *e) {
   while (i < r->npend && r->pend[i].request != e->request) i++;
   if (i == r->npend) return PT_OK;
   skpend p = r->pend[i];
-  r->pend[i] = r->pend[--r->npend];
+  /* in posting order: a request id used again matches its oldest use */
+  memmove(&r->pend[i], &r->pend[i + 1], (r->npend - i - 1) * sizeof *r->pend);
+  r->npend--;
   if (e->kind == PT_EV_IRECV) {
     int64_t peer = e->peer;
     if (k->rank_dup && peer >= 0) { /* location id -> the rank written */
@@ -4298,8 +4359,19 @@ const char *pt__dumpi_printer_errmsg(const pt__dumpi_printer *p) {
 
 void pt__dumpi_printer_free(pt__dumpi_printer *p) {
   if (!p) return;
-  (void)pq_drain(p->k, 1); /* MPI_Irecv never completed: as they are */
-  sk_free(p->k);
+  dsink *k = p->k;
+  uint64_t open = k->pq_forced;
+  for (size_t i = 0; i < k->nranks; i++) open += k->ranks[i].npend;
+  (void)pq_drain(k, 1); /* MPI_Irecv never completed: as they are */
+  if (open && k->warn) {
+    char t[200];
+    snprintf(t, sizeof t, "dumpi: %" PRIu64 " MPI_Irecv call%s printed with "
+             "MPI_ANY_SOURCE, MPI_ANY_TAG, count 0 (no completion of the "
+             "request, or none within %d records)", open,
+             open == 1 ? "" : "s", (int)PQ_MAX_HELD);
+    k->warn(k->warn_user, t);
+  }
+  sk_free(k);
   free(p);
 }
 

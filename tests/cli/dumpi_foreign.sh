@@ -285,4 +285,49 @@ calls late.txt 1 | sed -n '/^MPI_Irecv entering/,/^MPI_Irecv returning/p' >late2
 if cmp -s late1.txt late2.txt; then t_pass late_print_same
 else t_fail late_print_same "$(diff late1.txt late2.txt | head -5)"; fi
 
+# An MPI_Irecv always outstanding (rank 0 posts the next before the
+# previous completes, 6,000 times): the print queue never empties; printed
+# records are dropped from its front as it goes (before, it held every
+# record to the end), and the output equals the converted file's
+{
+  echo '# paratrace text 1'
+  echo 'def clock ticks_per_second=1000000000'
+  echo 'def location_group id=0 rank=0 name="rank 0"'
+  echo 'def location_group id=1 rank=1 name="rank 1"'
+  echo 'def location id=0 group=0 name="rank 0"'
+  echo 'def location id=1 group=1 name="rank 1"'
+  echo 'def group id=10 type=5 paradigm=3 name="" members=[0,1]'
+  echo 'def comm id=0 parent=none group=10 paradigm=3 name="MPI_COMM_WORLD"'
+  echo 'def region id=1 paradigm=3 name="MPI_Init"'
+  echo 'def region id=4 paradigm=3 name="MPI_Irecv"'
+  echo 'def region id=5 paradigm=3 name="MPI_Wait"'
+  echo 'def region id=7 paradigm=3 name="MPI_Send"'
+  awk 'BEGIN {
+    print "event 100 0 enter region=1"; print "event 101 1 enter region=1"
+    print "event 110 0 leave region=1"; print "event 111 1 leave region=1"
+    t = 1000
+    for (i = 1; i <= 6000; i++) {
+      print "event " t " 0 enter region=4"
+      print "event " t + 1 " 0 irecv_request request=" i
+      print "event " t + 2 " 0 leave region=4"
+      print "event " t + 3 " 1 enter region=7"
+      print "event " t + 4 " 1 send callsite=none peer=0 comm=0 tag=5 bytes=8"
+      print "event " t + 5 " 1 leave region=7"
+      if (i > 1) {
+        print "event " t + 6 " 0 enter region=5"
+        print "event " t + 7 " 0 irecv callsite=none peer=1 comm=0 tag=5 bytes=8 request=" i - 1
+        print "event " t + 8 " 0 leave region=5"
+      }
+      t += 10
+    }
+    print "event " t " 0 enter region=5"
+    print "event " t + 1 " 0 irecv callsite=none peer=1 comm=0 tag=5 bytes=8 request=6000"
+    print "event " t + 2 " 0 leave region=5" }'
+} >roll.txt
+"$PT" dump --style dumpi roll.txt >roll.print 2>roll.err
+"$PT" -q convert roll.txt -o roll.meta && "$PT" dump --style dumpi roll.meta >roll.file 2>/dev/null
+if [ -s roll.print ] && cmp -s roll.print roll.file &&
+   [ "$(grep -c 'int source=1$' roll.print)" = 6000 ]; then t_pass rolling_irecv_print
+else t_fail rolling_irecv_print "$(diff roll.print roll.file | head -5; cat roll.err)"; fi
+
 t_done
