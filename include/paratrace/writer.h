@@ -166,8 +166,10 @@ typedef struct pt_recover_report {
  * the anchor.  If any events were cut, every summaries and snapshots file
  * of the archive is removed (they describe events that are gone, and a
  * window needs the summaries of all streams to agree; run
- * pt_archive_summarize again).  Temporaries (`*.tmp.<pid>`) left by a
- * process that no longer runs are removed.  Idempotent.  report and err
+ * pt_archive_summarize again).  Summarize's temporaries
+ * (`s<id>.sums.tmp.<pid>`, `.snaps`) left by a process that does not run
+ * on this host and not written to for ten minutes are removed.
+ * Idempotent.  report and err
  * may be NULL. */
 PT_API int pt_archive_recover(const char *path, pt_recover_report *report,
                               pt_error *err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/archive.h"
@@ -390,15 +391,31 @@ static int recover_file(const char *path, rcv *v, ZSTD_DCtx *dctx,
 
 /* Is `nm` a temporary of a pt__write_atomic or pt_aux_* whose process has
  * ended ("NAME.tmp.<pid>")? */
-static int dead_tmp(const char *nm) {
+static int aux_file(const char *nm);
+
+/* A summarize's temporary "s<id>.sums.tmp.<pid>" (or .snaps) left by a
+ * process that is gone: its pid does not run here, and it has not been
+ * written to for ten minutes (the pid may belong to another node sharing
+ * the file system, or to another container). */
+static int dead_tmp(const char *dir, const char *nm) {
   const char *t = strstr(nm, ".tmp.");
-  if (!t || t == nm) return 0;
+  if (!t || t == nm || (size_t)(t - nm) >= 64) return 0;
+  char base[64];
+  memcpy(base, nm, (size_t)(t - nm));
+  base[t - nm] = '\0';
+  if (!aux_file(base)) return 0;
   const char *q = t + 5;
   uint64_t pid;
   if (pt__parse_u64(q, strlen(q), &pid) != 0 || pid == 0 || pid > INT32_MAX)
     return 0;
   if ((pid_t)pid == getpid()) return 0;
-  return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+  if (!(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) return 0;
+  char *p = pt__path(dir, "%s", nm);
+  struct stat sb;
+  int old = p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode) &&
+            time(NULL) - sb.st_mtime > 600;
+  free(p);
+  return old;
 }
 
 /* Is `nm` "s<id>.sums" or "s<id>.snaps"? */
@@ -420,7 +437,7 @@ static int clean_dir(const char *path, int drop_aux, pt_recover_report *rep,
   struct dirent *e;
   while (!rc && (e = readdir(d))) {
     const char *nm = e->d_name;
-    int tmp = dead_tmp(nm), aux = drop_aux && aux_file(nm);
+    int tmp = dead_tmp(path, nm), aux = drop_aux && aux_file(nm);
     if (!tmp && !aux) continue;
     char *p = pt__path(path, "%s", nm);
     if (!p) rc = pt__err(err, PT_ENOMEM, "out of memory");

@@ -159,6 +159,9 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
     wait $dead
     : >"sum.ptf/s1.sums.tmp.$dead"
     : >"sum.ptf/s1.snaps.tmp.$dead"
+    touch -d '1 hour ago' "sum.ptf/s1.sums.tmp.$dead" "sum.ptf/s1.snaps.tmp.$dead"
+    # written to just now: maybe a summarize on another node (kept)
+    : >"sum.ptf/s3.sums.tmp.$dead"
     size=$(wc -c <sum.ptf/s2.events)
     printf '\377\377\377\377' |
       dd of=sum.ptf/s2.events bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
@@ -168,7 +171,7 @@ if ok generate "$PT" -q generate -o good.ptf --locations 3 --events 4000 --seed 
           t_pass recover_says_summaries_removed ||
           t_fail recover_says_summaries_removed "$(cat sum.out)"; }
     left=$(cd sum.ptf && ls | grep -e '\.sums' -e '\.snaps')
-    [ -z "$left" ] && t_pass recover_removes_summaries ||
+    [ "$left" = "s3.sums.tmp.$dead" ] && t_pass recover_removes_summaries ||
       t_fail recover_removes_summaries "$left"
     fails_cleanly recover_no_stale_summaries 1 'summaries' \
       "$PT" stats --require-summaries --from 500ms --to 900ms sum.ptf
