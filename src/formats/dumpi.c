@@ -3067,8 +3067,15 @@ static int comms_resolve(dsink *k) {
       k->lost_handles++;
       continue;
     }
+    if (prologued && k->comm_mode == SKM_FOREIGN) {
+      /* some rank's MPI_Comm_split calls are written already: a split of
+       * this one on the others only would be a collective not every
+       * rank calls (a replay hangs); per-rank handles instead */
+      c->kind = SKC_UNKNOWN;
+      k->late_comms++;
+      continue;
+    }
     c->handle = k->next_handle++;
-    if (prologued && k->comm_mode == SKM_FOREIGN) k->late_comms++;
   }
   return PT_OK;
 }
@@ -4188,9 +4195,9 @@ static int sk_close(void *st, pt_error *err) {
   if ((k->late_comms || k->lost_handles) && k->warn) {
     char t[240];
     snprintf(t, sizeof t, "dumpi: %" PRIu64 " communicator%s defined after "
-             "MPI calls and %" PRIu64 " beyond the 16-bit handles: no "
-             "MPI_Comm_split makes them on every rank, their messages may "
-             "not match when read back", k->late_comms,
+             "MPI calls and %" PRIu64 " beyond the 16-bit handles: given "
+             "per-rank handles (no MPI_Comm_split makes them), their "
+             "messages may not match when read back", k->late_comms,
              k->late_comms == 1 ? "" : "s", k->lost_handles);
     k->warn(k->warn_user, t);
   }

@@ -285,6 +285,39 @@ calls late.txt 1 | sed -n '/^MPI_Irecv entering/,/^MPI_Irecv returning/p' >late2
 if cmp -s late1.txt late2.txt; then t_pass late_print_same
 else t_fail late_print_same "$(diff late1.txt late2.txt | head -5)"; fi
 
+# A communicator defined after a rank's first call: no MPI_Comm_split
+# for it on any rank (before: on the ranks not yet started only, a
+# collective the others never call)
+{
+  echo '# paratrace text 1'
+  echo 'def clock ticks_per_second=1000000000'
+  echo 'def location_group id=0 rank=0 name="rank 0"'
+  echo 'def location_group id=1 rank=1 name="rank 1"'
+  echo 'def location id=0 group=0 name="rank 0"'
+  echo 'def location id=1 group=1 name="rank 1"'
+  echo 'def group id=10 type=5 paradigm=3 name="" members=[0,1]'
+  echo 'def comm id=0 parent=none group=10 paradigm=3 name="MPI_COMM_WORLD"'
+  echo 'def region id=1 paradigm=3 name="MPI_Init"'
+  echo 'def region id=7 paradigm=3 name="MPI_Send"'
+  echo 'def region id=8 paradigm=3 name="MPI_Recv"'
+  echo 'event 100 0 enter region=1'
+  echo 'event 110 0 leave region=1'
+  echo 'event 120 0 enter region=7'
+  echo 'event 121 0 send callsite=none peer=1 comm=5 tag=3 bytes=4'
+  echo 'event 122 0 leave region=7'
+  echo 'def group id=11 type=5 paradigm=3 name="" members=[1,0]'
+  echo 'def comm id=5 parent=0 group=11 paradigm=3 name="sub"'
+  echo 'event 130 1 enter region=1'
+  echo 'event 140 1 leave region=1'
+  echo 'event 150 1 enter region=8'
+  echo 'event 151 1 recv callsite=none peer=0 comm=5 tag=3 bytes=4'
+  echo 'event 152 1 leave region=8'
+} >latec.txt
+"$PT" convert latec.txt -o latec.meta 2>latec.err
+n=$("$PT" dump --style dumpi latec.meta 2>/dev/null | grep -c 'MPI_Comm_split entering')
+[ "$n" = 0 ] && grep -q 'per-rank handles' latec.err && t_pass late_comm_no_partial_split ||
+  t_fail late_comm_no_partial_split "$n splits; $(cat latec.err)"
+
 # An MPI_Irecv always outstanding (rank 0 posts the next before the
 # previous completes, 6,000 times): the print queue never empties; printed
 # records are dropped from its front as it goes (before, it held every
