@@ -1,6 +1,5 @@
 /* paratrace record: run a program with the recorder (libparatrace-mpi.so
  * preloaded for MPI programs; the user API recorder for the others). */
-#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "paratrace/profile.h"
 
 static const char help[] =
     "usage: paratrace record [options] -- PROGRAM [ARGS...]\n"
@@ -78,23 +78,6 @@ static int find_mpi_lib(char *out, size_t n) {
   *slash = 0;
   if (snprintf(out, n, "%s/lib/libparatrace-mpi.so", exe) >= (int)n) return -1;
   return access(out, R_OK) == 0 ? 0 : -1;
-}
-
-/* A directory the profile mode wrote: nothing but profile.N files. */
-static int profile_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return 0;
-  struct dirent *e;
-  int ok = 1, any = 0;
-  while (ok && (e = readdir(d))) {
-    const char *n = e->d_name;
-    if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
-    any = 1;
-    ok = !strncmp(n, "profile.", 8) && n[8] &&
-         strspn(n + 8, "0123456789") == strlen(n + 8);
-  }
-  closedir(d);
-  return ok && any;
 }
 
 static int set(const char *var, const char *val) {
@@ -199,7 +182,7 @@ int cmd_record(int argc, char **argv) {
     struct stat ast;
     if (!S_ISDIR(ost.st_mode) ||
         ((stat(anchor, &ast) != 0 || !fmt || strcmp(fmt, "ptf") != 0) &&
-         !profile_dir(out)))
+         !pt_profile_is_output(out)))
       return cli_fail(out, "exists and is not a paratrace archive or "
                            "profile; not replaced (remove it or choose "
                            "another name)");

@@ -174,6 +174,10 @@ PT_API const pt_profile_node *pt_profile_node_at(const pt_profile *p,
  * PT_EIO / PT_ENOMEM with the detail in err. */
 PT_API int pt_profile_save(pt_profile *p, const char *archive, uint64_t id,
                            pt_error *err);
+/* 1 if `dir` is a directory holding nothing but profile.<id> files (what
+ * the profile mode alone writes; an empty directory too), else 0: an
+ * earlier output that may be replaced. */
+PT_API int pt_profile_is_output(const char *dir);
 /* Read one saved profile file (any path).  Caller destroys *out.  Returns
  * PT_OK, PT_EIO, PT_EFORMAT (not a profile), PT_EVERSION or PT_ECORRUPT
  * with file and offset in err. */

@@ -28,7 +28,6 @@
  *   and record.h's PARATRACE_OUTPUT, BUFFER, POLICY, LEVEL, OVERWRITE. */
 #include "mpirec.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -2703,22 +2702,6 @@ static void world_defs(void) {
   free(m);
 }
 
-/* Is `dir` an earlier profile-mode output (nothing but profile.N files)? */
-static int only_profiles(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return 0;
-  struct dirent *e;
-  int ok = 1;
-  while (ok && (e = readdir(d))) {
-    const char *n = e->d_name;
-    if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
-    ok = !strncmp(n, "profile.", 8) && n[8] &&
-         strspn(n + 8, "0123456789") == strlen(n + 8);
-  }
-  closedir(d);
-  return ok;
-}
-
 /* Profile mode alone, at MPI_Init: the output directory must be new, or
  * (PARATRACE_OVERWRITE=1) an earlier profile or archive, removed by rank
  * 0 before any rank saves (at MPI_Finalize).  Decided by rank 0 for all;
@@ -2736,7 +2719,7 @@ static int profile_dir_ready(void) {
                       "replaces it)\n", out);
       ok = 0;
     } else if (S_ISDIR(st.st_mode) &&
-               (pt__is_ptf_dir(out) || only_profiles(out))) {
+               (pt__is_ptf_dir(out) || pt_profile_is_output(out))) {
       if (pt__rmtree(out) != 0) {
         fprintf(stderr, "paratrace: not profiling: %s: cannot remove the "
                         "earlier output: %s\n", out, strerror(errno));

@@ -16,6 +16,7 @@
  * width so the size depends only on the tree, never on the run length. */
 #include "profile/profile_int.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -610,6 +611,21 @@ int pt__profile_encode(pt_profile *p, pt__buf *out) {
   free(map);
   pt__buf_free(&sb);
   return PT_OK;
+}
+
+int pt_profile_is_output(const char *dir) {
+  DIR *d = dir ? opendir(dir) : NULL;
+  if (!d) return 0;
+  struct dirent *e;
+  int ok = 1;
+  while (ok && (e = readdir(d))) {
+    const char *n = e->d_name;
+    if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
+    ok = !strncmp(n, "profile.", 8) && n[8] &&
+         strspn(n + 8, "0123456789") == strlen(n + 8);
+  }
+  closedir(d);
+  return ok;
 }
 
 int pt_profile_save(pt_profile *p, const char *archive, uint64_t id,
