@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -554,8 +555,9 @@ static int append_block(int fd, const char *path, const pt__buf *out) {
   return rc;
 }
 
-int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
-                 pt__ientry *entry, int *wrote) {
+int pt__bw_flush(pt__bw *bw, pt__zs *z, int level, pt__ientry *entry,
+                 int *wrote) {
+  pt__buf *out = &z->out;
   if (wrote) *wrote = 0;
   if (!bw->count) return PT_OK;
   pt__blkhdr h = {0};
@@ -567,12 +569,12 @@ int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
   const uint8_t *payload = bw->raw.p;
   size_t plen = bw->raw.len;
   if (bw->type == PT__BLK_EVENTS) {
-    if (events_payload(&bw->raw, &bw->dts, bw->count, &bw->cols))
+    if (events_payload(&bw->raw, &bw->dts, bw->count, &z->cols))
       return PT_ENOMEM;
-    payload = bw->cols.p;
-    plen = bw->cols.len;
+    payload = z->cols.p;
+    plen = z->cols.len;
   }
-  int rc = pt__blk_build(&h, payload, plen, cctx, level, out);
+  int rc = pt__blk_build(&h, payload, plen, z->cctx, level, out);
   if (rc) return rc;
   if (append_block(bw->fd, bw->path, out)) return PT_EIO;
   if (entry)
@@ -650,5 +652,75 @@ void pt__bw_free(pt__bw *bw) {
   bw->path = NULL;
   pt__buf_free(&bw->raw);
   pt__buf_free(&bw->dts);
-  pt__buf_free(&bw->cols);
+}
+
+/* ---- shared block-building sets ----------------------------------------- */
+
+static pthread_mutex_t zs_mu = PTHREAD_MUTEX_INITIALIZER;
+static pt__zs *zs_idle;   /* free list */
+static unsigned long zs_refs;
+
+static void zs_free(pt__zs *z) {
+  ZSTD_freeCCtx(z->cctx);
+  pt__buf_free(&z->cols);
+  pt__buf_free(&z->out);
+  free(z);
+}
+
+void pt__zs_ref(void) {
+  pthread_mutex_lock(&zs_mu);
+  zs_refs++;
+  pthread_mutex_unlock(&zs_mu);
+}
+
+void pt__zs_unref(void) {
+  pt__zs *drop = NULL;
+  pthread_mutex_lock(&zs_mu);
+  if (zs_refs && --zs_refs == 0) {
+    drop = zs_idle;
+    zs_idle = NULL;
+  }
+  pthread_mutex_unlock(&zs_mu);
+  while (drop) {
+    pt__zs *n = drop->next;
+    zs_free(drop);
+    drop = n;
+  }
+}
+
+pt__zs *pt__zs_get(void) {
+  pthread_mutex_lock(&zs_mu);
+  pt__zs *z = zs_idle;
+  if (z) zs_idle = z->next;
+  pthread_mutex_unlock(&zs_mu);
+  if (z) return z;
+  z = calloc(1, sizeof *z);
+  if (z && !(z->cctx = ZSTD_createCCtx())) {
+    free(z);
+    z = NULL;
+  }
+  return z;
+}
+
+void pt__zs_put(pt__zs *z) {
+  if (!z) return;
+  pthread_mutex_lock(&zs_mu);
+  int keep = zs_refs > 0;
+  if (keep) {
+    z->next = zs_idle;
+    zs_idle = z;
+  }
+  pthread_mutex_unlock(&zs_mu);
+  if (!keep) zs_free(z);
+}
+
+int pt__bw_flush_shared(pt__bw *bw, int level, pt__ientry *entry,
+                        int *wrote) {
+  if (wrote) *wrote = 0;
+  if (!bw->count) return PT_OK;
+  pt__zs *z = pt__zs_get();
+  if (!z) return PT_ENOMEM;
+  int rc = pt__bw_flush(bw, z, level, entry, wrote);
+  pt__zs_put(z);
+  return rc;
 }

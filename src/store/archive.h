@@ -156,7 +156,6 @@ typedef struct pt__bw {
   char *path;
   pt__buf raw;
   pt__buf dts;                 /* events: the items' time deltas (u64) */
-  pt__buf cols;                /* events: the payload being assembled */
   uint64_t count;              /* items in raw */
   uint64_t first_ts, last_ts;  /* of the items in raw */
   uint64_t prev_time, prev_loc;/* encoder delta state */
@@ -165,13 +164,34 @@ typedef struct pt__bw {
   uint64_t blocks, raw_bytes;  /* written so far */
 } pt__bw;
 
+/* What building a block takes besides its items: a zstd context (about
+ * 0.6 MB at level 1) and the payload and block buffers.  They are needed
+ * only while a block is built, so writers share them instead of keeping a
+ * set per stream (a writer of 1,000 streams held 0.6 GB of idle zstd
+ * contexts): pt__zs_get hands out an idle set or makes one, pt__zs_put
+ * takes it back, one mutex per block.  Sets live while any writer or aux
+ * writer holds a reference (pt__zs_ref/unref); the last unref frees them. */
+typedef struct pt__zs {
+  ZSTD_CCtx *cctx;
+  pt__buf cols, out;
+  struct pt__zs *next;
+} pt__zs;
+void pt__zs_ref(void);
+void pt__zs_unref(void);
+/* NULL: out of memory.  Give it back with pt__zs_put. */
+pt__zs *pt__zs_get(void);
+void pt__zs_put(pt__zs *z);
+
 /* Create (truncate) path and set up bw.  PT_OK, PT_EIO, PT_ENOMEM. */
 int pt__bw_open(pt__bw *bw, const char *path, uint8_t type, int keep_open);
 /* Write the pending items (if any) as one block; *entry (may be NULL) gets
  * its index entry.  PT_OK (nothing pending is OK), PT_EIO, PT_ENOMEM,
  * PT_ELIMIT. */
-int pt__bw_flush(pt__bw *bw, ZSTD_CCtx *cctx, int level, pt__buf *out,
-                 pt__ientry *entry, int *wrote);
+int pt__bw_flush(pt__bw *bw, pt__zs *z, int level, pt__ientry *entry,
+                 int *wrote);
+/* The same with a set from pt__zs_get (PT_ENOMEM if none can be made). */
+int pt__bw_flush_shared(pt__bw *bw, int level, pt__ientry *entry,
+                        int *wrote);
 /* Close the descriptor and free buffers (pending items are dropped). */
 void pt__bw_free(pt__bw *bw);
 

@@ -138,8 +138,7 @@ struct pt_aux_writer {
   char *dir, *final, *tmp;
   uint32_t what;
   pt__bw bw;
-  ZSTD_CCtx *cctx;
-  pt__buf out;
+  int zs_ref; /* holds a reference to the shared block-building sets */
   uint64_t last;
   int failed;
 };
@@ -163,8 +162,9 @@ int pt_aux_open(pt_aux_writer **out, const char *path, uint64_t stream_id,
   a->final = pt__path(path, "s%" PRIu64 ".%s", stream_id, aux_ext(what));
   a->tmp = pt__path(path, "s%" PRIu64 ".%s.tmp.%ld", stream_id, aux_ext(what),
                     (long)getpid());
-  a->cctx = ZSTD_createCCtx();
-  if (!a->dir || !a->final || !a->tmp || !a->cctx) {
+  pt__zs_ref();
+  a->zs_ref = 1;
+  if (!a->dir || !a->final || !a->tmp) {
     pt_aux_abort(a);
     return pt__err(err, PT_ENOMEM, "out of memory");
   }
@@ -194,7 +194,7 @@ int pt_aux_add(pt_aux_writer *a, const pt_item *item) {
   if (bound > PT__BLK_MAX_RAW / 2) return PT_ELIMIT;
   int rc;
   if (a->bw.count && a->bw.raw.len + bound > AUX_BLOCK &&
-      (rc = pt__bw_flush(&a->bw, a->cctx, 1, &a->out, NULL, NULL))) {
+      (rc = pt__bw_flush_shared(&a->bw, 1, NULL, NULL))) {
     a->failed = 1;
     return rc;
   }
@@ -215,7 +215,7 @@ int pt_aux_close(pt_aux_writer *a, pt_error *err) {
 int pt__aux_close(pt_aux_writer *a, int refresh, pt_error *err) {
   if (!a) return PT_OK;
   int rc = a->failed ? PT_EIO
-                     : pt__bw_flush(&a->bw, a->cctx, 1, &a->out, NULL, NULL);
+                     : pt__bw_flush_shared(&a->bw, 1, NULL, NULL);
   if (a->bw.fd >= 0 && close(a->bw.fd) != 0 && !rc) rc = PT_EIO;
   a->bw.fd = -1;
   if (rc) {
@@ -235,8 +235,7 @@ void pt_aux_abort(pt_aux_writer *a) {
   a->bw.fd = -1;
   if (a->tmp) unlink(a->tmp);
   pt__bw_free(&a->bw);
-  ZSTD_freeCCtx(a->cctx);
-  pt__buf_free(&a->out);
+  if (a->zs_ref) pt__zs_unref();
   free(a->dir);
   free(a->final);
   free(a->tmp);

@@ -1,7 +1,9 @@
 /* PTF writer: see include/paratrace/writer.h and doc/format.md.
  *
- * Each stream owns its encoder state, zstd context and files, so the
- * append path takes no lock.  The writer's mutex guards the stream table,
+ * Each stream owns its encoder state and files, so the append path takes
+ * no lock; a block is compressed with a zstd context and buffers borrowed
+ * from the sets all writers share (archive.h pt__zs: one mutex per block,
+ * and a stream holds no idle 0.6 MB context).  The writer's mutex guards the stream table,
  * the location -> stream map and the global definitions; a stream takes it
  * only when it meets a new location or when global definitions are pending
  * at the moment it writes a block (so no written event block can refer to
@@ -40,8 +42,6 @@ struct pt_stream {
   uint64_t id;
   pt__bw ev, ldefs, sums, snaps;
   int have_sums, have_snaps;
-  ZSTD_CCtx *cctx;
-  pt__buf out;
   pt__ientry *idx;
   size_t nidx, capidx;
   uint64_t events, first_time, last_time;
@@ -71,8 +71,7 @@ struct pt_writer {
   int level;
   char *creator;
   pt__bw defs;
-  ZSTD_CCtx *defs_cctx;
-  pt__buf defs_out;
+  int zs_ref; /* holds a reference to the shared block-building sets */
   atomic_int defs_pending;
   int have_clock;
   pt_def clock;
@@ -106,8 +105,7 @@ static int serr(pt_stream *s, int rc, const char *fmt, ...) {
 
 /* Flush pending global definitions; caller holds w->mu. */
 static int flush_defs_locked(pt_writer *w) {
-  int rc = pt__bw_flush(&w->defs, w->defs_cctx, w->level, &w->defs_out, NULL,
-                        NULL);
+  int rc = pt__bw_flush_shared(&w->defs, w->level, NULL, NULL);
   if (rc)
     return werr(w, rc, "%s: writing definitions: %s", w->defs.path,
                 pt_strerror(rc));
@@ -167,8 +165,9 @@ int pt_writer_open(pt_writer **out, const char *path,
   while (plen > 1 && path[plen - 1] == '/') plen--;
   w->path = strndup(path, plen);
   w->creator = strdup(o.creator ? o.creator : "paratrace");
-  w->defs_cctx = ZSTD_createCCtx();
-  if (!w->path || !w->creator || !w->defs_cctx) goto oom;
+  pt__zs_ref();
+  w->zs_ref = 1;
+  if (!w->path || !w->creator) goto oom;
   if (o.threads > 0 &&
       pt__pool_start(&w->pool, o.threads, cctx_new, cctx_free) != 0) {
     pt_writer_abort(w);
@@ -285,7 +284,7 @@ int pt_stream_def(pt_stream *s, const pt_def *def) {
     return serr(s, rc, "stream %" PRIu64 ": local definition (kind %u): %s",
                 s->id, def->kind, pt_strerror(rc));
   if (full) {
-    rc = pt__bw_flush(&s->ldefs, s->cctx, s->w->level, &s->out, NULL, NULL);
+    rc = pt__bw_flush_shared(&s->ldefs, s->w->level, NULL, NULL);
     if (rc)
       return serr(s, rc, "%s: %s", s->ldefs.path, pt_strerror(rc));
   }
@@ -300,8 +299,6 @@ static void stream_free(pt_stream *s) {
   pt__bw_free(&s->ldefs);
   pt__bw_free(&s->sums);
   pt__bw_free(&s->snaps);
-  ZSTD_freeCCtx(s->cctx);
-  pt__buf_free(&s->out);
   pt__bjob_free(&s->job);
   free(s->idx);
   pt__map_free(&s->mylocs);
@@ -334,8 +331,7 @@ int pt_writer_stream(pt_writer *w, uint64_t stream_id, pt_stream **out) {
   s->lean = !keep;
   char *ep = pt__path(w->dir, "s%" PRIu64 ".events", stream_id);
   char *dp = pt__path(w->dir, "s%" PRIu64 ".defs", stream_id);
-  s->cctx = ZSTD_createCCtx();
-  if (!ep || !dp || !s->cctx) {
+  if (!ep || !dp) {
     rc = PT_ENOMEM;
   } else if ((rc = pt__bw_open(&s->ev, ep, PT__BLK_EVENTS, keep)) == PT_OK) {
     /* Local defs go to their file lazily: path only for now. */
@@ -438,7 +434,7 @@ static int flush_events(pt_stream *s, int wait) {
     if (rc) return serr(s, rc, "%s", w->err);
   }
   if (s->ldefs.count) {
-    rc = pt__bw_flush(&s->ldefs, s->cctx, w->level, &s->out, NULL, NULL);
+    rc = pt__bw_flush_shared(&s->ldefs, w->level, NULL, NULL);
     if (rc) return serr(s, rc, "%s: %s", s->ldefs.path, pt_strerror(rc));
   }
   if ((rc = collect(s))) return rc;
@@ -457,7 +453,7 @@ static int flush_events(pt_stream *s, int wait) {
     return wait ? collect(s) : PT_OK;
   }
   int wrote;
-  rc = pt__bw_flush(&s->ev, s->cctx, w->level, &s->out, &s->idx[s->nidx],
+  rc = pt__bw_flush_shared(&s->ev, w->level, &s->idx[s->nidx],
                     &wrote);
   if (rc) {
     s->failed = 1;
@@ -709,7 +705,7 @@ int pt_stream_summary(pt_stream *s, const pt_summary *sum) {
              pt__summary_put(p, sum, &s->sums.prev_time));
   s->sum_last = sum->time;
   if (s->sums.raw.len >= s->w->block_size) {
-    rc = pt__bw_flush(&s->sums, s->cctx, s->w->level, &s->out, NULL, NULL);
+    rc = pt__bw_flush_shared(&s->sums, s->w->level, NULL, NULL);
     if (rc) return serr(s, rc, "%s: %s", s->sums.path, pt_strerror(rc));
   }
   return PT_OK;
@@ -730,7 +726,7 @@ int pt_stream_snapshot(pt_stream *s, const pt_snapshot *snap) {
   if (rc) return rc;
   pt__bw *bw = &s->snaps;
   if (bw->count && bw->raw.len + bound > s->w->block_size &&
-      (rc = pt__bw_flush(bw, s->cctx, s->w->level, &s->out, NULL, NULL)))
+      (rc = pt__bw_flush_shared(bw, s->w->level, NULL, NULL)))
     return serr(s, rc, "%s: %s", bw->path, pt_strerror(rc));
   uint8_t *p = pt__bw_begin(bw, snap->time, bound);
   if (!p) return serr(s, PT_ENOMEM, "out of memory");
@@ -902,11 +898,11 @@ static int stream_finish(pt_writer *w, pt_stream *s, pt_error *err) {
   int rc = flush_events(s, 1);
   if (rc) return pt__err(err, rc, "%s", s->err);
   if (s->ldefs.count)
-    rc = pt__bw_flush(&s->ldefs, s->cctx, w->level, &s->out, NULL, NULL);
+    rc = pt__bw_flush_shared(&s->ldefs, w->level, NULL, NULL);
   if (!rc && s->have_sums)
-    rc = pt__bw_flush(&s->sums, s->cctx, w->level, &s->out, NULL, NULL);
+    rc = pt__bw_flush_shared(&s->sums, w->level, NULL, NULL);
   if (!rc && s->have_snaps)
-    rc = pt__bw_flush(&s->snaps, s->cctx, w->level, &s->out, NULL, NULL);
+    rc = pt__bw_flush_shared(&s->snaps, w->level, NULL, NULL);
   if (rc)
     return pt__err(err, rc, "stream %" PRIu64 ": %s", s->id, pt_strerror(rc));
   pt__buf ib = {0};
@@ -929,8 +925,7 @@ static void writer_free(pt_writer *w) {
   pt__map_free(&w->stream_ids);
   pt__map_free(&w->loc_owner);
   pt__bw_free(&w->defs);
-  ZSTD_freeCCtx(w->defs_cctx);
-  pt__buf_free(&w->defs_out);
+  if (w->zs_ref) pt__zs_unref();
   pthread_mutex_destroy(&w->mu);
   free(w->path);
   free(w->dir);
