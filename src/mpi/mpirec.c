@@ -381,26 +381,46 @@ static uint64_t fnv(uint64_t h, const int *v, int n) {
   return h;
 }
 
-/* A group of COMM_WORLD ranks: those outside it (spawned or connected
- * processes) are left out and counted in the name. */
-static void def_group(uint64_t id, const char *what, const int *members,
-                      int n) {
+/* Groups defined so far (by id).  A group's id comes from its members,
+ * so the communicators of one member list (a loop of MPI_Comm_dup and
+ * MPI_Comm_free, a split per time step) share one group definition: each
+ * used to bring its own, P members long, written by each of its P
+ * members. */
+static hmap g_groups;
+
+static uint64_t group_id(const int *members, int n) {
+  uint64_t h = pt__mix64(fnv(1469598103934665603ULL ^ 0x67, members, n));
+  return (h | (UINT64_C(1) << 62)) & ~(UINT64_C(1) << 63);
+}
+
+/* The group of COMM_WORLD ranks `members` (defined on its first use);
+ * those outside COMM_WORLD (spawned or connected processes, -1) are left
+ * out and counted in the name.  Returns its id. */
+static uint64_t def_group(const int *members, int n) {
+  uint64_t id = group_id(members, n);
+  if (hfind(&g_groups, (uintptr_t)id)) return id;
   uint64_t *m = malloc(sizeof *m * (size_t)(n ? n : 1));
-  if (!m) return;
+  if (!m) return id;
   int k = 0;
   for (int i = 0; i < n; i++)
     if (members[i] >= 0) m[k++] = (uint64_t)members[i];
+  /* the name from the members only: every process that defines the
+   * group (as a communicator's or as an intercommunicator's remote one)
+   * gives the same definition */
   char name[96];
   if (k < n)
-    snprintf(name, sizeof name, "%s %llx (%d outside COMM_WORLD)", what,
-             (unsigned long long)id, n - k);
+    snprintf(name, sizeof name, "group %llx (%d ranks, %d outside COMM_WORLD)",
+             (unsigned long long)id, n, n - k);
   else
-    snprintf(name, sizeof name, "%s %llx", what, (unsigned long long)id);
+    snprintf(name, sizeof name, "group %llx (%d ranks)",
+             (unsigned long long)id, n);
   pt_def g = {.kind = PT_DEF_GROUP, .id = id, .i0 = PT_GROUP_COMM_GROUP,
               .i1 = PT_PARADIGM_MPI, .name = name, .nmembers = (uint64_t)k,
               .members = m};
   pt_rec_def(&g);
   free(m);
+  hput(&g_groups, (uintptr_t)id); /* no room: defined again next time */
+  return id;
 }
 
 static int min_rank(const int *v, int n) {
@@ -421,13 +441,12 @@ static void def_comm(const comm_info *ci, const int *local, const int *remote) {
     a = remote, b = local;
     na = ci->rsize, nb = ci->size;
   }
-  def_group(ci->id, "comm", a, na);
+  uint64_t gid = def_group(a, na);
   char name[64];
   snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
   if (ci->inter) {
-    /* another hashed id (an id is a KEYVAL value, a signed integer) */
-    uint64_t bid = ci->id ^ (UINT64_C(1) << 61);
-    def_group(bid, "remote group", b, nb);
+    /* (an id is a KEYVAL value, a signed integer: bit 63 is clear) */
+    uint64_t bid = def_group(b, nb);
     char v[32];
     snprintf(v, sizeof v, "%lld", (long long)bid);
     pt_def kv = {.kind = PT_DEF_KEYVAL, .id = PT_NONE, .parent = ci->id,
@@ -435,7 +454,7 @@ static void def_comm(const comm_info *ci, const int *local, const int *remote) {
     pt_rec_def(&kv);
   }
   pt_def c = {.kind = PT_DEF_COMM, .id = ci->id, .parent = PT_NONE,
-              .ref = ci->id, .i0 = PT_PARADIGM_MPI, .name = name};
+              .ref = gid, .i0 = PT_PARADIGM_MPI, .name = name};
   pt_rec_def(&c);
 }
 

@@ -99,6 +99,22 @@ if command -v mpicc >/dev/null 2>&1 && [ -f "$B/lib/libparatrace-mpi.so" ] &&
   else
     t_fail "datatype churn run" "$(head -c 300 tc.err)"
   fi
+  # communicators created and freed in a loop: those with the same members
+  # share one group definition (before: one per communicator, 1,200 here)
+  # and every communicator keeps its own id (messages all match)
+  if mpicc -o cc "$SRC/tests/mpi/commchurn.c" 2>cc.err &&
+     $RUN -np 4 "$PT" record -o cc.ptf -- ./cc >cc.out 2>cc.err; then
+    g=$("$PT" info cc.ptf | awk '$1 == "group" {print $2}')
+    c=$("$PT" info cc.ptf | awk '$1 == "comm" {print $2}')
+    if [ "$g" -le 6 ] && [ "$c" -ge 900 ] &&
+       "$PT" check cc.ptf >cc.chk 2>&1 && grep -q '1200 messages matched' cc.chk; then
+      t_pass "communicator churn: $g group definitions for $c communicators, messages matched"
+    else
+      t_fail "communicator churn" "$g groups, $c comms (want <= 6 groups, >= 900 comms): $(tail -2 cc.chk)"
+    fi
+  else
+    t_fail "communicator churn run" "$(head -c 300 cc.err)"
+  fi
   # a communicator freed by one rank before and by the other after the
   # next one is created: every communicator keeps one id on both ranks
   # (reusing freed ids broke this once), so every message matches
