@@ -90,6 +90,12 @@ uint64_t pt__mpi_now(void);
  * requests claim them before their PMPI call (pt__mpi_claim, mpirec.c
  * says why). */
 extern int pt__mpi_multi;
+
+/* The frame of the Fortran entry point being run (its
+ * __builtin_frame_address(0)), NULL outside one: through the mpi_f08
+ * module a call's return address is in OpenMPI's libmpi_usempif08, and
+ * the application's is found from this frame (mpirec.c app_caller). */
+extern __thread __attribute__((tls_model("initial-exec"))) void *pt__f_frame;
 void pt__mpi_claim(pt__mpi_call *c);
 
 /* The functions through which the recorder's own fatal-error handlers

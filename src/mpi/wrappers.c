@@ -116,7 +116,9 @@
 /* ---- Fortran bindings ------------------------------------------------- */
 /* OpenMPI's Fortran entry points (mpi_send_ and its aliases in
  * libmpi_mpifh, which the mpi module's calls reach too, and ompi_send_f,
- * which the mpi_f08 module calls) go to PMPI_ directly, so a Fortran
+ * which the mpi_f08 module calls for most functions; for 32 others, those
+ * with LOGICAL arguments such as MPI_Test and MPI_Iprobe, it calls the
+ * Fortran profiling entry pmpi_test_) go to PMPI_ directly, so a Fortran
  * program would bypass the C wrappers above.  For every row of
  * mpi_ftable.h this defines those symbols: the Fortran arguments (all
  * references) are converted as OpenMPI's own entry points convert them,
@@ -302,7 +304,9 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
     int pt_fail_ = 0, pt_r_ = MPI_ERR_NO_MEM;                           \
     PT_F_EACH(PT_FIN, __VA_ARGS__)                                      \
+    pt__f_frame = __builtin_frame_address(0);                           \
     if (!pt_fail_) pt_r_ = pt_mpi_##name args;                          \
+    pt__f_frame = NULL;                                                 \
     PT_F_EACH(PT_FOUT, __VA_ARGS__)                                     \
     PT_F_EACH(PT_FEND, __VA_ARGS__)                                     \
     if (ierr) *ierr = pt_r_;                                            \
@@ -310,7 +314,8 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   PT_F_ALIAS(mpi_##lower, mpi_##lower##_, __VA_ARGS__)                  \
   PT_F_ALIAS(mpi_##lower##__, mpi_##lower##_, __VA_ARGS__)              \
   PT_F_ALIAS(MPI_##UPPER, mpi_##lower##_, __VA_ARGS__)                  \
-  PT_F_ALIAS(ompi_##lower##_f, mpi_##lower##_, __VA_ARGS__)
+  PT_F_ALIAS(ompi_##lower##_f, mpi_##lower##_, __VA_ARGS__)            \
+  PT_F_ALIAS(pmpi_##lower##_, mpi_##lower##_, __VA_ARGS__)
 #include "mpi_ftable.h"
 #undef PT_MPI_F
 

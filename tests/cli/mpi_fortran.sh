@@ -70,6 +70,19 @@ grep -q "fortran08.f90:$l1\",4," f8.sites && grep -q "fortran08.f90:$l2\",4," f8
   t_pass "f08 trace: a call site per line" ||
   t_fail "f08 trace: a call site per line" "want lines $l1 and $l2; $(cat f8.sites)"
 
+# MPI_Iprobe through pmpi_iprobe_ from two lines, 50 and 30 times per rank:
+# each line its own call site (the application's address is read from the
+# stack slot a backtrace found, and only addresses a backtrace confirmed
+# are taken)
+p1=$(grep -n 'call MPI_Iprobe' "$SRC/tests/mpi/fortran08.f90" | sed -n 1p | cut -d: -f1)
+p2=$(grep -n 'call MPI_Iprobe' "$SRC/tests/mpi/fortran08.f90" | sed -n 2p | cut -d: -f1)
+"$PT" stats --csv f8.ptf | grep '^mpi_callsite,.*"MPI_Iprobe"' >f8.psites
+grep -q "fortran08.f90:$p1\",200," f8.psites &&
+  grep -q "fortran08.f90:$p2\",120," f8.psites &&
+  [ "$(wc -l <f8.psites)" = 2 ] &&
+  t_pass "f08 trace: MPI_Iprobe (pmpi_iprobe_) sites per line" ||
+  t_fail "f08 trace: MPI_Iprobe sites per line" "want lines $p1 (200) and $p2 (120); $(cat f8.psites)"
+
 rm -rf l.ptf cl.*
 ok "linked run" $RUN -np 2 -x PARATRACE_OUTPUT="$PWD/l.ptf" ./ftl "$PWD/cl" 2
 ok "linked check" "$PT" check l.ptf

@@ -1,13 +1,16 @@
 ! The mpi_f08 module's calls (OpenMPI routes them to its ompi_*_f entry
 ! points) through the recorder: a ring of blocking and non-blocking
 ! messages, Waitany's 1-based index, a collective in place, a
-! communicator made and freed, MPI_Info strings with blanks; the
+! communicator made and freed, MPI_Info strings with blanks, and calls
+! the module sends to OpenMPI's Fortran profiling entries (pmpi_testall_,
+! pmpi_iprobe_: those with LOGICAL arguments), MPI_Iprobe from two lines
+! many times (call sites found without unwinding each call); the
 ! program checks its results and writes its call counts to PREFIX.<rank>.
 ! Usage: fortran08 PREFIX
 program fortran08_test
   use mpi_f08
   implicit none
-  integer :: rank, nprocs, right, left, n, sum, i, idx
+  integer :: rank, nprocs, right, left, n, sum, i, idx, ntest
   logical :: flag
   type(MPI_Info) :: info
   character(len=32) :: val
@@ -53,6 +56,23 @@ program fortran08_test
     call expect(reqs(idx) == MPI_REQUEST_NULL, 'Waitany: request freed')
   end do
 
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, left, 11, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, right, 11, MPI_COMM_WORLD, reqs(2))
+  flag = .false.
+  ntest = 0
+  do while (.not. flag)
+    call MPI_Testall(2, reqs, flag, statuses)
+    ntest = ntest + 1
+  end do
+  call expect(statuses(1)%MPI_SOURCE == left .and. rbuf(1) == left, 'Testall')
+  do i = 1, 50
+    call MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, flag, status)
+  end do
+  do i = 1, 30
+    call MPI_Iprobe(MPI_ANY_SOURCE, 98, MPI_COMM_WORLD, flag, status)
+  end do
+  call expect(.not. flag, 'Iprobe: no message')
+
   call MPI_Info_create(info)
   call MPI_Info_set(info, ' paratrace_key  ', 'a value   ')
   call MPI_Info_get(info, 'paratrace_key', 32, val, flag)
@@ -72,10 +92,12 @@ program fortran08_test
   write (rs, '(I0)') rank
   open (unit=10, file=trim(prefix) // '.' // trim(rs), status='replace')
   write (10, '(A)') 'MPI_Init 1', 'MPI_Comm_rank 1', 'MPI_Comm_size 1', &
-       'MPI_Send 1', 'MPI_Recv 2', 'MPI_Get_count 1', 'MPI_Irecv 2', &
-       'MPI_Isend 2', 'MPI_Waitall 1', 'MPI_Waitany 2', 'MPI_Allreduce 1', &
+       'MPI_Send 1', 'MPI_Recv 2', 'MPI_Get_count 1', 'MPI_Irecv 3', &
+       'MPI_Isend 3', 'MPI_Waitall 1', 'MPI_Waitany 2', 'MPI_Allreduce 1', &
+       'MPI_Iprobe 80', &
        'MPI_Info_create 1', 'MPI_Info_set 1', 'MPI_Info_free 1', &
        'MPI_Comm_split 1', 'MPI_Barrier 1', 'MPI_Comm_free 1', 'MPI_Finalize 1'
+  write (10, '(A,I0)') 'MPI_Testall ', ntest
   close (10)
   call MPI_Finalize()
 
