@@ -546,6 +546,7 @@ static int push_L(pt_stats *s, pt__loc *L, uint64_t loc, uint64_t region,
   f->row = row;
   f->is_mpi = r->is_mpi;
   f->from_state = 0;
+  f->spend = NIL;
   f->in_rel = region != R && L->rel_depth > 0;
   if (region == R) L->rel_depth++;
   return PT_OK;
@@ -644,6 +645,17 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
 /* Leave the innermost frame of L at time t. */
 static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   pt__frame f = L->st[--L->depth];
+  if (f.spend != NIL) {
+    /* its blocking send still waits for its receive: the sender waited
+     * no longer than this call lasted (the slot may have been matched and
+     * reused: then it is another call's, with another location or enter) */
+    pt__pend *q = &s->pends[f.spend];
+    if (q->used && q->src == L->k[0] && q->enter == f.enter &&
+        q->ev.kind == PT_EV_SEND && !q->left) {
+      q->left = 1;
+      q->leave = t;
+    }
+  }
   uint64_t incl = clip(s, t) - clip(s, f.enter);
   uint64_t excl = incl - f.child;
   int counted = in_w(s, f.enter);
@@ -723,8 +735,11 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
   if (!m) return PT_ENOMEM;
   uint64_t ls = rcv->blocking && snd->enter > rcv->wait
                     ? snd->enter - rcv->wait : 0;
-  uint64_t lr = snd->blocking && rcv->enter > snd->enter
-                    ? rcv->enter - snd->enter : 0;
+  /* the sender waited from its call's enter until the receive was posted,
+   * but not after its call returned (an eager send returns at once) */
+  uint64_t posted = snd->left && snd->leave < rcv->enter ? snd->leave
+                                                         : rcv->enter;
+  uint64_t lr = snd->blocking && posted > snd->enter ? posted - snd->enter : 0;
   m->matched++;
   m->ls += ls;
   m->lr += lr;
@@ -755,8 +770,9 @@ static int recv_waits(pt_stats *s, uint64_t sender) {
 
 /* Add a send (is_recv 0) or receive to channel ck: match it against the
  * oldest waiting partner or queue it. */
-static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
-                    int is_recv) {
+static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
+                      int is_recv, uint32_t *queued) {
+  if (queued) *queued = NIL;
   pt__ktab *ct = &s->chans;
   size_t slot = ct->cap ? kslot(ct, ck) : 0;
   chan_rec *c = ct->cap && ct->slot[slot]
@@ -794,7 +810,13 @@ static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     c->tail = i;
   }
   c->recvs = is_recv;
+  if (queued) *queued = i;
   return PT_OK;
+}
+
+static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
+                    int is_recv) {
+  return chan_add_q(s, ck, p, is_recv, NULL);
 }
 
 static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
@@ -863,7 +885,12 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   }
   p.in_w = (uint8_t)w;
   evcopy(&p.ev, ev);
-  return chan_add(s, ck, &p, !is_send);
+  if (ev->kind != PT_EV_SEND || !L->depth) return chan_add(s, ck, &p, !is_send);
+  /* a blocking send left queued: its call's leave bounds its late receiver */
+  uint32_t qi;
+  int rc = chan_add_q(s, ck, &p, 0, &qi);
+  if (rc == PT_OK && qi != NIL) L->st[L->depth - 1].spend = qi;
+  return rc;
 }
 
 /* An enter of `region` at t on L (location loc); w: t is in the window. */
@@ -1312,7 +1339,7 @@ uint64_t pt__stats_proc_loc(const pt_stats *s, uint64_t loc) {
 
 int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
                         uint64_t comm, int64_t tag, uint64_t time,
-                        uint64_t enter, int blocking) {
+                        uint64_t enter, int blocking, uint64_t dur) {
   if (peer < 0 || tag < 0) return PT_OK; /* never matched */
   pt__pend p;
   memset(&p, 0, sizeof p);
@@ -1325,9 +1352,24 @@ int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
   p.ev.peer = peer;
   p.ev.comm = comm;
   p.ev.tag = tag;
+  if (blocking && dur) {
+    p.left = 1;
+    p.leave = enter + dur - 1;
+  }
   uint64_t ck[4] = {pt__stats_rank_of(s, loc), (uint64_t)peer, comm,
                     (uint64_t)tag};
-  return chan_add(s, ck, &p, 0);
+  uint32_t qi;
+  int rc = chan_add_q(s, ck, &p, 0, &qi);
+  if (rc != PT_OK || qi == NIL || !blocking || dur) return rc;
+  /* its call still open at the summary time: the frame pushed from the
+   * state takes its leave, as in a scan */
+  pt__loc *L = pt__kt_find(&s->locs, K(loc, 0, 0, 0));
+  for (size_t d = L ? L->depth : 0; d > 0; d--)
+    if (L->st[d - 1].enter == enter && L->st[d - 1].spend == NIL) {
+      L->st[d - 1].spend = qi;
+      break;
+    }
+  return rc;
 }
 
 int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
@@ -1955,7 +1997,8 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
       const pt__pend *p = &s->pends[j];
       uint64_t w[] = {p->loc, p->enter, p->wait, p->blocking, p->in_w, p->ev.time,
                       p->ev.kind, p->ev.ref, (uint64_t)p->ev.peer, p->ev.comm,
-                      (uint64_t)p->ev.tag, p->ev.size, p->ev.request};
+                      (uint64_t)p->ev.tag, p->ev.size, p->ev.request,
+                      p->left, p->leave};
       for (size_t k = 0; k < sizeof w / sizeof *w && rc == PT_OK; k++)
         rc = put64(&b, w[k]);
     }
@@ -2101,7 +2144,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     uint64_t ck[4];
     for (int j = 0; j < 4; j++) ck[j] = get64(&r);
     int recvs = get64(&r) != 0;
-    uint64_t m = getcount(&r, 104);
+    uint64_t m = getcount(&r, 120);
     for (uint64_t j = 0; j < m && !r.bad; j++) {
       pt__pend p;
       memset(&p, 0, sizeof p);
@@ -2119,6 +2162,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
       p.ev.tag = (int64_t)get64(&r);
       p.ev.size = get64(&r);
       p.ev.request = get64(&r);
+      p.left = get64(&r) != 0;
+      p.leave = get64(&r);
       if (r.bad) break;
       /* queued as they were: a channel holds one side only */
       if ((rc = chan_add(s, ck, &p, recvs)) < 0) goto fail;

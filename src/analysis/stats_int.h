@@ -52,6 +52,8 @@ typedef struct pt__frame {
                    deleted, so indices are stable */
   uint8_t in_rel, is_mpi;
   uint8_t from_state; /* pushed from a summary time's state (pt__stats_push) */
+  uint32_t spend; /* the queued pend of the blocking send made in this call
+                     (UINT32_MAX: none): its leave bounds the late receiver */
 } pt__frame;
 
 #define PT__ROWCACHE 32
@@ -116,6 +118,8 @@ typedef struct pt__pend {
   pt__evcopy ev;
   uint8_t blocking, in_w, used;
   uint8_t waits; /* a queued receive counted in rq_wait */
+  uint8_t left;  /* a blocking send whose call was left at `leave` */
+  uint64_t leave;
   uint32_t next;
   uint32_t qpos; /* summarizing: its position in its channel's queue */
 } pt__pend;
@@ -256,11 +260,13 @@ int pt__stats_add_rows(pt_stats *dst, const pt_stats *src, int sign);
  * t. */
 int pt__stats_sites_pending(const pt_stats *s, uint64_t t);
 /* State from summaries (PT_SUM_PENDING, PT_SUM_POSTED): an unmatched send
- * of location loc, queued on its channel as message() would; an open
+ * of location loc, queued on its channel as message() would (dur: a
+ * blocking send's call lasted dur - 1 ticks; 0: unknown, or still open at
+ * the summary time, when its open frame takes its leave); an open
  * receive request posted by a call entered at post. */
 int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
                         uint64_t comm, int64_t tag, uint64_t time,
-                        uint64_t enter, int blocking);
+                        uint64_t enter, int blocking, uint64_t dur);
 int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
                           uint64_t time, uint64_t post);
 /* Whether some location of the trace may speak for `rank` in messages (a

@@ -221,6 +221,16 @@ static int cmp_late(const void *a, const void *b) {
   return x->k[1] < y->k[1] ? -1 : x->k[1] > y->k[1];
 }
 
+/* A pending blocking send whose call has returned: its duration + 1, kept
+ * in the 31 bits above the queue position of its PT_SUM_PENDING record
+ * (0: call still open, or too long to keep; a window from summaries then
+ * bounds its late receiver as a scan does only when the call is open). */
+static uint64_t pend_dur(const pt__pend *p) {
+  if (!p->blocking || !p->left || p->leave < p->enter) return 0;
+  uint64_t d = p->leave - p->enter + 1;
+  return d < ((uint64_t)1 << 31) ? d : 0;
+}
+
 /* The message state of location loc at t: the late-sender / receiver
  * counters of its receives (lts sorted by receiving location), a marker
  * with the receives still unmatched (of every location), its unmatched
@@ -251,7 +261,8 @@ static int put_late(pt_aux_writer *aw, const pt_stats *s, uint64_t t,
                                    .excl_time = ps[i].enter,
                                    .bytes_sent = (uint64_t)ps[i].ev.tag,
                                    .bytes_recv = ps[i].blocking |
-                                                 (uint64_t)ps[i].qpos << 1});
+                                                 (uint64_t)ps[i].qpos << 1 |
+                                                 pend_dur(&ps[i]) << 33});
   for (size_t i = 0; i < s->reqs.n && rc == PT_OK; i++) {
     const pt__req *q = pt__kt_at(&s->reqs, i);
     if (q->k[0] != loc || q->ev.kind != PT_EV_IRECV_REQUEST) continue;
@@ -645,7 +656,8 @@ static int saved_sum(saved_state *a, const pt_summary *m) {
  * total order): each channel's in the order a scan queued them */
 static int cmp_pending(const void *a, const void *b) {
   const pt_summary *x = a, *y = b;
-  uint64_t px = x->bytes_recv >> 1, py = y->bytes_recv >> 1;
+  uint64_t px = (x->bytes_recv >> 1) & UINT32_MAX;
+  uint64_t py = (y->bytes_recv >> 1) & UINT32_MAX;
   if (px != py) return px < py ? -1 : 1;
   if (x->location != y->location) return x->location < y->location ? -1 : 1;
   return x->incl_time < y->incl_time ? -1 : x->incl_time > y->incl_time;
@@ -673,7 +685,8 @@ static int push_messages(pt_stats *g, const saved_state *a) {
   for (size_t i = 0; i < n && rc == PT_OK; i++)
     rc = pt__stats_push_send(g, p[i].location, (int64_t)p[i].ref, p[i].count,
                              (int64_t)p[i].bytes_sent, p[i].incl_time,
-                             p[i].excl_time, (p[i].bytes_recv & 1) != 0);
+                             p[i].excl_time, (p[i].bytes_recv & 1) != 0,
+                             p[i].bytes_recv >> 33);
   free(p);
   return rc;
 }

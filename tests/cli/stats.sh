@@ -264,6 +264,56 @@ ok tie_summarize "$PT" -q summarize --every 15 tie.ptf
   [ "$(grep '^message' tie1.csv)" = "$(grep '^message' tie2.csv)" ] &&
   grep -q '^message,0,1,0,2,16,0,0,1$' tie1.csv &&
   t_pass window_late_tied_sends || t_fail window_late_tied_sends "$(grep message tie1.csv tie2.csv)"
+# late receiver is bounded by the send call: an eager MPI_Send returned
+# at 12 and its receive was posted at 100 (2 ticks, not 90); a send call
+# open at the summary time 50 returned at 70, its receive posted at 80
+# (50, not 60); a rendezvous send left at 260 after its receive was
+# posted at 230 (30).  A window from summaries keeps the bounds: the
+# first call's duration in its pending record, the second from the frame.
+cat >lr.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0
+def location id=1 group=1
+def region id=1 name="main"
+def region id=2 paradigm=3 name="MPI_Send"
+def region id=3 paradigm=3 name="MPI_Recv"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 10 0 enter region=2
+event 11 0 send peer=1 comm=0 tag=1 bytes=8
+event 12 0 leave region=2
+event 20 0 enter region=2
+event 21 0 send peer=1 comm=0 tag=2 bytes=8
+event 70 0 leave region=2
+event 80 1 enter region=3
+event 81 1 recv peer=0 comm=0 tag=2 bytes=8
+event 82 1 leave region=3
+event 100 1 enter region=3
+event 101 1 recv peer=0 comm=0 tag=1 bytes=8
+event 102 1 leave region=3
+event 200 0 enter region=2
+event 201 0 send peer=1 comm=0 tag=3 bytes=8
+event 230 1 enter region=3
+event 260 0 leave region=2
+event 261 1 recv peer=0 comm=0 tag=3 bytes=8
+event 262 1 leave region=3
+event 300 0 leave region=1
+event 300 1 leave region=1
+TXT
+"$PT" -q stats --csv lr.txt >lr1.csv 2>&1
+grep -q '^message,0,1,0,3,24,0,82,3$' lr1.csv && t_pass late_receiver_bounded_by_send ||
+  t_fail late_receiver_bounded_by_send "$(grep "^message," lr1.csv)"
+ok lr_convert "$PT" -q convert lr.txt -o lr.ptf
+ok lr_summarize "$PT" -q summarize --every 50 lr.ptf
+"$PT" -q stats --csv --require-summaries --from 60 --to 290 lr.ptf >lr2.csv 2>&1 &&
+  "$PT" -q stats --csv --no-summaries --from 60 --to 290 lr.ptf >lr3.csv 2>&1 &&
+  grep -q '^message,0,1,0,1,8,0,82,3$' lr2.csv &&
+  [ "$(grep '^message' lr2.csv)" = "$(grep '^message' lr3.csv)" ] &&
+  t_pass window_late_receiver_bounded ||
+  t_fail window_late_receiver_bounded "$(grep "^message," lr2.csv lr3.csv)"
 # a slice of a trace whose two threads of a rank sent on one channel
 # before `from`: the send still pending at `from` is the later one (8 B)
 sed -e '/^stream /d' -e 's/^event 5 2 enter region=6/event 9 2 enter region=2/' \

@@ -38,6 +38,33 @@ same "window, full scan" 3 --from 1ms --to 3ms --no-summaries --csv g.ptf
 ok "summarize" "$PT" summarize --every 500us g.ptf
 same "window from summaries" 3 --from 1ms --to 3ms --require-summaries --csv g.ptf
 same "more ranks than streams" 9 --csv g.ptf
+# a late receiver bounded by its send call's leave (stats.sh
+# late_receiver_bounded_by_send) when the two ends are read by two ranks
+cat >lr.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0
+def location id=1 group=1
+def region id=1 name="main"
+def region id=2 paradigm=3 name="MPI_Send"
+def region id=3 paradigm=3 name="MPI_Recv"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 10 0 enter region=2
+event 11 0 send peer=1 comm=0 tag=1 bytes=8
+event 12 0 leave region=2
+event 100 1 enter region=3
+event 101 1 recv peer=0 comm=0 tag=1 bytes=8
+event 102 1 leave region=3
+event 300 0 leave region=1
+event 300 1 leave region=1
+TXT
+ok "late receiver trace" "$PT" -q convert lr.txt -o lr.ptf
+same "late receiver bounded" 2 --csv lr.ptf
+grep -q '^message,0,1,0,1,8,0,2,1$' par.out && t_pass "late receiver bounded: value" ||
+  t_fail "late receiver bounded: value" "$(grep "^message," par.out)"
 same "text input (rank 0 reads)" 3 --csv g.txt
 # mpiP's application time (program region, or MPI_Init..MPI_Finalize) and
 # sent bytes: each rank holds one location's MPI_Init / MPI_Finalize times
