@@ -25,9 +25,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
 #endif
 
 typedef struct pt_timeline_opts {
