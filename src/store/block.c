@@ -1,7 +1,9 @@
 /* PTF block header and item codecs: see block.h and doc/format.md. */
 #include "store/block.h"
 
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* ---- slot masks, cached locally (one load on the hot path) ------------- */
@@ -247,6 +249,55 @@ size_t pt__event_bound(const pt_event *ev) {
     }
   }
   return n;
+}
+
+/* What is wrong with a value value_bound refuses, or NULL. */
+static const char *value_why(const pt_value *v, char *tmp, size_t n) {
+  switch (v->type) {
+    case PT_TYPE_INTS:
+      if (!v->count || v->v.ints) return NULL;
+      snprintf(tmp, n, "an integer array of %u elements whose pointer is "
+               "NULL", (unsigned)v->count);
+      return tmp;
+    default:
+      if (v->type < PT_TYPE__COUNT) return NULL;
+      snprintf(tmp, n, "value type %u (valid: 0..%d)", (unsigned)v->type,
+               PT_TYPE__COUNT - 1);
+      return tmp;
+  }
+}
+
+void pt__event_why(const pt_event *ev, char *buf, size_t n) {
+  char tmp[96];
+  const char *why;
+  if (ev->kind == PT_EV_INVALID || ev->kind >= PT_EV__COUNT) {
+    snprintf(buf, n, "event kind %u is not a kind (valid: 1..%d)",
+             (unsigned)ev->kind, PT_EV__COUNT - 1);
+    return;
+  }
+  const char *k = pt_event_kind_name(ev->kind);
+  if (ev->location == PT_NONE) {
+    snprintf(buf, n, "%s event: location is PT_NONE", k);
+    return;
+  }
+  masks_ensure();
+  if ((ev_mask[ev->kind] & EM(VALUE)) &&
+      (why = value_why(&ev->value, tmp, sizeof tmp))) {
+    snprintf(buf, n, "%s event: its value is %s", k, why);
+    return;
+  }
+  if (ev->nattrs && !ev->attrs) {
+    snprintf(buf, n, "%s event: nattrs is %u but attrs is NULL", k,
+             (unsigned)ev->nattrs);
+    return;
+  }
+  for (uint32_t i = 0; i < ev->nattrs; i++)
+    if ((why = value_why(&ev->attrs[i].val, tmp, sizeof tmp))) {
+      snprintf(buf, n, "%s event: attribute %u (key %" PRIu64 ") is %s", k,
+               (unsigned)i, ev->attrs[i].key, why);
+      return;
+    }
+  snprintf(buf, n, "%s event: invalid", k);
 }
 
 size_t pt__event_put(uint8_t *p, const pt_event *ev, uint64_t *prev_time,

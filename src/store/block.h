@@ -74,6 +74,9 @@ int pt__blk_build(pt__blkhdr *h, const uint8_t *raw, size_t n,
 /* Upper bound of the encoded size of ev, or 0 if ev is invalid (kind out of
  * range, an unknown value type, or a location PT_NONE). */
 size_t pt__event_bound(const pt_event *ev);
+/* Why pt__event_bound(ev) is 0, as one phrase for an error message
+ * ("mark event: attribute 0 (key 7) is a string value ... NULL"). */
+void pt__event_why(const pt_event *ev, char *buf, size_t n);
 /* Encode ev at p; *prev_time / *prev_loc are the delta state (updated).
  * With dt_out NULL the time delta is written inline as a varint (row form);
  * otherwise it is stored in *dt_out for the block's delta planes and not

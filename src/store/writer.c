@@ -477,10 +477,12 @@ static int event_slow(pt_stream *s, const pt_event *ev) {
     if (rc) return rc;
   }
   size_t bound = pt__event_bound(ev);
-  if (PT_UNLIKELY(!bound))
-    return serr(s, PT_EINVAL,
-                "stream %" PRIu64 ": event kind %u or a value type invalid",
-                s->id, ev->kind);
+  if (PT_UNLIKELY(!bound)) {
+    char why[256];
+    pt__event_why(ev, why, sizeof why);
+    return serr(s, PT_EINVAL, "stream %" PRIu64 ": time %" PRIu64 ": %s",
+                s->id, ev->time, why);
+  }
   if (PT_UNLIKELY(bound > PT__BLK_MAX_RAW / 2))
     return serr(s, PT_ELIMIT, "stream %" PRIu64 ": event too large", s->id);
   if (PT_UNLIKELY(s->failed))
@@ -716,9 +718,12 @@ int pt_stream_snapshot(pt_stream *s, const pt_snapshot *snap) {
     return serr(s, PT_EORDER, "stream %" PRIu64 ": snapshot time goes back",
                 s->id);
   size_t bound = pt__snapshot_bound(snap);
-  if (!bound)
-    return serr(s, PT_EINVAL, "stream %" PRIu64 ": invalid snapshot event",
-                s->id);
+  if (!bound) {
+    char why[256];
+    pt__event_why(&snap->event, why, sizeof why);
+    return serr(s, PT_EINVAL, "stream %" PRIu64 ": snapshot at %" PRIu64
+                ": %s", s->id, snap->time, why);
+  }
   if (bound > PT__BLK_MAX_RAW / 2)
     return serr(s, PT_ELIMIT, "stream %" PRIu64 ": snapshot too large", s->id);
   int rc =

@@ -306,6 +306,74 @@ TEST(roundtrip_property) {
   }
 }
 
+/* An invalid event is refused with a message that says what is wrong
+ * (before: "event kind 1 or a value type invalid" for every case, naming
+ * a kind that is valid). */
+TEST(invalid_event_said) {
+  char *dir = test_tmpdir("inval");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  pt_event ev;
+  pt_attr a[2];
+  memset(a, 0, sizeof a);
+  a[0].key = 3;
+  a[0].val.type = PT_TYPE_INT;
+  a[1].key = 4;
+  a[1].val.type = 77;
+  pt_event_init(&ev, PT_EV_ENTER, 10, 0);
+  ev.nattrs = 2;
+  ev.attrs = a;
+  ASSERT_STATUS(pt_stream_event(s, &ev), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "stream 0: time 10: enter event: "
+                  "attribute 1 (key 4) is value type 77");
+  ev.attrs = NULL;
+  ASSERT_STATUS(pt_stream_event(s, &ev), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "nattrs is 2 but attrs is NULL");
+  a[1].val.type = PT_TYPE_INTS;
+  a[1].val.count = 3;
+  ev.attrs = a;
+  ASSERT_STATUS(pt_stream_event(s, &ev), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "array of 3 elements");
+  pt_event_init(&ev, PT_EV_METRIC, 10, 0);
+  ev.value.type = 99;
+  ASSERT_STATUS(pt_stream_event(s, &ev), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "metric event: its value is value "
+                  "type 99");
+  ev.kind = 200;
+  ASSERT_STATUS(pt_stream_event(s, &ev), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "event kind 200 is not a kind");
+  pt_snapshot sn;
+  memset(&sn, 0, sizeof sn);
+  sn.time = 5;
+  pt_event_init(&sn.event, PT_EV_ENTER, 1, 0);
+  sn.event.nattrs = 1;
+  sn.event.attrs = &a[1];
+  ASSERT_STATUS(pt_stream_snapshot(s, &sn), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "snapshot at 5: enter event: "
+                  "attribute 0");
+  /* a string value NULL is kept apart from "" */
+  a[1].val.type = PT_TYPE_STRING;
+  a[1].val.count = 0;
+  pt_event_init(&ev, PT_EV_ENTER, 10, 0);
+  ev.nattrs = 2;
+  ev.attrs = a;
+  ASSERT_OK(pt_stream_event(s, &ev));
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt_reader *r;
+  ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+  pt_event got;
+  ASSERT_OK(pt_reader_next(r, &got));
+  ASSERT_TRUE(pt_event_equal(&got, &ev));
+  ASSERT_STATUS(pt_reader_next(r, &got), PT_END);
+  pt_reader_close(r);
+  pt__rmtree(dir);
+  free(dir);
+}
+
 TEST(out_of_order_and_location_rules) {
   char *dir = test_tmpdir("ooo");
   char path[4200];
@@ -895,6 +963,7 @@ int main(void) {
   RUN(threads_own_streams);
   RUN(roundtrip_property);
   RUN(out_of_order_and_location_rules);
+  RUN(invalid_event_said);
   RUN(overwrite_and_abort);
   RUN(filters_and_seek);
   RUN(common_event_paths);
