@@ -368,8 +368,13 @@ static int put_value(tx_sink *k, const pt_value *v) {
   }
   out_commit(k, o);
   if (v->type == PT_TYPE_STRING) {
-    if (!v->v.s) return -1;
-    put_qstr(k, v->v.s);
+    if (!v->v.s) { /* a string value with no string (PTF keeps it) */
+      o = out_reserve(k, 4);
+      memcpy(o, "none", 4);
+      out_commit(k, o + 4);
+    } else {
+      put_qstr(k, v->v.s);
+    }
   } else if (v->type == PT_TYPE_INTS) {
     if (v->count && !v->v.ints) return -1;
     put_list(k, v->v.ints, v->count, 1);
@@ -1090,7 +1095,7 @@ static int get_list(tx_src *s, cur *c, int is_signed, uint64_t *count,
   return 0;
 }
 
-/* A typed value: none | i:N | u:N | d:X | s:"..." | ia:[...] */
+/* A typed value: none | i:N | u:N | d:X | s:"..." | s:none | ia:[...] */
 static int get_value(tx_src *s, cur *c, pt_value *v) {
   const char *b = c->p;
   char tn[8];
@@ -1123,7 +1128,14 @@ static int get_value(tx_src *s, cur *c, pt_value *v) {
       return get_u64(s, c, &v->v.u);
     }
     case PT_TYPE_DOUBLE: return get_double(s, c, &v->v.d);
-    case PT_TYPE_STRING: return get_qstr(s, c, &v->v.s);
+    case PT_TYPE_STRING:
+      if (c->e - c->p >= 4 && memcmp(c->p, "none", 4) == 0) {
+        c->p += 4; /* s:none: the string pointer is NULL */
+        if (!at_delim(c)) return bad(s, c, c->p, "a space after 's:none'");
+        v->v.s = NULL;
+        return 0;
+      }
+      return get_qstr(s, c, &v->v.s);
     case PT_TYPE_INTS: {
       uint64_t cnt;
       void *p;

@@ -746,6 +746,55 @@ TEST(sink_refuses_bad_items) {
   free(path);
 }
 
+/* A string value whose pointer is NULL (PTF writes and reads it back as
+ * NULL, distinct from "") has a text form, s:none, so native -> text ->
+ * native keeps it; before, the sink refused the event ("attribute 0 has
+ * a bad value") and `paratrace dump` / convert to text of such an archive
+ * failed. */
+TEST(string_value_null) {
+  char *path = tmp_path("text", "snull.txt");
+  void *st;
+  pt_error err;
+  ASSERT_OK(F->sink_open(&st, path, NULL, &err));
+  pt_attr a[3];
+  memset(a, 0, sizeof a);
+  a[0].key = 1;
+  a[0].val.type = PT_TYPE_STRING; /* NULL */
+  a[1].key = 2;
+  a[1].val.type = PT_TYPE_STRING;
+  a[1].val.v.s = "none";
+  a[2].key = 3;
+  a[2].val.type = PT_TYPE_STRING;
+  a[2].val.v.s = "";
+  pt_item it[2];
+  memset(it, 0, sizeof it);
+  it[0].type = PT_ITEM_EVENT;
+  pt_event_init(&it[0].u.event, PT_EV_ENTER, 1, 0);
+  it[0].u.event.nattrs = 3;
+  it[0].u.event.attrs = a;
+  it[1].type = PT_ITEM_EVENT;
+  pt_event_init(&it[1].u.event, PT_EV_METRIC, 2, 0);
+  it[1].u.event.value.type = PT_TYPE_STRING;
+  for (int i = 0; i < 2; i++) ASSERT_OK(F->sink_write(st, &it[i]));
+  ASSERT_OK(F->sink_close(st, &err));
+  char *got = slurp(path);
+  ASSERT_EQ_STR(got, "# paratrace text 1\n"
+                     "event 1 0 enter region=0 {1=s:none 2=s:\"none\" 3=s:\"\"}\n"
+                     "event 2 0 metric metric=0 value=s:none\n");
+  free(got);
+  ASSERT_OK(F->src_open(&st, path, NULL, &err));
+  pt_item r;
+  for (int i = 0; i < 2; i++) {
+    ASSERT_OK(F->src_next(st, &r));
+    ASSERT_TRUE(pt_event_equal(&r.u.event, &it[i].u.event));
+  }
+  ASSERT_TRUE(r.u.event.value.v.s == NULL);
+  ASSERT_STATUS(F->src_next(st, &r), PT_END);
+  F->src_close(st);
+  unlink(path);
+  free(path);
+}
+
 TEST(probe) {
   const char *yes = "# paratrace text 1\nevent 1 0 enter\n";
   ASSERT_EQ_I64(F->probe("x", 0, (const uint8_t *)yes, strlen(yes)), 100);
@@ -758,6 +807,7 @@ TEST(probe) {
 
 int main(void) {
   RUN(slot_keys_unique);
+  RUN(string_value_null);
   RUN(roundtrip_random);
   RUN(golden_form);
   RUN(lenient_layout);
