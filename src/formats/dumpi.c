@@ -4231,7 +4231,8 @@ static int sk_close(void *st, pt_error *err) {
              "the trace set is empty", k->other_enters);
     k->warn(k->warn_user, t);
   }
-  qsort(k->ranks, k->nranks, sizeof *k->ranks, cmp_rank);
+  if (k->nranks) /* ranks is NULL in an empty trace */
+    qsort(k->ranks, k->nranks, sizeof *k->ranks, cmp_rank);
   /* Ranks must be 0..n-1 for the .meta's numprocs. */
   for (size_t i = 0; i < k->nranks && rc >= 0; i++)
     if (k->ranks[i].rank != (int64_t)i) {

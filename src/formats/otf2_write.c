@@ -363,7 +363,7 @@ static int build_world(osnk *k) {
       k->ncl = d->nmembers;
       k->cl = malloc((d->nmembers + 1) * sizeof *k->cl);
       if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
-      memcpy(k->cl, d->members, d->nmembers * sizeof *k->cl);
+      if (d->nmembers) memcpy(k->cl, d->members, d->nmembers * sizeof *k->cl);
       return PT_OK;
     }
   }
@@ -374,7 +374,8 @@ static int build_world(osnk *k) {
         return fail(k, PT_ENOMEM, "out of memory");
     k->cl = malloc((k->nloc_order + 1) * sizeof *k->cl);
     if (!k->cl) return fail(k, PT_ENOMEM, "out of memory");
-    memcpy(k->cl, k->loc_order, k->nloc_order * sizeof *k->cl);
+    if (k->nloc_order) /* NULL when no location is defined */
+      memcpy(k->cl, k->loc_order, k->nloc_order * sizeof *k->cl);
     k->ncl = k->nloc_order;
     return PT_OK;
   }

@@ -91,4 +91,22 @@ ok dump_file "$PT" -q dump run.ptf -o d4.txt
 cmp -s d1.txt d4.txt && t_pass dump_file_same || t_fail dump_file_same "differs"
 fails_cleanly dump_no_clobber 1 'exists' "$PT" dump run.ptf -o d4.txt
 
+
+# Traces with no definitions at all (one location's enter/leave) and with
+# nothing (the text header only) convert to every format that can be
+# written; under UBSan the OTF2 sink passed NULL to memcpy when no
+# location was defined and the DUMPI sink NULL to qsort for no rank.
+printf '# paratrace text 1\nevent 1 0 enter region=1\nevent 2 0 leave region=1\n' >nodefs.txt
+printf '# paratrace text 1\n' >nothing.txt
+for in in nodefs nothing; do
+  for out in ptf txt trf otf otf2 meta json; do
+    "$PT" -q convert $in.txt -o "${in}_out.$out" >conv.out 2>conv.err; rc=$?
+    if crashed conv.err $rc || [ $rc -ne 0 ]; then
+      t_fail "sparse_${in}_to_$out" "exit $rc: $(head -c 300 conv.err)"
+    else
+      t_pass "sparse_${in}_to_$out"
+    fi
+  done
+done
+
 t_done
