@@ -187,6 +187,10 @@ int pt_aux_add(pt_aux_writer *a, const pt_item *item) {
   uint64_t t = a->what == PT_ITEM_SUMMARY ? item->u.summary.time
                                           : item->u.snapshot.time;
   if (a->bw.ordinal + a->bw.count && t < a->last) return PT_EORDER;
+  if (a->what == PT_ITEM_SUMMARY &&
+      (item->u.summary.kind < PT_SUM_REGION ||
+       item->u.summary.kind > PT_SUM_APP_SPAN))
+    return PT_EINVAL; /* no format can say it; text refuses it */
   size_t bound = a->what == PT_ITEM_SUMMARY
                      ? PT__SUM_BOUND
                      : pt__snapshot_bound(&item->u.snapshot);

@@ -699,6 +699,11 @@ int pt_stream_summary(pt_stream *s, const pt_summary *sum) {
   if (s->have_sums && sum->time < s->sum_last)
     return serr(s, PT_EORDER, "stream %" PRIu64 ": summary time goes back",
                 s->id);
+  if (sum->kind < PT_SUM_REGION || sum->kind > PT_SUM_APP_SPAN)
+    return serr(s, PT_EINVAL, "stream %" PRIu64 ": summary at %" PRIu64
+                ": kind %u is not a pt_summary_kind (%d..%d)", s->id,
+                sum->time, (unsigned)sum->kind, PT_SUM_REGION,
+                PT_SUM_APP_SPAN);
   int rc = aux_lazy_open(s, &s->sums, &s->have_sums, PT__BLK_SUMS, "sums");
   if (rc) return rc;
   uint8_t *p = pt__bw_begin(&s->sums, sum->time, PT__SUM_BOUND);

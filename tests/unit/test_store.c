@@ -374,6 +374,46 @@ TEST(invalid_event_said) {
   free(dir);
 }
 
+/* A summary of a kind that is not a pt_summary_kind is refused, as the
+ * headers say (before: written, and then the archive could not be dumped
+ * or converted to text: "summary of unknown kind 999"). */
+TEST(summary_kind_checked) {
+  char *dir = test_tmpdir("sumkind");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  pt_event ev;
+  pt_event_init(&ev, PT_EV_ENTER, 10, 0);
+  ASSERT_OK(pt_stream_event(s, &ev));
+  pt_summary sum;
+  memset(&sum, 0, sizeof sum);
+  sum.time = 20;
+  sum.kind = 999;
+  ASSERT_STATUS(pt_stream_summary(s, &sum), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "kind 999 is not a pt_summary_kind");
+  sum.kind = 0;
+  ASSERT_STATUS(pt_stream_summary(s, &sum), PT_EINVAL);
+  sum.kind = PT_SUM_APP_SPAN;
+  ASSERT_OK(pt_stream_summary(s, &sum));
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt_aux_writer *a;
+  ASSERT_OK(pt_aux_open(&a, path, 0, PT_ITEM_SUMMARY, NULL));
+  pt_item it;
+  memset(&it, 0, sizeof it);
+  it.type = PT_ITEM_SUMMARY;
+  it.u.summary = sum;
+  it.u.summary.kind = PT_SUM_APP_SPAN + 1;
+  ASSERT_STATUS(pt_aux_add(a, &it), PT_EINVAL);
+  it.u.summary.kind = PT_SUM_REGION;
+  ASSERT_OK(pt_aux_add(a, &it));
+  ASSERT_OK(pt_aux_close(a, NULL));
+  pt__rmtree(dir);
+  free(dir);
+}
+
 TEST(out_of_order_and_location_rules) {
   char *dir = test_tmpdir("ooo");
   char path[4200];
@@ -964,6 +1004,7 @@ int main(void) {
   RUN(roundtrip_property);
   RUN(out_of_order_and_location_rules);
   RUN(invalid_event_said);
+  RUN(summary_kind_checked);
   RUN(overwrite_and_abort);
   RUN(filters_and_seek);
   RUN(common_event_paths);

@@ -416,6 +416,7 @@ TEST(aux_replace_keeps_events) {
     /* an aborted rewrite leaves the previous generation */
     ASSERT_OK(pt_aux_open(&a, path, 0, PT_ITEM_SUMMARY, &err));
     pt_item it = {.type = PT_ITEM_SUMMARY};
+    it.u.summary.kind = PT_SUM_REGION;
     ASSERT_OK(pt_aux_add(a, &it));
     pt_aux_abort(a);
     pt_reader *r;
