@@ -64,7 +64,9 @@ typedef struct pt_stream_info {
  * definitions and every selected stream's index (rebuilding a missing or
  * stale index in memory from block headers, with a warning).  Returns
  * PT_OK, PT_ENOTFOUND, PT_EFORMAT (not a PTF archive), PT_EVERSION,
- * PT_ECORRUPT, PT_EIO, PT_ENOMEM; `err` (may be NULL) gets the detail.
+ * PT_ECORRUPT, PT_EIO, PT_ENOMEM, PT_EINVAL (out or path NULL,
+ * nlocations > 0 with locations NULL, threads out of range); `err` (may
+ * be NULL) gets the detail.
  * Ownership: close with pt_reader_close(). */
 PT_API int pt_reader_open(pt_reader **out, const char *path,
                           const pt_reader_opts *opts, pt_error *err);

@@ -71,20 +71,22 @@ typedef struct pt_writer_opts {
  * one by pt_writer_close, so the old archive survives any failure.
  * Returns PT_OK and *out, or PT_EEXIST, PT_EIO, PT_ENOMEM, PT_EINVAL; on
  * error *out is NULL and `err` (may be NULL) receives the detail.
- * Ownership: close with pt_writer_close() or pt_writer_abort(). */
+ * Ownership: close with pt_writer_close() or pt_writer_abort().
+ * out NULL gives PT_EINVAL. */
 PT_API int pt_writer_open(pt_writer **out, const char *path,
                           const pt_writer_opts *opts, pt_error *err);
 
 /* Add a global definition.  Strings and arrays are copied.  May be called
  * at any time from any thread.  Definitions are written before any event
  * block that is flushed after this call.  Returns PT_OK, PT_EINVAL (bad
- * kind), PT_EIO, PT_ENOMEM. */
+ * kind, def NULL, nmembers > 0 with members NULL), PT_EIO, PT_ENOMEM. */
 PT_API int pt_writer_def(pt_writer *w, const pt_def *def);
 
 /* Get the handle of stream `stream_id`, creating its files on first use.
  * The handle belongs to the writer and stays valid until pt_writer_close.
  * Thread-safe (takes the writer's lock; the append path does not).
- * Returns PT_OK, PT_EIO, PT_ENOMEM, PT_ELIMIT (more than 2^24 streams). */
+ * Returns PT_OK, PT_EIO, PT_ENOMEM, PT_ELIMIT (more than 2^24 streams),
+ * PT_EINVAL (out NULL). */
 PT_API int pt_writer_stream(pt_writer *w, uint64_t stream_id, pt_stream **out);
 
 /* Append an event.  Its time must not be smaller than the previous event's

@@ -1032,8 +1032,12 @@ static void apply_selection(pt_reader *r) {
 
 int pt_reader_open(pt_reader **out, const char *path,
                    const pt_reader_opts *opts, pt_error *err) {
+  if (!out) return pt__err(err, PT_EINVAL, "pt_reader_open: out is NULL");
   *out = NULL;
   if (!path) return pt__err(err, PT_EINVAL, "no path");
+  if (opts && opts->nlocations && !opts->locations)
+    return pt__err(err, PT_EINVAL, "%zu locations selected but locations "
+                   "is NULL", opts->nlocations);
   pt_reader_opts o = {0};
   if (opts) o = *opts;
   pt_reader *r = calloc(1, sizeof *r);

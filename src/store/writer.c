@@ -128,6 +128,7 @@ static void run_block(pt__task *t, void *ctx) {
 
 int pt_writer_open(pt_writer **out, const char *path,
                    const pt_writer_opts *opts, pt_error *err) {
+  if (!out) return pt__err(err, PT_EINVAL, "pt_writer_open: out is NULL");
   *out = NULL;
   if (!path || !*path) return pt__err(err, PT_EINVAL, "empty archive path");
   pt_writer_opts o = {0};
@@ -251,6 +252,12 @@ static int encode_def(pt__bw *bw, const pt_def *d, size_t block_size,
 }
 
 int pt_writer_def(pt_writer *w, const pt_def *def) {
+  if (!def) {
+    pthread_mutex_lock(&w->mu);
+    int rc = werr(w, PT_EINVAL, "pt_writer_def: def is NULL");
+    pthread_mutex_unlock(&w->mu);
+    return rc;
+  }
   pthread_mutex_lock(&w->mu);
   int full = 0;
   int rc = encode_def(&w->defs, def, w->block_size, &full);
@@ -307,6 +314,7 @@ static void stream_free(pt_stream *s) {
 }
 
 int pt_writer_stream(pt_writer *w, uint64_t stream_id, pt_stream **out) {
+  if (!out) return werr(w, PT_EINVAL, "pt_writer_stream: out is NULL");
   *out = NULL;
   if (stream_id >= PT__MAX_STREAMS)
     return werr(w, PT_ELIMIT, "stream id %" PRIu64 " above the limit 2^24",

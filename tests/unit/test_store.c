@@ -414,6 +414,42 @@ TEST(summary_kind_checked) {
   free(dir);
 }
 
+/* NULL where a pointer is needed gives PT_EINVAL and a message instead of
+ * a crash: the out pointers of pt_writer_open / pt_reader_open /
+ * pt_writer_stream, pt_writer_def's def, and a reader location selection
+ * with nlocations > 0 but locations NULL (before: all SIGSEGV). */
+TEST(null_arguments_refused) {
+  char *dir = test_tmpdir("nullarg");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_error err;
+  ASSERT_STATUS(pt_writer_open(NULL, path, NULL, &err), PT_EINVAL);
+  ASSERT_CONTAINS(err.msg, "out is NULL");
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  ASSERT_STATUS(pt_writer_def(w, NULL), PT_EINVAL);
+  ASSERT_CONTAINS(pt_writer_errmsg(w), "def is NULL");
+  ASSERT_STATUS(pt_writer_stream(w, 0, NULL), PT_EINVAL);
+  ASSERT_CONTAINS(pt_writer_errmsg(w), "out is NULL");
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  pt_event ev;
+  pt_event_init(&ev, PT_EV_ENTER, 1, 0);
+  ASSERT_OK(pt_stream_event(s, &ev));
+  ASSERT_OK(pt_writer_close(w, NULL));
+  ASSERT_STATUS(pt_reader_open(NULL, path, NULL, &err), PT_EINVAL);
+  ASSERT_CONTAINS(err.msg, "out is NULL");
+  pt_reader_opts o;
+  memset(&o, 0, sizeof o);
+  o.nlocations = 2;
+  pt_reader *r = (pt_reader *)&o;
+  ASSERT_STATUS(pt_reader_open(&r, path, &o, &err), PT_EINVAL);
+  ASSERT_TRUE(r == NULL);
+  ASSERT_CONTAINS(err.msg, "2 locations selected but locations is NULL");
+  pt__rmtree(dir);
+  free(dir);
+}
+
 TEST(out_of_order_and_location_rules) {
   char *dir = test_tmpdir("ooo");
   char path[4200];
@@ -1005,6 +1041,7 @@ int main(void) {
   RUN(out_of_order_and_location_rules);
   RUN(invalid_event_said);
   RUN(summary_kind_checked);
+  RUN(null_arguments_refused);
   RUN(overwrite_and_abort);
   RUN(filters_and_seek);
   RUN(common_event_paths);
