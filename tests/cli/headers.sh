@@ -28,6 +28,10 @@ done
 
 # C linkage: one function of each header called from C++ and linked.
 if command -v g++ >/dev/null 2>&1 && [ -f "$B/lib/libparatrace.a" ]; then
+  # a sanitized build (make SAN=1) links with the sanitizers' runtimes
+  SANF=
+  nm "$B/lib/libparatrace.a" 2>/dev/null | grep -q __asan_ &&
+    SANF=-fsanitize=address,undefined
   cat >link.cpp <<'CPP'
 #include <paratrace/paratrace.h>
 #include <paratrace/analysis.h>
@@ -48,7 +52,7 @@ int main(int argc, char **) {
   return 0;
 }
 CPP
-  ok cxx_link g++ -std=c++11 -I"$INC" link.cpp -o link "$B/lib/libparatrace.a" \
+  ok cxx_link g++ -std=c++11 $SANF -I"$INC" link.cpp -o link "$B/lib/libparatrace.a" \
     -lotf2 -lzstd -lz -lm -pthread &&
     ok cxx_run ./link >/dev/null
 fi
