@@ -3,7 +3,7 @@
 # Runs as root on Debian 12 (apt-get); as another user it prints what to do.
 set -eu
 
-PKGS="make gcc pkg-config clang libclang-rt-14-dev
+PKGS="make gcc g++ pkg-config clang libclang-rt-14-dev
 libzstd-dev zstd zlib1g-dev
 libopenmpi-dev openmpi-bin gfortran
 libotf2-trace-dev otf2-tools
