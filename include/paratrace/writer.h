@@ -140,8 +140,11 @@ typedef struct pt_aux_writer pt_aux_writer;
 PT_API int pt_aux_open(pt_aux_writer **out, const char *path,
                        uint64_t stream_id, uint32_t what, pt_error *err);
 /* Append one item of the kind given to pt_aux_open (PT_EINVAL otherwise,
- * PT_EORDER if its time goes backwards). */
+ * PT_EORDER if its time goes backwards; the detail in pt_aux_errmsg). */
 PT_API int pt_aux_add(pt_aux_writer *a, const pt_item *item);
+/* Detail of the aux writer's last error ("" if none); owned by the aux
+ * writer. */
+PT_API const char *pt_aux_errmsg(const pt_aux_writer *a);
 /* Commit (rename into place).  Frees `a` in every case. */
 PT_API int pt_aux_close(pt_aux_writer *a, pt_error *err);
 /* Discard; the previous file stays.  NULL is ok. */

@@ -157,6 +157,18 @@ typedef struct stream_out {
   pt_aux_writer *sums, *snaps;
 } stream_out;
 
+/* The detail of the first aux writer that failed (an aux writer keeps its
+ * own, pt_aux_errmsg), or what rc says. */
+static const char *aux_why(const stream_out *so, size_t n, int rc) {
+  for (size_t i = 0; i < n; i++) {
+    if (so[i].sums && *pt_aux_errmsg(so[i].sums))
+      return pt_aux_errmsg(so[i].sums);
+    if (so[i].snaps && *pt_aux_errmsg(so[i].snaps))
+      return pt_aux_errmsg(so[i].snaps);
+  }
+  return pt_strerror(rc);
+}
+
 static int cmp_iv(const void *a, const void *b) {
   const pt__iv *x = a, *y = b;
   if (x->k[0] != y->k[0]) return x->k[0] < y->k[0] ? -1 : 1;
@@ -424,7 +436,7 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   free(css);
   free(lts);
   if (rc < 0) return pt__err(err, rc, "writing the state at %" PRIu64 ": %s", t,
-                             pt_strerror(rc));
+                             aux_why(so, nso, rc));
   pt__stats_new_interval(s, t);
   return PT_OK;
 }
@@ -540,7 +552,7 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
     }
   }
   if (rc < 0) {
-    pt__err(err, rc, "writing the summaries: %s", pt_strerror(rc));
+    pt__err(err, rc, "writing the summaries: %s", aux_why(so, nso, rc));
     goto out;
   }
   /* the anchor's files line once, not per file (quadratic in streams) */

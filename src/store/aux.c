@@ -5,8 +5,10 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,7 +143,20 @@ struct pt_aux_writer {
   int zs_ref; /* holds a reference to the shared block-building sets */
   uint64_t last;
   int failed;
+  char err[512];
 };
+
+static int aerr(pt_aux_writer *a, int rc, const char *fmt, ...)
+    PT_PRINTF(3, 4);
+static int aerr(pt_aux_writer *a, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(a->err, sizeof a->err, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+const char *pt_aux_errmsg(const pt_aux_writer *a) { return a ? a->err : ""; }
 
 static const char *aux_ext(uint32_t what) {
   return what == PT_ITEM_SUMMARY ? "sums" : "snaps";
@@ -183,27 +198,45 @@ int pt_aux_open(pt_aux_writer **out, const char *path, uint64_t stream_id,
 }
 
 int pt_aux_add(pt_aux_writer *a, const pt_item *item) {
-  if (item->type != a->what) return PT_EINVAL;
+  const char *what = aux_ext(a->what);
+  if (!item)
+    return aerr(a, PT_EINVAL, "%s: item is NULL", a->tmp);
+  if (item->type != a->what)
+    return aerr(a, PT_EINVAL, "%s: an item of type %u in a file of %s",
+                a->tmp, item->type,
+                a->what == PT_ITEM_SUMMARY ? "summaries" : "snapshots");
+  if (a->failed)
+    return aerr(a, PT_EIO, "%s: an earlier write failed", a->tmp);
   uint64_t t = a->what == PT_ITEM_SUMMARY ? item->u.summary.time
                                           : item->u.snapshot.time;
-  if (a->bw.ordinal + a->bw.count && t < a->last) return PT_EORDER;
+  if (a->bw.ordinal + a->bw.count && t < a->last)
+    return aerr(a, PT_EORDER,
+                "%s: %s time %" PRIu64 " before the previous one, %" PRIu64,
+                a->tmp, what, t, a->last);
   if (a->what == PT_ITEM_SUMMARY &&
       (item->u.summary.kind < PT_SUM_REGION ||
        item->u.summary.kind > PT_SUM_APP_SPAN))
-    return PT_EINVAL; /* no format can say it; text refuses it */
+    /* no format can say it; text refuses it */
+    return aerr(a, PT_EINVAL, "%s: summary of unknown kind %u at time %" PRIu64,
+                a->tmp, item->u.summary.kind, t);
   size_t bound = a->what == PT_ITEM_SUMMARY
                      ? PT__SUM_BOUND
                      : pt__snapshot_bound(&item->u.snapshot);
-  if (!bound) return PT_EINVAL;
-  if (bound > PT__BLK_MAX_RAW / 2) return PT_ELIMIT;
+  if (!bound)
+    return aerr(a, PT_EINVAL, "%s: invalid snapshot event at time %" PRIu64,
+                a->tmp, t);
+  if (bound > PT__BLK_MAX_RAW / 2)
+    return aerr(a, PT_ELIMIT, "%s: snapshot at time %" PRIu64 " too large",
+                a->tmp, t);
   int rc;
   if (a->bw.count && a->bw.raw.len + bound > AUX_BLOCK &&
       (rc = pt__bw_flush_shared(&a->bw, 1, NULL, NULL))) {
     a->failed = 1;
-    return rc;
+    return aerr(a, rc, "%s: writing a block: %s", a->tmp,
+                rc == PT_EIO ? strerror(errno) : pt_strerror(rc));
   }
   uint8_t *p = pt__bw_begin(&a->bw, t, bound);
-  if (!p) return PT_ENOMEM;
+  if (!p) return aerr(a, PT_ENOMEM, "%s: out of memory", a->tmp);
   size_t n = a->what == PT_ITEM_SUMMARY
                  ? pt__summary_put(p, &item->u.summary, &a->bw.prev_time)
                  : pt__snapshot_put(p, &item->u.snapshot, &a->bw.prev_time);
@@ -223,7 +256,11 @@ int pt__aux_close(pt_aux_writer *a, int refresh, pt_error *err) {
   if (a->bw.fd >= 0 && close(a->bw.fd) != 0 && !rc) rc = PT_EIO;
   a->bw.fd = -1;
   if (rc) {
-    pt__err(err, rc, "%s: %s", a->tmp, pt_strerror(rc));
+    if (a->failed && a->err[0])
+      pt__err(err, rc, "%s", a->err);
+    else
+      pt__err(err, rc, "%s: %s", a->tmp,
+              rc == PT_EIO ? strerror(errno) : pt_strerror(rc));
   } else if (rename(a->tmp, a->final) != 0) {
     rc = pt__err(err, PT_EIO, "%s: %s", a->final, strerror(errno));
   } else {

@@ -407,8 +407,18 @@ TEST(summary_kind_checked) {
   it.u.summary = sum;
   it.u.summary.kind = PT_SUM_APP_SPAN + 1;
   ASSERT_STATUS(pt_aux_add(a, &it), PT_EINVAL);
+  /* the aux writer says why (it had no *_errmsg before) */
+  ASSERT_CONTAINS(pt_aux_errmsg(a), "unknown kind 15");
+  ASSERT_CONTAINS(pt_aux_errmsg(a), ".sums");
   it.u.summary.kind = PT_SUM_REGION;
   ASSERT_OK(pt_aux_add(a, &it));
+  it.u.summary.time = 0;
+  ASSERT_STATUS(pt_aux_add(a, &it), PT_EORDER);
+  ASSERT_CONTAINS(pt_aux_errmsg(a), "before the previous one");
+  it.type = PT_ITEM_SNAPSHOT;
+  ASSERT_STATUS(pt_aux_add(a, &it), PT_EINVAL);
+  ASSERT_CONTAINS(pt_aux_errmsg(a), "file of summaries");
+  ASSERT_STATUS(pt_aux_add(a, NULL), PT_EINVAL);
   ASSERT_OK(pt_aux_close(a, NULL));
   pt__rmtree(dir);
   free(dir);
