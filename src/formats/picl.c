@@ -2308,16 +2308,42 @@ static int sk_emit(picl_sink *k, wloc *l, int64_t rt, int64_t et, int64_t t,
 /* Data fields from the attributes of a PICL-origin event: appends
  * " ndata [descriptor data...]" to b.  Returns the number of bytes of a
  * length field for statistics (first integer), or 0. */
+/* Which value an attribute gives a record's data: K_INT, K_DOUBLE or
+ * K_STRING for the PICL value attributes; with `foreign` (a point event
+ * from another source, without PICL data attributes) also any scalar
+ * attribute, such as the recorder's mark value; else -1. */
+static int value_k(int K, const pt_attr *a, int foreign) {
+  if (K == K_INT || K == K_DOUBLE || K == K_STRING) return K;
+  if (!foreign || K != -1) return -1;
+  switch (a->val.type) {
+    case PT_TYPE_INT: case PT_TYPE_UINT: return K_INT;
+    case PT_TYPE_DOUBLE: return K_DOUBLE;
+    case PT_TYPE_STRING: return a->val.v.s ? K_STRING : -1;
+    default: return -1;
+  }
+}
+
 static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
-                            const char *text_slot) {
+                            const char *text_slot, int point) {
   const pt_attr *raw = NULL, *desc = NULL, *dcode = NULL, *nd = NULL,
                 *text = NULL, *ints = NULL, *ddec = NULL;
   size_t nval = 0;
   uint32_t t0 = PT_TYPE_NONE;
   int mixed = 0;
+  /* a point event of another source: its scalar attributes are the data
+   * (a MARK's value was dropped) */
+  int foreign = point;
+  for (uint32_t i = 0; i < ev->nattrs && foreign; i++)
+    if (sk_attr_k(k, ev->attrs[i].key) != -1) foreign = 0;
   for (uint32_t i = 0; i < ev->nattrs; i++) {
-    int K = sk_attr_k(k, ev->attrs[i].key);
     const pt_attr *a = &ev->attrs[i];
+    int K = sk_attr_k(k, a->key);
+    if (foreign) {
+      K = value_k(K, a, 1);
+      if (K == K_INT && a->val.type == PT_TYPE_UINT &&
+          a->val.v.u > (uint64_t)INT64_MAX)
+        K = -1; /* not a PICL integer */
+    }
     switch (K) {
       case K_RAW: raw = a; break;
       case K_DESC: desc = a; break;
@@ -2326,11 +2352,13 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
       case K_TEXT: text = a; break;
       case K_INTS: ints = a; break;
       case K_DDEC: ddec = a; break;
-      case K_INT: case K_DOUBLE: case K_STRING:
-        if (nval && a->val.type != t0) mixed = 1;
-        t0 = a->val.type;
+      case K_INT: case K_DOUBLE: case K_STRING: {
+        uint32_t ty = K == K_INT ? PT_TYPE_INT : a->val.type;
+        if (nval && ty != t0) mixed = 1;
+        t0 = ty;
         nval++;
         break;
+      }
       default: break;
     }
   }
@@ -2398,7 +2426,10 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
   } else {
     lb_str(b, " \"");
     for (uint32_t i = 0; i < ev->nattrs; i++) {
-      int K = sk_attr_k(k, ev->attrs[i].key);
+      int K = value_k(sk_attr_k(k, ev->attrs[i].key), &ev->attrs[i], foreign);
+      if (K == K_INT && ev->attrs[i].val.type == PT_TYPE_UINT &&
+          ev->attrs[i].val.v.u > (uint64_t)INT64_MAX)
+        K = -1;
       if (K == K_INT) lb_str(b, "%d");
       else if (K == K_DOUBLE) lb_str(b, "%lf");
       else if (K == K_STRING) lb_str(b, "%s");
@@ -2415,10 +2446,13 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
     return;
   }
   for (uint32_t i = 0; i < ev->nattrs; i++) {
-    int K = sk_attr_k(k, ev->attrs[i].key);
+    int K = value_k(sk_attr_k(k, ev->attrs[i].key), &ev->attrs[i], foreign);
     const pt_value *v = &ev->attrs[i].val;
     if (K == K_INT && v->type == PT_TYPE_INT) {
       lb_sp_i64(b, v->v.i);
+    } else if (K == K_INT && v->type == PT_TYPE_UINT &&
+               v->v.u <= (uint64_t)INT64_MAX) {
+      lb_sp_i64(b, (int64_t)v->v.u);
     } else if (K == K_DOUBLE && v->type == PT_TYPE_DOUBLE) {
       lb_str(b, " ");
       if (ddec && ddec->val.type == PT_TYPE_INT)
@@ -2662,7 +2696,7 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
     if (raw) lb_str(&b, raw); else lb_time(&b, t, dec);
     lb_sp_i64(&b, l->proc);
     lb_sp_i64(&b, l->process);
-    data_from_attrs(k, &b, ev, NULL);
+    data_from_attrs(k, &b, ev, NULL, 0);
     rc = sk_emit(k, l, R_ENTRY, r->code, t, &b, NULL, 0);
   } else if (f->action != A_NONE) {
     uint64_t seq;
@@ -2693,7 +2727,7 @@ static int sk_exit_record(picl_sink *k, wloc *l, wregion *r,
   if (raw) lb_str(&b, raw); else lb_time(&b, *t, dec);
   lb_sp_i64(&b, l->proc);
   lb_sp_i64(&b, l->process);
-  data_from_attrs(k, &b, ev, NULL);
+  data_from_attrs(k, &b, ev, NULL, 0);
   int rc = sk_emit(k, l, R_EXIT, r->code, *t, &b, NULL, 0);
   free(b.p);
   return rc;
@@ -2898,7 +2932,7 @@ static int sk_point(picl_sink *k, wloc *l, const pt_event *ev) {
   if (raw) lb_str(&b, raw); else lb_time(&b, t, dec);
   lb_sp_i64(&b, l->proc);
   lb_sp_i64(&b, l->process);
-  data_from_attrs(k, &b, ev, text);
+  data_from_attrs(k, &b, ev, text, 1);
   int rc = sk_emit(k, l, rt, et, t, &b, NULL, 0);
   free(b.p);
   if (!rc && rt == R_MARK) stat_add(l, et, 0, 0, 1);

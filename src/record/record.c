@@ -1150,7 +1150,11 @@ static uint64_t label_id(const char *label) {
   int created;
   uint64_t id = name_id(0, buf, &created);
   if (created && g_w) {
-    pt_def d = {.kind = PT_DEF_LABEL, .id = id, .name = label};
+    /* its code (a PICL event type) is its id: the same on every rank
+     * (ids come from the name), and distinct labels stay distinct in a
+     * PICL trace (all had code 0) */
+    pt_def d = {.kind = PT_DEF_LABEL, .id = id, .i0 = (int64_t)id,
+                .name = label};
     def_locked(&d);
   }
   mu_unlock();

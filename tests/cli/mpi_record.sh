@@ -446,9 +446,22 @@ ok "build user_api" cc $SANF -I"$SRC/include" -o u "$SRC/tests/mpi/user_api.c" \
 ok "record user api" "$PT" record -o u.ptf -- ./u
 "$PT" dump u.ptf >u.dump
 m=$(grep -c ' mark ' u.dump); e=$(grep -c ' enter ' u.dump)
-if [ "$m" = 5 ] && [ "$e" = 5 ] && grep -q 'message.*done' u.dump; then
+if [ "$m" = 10 ] && [ "$e" = 5 ] && grep -q 'message.*done' u.dump; then
   t_pass "record user api: regions, marks, message"
 else t_fail "record user api" "$m marks, $e enters"; fi
+# as PICL: each label its own event type (all were 0) and each mark its
+# value (dropped before): 5 "iteration" marks with integers 0..4, 5
+# "residual" ones with doubles
+rm -f u.trf
+"$PT" -q convert u.ptf -o u.trf 2>u.cerr
+awk '$1 == -2 {print $2}' u.trf | sort -u >u.types
+ti=$(awk '$1 == -2 && $7 == 2 {print $2}' u.trf | sort -u)
+vi=$(awk '$1 == -2 && $7 == 2 {printf "%s ", $8}' u.trf)
+nd=$(awk '$1 == -2 && $7 == 5 && $8 + 0 > 0 {n++} END {print n + 0}' u.trf)
+if [ "$(wc -l <u.types)" = 2 ] && [ -n "$ti" ] && [ "$vi" = "0 1 2 3 4 " ] &&
+   [ "$nd" = 5 ]; then
+  t_pass "record user api as PICL: event type per label, mark values kept"
+else t_fail "record user api as PICL" "types $(tr '\n' ' ' <u.types); ints '$vi'; doubles $nd; $(head -c 300 u.cerr)"; fi
 "$PT" record -o u.ptf -- ./u 2>u2.err >u2.out; rc=$?
 grep -q 'exists' u2.err && [ $rc = 1 ] && [ ! -s u2.out ] &&
   t_pass "record keeps an existing archive (exit 1, program not run)" ||
