@@ -1862,7 +1862,17 @@ static int cursor_next(otf_src *s, cursor *k) {
       return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: %s", where,
                         msg);
     if (k->cls == OTF_CL_MARK) {
-      if (r != OTF_R_MARKERSPOT) continue;
+      /* key-value lines belong to the marker after them (its values) */
+      if (r == OTF_R_KEYVALUE) {
+        if (kv_line(s, k, &ln))
+          return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT,
+                            "%s: bad key-value record", cur_where(s, k));
+        continue;
+      }
+      if (r != OTF_R_MARKERSPOT) {
+        attrs_reset(s, k);
+        continue;
+      }
       uint64_t tok, t, pr;
       if (pt__otf_hex(&ln.arg, &tok) || fnum(&ln, OTF_F_T, &t) ||
           fnum(&ln, OTF_F_P, &pr) || !FIELD(&ln, V))
@@ -1877,6 +1887,9 @@ static int cursor_next(otf_src *s, cursor *k) {
       memcpy(txt, ln.f[OTF_F_V].p, ln.f[OTF_F_V].n);
       txt[ln.f[OTF_F_V].n] = 0;
       ev->text = txt;
+      ev->nattrs = k->nattrs;
+      ev->attrs = k->nattrs ? k->attrs : NULL;
+      attrs_reset(s, k);
       k->time = t;
       return 1;
     }

@@ -575,6 +575,8 @@ static int write_event(otf_sink *k, const pt_event *ev) {
   if (ev->kind == PT_EV_MARK) { /* markers file: own time and process */
     pt__buf *mb = &k->marker.b;
     size_t tl = ev->text ? strlen(ev->text) : 0;
+    /* its values (a recorder mark's) as key-value lines before it */
+    if (put_kv(k, mb, ev)) return PT_ENOMEM;
     if (room(k, mb, tl + 80)) return PT_ENOMEM;
     REC(mb, MARKERSPOT);
     put_hex(mb, ev->ref);

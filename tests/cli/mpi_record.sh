@@ -462,6 +462,20 @@ if [ "$(wc -l <u.types)" = 2 ] && [ -n "$ti" ] && [ "$vi" = "0 1 2 3 4 " ] &&
    [ "$nd" = 5 ]; then
   t_pass "record user api as PICL: event type per label, mark values kept"
 else t_fail "record user api as PICL" "types $(tr '\n' ' ' <u.types); ints '$vi'; doubles $nd; $(head -c 300 u.cerr)"; fi
+# as OTF 1.x: the mark values as key-value lines before each marker (they
+# were dropped), read back by paratrace and by the real OTF library
+rm -rf u.otf u.0.* u.1.*
+"$PT" -q convert u.ptf -o u.otf 2>u.cerr
+"$PT" dump u.ptf | awk '/ mark / {print $NF}' >u.mv1
+"$PT" dump u.otf 2>/dev/null | awk '/ mark / {print $NF}' >u.mv2
+if [ -s u.mv1 ] && cmp -s u.mv1 u.mv2 && grep -q '=d:0.5}' u.mv2; then
+  t_pass "record user api as OTF: mark values kept"
+else t_fail "record user api as OTF: mark values kept" "$(head -3 u.mv1) / $(head -3 u.mv2) $(head -c 300 u.cerr)"; fi
+if command -v otfprint >/dev/null 2>&1; then
+  n=$(otfprint u.otf 2>/dev/null | grep -c 'Marker: .*KeyValue: [0-9]*:0.500')
+  [ "$n" = 1 ] && t_pass "OTF mark values read by libotf" ||
+    t_fail "OTF mark values read by libotf" "$(otfprint u.otf 2>&1 | grep -m3 Marker)"
+fi
 "$PT" record -o u.ptf -- ./u 2>u2.err >u2.out; rc=$?
 grep -q 'exists' u2.err && [ $rc = 1 ] && [ ! -s u2.out ] &&
   t_pass "record keeps an existing archive (exit 1, program not run)" ||
