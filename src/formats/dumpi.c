@@ -2439,11 +2439,21 @@ typedef struct frame {
   size_t nevs, capevs;
 } frame;
 
+/* A recorded call DUMPI has no record for that made a communicator
+ * (MPI_Comm_split_type, MPI_Dist_graph_create...): its arguments, kept
+ * from its ENTER until its LEAVE (dropped_comm_call). */
+typedef struct skdrop {
+  int active, depth;
+  uint64_t region, t0;
+  int64_t parent, newcomm;
+} skdrop;
+
 typedef struct sthread {
   uint64_t loc;
   uint16_t index; /* DUMPI's thread id: order of the location in its rank */
   frame stack[8];
   int depth;
+  skdrop drop;
   pt__arena arena; /* frames */
 } sthread;
 
@@ -2484,6 +2494,8 @@ typedef struct srank {
   size_t ncids, capcids;
   int prologue; /* the communicator-creating calls were written (or are
                    not needed): see comm_prologue */
+  struct skidup *idup; /* MPI_Comm_idup handles not yet bound */
+  size_t nidup, capidup;
   struct skpend *pend; /* MPI_Irecv records waiting for their completion */
   size_t npend, cappend;
 } srank;
@@ -2547,7 +2559,21 @@ typedef struct sk_region {
   int16_t label; /* -1: not a DUMPI function */
   const char *mpi_name; /* an MPI function DUMPI has no label for, or NULL */
   uint64_t dropped;     /* its calls, not written */
+  uint64_t as_split;    /* of those that made a communicator: written as
+                           the MPI_Comm_split that makes it */
+  uint64_t unmapped;    /* ... that could not be: why (the last reason) */
+  const char *why;
 } sk_region;
+
+/* An MPI_Comm_idup of a recorded trace: the recorder cannot name the new
+ * communicator (not valid before the request completes), so the call is
+ * written as an MPI_Comm_split (a dup) whose handle is reserved here and
+ * bound to the first communicator of the parent's members this rank uses
+ * afterwards (sk_comm_in). */
+typedef struct skidup {
+  size_t slot;     /* its entry in srank.cids (a placeholder id) */
+  int64_t parent;  /* the parent's value (2, 3, an archive id) */
+} skidup;
 typedef struct sk_attr {
   uint64_t k[4];
   const char *name;
@@ -2912,30 +2938,6 @@ static int cid_handle(srank *r, uint64_t v, int64_t base, int64_t *h) {
   return PT_OK;
 }
 
-/* The DUMPI handle of communicator value v on rank r, for a recorded
- * argument (a DUMPI trace's or the recorder's): a value that fits a handle
- * is one (a DUMPI trace's own, MPI_COMM_NULL 1, WORLD 2, SELF 3); an
- * archive id (the recorder's, a replayed DUMPI communicator's) gets the
- * rank's next free handle from 4 on, the same one each time.  PT_OK or
- * PT_ENOMEM. */
-static int sk_comm(srank *r, int64_t v, int64_t *h) {
-  if (v >= INT16_MIN && v <= 0xffff) {
-    *h = v;
-    return PT_OK;
-  }
-  return cid_handle(r, (uint64_t)v, 4, h);
-}
-
-/* The same for an event's communicator id of a DUMPI-style trace. */
-static int64_t dumpi_comm(srank *r, uint64_t comm) {
-  if (comm == PT__DUMPI_COMM_WORLD || comm == PT__DUMPI_COMM_SELF)
-    return (int64_t)comm;
-  int64_t h;
-  if (comm >= 0x10000 && comm != PT_NONE && sk_comm(r, (int64_t)comm, &h) == 0)
-    return h;
-  return PT__DUMPI_COMM_WORLD;
-}
-
 /* The rank of location loc (as rank_for_loc has it), -1 if none. */
 static int64_t loc_rank(const dsink *k, uint64_t loc) {
   uint64_t g;
@@ -3080,6 +3082,95 @@ static int comms_resolve(dsink *k) {
   return PT_OK;
 }
 
+/* The members of communicator value v of a DUMPI-style trace (2 WORLD,
+ * 3 SELF, else an archive id with its definition) as COMM_WORLD ranks:
+ * *m (NULL: all ranks in order), *n.  1 known, 0 unknown (no definition,
+ * no group, members outside the trace), -1 an intercommunicator. */
+static int native_members(dsink *k, const srank *r, int64_t v,
+                          const int64_t **m, uint32_t *n, int64_t *self) {
+  *m = NULL;
+  *n = 0;
+  if (v == PT__DUMPI_COMM_WORLD) {
+    *n = (uint32_t)k->nranks;
+    return 1;
+  }
+  *self = r->rank;
+  if (v == PT__DUMPI_COMM_SELF) {
+    *m = self;
+    *n = 1;
+    return 1;
+  }
+  if (v < 0x10000 || comms_resolve(k) < 0) return 0;
+  const skcomm *c = pt__kt_find(&k->comms, (uint64_t[4]){(uint64_t)v, 0, 0, 0});
+  if (!c || !c->resolved) return 0;
+  if (c->inter) return -1;
+  if (c->kind == SKC_SELF || c->kind == SKC_SELFLIKE) {
+    *m = self;
+    *n = 1;
+    return 1;
+  }
+  if ((c->kind != SKC_USER && c->kind != SKC_WORLD) || !c->members) return 0;
+  *m = c->members;
+  *n = c->n;
+  return 1;
+}
+
+static int64_t member_at(const int64_t *m, uint32_t i) {
+  return m ? m[i] : (int64_t)i;
+}
+
+/* The DUMPI handle of communicator value v on rank r, for a recorded
+ * argument (a DUMPI trace's or the recorder's): a value that fits a handle
+ * is one (a DUMPI trace's own, MPI_COMM_NULL 1, WORLD 2, SELF 3); an
+ * archive id (the recorder's, a replayed DUMPI communicator's) gets the
+ * rank's next free handle from 4 on, the same one each time.  For a
+ * communicator the call takes (not one it makes, `out`), an archive id
+ * this rank has not used before may be the one of an MPI_Comm_idup of
+ * this rank (skidup): the oldest one whose parent has the same members in
+ * the same order.  PT_OK or PT_ENOMEM. */
+static int sk_comm_in(dsink *k, srank *r, int64_t v, int64_t *h, int out) {
+  if (v >= INT16_MIN && v <= 0xffff) {
+    *h = v;
+    return PT_OK;
+  }
+  if (!out && r->nidup) {
+    int seen = 0;
+    for (size_t i = 0; i < r->ncids && !seen; i++)
+      seen = r->cids[i] == (uint64_t)v;
+    const int64_t *m, *pm;
+    uint32_t n, pn;
+    int64_t s1, s2;
+    if (!seen && native_members(k, r, v, &m, &n, &s1) == 1)
+      for (size_t i = 0; i < r->nidup; i++) {
+        if (native_members(k, r, r->idup[i].parent, &pm, &pn, &s2) != 1 ||
+            pn != n)
+          continue;
+        uint32_t j = 0;
+        while (j < n && member_at(m, j) == member_at(pm, j)) j++;
+        if (j < n) continue;
+        size_t slot = r->idup[i].slot;
+        r->cids[slot] = (uint64_t)v;
+        memmove(&r->idup[i], &r->idup[i + 1],
+                (r->nidup - i - 1) * sizeof *r->idup);
+        r->nidup--;
+        *h = (int64_t)(uint16_t)(4 + (int64_t)slot);
+        return PT_OK;
+      }
+  }
+  return cid_handle(r, (uint64_t)v, 4, h);
+}
+
+/* The same for an event's communicator id of a DUMPI-style trace. */
+static int64_t dumpi_comm(dsink *k, srank *r, uint64_t comm) {
+  if (comm == PT__DUMPI_COMM_WORLD || comm == PT__DUMPI_COMM_SELF)
+    return (int64_t)comm;
+  int64_t h;
+  if (comm >= 0x10000 && comm != PT_NONE &&
+      sk_comm_in(k, r, (int64_t)comm, &h, 0) == 0)
+    return h;
+  return PT__DUMPI_COMM_WORLD;
+}
+
 /* The DUMPI handle of event communicator `comm` on rank r; *out = its
  * definition when its members are known (NULL: take peers as they are).
  * Returns the handle, or PT_ENOMEM. */
@@ -3092,7 +3183,7 @@ static int64_t comm_handle(dsink *k, srank *r, uint64_t comm,
                       : pt__kt_find(&k->comms, (uint64_t[4]){comm, 0, 0, 0});
   if (c && !c->resolved) c = NULL;
   if (c && c->kind != SKC_UNKNOWN) *out = c;
-  if (k->comm_mode != SKM_FOREIGN) return dumpi_comm(r, comm);
+  if (k->comm_mode != SKM_FOREIGN) return dumpi_comm(k, r, comm);
   if (c && c->kind != SKC_UNKNOWN) return c->handle;
   if (!c) return PT__DUMPI_COMM_WORLD; /* no such definition (as before) */
   /* members unknown: a handle of this rank alone (so not matched with
@@ -3485,7 +3576,12 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
       at = find_arg(k, en, arg->name, PT_TYPE_INT);
       v->i = at ? at->val.v.i : 0;
       if (!at) made |= 1u << j;
-      if (at && arg->type == PT__DA_COMM && sk_comm(r, v->i, &v->i) < 0)
+      /* (a communicator the call makes is no use of an MPI_Comm_idup's) */
+      if (at && arg->type == PT__DA_COMM &&
+          sk_comm_in(k, r, v->i, &v->i,
+                     !strcmp(arg->name, "newcomm") ||
+                         !strcmp(arg->name, "intercomm") ||
+                         !strcmp(arg->name, "parent")) < 0)
         return PT_ENOMEM;
       continue;
     }
@@ -3870,17 +3966,37 @@ static int pend_complete(dsink *k, srank *r, const pt_event *e) {
  * others MPI_UNDEFINED and MPI_COMM_NULL (a communicator of each rank
  * alone: color = the rank).  The source's own creating calls are written
  * with MPI_COMM_NULL (synthesise). */
-static int comm_prologue(dsink *k, srank *r, uint16_t thread,
-                         pt__dumpi_clock t) {
-  if (comms_resolve(k) < 0) return PT_ENOMEM;
-  r->prologue = 1; /* (after: what is resolved now is not late) */
-  if (k->comm_mode != SKM_FOREIGN || k->lab_split < 0) return PT_OK;
+/* Write an MPI_Comm_split(oldcomm, color, key) -> newcomm of rank r (DUMPI
+ * handles) from t0 to t1. */
+static int emit_split(dsink *k, srank *r, uint16_t thread,
+                      pt__dumpi_clock t0, pt__dumpi_clock t1, int64_t oldcomm,
+                      int64_t color, int64_t key, int64_t newcomm) {
   pt__dumpi_call c;
   memset(&c, 0, sizeof c);
   c.label = (uint16_t)k->lab_split;
   c.f = pt__dumpi_func_get(c.label);
   c.mask = PT__DUMPI_MASK_DEFAULT & ~PT__DUMPI_MASK_CPU;
   c.thread = thread;
+  for (unsigned j = 0; j < c.f->nargs; j++) {
+    const char *n = c.f->args[j].name;
+    c.v[j].present = 1;
+    c.v[j].i = !strcmp(n, "oldcomm")   ? oldcomm
+               : !strcmp(n, "color")   ? color
+               : !strcmp(n, "key")     ? key
+               : !strcmp(n, "newcomm") ? newcomm
+                                       : 0;
+  }
+  c.wall_start = t0;
+  c.wall_stop = t1;
+  uint64_t at;
+  return emit_call(k, r, &c, 0, &at);
+}
+
+static int comm_prologue(dsink *k, srank *r, uint16_t thread,
+                         pt__dumpi_clock t) {
+  if (comms_resolve(k) < 0) return PT_ENOMEM;
+  r->prologue = 1; /* (after: what is resolved now is not late) */
+  if (k->comm_mode != SKM_FOREIGN || k->lab_split < 0) return PT_OK;
   for (size_t i = 0; i < k->comms.n; i++) {
     const skcomm *cm = pt__kt_at(&k->comms, i);
     if (!cm->resolved || cm->handle < 4) continue;
@@ -3896,21 +4012,140 @@ static int comm_prologue(dsink *k, srank *r, uint16_t thread,
           h = cm->handle;
         }
     }
-    for (unsigned j = 0; j < c.f->nargs; j++) {
-      const char *n = c.f->args[j].name;
-      c.v[j].present = 1;
-      c.v[j].i = !strcmp(n, "oldcomm") ? PT__DUMPI_COMM_WORLD
-                 : !strcmp(n, "color") ? color
-                 : !strcmp(n, "key")   ? key
-                 : !strcmp(n, "newcomm") ? h
-                                         : 0;
-    }
-    c.wall_start = c.wall_stop = t;
-    uint64_t at;
-    int rc = emit_call(k, r, &c, 0, &at);
+    int rc = emit_split(k, r, thread, t, t, PT__DUMPI_COMM_WORLD, color, key,
+                        h);
     if (rc < 0) return rc;
   }
   return PT_OK;
+}
+
+/* The value of the first of the INT attributes `names` of e (NULL-ended);
+ * 0 if none. */
+static int find_int(const dsink *k, const pt_event *e,
+                    const char *const *names, int64_t *v) {
+  for (; *names; names++) {
+    const pt_attr *a = find_attr(k, e, *names, PT_TYPE_INT);
+    if (a) {
+      *v = a->val.v.i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ENTER e of a recorded call DUMPI has no record for (x): if it makes an
+ * intracommunicator from a parent (the recorder's arguments: MPI-3's
+ * MPI_Comm_split_type, _create_group, _dup_with_info, _idup,
+ * MPI_Dist_graph_create(_adjacent)...), keep its parent and new
+ * communicator for its LEAVE (dropped_comm_call). */
+static void dropped_comm_enter(dsink *k, sthread *th, const pt_event *e) {
+  static const char *const outs[] = {"newcomm", "comm_dist_graph",
+                                     "newintercomm", NULL};
+  static const char *const ins[] = {"comm", "comm_old", "oldcomm", NULL};
+  skdrop *d = &th->drop;
+  if (d->active || k->comm_mode == SKM_FOREIGN)
+    return; /* (one at a time: MPI calls do not nest) */
+  if (k->comms_dirty && comms_resolve(k) < 0) return;
+  if (k->comm_mode != SKM_NATIVE || k->lab_split < 0 ||
+      !find_int(k, e, outs, &d->newcomm))
+    return;
+  if (!find_int(k, e, ins, &d->parent)) d->parent = -1; /* none */
+  d->active = 1;
+  d->depth = th->depth;
+  d->region = e->ref;
+  d->t0 = e->time;
+}
+
+static pt__dumpi_clock ns_clock(uint64_t ns) {
+  pt__dumpi_clock c = {(int64_t)(ns / NS), (uint32_t)(ns % NS)};
+  return c;
+}
+
+/* LEAVE lv of the call that dropped_comm_enter kept (x its region):
+ * DUMPI keeps no members, and without a record of the call that made it
+ * the reader's replay cannot know the communicator, so the messages and
+ * collectives on it would keep ranks in it with a handle of the rank
+ * alone.  Written instead, in its place: the MPI_Comm_split of its
+ * parent that makes the same communicator (color: its lowest COMM_WORLD
+ * rank, key: the rank in it; MPI_UNDEFINED for MPI_COMM_NULL), which
+ * every member of the parent calls as it called the dropped call.  Not
+ * possible (counted in x, said at close): an intercommunicator, members
+ * or parent unknown, MPI_Comm_create_group of part of its parent (a
+ * split is collective over the whole parent). */
+static int dropped_comm_call(dsink *k, srank *r, sthread *th, sk_region *x,
+                             const pt_event *lv) {
+  skdrop *d = &th->drop;
+  d->active = 0;
+  const int64_t *pm, *m;
+  uint32_t pn, n;
+  int64_t s1, s2;
+  int idup = !strcmp(x->mpi_name, "MPI_Comm_idup") ||
+             !strcmp(x->mpi_name, "MPI_Comm_idup_with_info");
+  int pk = d->parent < 0 ? 0 : native_members(k, r, d->parent, &pm, &pn, &s1);
+  int nk = d->newcomm == 1 ? 1 : native_members(k, r, d->newcomm, &m, &n, &s2);
+  const char *why = NULL;
+  if (pk < 0 || nk < 0)
+    why = "an intercommunicator";
+  else if (!pk || !nk)
+    why = "members or parent unknown";
+  int64_t color = SK_UNDEFINED, key = 0, in = -1;
+  for (uint32_t j = 0; !why && j < pn && in < 0; j++)
+    if (member_at(pm, j) == r->rank) in = j;
+  if (!why && in < 0) why = "the caller is not in its parent";
+  if (!why && idup) {
+    color = 0; /* a dup: the handle is bound at its first use (skidup) */
+    key = in;
+  } else if (!why && d->newcomm != 1) {
+    uint32_t found = 0;
+    color = INT64_MAX;
+    key = -1;
+    for (uint32_t j = 0; j < n; j++) {
+      int64_t w = member_at(m, j);
+      uint32_t q = 0;
+      while (q < pn && member_at(pm, q) != w) q++;
+      if (q < pn) found++;
+      if (w < color) color = w;
+      if (w == r->rank) key = j;
+    }
+    if (found < n || key < 0)
+      why = "members outside its parent";
+    else if (n < pn && !strcmp(x->mpi_name, "MPI_Comm_create_group"))
+      why = "made by part of its parent only, and an MPI_Comm_split is "
+            "collective over the whole parent";
+  } else if (!why && !strcmp(x->mpi_name, "MPI_Comm_create_group")) {
+    return PT_OK; /* (failed: made nothing) */
+  }
+  if (why) {
+    x->unmapped++;
+    x->why = why;
+    return PT_OK;
+  }
+  int64_t ho, hn = 1;
+  int rc = sk_comm_in(k, r, d->parent, &ho, 0);
+  if (rc < 0) return rc;
+  if (idup) {
+    /* a placeholder id (archive ids have bit 63 clear) */
+    const skidup none = {0, 0};
+    GROW(r->idup, r->nidup, r->capidup, r->nidup + 1, none);
+    size_t slot = r->ncids;
+    rc = cid_handle(r, UINT64_C(1) << 63 | slot, 4, &hn);
+    if (rc < 0) return rc;
+    r->idup[r->nidup++] = (skidup){slot, d->parent};
+  } else if (d->newcomm != 1 &&
+             (rc = sk_comm_in(k, r, d->newcomm, &hn, 1)) < 0) {
+    return rc;
+  }
+  uint64_t w0 = to_ns(k, d->t0), w1 = to_ns(k, lv->time);
+  if (!r->have_offsets) {
+    r->wall_off = (uint32_t)(w0 / NS);
+    r->cpu_off = 0;
+    r->have_offsets = 3;
+  }
+  if (!r->prologue && (rc = comm_prologue(k, r, th->index, ns_clock(w0))) < 0)
+    return rc;
+  x->as_split++;
+  return emit_split(k, r, th->index, ns_clock(w0), ns_clock(w1), ho, color,
+                    key, hn);
 }
 
 static int sk_event(dsink *k, const pt_event *e) {
@@ -3930,6 +4165,16 @@ static int sk_event(dsink *k, const pt_event *e) {
     sk_region *x = pt__kt_find(&k->regions, (uint64_t[4]){e->ref, 0, 0, 0});
     if (x) label = x->label;
     if (x && x->mpi_name && e->kind == PT_EV_ENTER) x->dropped++;
+    if (x && x->mpi_name) {
+      /* a call DUMPI has no record for that may make a communicator */
+      sthread *t = thread_for_loc(k, r, e->location);
+      if (!t) return PT_ENOMEM;
+      if (e->kind == PT_EV_ENTER) dropped_comm_enter(k, t, e);
+      else if (t->drop.active && t->drop.region == e->ref &&
+               t->drop.depth == t->depth)
+        return dropped_comm_call(k, r, t, x, e);
+      return PT_OK;
+    }
     if (e->kind == PT_EV_ENTER) {
       if (label < 0) k->other_enters++;
       else k->call_enters++;
@@ -4145,6 +4390,7 @@ static void sk_free(dsink *k) {
     pt__arena_free(&r->callmem);
     free(r->reqmap);
     free(r->pend);
+    free(r->idup);
   }
   pt__kt_free(&k->comms);
   pt__kt_free(&k->groups);
@@ -4178,10 +4424,27 @@ static int sk_close(void *st, pt_error *err) {
     const sk_region *x =
         (const sk_region *)(void *)(k->regions.rec + i * k->regions.rsize);
     if (!x->dropped) continue;
-    char t[200];
-    snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
-             "record; dropped, with the messages and requests they carry",
-             x->dropped, x->mpi_name);
+    char t[480];
+    if (x->as_split == x->dropped) {
+      snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have no DUMPI "
+               "record; each written as the MPI_Comm_split that makes the "
+               "same communicator (members and rank order)",
+               x->dropped, x->mpi_name);
+    } else {
+      int n = snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have "
+                       "no DUMPI record; dropped, with the messages and "
+                       "requests they carry", x->dropped, x->mpi_name);
+      if (x->as_split && n > 0 && (size_t)n < sizeof t)
+        n += snprintf(t + n, sizeof t - (size_t)n, " (%" PRIu64 " written "
+                      "as the MPI_Comm_split that makes the same "
+                      "communicator)", x->as_split);
+      if (x->unmapped && n > 0 && (size_t)n < sizeof t)
+        snprintf(t + n, sizeof t - (size_t)n, "; %" PRIu64 " made a "
+                 "communicator DUMPI cannot describe (%s): the messages and "
+                 "collectives on it keep ranks in it under a handle of one "
+                 "rank and will not map to their peers when read back",
+                 x->unmapped, x->why);
+    }
     k->warn(k->warn_user, t);
   }
   for (size_t i = 0; i < k->nranks; i++) k->open_irecvs += k->ranks[i].npend;
