@@ -876,6 +876,28 @@ int pt_stats_window(pt_stats **out, const char *path,
   /* marker summaries and snapshot enter counts per (time, location) */
   pt_item it;
   size_t nspan = 0;
+  /* Summary times read: [lo[0], hi[0]] around `from` and [lo[1], hi[1]]
+   * around `to`, widened (4x) until each holds a usable time on either
+   * side of its edge (or reaches the trace's end).  Blocks outside are
+   * skipped unread, so finding the states costs what the edges' neighbour-
+   * hoods hold, not every summary of the archive; each file's last block
+   * is read for its APP_SPAN records (written at the last summary time). */
+  uint64_t t_start = trace_start(r), to_w = o.to ? o.to : UINT64_MAX;
+  if (to_w > end) to_w = end;
+  if (to_w < o.from) to_w = o.from;
+  uint64_t margin = (end > t_start ? end - t_start : 0) / 256 + 1;
+  uint64_t lo[2], hi[2];
+widen:
+  for (int j = 0; j < 2; j++) {
+    uint64_t e = j ? to_w : o.from;
+    lo[j] = e > t_start && e - t_start > margin ? e - margin : 0;
+    hi[j] = e < end && end - e > margin ? e + margin : UINT64_MAX;
+  }
+  if (hi[0] >= lo[1]) hi[0] = hi[1], lo[1] = lo[0]; /* they meet: one */
+  pt__reader_aux_range(r, lo, hi, 1);
+  ntm = 0;
+  nspan = 0;
+  uint64_t t_span = 0; /* the APP_SPAN records' time */
   for (int pass = 0; pass < 2; pass++) {
     pt_reader_aux_rewind(r);
     uint32_t what = pass ? PT_ITEM_SNAPSHOT : PT_ITEM_SUMMARY;
@@ -884,6 +906,7 @@ int pt_stats_window(pt_stats **out, const char *path,
       int mark = 0, vis = 0, late = 0;
       if (pass == 0 && it.u.summary.kind == PT_SUM_APP_SPAN) {
         const pt_summary *m = &it.u.summary;
+        if (m->time > t_span) t_span = m->time;
         if (!pt__stats_selected(probe, m->location)) continue;
         if ((rc = pt__stats_set_app_span(probe, m->location, m->count,
                                          m->incl_time, m->excl_time)) < 0)
@@ -904,6 +927,8 @@ int pt_stats_window(pt_stats **out, const char *path,
         t = it.u.snapshot.time;
         loc = it.u.snapshot.location;
       }
+      /* (a time at a range's edge may be in part of its blocks only) */
+      if ((t < lo[0] || t > hi[0]) && (t < lo[1] || t > hi[1])) continue;
       if (!pt__stats_selected(probe, loc)) continue;
       if (ntm == cap) {
         cap = cap ? cap * 2 : 256;
@@ -922,6 +947,25 @@ int pt_stats_window(pt_stats **out, const char *path,
     if (rc != PT_END) goto fail;
   }
   rc = PT_OK;
+  if (need_span && nspan < nsel && nspan &&
+      (lo[0] > 0 || hi[1] < UINT64_MAX || hi[0] < lo[1])) {
+    /* a stream's APP_SPAN records may begin in a block before its last
+     * one: every block that reaches their time */
+    pt__reader_aux_range(r, (const uint64_t[2]){t_span, t_span},
+                         (const uint64_t[2]){UINT64_MAX, UINT64_MAX}, 0);
+    nspan = 0;
+    while ((rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK) {
+      const pt_summary *m = &it.u.summary;
+      if (m->kind != PT_SUM_APP_SPAN || !pt__stats_selected(probe, m->location))
+        continue;
+      if ((rc = pt__stats_set_app_span(probe, m->location, m->count,
+                                       m->incl_time, m->excl_time)) < 0)
+        goto fail;
+      nspan++;
+    }
+    if (rc != PT_END) goto fail;
+    rc = PT_OK;
+  }
   if (need_span && nspan < nsel) {
     rc = pt__err(err, PT_ENOTFOUND,
                  "%s: summaries without where MPI_Init ends (written by an "
@@ -979,6 +1023,31 @@ int pt_stats_window(pt_stats **out, const char *path,
       usable[nu++] = t;
     }
   }
+  if (lo[0] > 0 || hi[1] < UINT64_MAX || hi[0] < lo[1]) {
+    /* each edge's range must hold the usable times around it (sa, the
+     * first one after from; sb, the first one after to): else they may
+     * lie outside */
+    /* (a usable time after from, not at it: the first summary time
+     * after from, n1, is then in the first range too) */
+    int have_a = 0, have_f = 0, have_b = 0, have_t = !o.to;
+    for (size_t i = 0; i < nu; i++) {
+      if (usable[i] <= o.from) have_a = 1;
+      if (usable[i] > o.from && usable[i] <= hi[0]) have_f = 1;
+      if (usable[i] >= lo[1] && usable[i] <= to_w) have_b = 1;
+      if (o.to && usable[i] >= o.to) have_t = 1;
+    }
+    int need = (lo[0] > 0 && !have_a) || (hi[0] < UINT64_MAX && !have_f);
+    if (hi[0] < lo[1]) /* two ranges: sb must be in the second */
+      need |= !have_b;
+    need |= hi[1] < UINT64_MAX && !have_t;
+    if (need) {
+      free(usable);
+      free(usable_sites);
+      free(usable_late);
+      margin = margin > UINT64_MAX / 4 ? UINT64_MAX : margin * 4;
+      goto widen;
+    }
+  }
   if (!nu) {
     free(usable);
     free(usable_sites);
@@ -1027,7 +1096,10 @@ int pt_stats_window(pt_stats **out, const char *path,
   /* one more pass over the summary and snapshot files: the states at sa
    * and sb, and the extremes recorded between (into probe) */
   int extremes = visits_ok && ub && n1 <= sb;
-  pt_reader_aux_rewind(r);
+  /* (everything this pass takes lies in [sa, sb]: SPAN records are
+   * written after their visit, which began at or after from >= sa) */
+  pt__reader_aux_range(r, (const uint64_t[2]){ua ? sa : 0, ua ? sa : 0},
+                       (const uint64_t[2]){ub ? sb : 0, ub ? sb : 0}, 0);
   while ((rc = pt_reader_aux_next(r, PT_ITEM_SNAPSHOT, &it)) == PT_OK) {
     const pt_snapshot *sn = &it.u.snapshot;
     if (sn->event.kind != PT_EV_ENTER) continue;
@@ -1082,7 +1154,8 @@ int pt_stats_window(pt_stats **out, const char *path,
   goto out;
 fail:
   if (rc < 0 && err && !err->msg[0])
-    pt__err(err, rc, "%s: %s", path, pt_strerror(rc));
+    pt__err(err, rc, "%s: %s", path,
+            *pt_reader_errmsg(r) ? pt_reader_errmsg(r) : pt_strerror(rc));
   else if (err && rc < 0)
     err->status = rc;
 out:

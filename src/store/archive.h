@@ -144,6 +144,15 @@ int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
                           const uint8_t *b0, size_t n0, uint64_t t1,
                           const uint8_t *b1, size_t n1);
 
+/* From now on (and after the rewind this does) pt_reader_aux_next skips,
+ * without reading them, the summary and snapshot blocks whose times all
+ * lie outside [lo[0], hi[0]] and [lo[1], hi[1]]; with keep_last the last
+ * block of each file is read anyway (items outside the ranges still come
+ * from blocks read: the caller filters by time). */
+struct pt_reader;
+void pt__reader_aux_range(struct pt_reader *r, const uint64_t lo[2],
+                          const uint64_t hi[2], int keep_last);
+
 /* ---- block appender ---------------------------------------------------- */
 
 /* Items of one file (events, defs, summaries or snapshots) accumulate

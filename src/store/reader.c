@@ -93,6 +93,11 @@ typedef struct auxstate {
   uint64_t off, size;
   int open;
   uint64_t left;
+  /* pt__reader_aux_range: blocks whose times miss [lo[0], hi[0]] and
+   * [lo[1], hi[1]] are skipped unread (the last block of each file is
+   * kept with keep_last) */
+  int ranged, keep_last;
+  uint64_t lo[2], hi[2];
   pt__buf raw;
   pt__dec dec;
   pt__arena scratch;
@@ -1222,6 +1227,25 @@ void pt_reader_aux_rewind(pt_reader *r) {
   }
 }
 
+void pt__reader_aux_range(pt_reader *r, const uint64_t lo[2],
+                          const uint64_t hi[2], int keep_last) {
+  for (int k = 0; k < 2; k++) {
+    r->aux[k].ranged = 1;
+    for (int j = 0; j < 2; j++) {
+      r->aux[k].lo[j] = lo[j];
+      r->aux[k].hi[j] = hi[j];
+    }
+    r->aux[k].keep_last = keep_last;
+  }
+  pt_reader_aux_rewind(r);
+}
+
+static int aux_misses(const auxstate *a, const pt__blkhdr *h) {
+  for (int j = 0; j < 2; j++)
+    if (h->last_ts >= a->lo[j] && h->first_ts <= a->hi[j]) return 0;
+  return 1;
+}
+
 static int aux_load(pt_reader *r, auxstate *a, int fid, uint8_t type) {
   const char *path = r->files[fid].path;
   int fd = fm_fd(r, fid);
@@ -1236,6 +1260,7 @@ static int aux_load(pt_reader *r, auxstate *a, int fid, uint8_t type) {
     a->off = 0;
     a->open = 1;
   }
+again:
   if (a->off >= a->size) return PT_END;
   const char *why = NULL;
   uint8_t hb[PT__BLK_HDR];
@@ -1253,6 +1278,11 @@ static int aux_load(pt_reader *r, auxstate *a, int fid, uint8_t type) {
       why = "incomplete block payload";
       tail = 1;
     }
+  }
+  if (!why && a->ranged && aux_misses(a, &h) &&
+      !(a->keep_last && a->size - a->off - PT__BLK_HDR == h.stored)) {
+    a->off += PT__BLK_HDR + h.stored; /* outside the range: not read */
+    goto again;
   }
   if (!why) {
     pt__buf *dst = h.codec == PT__CODEC_RAW ? &a->raw : &r->cbuf;
