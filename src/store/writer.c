@@ -712,6 +712,12 @@ int pt_stream_summary(pt_stream *s, const pt_summary *sum) {
                 ": kind %u is not a pt_summary_kind (%d..%d)", s->id,
                 sum->time, (unsigned)sum->kind, PT_SUM_REGION,
                 PT_SUM_APP_SPAN);
+  /* one of this stream's locations (a reader takes a location's
+   * summaries from the stream that holds its events) */
+  if (sum->location != s->cur_loc) {
+    int rc = claim_location(s, sum->location);
+    if (rc) return rc;
+  }
   int rc = aux_lazy_open(s, &s->sums, &s->have_sums, PT__BLK_SUMS, "sums");
   if (rc) return rc;
   uint8_t *p = pt__bw_begin(&s->sums, sum->time, PT__SUM_BOUND);
@@ -730,6 +736,10 @@ int pt_stream_snapshot(pt_stream *s, const pt_snapshot *snap) {
   if (s->have_snaps && snap->time < s->snap_last)
     return serr(s, PT_EORDER, "stream %" PRIu64 ": snapshot time goes back",
                 s->id);
+  if (snap->location != s->cur_loc) {
+    int rc = claim_location(s, snap->location);
+    if (rc) return rc;
+  }
   size_t bound = pt__snapshot_bound(snap);
   if (!bound) {
     char why[256];

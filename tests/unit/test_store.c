@@ -398,6 +398,24 @@ TEST(summary_kind_checked) {
   ASSERT_STATUS(pt_stream_summary(s, &sum), PT_EINVAL);
   sum.kind = PT_SUM_APP_SPAN;
   ASSERT_OK(pt_stream_summary(s, &sum));
+  /* a location whose events another stream holds is refused (a reader
+   * takes a location's summaries and snapshots from its events' stream;
+   * before, both were written and then never found) */
+  pt_stream *s1;
+  ASSERT_OK(pt_writer_stream(w, 1, &s1));
+  pt_event_init(&ev, PT_EV_ENTER, 11, 1);
+  ASSERT_OK(pt_stream_event(s1, &ev));
+  sum.location = 1;
+  ASSERT_STATUS(pt_stream_summary(s, &sum), PT_EINVAL);
+  ASSERT_CONTAINS(pt_stream_errmsg(s), "location 1 already belongs to stream 1");
+  pt_snapshot snap;
+  memset(&snap, 0, sizeof snap);
+  snap.time = 30;
+  snap.location = 1;
+  pt_event_init(&snap.event, PT_EV_ENTER, 11, 1);
+  ASSERT_STATUS(pt_stream_snapshot(s, &snap), PT_EINVAL);
+  ASSERT_OK(pt_stream_summary(s1, &sum));
+  sum.location = 0;
   ASSERT_OK(pt_writer_close(w, NULL));
   pt_aux_writer *a;
   ASSERT_OK(pt_aux_open(&a, path, 0, PT_ITEM_SUMMARY, NULL));
