@@ -667,7 +667,19 @@ static void zs_free(pt__zs *z) {
   free(z);
 }
 
+/* fork(): the list is held across it, so that a child never inherits it
+ * locked by a thread that does not exist there (its first block would wait
+ * for ever) nor half updated.  zs_mu is a leaf lock (nothing is allocated
+ * or locked while it is held), so holding it here orders with nothing. */
+static void zs_prefork(void) { pthread_mutex_lock(&zs_mu); }
+static void zs_postfork(void) { pthread_mutex_unlock(&zs_mu); }
+static pthread_once_t zs_once = PTHREAD_ONCE_INIT;
+static void zs_atfork(void) {
+  pthread_atfork(zs_prefork, zs_postfork, zs_postfork);
+}
+
 void pt__zs_ref(void) {
+  pthread_once(&zs_once, zs_atfork);
   pthread_mutex_lock(&zs_mu);
   zs_refs++;
   pthread_mutex_unlock(&zs_mu);

@@ -3,6 +3,7 @@
  * descriptor limit, overwrite semantics, summaries and snapshots. */
 #include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -10,6 +11,7 @@
 
 #include "test.h"
 #include "test_store_util.h"
+#include "store/archive.h"
 
 typedef struct model {
   xev *x;
@@ -1062,6 +1064,66 @@ TEST(other_version_refused) {
   free(dir);
 }
 
+
+/* Writers share zstd contexts and buffers through one process-wide list
+ * (archive.h pt__zs).  A fork while another thread is taking a set from
+ * it or giving one back must not leave the child with that list locked:
+ * the child's own writer then hung at its first block.  A thread takes
+ * and gives back sets without pause while the main thread forks; each
+ * child writes a small archive (SIGALRM ends one that hangs). */
+static atomic_int zs_fork_stop;
+static void *zs_churn(void *arg) {
+  (void)arg;
+  while (!atomic_load(&zs_fork_stop)) pt__zs_put(pt__zs_get());
+  return NULL;
+}
+
+TEST(fork_while_sets_are_shared) {
+  char *dir = test_tmpdir("zsfork");
+  char held[4200];
+  snprintf(held, sizeof held, "%s/held.ptf", dir);
+  pt_writer *w;
+  /* a writer open in the parent: the sets are pooled, not freed */
+  ASSERT_OK(pt_writer_open(&w, held, NULL, NULL));
+  pthread_t th;
+  atomic_store(&zs_fork_stop, 0);
+  ASSERT_TRUE(pthread_create(&th, NULL, zs_churn, NULL) == 0);
+  int hung = 0, failed = 0;
+  fflush(NULL);
+  for (int i = 0; i < 200 && !hung && !failed; i++) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      alarm(5);
+      char p[4300];
+      snprintf(p, sizeof p, "%s/c%d.ptf", dir, i);
+      pt_writer *cw;
+      pt_stream *s;
+      if (pt_writer_open(&cw, p, NULL, NULL)) _exit(1);
+      if (pt_writer_stream(cw, 0, &s)) _exit(2);
+      pt_def loc = {.kind = PT_DEF_LOCATION, .id = 0, .parent = PT_NONE,
+                    .name = "loc"};
+      if (pt_writer_def(cw, &loc)) _exit(3);
+      pt_event ev = {.time = 1, .kind = PT_EV_MARK, .location = 0};
+      if (pt_stream_event(s, &ev)) _exit(4);
+      _exit(pt_writer_close(cw, NULL) ? 5 : 0);
+    }
+    int st;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+      failed = 1;
+      break;
+    }
+    if (WIFSIGNALED(st)) hung = 1;
+    else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) failed = 1;
+  }
+  atomic_store(&zs_fork_stop, 1);
+  pthread_join(th, NULL);
+  ASSERT_OK(pt_writer_close(w, NULL));
+  ASSERT_TRUE(!failed);
+  ASSERT_TRUE(!hung); /* a child hung on the shared sets' lock */
+  pt__rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   RUN(other_version_refused);
   RUN(threads_own_streams);
@@ -1077,6 +1139,7 @@ int main(void) {
   RUN(prefetch_threads_same_events);
   RUN(many_streams_few_files);
   RUN(summaries_and_snapshots);
+  RUN(fork_while_sets_are_shared);
   RUN(multithreaded_streams_compile_time_contract);
   return test_summary();
 }
