@@ -660,6 +660,26 @@ static pthread_mutex_t zs_mu = PTHREAD_MUTEX_INITIALIZER;
 static pt__zs *zs_idle;   /* free list */
 static unsigned long zs_refs;
 
+/* Whether this thread may hold zs_mu: raised before locking it, lowered
+ * after unlocking it.  The recorder closes its archive from a signal
+ * handler (record.c on_signal); should the signal have interrupted this
+ * thread inside the list, a lock there would wait for ever (until the
+ * handler's watchdog ends the process, the archive not closed).  A get
+ * made then builds a set of its own, which put frees, and an unref is
+ * left undone (the process is dying; the sets stay pooled). */
+static __thread __attribute__((tls_model("initial-exec"))) volatile int
+    t_zs_held;
+static void zs_lock(void) {
+  t_zs_held = 1;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  pthread_mutex_lock(&zs_mu);
+}
+static void zs_unlock(void) {
+  pthread_mutex_unlock(&zs_mu);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  t_zs_held = 0;
+}
+
 static void zs_free(pt__zs *z) {
   ZSTD_freeCCtx(z->cctx);
   pt__buf_free(&z->cols);
@@ -680,19 +700,20 @@ static void zs_atfork(void) {
 
 void pt__zs_ref(void) {
   pthread_once(&zs_once, zs_atfork);
-  pthread_mutex_lock(&zs_mu);
+  zs_lock();
   zs_refs++;
-  pthread_mutex_unlock(&zs_mu);
+  zs_unlock();
 }
 
 void pt__zs_unref(void) {
+  if (t_zs_held) return; /* in a signal handler: see t_zs_held */
   pt__zs *drop = NULL;
-  pthread_mutex_lock(&zs_mu);
+  zs_lock();
   if (zs_refs && --zs_refs == 0) {
     drop = zs_idle;
     zs_idle = NULL;
   }
-  pthread_mutex_unlock(&zs_mu);
+  zs_unlock();
   while (drop) {
     pt__zs *n = drop->next;
     zs_free(drop);
@@ -701,12 +722,17 @@ void pt__zs_unref(void) {
 }
 
 pt__zs *pt__zs_get(void) {
-  pthread_mutex_lock(&zs_mu);
-  pt__zs *z = zs_idle;
-  if (z) zs_idle = z->next;
-  pthread_mutex_unlock(&zs_mu);
-  if (z) return z;
+  pt__zs *z = NULL;
+  int own = t_zs_held; /* in a signal handler: see t_zs_held */
+  if (!own) {
+    zs_lock();
+    z = zs_idle;
+    if (z) zs_idle = z->next;
+    zs_unlock();
+    if (z) return z;
+  }
   z = calloc(1, sizeof *z);
+  if (z) z->own = own;
   if (z && !(z->cctx = ZSTD_createCCtx())) {
     free(z);
     z = NULL;
@@ -716,13 +742,17 @@ pt__zs *pt__zs_get(void) {
 
 void pt__zs_put(pt__zs *z) {
   if (!z) return;
-  pthread_mutex_lock(&zs_mu);
+  if (z->own) {
+    zs_free(z);
+    return;
+  }
+  zs_lock();
   int keep = zs_refs > 0;
   if (keep) {
     z->next = zs_idle;
     zs_idle = z;
   }
-  pthread_mutex_unlock(&zs_mu);
+  zs_unlock();
   if (!keep) zs_free(z);
 }
 

@@ -184,6 +184,7 @@ typedef struct pt__zs {
   ZSTD_CCtx *cctx;
   pt__buf cols, out;
   struct pt__zs *next;
+  int own; /* made for a signal handler, not pooled (archive.c t_zs_held) */
 } pt__zs;
 void pt__zs_ref(void);
 void pt__zs_unref(void);

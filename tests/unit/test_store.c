@@ -3,6 +3,8 @@
  * descriptor limit, overwrite semantics, summaries and snapshots. */
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -1124,6 +1126,65 @@ TEST(fork_while_sets_are_shared) {
   free(dir);
 }
 
+
+/* The recorder closes its archive from a signal handler (record.c
+ * on_signal), which builds blocks with the shared sets: a signal that
+ * interrupted its thread inside the sets' list (taking or giving back a
+ * set) must not make that close wait for the lock its own thread holds.
+ * In a child (alarm 10 s): the main thread takes and gives back sets,
+ * another thread signals it 20,000 times, the handler takes and gives
+ * back a set as a close would. */
+static volatile sig_atomic_t zs_sig_done, zs_sig_bad;
+static void zs_on_usr1(int sig) {
+  (void)sig;
+  pt__zs *z = pt__zs_get();
+  if (!z || !z->cctx) zs_sig_bad = 1;
+  pt__zs_put(z);
+}
+static void *zs_signaller(void *arg) {
+  pthread_t main_th = *(pthread_t *)arg;
+  for (int i = 0; i < 20000; i++) {
+    pthread_kill(main_th, SIGUSR1);
+    if (i % 64 == 0) sched_yield();
+  }
+  zs_sig_done = 1;
+  return NULL;
+}
+
+TEST(signal_handler_gets_a_set) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(10);
+    /* sets pooled, as while a writer is open; two made before the
+     * signals, so that neither the loop nor the handler (when the loop
+     * is outside the list) allocates: a handler interrupting malloc
+     * would wait on malloc's lock, which is not what is tested */
+    pt__zs_ref();
+    pt__zs *z1 = pt__zs_get(), *z2 = pt__zs_get();
+    if (!z1 || !z2) _exit(4);
+    pt__zs_put(z1);
+    pt__zs_put(z2);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = zs_on_usr1;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGUSR1, &sa, NULL) != 0) _exit(1);
+    pthread_t self = pthread_self(), th;
+    if (pthread_create(&th, NULL, zs_signaller, &self) != 0) _exit(2);
+    while (!zs_sig_done) pt__zs_put(pt__zs_get());
+    pthread_join(th, NULL);
+    pt__zs_unref();
+    _exit(zs_sig_bad ? 3 : 0);
+  }
+  int st;
+  ASSERT_TRUE(waitpid(pid, &st, 0) == pid);
+  if (WIFSIGNALED(st))
+    fprintf(stderr, "  child ended by signal %d (hung)\n", WTERMSIG(st));
+  ASSERT_TRUE(WIFEXITED(st));
+  ASSERT_EQ_I64(WEXITSTATUS(st), 0);
+}
+
 int main(void) {
   RUN(other_version_refused);
   RUN(threads_own_streams);
@@ -1140,6 +1201,7 @@ int main(void) {
   RUN(many_streams_few_files);
   RUN(summaries_and_snapshots);
   RUN(fork_while_sets_are_shared);
+  RUN(signal_handler_gets_a_set);
   RUN(multithreaded_streams_compile_time_contract);
   return test_summary();
 }
