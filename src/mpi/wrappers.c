@@ -304,9 +304,10 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
     int pt_fail_ = 0, pt_r_ = MPI_ERR_NO_MEM;                           \
     PT_F_EACH(PT_FIN, __VA_ARGS__)                                      \
+    void *pt_outer_ = pt__f_frame; /* a call inside a callback */       \
     pt__f_frame = __builtin_frame_address(0);                           \
     if (!pt_fail_) pt_r_ = pt_mpi_##name args;                          \
-    pt__f_frame = NULL;                                                 \
+    pt__f_frame = pt_outer_;                                            \
     PT_F_EACH(PT_FOUT, __VA_ARGS__)                                     \
     PT_F_EACH(PT_FEND, __VA_ARGS__)                                     \
     if (ierr) *ierr = pt_r_;                                            \
