@@ -1164,9 +1164,14 @@ static uint64_t label_id(const char *label) {
 static void mark(const char *label, pt_value v, const char *text) {
   autostart();
   if (!pt_rec_enabled() || pt_rec_level() < 1) return;
-  /* MARK has no value slot: the typed value is the attribute "value". */
+  /* MARK has no value slot: the typed value is the attribute "value"
+   * (an integer) or "double value": one attribute per type, as its
+   * definition declares one (a double under the integer one was
+   * mistyped for OTF2 and the text form) */
   pt_attr a = {.val = v};
-  if (v.type != PT_TYPE_NONE) a.key = pt_rec_attribute("value", (int)v.type);
+  if (v.type != PT_TYPE_NONE)
+    a.key = pt_rec_attribute(v.type == PT_TYPE_DOUBLE ? "double value" : "value",
+                             (int)v.type);
   pt_event ev = {.time = pt_rec_now(), .kind = PT_EV_MARK,
                  .ref = label_id(label), .text = text,
                  .nattrs = v.type != PT_TYPE_NONE, .attrs = &a};
