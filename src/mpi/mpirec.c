@@ -3121,7 +3121,8 @@ void pt__mpi_before_abort(void) {
   memset(pt__mpi_on, 0, sizeof pt__mpi_on);
   if (g_started && g_tracing) {
     write_counts();
-    pt_rec_stop(NULL);
+    /* the other threads' calls in progress: entered, never left */
+    pt__rec_stop_dying();
   }
 }
 

@@ -79,8 +79,7 @@ static inline __attribute__((always_inline)) void pt__mpi_pending(
     const pt__mpi_call *c, uint64_t t0) {
   uint64_t r = __atomic_load_n(&pt__mpi_region[c->id], __ATOMIC_RELAXED);
   if (!r) r = pt__mpi_region_slow(c->id);
-  __atomic_store_n(&pt__rec_open.time, t0, __ATOMIC_RELAXED);
-  __atomic_store_n(&pt__rec_open.region, r, __ATOMIC_RELEASE);
+  pt__rec_open_call(r, t0);
 }
 void pt__mpi_end(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret,
                  void *caller);

@@ -63,7 +63,9 @@ static int g_failed;
 static rthread *g_threads;
 static rthread *g_retired; /* threads of stopped recordings (busy_begin) */
 static uint64_t g_nthreads;
-static uint64_t g_generation; /* bumped by each start: stale TLS is reset */
+/* bumped by each start and stop: stale TLS is reset (open_call.h) */
+uint64_t pt__rec_generation;
+#define g_generation pt__rec_generation
 /* initial-exec: no __tls_get_addr call on the hot path, also when this
  * code is in a preloaded or linked shared library */
 #define PT_TLS __thread __attribute__((tls_model("initial-exec")))
@@ -356,6 +358,7 @@ static rthread *thread_new(void) {
   t->generation = __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE);
   t->loc = g_o.rank + index * g_o.nranks;
   t->open = &pt__rec_open; /* this thread's (thread_new runs in it) */
+  pt__rec_open.gen = t->generation;
   int rc = pt_writer_stream(g_w, t->loc, &t->s);
   if (!rc && g_o.policy == PT_REC_RING) {
     t->cap = g_o.buffer;
@@ -388,6 +391,12 @@ static rthread *self(void) {
   if (t && t->generation == __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE))
     return t;
   return t_self = thread_new();
+}
+
+void pt__rec_thread(void) {
+  /* before a recording starts and after it stops, nothing to do (a
+   * wrapper calls this on every call until its thread has a stream) */
+  if (__atomic_load_n(&g_on, __ATOMIC_ACQUIRE)) self();
 }
 
 static int write_event(rthread *t, const pt_event *ev) {
@@ -1012,6 +1021,16 @@ int pt_rec_stop(pt_error *err) {
   int rc = stop_locked(err);
   mu_unlock();
   return rc;
+}
+
+void pt__rec_stop_dying(void) {
+  mu_lock();
+  if (g_w) {
+    quiesce(600000);
+    write_open_calls();
+    stop_locked(NULL);
+  }
+  mu_unlock();
 }
 
 int64_t pt__rec_offset(void) {

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The MPI recorder on hybrid (MPI + threads) programs and the faults of a
+# batch job: a thread blocked in its first MPI call when the process is
+# killed still shows that call entered.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+SO=$B/lib/libparatrace-mpi.so
+if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
+  t_fail "setup" "mpicc or $SO missing"; t_done
+fi
+RUN="mpirun --allow-run-as-root --oversubscribe"
+SANF=
+if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
+  SANF="-fsanitize=address,undefined"
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+  export ASAN_OPTIONS
+  RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
+fi
+
+ok "build thread_crash" mpicc $SANF -g -o tcr "$SRC/tests/mpi/thread_crash.c" -pthread
+
+# a normal end: three streams per rank (main, blocker, worker)
+ok "thread_crash run" $RUN -np 3 "$PT" record -o tc0.ptf -- ./tcr none >tc0.out
+ok "thread_crash check" "$PT" check tc0.ptf >tc0.check
+n=$("$PT" info tc0.ptf | awk '$1 == "locations" {print $4}')
+[ "$n" = 9 ] && t_pass "thread_crash: a stream per thread ($n)" ||
+  t_fail "thread_crash: a stream per thread" "$n locations with events"
+
+# a thread of rank 1 dies (SIGSEGV, MPI_Abort) while every rank's blocker
+# thread waits in its first MPI call, a receive: that receive shows as
+# entered and never left on every rank, the killed ones (SIGTERM) and the
+# dying one alike
+for mode in segv abort; do
+  rm -rf tc.ptf
+  timeout 120 $RUN -np 3 "$PT" record -o tc.ptf -- ./tcr $mode >tc.out 2>tc.err
+  "$PT" check tc.ptf >tc.check 2>&1
+  n=$(grep -c 'unclosed_region: .*(MPI_Recv)' tc.check)
+  [ "$n" = 3 ] && t_pass "thread_crash $mode: every blocked thread's first call shown" ||
+    t_fail "thread_crash $mode: every blocked thread's first call shown" \
+      "$n of 3 MPI_Recv open: $(head -c 600 tc.check)"
+  w=$(grep -c 'worker done' tc.out)
+  [ "$w" = 3 ] && t_pass "thread_crash $mode: the program's output kept" ||
+    t_fail "thread_crash $mode: the program's output kept" "$(cat tc.out)"
+done
+t_done
