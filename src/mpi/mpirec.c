@@ -1421,7 +1421,9 @@ static void nbr_bytes(const pt__mpi_call *c, comm_info *ci,
   }
 }
 
-/* How many ints argument j ('a') of this call holds (0: a scalar). */
+/* How many ints argument j ('a') of this call holds (0: a scalar;
+ * ARR_EMPTY: an array of none; < 0 otherwise: nothing to record). */
+#define ARR_EMPTY INT_MIN
 static int array_len(const pt__mpi_call *c, int j) {
   const fninfo *f = &g_fn[c->id];
   const char *nm = f->names[j];
@@ -1458,7 +1460,10 @@ static int array_len(const pt__mpi_call *c, int j) {
   if ((f->sem == PT_MS_WAITSOME || f->sem == PT_MS_TESTSOME) &&
       strstr(nm, "indices")) { /* outcount before it */
     int o = j > 0 ? int_value((void *)(intptr_t)c->v[j - 1]) : 0;
-    return o > 0 ? o : 0;
+    /* none completed: an empty array (not a scalar: the array's first
+     * element is not set then, and the attribute must keep one type);
+     * MPI_UNDEFINED (no active request): not meaningful */
+    return o > 0 ? o : o == 0 ? ARR_EMPTY : -1;
   }
   int q = f->lenpos[j];
   if (q < 0) return 0;
@@ -1660,6 +1665,10 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
       case 'a': {
         const int *p = (const int *)(intptr_t)v;
         int len = array_len(c, j);
+        if (len == ARR_EMPTY) {
+          enc_ints(c->id, j, NULL, 0);
+          break;
+        }
         if (len < 0) break; /* not meaningful here, or length unknown */
         if (len == 0) {
           if ((uintptr_t)p > 4096)

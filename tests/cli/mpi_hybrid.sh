@@ -1,14 +1,33 @@
 #!/bin/sh
 # The MPI recorder on hybrid (MPI + threads) programs and the faults of a
 # batch job: a thread blocked in its first MPI call when the process is
-# killed still shows that call entered.
+# killed still shows that call entered; MPI_Testsome / MPI_Waitsome
+# loops (requests completed by later calls) through DUMPI.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
 case $B in /*) ;; *) B=$SRC/$B ;; esac
 SO=$B/lib/libparatrace-mpi.so
 if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
-  t_fail "setup" "mpicc or $SO missing"; t_done
+  t_fail "setup" "mpicc or $SO missing"; # Testsome / Waitsome whose first calls complete nothing: their indices
+# stay an integer array (an empty one), so the DUMPI writer writes every
+# later call's indices and the trace set reads back with the receives
+ok "build testsome" mpicc $SANF -g -o tsome "$SRC/tests/mpi/testsome.c"
+ok "testsome run" $RUN -np 3 "$PT" record -o ts.ptf -- ./tsome 8
+ok "testsome check" "$PT" check ts.ptf >ts.check
+"$PT" dump ts.ptf >ts.dump
+if grep -q '^def.* attribute .*type=5 name="indices"' ts.dump &&
+   ! grep -q '^def.* attribute .*type=1 name="indices"' ts.dump; then
+  t_pass "testsome: indices an integer array"
+else t_fail "testsome: indices an integer array" "$(grep 'name="indices"' ts.dump)"; fi
+ok "testsome: to dumpi" "$PT" convert ts.ptf -o tsd.meta --to dumpi
+"$PT" check tsd.meta >tsd.check 2>&1
+m0=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' ts.check)
+m1=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' tsd.check)
+[ -n "$m0" ] && [ "$m0" = "$m1" ] && grep -q ': OK:' tsd.check &&
+  t_pass "testsome: DUMPI reads back with every message ($m1)" ||
+  t_fail "testsome: DUMPI reads back with every message" "$m0 vs $(head -3 tsd.check)"
+t_done
 fi
 RUN="mpirun --allow-run-as-root --oversubscribe"
 SANF=
@@ -44,4 +63,22 @@ for mode in segv abort; do
   [ "$w" = 3 ] && t_pass "thread_crash $mode: the program's output kept" ||
     t_fail "thread_crash $mode: the program's output kept" "$(cat tc.out)"
 done
+# Testsome / Waitsome whose first calls complete nothing: their indices
+# stay an integer array (an empty one), so the DUMPI writer writes every
+# later call's indices and the trace set reads back with the receives
+ok "build testsome" mpicc $SANF -g -o tsome "$SRC/tests/mpi/testsome.c"
+ok "testsome run" $RUN -np 3 "$PT" record -o ts.ptf -- ./tsome 8
+ok "testsome check" "$PT" check ts.ptf >ts.check
+"$PT" dump ts.ptf >ts.dump
+if grep -q '^def.* attribute .*type=5 name="indices"' ts.dump &&
+   ! grep -q '^def.* attribute .*type=1 name="indices"' ts.dump; then
+  t_pass "testsome: indices an integer array"
+else t_fail "testsome: indices an integer array" "$(grep 'name="indices"' ts.dump)"; fi
+ok "testsome: to dumpi" "$PT" convert ts.ptf -o tsd.meta --to dumpi
+"$PT" check tsd.meta >tsd.check 2>&1
+m0=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' ts.check)
+m1=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' tsd.check)
+[ -n "$m0" ] && [ "$m0" = "$m1" ] && grep -q ': OK:' tsd.check &&
+  t_pass "testsome: DUMPI reads back with every message ($m1)" ||
+  t_fail "testsome: DUMPI reads back with every message" "$m0 vs $(head -3 tsd.check)"
 t_done
