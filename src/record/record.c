@@ -116,12 +116,23 @@ static void fail_once(const char *what) {
 
 /* ---- names --------------------------------------------------------------- */
 
-static uint64_t name_hash(const char *s) { return pt__fnv1a(s, 0); }
+/* Names are kept as [class][type][name]: an attribute's type is part of
+ * its key, so an argument name that is a scalar in one MPI function and
+ * an integer array in another (Waitany's index, Graph_create's index)
+ * gets two definitions, each with its own type, whichever comes first. */
+static uint64_t name_hash(const char *key) {
+  /* attributes of type INT (and regions) keep the plain name's hash */
+  uint64_t seed = key[0] == '1' && key[1] != '0' + PT_TYPE_INT
+                      ? (uint64_t)(unsigned char)key[1]
+                      : 0;
+  return pt__fnv1a(key + 2, seed);
+}
 
-/* The id of `name` in class `cls` (0 regions, 1 attributes), defining it
- * with `define` on first use.  Ids come from the name's hash (24 bits, so
- * every process agrees), probing on a collision.  Caller holds g_mu. */
-static uint64_t name_id(int cls, const char *name, int *created) {
+/* The id of `name` in class `cls` (0 regions, 1 attributes of value type
+ * `type`), defining it with `define` on first use.  Ids come from the
+ * name's and type's hash (24 bits, so every process agrees), probing on
+ * a collision.  Caller holds g_mu. */
+static uint64_t name_id(int cls, int type, const char *name, int *created) {
   *created = 0;
   if (!name) name = "";
   if ((g_nnames + 1) * 2 > g_capnames) {
@@ -130,7 +141,7 @@ static uint64_t name_id(int cls, const char *name, int *created) {
     if (!n) return PT_NONE;
     for (size_t i = 0; i < g_capnames; i++) {
       if (!g_names[i].name) continue;
-      size_t k = name_hash(g_names[i].name + 1) & (nc - 1);
+      size_t k = name_hash(g_names[i].name) & (nc - 1);
       while (n[k].name) k = (k + 1) & (nc - 1);
       n[k] = g_names[i];
     }
@@ -138,14 +149,22 @@ static uint64_t name_id(int cls, const char *name, int *created) {
     g_names = n;
     g_capnames = nc;
   }
-  uint64_t h = name_hash(name);
+  size_t len = strlen(name);
+  char *copy = malloc(len + 3);
+  if (!copy) return PT_NONE;
+  copy[0] = (char)('0' + cls);
+  copy[1] = (char)('0' + type);
+  memcpy(copy + 2, name, len + 1);
+  uint64_t h = name_hash(copy);
   size_t mask = g_capnames - 1;
   uint64_t want = (h & 0xffffff) | ((uint64_t)cls << 24);
   size_t i = h & mask;
   for (; g_names[i].name; i = (i + 1) & mask) {
-    if (g_names[i].name[0] == (char)('0' + cls) &&
-        strcmp(g_names[i].name + 1, name) == 0)
+    if (g_names[i].name[0] == copy[0] && g_names[i].name[1] == copy[1] &&
+        strcmp(g_names[i].name + 2, name) == 0) {
+      free(copy);
       return g_names[i].id;
+    }
   }
   /* Collision with another name's id: take the next free one. */
   for (int again = 1; again;) {
@@ -157,11 +176,6 @@ static uint64_t name_id(int cls, const char *name, int *created) {
         break;
       }
   }
-  size_t len = strlen(name);
-  char *copy = malloc(len + 2);
-  if (!copy) return PT_NONE;
-  copy[0] = (char)('0' + cls);
-  memcpy(copy + 1, name, len + 1);
   g_names[i].name = copy;
   g_names[i].id = want;
   g_nnames++;
@@ -186,7 +200,7 @@ int pt_rec_def(const pt_def *def) {
 uint64_t pt_rec_region(const char *name, int role, int paradigm) {
   mu_lock();
   int created;
-  uint64_t id = name_id(0, name, &created);
+  uint64_t id = name_id(0, 0, name, &created);
   if (created && g_w) {
     pt_def d = {.kind = PT_DEF_REGION, .id = id, .i0 = role, .i1 = paradigm,
                 .name = name};
@@ -199,7 +213,7 @@ uint64_t pt_rec_region(const char *name, int role, int paradigm) {
 uint64_t pt_rec_attribute(const char *name, int type) {
   mu_lock();
   int created;
-  uint64_t id = name_id(1, name, &created);
+  uint64_t id = name_id(1, type, name, &created);
   if (created && g_w) {
     pt_def d = {.kind = PT_DEF_ATTRIBUTE, .id = id, .i0 = type, .name = name};
     def_locked(&d);
@@ -1167,7 +1181,7 @@ static uint64_t label_id(const char *label) {
   snprintf(buf, sizeof buf, "label:%s", label ? label : "");
   mu_lock();
   int created;
-  uint64_t id = name_id(0, buf, &created);
+  uint64_t id = name_id(0, 0, buf, &created);
   if (created && g_w) {
     /* its code (a PICL event type) is its id: the same on every rank
      * (ids come from the name), and distinct labels stay distinct in a

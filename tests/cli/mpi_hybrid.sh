@@ -27,6 +27,16 @@ m1=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' tsd.check)
 [ -n "$m0" ] && [ "$m0" = "$m1" ] && grep -q ': OK:' tsd.check &&
   t_pass "testsome: DUMPI reads back with every message ($m1)" ||
   t_fail "testsome: DUMPI reads back with every message" "$m0 vs $(head -3 tsd.check)"
+
+# an argument name with two types (Waitany's scalar index, Graph_create's
+# array index): two attribute definitions, so the array reaches DUMPI
+ok "build argtypes" mpicc $SANF -g -o argt "$SRC/tests/mpi/argtypes.c"
+ok "argtypes run" $RUN -np 2 "$PT" record -o at.ptf -- ./argt
+ok "argtypes: to dumpi" "$PT" convert at.ptf -o atd.meta --to dumpi
+"$PT" dump --style dumpi atd.meta --locations 0 >atd.txt 2>&1
+if grep -q '^int index\[2\]=\[1, 2\]' atd.txt && grep -q '^int index=0' atd.txt; then
+  t_pass "argtypes: scalar and array of one name both kept"
+else t_fail "argtypes: scalar and array of one name both kept" "$(grep index atd.txt)"; fi
 t_done
 fi
 RUN="mpirun --allow-run-as-root --oversubscribe"
@@ -81,4 +91,14 @@ m1=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' tsd.check)
 [ -n "$m0" ] && [ "$m0" = "$m1" ] && grep -q ': OK:' tsd.check &&
   t_pass "testsome: DUMPI reads back with every message ($m1)" ||
   t_fail "testsome: DUMPI reads back with every message" "$m0 vs $(head -3 tsd.check)"
+
+# an argument name with two types (Waitany's scalar index, Graph_create's
+# array index): two attribute definitions, so the array reaches DUMPI
+ok "build argtypes" mpicc $SANF -g -o argt "$SRC/tests/mpi/argtypes.c"
+ok "argtypes run" $RUN -np 2 "$PT" record -o at.ptf -- ./argt
+ok "argtypes: to dumpi" "$PT" convert at.ptf -o atd.meta --to dumpi
+"$PT" dump --style dumpi atd.meta --locations 0 >atd.txt 2>&1
+if grep -q '^int index\[2\]=\[1, 2\]' atd.txt && grep -q '^int index=0' atd.txt; then
+  t_pass "argtypes: scalar and array of one name both kept"
+else t_fail "argtypes: scalar and array of one name both kept" "$(grep index atd.txt)"; fi
 t_done
