@@ -149,23 +149,25 @@ static uint64_t name_id(int cls, int type, const char *name, int *created) {
     g_names = n;
     g_capnames = nc;
   }
-  size_t len = strlen(name);
-  char *copy = malloc(len + 3);
-  if (!copy) return PT_NONE;
-  copy[0] = (char)('0' + cls);
-  copy[1] = (char)('0' + type);
-  memcpy(copy + 2, name, len + 1);
-  uint64_t h = name_hash(copy);
+  /* (the key is built only for a new name: a lookup allocates nothing) */
+  char c0 = (char)('0' + cls), c1 = (char)('0' + type);
+  uint64_t h = pt__fnv1a(name, cls == 1 && type != PT_TYPE_INT
+                                   ? (uint64_t)(unsigned char)c1
+                                   : 0);
   size_t mask = g_capnames - 1;
   uint64_t want = (h & 0xffffff) | ((uint64_t)cls << 24);
   size_t i = h & mask;
   for (; g_names[i].name; i = (i + 1) & mask) {
-    if (g_names[i].name[0] == copy[0] && g_names[i].name[1] == copy[1] &&
-        strcmp(g_names[i].name + 2, name) == 0) {
-      free(copy);
+    if (g_names[i].name[0] == c0 && g_names[i].name[1] == c1 &&
+        strcmp(g_names[i].name + 2, name) == 0)
       return g_names[i].id;
-    }
   }
+  size_t len = strlen(name);
+  char *copy = malloc(len + 3);
+  if (!copy) return PT_NONE;
+  copy[0] = c0;
+  copy[1] = c1;
+  memcpy(copy + 2, name, len + 1);
   /* Collision with another name's id: take the next free one. */
   for (int again = 1; again;) {
     again = 0;
