@@ -62,6 +62,15 @@ static const char *const fn_names[PT_MPI_NFUNCS] = {
 #include "mpi_table.h"
 #undef PT_MPI_FN
 };
+
+/* An MPI-IO data access every process of the file's group makes
+ * (MPI_File_*_all, MPI_File_*_ordered): OTF2's COLLECTIVE flag. */
+static int io_collective(uint32_t id) {
+  const char *n = fn_names[id];
+  size_t l = strlen(n);
+  return (l > 4 && strcmp(n + l - 4, "_all") == 0) ||
+         (l > 8 && strcmp(n + l - 8, "_ordered") == 0);
+}
 const char *const pt__mpi_kinds[PT_MPI_NFUNCS] = {
 #define PT_MPI_FN(name, ret, params, args, kinds) kinds,
 #include "mpi_table.h"
@@ -2293,6 +2302,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       break;
     case PT_MS_IO_READ: case PT_MS_IO_WRITE: {
       if (!ok) break;
+      int coll = io_collective(c->id);
       const MPI_Status *st = status_arg(c, 0);
       uint64_t bytes = count_bytes(c, 0);
       if (st) status_bytes(st, &bytes);
@@ -2304,6 +2314,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       b.ref = fh;
       b.tag = f->sem == PT_MS_IO_READ ? PT_IO_READ : PT_IO_WRITE;
       b.size = count_bytes(c, 0);
+      b.size2 = coll ? 2 : 0; /* OTF2_IO_OPERATION_FLAG_COLLECTIVE */
       b.request = c->id;
       emit(&b);
       pt_event e = ev_zero;
@@ -2331,7 +2342,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       b.ref = r->comm;
       b.tag = r->tag;
       b.size = r->bytes;
-      b.size2 = 1; /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING */
+      /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING (| COLLECTIVE: iread_all) */
+      b.size2 = 1 | (io_collective(c->id) ? 2 : 0);
       b.request = IO_MATCH(r->model);
       emit(&b);
       break;

@@ -114,6 +114,14 @@ if "$PT" convert fam.ptf -o famio.otf2 >/dev/null 2>&1 &&
    [ "$(grep -c '^IO_HANDLE ' famio.defs)" = 5 ]; then
   t_pass "MPI-IO to OTF2: paradigm, file, a handle per rank"
 else t_fail "MPI-IO to OTF2" "$(grep 'IO_\|warning' famio.defs | head -4)"; fi
+# MPI_File_write_at_all: OTF2's COLLECTIVE flag (it had none), on each of
+# the 5 ranks; MPI_File_write_at none
+otf2-print famio.otf2 2>/dev/null | grep '^IO_OPERATION_BEGIN' >famio.ops
+nc=$(grep -c 'Operation Flags: {COLLECTIVE}, Bytes Request: 16,' famio.ops)
+nn=$(grep -c 'Mode: WRITE, Operation Flags: NONE, Bytes Request: 64,' famio.ops)
+[ "$nc" = 5 ] && [ "$nn" = 5 ] &&
+  t_pass "MPI-IO collective write: COLLECTIVE flag in OTF2" ||
+  t_fail "MPI-IO collective write: COLLECTIVE flag" "$nc collective, $nn plain: $(head -3 famio.ops)"
 # the intercommunicator between the halves: one definition on every rank
 # (the side with world rank 0 as OTF2's group A), an OTF2 InterComm
 # with both groups, no comm flags

@@ -230,6 +230,9 @@ int main(int argc, char **argv) {
     C(MPI_File_open, MPI_COMM_WORLD, argv[3],
       MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     C(MPI_File_write_at, fh, (MPI_Offset)rank * 64, buf, 8, MPI_DOUBLE, &st);
+    /* collective: OTF2's COLLECTIVE flag on its I/O operation */
+    C(MPI_File_write_at_all, fh, (MPI_Offset)rank * 16 + 1024, buf, 2,
+      MPI_DOUBLE, &st);
     C(MPI_File_read_at, fh, (MPI_Offset)rank * 64, rbuf, 8, MPI_DOUBLE,
       MPI_STATUS_IGNORE);
     /* a non-blocking write completed into a status whose memory says
