@@ -122,6 +122,13 @@ nn=$(grep -c 'Mode: WRITE, Operation Flags: NONE, Bytes Request: 64,' famio.ops)
 [ "$nc" = 5 ] && [ "$nn" = 5 ] &&
   t_pass "MPI-IO collective write: COLLECTIVE flag in OTF2" ||
   t_fail "MPI-IO collective write: COLLECTIVE flag" "$nc collective, $nn plain: $(head -3 famio.ops)"
+# the same read back from a DUMPI trace (the reader knows the collective
+# accesses by name, as the recorder)
+rm -rf famd.meta famd-*.bin
+"$PT" -q convert fam.ptf -o famd.meta 2>/dev/null
+nd=$("$PT" dump famd.meta 2>/dev/null | grep -c ' io_begin .* bytes=16 flags=2 ')
+[ "$nd" = 5 ] && t_pass "MPI-IO collective write: collective from DUMPI" ||
+  t_fail "MPI-IO collective write: collective from DUMPI" "$nd of 5"
 # the intercommunicator between the halves: one definition on every rank
 # (the side with world rank 0 as OTF2's group A), an OTF2 InterComm
 # with both groups, no comm flags
