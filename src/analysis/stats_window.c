@@ -897,16 +897,19 @@ widen:
   pt__reader_aux_range(r, lo, hi, 1);
   ntm = 0;
   nspan = 0;
-  uint64_t t_span = 0; /* the APP_SPAN records' time */
+  /* the APP_SPAN records' time (all are written at the last summary
+   * time), or a lower bound of it: the latest summary time read */
+  uint64_t t_span = 0;
   for (int pass = 0; pass < 2; pass++) {
     pt_reader_aux_rewind(r);
     uint32_t what = pass ? PT_ITEM_SNAPSHOT : PT_ITEM_SUMMARY;
     while ((rc = pt_reader_aux_next(r, what, &it)) == PT_OK) {
       uint64_t t, loc;
       int mark = 0, vis = 0, late = 0;
+      if (pass == 0 && it.u.summary.time > t_span)
+        t_span = it.u.summary.time;
       if (pass == 0 && it.u.summary.kind == PT_SUM_APP_SPAN) {
         const pt_summary *m = &it.u.summary;
-        if (m->time > t_span) t_span = m->time;
         if (!pt__stats_selected(probe, m->location)) continue;
         if ((rc = pt__stats_set_app_span(probe, m->location, m->count,
                                          m->incl_time, m->excl_time)) < 0)
@@ -947,10 +950,13 @@ widen:
     if (rc != PT_END) goto fail;
   }
   rc = PT_OK;
-  if (need_span && nspan < nsel && nspan &&
+  if (need_span && nspan < nsel &&
       (lo[0] > 0 || hi[1] < UINT64_MAX || hi[0] < lo[1])) {
     /* a stream's APP_SPAN records may begin in a block before its last
-     * one: every block that reaches their time */
+     * one: every block that reaches their time.  Those of the selected
+     * locations may all be there (a --locations subset of a stream whose
+     * last block holds other locations' records only: the reader returns
+     * none of them), so t_span may be a bound below their time. */
     pt__reader_aux_range(r, (const uint64_t[2]){t_span, t_span},
                          (const uint64_t[2]){UINT64_MAX, UINT64_MAX}, 0);
     nspan = 0;

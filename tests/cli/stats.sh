@@ -678,4 +678,41 @@ for w in "0 1ms" "2s 2.5s" "1s 4s" "5.3s 9s" "0 9s" "2.71828s 2.71829s"; do
   if cmp -s swin.w1 swin.w2; then t_pass "window_edges_equal_scan [$1, $2)"
   else t_fail "window_edges_equal_scan [$1, $2)" "$(diff swin.w1 swin.w2 | head -6)"; fi
 done
+# One stream of 2500 locations with MPI_Init: its last summary block holds
+# the APP_SPAN records of the last locations only (those of the first ones
+# end the block before, for each --every below).  A window of location 0
+# must still find its APP_SPAN record (it reported "summaries without
+# where MPI_Init ends" and fell back to a full scan).
+awk -v N=2500 'BEGIN {
+  print "# paratrace text 1"
+  for (i = 0; i < N; i++) print "stream 0 location=" i
+  for (i = 0; i < N; i++) {
+    print "def location_group id=" i " rank=" i
+    print "def location id=" i " group=" i
+  }
+  print "def region id=1 name=\"MPI_Init\""
+  print "def region id=2 role=1 paradigm=2 name=\"work\""
+  print "def region id=3 role=1 paradigm=3 name=\"MPI_Finalize\""
+  n = split("0 enter 1,100 leave 1,200 enter 2,9000 leave 2,9500 enter 3,10000 leave 3", ev, ",")
+  for (k = 1; k <= n; k++) {
+    split(ev[k], f, " ")
+    for (i = 0; i < N; i++) print "event " f[1] " " i " " f[2] " region=" f[3]
+  }
+}' >span1.txt
+"$PT" -q convert span1.txt -o span1.ptf
+for e in 1300 700 650; do
+  rm -rf span1s.ptf
+  cp -r span1.ptf span1s.ptf
+  "$PT" -q summarize --every $e span1s.ptf
+  "$PT" stats --require-summaries --from 100 --to 300 --locations 0 span1s.ptf \
+    >span1.a 2>&1; rc=$?
+  "$PT" stats --no-summaries --from 100 --to 300 --locations 0 span1s.ptf \
+    2>&1 | tail -n +2 >span1.b
+  if [ $rc = 0 ] && head -1 span1.a | grep -q 'from summaries' &&
+     tail -n +2 span1.a | cmp -s - span1.b; then
+    t_pass "window_app_span_in_earlier_block every $e"
+  else
+    t_fail "window_app_span_in_earlier_block every $e" "exit $rc: $(head -c 300 span1.a)"
+  fi
+done
 t_done
