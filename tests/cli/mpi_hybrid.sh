@@ -9,35 +9,8 @@ B=${BUILD:-build}
 case $B in /*) ;; *) B=$SRC/$B ;; esac
 SO=$B/lib/libparatrace-mpi.so
 if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
-  t_fail "setup" "mpicc or $SO missing"; # Testsome / Waitsome whose first calls complete nothing: their indices
-# stay an integer array (an empty one), so the DUMPI writer writes every
-# later call's indices and the trace set reads back with the receives
-ok "build testsome" mpicc $SANF -g -o tsome "$SRC/tests/mpi/testsome.c"
-ok "testsome run" $RUN -np 3 "$PT" record -o ts.ptf -- ./tsome 8
-ok "testsome check" "$PT" check ts.ptf >ts.check
-"$PT" dump ts.ptf >ts.dump
-if grep -q '^def.* attribute .*type=5 name="indices"' ts.dump &&
-   ! grep -q '^def.* attribute .*type=1 name="indices"' ts.dump; then
-  t_pass "testsome: indices an integer array"
-else t_fail "testsome: indices an integer array" "$(grep 'name="indices"' ts.dump)"; fi
-ok "testsome: to dumpi" "$PT" convert ts.ptf -o tsd.meta --to dumpi
-"$PT" check tsd.meta >tsd.check 2>&1
-m0=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' ts.check)
-m1=$(sed -n 's/.* \([0-9]*\) messages matched.*/\1/p' tsd.check)
-[ -n "$m0" ] && [ "$m0" = "$m1" ] && grep -q ': OK:' tsd.check &&
-  t_pass "testsome: DUMPI reads back with every message ($m1)" ||
-  t_fail "testsome: DUMPI reads back with every message" "$m0 vs $(head -3 tsd.check)"
-
-# an argument name with two types (Waitany's scalar index, Graph_create's
-# array index): two attribute definitions, so the array reaches DUMPI
-ok "build argtypes" mpicc $SANF -g -o argt "$SRC/tests/mpi/argtypes.c"
-ok "argtypes run" $RUN -np 2 "$PT" record -o at.ptf -- ./argt
-ok "argtypes: to dumpi" "$PT" convert at.ptf -o atd.meta --to dumpi
-"$PT" dump --style dumpi atd.meta --locations 0 >atd.txt 2>&1
-if grep -q '^int index\[2\]=\[1, 2\]' atd.txt && grep -q '^int index=0' atd.txt; then
-  t_pass "argtypes: scalar and array of one name both kept"
-else t_fail "argtypes: scalar and array of one name both kept" "$(grep index atd.txt)"; fi
-t_done
+  t_fail "setup" "mpicc or $SO missing"
+  t_done
 fi
 RUN="mpirun --allow-run-as-root --oversubscribe"
 SANF=
@@ -48,7 +21,10 @@ if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
   RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
 fi
 
-ok "build thread_crash" mpicc $SANF -g -o tcr "$SRC/tests/mpi/thread_crash.c" -pthread
+# (not instrumented itself, as fatal.c in mpi_record.sh: in a sanitized
+# build the program's own AddressSanitizer takes the SIGSEGV first and
+# ends the process before the recorder's handler closes the trace)
+ok "build thread_crash" mpicc -g -o tcr "$SRC/tests/mpi/thread_crash.c" -pthread
 
 # a normal end: three streams per rank (main, blocker, worker)
 ok "thread_crash run" $RUN -np 3 "$PT" record -o tc0.ptf -- ./tcr none >tc0.out
