@@ -1040,11 +1040,7 @@ static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   e->size = b;
   /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING, | COLLECTIVE for the accesses
    * every process of the file's group makes (*_all, *_ordered) */
-  const char *fn = c->f->name ? c->f->name : "";
-  size_t fl = strlen(fn);
-  int coll = (fl > 4 && strcmp(fn + fl - 4, "_all") == 0) ||
-             (fl > 8 && strcmp(fn + fl - 8, "_ordered") == 0);
-  e->size2 = (uint64_t)nb | (coll ? 2u : 0u);
+  e->size2 = (uint64_t)nb | (pt__mpi_io_collective(c->f->name) ? 2u : 0u);
   e->request = match;
   if (nb) return PT_OK;
   const int64_t *s = status_at(vv(c, R_status), 0);

@@ -25,6 +25,7 @@
 #define PT_FORMATS_DUMPI_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "formats/registry.h"
 
@@ -339,5 +340,14 @@ int pt__dcomm_resolve(pt__dcomm *dc, size_t nranks, pt__dcomm_op *const *ops,
 void pt__dcomm_free(pt__dcomm *dc);
 
 extern const pt__format pt__format_dumpi;
+
+/* An MPI-IO data access every process of the file's group makes (by its
+ * MPI name: MPI_File_*_all, MPI_File_*_ordered): OTF2's COLLECTIVE flag.
+ * Used by the DUMPI reader and the MPI recorder. */
+static inline int pt__mpi_io_collective(const char *name) {
+  size_t l = name ? strlen(name) : 0;
+  return (l > 4 && strcmp(name + l - 4, "_all") == 0) ||
+         (l > 8 && strcmp(name + l - 8, "_ordered") == 0);
+}
 
 #endif

@@ -63,13 +63,8 @@ static const char *const fn_names[PT_MPI_NFUNCS] = {
 #undef PT_MPI_FN
 };
 
-/* An MPI-IO data access every process of the file's group makes
- * (MPI_File_*_all, MPI_File_*_ordered): OTF2's COLLECTIVE flag. */
 static int io_collective(uint32_t id) {
-  const char *n = fn_names[id];
-  size_t l = strlen(n);
-  return (l > 4 && strcmp(n + l - 4, "_all") == 0) ||
-         (l > 8 && strcmp(n + l - 8, "_ordered") == 0);
+  return pt__mpi_io_collective(fn_names[id]);
 }
 const char *const pt__mpi_kinds[PT_MPI_NFUNCS] = {
 #define PT_MPI_FN(name, ret, params, args, kinds) kinds,
