@@ -2305,24 +2305,31 @@ static int sk_emit(picl_sink *k, wloc *l, int64_t rt, int64_t et, int64_t t,
   return sk_queue(k, t, line, seq);
 }
 
-/* Data fields from the attributes of a PICL-origin event: appends
- * " ndata [descriptor data...]" to b.  Returns the number of bytes of a
- * length field for statistics (first integer), or 0. */
 /* Which value an attribute gives a record's data: K_INT, K_DOUBLE or
  * K_STRING for the PICL value attributes; with `foreign` (a point event
  * from another source, without PICL data attributes) also any scalar
- * attribute, such as the recorder's mark value; else -1. */
-static int value_k(int K, const pt_attr *a, int foreign) {
-  if (K == K_INT || K == K_DOUBLE || K == K_STRING) return K;
-  if (!foreign || K != -1) return -1;
-  switch (a->val.type) {
-    case PT_TYPE_INT: case PT_TYPE_UINT: return K_INT;
-    case PT_TYPE_DOUBLE: return K_DOUBLE;
-    case PT_TYPE_STRING: return a->val.v.s ? K_STRING : -1;
-    default: return -1;
+ * attribute, such as the recorder's mark value; else -1 (an unsigned
+ * integer above INT64_MAX is not a PICL integer). */
+static int value_k(picl_sink *k, const pt_attr *a, int foreign) {
+  int K = sk_attr_k(k, a->key);
+  if (K != K_INT && K != K_DOUBLE && K != K_STRING) {
+    if (!foreign || K != -1) return -1;
+    switch (a->val.type) {
+      case PT_TYPE_INT: case PT_TYPE_UINT: K = K_INT; break;
+      case PT_TYPE_DOUBLE: K = K_DOUBLE; break;
+      case PT_TYPE_STRING: if (!a->val.v.s) return -1; K = K_STRING; break;
+      default: return -1;
+    }
   }
+  if (K == K_INT && a->val.type == PT_TYPE_UINT &&
+      a->val.v.u > (uint64_t)INT64_MAX)
+    return -1;
+  return K;
 }
 
+/* Data fields from the attributes of a PICL-origin event: appends
+ * " ndata [descriptor data...]" to b.  Returns the number of bytes of a
+ * length field for statistics (first integer), or 0. */
 static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
                             const char *text_slot, int point) {
   const pt_attr *raw = NULL, *desc = NULL, *dcode = NULL, *nd = NULL,
@@ -2338,12 +2345,8 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
   for (uint32_t i = 0; i < ev->nattrs; i++) {
     const pt_attr *a = &ev->attrs[i];
     int K = sk_attr_k(k, a->key);
-    if (foreign) {
-      K = value_k(K, a, 1);
-      if (K == K_INT && a->val.type == PT_TYPE_UINT &&
-          a->val.v.u > (uint64_t)INT64_MAX)
-        K = -1; /* not a PICL integer */
-    }
+    if (foreign || K == K_INT || K == K_DOUBLE || K == K_STRING)
+      K = value_k(k, a, foreign);
     switch (K) {
       case K_RAW: raw = a; break;
       case K_DESC: desc = a; break;
@@ -2426,10 +2429,7 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
   } else {
     lb_str(b, " \"");
     for (uint32_t i = 0; i < ev->nattrs; i++) {
-      int K = value_k(sk_attr_k(k, ev->attrs[i].key), &ev->attrs[i], foreign);
-      if (K == K_INT && ev->attrs[i].val.type == PT_TYPE_UINT &&
-          ev->attrs[i].val.v.u > (uint64_t)INT64_MAX)
-        K = -1;
+      int K = value_k(k, &ev->attrs[i], foreign);
       if (K == K_INT) lb_str(b, "%d");
       else if (K == K_DOUBLE) lb_str(b, "%lf");
       else if (K == K_STRING) lb_str(b, "%s");
@@ -2446,12 +2446,11 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
     return;
   }
   for (uint32_t i = 0; i < ev->nattrs; i++) {
-    int K = value_k(sk_attr_k(k, ev->attrs[i].key), &ev->attrs[i], foreign);
+    int K = value_k(k, &ev->attrs[i], foreign);
     const pt_value *v = &ev->attrs[i].val;
     if (K == K_INT && v->type == PT_TYPE_INT) {
       lb_sp_i64(b, v->v.i);
-    } else if (K == K_INT && v->type == PT_TYPE_UINT &&
-               v->v.u <= (uint64_t)INT64_MAX) {
+    } else if (K == K_INT && v->type == PT_TYPE_UINT) {
       lb_sp_i64(b, (int64_t)v->v.u);
     } else if (K == K_DOUBLE && v->type == PT_TYPE_DOUBLE) {
       lb_str(b, " ");

@@ -209,8 +209,7 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Append the sorted names of the archive's data files to b. */
-static int list_files(const char *dir, pt__buf *b) {
+int pt__archive_list_files(const char *dir, pt__buf *b) {
   DIR *d = opendir(dir);
   if (!d) return PT_EIO;
   char **names = NULL;
@@ -304,7 +303,7 @@ int pt__anchor_store(const char *dir, const pt__anchor_info *in,
                    s->id, s->events, s->id, s->blocks, s->id, s->raw_bytes);
   }
   if (!rc) rc = bprintf(&b, "files = ");
-  if (!rc) rc = list_files(dir, &b);
+  if (!rc) rc = pt__archive_list_files(dir, &b);
   if (!rc) rc = bprintf(&b, "\n");
   if (rc) {
     pt__buf_free(&b);

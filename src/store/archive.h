@@ -153,6 +153,11 @@ struct pt_reader;
 void pt__reader_aux_range(struct pt_reader *r, const uint64_t lo[2],
                           const uint64_t hi[2], int keep_last);
 
+/* Append the sorted names of the archive's data files in dir (not the
+ * anchor, dot files or temporaries) to b, separated by spaces.  PT_OK,
+ * PT_EIO (no such directory), PT_ENOMEM. */
+int pt__archive_list_files(const char *dir, pt__buf *b);
+
 /* ---- block appender ---------------------------------------------------- */
 
 /* Items of one file (events, defs, summaries or snapshots) accumulate

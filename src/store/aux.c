@@ -20,10 +20,6 @@
 
 /* ---- anchor "files" refresh -------------------------------------------- */
 
-static int cmp_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Rewrite the anchor with its files line listing the directory now; the
  * other lines are kept as they are.  Best effort: an archive without a
  * parsable anchor is left alone. */
@@ -58,39 +54,14 @@ int pt__aux_refresh_files(const char *dir) {
   }
   pt__anchor_free(&a);
   if (!rc && pt__buf_put(&b, "files =", 7)) rc = PT_ENOMEM;
-  DIR *d = rc ? NULL : opendir(dir);
-  if (d) {
-    /* unsorted is fine for this informational line; keep it stable by
-     * collecting and sorting */
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while (!rc && (e = readdir(d))) {
-      const char *nm = e->d_name;
-      if (nm[0] == '.' || !strcmp(nm, "anchor") || strstr(nm, ".tmp"))
-        continue;
-      if (n == cap) {
-        cap = cap ? cap * 2 : 16;
-        char **nn = realloc(names, cap * sizeof *nn);
-        if (!nn) {
-          rc = PT_ENOMEM;
-          break;
-        }
-        names = nn;
-      }
-      if (!(names[n] = strdup(nm))) rc = PT_ENOMEM;
-      else n++;
-    }
-    closedir(d);
-    if (n) qsort(names, n, sizeof *names, cmp_name);
-    for (size_t i = 0; i < n; i++) {
-      if (!rc && (pt__buf_put(&b, " ", 1) ||
-                  pt__buf_put(&b, names[i], strlen(names[i]))))
-        rc = PT_ENOMEM;
-      free(names[i]);
-    }
-    free(names);
-  }
+  pt__buf names = {0};
+  /* (a directory gone meanwhile: an empty list) */
+  int lr = rc ? PT_OK : pt__archive_list_files(dir, &names);
+  if (lr == PT_ENOMEM ||
+      (!rc && names.len && (pt__buf_put(&b, " ", 1) ||
+                            pt__buf_put(&b, names.p, names.len))))
+    rc = PT_ENOMEM;
+  pt__buf_free(&names);
   if (!rc && pt__buf_put(&b, "\n", 1)) rc = PT_ENOMEM;
   if (!rc && pt__write_atomic(ap, b.p, b.len) != 0) rc = PT_EIO;
   pt__buf_free(&b);
@@ -213,10 +184,7 @@ int pt_aux_add(pt_aux_writer *a, const pt_item *item) {
     return aerr(a, PT_EORDER,
                 "%s: %s time %" PRIu64 " before the previous one, %" PRIu64,
                 a->tmp, what, t, a->last);
-  if (a->what == PT_ITEM_SUMMARY &&
-      (item->u.summary.kind < PT_SUM_REGION ||
-       item->u.summary.kind > PT_SUM_APP_SPAN))
-    /* no format can say it; text refuses it */
+  if (a->what == PT_ITEM_SUMMARY && !pt__summary_kind_ok(item->u.summary.kind))
     return aerr(a, PT_EINVAL, "%s: summary of unknown kind %u at time %" PRIu64,
                 a->tmp, item->u.summary.kind, t);
   size_t bound = a->what == PT_ITEM_SUMMARY

@@ -88,6 +88,11 @@ size_t pt__def_bound(const pt_def *d); /* 0 if invalid */
 size_t pt__def_put(uint8_t *p, const pt_def *d);
 
 #define PT__SUM_BOUND (11u * PT_VARINT_MAX)
+/* A kind a summary may have (pt_summary_kind): no format can say
+ * another, and the text form refuses it. */
+static inline int pt__summary_kind_ok(uint32_t kind) {
+  return kind >= PT_SUM_REGION && kind <= PT_SUM_APP_SPAN;
+}
 size_t pt__summary_put(uint8_t *p, const pt_summary *s, uint64_t *prev_time);
 
 size_t pt__snapshot_bound(const pt_snapshot *s); /* 0 if invalid */

@@ -3,11 +3,12 @@
  * Each stream owns its encoder state and files, so the append path takes
  * no lock; a block is compressed with a zstd context and buffers borrowed
  * from the sets all writers share (archive.h pt__zs: one mutex per block,
- * and a stream holds no idle 0.6 MB context).  The writer's mutex guards the stream table,
- * the location -> stream map and the global definitions; a stream takes it
- * only when it meets a new location or when global definitions are pending
- * at the moment it writes a block (so no written event block can refer to
- * a definition that is not yet in the defs file).
+ * and a stream holds no idle 0.6 MB context).  The writer's mutex guards
+ * the stream table, the location -> stream map and the global
+ * definitions; a stream takes it only when it meets a new location or
+ * when global definitions are pending at the moment it writes a block (so
+ * no written event block can refer to a definition that is not yet in the
+ * defs file).
  *
  * With opts.threads > 0, full event blocks go to the writer's compression
  * threads: a stream detaches its block (pt__bw_take: buffers swapped, no
@@ -610,13 +611,6 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
   return event_slow(s, ev);
 }
 
-/* An event already encoded as pt__event_put would, without its time and
- * with the header's location bit clear, appended for location `loc` at
- * `time` into a block that has room (the recorder's MPI calls encode their
- * arguments straight into these bytes).  Returns PT_OK when written; 1 when
- * the caller must take the general path (another location than the
- * block's last event, an empty or full block, time out of order, a failed
- * stream). */
 /* A short copy without a call: overlapping words for 4 to 64 bytes. */
 static inline void copy_short(uint8_t *d, const uint8_t *b, size_t len) {
   if (len >= 4 && len < 8) { /* a LEAVE: header and a 4-byte region */
@@ -636,6 +630,13 @@ static inline void copy_short(uint8_t *d, const uint8_t *b, size_t len) {
   }
 }
 
+/* An event already encoded as pt__event_put would, without its time and
+ * with the header's location bit clear, appended for location `loc` at
+ * `time` into a block that has room (the recorder's MPI calls encode their
+ * arguments straight into these bytes).  Returns PT_OK when written; 1 when
+ * the caller must take the general path (another location than the
+ * block's last event, an empty or full block, time out of order, a failed
+ * stream). */
 int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
                          const uint8_t *body, size_t len) {
   pt__bw *bw = &s->ev;
@@ -707,7 +708,7 @@ int pt_stream_summary(pt_stream *s, const pt_summary *sum) {
   if (s->have_sums && sum->time < s->sum_last)
     return serr(s, PT_EORDER, "stream %" PRIu64 ": summary time goes back",
                 s->id);
-  if (sum->kind < PT_SUM_REGION || sum->kind > PT_SUM_APP_SPAN)
+  if (!pt__summary_kind_ok(sum->kind))
     return serr(s, PT_EINVAL, "stream %" PRIu64 ": summary at %" PRIu64
                 ": kind %u is not a pt_summary_kind (%d..%d)", s->id,
                 sum->time, (unsigned)sum->kind, PT_SUM_REGION,
