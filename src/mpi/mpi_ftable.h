@@ -2,7 +2,9 @@
  * bindings paratrace also wraps for Fortran (mpif.h, the mpi module, and
  * the mpi_f08 module through OpenMPI's ompi_*_f entry points).  Row:
  * PT_MPI_F(Name, lower, UPPER, (C call args), (CODE, param, extra...)...),
- * parameters in C order; each Fortran argument is a reference and becomes:
+ * parameters in C order (PT_MPI_FC, same form: OpenMPI's *_cptr entry
+ * points of the bindings with an address result, aliases of the row
+ * before); each Fortran argument is a reference and becomes:
  *   V    buffer (MPI_BOTTOM/MPI_IN_PLACE mapped)   I  INTEGER value
  *   P    INTEGER array or result (passed as is)    A  integer of kind T
  *   AP   reference to an integer of kind T         H  handle T (PMPI_X_f2c)
@@ -10,28 +12,28 @@
  *   HA/HAI handle array of `count` (in/out, in)    ST status out
  *   STA  status array (size, how many to convert)  STI status in
  *   IX/IXA index / indices (0-based C -> 1-based Fortran)
- * 115 bindings left to OpenMPI's Fortran entry points (untraced):
- * Alloc_mem Alltoallw Ialltoallw Buffer_detach Comm_c2f
- * Comm_create_errhandler Comm_create_keyval Comm_f2c Comm_get_attr
- * Dist_graph_create Dist_graph_create_adjacent Dist_graph_neighbors
- * Comm_get_name Comm_set_attr Comm_spawn Comm_spawn_multiple Errhandler_c2f
- * Errhandler_f2c Error_string File_c2f File_f2c File_create_errhandler
- * File_get_view Get_library_version Get_processor_name Grequest_start
- * Group_c2f Group_f2c Group_range_excl Group_range_incl Info_c2f Info_f2c
- * Info_get Info_get_nthkey Init Init_thread Lookup_name Message_c2f
- * Message_f2c Neighbor_alltoallw Ineighbor_alltoallw Op_c2f Op_create
+ *   W    INTEGER weights (MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY mapped)
+ *   HAC  handle array, one per process of `comm` (size) or per neighbour
+ *        of its topology (in, out); none when `buf` is MPI_IN_PLACE
+ * 104 bindings left to OpenMPI's Fortran entry points (untraced):
+ * Buffer_detach Comm_c2f Comm_create_errhandler Comm_create_keyval Comm_f2c
+ * Comm_get_attr Comm_get_name Comm_set_attr Comm_spawn Comm_spawn_multiple
+ * Errhandler_c2f Errhandler_f2c Error_string File_c2f File_f2c
+ * File_create_errhandler File_get_view Get_library_version
+ * Get_processor_name Grequest_start Group_c2f Group_f2c Group_range_excl
+ * Group_range_incl Info_c2f Info_f2c Info_get Info_get_nthkey Init
+ * Init_thread Lookup_name Message_c2f Message_f2c Op_c2f Op_create
  * Open_port Op_f2c Register_datarep Request_c2f Request_f2c
  * Request_get_status Status_c2f Status_f2c Status_set_cancelled
  * Status_set_elements Status_set_elements_x Type_c2f Type_create_keyval
  * Type_f2c Type_get_attr Type_get_contents Type_get_name Type_set_attr
- * Win_allocate Win_allocate_shared Win_c2f Win_create_errhandler
- * Win_create_keyval Win_f2c Win_get_attr Win_get_name Win_set_attr
- * Win_shared_query Wtick Wtime T_init_thread T_finalize T_cvar_get_num
- * T_cvar_get_info T_cvar_get_index T_cvar_handle_alloc T_cvar_handle_free
- * T_cvar_read T_cvar_write T_category_get_num T_category_get_info
- * T_category_get_index T_category_get_cvars T_category_get_pvars
- * T_category_get_categories T_category_changed T_pvar_get_num
- * T_pvar_get_info T_pvar_get_index T_pvar_session_create
+ * Win_c2f Win_create_errhandler Win_create_keyval Win_f2c Win_get_attr
+ * Win_get_name Win_set_attr Wtick Wtime T_init_thread T_finalize
+ * T_cvar_get_num T_cvar_get_info T_cvar_get_index T_cvar_handle_alloc
+ * T_cvar_handle_free T_cvar_read T_cvar_write T_category_get_num
+ * T_category_get_info T_category_get_index T_category_get_cvars
+ * T_category_get_pvars T_category_get_categories T_category_changed
+ * T_pvar_get_num T_pvar_get_info T_pvar_get_index T_pvar_session_create
  * T_pvar_session_free T_pvar_handle_alloc T_pvar_handle_free T_pvar_start
  * T_pvar_stop T_pvar_read T_pvar_write T_pvar_reset T_pvar_readreset
  * T_enum_get_info T_enum_get_item Attr_get Attr_put Keyval_create Address
@@ -47,12 +49,16 @@ PT_MPI_F(Allgather, allgather, ALLGATHER, (sendbuf, sendcount, sendtype, recvbuf
 PT_MPI_F(Iallgather, iallgather, IALLGATHER, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (I, recvcount), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Allgatherv, allgatherv, ALLGATHERV, (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (P, recvcounts), (P, displs), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Iallgatherv, iallgatherv, IALLGATHERV, (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (P, recvcounts), (P, displs), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
+PT_MPI_F(Alloc_mem, alloc_mem, ALLOC_MEM, (size, info, baseptr), (A, size, MPI_Aint), (H, info, MPI_Info, Info), (V, baseptr))
+PT_MPI_FC(Alloc_mem, alloc_mem, ALLOC_MEM, (size, info, baseptr), (A, size, MPI_Aint), (H, info, MPI_Info, Info), (V, baseptr))
 PT_MPI_F(Allreduce, allreduce, ALLREDUCE, (sendbuf, recvbuf, count, datatype, op, comm), (V, sendbuf), (V, recvbuf), (I, count), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Iallreduce, iallreduce, IALLREDUCE, (sendbuf, recvbuf, count, datatype, op, comm, request), (V, sendbuf), (V, recvbuf), (I, count), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Alltoall, alltoall, ALLTOALL, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (I, recvcount), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ialltoall, ialltoall, IALLTOALL, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (I, recvcount), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Alltoallv, alltoallv, ALLTOALLV, (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), (V, sendbuf), (P, sendcounts), (P, sdispls), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (P, recvcounts), (P, rdispls), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ialltoallv, ialltoallv, IALLTOALLV, (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request), (V, sendbuf), (P, sendcounts), (P, sdispls), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (P, recvcounts), (P, rdispls), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
+PT_MPI_F(Alltoallw, alltoallw, ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), (V, sendbuf), (P, sendcounts), (P, sdispls), (HAC, sendtypes, MPI_Datatype, Type, comm, size, sendbuf), (V, recvbuf), (P, recvcounts), (P, rdispls), (HAC, recvtypes, MPI_Datatype, Type, comm, size, recvbuf), (H, comm, MPI_Comm, Comm))
+PT_MPI_F(Ialltoallw, ialltoallw, IALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), (V, sendbuf), (P, sendcounts), (P, sdispls), (HAC, sendtypes, MPI_Datatype, Type, comm, size, sendbuf), (V, recvbuf), (P, recvcounts), (P, rdispls), (HAC, recvtypes, MPI_Datatype, Type, comm, size, recvbuf), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Barrier, barrier, BARRIER, (comm), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ibarrier, ibarrier, IBARRIER, (comm, request), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Bcast, bcast, BCAST, (buffer, count, datatype, root, comm), (V, buffer), (I, count), (H, datatype, MPI_Datatype, Type), (I, root), (H, comm, MPI_Comm, Comm))
@@ -83,6 +89,9 @@ PT_MPI_F(Comm_idup, comm_idup, COMM_IDUP, (comm, newcomm, request), (H, comm, MP
 PT_MPI_F(Comm_dup_with_info, comm_dup_with_info, COMM_DUP_WITH_INFO, (comm, info, newcomm), (H, comm, MPI_Comm, Comm), (H, info, MPI_Info, Info), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Comm_free_keyval, comm_free_keyval, COMM_FREE_KEYVAL, (comm_keyval), (P, comm_keyval))
 PT_MPI_F(Comm_free, comm_free, COMM_FREE, (comm), (HO, comm, MPI_Comm, Comm))
+PT_MPI_F(Dist_graph_create, dist_graph_create, DIST_GRAPH_CREATE, (comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm), (H, comm_old, MPI_Comm, Comm), (I, n), (P, nodes), (P, degrees), (P, targets), (W, weights), (H, info, MPI_Info, Info), (I, reorder), (HO, newcomm, MPI_Comm, Comm))
+PT_MPI_F(Dist_graph_create_adjacent, dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT, (comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph), (H, comm_old, MPI_Comm, Comm), (I, indegree), (P, sources), (W, sourceweights), (I, outdegree), (P, destinations), (W, destweights), (H, info, MPI_Info, Info), (I, reorder), (HO, comm_dist_graph, MPI_Comm, Comm))
+PT_MPI_F(Dist_graph_neighbors, dist_graph_neighbors, DIST_GRAPH_NEIGHBORS, (comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights), (H, comm, MPI_Comm, Comm), (I, maxindegree), (P, sources), (W, sourceweights), (I, maxoutdegree), (P, destinations), (W, destweights))
 PT_MPI_F(Dist_graph_neighbors_count, dist_graph_neighbors_count, DIST_GRAPH_NEIGHBORS_COUNT, (comm, inneighbors, outneighbors, weighted), (H, comm, MPI_Comm, Comm), (P, inneighbors), (P, outneighbors), (P, weighted))
 PT_MPI_F(Comm_get_errhandler, comm_get_errhandler, COMM_GET_ERRHANDLER, (comm, erhandler), (H, comm, MPI_Comm, Comm), (HO, erhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Comm_get_info, comm_get_info, COMM_GET_INFO, (comm, info_used), (H, comm, MPI_Comm, Comm), (HO, info_used, MPI_Info, Info))
@@ -223,6 +232,8 @@ PT_MPI_F(Neighbor_alltoall, neighbor_alltoall, NEIGHBOR_ALLTOALL, (sendbuf, send
 PT_MPI_F(Ineighbor_alltoall, ineighbor_alltoall, INEIGHBOR_ALLTOALL, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (I, recvcount), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Neighbor_alltoallv, neighbor_alltoallv, NEIGHBOR_ALLTOALLV, (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), (V, sendbuf), (P, sendcounts), (P, sdispls), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (P, recvcounts), (P, rdispls), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ineighbor_alltoallv, ineighbor_alltoallv, INEIGHBOR_ALLTOALLV, (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request), (V, sendbuf), (P, sendcounts), (P, sdispls), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (P, recvcounts), (P, rdispls), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
+PT_MPI_F(Neighbor_alltoallw, neighbor_alltoallw, NEIGHBOR_ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), (V, sendbuf), (P, sendcounts), (AP, sdispls, MPI_Aint), (HAC, sendtypes, MPI_Datatype, Type, comm, out, sendbuf), (V, recvbuf), (P, recvcounts), (AP, rdispls, MPI_Aint), (HAC, recvtypes, MPI_Datatype, Type, comm, in, recvbuf), (H, comm, MPI_Comm, Comm))
+PT_MPI_F(Ineighbor_alltoallw, ineighbor_alltoallw, INEIGHBOR_ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), (V, sendbuf), (P, sendcounts), (AP, sdispls, MPI_Aint), (HAC, sendtypes, MPI_Datatype, Type, comm, out, sendbuf), (V, recvbuf), (P, recvcounts), (AP, rdispls, MPI_Aint), (HAC, recvtypes, MPI_Datatype, Type, comm, in, recvbuf), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Op_commutative, op_commutative, OP_COMMUTATIVE, (op, commute), (H, op, MPI_Op, Op), (P, commute))
 PT_MPI_F(Op_free, op_free, OP_FREE, (op), (HO, op, MPI_Op, Op))
 PT_MPI_F(Pack_external, pack_external, PACK_EXTERNAL, (datarep, inbuf, incount, datatype, outbuf, outsize, position), (STR, datarep), (V, inbuf), (I, incount), (H, datatype, MPI_Datatype, Type), (V, outbuf), (A, outsize, MPI_Aint), (AP, position, MPI_Aint))
@@ -304,6 +315,10 @@ PT_MPI_F(Waitall, waitall, WAITALL, (count, array_of_requests, array_of_statuses
 PT_MPI_F(Waitany, waitany, WAITANY, (count, array_of_requests, index, status), (I, count), (HA, array_of_requests, MPI_Request, Request, count), (IX, index), (ST, status))
 PT_MPI_F(Wait, wait, WAIT, (request, status), (HO, request, MPI_Request, Request), (ST, status))
 PT_MPI_F(Waitsome, waitsome, WAITSOME, (incount, array_of_requests, outcount, array_of_indices, array_of_statuses), (I, incount), (HA, array_of_requests, MPI_Request, Request, incount), (P, outcount), (IXA, array_of_indices, outcount), (STA, array_of_statuses, incount, *outcount))
+PT_MPI_F(Win_allocate, win_allocate, WIN_ALLOCATE, (size, disp_unit, info, comm, baseptr, win), (A, size, MPI_Aint), (I, disp_unit), (H, info, MPI_Info, Info), (H, comm, MPI_Comm, Comm), (V, baseptr), (HO, win, MPI_Win, Win))
+PT_MPI_FC(Win_allocate, win_allocate, WIN_ALLOCATE, (size, disp_unit, info, comm, baseptr, win), (A, size, MPI_Aint), (I, disp_unit), (H, info, MPI_Info, Info), (H, comm, MPI_Comm, Comm), (V, baseptr), (HO, win, MPI_Win, Win))
+PT_MPI_F(Win_allocate_shared, win_allocate_shared, WIN_ALLOCATE_SHARED, (size, disp_unit, info, comm, baseptr, win), (A, size, MPI_Aint), (I, disp_unit), (H, info, MPI_Info, Info), (H, comm, MPI_Comm, Comm), (V, baseptr), (HO, win, MPI_Win, Win))
+PT_MPI_FC(Win_allocate_shared, win_allocate_shared, WIN_ALLOCATE_SHARED, (size, disp_unit, info, comm, baseptr, win), (A, size, MPI_Aint), (I, disp_unit), (H, info, MPI_Info, Info), (H, comm, MPI_Comm, Comm), (V, baseptr), (HO, win, MPI_Win, Win))
 PT_MPI_F(Win_attach, win_attach, WIN_ATTACH, (win, base, size), (H, win, MPI_Win, Win), (V, base), (A, size, MPI_Aint))
 PT_MPI_F(Win_call_errhandler, win_call_errhandler, WIN_CALL_ERRHANDLER, (win, errorcode), (H, win, MPI_Win, Win), (I, errorcode))
 PT_MPI_F(Win_complete, win_complete, WIN_COMPLETE, (win), (H, win, MPI_Win, Win))
@@ -327,6 +342,8 @@ PT_MPI_F(Win_post, win_post, WIN_POST, (group, assert, win), (H, group, MPI_Grou
 PT_MPI_F(Win_set_errhandler, win_set_errhandler, WIN_SET_ERRHANDLER, (win, errhandler), (H, win, MPI_Win, Win), (H, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Win_set_info, win_set_info, WIN_SET_INFO, (win, info), (H, win, MPI_Win, Win), (H, info, MPI_Info, Info))
 PT_MPI_F(Win_set_name, win_set_name, WIN_SET_NAME, (win, win_name), (H, win, MPI_Win, Win), (STR, win_name))
+PT_MPI_F(Win_shared_query, win_shared_query, WIN_SHARED_QUERY, (win, rank, size, disp_unit, baseptr), (H, win, MPI_Win, Win), (I, rank), (AP, size, MPI_Aint), (P, disp_unit), (V, baseptr))
+PT_MPI_FC(Win_shared_query, win_shared_query, WIN_SHARED_QUERY, (win, rank, size, disp_unit, baseptr), (H, win, MPI_Win, Win), (I, rank), (AP, size, MPI_Aint), (P, disp_unit), (V, baseptr))
 PT_MPI_F(Win_start, win_start, WIN_START, (group, assert, win), (H, group, MPI_Group, Group), (I, assert), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_sync, win_sync, WIN_SYNC, (win), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_test, win_test, WIN_TEST, (win, flag), (H, win, MPI_Win, Win), (P, flag))

@@ -549,6 +549,15 @@ static uint64_t comm_id(int64_t handle) {
   return ci ? ci->id : PT_NONE;
 }
 
+void pt__mpi_before_free(const pt__mpi_call *c) {
+  int64_t h = 0;
+  memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+  LOCK();
+  if (g_fn[c->id].sem == PT_MS_COMM_FREE) comm_get(h);
+  else type_get((MPI_Datatype)(intptr_t)h);
+  UNLOCK();
+}
+
 static void comm_forget(int64_t handle) {
   hent *e = hfind(&g_comms, (uintptr_t)handle);
   if (!e) return;

@@ -145,6 +145,12 @@ static inline __attribute__((always_inline)) void pt__mpi_begin(pt__mpi_call *c,
   c->pbytes = 0;
 }
 
+/* MPI_Comm_free, MPI_Type_free (c->reqs_inline[0] the handle): the
+ * handle is looked at (and defined) before the call frees it, in case no
+ * recorded call made it (a disabled function, or a Fortran binding that
+ * is not wrapped): afterwards it cannot be asked. */
+void pt__mpi_before_free(const pt__mpi_call *c);
+
 /* One argument, before the call (inline: one per argument per call). */
 static inline __attribute__((always_inline)) void pt__mpi_arg(
     pt__mpi_call *c, char k, int64_t value,
@@ -220,6 +226,7 @@ static inline __attribute__((always_inline)) void pt__mpi_arg(
         c->reqs = c->reqs_inline;
         memcpy(&c->reqs_inline[0], (void *)(intptr_t)value, sizeof(void *));
         c->nreqs = 0;
+        pt__mpi_before_free(c);
       }
       break;
     default:

@@ -132,6 +132,42 @@ static inline void *pt_fbuf(void *p) {
   if (p == (void *)&mpi_fortran_in_place_) return MPI_IN_PLACE;
   return p;
 }
+/* The Fortran MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (common blocks too). */
+extern int mpi_fortran_unweighted_, mpi_fortran_weights_empty_;
+static inline int *pt_fweights(int *p) {
+  if (p == &mpi_fortran_unweighted_) return MPI_UNWEIGHTED;
+  if (p == &mpi_fortran_weights_empty_) return MPI_WEIGHTS_EMPTY;
+  return p;
+}
+/* How many entries a per-process array of Fortran communicator f has:
+ * PT_FLEN_size one per process (of the remote group of an
+ * intercommunicator), PT_FLEN_in / _out one per source / destination
+ * neighbour of its topology; 0 when f is no valid communicator (the call
+ * itself then fails). */
+enum { PT_FLEN_size, PT_FLEN_in, PT_FLEN_out };
+static int pt_fcomm_len(MPI_Fint f, int how) {
+  MPI_Comm c = PMPI_Comm_f2c(f);
+  int n = 0, in = 0, out = 0, topo = MPI_UNDEFINED, w, r;
+  if (c == NULL || c == MPI_COMM_NULL) return 0;
+  if (how == PT_FLEN_size) {
+    if (PMPI_Comm_test_inter(c, &w) != MPI_SUCCESS) return 0;
+    if ((w ? PMPI_Comm_remote_size(c, &n) : PMPI_Comm_size(c, &n)) !=
+        MPI_SUCCESS)
+      return 0;
+    return n > 0 ? n : 0;
+  }
+  if (PMPI_Topo_test(c, &topo) != MPI_SUCCESS) return 0;
+  if (topo == MPI_CART && PMPI_Cartdim_get(c, &n) == MPI_SUCCESS)
+    in = out = 2 * n;
+  else if (topo == MPI_GRAPH && PMPI_Comm_rank(c, &r) == MPI_SUCCESS &&
+           PMPI_Graph_neighbors_count(c, r, &n) == MPI_SUCCESS)
+    in = out = n;
+  else if (topo == MPI_DIST_GRAPH &&
+           PMPI_Dist_graph_neighbors_count(c, &in, &out, &w) != MPI_SUCCESS)
+    in = out = 0;
+  n = how == PT_FLEN_in ? in : out;
+  return n > 0 ? n : 0;
+}
 /* A CHARACTER(len) argument as a C string without its leading and
  * trailing blanks (as OpenMPI converts it), in buf when it fits, else
  * malloc'ed (NULL: out of memory). */
@@ -166,6 +202,8 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FP_STI(n) MPI_Fint *f_##n,
 #define PT_FP_STA(n, c, k) MPI_Fint *f_##n,
 #define PT_FP_STR(n) char *f_##n,
+#define PT_FP_W(n) MPI_Fint *f_##n,
+#define PT_FP_HAC(n, T, X, c, how, b) MPI_Fint *f_##n,
 
 #define PT_FL_V(n)
 #define PT_FL_I(n)
@@ -182,6 +220,8 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FL_STI(n)
 #define PT_FL_STA(n, c, k)
 #define PT_FL_STR(n) , size_t f_##n##_len
+#define PT_FL_W(n)
+#define PT_FL_HAC(n, T, X, c, how, b)
 
 #define PT_FIN_V(n) void *n = pt_fbuf(f_##n);
 #define PT_FIN_I(n) int n = *f_##n;
@@ -194,13 +234,20 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FIN_HO(n, T, X)       \
   T n##_v_ = PMPI_##X##_f2c(*f_##n); \
   T *n = &n##_v_;
+#define PT_FIN_W(n) int *n = pt_fweights(f_##n);
 #define PT_FIN_HA(n, T, X, c) PT_FIN_HAI(n, T, X, c)
-#define PT_FIN_HAI(n, T, X, c)                                        \
+#define PT_FIN_HAI(n, T, X, c) PT_FIN_HAN(n, T, X, c > 0 ? c : 0)
+#define PT_FIN_HAN(n, T, X, len)                                      \
   T n##_s_[16];                                                       \
-  int n##_n_ = c > 0 ? c : 0;                                         \
+  int n##_n_ = len;                                                   \
   T *n = n##_n_ <= 16 ? n##_s_ : malloc((size_t)n##_n_ * sizeof *n);  \
   if (!n) pt_fail_ = 1;                                               \
   for (int i_ = 0; n && i_ < n##_n_; i_++) n[i_] = PMPI_##X##_f2c(f_##n[i_]);
+/* the send side of an in-place call has no datatypes: none converted */
+#define PT_FIN_HAC(n, T, X, c, how, b)                                \
+  PT_FIN_HAN(n, T, X,                                                 \
+             pt_fbuf(f_##b) == MPI_IN_PLACE ? 0                       \
+                                            : pt_fcomm_len(*f_##c, PT_FLEN_##how))
 /* Statuses start zeroed: a Test or Iprobe that returns flag = false
  * leaves them unset, and they are copied back all the same. */
 #define PT_FIN_ST(n)                                                  \
@@ -243,6 +290,8 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   if (PT_F_OK(pt_r_) && n != MPI_STATUS_IGNORE) PMPI_Status_c2f(n, f_##n);
 #define PT_FOUT_STI(n)
 #define PT_FOUT_STR(n)
+#define PT_FOUT_W(n)
+#define PT_FOUT_HAC(n, T, X, c, how, b)
 #define PT_FOUT_STA(n, c, k)                                           \
   if (PT_F_OK(pt_r_) && n != MPI_STATUSES_IGNORE)                      \
     for (int i_ = 0; i_ < (k) && i_ < n##_n_; i_++)                    \
@@ -266,6 +315,8 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   if (n != n##_s_) free(n);
 #define PT_FEND_STR(n) \
   if (n != n##_s_) free(n);
+#define PT_FEND_W(n)
+#define PT_FEND_HAC(n, T, X, c, how, b) PT_FEND_HAI(n, T, X, c)
 
 /* PT_F_EACH(STAGE, (code, name, ...), ...) -> STAGE_code(name, ...) ... */
 #define PT_F_ONE(S, t) PT_F_ONE_(S, PT_MPI_UNPAREN t)
@@ -317,8 +368,17 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   PT_F_ALIAS(MPI_##UPPER, mpi_##lower##_, __VA_ARGS__)                  \
   PT_F_ALIAS(ompi_##lower##_f, mpi_##lower##_, __VA_ARGS__)            \
   PT_F_ALIAS(pmpi_##lower##_, mpi_##lower##_, __VA_ARGS__)
+/* OpenMPI's *_cptr entry points (baseptr a TYPE(C_PTR)): the same call */
+#define PT_MPI_FC(name, lower, UPPER, args, ...)                        \
+  PT_F_ALIAS(mpi_##lower##_cptr_, mpi_##lower##_, __VA_ARGS__)          \
+  PT_F_ALIAS(mpi_##lower##_cptr, mpi_##lower##_, __VA_ARGS__)           \
+  PT_F_ALIAS(mpi_##lower##_cptr__, mpi_##lower##_, __VA_ARGS__)         \
+  PT_F_ALIAS(MPI_##UPPER##_CPTR, mpi_##lower##_, __VA_ARGS__)           \
+  PT_F_ALIAS(ompi_##lower##_cptr_f, mpi_##lower##_, __VA_ARGS__)        \
+  PT_F_ALIAS(pmpi_##lower##_cptr_, mpi_##lower##_, __VA_ARGS__)
 #include "mpi_ftable.h"
 #undef PT_MPI_F
+#undef PT_MPI_FC
 
 /* MPI_INIT and MPI_INIT_THREAD: Fortran has no argc/argv. */
 PT_FEXPORT void mpi_init_(MPI_Fint *ierr);

@@ -83,6 +83,38 @@ grep -q "fortran08.f90:$p1\",200," f8.psites &&
   t_pass "f08 trace: MPI_Iprobe (pmpi_iprobe_) sites per line" ||
   t_fail "f08 trace: MPI_Iprobe sites per line" "want lines $p1 (200) and $p2 (120); $(cat f8.psites)"
 
+# the bindings that convert more than references: per-process and
+# per-neighbour datatype arrays (Alltoallw, in place too), MPI_UNWEIGHTED
+# and weights (Dist_graph_*), address results (Win_allocate*, Alloc_mem,
+# Win_shared_query; the mpi module's TYPE(C_PTR) forms reach OpenMPI's
+# *_cptr entry points); with both modules, the program checks its results
+ok "build fortran_more (mpi)" mpifort -g -o fm "$SRC/tests/mpi/fortran_more.F90"
+ok "build fortran_more (mpi_f08)" mpifort -g -DF08 -o fm8 \
+  "$SRC/tests/mpi/fortran_more.F90"
+for p in fm fm8; do
+  rm -rf m.ptf cm.*
+  ok "$p np4 run" $RUN -np 4 -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/m.ptf" ./$p "$PWD/cm"
+  ok "$p np4 check" "$PT" check m.ptf
+  counts "$p np4" cm m.ptf
+  # 4 ranks x (2 Alltoallw + 1 Ialltoallw), 4 bytes to each of 4; and
+  # 4 x 2 neighbour calls, 4 bytes to each of 2 neighbours
+  "$PT" dump m.ptf | grep ' coll_end ' >m.coll
+  [ "$(grep -c 'op=10 .*sent=16 received=16' m.coll)" = 12 ] &&
+    [ "$(grep -c 'op=27 .*sent=8 received=8' m.coll)" = 8 ] &&
+    t_pass "$p: alltoallw bytes" ||
+    t_fail "$p: alltoallw bytes" "$(sort m.coll | head -5)"
+done
+# communicators and datatypes freed that no recorded call made (their
+# constructors disabled): known before the free (a freed handle cannot be
+# asked; this crashed in comm_get)
+rm -rf m.ptf cm.*
+ok "fm with constructors disabled" $RUN -np 3 -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/m.ptf" \
+  -x PARATRACE_DISABLE=MPI_Dist_graph_create_adjacent,MPI_Dist_graph_create,MPI_Cart_create,MPI_Comm_split_type \
+  ./fm "$PWD/cm"
+ok "fm with constructors disabled: check" "$PT" check m.ptf
+
 rm -rf l.ptf cl.*
 ok "linked run" $RUN -np 2 -x PARATRACE_OUTPUT="$PWD/l.ptf" ./ftl "$PWD/cl" 2
 ok "linked check" "$PT" check l.ptf
