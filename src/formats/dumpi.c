@@ -72,7 +72,7 @@ static uint32_t arg_mtype(unsigned atype) {
   X(root) X(sendcount) X(sendtype) X(recvcount) X(recvtype) X(sendcounts)    \
   X(recvcounts) X(sendtag) X(recvtag) X(commsize) X(commrank) X(sendtypes)   \
   X(recvtypes) X(rank) X(size) X(oldtype) X(newtype) X(oldcomm) X(newcomm) \
-  X(file)
+  X(file) X(filename)
 enum {
 #define R_ENUM(n) R_##n,
   ROLES(R_ENUM)
@@ -85,6 +85,7 @@ static const char *const role_names[] = {
 #undef R_NAME
 };
 static int8_t role_idx[PT__DUMPI_NLABELS][R__COUNT];
+static int file_open_label; /* MPI_File_open */
 /* For the walk at open: the argument bytes of a label whose arguments all
  * have a fixed width and no condition (-1: decoded; so are the replay's
  * communicator calls), and the offset of its communicator argument among
@@ -98,6 +99,7 @@ static uint16_t status_args[PT__DUMPI_NLABELS];
 static uint8_t has_str[PT__DUMPI_NLABELS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
+  file_open_label = pt__dumpi_label_from_name("MPI_File_open");
   for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
     for (unsigned k = 0; f && k < f->nargs; k++) {
@@ -156,6 +158,14 @@ typedef struct dfile {
   uint8_t *comms_used; /* bitmap of communicator ids used by p2p / coll */
   pt__dcomm_op *cops;  /* communicator and group calls (dumpi_comm.c) */
   size_t ncops, capcops;
+  struct dfopen { /* MPI_File_open calls, in call order */
+    uint64_t call;   /* 1-based record number */
+    int32_t fh;      /* DUMPI's file handle id */
+    int32_t comm;    /* DUMPI's communicator id */
+    uint32_t gen;    /* earlier opens that gave the same fh */
+    const char *name; /* in mem */
+  } *fopens;
+  size_t nfopens, capfopens;
   /* header */
   uint8_t version[3];
   uint64_t starttime;
@@ -402,6 +412,46 @@ static int thread_lists(dfile *f, pt_error *err) {
  * record, find its end.  With an index, stream_end is known and any bad
  * record is corruption; without, the walk ends at END_OF_STREAM or at the
  * first incomplete record (a truncated file: warning). */
+/* An MPI_File_open record at pos: its file handle, communicator and file
+ * name, for the file and I/O handle definitions (file_defs). */
+static int walk_file_open(dfile *f, size_t pos, size_t end,
+                          pt__arena *scratch, pt_error *err) {
+  char why[200];
+  pt__dumpi_call c;
+  pt__arena_reset(scratch);
+  if (pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off, f->wall_off, &c,
+                       scratch, why, sizeof why) < 0)
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  const int8_t *ri = role_idx[c.label];
+  if (ri[R_file] < 0 || ri[R_filename] < 0 || ri[R_comm] < 0) return PT_OK;
+  const pt__dumpi_val *fh = &c.v[ri[R_file]], *nm = &c.v[ri[R_filename]],
+                      *cm = &c.v[ri[R_comm]];
+  if (!fh->present) return PT_OK;
+  if (f->nfopens == f->capfopens) {
+    size_t nc = f->capfopens ? 2 * f->capfopens : 8;
+    struct dfopen *o = realloc(f->fopens, nc * sizeof *o);
+    if (!o) return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+    f->fopens = o;
+    f->capfopens = nc;
+  }
+  struct dfopen *o = &f->fopens[f->nfopens];
+  o->call = f->ncalls;
+  o->fh = (int32_t)fh->i;
+  o->comm = cm->present ? (int32_t)cm->i : PT__DUMPI_COMM_WORLD;
+  o->gen = 0;
+  for (size_t i = 0; i < f->nfopens; i++)
+    if (f->fopens[i].fh == o->fh) o->gen = f->fopens[i].gen + 1;
+  const char *n = nm->present && nm->ns && nm->s[0] ? nm->s[0] : "?";
+  size_t len = strnlen(n, 4096);
+  char *d = pt__arena_alloc(&f->mem, len + 1);
+  if (!d) return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  memcpy(d, n, len);
+  d[len] = 0;
+  o->name = d;
+  f->nfopens++;
+  return PT_OK;
+}
+
 static int walk_stream(dfile *f, pt_error *err) {
   pthread_once(&role_once, role_init);
   char reason[256], why[200];
@@ -505,6 +555,9 @@ static int walk_stream(dfile *f, pt_error *err) {
       }
       f->ncops++;
     }
+    if (c.label == (unsigned)file_open_label &&
+        (rc = walk_file_open(f, pos, end, &scratch, err)) < 0)
+      break;
     pos += (size_t)n;
     int k = role_idx[c.label][R_comm];
     if (c.f->sem != PT__DS_NONE && k >= 0 && c.v[k].present) {
@@ -594,6 +647,7 @@ static int dfile_init(dfile *f, pt_error *err) {
 static void dfile_free(dfile *f) {
   if (f->mapped && f->data) munmap((void *)f->data, f->size);
   free(f->cops);
+  free(f->fopens);
   pt__arena_free(&f->mem);
   free(f->path);
   memset(f, 0, sizeof *f);
@@ -1008,10 +1062,26 @@ static const int64_t *status_at(const pt__dumpi_val *v, int64_t j) {
   return v->a + 5 * j;
 }
 
-/* The model id of this rank's I/O handle of DUMPI file id `fh` (the MPI
- * recorder's numbering: rank in the high half, DUMPI's id in the low). */
+/* The model id of I/O handle `fh` of rank r opened by its gen-th
+ * MPI_File_open that gave this DUMPI id (the MPI recorder's numbering:
+ * rank in the high half, DUMPI's id in the low; a later open of the same
+ * id, after a close, is another handle: gen in bits 16-31). */
+static uint64_t io_handle_id(uint64_t r, int64_t fh, uint32_t gen) {
+  return ((uint64_t)(uint32_t)r << 32) |
+         (gen ? (uint32_t)gen << 16 | (uint16_t)fh : (uint32_t)fh);
+}
+
+/* This rank's handle of DUMPI file id `fh` in the call being mapped: the
+ * latest MPI_File_open of fh up to this call. */
 static uint64_t io_handle(const mapper *m, int64_t fh) {
-  return ((uint64_t)(uint32_t)m->rank << 32) | (uint32_t)fh;
+  const dfile *f = m->f;
+  uint32_t gen = 0;
+  for (size_t i = f->nfopens; i-- > 0;)
+    if (f->fopens[i].fh == (int32_t)fh && f->fopens[i].call <= f->cur_call) {
+      gen = f->fopens[i].gen;
+      break;
+    }
+  return io_handle_id(m->rank, fh, gen);
 }
 
 /* An MPI_File read or write (blocking: both events now; non-blocking:
@@ -1952,6 +2022,52 @@ static int user_comm_defs(dsrc *s) {
   return PT_OK;
 }
 
+/* The model communicator that DUMPI communicator id h of rank r names at
+ * record `call`: WORLD, SELF, a replayed one (its latest binding), or
+ * PT_NONE (unknown). */
+static uint64_t comm_at(const dsrc *s, size_t r, int32_t h, uint64_t call) {
+  if (h == PT__DUMPI_COMM_WORLD || h == PT__DUMPI_COMM_SELF) return (uint64_t)h;
+  const pt__dcomm_bind *b = s->dc.bind ? s->dc.bind[r] : NULL;
+  size_t nb = s->dc.nbind ? s->dc.nbind[r] : 0;
+  int32_t comm = -1;
+  for (size_t j = 0; j < nb && b[j].call <= call; j++)
+    if (b[j].handle == h) comm = b[j].comm;
+  return comm >= 0 ? UCOMM + (uint64_t)comm : PT_NONE;
+}
+
+/* Files and I/O handles of the MPI_File_open calls (as the MPI recorder
+ * defines them: a file's id from its name, so that the ranks agree, one
+ * handle per open, and the MPI-IO paradigm once). */
+static int file_defs(dsrc *s) {
+  int paradigm = 0;
+  for (size_t r = 0; r < s->nranks; r++) {
+    const dfile *f = &s->r[r].f;
+    for (size_t i = 0; i < f->nfopens; i++) {
+      const struct dfopen *o = &f->fopens[i];
+      pt_def *d;
+      if (!paradigm++ && (kv_add(s, 0, "otf2:io_paradigm", "1 0 MPI-IO") < 0 ||
+                          kv_add(s, 0, "otf2:io_paradigm.name", "MPI I/O") < 0))
+        return PT_ENOMEM;
+      uint64_t file = pt__fnv1a(o->name, 0) & 0xffffffffu;
+      int seen = 0;
+      for (size_t j = 0; j < s->ndefs && !seen; j++)
+        seen = s->defs[j].kind == PT_DEF_FILE && s->defs[j].id == file;
+      if (!seen) {
+        if (def_add(s, &d, PT_DEF_FILE, file) < 0) return PT_ENOMEM;
+        d->parent = PT_NONE;
+        d->name = o->name;
+      }
+      if (def_add(s, &d, PT_DEF_IO_HANDLE, io_handle_id(r, o->fh, o->gen)) < 0)
+        return PT_ENOMEM;
+      d->parent = PT_NONE;
+      d->ref = file;
+      d->ref2 = comm_at(s, r, o->comm, o->call);
+      d->name = o->name;
+    }
+  }
+  return PT_OK;
+}
+
 /* Replay the communicator calls of every rank (dumpi_comm.c). */
 static int replay_comms(dsrc *s) {
   pt__dcomm_op **ops = malloc((s->nranks ? s->nranks : 1) * sizeof *ops);
@@ -2143,7 +2259,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     k->m.nranks = s->nranks;
   }
   if ((rc = replay_comms(s)) < 0 || (rc = build_defs(s, kv, nkv)) < 0 ||
-      (rc = user_comm_defs(s)) < 0) {
+      (rc = user_comm_defs(s)) < 0 || (rc = file_defs(s)) < 0) {
     rc = pt__err(err, rc, "%s: %s while building definitions", path,
                  pt_strerror(rc));
     goto fail;
@@ -2415,7 +2531,8 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
     k->m.f = &k->f;
     k->m.nranks = 1;
     if ((rc = replay_comms(s)) >= 0 && (rc = build_defs(s, NULL, 0)) >= 0 &&
-        (rc = user_comm_defs(s)) >= 0 && (rc = streams_init(s)) < 0)
+        (rc = user_comm_defs(s)) >= 0 && (rc = file_defs(s)) >= 0 &&
+        (rc = streams_init(s)) < 0)
       pt__errbuf(s->err, sizeof s->err, rc, "out of memory");
     pt_item it;
     while (rc >= 0 && (rc = src_next(s, &it)) == PT_OK) {

@@ -62,4 +62,53 @@ if cmp -s x.io y.io; then
 else
   t_fail "I/O events as recorded" "$(diff x.io y.io | head -5 | tr '\n' ' ')"
 fi
+# the files and I/O handles the reader defines from the MPI_File_open
+# calls: those the recorder defined (ids, files, names, communicators), so
+# that OTF2 output names its handles
+defs() { grep -E '^def(@[0-9]+)? (file|io_handle) ' "$1" | sed 's/^def@[0-9]*/def/' | sort -u; }
+defs x.txt >x.defs
+defs y.txt >y.defs
+if [ -s x.defs ] && cmp -s x.defs y.defs; then
+  t_pass "file and I/O handle definitions"
+else
+  t_fail "file and I/O handle definitions" "$(diff x.defs y.defs | head -4 | tr '\n' ' ')"
+fi
+ok "to otf2" "$PT" convert y.ptf -o y.otf2 --to otf2
+if otf2-print y.otf2 2>&1 | grep -q 'IO_OPERATION_BEGIN.*Handle: "f.dat"' &&
+   ! otf2-print y.otf2 2>&1 | grep -q 'Handle: INVALID'; then
+  t_pass "otf2: I/O handles named"
+else
+  t_fail "otf2: I/O handles named" "$(otf2-print y.otf2 2>&1 | grep -m2 IO_OPERATION)"
+fi
+# a DUMPI file id opened again after its close (as a DUMPI writer that
+# reuses ids would write it): another handle, with its own file name.  Rank
+# 0's open / write_at / close of x.txt twice, the second on file b.dat.
+rid() { grep -m1 "^def region .*name=\"$1\"" x.txt | sed 's/.* id=\([0-9]*\) .*/\1/'; }
+enter() { grep -m1 "^event [0-9]* 0 enter region=$(rid "$1") " x.txt | cut -d' ' -f4-; }
+open=$(enter MPI_File_open)
+wr=$(enter MPI_File_write_at)
+cl=$(enter MPI_File_close)
+{
+  grep -v '^event' x.txt
+  t=1000
+  for f in a.dat b.dat; do
+    for e in "$(echo "$open" | sed "s/s:\"f.dat\"/s:\"$f\"/")" "$wr" "$cl"; do
+      r=$(echo "$e" | sed 's/.*region=\([0-9]*\).*/\1/')
+      echo "event $t 0 $e"; t=$((t + 10))
+      echo "event $t 0 leave region=$r"; t=$((t + 10))
+    done
+  done
+} >reuse.txt
+ok "reuse: to dumpi" "$PT" convert reuse.txt -o reuse.meta
+ok "reuse: from dumpi" "$PT" convert reuse.meta -o reuse.ptf
+"$PT" dump reuse.ptf >reuse.out
+h1=$(grep -m1 'def io_handle .*name="a.dat"' reuse.out | sed 's/.* id=\([0-9]*\) .*/\1/')
+h2=$(grep -m1 'def io_handle .*name="b.dat"' reuse.out | sed 's/.* id=\([0-9]*\) .*/\1/')
+n1=$(grep -c " io_begin handle=$h1 " reuse.out)
+n2=$(grep -c " io_begin handle=$h2 " reuse.out)
+if [ -n "$h1" ] && [ -n "$h2" ] && [ "$h1" != "$h2" ] && [ "$n1" = 1 ] && [ "$n2" = 1 ]; then
+  t_pass "reuse: a handle per open"
+else
+  t_fail "reuse: a handle per open" "a.dat $h1 ($n1), b.dat $h2 ($n2): $(grep -E 'io_handle|io_begin' reuse.out | head -4 | tr '\n' ' ')"
+fi
 t_done
