@@ -1576,9 +1576,13 @@ void pt_stats_resolve_callsites(pt_stats *s) {
     for (size_t q = 0; q < k; q++) {
       cs_name *x = pt__kt_at(&s->callsites, ids[q]);
       char buf[1200];
+      /* without a line (no debug information) the function alone would
+       * not tell its call sites apart: its module and offset too */
       if (fn[q] && ln[q]) snprintf(buf, sizeof buf, "%.590s %.590s", fn[q], ln[q]);
-      else if (ln[q] || fn[q])
-        snprintf(buf, sizeof buf, "%.1190s", ln[q] ? ln[q] : fn[q]);
+      else if (ln[q]) snprintf(buf, sizeof buf, "%.1190s", ln[q]);
+      else if (fn[q])
+        snprintf(buf, sizeof buf, "%.590s (%.300s%.40s)", fn[q], base,
+                 strrchr(x->name, '+'));
       else snprintf(buf, sizeof buf, "%.300s%.40s", base, strrchr(x->name, '+'));
       free(fn[q]), free(ln[q]);
       fn[q] = ln[q] = NULL;

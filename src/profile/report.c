@@ -214,12 +214,21 @@ static void resolve_module(rep *r, const char *module, const uint32_t *ids,
     if (nd->kind != PT_PROFILE_PROC && a[i] > 0) a[i]--;
   }
   pt__addr2line(module, a, n, fn, ln);
+  const char *base = strrchr(module, '/');
+  base = base ? base + 1 : module;
   for (size_t i = 0; i < n; i++) {
     if (!fn[i] && !ln[i]) continue;
-    size_t len = (fn[i] ? strlen(fn[i]) : 0) + (ln[i] ? strlen(ln[i]) : 0) + 4;
+    const pt_profile_node *nd = &r->p->nodes[ids[i]];
+    size_t len = (fn[i] ? strlen(fn[i]) : 0) + (ln[i] ? strlen(ln[i]) : 0) +
+                 strlen(base) + 32;
     char *s = malloc(len);
     if (!s) break;
-    if (r->p->nodes[ids[i]].kind == PT_PROFILE_PROC || !ln[i])
+    if (nd->kind != PT_PROFILE_PROC && !ln[i])
+      /* no line (no debug information): the function alone would not
+       * tell its statements apart */
+      snprintf(s, len, "%s (%s+0x%llx)", fn[i], base,
+               (unsigned long long)nd->offset);
+    else if (nd->kind == PT_PROFILE_PROC || !ln[i])
       snprintf(s, len, "%s", fn[i] ? fn[i] : ln[i]);
     else if (fn[i])
       snprintf(s, len, "%s %s", fn[i], ln[i]);
