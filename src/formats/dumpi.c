@@ -166,6 +166,7 @@ typedef struct dfile {
     const char *name; /* in mem */
   } *fopens;
   size_t nfopens, capfopens;
+  pt__map fhn; /* DUMPI file id -> opens of it so far (the walk) */
   /* header */
   uint8_t version[3];
   uint64_t starttime;
@@ -438,9 +439,11 @@ static int walk_file_open(dfile *f, size_t pos, size_t end,
   o->call = f->ncalls;
   o->fh = (int32_t)fh->i;
   o->comm = cm->present ? (int32_t)cm->i : PT__DUMPI_COMM_WORLD;
-  o->gen = 0;
-  for (size_t i = 0; i < f->nfopens; i++)
-    if (f->fopens[i].fh == o->fh) o->gen = f->fopens[i].gen + 1;
+  uint64_t gen = 0;
+  pt__map_get(&f->fhn, (uint32_t)o->fh, &gen);
+  if (pt__map_put(&f->fhn, (uint32_t)o->fh, gen + 1) < 0)
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+  o->gen = (uint32_t)gen;
   const char *n = nm->present && nm->ns && nm->s[0] ? nm->s[0] : "?";
   size_t len = strnlen(n, 4096);
   char *d = pt__arena_alloc(&f->mem, len + 1);
@@ -648,6 +651,7 @@ static void dfile_free(dfile *f) {
   if (f->mapped && f->data) munmap((void *)f->data, f->size);
   free(f->cops);
   free(f->fopens);
+  pt__map_free(&f->fhn);
   pt__arena_free(&f->mem);
   free(f->path);
   memset(f, 0, sizeof *f);
@@ -758,9 +762,11 @@ typedef struct mapper {
   size_t nsplits, capsplits;
   crank_info *cinfo;
   size_t ncinfo, capcinfo;
+  pt__map fgen; /* DUMPI file id -> its latest open's gen (dfopen) */
 } mapper;
 
 static void mapper_free(mapper *m) {
+  pt__map_free(&m->fgen);
   free(m->uc);
   free(m->reqs);
   free(m->splits);
@@ -1071,17 +1077,26 @@ static uint64_t io_handle_id(uint64_t r, int64_t fh, uint32_t gen) {
          (gen ? (uint32_t)gen << 16 | (uint16_t)fh : (uint32_t)fh);
 }
 
-/* This rank's handle of DUMPI file id `fh` in the call being mapped: the
- * latest MPI_File_open of fh up to this call. */
+/* This rank's handle of DUMPI file id `fh` in the call being mapped: that
+ * of the latest MPI_File_open of fh mapped (file_opened). */
 static uint64_t io_handle(const mapper *m, int64_t fh) {
+  uint64_t gen = 0;
+  pt__map_get(&m->fgen, (uint32_t)fh, &gen);
+  return io_handle_id(m->rank, fh, (uint32_t)gen);
+}
+
+/* The MPI_File_open being mapped (the walk's record of it, found by its
+ * number): later calls on its file id are its handle's. */
+static int file_opened(mapper *m) {
   const dfile *f = m->f;
-  uint32_t gen = 0;
-  for (size_t i = f->nfopens; i-- > 0;)
-    if (f->fopens[i].fh == (int32_t)fh && f->fopens[i].call <= f->cur_call) {
-      gen = f->fopens[i].gen;
-      break;
-    }
-  return io_handle_id(m->rank, fh, gen);
+  size_t lo = 0, hi = f->nfopens;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->fopens[mid].call < f->cur_call) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == f->nfopens || f->fopens[lo].call != f->cur_call) return PT_OK;
+  return pt__map_put(&m->fgen, (uint32_t)f->fopens[lo].fh, f->fopens[lo].gen);
 }
 
 /* An MPI_File read or write (blocking: both events now; non-blocking:
@@ -1497,6 +1512,8 @@ static pt_attr *attr_push(pt_attr *at, uint32_t *n, uint64_t key,
  * the location of thread m->th. */
 static int map_call(mapper *m, const pt__dumpi_call *c) {
   const pt__dumpi_func *f = c->f;
+  if (c->label == (unsigned)file_open_label && file_opened(m) < 0)
+    return PT_ENOMEM;
   pt__arena *arena = m->arena;
   uint64_t *last_time = &m->th->last_time;
   /* times */
@@ -2039,33 +2056,36 @@ static uint64_t comm_at(const dsrc *s, size_t r, int32_t h, uint64_t call) {
  * defines them: a file's id from its name, so that the ranks agree, one
  * handle per open, and the MPI-IO paradigm once). */
 static int file_defs(dsrc *s) {
-  int paradigm = 0;
-  for (size_t r = 0; r < s->nranks; r++) {
+  int paradigm = 0, rc = PT_OK;
+  pt__map files = {0}; /* file ids defined */
+  for (size_t r = 0; r < s->nranks && rc == PT_OK; r++) {
     const dfile *f = &s->r[r].f;
-    for (size_t i = 0; i < f->nfopens; i++) {
+    for (size_t i = 0; i < f->nfopens && rc == PT_OK; i++) {
       const struct dfopen *o = &f->fopens[i];
       pt_def *d;
+      rc = PT_ENOMEM;
       if (!paradigm++ && (kv_add(s, 0, "otf2:io_paradigm", "1 0 MPI-IO") < 0 ||
                           kv_add(s, 0, "otf2:io_paradigm.name", "MPI I/O") < 0))
-        return PT_ENOMEM;
+        break;
       uint64_t file = pt__fnv1a(o->name, 0) & 0xffffffffu;
-      int seen = 0;
-      for (size_t j = 0; j < s->ndefs && !seen; j++)
-        seen = s->defs[j].kind == PT_DEF_FILE && s->defs[j].id == file;
-      if (!seen) {
-        if (def_add(s, &d, PT_DEF_FILE, file) < 0) return PT_ENOMEM;
+      if (!pt__map_get(&files, file, NULL)) {
+        if (pt__map_put(&files, file, 0) < 0 ||
+            def_add(s, &d, PT_DEF_FILE, file) < 0)
+          break;
         d->parent = PT_NONE;
         d->name = o->name;
       }
       if (def_add(s, &d, PT_DEF_IO_HANDLE, io_handle_id(r, o->fh, o->gen)) < 0)
-        return PT_ENOMEM;
+        break;
       d->parent = PT_NONE;
       d->ref = file;
       d->ref2 = comm_at(s, r, o->comm, o->call);
       d->name = o->name;
+      rc = PT_OK;
     }
   }
-  return PT_OK;
+  pt__map_free(&files);
+  return rc;
 }
 
 /* Replay the communicator calls of every rank (dumpi_comm.c). */
