@@ -386,7 +386,8 @@ typedef struct otf_lines {
 static int lines_next(otf_lines *L, const char **p, size_t *n, char *msg,
                       size_t msgn) {
   for (;;) {
-    char *s = L->buf + L->pos;
+    /* (no buffer before the first read: no pointer arithmetic on NULL) */
+    char *s = L->buf ? L->buf + L->pos : NULL;
     size_t avail = L->len - L->pos;
     char *nl = avail ? memchr(s, '\n', avail) : NULL;
     if (nl) {
@@ -1732,6 +1733,7 @@ static inline int hexval(unsigned c) { return hex_tab[c & 0xff] - 1; }
  * general path, which reads the line again from its start. */
 static inline int fast_line(otf_src *s, cursor *k) {
   otf_lines *L = &k->L;
+  if (!L->buf) return 0;
   const char *p = L->buf + L->pos, *e = L->buf + L->len;
   if (p == e) return 0;
   unsigned c0 = (unsigned char)*p;
