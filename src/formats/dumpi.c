@@ -2018,6 +2018,10 @@ static int user_comm_defs(dsrc *s) {
     const pt__dcomm_bind *b = dc->bind ? dc->bind[r] : NULL;
     size_t nb = dc->nbind ? dc->nbind[r] : 0;
     for (unsigned id = 0; used && id < 65536; id++) {
+      if (!used[id / 8]) { /* (a byte of none: its 8 ids at once) */
+        id |= 7;
+        continue;
+      }
       if (!(used[id / 8] & (1u << (id % 8)))) continue;
       if (id == PT__DUMPI_COMM_WORLD || id == PT__DUMPI_COMM_SELF) continue;
       int bound = 0, unknown = 0;
