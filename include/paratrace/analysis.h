@@ -184,7 +184,10 @@ PT_API void pt_check_destroy(pt_check *c);
  *     or communicator): count and bytes, late-sender and late-receiver time;
  *   - PICL-style relative statistics for one region R: count and time of
  *     every other region entered while R is open, count and bytes of every
- *     event kind that occurs while R is open.
+ *     event kind that occurs while R is open;
+ *   - I/O per (function, call site, file, mode): operations, bytes
+ *     transferred (total, min, max), bytes asked for, time, operations
+ *     that transferred less or never ended (pt_stats_io).
  *
  * Definition of "inside the window" (every path -- full scan, summaries,
  * merge -- implements exactly this):
@@ -197,7 +200,11 @@ PT_API void pt_check_destroy(pt_check *c);
  *   - a point event (send, receive, collective end...) belongs to W iff
  *     its time is in W;
  *   - a matched message's late-sender / late-receiver time counts iff its
- *     receive is in W.
+ *     receive is in W;
+ *   - an I/O operation (an IO_BEGIN and the IO_END with the same handle
+ *     and matching id on its location) belongs to W iff its IO_BEGIN is
+ *     in W, with all of it: the bytes its IO_END says were transferred
+ *     and its time from IO_BEGIN to IO_END, wherever the IO_END is.
  * Application time and MPI time (pt_stats_totals.app_def), as mpiP where
  * the trace allows it:
  *   - PT_STATS_APP_PROGRAM: the trace has a program region (the MPI
@@ -230,9 +237,9 @@ PT_API void pt_check_destroy(pt_check *c);
  * rank, when the trace defines ranks).
  *
  * Memory: definitions, one row per (location, region), per (location,
- * peer), per matrix cell, per (MPI region, call site) and per relative
- * entry, plus the open state (call stacks, unmatched messages).  Never
- * proportional to the number of events.
+ * peer), per matrix cell, per (MPI region, call site), per I/O row and per
+ * relative entry, plus the open state (call stacks, unmatched messages,
+ * I/O operations in flight).  Never proportional to the number of events.
  *
  *   pt_stats *s;  pt_stats_opts o = {0};  o.relative_to = PT_NONE;
  *   pt_stats_create(&s, &o);
@@ -347,6 +354,33 @@ typedef struct pt_stats_relative_row {
   uint64_t count, time, bytes;
 } pt_stats_relative_row;
 
+/* I/O operations begun in W, as defined above, of one (region, callsite,
+ * file, mode): region = the innermost region open at the IO_BEGIN (the
+ * MPI_File_* call; for a non-blocking operation the MPI_File_i* call that
+ * began it, not the completing MPI_Wait), PT_NONE when none; callsite =
+ * that MPI call's call site (as in pt_stats_callsite_row), PT_NONE when
+ * unknown; file = the FILE of the handle's IO_HANDLE definition, PT_NONE
+ * when the trace does not define it (DUMPI); mode = IO_BEGIN's pt_io_mode
+ * (out-of-range values as PT_IO_OTHER).
+ *   ops        operations; unfinished of them had no IO_END in the trace
+ *              (never completed, cancelled, or the trace ends first: 0
+ *              bytes, time up to the end of the trace);
+ *   bytes      transferred (the IO_END's bytes); bytes_min / bytes_max
+ *              over the completed operations (0 when none completed);
+ *   requested  asked for (the IO_BEGIN's bytes);
+ *   time       the sum of their durations, IO_BEGIN to IO_END (ticks);
+ *   short_ops  completed operations that transferred fewer bytes than
+ *              they asked for (end of file, a failed split collective).
+ * An IO_END without a matching open IO_BEGIN is not counted; an IO_BEGIN
+ * with the key of an open operation ends that one as unfinished. */
+typedef struct pt_stats_io_row {
+  uint64_t region, callsite, file;
+  uint32_t mode; /* pt_io_mode */
+  uint32_t pad_;
+  uint64_t ops, bytes, bytes_min, bytes_max, requested, time;
+  uint64_t short_ops, unfinished;
+} pt_stats_io_row;
+
 /* How the application time was defined (see above). */
 typedef enum pt_stats_app_def {
   PT_STATS_APP_REGIONS = 0,  /* time inside any region */
@@ -372,8 +406,8 @@ typedef struct pt_stats_totals {
  * Destroy with pt_stats_destroy. */
 PT_API int pt_stats_create(pt_stats **out, const pt_stats_opts *opts);
 
-/* Feed a definition (regions, call sites, locations, location groups are
- * used).  Strings are copied.  Definitions of locations and ranks must come
+/* Feed a definition (regions, call sites, locations, location groups,
+ * files and I/O handles are used).  Strings are copied.  Definitions of locations and ranks must come
  * before the first event.  Returns PT_OK, PT_ENOMEM, PT_ESTATE. */
 PT_API int pt_stats_def(pt_stats *s, const pt_def *def);
 
@@ -418,9 +452,9 @@ PT_API int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len);
 /* Results of a finished object.  Rows are borrowed until the next
  * pt_stats_merge or pt_stats_destroy; the index must be < the count.
  * Order: regions by inclusive time descending then id; region_locs,
- * locations, callsites, messages by their ids ascending; relative: regions
- * by time descending, then name, then id, followed by event kinds by
- * name. */
+ * locations, callsites, messages, I/O rows (region, callsite, file, mode)
+ * by their ids ascending; relative: regions by time descending, then
+ * name, then id, followed by event kinds by name. */
 PT_API void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t);
 PT_API size_t pt_stats_nregions(const pt_stats *s);
 PT_API const pt_stats_region_row *pt_stats_region(const pt_stats *s, size_t i);
@@ -439,11 +473,15 @@ PT_API const pt_stats_message_row *pt_stats_message(const pt_stats *s,
 PT_API size_t pt_stats_nrelative(const pt_stats *s);
 PT_API const pt_stats_relative_row *pt_stats_relative(const pt_stats *s,
                                                   size_t i);
+PT_API size_t pt_stats_nio(const pt_stats *s);
+PT_API const pt_stats_io_row *pt_stats_io(const pt_stats *s, size_t i);
 /* Name of a region / call site ("file:line" or its name) or NULL;
  * borrowed until destroy. */
 PT_API const char *pt_stats_region_name(const pt_stats *s, uint64_t region);
 PT_API const char *pt_stats_callsite_name(const pt_stats *s,
                                           uint64_t callsite);
+/* Name of a file (its FILE definition's) or NULL; borrowed until destroy. */
+PT_API const char *pt_stats_file_name(const pt_stats *s, uint64_t file);
 /* Call sites recorded as "module+0xoffset" (the MPI recorder's) are named
  * "function file:line" where the module has debug information (runs
  * binutils' addr2line once per module), else "module+0xoffset" with the
@@ -505,7 +543,13 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * waited for its send (PT_SUM_PENDING marker count 0) at the two summary
  * times used nor at the first summary time at or after each edge, and the
  * selection does not split a process, and
- * equals a full scan's parts of those kinds exactly.  *events_read (may be NULL) gets the number of events
+ * equals a full scan's parts of those kinds exactly.  The summaries hold
+ * no I/O counters: when the trace defines files, I/O handles or file-I/O
+ * regions (role FILE_IO, paradigm MPI_IO or POSIX_IO), or the scans near
+ * the edges meet an IO_BEGIN, the I/O rows come from the events from the
+ * state at the summary time before `from` to `to`, and on until every
+ * operation begun in the window has ended (equal to a full scan's);
+ * otherwise there are none.  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the
  * last event time of the selected streams. */

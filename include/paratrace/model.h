@@ -326,9 +326,15 @@ typedef enum pt_coll_op {
   PT_COLL__COUNT
 } pt_coll_op;
 
-/* IO_BEGIN.tag. */
+/* I/O operation modes (IO_BEGIN.tag): OTF2's numbers, and OTHER. */
+#define PT_IO_MODES(X)                                                       \
+  X(READ, "read") X(WRITE, "write") X(FLUSH, "flush") X(OTHER, "other")
+
 typedef enum pt_io_mode {
-  PT_IO_READ = 0, PT_IO_WRITE, PT_IO_FLUSH, PT_IO_OTHER
+#define PT__IO_ENUM(NAME, text) PT_IO_##NAME,
+  PT_IO_MODES(PT__IO_ENUM)
+#undef PT__IO_ENUM
+  PT_IO__COUNT
 } pt_io_mode;
 
 /* BUFFER_OVERFLOW.tag: what the recorder did when its buffer was full. */
@@ -479,6 +485,7 @@ PT_API const char *pt_event_kind_name(uint32_t kind);
 PT_API const char *pt_def_kind_name(uint32_t kind);
 PT_API const char *pt_type_name(uint32_t type);
 PT_API const char *pt_coll_op_name(uint32_t op);
+PT_API const char *pt_io_mode_name(uint32_t mode);
 
 /* Inverse lookups: return the kind, or PT_EV_INVALID / PT_DEF_INVALID / -1
  * when `name` is unknown. */

@@ -137,10 +137,6 @@ typedef struct reg_rec {
   int is_mpi;
   int role, paradigm, special; /* special: PT__INIT, PT__FINALIZE */
 } reg_rec;
-typedef struct cs_name {
-  uint64_t k[4];
-  char *name;
-} cs_name;
 typedef struct u_rec {
   uint64_t k[4];
   uint64_t v;
@@ -159,14 +155,7 @@ typedef struct rel_rec {
 typedef pt__chan chan_rec;
 
 #define NIL UINT32_MAX
-#define K(a, b, c, d) ((const uint64_t[4]){(a), (b), (c), (d)})
-
-/* Fold [lo, hi] into the extremes *mn / *mx (unset when !set). */
-static inline void fold_ext(uint64_t *mn, uint64_t *mx, int set, uint64_t lo,
-                            uint64_t hi) {
-  if (!set || lo < *mn) *mn = lo;
-  if (!set || hi > *mx) *mx = hi;
-}
+#define K PT__K /* a key of four words */
 
 /* ---- create / destroy ------------------------------------------------- */
 
@@ -198,7 +187,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   }
   s->opts.locations = s->sel;
   pt__kt_init(&s->regions, sizeof(reg_rec));
-  pt__kt_init(&s->callsites, sizeof(cs_name));
+  pt__kt_init(&s->callsites, sizeof(pt__name));
   pt__kt_init(&s->locdefs, sizeof(u_rec));
   pt__kt_init(&s->groups, sizeof(u_rec));
   pt__kt_init(&s->loc2rank, sizeof(u_rec));
@@ -209,6 +198,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->mx, sizeof(mx_rec));
   pt__kt_init(&s->cs, sizeof(cs_rec));
   pt__kt_init(&s->rel, sizeof(rel_rec));
+  pt__stats_io_init(s);
   pt__kt_init(&s->iv, sizeof(pt__iv));
   pt__kt_init(&s->chans, sizeof(chan_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
@@ -225,6 +215,9 @@ static void free_output(pt_stats *s) {
   free(s->out_cs);
   free(s->out_mx);
   free(s->out_rel);
+  free(s->out_io);
+  s->out_io = NULL;
+  s->nout_io = 0;
   s->out_regions = NULL;
   s->out_rl = NULL;
   s->out_locs = NULL;
@@ -243,14 +236,14 @@ void pt_stats_destroy(pt_stats *s) {
   free_output(s);
   for (size_t i = 0; i < s->regions.n; i++)
     free(((reg_rec *)pt__kt_at(&s->regions, i))->name);
-  for (size_t i = 0; i < s->callsites.n; i++)
-    free(((cs_name *)pt__kt_at(&s->callsites, i))->name);
+  pt__names_free(&s->callsites);
+  pt__names_free(&s->files);
   for (size_t i = 0; i < s->locs.n; i++)
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
-  pt__ktab *tabs[] = {&s->regions, &s->callsites, &s->locdefs, &s->groups,
+  pt__ktab *tabs[] = {&s->regions, &s->handles, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
-                      &s->iv, &s->lt, &s->selranks};
+                      &s->iv, &s->lt, &s->selranks, &s->io, &s->ioop};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
   free(s->spans);
   free(s->pends);
@@ -268,6 +261,39 @@ static char *dupstr(const char *a) {
   return p;
 }
 
+int pt__names_put(pt__ktab *t, uint64_t id, const char *name) {
+  if (!name) return PT_OK;
+  char *n = dupstr(name);
+  pt__name *r = n ? pt__kt_get(t, K(id, 0, 0, 0)) : NULL;
+  if (!r) {
+    free(n);
+    return PT_ENOMEM;
+  }
+  free(r->name);
+  r->name = n;
+  return PT_OK;
+}
+
+const char *pt__names_get(const pt__ktab *t, uint64_t id) {
+  const pt__name *r = pt__kt_find(t, K(id, 0, 0, 0));
+  return r ? r->name : NULL;
+}
+
+int pt__names_merge(pt__ktab *dst, const pt__ktab *src) {
+  for (size_t i = 0; i < src->n; i++) {
+    const pt__name *x = pt__kt_at(src, i);
+    if (pt__kt_find(dst, x->k)) continue;
+    int rc = pt__names_put(dst, x->k[0], x->name);
+    if (rc < 0) return rc;
+  }
+  return PT_OK;
+}
+
+void pt__names_free(pt__ktab *t) {
+  for (size_t i = 0; i < t->n; i++) free(((pt__name *)pt__kt_at(t, i))->name);
+  pt__kt_free(t);
+}
+
 static int special_of(const char *name) {
   if (strcmp(name, "MPI_Init") == 0 || strcmp(name, "MPI_Init_thread") == 0)
     return PT__INIT;
@@ -279,6 +305,7 @@ static int map_loc(pt_stats *s, uint64_t id, uint64_t grp, int state);
 int pt_stats_def(pt_stats *s, const pt_def *d) {
   assert(s && d);
   if (s->finished) return PT_ESTATE;
+  if (pt__stats_io_def(s, d) < 0) return PT_ENOMEM;
   switch (d->kind) {
     case PT_DEF_REGION: {
       reg_rec *r = pt__kt_get(&s->regions, K(d->id, 0, 0, 0));
@@ -304,8 +331,6 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
       }
       break;
     case PT_DEF_CALLSITE: {
-      cs_name *c = pt__kt_get(&s->callsites, K(d->id, 0, 0, 0));
-      if (!c) return PT_ENOMEM;
       char buf[512];
       const char *plus = d->name ? strstr(d->name, "+0x") : NULL;
       while (plus && strstr(plus + 1, "+0x")) plus = strstr(plus + 1, "+0x");
@@ -319,11 +344,7 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
         snprintf(buf, sizeof buf, "%s", d->name);
       else
         snprintf(buf, sizeof buf, "callsite %llu", (unsigned long long)d->id);
-      char *n = dupstr(buf);
-      if (!n) return PT_ENOMEM;
-      free(c->name);
-      c->name = n;
-      break;
+      return pt__names_put(&s->callsites, d->id, buf);
     }
     case PT_DEF_LOCATION: {
       /* after the first event (sources that define as they go, such as
@@ -606,7 +627,7 @@ static int iv_visit(pt_stats *s, uint64_t loc, uint64_t region,
   if (enter >= s->iv_start) { /* inside the current interval */
     pt__iv *v = pt__kt_get(&s->iv, K(loc, region, 0, 0));
     if (!v) return PT_ENOMEM;
-    fold_ext(&v->vmin, &v->vmax, v->count != 0, t - enter, t - enter);
+    pt__fold_ext(&v->vmin, &v->vmax, v->count != 0, t - enter, t - enter);
     v->count++;
     return PT_OK;
   }
@@ -637,7 +658,7 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
                             uint64_t vmin, uint64_t vmax) {
   pt__rl *r = pt__kt_get(&s->rl, K(loc, region, 0, 0));
   if (!r) return PT_ENOMEM;
-  fold_ext(&r->vmin, &r->vmax, r->vset, vmin, vmax);
+  pt__fold_ext(&r->vmin, &r->vmax, r->vset, vmin, vmax);
   r->vset = 1;
   return PT_OK;
 }
@@ -671,7 +692,7 @@ static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
     /* from the enter even when that is before lo (a window made of
      * summaries counts visits entered before the scan started) */
     uint64_t v = clip(s, t) - f.enter;
-    fold_ext(&r->vmin, &r->vmax, r->vset, v, v);
+    pt__fold_ext(&r->vmin, &r->vmax, r->vset, v, v);
     r->vset = 1;
   }
   if (PT_UNLIKELY(s->track_iv)) {
@@ -1006,9 +1027,9 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
                         : ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
         if (sent) {
           uint64_t sb = ev->size;
-          if (t >= s->mm_lo) fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, sb, sb);
+          if (t >= s->mm_lo) pt__fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, sb, sb);
           if (PT_UNLIKELY(s->track_iv))
-            fold_ext(&c->ibmin, &c->ibmax, c->inb++ != 0, sb, sb);
+            pt__fold_ext(&c->ibmin, &c->ibmax, c->inb++ != 0, sb, sb);
           c->msgs++;
           c->bytes += sb;
         }
@@ -1023,6 +1044,8 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
     L = pt__stats_loc(s, ev->location);
     if ((rc = message(s, L, ev)) < 0) return rc;
   }
+  if (ev->kind == PT_EV_IO_BEGIN || ev->kind == PT_EV_IO_END)
+    return pt__stats_io_event(s, L, ev, w);
   /* open requests, for snapshots */
   uint64_t rk[4] = {ev->location, ev->request, 0, 0};
   switch (ev->kind) {
@@ -1104,6 +1127,7 @@ int pt_stats_finish(pt_stats *s) {
       L = pt__kt_at(&s->locs, i);
     }
   }
+  if ((rc = pt__stats_io_finish(s)) < 0) return rc;
   s->finished = 1;
   return PT_OK;
 }
@@ -1262,7 +1286,7 @@ int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
                           uint64_t bmin, uint64_t bmax) {
   cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, 0, 0));
   if (!c) return PT_ENOMEM;
-  fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, bmin, bmax);
+  pt__fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, bmin, bmax);
   return PT_OK;
 }
 
@@ -1410,18 +1434,9 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     r->paradigm = x->paradigm;
     r->special = x->special;
   }
-  for (size_t i = 0; i < s->callsites.n; i++) {
-    const cs_name *x = pt__kt_at(&s->callsites, i);
-    if (pt__kt_find(&d->callsites, x->k)) continue;
-    char *n = dupstr(x->name);
-    cs_name *r = n ? pt__kt_get(&d->callsites, x->k) : NULL;
-    if (!r) {
-      free(n);
-      return PT_ENOMEM;
-    }
-    r->name = n;
-  }
+  if ((rc = pt__names_merge(&d->callsites, &s->callsites)) < 0) return rc;
   if ((rc = pt__stats_add_rows(d, s, 1)) < 0) return rc;
+  if ((rc = pt__stats_add_io(d, s)) < 0) return rc;
   for (size_t i = 0; i < s->locs.n; i++) { /* application time bounds */
     const pt__loc *x = pt__kt_at(&s->locs, i);
     pt__loc *L = pt__stats_loc(d, x->k[0]);
@@ -1439,7 +1454,7 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     const pt__rl *x = pt__kt_at(&s->rl, i);
     pt__rl *r = pt__kt_find(&d->rl, x->k);
     if (!x->vset) continue;
-    fold_ext(&r->vmin, &r->vmax, r->vset, x->vmin, x->vmax);
+    pt__fold_ext(&r->vmin, &r->vmax, r->vset, x->vmin, x->vmax);
     r->vset = 1;
   }
   for (size_t i = 0; i < s->mx.n; i++) {
@@ -1456,7 +1471,7 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
     const cs_rec *x = pt__kt_at(&s->cs, i);
     if (!x->nb) continue; /* counters: pt__stats_add_rows */
     cs_rec *c = pt__kt_find(&d->cs, x->k);
-    fold_ext(&c->bmin, &c->bmax, c->nb != 0, x->bmin, x->bmax);
+    pt__fold_ext(&c->bmin, &c->bmax, c->nb != 0, x->bmin, x->bmax);
     c->nb += x->nb;
   }
   for (size_t i = 0; i < s->rel.n; i++) {
@@ -1549,7 +1564,7 @@ void pt_stats_resolve_callsites(pt_stats *s) {
   char **fn = calloc(n ? n : 1, sizeof *fn), **ln = calloc(n ? n : 1, sizeof *ln);
   if (!done || !ids || !addr || !fn || !ln) goto out;
   for (size_t i = 0; i < n; i++) {
-    cs_name *c = pt__kt_at(&s->callsites, i);
+    pt__name *c = pt__kt_at(&s->callsites, i);
     const char *plus = c->name ? strrchr(c->name, '+') : NULL;
     if (done[i] || !plus || c->name[0] != '/' || strncmp(plus, "+0x", 3)) {
       done[i] = 1;
@@ -1558,7 +1573,7 @@ void pt_stats_resolve_callsites(pt_stats *s) {
     /* every site of this module, in one run of addr2line */
     size_t mlen = (size_t)(plus - c->name), k = 0;
     for (size_t j = i; j < n; j++) {
-      cs_name *x = pt__kt_at(&s->callsites, j);
+      pt__name *x = pt__kt_at(&s->callsites, j);
       const char *xp = x->name ? strrchr(x->name, '+') : NULL;
       if (done[j] || !xp || (size_t)(xp - x->name) != mlen ||
           strncmp(x->name, c->name, mlen) || strncmp(xp, "+0x", 3))
@@ -1574,7 +1589,7 @@ void pt_stats_resolve_callsites(pt_stats *s) {
     base = base ? base + 1 : module;
     pt__addr2line(module, addr, k, fn, ln);
     for (size_t q = 0; q < k; q++) {
-      cs_name *x = pt__kt_at(&s->callsites, ids[q]);
+      pt__name *x = pt__kt_at(&s->callsites, ids[q]);
       char buf[1200];
       /* without a line (no debug information) the function alone would
        * not tell its call sites apart: its module and offset too */
@@ -1602,8 +1617,7 @@ out:
 }
 
 const char *pt_stats_callsite_name(const pt_stats *s, uint64_t callsite) {
-  const cs_name *r = pt__kt_find(&s->callsites, K(callsite, 0, 0, 0));
-  return r ? r->name : NULL;
+  return pt__names_get(&s->callsites, callsite);
 }
 
 /* Application and MPI time per location (the definitions are in
@@ -1821,6 +1835,10 @@ static int aggregate(pt_stats *s) {
     }
     qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
   }
+  if (pt__stats_io_aggregate(s) < 0) {
+    free_output(s);
+    return PT_ENOMEM;
+  }
   if (detail) {
     for (size_t i = 0; i < s->rel.n; i++) {
       const rel_rec *x = pt__kt_at(&s->rel, i);
@@ -1879,6 +1897,7 @@ ACCESSORS(pt_stats_nmessages, pt_stats_message, pt_stats_message_row, out_mx,
           nout_mx)
 ACCESSORS(pt_stats_nrelative, pt_stats_relative, pt_stats_relative_row, out_rel,
           nout_rel)
+ACCESSORS(pt_stats_nio, pt_stats_io, pt_stats_io_row, out_io, nout_io)
 
 void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
   assert(s && t && s->finished);
@@ -1913,9 +1932,11 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
  * Version 3: a region's flags word holds is_mpi | role << 8 | paradigm <<
  * 16; a location is its id, flags (has_init | has_fin << 1), the end of
  * MPI_Init and the start of MPI_Finalize.
- * Version 4: an unmatched message holds its wait time after its enter. */
+ * Version 4: an unmatched message holds its wait time after its enter.
+ * Version 5: file names after the call sites' names, I/O rows after the
+ * relative rows. */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 4
+#define SER_VERSION 5
 
 static int put64(pt__buf *b, uint64_t v) {
   uint8_t x[8];
@@ -1928,6 +1949,16 @@ static int putstr(pt__buf *b, const char *str) {
   if (rc == PT_OK) rc = pt__buf_put(b, str, n);
   static const uint8_t zero[8] = {0};
   if (rc == PT_OK && n % 8) rc = pt__buf_put(b, zero, 8 - n % 8);
+  return rc;
+}
+/* A name table: count, then id and name of each. */
+static int putnames(pt__buf *b, const pt__ktab *t) {
+  int rc = put64(b, t->n);
+  for (size_t i = 0; i < t->n && rc == PT_OK; i++) {
+    const pt__name *r = pt__kt_at(t, i);
+    rc = put64(b, r->k[0]);
+    if (rc == PT_OK) rc = putstr(b, r->name);
+  }
   return rc;
 }
 
@@ -1956,12 +1987,8 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
                          (uint64_t)(r->paradigm & 0xff) << 16);
     if (rc == PT_OK) rc = putstr(&b, r->name);
   }
-  if (rc == PT_OK) rc = put64(&b, s->callsites.n);
-  for (size_t i = 0; i < s->callsites.n && rc == PT_OK; i++) {
-    const cs_name *r = pt__kt_at(&s->callsites, i);
-    rc = put64(&b, r->k[0]);
-    if (rc == PT_OK) rc = putstr(&b, r->name);
-  }
+  if (rc == PT_OK) rc = putnames(&b, &s->callsites);
+  if (rc == PT_OK) rc = putnames(&b, &s->files);
   /* locations */
   if (rc == PT_OK) rc = put64(&b, s->locs.n);
   for (size_t i = 0; i < s->locs.n && rc == PT_OK; i++) {
@@ -1987,6 +2014,8 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
        x->bmax, x->rmsgs, x->rbytes)
   ROWS(s->rel, rel_rec, 2, x->count, x->time, x->bytes)
+  ROWS(s->io, pt__io, 4, x->ops, x->bytes, x->bmin, x->bmax, x->requested,
+       x->time, x->shorts, x->unfinished)
 #undef ROWS
   /* unmatched messages: per channel its key, side and queue */
   if (rc == PT_OK) rc = put64(&b, s->chans.n);
@@ -2052,6 +2081,21 @@ static char *getstr(rd *r) {
   r->p += padded;
   return str;
 }
+/* A name table as putnames wrote it; PT_OK, or PT_ENOMEM (r->bad: the
+ * caller's check). */
+static int getnames(rd *r, pt__ktab *t) {
+  uint64_t n = getcount(r, 16);
+  for (uint64_t i = 0; i < n && !r->bad; i++) {
+    uint64_t id = get64(r);
+    char *name = getstr(r);
+    if (r->bad) break;
+    if (!name) return PT_ENOMEM;
+    int rc = pt__names_put(t, id, name);
+    free(name);
+    if (rc < 0) return rc;
+  }
+  return PT_OK;
+}
 
 int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   assert(out && (buf || !len));
@@ -2097,19 +2141,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     x->paradigm = (int)(mpi >> 16 & 0xff);
     x->special = special_of(name);
   }
-  n = getcount(&r, 16);
-  for (uint64_t i = 0; i < n && !r.bad; i++) {
-    uint64_t id = get64(&r);
-    char *name = getstr(&r);
-    if (r.bad) break;
-    cs_name *x = name ? pt__kt_get(&s->callsites, K(id, 0, 0, 0)) : NULL;
-    if (!x) {
-      free(name);
-      goto nomem;
-    }
-    free(x->name);
-    x->name = name;
-  }
+  if (getnames(&r, &s->callsites) < 0 || getnames(&r, &s->files) < 0)
+    goto nomem;
   n = getcount(&r, 32);
   for (uint64_t i = 0; i < n && !r.bad; i++) {
     uint64_t id = get64(&r), fl = get64(&r), ie = get64(&r), fs = get64(&r);
@@ -2142,6 +2175,9 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
        x->rbytes = v[7], x->nb = x->msgs)
   ROWS(s->rel, rel_rec, 2, 3, x->count = v[0], x->time = v[1],
        x->bytes = v[2])
+  ROWS(s->io, pt__io, 4, 8, x->ops = v[0], x->bytes = v[1], x->bmin = v[2],
+       x->bmax = v[3], x->requested = v[4], x->time = v[5], x->shorts = v[6],
+       x->unfinished = v[7], r.bad |= x->unfinished > x->ops)
 #undef ROWS
   n = getcount(&r, 48);
   for (uint64_t i = 0; i < n && !r.bad; i++) {

@@ -26,6 +26,28 @@ void pt__kt_del(pt__ktab *t, const uint64_t k[4]);
 static inline void *pt__kt_at(const pt__ktab *t, size_t i) {
   return t->rec + i * t->rsize;
 }
+#define PT__K(a, b, c, d) ((const uint64_t[4]){(a), (b), (c), (d)})
+
+/* Fold [lo, hi] into the extremes *mn / *mx (unset when !set). */
+static inline void pt__fold_ext(uint64_t *mn, uint64_t *mx, int set,
+                                uint64_t lo, uint64_t hi) {
+  if (!set || lo < *mn) *mn = lo;
+  if (!set || hi > *mx) *mx = hi;
+}
+
+/* Names by id (call sites, files): records of a pt__ktab. */
+typedef struct pt__name {
+  uint64_t k[4];
+  char *name;
+} pt__name;
+/* Set the name of `id` (a copy; NULL: none kept).  PT_OK or PT_ENOMEM. */
+int pt__names_put(pt__ktab *t, uint64_t id, const char *name);
+/* The name of `id` or NULL. */
+const char *pt__names_get(const pt__ktab *t, uint64_t id);
+/* Add the names of src that dst lacks. */
+int pt__names_merge(pt__ktab *dst, const pt__ktab *src);
+/* Free the names and the table. */
+void pt__names_free(pt__ktab *t);
 
 /* (location, region) */
 typedef struct pt__rl {
@@ -93,6 +115,21 @@ typedef struct pt__cs {
   uint64_t bmin, bmax, nb;           /* extremes of nb sent sizes */
   uint64_t ibmin, ibmax, inb;        /* summarizing: those of the interval */
 } pt__cs;
+
+/* An I/O operation begun in the window and not yet ended: key
+ * (location, handle, matching id); what its row is keyed by, the bytes
+ * it asked for and its start. */
+typedef struct pt__ioop {
+  uint64_t k[4];
+  uint64_t region, callsite, file, mode, requested, begin;
+} pt__ioop;
+
+/* I/O row: key (region, call site, file, pt_io_mode); bmin / bmax over
+ * the completed operations (ops - unfinished). */
+typedef struct pt__io {
+  uint64_t k[4];
+  uint64_t ops, bytes, bmin, bmax, requested, time, shorts, unfinished;
+} pt__io;
 
 /* An event kept for snapshots (pending sends and requests): slots only. */
 typedef struct pt__evcopy {
@@ -184,6 +221,11 @@ struct pt_stats {
   pt__ktab callsites; /* id -> name */
   uint64_t cs_attr;   /* id + 1 of the attribute "callsite" (MPI calls), or 0 */
   uint32_t cs_attr_type; /* its pt_type */
+  pt__ktab files;     /* id -> name (pt__name) */
+  pt__ktab handles;   /* I/O handle id -> its file */
+  int io_defs;        /* files, I/O handles or file-I/O regions defined */
+  int io_otf;         /* OTF 1 file operations (stats_io.c): not counted */
+  uint64_t io_seen;   /* IO_BEGIN events of selected locations, any time */
   pt__ktab locdefs;   /* id -> group */
   pt__ktab groups;    /* id -> rank */
   pt__ktab loc2rank, rank2loc;
@@ -193,9 +235,9 @@ struct pt_stats {
 
   /* results */
   pt__ktab locs; /* per location state (the set L) */
-  pt__ktab rl, pm, mx, cs, rel;
+  pt__ktab rl, pm, mx, cs, rel, io;
   /* open state */
-  pt__ktab chans, reqs;
+  pt__ktab chans, reqs, ioop;
   pt__pend *pends;
   size_t npends, pends_cap;
   uint32_t pend_free;
@@ -213,6 +255,8 @@ struct pt_stats {
   size_t nout_mx;
   pt_stats_relative_row *out_rel;
   size_t nout_rel;
+  pt_stats_io_row *out_io;
+  size_t nout_io;
 };
 
 /* Mark the definitions complete (location -> rank maps). */
@@ -299,5 +343,24 @@ void pt__stats_invalidate(pt_stats *s);
  * definitions alone. */
 uint64_t pt__stats_program_region(const pt_stats *s);
 int pt__stats_has_init_region(const pt_stats *s);
+
+/* ---- the I/O section (stats_io.c) ---------------------------------------- */
+
+/* The I/O tables (files, handles, io, ioop), empty. */
+void pt__stats_io_init(pt_stats *s);
+/* A definition: files and I/O handles kept, file-I/O regions noted. */
+int pt__stats_io_def(pt_stats *s, const pt_def *d);
+/* An IO_BEGIN or IO_END of location L; w: its time is in the window. */
+int pt__stats_io_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
+                       int w);
+/* End of input: operations still open count as unfinished at end_eff. */
+int pt__stats_io_finish(pt_stats *s);
+/* Whether an operation begun in the window has not ended yet (a window
+ * from summaries reads on until none has, as a full scan sees the ends). */
+int pt__stats_io_pending(const pt_stats *s);
+/* Add the I/O rows (and file names) of src to dst. */
+int pt__stats_add_io(pt_stats *dst, const pt_stats *src);
+/* The I/O output rows (s->out_io, allocated), sorted by key. */
+int pt__stats_io_aggregate(pt_stats *s);
 
 #endif

@@ -725,21 +725,29 @@ static int push_state(pt_stats *g, const saved_state *a, int sums) {
   return rc;
 }
 
-/* Feed the events in [a, t) to g; with ahead, go on past t while an open
- * MPI call may still learn its call site (a full scan files the call
- * under the site it learns after t), and, when g keeps late times, while
- * a receive before t waits for its send (a full scan matches it later). */
+/* What a scan reads on past its end for (what a full scan sees later):
+ * AHEAD_SITES, while an open MPI call may still learn its call site (a
+ * full scan files the call under the site it learns after t) and, when g
+ * keeps late times, while a receive before t waits for its send (a full
+ * scan matches it later); AHEAD_IO, while an I/O operation begun before
+ * t has not ended (its bytes and time are known at its end). */
+enum { AHEAD_SITES = 1, AHEAD_IO = 2 };
+static int reads_on(const pt_stats *g, uint64_t t, int ahead) {
+  return ((ahead & AHEAD_SITES) &&
+          (pt__stats_sites_pending(g, t) || (g->track_late && g->rq_wait))) ||
+         ((ahead & AHEAD_IO) && pt__stats_io_pending(g));
+}
+
+/* Feed the events in [a, t) to g, and on past t while reads_on(ahead). */
 static int scan(pt_reader *r, pt_stats *g, uint64_t a, uint64_t t,
                 int ahead, uint64_t *nread) {
-  if (t <= a && (!ahead || !pt__stats_sites_pending(g, t))) return PT_OK;
+  if (t <= a && !reads_on(g, t, ahead)) return PT_OK;
   int rc = pt_reader_seek(r, a);
   pt_event ev;
   uint64_t past = 0;
   while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
     if (ev.time >= t) {
-      if (!ahead || (past++ % 64 == 0 && !pt__stats_sites_pending(g, t) &&
-                     !(g->track_late && g->rq_wait)))
-        break;
+      if (!ahead || (past++ % 64 == 0 && !reads_on(g, t, ahead))) break;
     }
     (*nread)++;
     rc = pt_stats_event(g, &ev);
@@ -760,7 +768,7 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
   g->mm_lo = mm_lo;
   g->track_late = late;
   if (use_s) rc = push_state(g, st, 1);
-  if (rc == PT_OK) rc = scan(r, g, lo, t, 1, nread);
+  if (rc == PT_OK) rc = scan(r, g, lo, t, AHEAD_SITES, nread);
   if (rc == PT_OK) rc = pt_stats_finish(g);
   if (rc < 0) {
     pt_stats_destroy(g);
@@ -771,6 +779,27 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
 }
 
 static int add_extremes(pt_stats *dst, const pt_stats *src);
+
+/* The I/O rows of [from, to), which summaries do not hold, into dst (in
+ * place of its own): the operations begun in the window, read from the
+ * state at s (the call stacks, for the calls that began them; the trace
+ * start when use_s is 0) and on past `to` until each has ended. */
+static int io_rows(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
+                   int use_s, uint64_t s, const saved_state *st,
+                   pt_stats *dst, uint64_t *nread, pt_error *err) {
+  pt_stats *g = NULL;
+  uint64_t to = opts->to ? opts->to : UINT64_MAX;
+  int rc = scan_obj(r, opts, end, opts->from, to, &g);
+  if (rc < 0) return pt__err(err, rc, "%s", pt_strerror(rc));
+  if (use_s) rc = push_state(g, st, 0);
+  if (rc == PT_OK) rc = scan(r, g, use_s ? s : 0, to, AHEAD_IO, nread);
+  if (rc == PT_OK) rc = pt_stats_finish(g);
+  pt__kt_free(&dst->io);
+  if (rc == PT_OK) rc = pt__stats_add_io(dst, g);
+  pt_stats_destroy(g);
+  if (rc < 0) return pt__err(err, rc, "%s", pt_reader_errmsg(r));
+  return PT_OK;
+}
 
 /* The extremes of the visits entered in [from, to) that ended before n1,
  * the first summary time after from (the state at s, the latest usable
@@ -1134,6 +1163,14 @@ widen:
     if ((rc = head_extremes(r, &o, end, ua, sa, &st_a, n1, gb, &nread, err)) < 0)
       goto out;
     if ((rc = add_extremes(gb, probe)) < 0) goto fail;
+  }
+  /* I/O from the events, when the trace may have any (gb's own rows are
+   * those of [sb, to)) */
+  if (probe->io_defs || gb->io_seen || (ga && ga->io_seen)) {
+    if ((rc = io_rows(r, &o, end, ua, sa, &st_a, gb, &nread, err)) < 0)
+      goto out;
+  } else {
+    pt__kt_free(&gb->io);
   }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;

@@ -48,6 +48,12 @@ static const char *const coll_names[PT_COLL__COUNT] = {
 #undef COLL_NAME
 };
 
+static const char *const io_mode_names[PT_IO__COUNT] = {
+#define IO_MODE_NAME(NAME, text) [PT_IO_##NAME] = text,
+    PT_IO_MODES(IO_MODE_NAME)
+#undef IO_MODE_NAME
+};
+
 /* Slot masks, computed once from the name tables (tables are constant, so a
  * benign race at first use computes the same values). */
 static uint32_t ev_masks[PT_EV__COUNT];
@@ -88,6 +94,10 @@ const char *pt_type_name(uint32_t type) {
 
 const char *pt_coll_op_name(uint32_t op) {
   return op < PT_COLL__COUNT ? coll_names[op] : NULL;
+}
+
+const char *pt_io_mode_name(uint32_t mode) {
+  return mode < PT_IO__COUNT ? io_mode_names[mode] : NULL;
 }
 
 static int lookup(const char *const *names, unsigned n, const char *name) {

@@ -954,6 +954,369 @@ TEST(summaries_window_equals_full_scan) {
   free(dir);
 }
 
+/* ---- I/O ------------------------------------------------------------------------ */
+
+static void def_io(pt_stats *s, uint32_t kind, uint64_t id, uint64_t file,
+                   const char *name) {
+  pt_def d;
+  pt_def_init(&d, kind, id);
+  d.ref = file;
+  d.name = name;
+  if (kind == PT_DEF_FILE) d.parent = PT_NONE, d.ref = 0;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+}
+static void io_ev(pt_stats *s, uint64_t t, uint32_t kind, uint64_t handle,
+                  int64_t mode, uint64_t bytes, uint64_t match) {
+  pt_event e;
+  pt_event_init(&e, kind, t, 0);
+  e.ref = handle;
+  if (kind == PT_EV_IO_BEGIN) e.tag = mode;
+  e.size = bytes;
+  e.request = match;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+
+/* loc 0, end 100: main [0, 100) with a blocking write, a non-blocking read
+ * completed short in MPI_Wait, a short write on a handle without a
+ * definition, an IO_END without its IO_BEGIN, a flush that never ends,
+ * and an operation whose key is reused before it ends. */
+static void io_trace(pt_stats *s) {
+  def_region(s, 1, "main");
+  def_region(s, 2, "MPI_File_write_at");
+  def_region(s, 3, "MPI_File_iread");
+  def_region(s, 4, "MPI_Wait");
+  def_io(s, PT_DEF_FILE, 9, 0, "data");
+  def_io(s, PT_DEF_IO_HANDLE, 5, 9, "data");
+  def_loc(s, 0);
+  ev(s, 0, 0, PT_EV_ENTER, 1);
+  ev(s, 10, 0, PT_EV_ENTER, 2);
+  io_ev(s, 10, PT_EV_IO_BEGIN, 5, PT_IO_WRITE, 100, 1);
+  io_ev(s, 20, PT_EV_IO_END, 5, 0, 100, 1);
+  ev(s, 20, 0, PT_EV_LEAVE, 2);
+  ev(s, 30, 0, PT_EV_ENTER, 3);
+  io_ev(s, 30, PT_EV_IO_BEGIN, 5, PT_IO_READ, 64, 2);
+  ev(s, 31, 0, PT_EV_LEAVE, 3);
+  ev(s, 40, 0, PT_EV_ENTER, 2);
+  io_ev(s, 40, PT_EV_IO_BEGIN, 6, PT_IO_WRITE, 50, 1);
+  io_ev(s, 45, PT_EV_IO_END, 6, 0, 10, 1);
+  ev(s, 45, 0, PT_EV_LEAVE, 2);
+  ev(s, 50, 0, PT_EV_ENTER, 4);
+  io_ev(s, 55, PT_EV_IO_END, 5, 0, 60, 2);
+  ev(s, 55, 0, PT_EV_LEAVE, 4);
+  io_ev(s, 60, PT_EV_IO_END, 5, 0, 5, 99);
+  io_ev(s, 70, PT_EV_IO_BEGIN, 5, PT_IO_FLUSH, 0, 3);
+  io_ev(s, 80, PT_EV_IO_BEGIN, 5, 17, 8, 4);
+  io_ev(s, 85, PT_EV_IO_BEGIN, 5, PT_IO_WRITE, 8, 4);
+  io_ev(s, 90, PT_EV_IO_END, 5, 0, 8, 4);
+  ev(s, 100, 0, PT_EV_LEAVE, 1);
+}
+
+/* Row i is (region, file, mode): ops, bytes, min, max, requested, time,
+ * short, unfinished. */
+static int io_row_is(const pt_stats *s, size_t i, uint64_t region,
+                     uint64_t file, uint32_t mode, const uint64_t v[8]) {
+  const pt_stats_io_row *r = pt_stats_io(s, i);
+  if (!r) return 0;
+  uint64_t w[8] = {r->ops, r->bytes, r->bytes_min, r->bytes_max,
+                   r->requested, r->time, r->short_ops, r->unfinished};
+  if (r->region != region || r->callsite != PT_NONE || r->file != file ||
+      r->mode != mode || memcmp(v, w, sizeof w)) {
+    fprintf(stderr, "io row %zu: region %llu file %llu mode %u:", i,
+            (unsigned long long)r->region, (unsigned long long)r->file,
+            r->mode);
+    for (int k = 0; k < 8; k++) fprintf(stderr, " %llu", (unsigned long long)w[k]);
+    fprintf(stderr, "\n");
+    return 0;
+  }
+  return 1;
+}
+
+TEST(io_operations) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  io_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nio(s), 6);
+  ASSERT_EQ_STR(pt_stats_file_name(s, 9), "data");
+  ASSERT_TRUE(pt_stats_file_name(s, 5) == NULL);
+  /* main: the flush never ends (time to the end), the operation of mode
+   * 17 (other) ends unfinished when its key is reused */
+  ASSERT_TRUE(io_row_is(s, 0, 1, 9, PT_IO_WRITE,
+                        (const uint64_t[8]){1, 8, 8, 8, 8, 5, 0, 0}));
+  ASSERT_TRUE(io_row_is(s, 1, 1, 9, PT_IO_FLUSH,
+                        (const uint64_t[8]){1, 0, 0, 0, 0, 30, 0, 1}));
+  ASSERT_TRUE(io_row_is(s, 2, 1, 9, PT_IO_OTHER,
+                        (const uint64_t[8]){1, 0, 0, 0, 8, 5, 0, 1}));
+  ASSERT_TRUE(io_row_is(s, 3, 2, 9, PT_IO_WRITE,
+                        (const uint64_t[8]){1, 100, 100, 100, 100, 10, 0, 0}));
+  ASSERT_TRUE(io_row_is(s, 4, 2, PT_NONE, PT_IO_WRITE,
+                        (const uint64_t[8]){1, 10, 10, 10, 50, 5, 1, 0}));
+  /* the read, filed under the MPI_File_iread that began it */
+  ASSERT_TRUE(io_row_is(s, 5, 3, 9, PT_IO_READ,
+                        (const uint64_t[8]){1, 60, 60, 60, 64, 25, 1, 0}));
+  pt_stats_destroy(s);
+  /* an operation belongs to the window of its IO_BEGIN, whole */
+  s = mk(0, 35, PT_NONE);
+  io_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nio(s), 2);
+  ASSERT_TRUE(io_row_is(s, 0, 2, 9, PT_IO_WRITE,
+                        (const uint64_t[8]){1, 100, 100, 100, 100, 10, 0, 0}));
+  ASSERT_TRUE(io_row_is(s, 1, 3, 9, PT_IO_READ,
+                        (const uint64_t[8]){1, 60, 60, 60, 64, 25, 1, 0}));
+  pt_stats_destroy(s);
+  s = mk(35, 0, PT_NONE);
+  io_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nio(s), 4);
+  ASSERT_TRUE(io_row_is(s, 3, 2, PT_NONE, PT_IO_WRITE,
+                        (const uint64_t[8]){1, 10, 10, 10, 50, 5, 1, 0}));
+  pt_stats_destroy(s);
+  /* no I/O */
+  s = mk(0, 0, PT_NONE);
+  nest_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nio(s), 0);
+  ASSERT_TRUE(pt_stats_io(s, 0) == NULL);
+  pt_stats_destroy(s);
+}
+
+/* A generated trace with I/O (io_next): after event i of a location, a
+ * blocking write or read (every 25th; every 50th short), and a
+ * non-blocking write begun in an MPI_File_iwrite (i = 5 mod 40) and ended
+ * 37 events later in an MPI_Wait (never, every 400th); location 3's
+ * handle is not defined.  Regions 1000..1002, file 7. */
+enum { IO_R_BLOCK = 1000, IO_R_NB, IO_R_WAIT, IO_FILE = 7, IO_ATTR = 50,
+       IO_SITE = 60 };
+typedef struct io_gen {
+  pt_gen *g;
+  uint64_t n; /* events per location */
+  uint64_t loc, i;
+  pt_event q[8];
+  pt_attr site;
+  size_t nq, iq;
+} io_gen;
+
+static void io_defs(pt_def *d, size_t *n, uint64_t nloc) {
+  static const char *names[] = {"MPI_File_write_at", "MPI_File_iwrite",
+                                "MPI_Wait"};
+  for (int k = 0; k < 3; k++) {
+    pt_def_init(&d[*n], PT_DEF_REGION, IO_R_BLOCK + (uint64_t)k);
+    d[*n].i0 = k < 2 ? PT_ROLE_FILE_IO : PT_ROLE_POINT2POINT;
+    d[*n].i1 = PT_PARADIGM_MPI;
+    d[(*n)++].name = names[k];
+  }
+  pt_def_init(&d[*n], PT_DEF_FILE, IO_FILE);
+  d[*n].parent = PT_NONE;
+  d[(*n)++].name = "g.dat";
+  for (uint64_t l = 0; l + 1 < nloc; l++) {
+    pt_def_init(&d[*n], PT_DEF_IO_HANDLE, l);
+    d[*n].parent = PT_NONE;
+    d[*n].ref = IO_FILE;
+    d[(*n)++].ref2 = PT_NONE;
+  }
+  pt_def_init(&d[*n], PT_DEF_ATTRIBUTE, IO_ATTR);
+  d[*n].i0 = PT_TYPE_UINT;
+  d[(*n)++].name = "callsite";
+  for (uint64_t k = 0; k < 2; k++) {
+    pt_def_init(&d[*n], PT_DEF_CALLSITE, IO_SITE + k);
+    d[*n].parent = d[*n].ref = d[*n].ref2 = PT_NONE;
+    d[(*n)++].name = k ? "io.c:2" : "io.c:1";
+  }
+}
+
+static void io_push(io_gen *x, uint32_t kind, uint64_t t, uint64_t ref) {
+  pt_event *e = &x->q[x->nq++];
+  pt_event_init(e, kind, t, x->loc);
+  e->ref = ref;
+}
+static void io_op(io_gen *x, uint32_t kind, uint64_t t, int64_t mode,
+                  uint64_t bytes, uint64_t match) {
+  io_push(x, kind, t, x->loc);
+  pt_event *e = &x->q[x->nq - 1];
+  if (kind == PT_EV_IO_BEGIN) e->tag = mode;
+  e->size = bytes;
+  e->request = match;
+}
+
+static void io_gen_start(io_gen *x, pt_gen *g, uint64_t n, uint64_t loc) {
+  memset(x, 0, sizeof *x);
+  x->g = g;
+  x->n = n;
+  x->loc = loc;
+  pt_gen_rewind(g, loc);
+}
+
+/* The next event of the location, PT_OK or PT_END. */
+static int io_next(io_gen *x, pt_event *e) {
+  if (x->iq < x->nq) {
+    *e = x->q[x->iq++];
+    return PT_OK;
+  }
+  x->nq = x->iq = 0;
+  int rc = pt_gen_next(x->g, x->loc, e);
+  if (rc != PT_OK) return rc;
+  uint64_t i = x->i++, t = e->time;
+  if (i + 40 + PT_GEN_TAIL >= x->n) return PT_OK; /* closing tail */
+  if (i % 25 == 0) { /* gaps between events are >= 100 ticks */
+    io_push(x, PT_EV_ENTER, t + 1, IO_R_BLOCK);
+    x->site = (pt_attr){IO_ATTR, {PT_TYPE_UINT, 0, {.u = IO_SITE + i % 2}}};
+    x->q[x->nq - 1].attrs = &x->site;
+    x->q[x->nq - 1].nattrs = 1;
+    uint64_t b = 1 + (i * 7 + x->loc) % 500;
+    io_op(x, PT_EV_IO_BEGIN, t + 1, (int64_t)(i / 25 % 2), b, i);
+    io_op(x, PT_EV_IO_END, t + 2, 0, i % 50 ? b : b / 2, i);
+    io_push(x, PT_EV_LEAVE, t + 3, IO_R_BLOCK);
+  } else if (i % 40 == 5) {
+    io_push(x, PT_EV_ENTER, t + 1, IO_R_NB);
+    io_op(x, PT_EV_IO_BEGIN, t + 1, PT_IO_WRITE, 64 + i % 7, 1000000 + i);
+    io_push(x, PT_EV_LEAVE, t + 2, IO_R_NB);
+  } else if (i % 40 == 2 && i >= 42 && (i - 37) % 400 != 45) {
+    io_push(x, PT_EV_ENTER, t + 1, IO_R_WAIT);
+    io_op(x, PT_EV_IO_END, t + 2, 0, 64 + (i - 37) % 7, 1000000 + i - 37);
+    io_push(x, PT_EV_LEAVE, t + 3, IO_R_WAIT);
+  }
+  return PT_OK;
+}
+
+static pt_gen *io_gen_create(uint64_t nloc, uint64_t n, uint64_t seed,
+                             pt_def *extra, size_t *nextra) {
+  pt_gen *g = NULL;
+  pt_gen_opts go = {.locations = nloc, .events = n, .seed = seed,
+                    .msg_every = 30};
+  if (pt_gen_create(&g, &go) != PT_OK) abort();
+  *nextra = 0;
+  io_defs(extra, nextra, nloc);
+  return g;
+}
+
+static void feed_io(pt_stats *s, pt_gen *g, uint64_t nloc, uint64_t n,
+                    const pt_def *extra, size_t nextra) {
+  for (size_t i = 0; i < pt_gen_ndefs(g); i++)
+    if (pt_stats_def(s, pt_gen_def(g, i)) != PT_OK) abort();
+  for (size_t i = 0; i < nextra; i++)
+    if (pt_stats_def(s, &extra[i]) != PT_OK) abort();
+  for (uint64_t loc = 0; loc < nloc; loc++) {
+    io_gen x;
+    io_gen_start(&x, g, n, loc);
+    pt_event e;
+    while (io_next(&x, &e) == PT_OK)
+      if (pt_stats_event(s, &e) != PT_OK) abort();
+  }
+}
+
+static int write_ptf_io(const char *path, pt_gen *g, uint64_t nloc,
+                        uint64_t n, const pt_def *extra, size_t nextra) {
+  pt_writer *w = NULL;
+  if (pt_writer_open(&w, path, NULL, NULL) != PT_OK) return -1;
+  for (size_t i = 0; i < pt_gen_ndefs(g); i++)
+    if (pt_writer_def(w, pt_gen_def(g, i)) != PT_OK) return -1;
+  for (size_t i = 0; i < nextra; i++)
+    if (pt_writer_def(w, &extra[i]) != PT_OK) return -1;
+  for (uint64_t loc = 0; loc < nloc; loc++) {
+    pt_stream *st = NULL;
+    if (pt_writer_stream(w, loc, &st) != PT_OK) return -1;
+    io_gen x;
+    io_gen_start(&x, g, n, loc);
+    pt_event e;
+    while (io_next(&x, &e) == PT_OK)
+      if (pt_stream_event(st, &e) != PT_OK) return -1;
+  }
+  return pt_writer_close(w, NULL) == PT_OK ? 0 : -1;
+}
+
+/* The I/O tables of two objects are equal. */
+static int same_io(const pt_stats *a, const pt_stats *b) {
+  if (pt_stats_nio(a) != pt_stats_nio(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nio(a); i++)
+    if (memcmp(pt_stats_io(a, i), pt_stats_io(b, i), sizeof(pt_stats_io_row)))
+      return 0;
+  return 1;
+}
+
+/* Merged halves (one serialized), runs, and windows from summaries give
+ * the I/O rows of one pass over the events, on random windows. */
+TEST(io_merge_runs_and_summaries) {
+  const uint64_t nloc = 4, n = 4000;
+  pt_def extra[16];
+  size_t nextra = 0;
+  pt_gen *g = io_gen_create(nloc, n, 5, extra, &nextra);
+  uint64_t end = gen_end(g);
+  char *dir = test_tmpdir("statsio");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/io.ptf", dir);
+  ASSERT_TRUE(write_ptf_io(path, g, nloc, n, extra, nextra) == 0);
+  pt_error err = {0};
+  ASSERT_OK(pt_archive_summarize(path, end / 53 + 1, PT_STATS_SUMMARIES |
+                                 PT_STATS_SNAPSHOTS, &err));
+  uint64_t seed = 777, unfinished = 0, shorts = 0, sites = 0, nofile = 0;
+  for (int k = 0; k < 40; k++) {
+    uint64_t a = rnd(&seed) % end, b = rnd(&seed) % (end + end / 10);
+    if (a > b) { uint64_t t = a; a = b; b = t; }
+    if (k == 0) a = 0, b = 0;
+    if (b == a) b = 0;
+    pt_stats_opts o = {0};
+    o.from = a;
+    o.to = b;
+    o.end = end;
+    o.relative_to = PT_NONE;
+    uint64_t sel[] = {1, 3};
+    o.locations = k % 3 == 2 ? sel : NULL;
+    o.nlocations = k % 3 == 2 ? 2 : 0;
+    pt_stats *one = NULL, *h1 = NULL, *h2 = NULL, *h2b = NULL, *w = NULL;
+    ASSERT_OK(pt_stats_create(&one, &o));
+    feed_io(one, g, nloc, n, extra, nextra);
+    ASSERT_OK(pt_stats_finish(one));
+    if (k == 0) ASSERT_TRUE(pt_stats_nio(one) > 4);
+    for (size_t i = 0; i < pt_stats_nio(one); i++) {
+      const pt_stats_io_row *r = pt_stats_io(one, i);
+      unfinished += r->unfinished;
+      shorts += r->short_ops;
+      sites += r->callsite != PT_NONE;
+      nofile += r->file == PT_NONE;
+    }
+    /* halves by location, one through the serialized form */
+    uint64_t ha[] = {0, 2}, hb[] = {1, 3};
+    pt_stats_opts oh = o;
+    oh.locations = ha;
+    oh.nlocations = 2;
+    ASSERT_OK(pt_stats_create(&h1, &oh));
+    feed_io(h1, g, nloc, n, extra, nextra);
+    ASSERT_OK(pt_stats_finish(h1));
+    oh.locations = hb;
+    ASSERT_OK(pt_stats_create(&h2, &oh));
+    feed_io(h2, g, nloc, n, extra, nextra);
+    ASSERT_OK(pt_stats_finish(h2));
+    void *buf = NULL;
+    size_t len = 0;
+    ASSERT_OK(pt_stats_serialize(h2, &buf, &len));
+    ASSERT_OK(pt_stats_deserialize(&h2b, buf, len));
+    pt_stats_buffer_free(buf);
+    ASSERT_OK(pt_stats_merge(h1, h2b));
+    pt_stats *f = full_scan(path, &o), *r = run_scan(path, &o);
+    ASSERT_TRUE(f && r);
+    uint64_t nr = 0;
+    ASSERT_OK(pt_stats_window(&w, path, &o, &nr, &err));
+    int ok = (o.locations || same_io(one, h1)) && same_io(one, f) &&
+             same_io(one, r) && same_io(one, w);
+    pt_stats_destroy(one);
+    pt_stats_destroy(h1);
+    pt_stats_destroy(h2);
+    pt_stats_destroy(h2b);
+    pt_stats_destroy(f);
+    pt_stats_destroy(r);
+    pt_stats_destroy(w);
+    if (!ok)
+      TEST_FAIL_("window %d [%" PRIu64 ", %" PRIu64 ") differs", k, a, b);
+  }
+  /* every case met */
+  ASSERT_TRUE(unfinished > 0 && shorts > 0 && sites > 0 && nofile > 0);
+  pt_gen_destroy(g);
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) abort();
+  free(dir);
+}
+
 int main(void) {
   RUN(inclusive_exclusive_nesting);
   RUN(window_clips_straddling_regions);
@@ -972,5 +1335,7 @@ int main(void) {
   RUN(merge_of_halves_equals_one_pass);
   RUN(runs_equal_merged_events);
   RUN(summaries_window_equals_full_scan);
+  RUN(io_operations);
+  RUN(io_merge_runs_and_summaries);
   return test_summary();
 }
