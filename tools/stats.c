@@ -21,12 +21,19 @@ static const char help[] =
     "            sent (as mpiP), bytes received apart\n"
     "  messages  sender x receiver: count, bytes, late-sender and\n"
     "            late-receiver waiting time\n"
+    "  io        per mode, MPI-IO function, call site and file: operations,\n"
+    "            bytes read or written (total, min, mean, max, as mpiP), time\n"
+    "            from start to completion, short and unfinished operations\n"
     "  relative  with --relative-to R: count and time of every region, and\n"
     "            count and bytes of every event kind, inside visits of R\n"
     "\n"
     "A region straddling a window edge counts with the part of its time\n"
     "inside the window; its visit counts if it was entered inside.  Regions\n"
     "open at the end of the trace end at its last event.\n"
+    "\n"
+    "An I/O operation counts in the window it started in, with the bytes its\n"
+    "completion says were transferred (a non-blocking one's: at its MPI_Wait)\n"
+    "and its time until then, under the call that started it.\n"
     "\n"
     "Application time, as mpiP, from the end of MPI_Init to the start of\n"
     "MPI_Finalize per location: the MPI recorder's program region, or else\n"
@@ -41,7 +48,8 @@ static const char help[] =
     "message totals, the pair matrix with late sender/receiver (when no\n"
     "receive waited for its send at the summary times used or at the\n"
     "first one after each edge); --by and --relative-to need a full scan\n"
-    "(implied by them; --no-summaries forces one).\n"
+    "(implied by them; --no-summaries forces one).  Summaries hold no I/O:\n"
+    "a window of a trace with I/O reads its events for the I/O section.\n"
     "\n"
     "options:\n"
     "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
@@ -174,6 +182,7 @@ static const char *loc_name(char *b, size_t n, uint64_t loc) {
 }
 
 static const char *region_label(const ctx *c, uint64_t id, char *b, size_t n) {
+  if (id == PT_NONE) return "-";
   const char *nm = pt_stats_region_name(c->s, id);
   if (nm) return nm;
   snprintf(b, n, "region %" PRIu64, id);
@@ -186,6 +195,18 @@ static const char *callsite_label(const ctx *c, uint64_t id, char *b,
   if (nm) return nm;
   snprintf(b, n, "callsite %" PRIu64, id);
   return b;
+}
+
+static const char *file_label(const ctx *c, uint64_t id, char *b, size_t n) {
+  if (id == PT_NONE) return "-";
+  const char *nm = pt_stats_file_name(c->s, id);
+  if (nm) return nm;
+  snprintf(b, n, "file %" PRIu64, id);
+  return b;
+}
+static const char *mode_label(uint32_t mode) {
+  const char *m = pt_io_mode_name(mode);
+  return m ? m : "?";
 }
 
 /* A call-site label in at most w (>= 8) columns, keeping its end (the
@@ -292,6 +313,154 @@ static const char *rel_label(const ctx *c, const pt_stats_relative_row *r,
   if (r->what == PT_STATS_REL_REGION) return region_label(c, r->id, b, n);
   const char *k = pt_event_kind_name((uint32_t)r->id);
   return k ? k : "?";
+}
+
+/* ---- I/O: the rows viewed by mode, function, call site, file ------------ */
+
+/* The keys a view keeps besides the mode. */
+enum { IO_FN = 1, IO_SITE = 2, IO_FILE = 4 };
+typedef struct io_view {
+  unsigned keys;
+  const char *title;
+} io_view;
+static const io_view io_views[] = {
+    {0, NULL}, /* under the section's heading */
+    {IO_FN, "I/O functions"},
+    {IO_FN | IO_SITE, "I/O call sites (as mpiP's aggregate I/O size)"},
+    {IO_FILE, "I/O files"},
+};
+
+static int cmp_io_key(const void *a, const void *b) {
+  const pt_stats_io_row *x = a, *y = b;
+  uint64_t p[4] = {x->region, x->callsite, x->file, x->mode};
+  uint64_t q[4] = {y->region, y->callsite, y->file, y->mode};
+  for (int i = 0; i < 4; i++)
+    if (p[i] != q[i]) return p[i] < q[i] ? -1 : 1;
+  return 0;
+}
+/* by bytes, most first (as mpiP), then by key */
+static int cmp_io_bytes(const void *a, const void *b) {
+  const pt_stats_io_row *x = a, *y = b;
+  if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+  return cmp_io_key(a, b);
+}
+
+/* Fold row y into x (same key). */
+static void io_fold(pt_stats_io_row *x, const pt_stats_io_row *y) {
+  int xc = x->ops > x->unfinished, yc = y->ops > y->unfinished;
+  if (yc && (!xc || y->bytes_min < x->bytes_min)) x->bytes_min = y->bytes_min;
+  if (yc && (!xc || y->bytes_max > x->bytes_max)) x->bytes_max = y->bytes_max;
+  x->ops += y->ops;
+  x->bytes += y->bytes;
+  x->requested += y->requested;
+  x->time += y->time;
+  x->short_ops += y->short_ops;
+  x->unfinished += y->unfinished;
+}
+
+/* The I/O rows of s merged by the view's keys (the others PT_NONE), by
+ * bytes; *n rows, free() them.  NULL when out of memory. */
+static pt_stats_io_row *io_group(const pt_stats *s, unsigned keys, size_t *n) {
+  size_t m = pt_stats_nio(s), k = 0;
+  pt_stats_io_row *g = malloc((m ? m : 1) * sizeof *g);
+  if (!g) return NULL;
+  for (size_t i = 0; i < m; i++) {
+    g[i] = *pt_stats_io(s, i);
+    if (!(keys & IO_FN)) g[i].region = PT_NONE;
+    if (!(keys & IO_SITE)) g[i].callsite = PT_NONE;
+    if (!(keys & IO_FILE)) g[i].file = PT_NONE;
+  }
+  qsort(g, m, sizeof *g, cmp_io_key);
+  for (size_t i = 0; i < m; i++) {
+    if (k && cmp_io_key(&g[k - 1], &g[i]) == 0) io_fold(&g[k - 1], &g[i]);
+    else g[k++] = g[i];
+  }
+  qsort(g, k, sizeof *g, cmp_io_bytes);
+  *n = k;
+  return g;
+}
+
+/* The name columns of an I/O row: (label, width) per key the view keeps. */
+static const char *io_name(const ctx *c, const pt_stats_io_row *r,
+                           unsigned key, char *b, size_t n, size_t w) {
+  char lb[64];
+  if (key == IO_FN) return region_label(c, r->region, b, n);
+  if (key == IO_FILE) return file_label(c, r->file, b, n);
+  return fit_site(callsite_label(c, r->callsite, lb, sizeof lb), b, n, w);
+}
+static const char *io_heading(unsigned key) {
+  return key == IO_FN ? "function" : key == IO_FILE ? "file" : "call site";
+}
+
+/* One view as a table (rows of io_group). */
+static void print_io_view(const ctx *c, const io_view *v,
+                          const pt_stats_io_row *g, size_t n, unit u,
+                          uint64_t total) {
+  static const unsigned order[] = {IO_FN, IO_SITE, IO_FILE};
+  int w[3] = {24, 24, 24};
+  char b[256], b1[64], b2[64], b3[64], b4[64];
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) {
+      if (!(v->keys & order[k])) continue;
+      size_t l = strlen(io_name(c, &g[i], order[k], b, sizeof b, 60));
+      if (l > (size_t)w[k]) w[k] = l > 60 ? 60 : (int)l;
+    }
+  if (v->title) printf("\n%s\n", v->title);
+  for (int k = 0; k < 3; k++)
+    if (v->keys & order[k]) printf("%-*s ", w[k], io_heading(order[k]));
+  printf("%-5s %9s %11s %10s %10s %10s %6s %11s %9s %10s\n", "mode", "ops",
+         "bytes", "min", "mean", "max", "%io", "time", "short", "unfinished");
+  for (size_t i = 0; i < n; i++) {
+    const pt_stats_io_row *r = &g[i];
+    for (int k = 0; k < 3; k++)
+      if (v->keys & order[k])
+        printf("%-*.*s ", w[k], w[k],
+               io_name(c, r, order[k], b, sizeof b, (size_t)w[k]));
+    uint64_t done = r->ops - r->unfinished;
+    printf("%-5s %9" PRIu64 " %11s %10s %10s %10s %6.2f %11.6g %9" PRIu64
+           " %10" PRIu64 "\n",
+           mode_label(r->mode), r->ops,
+           fmt_bytes(b1, sizeof b1, (double)r->bytes),
+           done ? fmt_bytes(b2, sizeof b2, (double)r->bytes_min) : "-",
+           done ? fmt_bytes(b3, sizeof b3, (double)r->bytes / (double)done)
+                : "-",
+           done ? fmt_bytes(b4, sizeof b4, (double)r->bytes_max) : "-",
+           pct(r->bytes, total), (double)r->time / u.div, r->short_ops,
+           r->unfinished);
+  }
+}
+
+/* The I/O tables: nothing when the window has no I/O operation; call
+ * sites and files when the trace names them. */
+static void print_io(const ctx *c) {
+  const pt_stats *s = c->s;
+  uint64_t total = 0, time = 0;
+  int sites = 0, files = 0;
+  for (size_t i = 0; i < pt_stats_nio(s); i++) {
+    const pt_stats_io_row *r = pt_stats_io(s, i);
+    total += r->bytes;
+    time += r->time;
+    sites |= r->callsite != PT_NONE;
+    files |= r->file != PT_NONE;
+  }
+  if (!pt_stats_nio(s)) return;
+  unit u = pick_unit(c, time); /* no row's is larger */
+  printf("\nI/O (operations started in the window, under the call that "
+         "started them; bytes transferred, as their completions say; time "
+         "from start to completion, in %s)\n", u.name);
+  for (size_t i = 0; i < sizeof io_views / sizeof *io_views; i++) {
+    const io_view *v = &io_views[i];
+    if (((v->keys & IO_SITE) && !sites) || ((v->keys & IO_FILE) && !files))
+      continue;
+    size_t n = 0;
+    pt_stats_io_row *g = io_group(s, v->keys, &n);
+    if (!g) {
+      printf("\n%s: out of memory\n", v->title);
+      continue;
+    }
+    print_io_view(c, v, g, n, u, total);
+    free(g);
+  }
 }
 
 /* ---- table -------------------------------------------------------------------- */
@@ -451,6 +620,8 @@ static void print_table(const ctx *c) {
     }
   }
 
+  print_io(c);
+
   if (pt_stats_nlocations(s)) {
     printf("\nLocations (times in %s)\n", u.name);
     printf("%*s %11s %11s %7s %9s %11s %9s %11s\n", lw, "location", "app time",
@@ -534,6 +705,71 @@ static void print_table(const ctx *c) {
 
 /* ---- CSV ------------------------------------------------------------------------ */
 
+/* An id, or nothing (CSV) / null (JSON) for PT_NONE. */
+static void csv_id(uint64_t id) {
+  if (id != PT_NONE) printf("%" PRIu64, id);
+}
+static void json_id(uint64_t id) {
+  if (id != PT_NONE) printf("%" PRIu64, id);
+  else printf("null");
+}
+
+/* The I/O rows, exact: CSV section "io". */
+static void csv_io(const ctx *c) {
+  char b[64];
+  printf("\nsection,region_id,function,callsite_id,callsite,file_id,file,"
+         "mode,ops,bytes,bytes_min,bytes_max,requested,time,short,"
+         "unfinished\n");
+  for (size_t i = 0; i < pt_stats_nio(c->s); i++) {
+    const pt_stats_io_row *r = pt_stats_io(c->s, i);
+    printf("io,");
+    csv_id(r->region);
+    printf(",");
+    csv_str(region_label(c, r->region, b, sizeof b));
+    printf(",");
+    csv_id(r->callsite);
+    printf(",");
+    csv_str(callsite_label(c, r->callsite, b, sizeof b));
+    printf(",");
+    csv_id(r->file);
+    printf(",");
+    csv_str(file_label(c, r->file, b, sizeof b));
+    printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+           mode_label(r->mode), r->ops, r->bytes, r->bytes_min, r->bytes_max,
+           r->requested, r->time, r->short_ops, r->unfinished);
+  }
+}
+
+/* The I/O rows, exact: JSON member "io" (after a comma). */
+static void json_io(const ctx *c) {
+  char b[64];
+  printf("\n  \"io\": [");
+  for (size_t i = 0; i < pt_stats_nio(c->s); i++) {
+    const pt_stats_io_row *r = pt_stats_io(c->s, i);
+    printf("%s\n    {\"region\": ", i ? "," : "");
+    json_id(r->region);
+    printf(", \"function\": ");
+    json_str(region_label(c, r->region, b, sizeof b));
+    printf(", \"callsite\": ");
+    json_id(r->callsite);
+    printf(", \"callsite_name\": ");
+    json_str(callsite_label(c, r->callsite, b, sizeof b));
+    printf(", \"file\": ");
+    json_id(r->file);
+    printf(", \"file_name\": ");
+    json_str(file_label(c, r->file, b, sizeof b));
+    printf(", \"mode\": \"%s\", \"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
+           ", \"bytes_min\": %" PRIu64 ", \"bytes_max\": %" PRIu64
+           ", \"requested\": %" PRIu64 ", \"time\": %" PRIu64
+           ", \"short\": %" PRIu64 ", \"unfinished\": %" PRIu64 "}",
+           mode_label(r->mode), r->ops, r->bytes, r->bytes_min, r->bytes_max,
+           r->requested, r->time, r->short_ops, r->unfinished);
+  }
+  printf("\n  ],");
+}
+
+
 static void print_csv(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
@@ -616,6 +852,7 @@ static void print_csv(const ctx *c) {
              r->bytes_received);
     }
   }
+  csv_io(c);
   printf("\nsection,sender,receiver,key,count,bytes,late_sender,"
          "late_receiver,matched\n");
   for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
@@ -752,7 +989,9 @@ static void print_json(const ctx *c) {
     }
     printf("\n  ]");
   }
-  printf(",\n  \"messages\": {\"by\": \"%s\", \"cells\": [",
+  printf(",");
+  json_io(c);
+  printf("\n  \"messages\": {\"by\": \"%s\", \"cells\": [",
          c->by == PT_STATS_BY_TAG ? "tag" : c->by == PT_STATS_BY_COMM ? "comm" : "pair");
   for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
     const pt_stats_message_row *m = pt_stats_message(s, i);
