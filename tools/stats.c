@@ -330,19 +330,11 @@ static const io_view io_views[] = {
     {IO_FILE, "I/O files"},
 };
 
-static int cmp_io_key(const void *a, const void *b) {
-  const pt_stats_io_row *x = a, *y = b;
-  uint64_t p[4] = {x->region, x->callsite, x->file, x->mode};
-  uint64_t q[4] = {y->region, y->callsite, y->file, y->mode};
-  for (int i = 0; i < 4; i++)
-    if (p[i] != q[i]) return p[i] < q[i] ? -1 : 1;
-  return 0;
-}
 /* by bytes, most first (as mpiP), then by key */
 static int cmp_io_bytes(const void *a, const void *b) {
   const pt_stats_io_row *x = a, *y = b;
   if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
-  return cmp_io_key(a, b);
+  return pt_stats_io_cmp(a, b);
 }
 
 /* Fold row y into x (same key). */
@@ -370,9 +362,9 @@ static pt_stats_io_row *io_group(const pt_stats *s, unsigned keys, size_t *n) {
     if (!(keys & IO_SITE)) g[i].callsite = PT_NONE;
     if (!(keys & IO_FILE)) g[i].file = PT_NONE;
   }
-  qsort(g, m, sizeof *g, cmp_io_key);
+  qsort(g, m, sizeof *g, pt_stats_io_cmp);
   for (size_t i = 0; i < m; i++) {
-    if (k && cmp_io_key(&g[k - 1], &g[i]) == 0) io_fold(&g[k - 1], &g[i]);
+    if (k && pt_stats_io_cmp(&g[k - 1], &g[i]) == 0) io_fold(&g[k - 1], &g[i]);
     else g[k++] = g[i];
   }
   qsort(g, k, sizeof *g, cmp_io_bytes);

@@ -475,6 +475,9 @@ PT_API const pt_stats_relative_row *pt_stats_relative(const pt_stats *s,
                                                   size_t i);
 PT_API size_t pt_stats_nio(const pt_stats *s);
 PT_API const pt_stats_io_row *pt_stats_io(const pt_stats *s, size_t i);
+/* The order of the I/O rows (region, call site, file, mode), as a qsort
+ * comparator of two pt_stats_io_row: < 0, 0, > 0. */
+PT_API int pt_stats_io_cmp(const void *a, const void *b);
 /* Name of a region / call site ("file:line" or its name) or NULL;
  * borrowed until destroy. */
 PT_API const char *pt_stats_region_name(const pt_stats *s, uint64_t region);

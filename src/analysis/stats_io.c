@@ -158,7 +158,7 @@ int pt__stats_add_io(pt_stats *d, const pt_stats *s) {
   return pt__names_merge(&d->files, &s->files);
 }
 
-static int cmp_io(const void *a, const void *b) {
+int pt_stats_io_cmp(const void *a, const void *b) {
   const pt_stats_io_row *x = a, *y = b;
   uint64_t p[4] = {x->region, x->callsite, x->file, x->mode};
   uint64_t q[4] = {y->region, y->callsite, y->file, y->mode};
@@ -181,6 +181,6 @@ int pt__stats_io_aggregate(pt_stats *s) {
         .requested = x->requested, .time = x->time, .short_ops = x->shorts,
         .unfinished = x->unfinished};
   }
-  qsort(s->out_io, s->nout_io, sizeof *s->out_io, cmp_io);
+  qsort(s->out_io, s->nout_io, sizeof *s->out_io, pt_stats_io_cmp);
   return PT_OK;
 }
