@@ -1,6 +1,7 @@
 /* Internal helpers: see util.h. */
 #include "core/util.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,20 +33,31 @@ int pt__errbuf(char *buf, size_t n, int status, const char *fmt, ...) {
   return status;
 }
 
+int pt__grow(void *arrp, size_t *cap, size_t need, size_t size,
+             size_t first) {
+  assert(arrp && cap && size && first);
+  if (need <= *cap) return PT_OK;
+  size_t nc = *cap ? *cap : first;
+  while (nc < need) {
+    if (nc > SIZE_MAX / 2) return PT_ENOMEM;
+    nc *= 2;
+  }
+  if (nc > SIZE_MAX / size) return PT_ENOMEM;
+  /* the T * at arrp read and written as bytes (no void ** aliasing) */
+  void *p;
+  memcpy(&p, arrp, sizeof p);
+  p = realloc(p, nc * size);
+  if (!p) return PT_ENOMEM;
+  memcpy(arrp, &p, sizeof p);
+  *cap = nc;
+  return PT_OK;
+}
+
 int pt__buf_reserve(pt__buf *b, size_t extra) {
   if (b->cap - b->len >= extra) return 0;
   size_t need = b->len + extra;
   if (need < b->len) return PT_ENOMEM;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap < need) {
-    if (cap > SIZE_MAX / 2) return PT_ENOMEM;
-    cap *= 2;
-  }
-  uint8_t *p = realloc(b->p, cap);
-  if (!p) return PT_ENOMEM;
-  b->p = p;
-  b->cap = cap;
-  return 0;
+  return pt__grow(&b->p, &b->cap, need, 1, 256);
 }
 
 int pt__buf_put(pt__buf *b, const void *src, size_t n) {

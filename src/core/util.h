@@ -40,6 +40,28 @@ int pt__buf_reserve(pt__buf *b, size_t extra);
 int pt__buf_put(pt__buf *b, const void *src, size_t n);
 void pt__buf_free(pt__buf *b);
 
+/* ---- arrays grown by doubling ------------------------------------------ */
+
+/* Make the array *arrp (elements of `size` bytes, room for *cap of them)
+ * hold at least `need` elements.  When need > *cap it is reallocated to
+ * *cap elements (`first` when *cap is 0; first > 0) doubled until they
+ * hold need, and *cap is set to that; otherwise nothing is done.  The new
+ * elements are not initialised.  Returns PT_OK, or PT_ENOMEM when the size
+ * overflows size_t or realloc fails (*arrp and *cap are then unchanged).
+ * `arrp` is the address of the array pointer (a T **): use PT_GROW, which
+ * passes the element size of the array itself. */
+int pt__grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
+
+/* PT_GROW(arr, cap, need, first): pt__grow for the array lvalue `arr`
+ * (T *) and its capacity lvalue `cap` (size_t), without a call when cap
+ * already holds need.  Its arguments are evaluated more than once: give
+ * it no side effects.  Typical use, appending to arr[0..n):
+ *   if (PT_GROW(arr, cap, n + 1, 16)) return PT_ENOMEM;
+ *   arr[n++] = x; */
+#define PT_GROW(arr, cap, need, first)                                       \
+  ((need) <= (cap) ? PT_OK                                                   \
+                   : pt__grow(&(arr), &(cap), (need), sizeof *(arr), (first)))
+
 /* ---- varints (LEB128, little-endian base-128) -------------------------- */
 
 #define PT_VARINT_MAX 10
