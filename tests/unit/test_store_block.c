@@ -42,6 +42,44 @@ TEST(varint_edges) {
   ASSERT_EQ_U64(pt__zigzag(INT64_MIN), UINT64_MAX);
 }
 
+/* pt__grow / PT_GROW (core/util.h): first size, doubling, failures that
+ * leave the array as it was. */
+TEST(grow_doubling) {
+  int64_t *a = NULL;
+  size_t cap = 0;
+  ASSERT_EQ_I64(PT_GROW(a, cap, 1, 16), PT_OK);
+  ASSERT_TRUE(a != NULL);
+  ASSERT_EQ_U64(cap, 16);
+  for (size_t i = 0; i < 16; i++) a[i] = (int64_t)i;
+  int64_t *before = a;
+  ASSERT_EQ_I64(PT_GROW(a, cap, 16, 16), PT_OK); /* room already */
+  ASSERT_TRUE(a == before);
+  ASSERT_EQ_U64(cap, 16);
+  ASSERT_EQ_I64(PT_GROW(a, cap, 17, 16), PT_OK);
+  ASSERT_EQ_U64(cap, 32);
+  ASSERT_EQ_I64(PT_GROW(a, cap, 100, 16), PT_OK); /* doubled until it fits */
+  ASSERT_EQ_U64(cap, 128);
+  for (size_t i = 0; i < 16; i++) ASSERT_EQ_I64(a[i], (int64_t)i);
+  /* the size overflows: PT_ENOMEM, the array and cap unchanged */
+  before = a;
+  ASSERT_EQ_I64(PT_GROW(a, cap, SIZE_MAX / 4, 16), PT_ENOMEM);
+  ASSERT_EQ_I64(PT_GROW(a, cap, SIZE_MAX, 16), PT_ENOMEM);
+  ASSERT_TRUE(a == before);
+  ASSERT_EQ_U64(cap, 128);
+  free(a);
+  /* element counts near SIZE_MAX / size, and a first size above need */
+  char *c = NULL;
+  size_t cc = 0;
+  ASSERT_EQ_I64(pt__grow(&c, &cc, 3, 1, 256), PT_OK);
+  ASSERT_EQ_U64(cc, 256);
+  free(c);
+  struct big { char x[1 << 20]; } *b = NULL;
+  size_t bc = 0;
+  ASSERT_EQ_I64(PT_GROW(b, bc, (SIZE_MAX >> 20) + 1, 1), PT_ENOMEM);
+  ASSERT_TRUE(b == NULL);
+  ASSERT_EQ_U64(bc, 0);
+}
+
 TEST(block_header) {
   pt__blkhdr h = {.type = PT__BLK_EVENTS,
                   .codec = PT__CODEC_ZSTD,
@@ -299,6 +337,7 @@ TEST(anchor_parse) {
 
 int main(void) {
   RUN(varint_edges);
+  RUN(grow_doubling);
   RUN(block_header);
   RUN(event_codec_roundtrip);
   RUN(def_sum_snap_codec_roundtrip);
