@@ -540,15 +540,9 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
     if (pt__dcomm_label(c.label)) { /* decoded again with its arrays */
       pt__arena_reset(&scratch);
-      if (f->ncops == f->capcops) {
-        size_t nc = f->capcops ? 2 * f->capcops : 16;
-        pt__dcomm_op *o = realloc(f->cops, nc * sizeof *o);
-        if (!o) {
-          rc = pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
-          break;
-        }
-        f->cops = o;
-        f->capcops = nc;
+      if (PT_GROW(f->cops, f->capcops, f->ncops + 1, 16)) {
+        rc = pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
+        break;
       }
       if (pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off, f->wall_off,
                            &c, &scratch, why, sizeof why) < 0 ||
@@ -774,13 +768,7 @@ static void mapper_free(mapper *m) {
 }
 
 static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
-  if (m->qn == m->qcap) {
-    size_t nc = m->qcap ? 2 * m->qcap : 16;
-    pt_event *q = realloc(m->q, nc * sizeof *q);
-    if (!q) return NULL;
-    m->q = q;
-    m->qcap = nc;
-  }
+  if (PT_GROW(m->q, m->qcap, m->qn + 1, 16)) return NULL;
   pt_event *e = &m->q[m->qn++];
   /* pt_event_init, inline (one call per event); a copy of a zero
    * event: a compound literal or memset of this size is a `rep stos` */
@@ -836,13 +824,7 @@ static int uc_apply(mapper *m, uint64_t call) {
     size_t i = 0;
     while (i < m->nuc && m->uc[i].handle != b->handle) i++;
     if (i == m->nuc) {
-      if (m->nuc == m->capuc) {
-        size_t nc = m->capuc ? 2 * m->capuc : 8;
-        ucomm *u = realloc(m->uc, nc * sizeof *u);
-        if (!u) return PT_ENOMEM;
-        m->uc = u;
-        m->capuc = nc;
-      }
+      if (PT_GROW(m->uc, m->capuc, m->nuc + 1, 8)) return PT_ENOMEM;
       m->nuc++;
     }
     ucomm *u = &m->uc[i];
@@ -914,13 +896,7 @@ static crank_info *cinfo_get(mapper *m, int64_t comm, int create) {
   for (size_t i = 0; i < m->ncinfo; i++)
     if (m->cinfo[i].comm == comm) return &m->cinfo[i];
   if (!create) return NULL;
-  if (m->ncinfo == m->capcinfo) {
-    size_t nc = m->capcinfo ? 2 * m->capcinfo : 8;
-    crank_info *n = realloc(m->cinfo, nc * sizeof *n);
-    if (!n) return NULL;
-    m->cinfo = n;
-    m->capcinfo = nc;
-  }
+  if (PT_GROW(m->cinfo, m->capcinfo, m->ncinfo + 1, 8)) return NULL;
   crank_info *ci = &m->cinfo[m->ncinfo++];
   ci->comm = (int32_t)comm;
   ci->rank = ci->size = -1;
@@ -962,13 +938,7 @@ static int req_add(mapper *m, int32_t id, int send, int persistent,
       dwarn(m->f, W_REQREUSE, "request id %d reused while still "
             "outstanding (the MPI library handed out the same handle); "
             "completions match the oldest first", (int)id);
-  if (m->nreqs == m->capreqs) {
-    size_t nc = m->capreqs ? 2 * m->capreqs : 16;
-    preq *n = realloc(m->reqs, nc * sizeof *n);
-    if (!n) return PT_ENOMEM;
-    m->reqs = n;
-    m->capreqs = nc;
-  }
+  if (PT_GROW(m->reqs, m->capreqs, m->nreqs + 1, 16)) return PT_ENOMEM;
   preq *r = &m->reqs[m->nreqs++];
   r->id = id;
   r->model = persistent ? 0 : ++m->next_req;
@@ -1160,13 +1130,7 @@ static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     return PT_OK;
   }
   if (i == m->nsplits) { /* a new one (an unfinished earlier one: replaced) */
-    if (m->nsplits == m->capsplits) {
-      size_t nc = m->capsplits ? 2 * m->capsplits : 4;
-      struct dsplit *ns = realloc(m->splits, nc * sizeof *ns);
-      if (!ns) return PT_ENOMEM;
-      m->splits = ns;
-      m->capsplits = nc;
-    }
+    if (PT_GROW(m->splits, m->capsplits, m->nsplits + 1, 4)) return PT_ENOMEM;
     m->nsplits++;
   }
   struct dsplit *sp = &m->splits[i];
@@ -1728,13 +1692,7 @@ typedef struct dsrc {
 } dsrc;
 
 static int def_add(dsrc *s, pt_def **out, uint32_t kind, uint64_t id) {
-  if (s->ndefs == s->capdefs) {
-    size_t nc = s->capdefs ? 2 * s->capdefs : 64;
-    pt_def *d = realloc(s->defs, nc * sizeof *d);
-    if (!d) return PT_ENOMEM;
-    s->defs = d;
-    s->capdefs = nc;
-  }
+  if (PT_GROW(s->defs, s->capdefs, s->ndefs + 1, 64)) return PT_ENOMEM;
   *out = &s->defs[s->ndefs++];
   pt_def_init(*out, kind, id);
   return PT_OK;
@@ -2773,20 +2731,6 @@ typedef struct dsink {
   char err[600];
 } dsink;
 
-#define GROW(arr, n, cap, need, fill)                                        \
-  do {                                                                       \
-    if ((need) > (cap)) {                                                    \
-      size_t nc_ = (cap) ? (cap) : 8;                                        \
-      while (nc_ < (need)) nc_ *= 2;                                         \
-      void *p_ = realloc((arr), nc_ * sizeof *(arr));                        \
-      if (!p_) return PT_ENOMEM;                                             \
-      (arr) = p_;                                                            \
-      for (size_t i_ = (cap); i_ < nc_; i_++) (arr)[i_] = (fill);            \
-      (cap) = nc_;                                                           \
-    }                                                                        \
-    (void)(n);                                                               \
-  } while (0)
-
 static srank *rank_for_group(dsink *k, uint64_t g, int create) {
   int64_t rank = g < k->ngroup_rank && k->group_rank[g] >= 0
                      ? k->group_rank[g]
@@ -2865,9 +2809,10 @@ static int sk_def(dsink *k, const pt_def *d) {
                                                                : PT_OK;
     case PT_DEF_LOCATION_GROUP: {
       if (d->id > 10000000) return PT_OK;
-      size_t cap = k->ngroup_rank;
-      GROW(k->group_rank, 0, cap, d->id + 1, (int64_t)-1);
-      k->ngroup_rank = cap;
+      size_t had = k->ngroup_rank; /* every entry is set: -1 = none */
+      if (PT_GROW(k->group_rank, k->ngroup_rank, d->id + 1, 8))
+        return PT_ENOMEM;
+      for (size_t i = had; i < k->ngroup_rank; i++) k->group_rank[i] = -1;
       /* Sources that do not know MPI ranks leave every group at rank 0:
        * a rank already taken by another group gets the lowest free one. */
       int64_t want = d->i1;
@@ -3048,13 +2993,9 @@ static int32_t req_map(srank *r, uint64_t model, int create) {
   for (size_t i = 0; i < r->nreqmap; i++)
     if (r->reqmap[2 * i] == model) return (int32_t)r->reqmap[2 * i + 1];
   if (!create) return PT__DUMPI_REQUEST_NULL;
-  if (r->nreqmap == r->capreqmap) {
-    size_t nc = r->capreqmap ? 2 * r->capreqmap : 16;
-    uint64_t *n = realloc(r->reqmap, nc * 2 * sizeof *n);
-    if (!n) return -1;
-    r->reqmap = n;
-    r->capreqmap = nc;
-  }
+  if (pt__grow(&r->reqmap, &r->capreqmap, r->nreqmap + 1,
+               2 * sizeof *r->reqmap, 16)) /* pairs (model, handle) */
+    return -1;
   r->reqmap[2 * r->nreqmap] = model;
   r->reqmap[2 * r->nreqmap + 1] = (uint64_t)r->next_req;
   r->nreqmap++;
@@ -3069,13 +3010,7 @@ static int cid_handle(srank *r, uint64_t v, int64_t base, int64_t *h) {
       *h = (int64_t)(uint16_t)(base + (int64_t)i);
       return PT_OK;
     }
-  if (r->ncids == r->capcids) {
-    size_t nc = r->capcids ? 2 * r->capcids : 8;
-    uint64_t *n = realloc(r->cids, nc * sizeof *n);
-    if (!n) return PT_ENOMEM;
-    r->cids = n;
-    r->capcids = nc;
-  }
+  if (PT_GROW(r->cids, r->capcids, r->ncids + 1, 8)) return PT_ENOMEM;
   r->cids[r->ncids] = v;
   *h = (int64_t)(uint16_t)(base + (int64_t)r->ncids++);
   return PT_OK;
@@ -3971,13 +3906,7 @@ static int emit_call(dsink *k, srank *r, pt__dumpi_call *c, int hold,
     int rc = pq_bound(k);
     if (rc < 0) return rc;
     if (!hold && k->hpqe == k->npqe) return print_call(k, r, c);
-    if (k->npqe == k->cappqe) {
-      size_t nc = k->cappqe ? 2 * k->cappqe : 64;
-      skqent *q = realloc(k->pqe, nc * sizeof *q);
-      if (!q) return PT_ENOMEM;
-      k->pqe = q;
-      k->cappqe = nc;
-    }
+    if (PT_GROW(k->pqe, k->cappqe, k->npqe + 1, 64)) return PT_ENOMEM;
     size_t off = k->pq.len;
     if (pt__dumpi_encode(&k->pq, c, r->cpu_off, r->wall_off) < 0)
       return PT_ENOMEM;
@@ -4036,13 +3965,7 @@ static int pend_add(dsink *k, srank *r, const pt__dumpi_call *c,
     if (k->print_mode) k->pqe[p.qent].npending = 0;
     return k->print_mode ? pq_drain(k, 0) : PT_OK;
   }
-  if (r->npend == r->cappend) {
-    size_t nc = r->cappend ? 2 * r->cappend : 16;
-    skpend *n = realloc(r->pend, nc * sizeof *n);
-    if (!n) return PT_ENOMEM;
-    r->pend = n;
-    r->cappend = nc;
-  }
+  if (PT_GROW(r->pend, r->cappend, r->npend + 1, 16)) return PT_ENOMEM;
   r->pend[r->npend++] = p;
   return PT_OK;
 }
@@ -4268,8 +4191,7 @@ static int dropped_comm_call(dsink *k, srank *r, sthread *th, sk_region *x,
   if (rc < 0) return rc;
   if (idup) {
     /* a placeholder id (archive ids have bit 63 clear) */
-    const skidup none = {0, 0};
-    GROW(r->idup, r->nidup, r->capidup, r->nidup + 1, none);
+    if (PT_GROW(r->idup, r->capidup, r->nidup + 1, 8)) return PT_ENOMEM;
     size_t slot = r->ncids;
     rc = cid_handle(r, UINT64_C(1) << 63 | slot, 4, &hn);
     if (rc < 0) return rc;
@@ -4370,13 +4292,7 @@ static int sk_event(dsink *k, const pt_event *e) {
   }
   if (th->depth == 0) return PT_OK;
   frame *fr = &th->stack[th->depth - 1];
-  if (fr->nevs == fr->capevs) {
-    size_t nc = fr->capevs ? 2 * fr->capevs : 8;
-    pt_event *n = realloc(fr->evs, nc * sizeof *n);
-    if (!n) return PT_ENOMEM;
-    fr->evs = n;
-    fr->capevs = nc;
-  }
+  if (PT_GROW(fr->evs, fr->capevs, fr->nevs + 1, 8)) return PT_ENOMEM;
   fr->evs[fr->nevs] = *e;
   if (k->rank_dup && e->peer >= 0) { /* location id -> the rank written */
     srank *pr = rank_for_loc(k, (uint64_t)e->peer);
