@@ -171,13 +171,7 @@ static int hset(hmap *m, int32_t h, int32_t v) {
       m->e[i].v = v;
       return PT_OK;
     }
-  if (m->n == m->cap) {
-    size_t nc = m->cap ? 2 * m->cap : 8;
-    hent *e = realloc(m->e, nc * sizeof *e);
-    if (!e) return PT_ENOMEM;
-    m->e = e;
-    m->cap = nc;
-  }
+  if (PT_GROW(m->e, m->cap, m->n + 1, 8)) return PT_ENOMEM;
   m->e[m->n].h = h;
   m->e[m->n++].v = v;
   return PT_OK;
@@ -253,13 +247,7 @@ static int add_comm2(replay *p, const int64_t *m, uint32_t n,
     uint32_t tn = n;
     m = rm, n = nr, rm = t, nr = tn;
   }
-  if (dc->ncomms == dc->capcomms) {
-    size_t nc = dc->capcomms ? 2 * dc->capcomms : 16;
-    pt__dcomm_comm *c = realloc(dc->comms, nc * sizeof *c);
-    if (!c) return PT_ENOMEM;
-    dc->comms = c;
-    dc->capcomms = nc;
-  }
+  if (PT_GROW(dc->comms, dc->capcomms, dc->ncomms + 1, 16)) return PT_ENOMEM;
   pt__dcomm_comm *c = &dc->comms[dc->ncomms];
   memset(c, 0, sizeof *c);
   c->members = pt__arena_alloc(&dc->mem, (n ? n : 1) * sizeof(int64_t));
@@ -303,13 +291,7 @@ static void sides(const pt__dcomm_comm *c, int64_t r, const int64_t **loc,
 }
 
 static int add_group(replay *p, const int64_t *m, uint32_t n) {
-  if (p->ng == p->capg) {
-    size_t nc = p->capg ? 2 * p->capg : 16;
-    grp *g = realloc(p->g, nc * sizeof *g);
-    if (!g) return PT_ENOMEM;
-    p->g = g;
-    p->capg = nc;
-  }
+  if (PT_GROW(p->g, p->capg, p->ng + 1, 16)) return PT_ENOMEM;
   grp *g = &p->g[p->ng];
   g->m = pt__arena_alloc(&p->dc->mem, (n ? n : 1) * sizeof(int64_t));
   if (!g->m) return PT_ENOMEM;
@@ -321,13 +303,7 @@ static int add_group(replay *p, const int64_t *m, uint32_t n) {
 static int bind(replay *p, size_t r, uint64_t call, int32_t h, int32_t comm) {
   rstate *s = &p->r[r];
   if (h < 0) return PT_OK;
-  if (s->nbind == s->capbind) {
-    size_t nc = s->capbind ? 2 * s->capbind : 8;
-    pt__dcomm_bind *b = realloc(s->bind, nc * sizeof *b);
-    if (!b) return PT_ENOMEM;
-    s->bind = b;
-    s->capbind = nc;
-  }
+  if (PT_GROW(s->bind, s->capbind, s->nbind + 1, 8)) return PT_ENOMEM;
   s->bind[s->nbind].call = call;
   s->bind[s->nbind].handle = h;
   s->bind[s->nbind++].comm = comm;
@@ -539,13 +515,7 @@ static int inter_half(replay *p, inst *in) {
     p->nh--;
     return rc;
   }
-  if (p->nh == p->caph) {
-    size_t nc = p->caph ? 2 * p->caph : 4;
-    half *nh = realloc(p->h, nc * sizeof *nh);
-    if (!nh) return PT_ENOMEM;
-    p->h = nh;
-    p->caph = nc;
-  }
+  if (PT_GROW(p->h, p->caph, p->nh + 1, 4)) return PT_ENOMEM;
   half *h = &p->h[p->nh++];
   h->comm = in->comm;
   h->leader = leader;
@@ -830,13 +800,7 @@ static int complete(replay *p, inst *in) {
 static inst *inst_get(replay *p, int32_t comm, int32_t seq) {
   for (size_t i = 0; i < p->nin; i++)
     if (p->in[i].comm == comm && p->in[i].seq == seq) return &p->in[i];
-  if (p->nin == p->capin) {
-    size_t nc = p->capin ? 2 * p->capin : 8;
-    inst *n = realloc(p->in, nc * sizeof *n);
-    if (!n) return NULL;
-    p->in = n;
-    p->capin = nc;
-  }
+  if (PT_GROW(p->in, p->capin, p->nin + 1, 8)) return NULL;
   inst *in = &p->in[p->nin];
   in->rank = malloc((total(&p->dc->comms[comm]) ? total(&p->dc->comms[comm])
                                                 : 1) * sizeof *in->rank);

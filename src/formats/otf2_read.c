@@ -77,13 +77,7 @@ static int otf2_fail(osrc *s, const char *what, OTF2_ErrorCode e);
 /* ---- definitions --------------------------------------------------------- */
 
 static pdef *pdef_add(osrc *s, uint32_t kind, uint64_t id) {
-  if (s->ndefs == s->capdefs) {
-    size_t nc = s->capdefs ? 2 * s->capdefs : 64;
-    pdef *n = realloc(s->defs, nc * sizeof *n);
-    if (!n) return NULL;
-    s->defs = n;
-    s->capdefs = nc;
-  }
+  if (PT_GROW(s->defs, s->capdefs, s->ndefs + 1, 64)) return NULL;
   pdef *p = &s->defs[s->ndefs++];
   memset(p, 0, sizeof *p);
   pt_def_init(&p->d, kind, id);
@@ -143,13 +137,7 @@ static OTF2_CallbackCode d_clock(void *u, uint64_t res, uint64_t off,
 static OTF2_CallbackCode d_string(void *u, OTF2_StringRef ref,
                                   const char *str) {
   osrc *s = u;
-  if (s->nstrs == s->capstrs) {
-    size_t nc = s->capstrs ? 2 * s->capstrs : 256;
-    const char **n = realloc(s->strs, nc * sizeof *n);
-    if (!n) return cb_oom(s);
-    s->strs = n;
-    s->capstrs = nc;
-  }
+  if (PT_GROW(s->strs, s->capstrs, s->nstrs + 1, 256)) return cb_oom(s);
   const char *c = pt__arena_strdup(&s->mem, str ? str : "");
   if (!c || pt__map_put(&s->strmap, ref, s->nstrs) < 0) return cb_oom(s);
   s->strs[s->nstrs++] = c;
@@ -222,13 +210,7 @@ static OTF2_CallbackCode d_loc(void *u, OTF2_LocationRef self,
   p->d.i0 = type; /* OTF2_LocationType == pt_location_kind */
   p->d.i1 = (int64_t)nev;
   p->sref[0] = name;
-  if (s->nlocs == s->caplocs) {
-    size_t nc = s->caplocs ? 2 * s->caplocs : 16;
-    uint64_t *n = realloc(s->locs, nc * sizeof *n);
-    if (!n) return cb_oom(s);
-    s->locs = n;
-    s->caplocs = nc;
-  }
+  if (PT_GROW(s->locs, s->caplocs, s->nlocs + 1, 16)) return cb_oom(s);
   s->locs[s->nlocs++] = self;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -763,13 +745,7 @@ static int carrier_defs(osrc *s) {
 /* ---- events -------------------------------------------------------------- */
 
 static pt_event *ev_push(osrc *s, uint32_t kind, uint64_t loc, uint64_t t) {
-  if (s->qn == s->qcap) {
-    size_t nc = s->qcap ? 2 * s->qcap : 16;
-    pt_item *n = realloc(s->q, nc * sizeof *n);
-    if (!n) return NULL;
-    s->q = n;
-    s->qcap = nc;
-  }
+  if (PT_GROW(s->q, s->qcap, s->qn + 1, 16)) return NULL;
   pt_item *it = &s->q[s->qn++];
   it->type = PT_ITEM_EVENT;
   pt_event_init(&it->u.event, kind, t, loc);

@@ -209,15 +209,9 @@ static uint32_t str_id(osnk *k, const char *s) {
     if (strcmp(k->strs[v], s) == 0) return (uint32_t)v;
     h = h + 1 == UINT64_MAX ? 0 : h + 1;
   }
-  if (k->nstrs == k->capstrs) {
-    size_t nc = k->capstrs ? 2 * k->capstrs : 256;
-    const char **n = realloc(k->strs, nc * sizeof *n);
-    if (!n) {
-      fail(k, PT_ENOMEM, "out of memory");
-      return 0;
-    }
-    k->strs = n;
-    k->capstrs = nc;
+  if (PT_GROW(k->strs, k->capstrs, k->nstrs + 1, 256)) {
+    fail(k, PT_ENOMEM, "out of memory");
+    return 0;
   }
   const char *c = pt__arena_strdup(&k->mem, s);
   if (!c || pt__map_put(&k->strmap, h, k->nstrs) < 0) {
@@ -278,13 +272,8 @@ static int def_store(osnk *k, const pt_def *d) {
     if (!pt_def_equal(&a, &b)) k->def_conflicts++;
     return PT_OK;
   }
-  if (k->ndefs == k->capdefs) {
-    size_t nc = k->capdefs ? 2 * k->capdefs : 128;
-    pt_def *n = realloc(k->defs, nc * sizeof *n);
-    if (!n) return fail(k, PT_ENOMEM, "out of memory");
-    k->defs = n;
-    k->capdefs = nc;
-  }
+  if (PT_GROW(k->defs, k->capdefs, k->ndefs + 1, 128))
+    return fail(k, PT_ENOMEM, "out of memory");
   pt_def *c = &k->defs[k->ndefs];
   *c = *d;
   if (pt__def_copy(&k->mem, c, d) < 0)
@@ -333,13 +322,8 @@ static int def_store(osnk *k, const pt_def *d) {
  * order. */
 static int loc_index_add(osnk *k, uint64_t loc) {
   if (loc == PT_NONE || pt__map_get(&k->loc_index, loc, NULL)) return PT_OK;
-  if (k->nloc_order == k->caploc_order) {
-    size_t nc = k->caploc_order ? 2 * k->caploc_order : 64;
-    uint64_t *n = realloc(k->loc_order, nc * sizeof *n);
-    if (!n) return PT_ENOMEM;
-    k->loc_order = n;
-    k->caploc_order = nc;
-  }
+  if (PT_GROW(k->loc_order, k->caploc_order, k->nloc_order + 1, 64))
+    return PT_ENOMEM;
   k->loc_order[k->nloc_order] = loc;
   return pt__map_put(&k->loc_index, loc, k->nloc_order++);
 }
@@ -566,13 +550,7 @@ static lwriter *writer_for(osnk *k, uint64_t loc) {
     return NULL;
   }
   if (pt__map_get(&k->lw_at, loc, &i)) return &k->lw[i];
-  if (k->nlw == k->caplw) {
-    size_t nc = k->caplw ? 2 * k->caplw : 16;
-    lwriter *n = realloc(k->lw, nc * sizeof *n);
-    if (!n) return NULL;
-    k->lw = n;
-    k->caplw = nc;
-  }
+  if (PT_GROW(k->lw, k->caplw, k->nlw + 1, 16)) return NULL;
   OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(k->ar, loc);
   if (!w) {
     fail(k, PT_EIO, "libotf2 cannot create the event writer of location "
@@ -711,15 +689,9 @@ static int value_of(osnk *k, OTF2_Type t, const pt_value *v,
 static uint32_t rep_ref(osnk *k, uint64_t key, uint32_t rep, OTF2_Type t) {
   for (size_t i = 0; i < k->nreps; i++)
     if (k->reps[i].key == key && k->reps[i].rep == rep) return k->reps[i].id;
-  if (k->nreps == k->capreps) {
-    size_t nc = k->capreps ? 2 * k->capreps : 16;
-    struct rep_attr *n = realloc(k->reps, nc * sizeof *n);
-    if (!n) {
-      fail(k, PT_ENOMEM, "out of memory");
-      return OTF2_UNDEFINED_UINT32;
-    }
-    k->reps = n;
-    k->capreps = nc;
+  if (PT_GROW(k->reps, k->capreps, k->nreps + 1, 16)) {
+    fail(k, PT_ENOMEM, "out of memory");
+    return OTF2_UNDEFINED_UINT32;
   }
   uint32_t id = (uint32_t)k->ids[M_ATTR].next++;
   k->reps[k->nreps++] = (struct rep_attr){key, rep, id, t};
@@ -1923,13 +1895,7 @@ static void *chunk_alloc(void *u, OTF2_FileType ft, OTF2_LocationRef l,
   if (ft == OTF2_FILETYPE_EVENTS ? cl->n >= OTF2_CHUNKS_PER_BUFFER
                                  : (uint64_t)cl->n * size >= (UINT64_C(128) << 20))
     return NULL;
-  if (cl->n == cl->cap) {
-    size_t nc = cl->cap ? cl->cap * 2 : 8;
-    void **c = realloc(cl->c, nc * sizeof *c);
-    if (!c) return NULL;
-    cl->c = c;
-    cl->cap = nc;
-  }
+  if (PT_GROW(cl->c, cl->cap, cl->n + 1, 8)) return NULL;
   void *m = malloc((size_t)size);
   if (m) cl->c[cl->n++] = m;
   return m;
