@@ -140,14 +140,6 @@ static int fail(osnk *k, int st, const char *fmt, ...) {
   return st;
 }
 
-/* a failed libotf2 call that writes records (it may flush mid-way): the
- * archive is abandoned (see lib_failed) */
-static int otf2_err(osnk *k, const char *what, OTF2_ErrorCode e) {
-  k->lib_failed = 1;
-  return fail(k, PT_EIO, "libotf2: %s failed: %s (%s)", what,
-              pt__otf2_errname(e), OTF2_Error_GetDescription(e));
-}
-
 /* a failed libotf2 close call: the file it closed is finalized and freed
  * whatever failed (a failed write there is no crash), so the archive and
  * the other writers can still be closed and freed */
@@ -156,17 +148,22 @@ static int otf2_close_err(osnk *k, const char *what, OTF2_ErrorCode e) {
               pt__otf2_errname(e), OTF2_Error_GetDescription(e));
 }
 
-#define CHECK_CLOSE(call, what)                                              \
-  do {                                                                       \
-    OTF2_ErrorCode e_ = (call);                                              \
-    if (e_ != OTF2_SUCCESS) return otf2_close_err(k, what, e_);              \
-  } while (0)
+/* a failed libotf2 call that writes records (it may flush mid-way): the
+ * same, and the archive is abandoned (see lib_failed) */
+static int otf2_err(osnk *k, const char *what, OTF2_ErrorCode e) {
+  k->lib_failed = 1;
+  return otf2_close_err(k, what, e);
+}
 
-#define CHECK(call, what)                                                    \
+/* Return errfn's status (otf2_err or otf2_close_err) from the calling
+ * function when the libotf2 call fails. */
+#define CHECK_WITH(errfn, call, what)                                        \
   do {                                                                       \
     OTF2_ErrorCode e_ = (call);                                              \
-    if (e_ != OTF2_SUCCESS) return otf2_err(k, what, e_);                    \
+    if (e_ != OTF2_SUCCESS) return errfn(k, what, e_);                       \
   } while (0)
+#define CHECK(call, what) CHECK_WITH(otf2_err, call, what)
+#define CHECK_CLOSE(call, what) CHECK_WITH(otf2_close_err, call, what)
 
 static uint64_t hash_str(const char *s, uint64_t seed) {
   uint64_t h = pt__fnv1a(s, seed);
@@ -446,6 +443,18 @@ static int freeze(osnk *k) {
   return rc < 0 ? fail(k, PT_ENOMEM, "out of memory") : PT_OK;
 }
 
+/* *inv = a new map of the members of group g to their index there (a
+ * member listed twice: its first); PT_OK or PT_ENOMEM. */
+static int member_index(pt__map **inv, const pt_def *g) {
+  pt__map *m = *inv = calloc(1, sizeof *m);
+  if (!m) return PT_ENOMEM;
+  for (uint64_t j = 0; j < g->nmembers; j++)
+    if (g->members[j] != PT_NONE && !pt__map_get(m, g->members[j], NULL) &&
+        pt__map_put(m, g->members[j], j) < 0)
+      return PT_ENOMEM;
+  return PT_OK;
+}
+
 /* Communicator info: how world ranks become local ranks. */
 static comminfo *comm_info(osnk *k, uint64_t comm) {
   uint64_t i;
@@ -463,13 +472,7 @@ static comminfo *comm_info(osnk *k, uint64_t comm) {
   } else if (g && g->i0 == PT_GROUP_COMM_SELF) {
     c->self = 1;
   } else if (g && g->i0 == PT_GROUP_COMM_GROUP) {
-    c->inv = calloc(1, sizeof *c->inv);
-    if (!c->inv) return NULL;
-    for (uint64_t j = 0; j < g->nmembers; j++)
-      if (g->members[j] != PT_NONE &&
-          !pt__map_get(c->inv, g->members[j], NULL) &&
-          pt__map_put(c->inv, g->members[j], j) < 0)
-        return NULL;
+    if (member_index(&c->inv, g) < 0) return NULL;
   } else {
     k->need_idgroup = 1; /* COMM_LOCATIONS or unknown membership */
   }
@@ -479,15 +482,8 @@ static comminfo *comm_info(osnk *k, uint64_t comm) {
   const pt_def *gb = NULL;
   if (inter && strtoll(inter, NULL, 10) >= 0)
     gb = def_get(k, PT_DEF_GROUP, (uint64_t)strtoll(inter, NULL, 10));
-  if (gb && gb->i0 == PT_GROUP_COMM_GROUP) {
-    c->inv_b = calloc(1, sizeof *c->inv_b);
-    if (!c->inv_b) return NULL;
-    for (uint64_t j = 0; j < gb->nmembers; j++)
-      if (gb->members[j] != PT_NONE &&
-          !pt__map_get(c->inv_b, gb->members[j], NULL) &&
-          pt__map_put(c->inv_b, gb->members[j], j) < 0)
-        return NULL;
-  }
+  if (gb && gb->i0 == PT_GROUP_COMM_GROUP && member_index(&c->inv_b, gb) < 0)
+    return NULL;
   if (pt__map_put(&k->ci_at, comm, k->nci) < 0) return NULL;
   return &k->ci[k->nci++];
 }
@@ -2176,11 +2172,10 @@ static int lib_silent(osnk *k, const char *what) {
               pt__otf2_errname(e), OTF2_Error_GetDescription(e), l);
 }
 
-int pt__otf2_sink_close(void *st, pt_error *err) {
-  osnk *k = st;
-  int rc = k->failed ? PT_ESTATE : finish(k);
-  if (rc < 0) pt__err(err, rc, "%s", k->err);
-  if (k->lib_failed) k->ar = NULL; /* abandoned: see lib_failed */
+/* Close what is still open of the archive (unless it was abandoned: see
+ * lib_failed), then free the sink. */
+static void sink_close_free(osnk *k) {
+  if (k->lib_failed) k->ar = NULL;
   if (k->ar) {
     for (size_t i = 0; i < k->nlw; i++)
       if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
@@ -2189,6 +2184,13 @@ int pt__otf2_sink_close(void *st, pt_error *err) {
     OTF2_Archive_Close(k->ar);
   }
   sink_free(k);
+}
+
+int pt__otf2_sink_close(void *st, pt_error *err) {
+  osnk *k = st;
+  int rc = k->failed ? PT_ESTATE : finish(k);
+  if (rc < 0) pt__err(err, rc, "%s", k->err);
+  sink_close_free(k);
   return rc;
 }
 
@@ -2196,13 +2198,5 @@ void pt__otf2_sink_abort(void *st) {
   osnk *k = st;
   if (!k) return;
   k->no_flush = 1; /* the output is discarded: write nothing more */
-  if (k->lib_failed) k->ar = NULL; /* abandoned: see lib_failed */
-  if (k->ar) {
-    for (size_t i = 0; i < k->nlw; i++)
-      if (k->lw[i].w) OTF2_Archive_CloseEvtWriter(k->ar, k->lw[i].w);
-    for (size_t i = 0; i < k->nsw; i++)
-      if (k->sw[i].w) OTF2_Archive_CloseSnapWriter(k->ar, k->sw[i].w);
-    OTF2_Archive_Close(k->ar);
-  }
-  sink_free(k);
+  sink_close_free(k);
 }
