@@ -2731,10 +2731,23 @@ typedef struct dsink {
   char err[600];
 } dsink;
 
+/* The location group of location loc (loc itself when it has none). */
+static uint64_t loc_group_of(const dsink *k, uint64_t loc) {
+  uint64_t g;
+  if (!pt__map_get(&k->loc_group, loc, &g) || g == PT_NONE) g = loc;
+  return g;
+}
+
+/* The rank location group g was given (sk_def), negative if none. */
+static int64_t given_rank(const dsink *k, uint64_t g) {
+  return g < k->ngroup_rank ? k->group_rank[g] : -1;
+}
+
+/* The rank of location group g (its given rank, else g itself), created
+ * on first use if `create` and in 0..1000000; NULL if none. */
 static srank *rank_for_group(dsink *k, uint64_t g, int create) {
-  int64_t rank = g < k->ngroup_rank && k->group_rank[g] >= 0
-                     ? k->group_rank[g]
-                     : (int64_t)g;
+  int64_t rank = given_rank(k, g);
+  if (rank < 0) rank = (int64_t)g;
   for (size_t i = 0; i < k->nranks; i++)
     if (k->ranks[i].rank == rank) return &k->ranks[i];
   if (!create || rank < 0 || rank > 1000000) return NULL;
@@ -2749,9 +2762,7 @@ static srank *rank_for_group(dsink *k, uint64_t g, int create) {
 }
 
 static srank *rank_for_loc(dsink *k, uint64_t loc) {
-  uint64_t g;
-  if (!pt__map_get(&k->loc_group, loc, &g) || g == PT_NONE) g = loc;
-  return rank_for_group(k, g, 1);
+  return rank_for_group(k, loc_group_of(k, loc), 1);
 }
 
 /* The thread state of location loc in rank r (created on first use). */
@@ -2899,8 +2910,7 @@ static int sk_def(dsink *k, const pt_def *d) {
       /* a rank's keyval (scope: a location group defined before); others
        * (a communicator's such as OTF2's otf2:intercomm, a region's such
        * as otf2:region.role) have nothing to give DUMPI */
-      if (d->parent >= k->ngroup_rank || k->group_rank[d->parent] < 0)
-        return PT_OK;
+      if (given_rank(k, d->parent) < 0) return PT_OK;
       srank *r = rank_for_group(k, d->parent, 1);
       if (!r) return PT_ENOMEM;
       const char *n = d->name;
@@ -3018,10 +3028,9 @@ static int cid_handle(srank *r, uint64_t v, int64_t base, int64_t *h) {
 
 /* The rank of location loc (as rank_for_loc has it), -1 if none. */
 static int64_t loc_rank(const dsink *k, uint64_t loc) {
-  uint64_t g;
-  if (!pt__map_get(&k->loc_group, loc, &g) || g == PT_NONE) g = loc;
-  if (g < k->ngroup_rank && k->group_rank[g] >= 0) return k->group_rank[g];
-  return g <= 1000000 ? (int64_t)g : -1;
+  uint64_t g = loc_group_of(k, loc);
+  int64_t rank = given_rank(k, g);
+  return rank >= 0 ? rank : g <= 1000000 ? (int64_t)g : -1;
 }
 
 /* The members of communicator c as COMM_WORLD ranks, from its group:
@@ -3058,7 +3067,7 @@ static int comm_members(dsink *k, skcomm *c) {
         m[i] = loc_rank(k, x);
         break;
       case PT_GROUP_PROCESSES: /* location groups */
-        m[i] = x < k->ngroup_rank ? k->group_rank[x] : -1;
+        m[i] = given_rank(k, x);
         break;
       case PT_GROUP_COMM_GROUP: case PT_GROUP_UNKNOWN:
         m[i] = !cl ? (int64_t)x : x < cl->n ? loc_rank(k, cl->members[x]) : -1;
@@ -3574,6 +3583,16 @@ static int64_t *parse_ints(pt__arena *a, const char *s, size_t *n) {
   return v;
 }
 
+/* Rank r's header offsets (the seconds its cpu and wall times count from)
+ * when the source gave neither: those of its first record, at wall time w0
+ * (ns). */
+static void offsets_from(srank *r, uint64_t w0) {
+  if (r->have_offsets) return;
+  r->wall_off = (uint32_t)(w0 / NS);
+  r->cpu_off = 0;
+  r->have_offsets = 3;
+}
+
 /* Build the call of a frame closed by LEAVE `lv`. */
 static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
                       pt__dumpi_call *c, uint64_t *defer) {
@@ -3600,11 +3619,7 @@ static int build_call(dsink *k, srank *r, frame *fr, const pt_event *lv,
     w1 = (uint64_t)wa->val.v.ints[1];
   }
   if (w1 / NS > UINT32_MAX) k->far++;
-  if (!r->have_offsets) {
-    r->wall_off = (uint32_t)(w0 / NS);
-    r->cpu_off = 0;
-    r->have_offsets = 3;
-  }
+  offsets_from(r, w0);
   c->wall_start.sec = (int64_t)(w0 / NS);
   c->wall_start.nsec = (uint32_t)(w0 % NS);
   c->wall_stop.sec = (int64_t)(w1 / NS);
@@ -3927,26 +3942,30 @@ static int emit_call(dsink *k, srank *r, pt__dumpi_call *c, int hold,
   return PT_OK;
 }
 
-/* The byte offset of argument `name` in the record of c (all arguments
- * before it of fixed width, as in MPI_Irecv), -1 if none; *w its width. */
-static int arg_offset(const pt__dumpi_call *c, const char *name, uint8_t *w) {
+/* The byte offsets in the record of c of the arguments names[0..n), in
+ * one walk of its arguments: off[i] the offset of names[i] and w[i] its
+ * width, off[i] = -1 (w[i] untouched) where there is no such argument or
+ * one before it is not of fixed width (in MPI_Irecv all are). */
+static void arg_offsets(const pt__dumpi_call *c, const char *const *names,
+                        int n, int *off, uint8_t *w) {
   const pt__dumpi_func *f = c->f;
-  int off = 3;
-  if (c->mask & PT__DUMPI_MASK_THREAD) off += 2;
-  if (c->mask & PT__DUMPI_MASK_CPU) off += 12;
-  if (c->mask & PT__DUMPI_MASK_WALL) off += 12;
-  if (c->mask & PT__DUMPI_MASK_PERF) off += 1 + 16 * c->nperf;
+  int at = 3;
+  if (c->mask & PT__DUMPI_MASK_THREAD) at += 2;
+  if (c->mask & PT__DUMPI_MASK_CPU) at += 12;
+  if (c->mask & PT__DUMPI_MASK_WALL) at += 12;
+  if (c->mask & PT__DUMPI_MASK_PERF) at += 1 + 16 * c->nperf;
+  for (int i = 0; i < n; i++) off[i] = -1;
   for (unsigned j = 0; j < f->nargs; j++) {
     const pt__dumpi_arg *arg = &f->args[j];
     unsigned wd = pt__dumpi_wire_width(pt__dumpi_atype_wire(arg->type));
-    if (!wd || arg->ca >= 0) return -1;
-    if (!strcmp(arg->name, name)) {
-      *w = (uint8_t)wd;
-      return off;
-    }
-    off += (int)wd;
+    if (!wd || arg->ca >= 0) return;
+    for (int i = 0; i < n; i++)
+      if (off[i] < 0 && !strcmp(arg->name, names[i])) {
+        off[i] = at;
+        w[i] = (uint8_t)wd;
+      }
+    at += (int)wd;
   }
-  return -1;
 }
 
 /* Remember the MPI_Irecv c just written at `at`, to be completed by the
@@ -3956,9 +3975,10 @@ static int pend_add(dsink *k, srank *r, const pt__dumpi_call *c,
   static const char *const names[4] = {"count", "source", "tag", "comm"};
   skpend p = {.request = request, .at = at,
               .qent = k->print_mode ? k->npqe - 1 : 0};
-  int any = 0;
+  int off[4], any = 0;
+  arg_offsets(c, names, 4, off, p.w);
   for (int i = 0; i < 4; i++) {
-    p.off[i] = (int16_t)arg_offset(c, names[i], &p.w[i]);
+    p.off[i] = (int16_t)off[i];
     any |= p.off[i] >= 0;
   }
   if (!any) {
@@ -4201,11 +4221,7 @@ static int dropped_comm_call(dsink *k, srank *r, sthread *th, sk_region *x,
     return rc;
   }
   uint64_t w0 = to_ns(k, d->t0), w1 = to_ns(k, lv->time);
-  if (!r->have_offsets) {
-    r->wall_off = (uint32_t)(w0 / NS);
-    r->cpu_off = 0;
-    r->have_offsets = 3;
-  }
+  offsets_from(r, w0);
   if (!r->prologue && (rc = comm_prologue(k, r, th->index, ns_clock(w0))) < 0)
     return rc;
   x->as_split++;
