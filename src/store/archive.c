@@ -220,17 +220,7 @@ int pt__archive_list_files(const char *dir, pt__buf *b) {
     const char *nm = e->d_name;
     if (nm[0] == '.' || strcmp(nm, "anchor") == 0 || strstr(nm, ".tmp"))
       continue;
-    if (n == cap) {
-      size_t nc = cap ? cap * 2 : 16;
-      char **nn = realloc(names, nc * sizeof *nn);
-      if (!nn) {
-        rc = PT_ENOMEM;
-        break;
-      }
-      names = nn;
-      cap = nc;
-    }
-    if (!(names[n] = strdup(nm))) {
+    if (PT_GROW(names, cap, n + 1, 16) || !(names[n] = strdup(nm))) {
       rc = PT_ENOMEM;
       break;
     }
@@ -476,15 +466,9 @@ int pt__scan_blocks(int fd, uint8_t type, ZSTD_DCtx *dctx, pt__scan_fn fn,
       s->bad_off = off;
       break;
     }
-    if (s->n == s->cap) {
-      size_t nc = s->cap ? s->cap * 2 : 64;
-      pt__ientry *ne = realloc(s->e, nc * sizeof *ne);
-      if (!ne) {
-        rc = PT_ENOMEM;
-        break;
-      }
-      s->e = ne;
-      s->cap = nc;
+    if (PT_GROW(s->e, s->cap, s->n + 1, 64)) {
+      rc = PT_ENOMEM;
+      break;
     }
     s->e[s->n++] = (pt__ientry){h.first_ts, h.last_ts, off, h.count,
                                 h.ordinal};

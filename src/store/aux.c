@@ -283,14 +283,9 @@ typedef struct rcv {
 
 static int add_loc(rcv *v, uint64_t loc) {
   if (pt__map_get(&v->seen, loc, NULL)) return 0;
-  if (v->nlocs == v->cap) {
-    size_t nc = v->cap ? v->cap * 2 : 16;
-    uint64_t *nl = realloc(v->locs, nc * sizeof *nl);
-    if (!nl) return -1;
-    v->locs = nl;
-    v->cap = nc;
-  }
-  if (pt__map_put(&v->seen, loc, 1)) return -1;
+  if (PT_GROW(v->locs, v->cap, v->nlocs + 1, 16) ||
+      pt__map_put(&v->seen, loc, 1))
+    return -1;
   v->locs[v->nlocs++] = loc;
   return 0;
 }
@@ -509,16 +504,7 @@ int pt_archive_recover(const char *path, pt_recover_report *report,
     }
     if (!found || id >= PT__MAX_STREAMS || pt__map_get(&seen, id, NULL))
       continue;
-    if (nids == capids) {
-      capids = capids ? capids * 2 : 16;
-      uint64_t *ni = realloc(ids, capids * sizeof *ni);
-      if (!ni) {
-        rc = PT_ENOMEM;
-        break;
-      }
-      ids = ni;
-    }
-    if (pt__map_put(&seen, id, 1)) {
+    if (PT_GROW(ids, capids, nids + 1, 16) || pt__map_put(&seen, id, 1)) {
       rc = PT_ENOMEM;
       break;
     }

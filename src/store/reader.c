@@ -166,15 +166,9 @@ static void rwarn(pt_reader *r, const char *fmt, ...) {
  * path. */
 static int fm_add(pt_reader *r, char *path) {
   if (!path) return -1;
-  if (r->nfiles == r->capfiles) {
-    size_t nc = r->capfiles ? r->capfiles * 2 : 64;
-    fmfile *nf = realloc(r->files, nc * sizeof *nf);
-    if (!nf) {
-      free(path);
-      return -1;
-    }
-    r->files = nf;
-    r->capfiles = nc;
+  if (PT_GROW(r->files, r->capfiles, r->nfiles + 1, 64)) {
+    free(path);
+    return -1;
   }
   r->files[r->nfiles] = (fmfile){path, -1, 0};
   return (int)r->nfiles++;
@@ -745,17 +739,8 @@ static int on_def_block(void *user, const pt__blkhdr *h, uint64_t off,
     if (rc == PT_ENOMEM) L->rc = rc;
     if (rc) return 1;
     def.scope = L->scope;
-    if (r->ndefs == r->capdefs) {
-      size_t nc = r->capdefs ? r->capdefs * 2 : 256;
-      pt_def *nd = realloc(r->defs, nc * sizeof *nd);
-      if (!nd) {
-        L->rc = PT_ENOMEM;
-        return 1;
-      }
-      r->defs = nd;
-      r->capdefs = nc;
-    }
-    if (pt__def_copy(&r->arena, &r->defs[r->ndefs], &def)) {
+    if (PT_GROW(r->defs, r->capdefs, r->ndefs + 1, 256) ||
+        pt__def_copy(&r->arena, &r->defs[r->ndefs], &def)) {
       L->rc = PT_ENOMEM;
       return 1;
     }
@@ -817,13 +802,7 @@ static int add_stream(pt_reader *r, pt__map *seen, uint64_t id,
                       size_t *cap) {
   if (pt__map_get(seen, id, NULL)) return PT_OK;
   if (id >= PT__MAX_STREAMS) return PT_ECORRUPT;
-  if (r->nstreams == *cap) {
-    size_t nc = *cap ? *cap * 2 : 16;
-    rstream *ns = realloc(r->streams, nc * sizeof *ns);
-    if (!ns) return PT_ENOMEM;
-    r->streams = ns;
-    *cap = nc;
-  }
+  if (PT_GROW(r->streams, *cap, r->nstreams + 1, 16)) return PT_ENOMEM;
   rstream *st = &r->streams[r->nstreams];
   memset(st, 0, sizeof *st);
   st->info.stream = id;

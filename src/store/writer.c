@@ -348,16 +348,7 @@ int pt_writer_stream(pt_writer *w, uint64_t stream_id, pt_stream **out) {
     s->ldefs.path = dp;
     dp = NULL;
   }
-  if (!rc && w->nstreams == w->capstreams) {
-    size_t nc = w->capstreams ? w->capstreams * 2 : 16;
-    pt_stream **ns = realloc(w->streams, nc * sizeof *ns);
-    if (!ns)
-      rc = PT_ENOMEM;
-    else {
-      w->streams = ns;
-      w->capstreams = nc;
-    }
-  }
+  if (!rc) rc = PT_GROW(w->streams, w->capstreams, w->nstreams + 1, 16);
   if (!rc) rc = pt__map_put(&w->stream_ids, stream_id, w->nstreams);
   if (rc) {
     werr(w, rc, "%s: %s", ep ? ep : w->dir,
@@ -399,14 +390,8 @@ static int claim_location(pt_stream *s, uint64_t loc) {
     rc = PT_ENOMEM;
   pthread_mutex_unlock(&w->mu);
   if (rc) return rc;
-  if (s->nlocs == s->caplocs) {
-    size_t nc = s->caplocs ? s->caplocs * 2 : 8;
-    uint64_t *nl = realloc(s->locs, nc * sizeof *nl);
-    if (!nl) return serr(s, PT_ENOMEM, "out of memory");
-    s->locs = nl;
-    s->caplocs = nc;
-  }
-  if (pt__map_put(&s->mylocs, loc, s->nlocs))
+  if (PT_GROW(s->locs, s->caplocs, s->nlocs + 1, 8) ||
+      pt__map_put(&s->mylocs, loc, s->nlocs))
     return serr(s, PT_ENOMEM, "out of memory");
   s->locs[s->nlocs++] = loc;
   s->cur_loc = loc;
@@ -447,13 +432,8 @@ static int flush_events(pt_stream *s, int wait) {
     if (rc) return serr(s, rc, "%s: %s", s->ldefs.path, pt_strerror(rc));
   }
   if ((rc = collect(s))) return rc;
-  if (s->nidx == s->capidx) {
-    size_t nc = s->capidx ? s->capidx * 2 : 64;
-    pt__ientry *ni = realloc(s->idx, nc * sizeof *ni);
-    if (!ni) return serr(s, PT_ENOMEM, "out of memory");
-    s->idx = ni;
-    s->capidx = nc;
-  }
+  if (PT_GROW(s->idx, s->capidx, s->nidx + 1, 64))
+    return serr(s, PT_ENOMEM, "out of memory");
   if (w->pool.n) {
     pt__bw_take(&s->ev, &s->job);
     s->jbusy = 1;
@@ -878,16 +858,10 @@ static int parse_manifest(parts *p, const char *path, pt_error *err) {
     }
     d.locs = l;
     d.nlocs = nl_;
-    if (p->n == p->cap) {
-      size_t nc = p->cap ? p->cap * 2 : 16;
-      pt__stream_desc *nd = realloc(p->d, nc * sizeof *nd);
-      if (!nd) {
-        free(l);
-        rc = pt__err(err, PT_ENOMEM, "out of memory");
-        break;
-      }
-      p->d = nd;
-      p->cap = nc;
+    if (PT_GROW(p->d, p->cap, p->n + 1, 16)) {
+      free(l);
+      rc = pt__err(err, PT_ENOMEM, "out of memory");
+      break;
     }
     p->d[p->n++] = d;
     line = nl + 1;
