@@ -68,6 +68,7 @@ int cmd_check(int argc, char **argv) {
   uint64_t max = 20;
   cli_time tol = {0};
   int id;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
@@ -79,10 +80,6 @@ int cmd_check(int argc, char **argv) {
         if (cli_parse_time(val, &tol))
           return cli_usage("bad clock tolerance '%s' (ticks, or 500ns, 2us)",
                            val);
-        break;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
         break;
     }
   }
@@ -101,12 +98,8 @@ int cmd_check(int argc, char **argv) {
     tol_ticks = t >= 1.8e19 ? UINT64_MAX : (uint64_t)(t + 0.5);
   }
 
-  pt_source_opts so = {0};
-  so.warn = cli_warn;
   pt_source *src = NULL;
-  pt_error err = {0};
-  if (pt_source_open(&src, path, &so, &err) < 0)
-    return cli_fail(path, "%s", err.msg);
+  if (cli_open_source(&src, path, NULL) != CLI_OK) return CLI_FAIL;
 
   cli_progress bar;
   cli_progress_start(&bar, "check", cli_source_event_total(src));

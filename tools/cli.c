@@ -25,7 +25,10 @@ void cli_parser_init(cli_parser *p, int argc, char **argv,
   p->i = 1;
   p->opts = opts;
   p->only_args = 0;
+  p->trace = NULL;
 }
+
+void cli_parser_trace(cli_parser *p, const char **trace) { p->trace = trace; }
 
 int cli_next(cli_parser *p, const char **value) {
   *value = NULL;
@@ -33,8 +36,16 @@ int cli_next(cli_parser *p, const char **value) {
     if (p->i >= p->argc) return CLI_END;
     char *a = p->argv[p->i++];
     if (p->only_args || a[0] != '-' || a[1] == 0) { /* "-" is an argument */
-      *value = a;
-      return CLI_ARG;
+      if (!p->trace) {
+        *value = a;
+        return CLI_ARG;
+      }
+      if (*p->trace) {
+        cli_usage("one trace at a time");
+        return CLI_ERROR;
+      }
+      *p->trace = a;
+      continue;
     }
     if (strcmp(a, "--") == 0) {
       p->only_args = 1;
@@ -271,6 +282,16 @@ int cli_resolve_window(const char *path, const cli_time *from,
   return 0;
 }
 
+int cli_resolve_nonempty_window(const char *path, const cli_time *from,
+                                const cli_time *to, uint64_t *from_ticks,
+                                uint64_t *to_ticks) {
+  if (cli_resolve_window(path, from, to, from_ticks, to_ticks) != 0)
+    return CLI_FAIL;
+  if (from->set && to->set && *to_ticks <= *from_ticks)
+    return cli_fail(path, "empty window: --to must be after --from");
+  return 0;
+}
+
 int cli_check_locations(const char *path, pt_reader *r,
                         const uint64_t *locs, size_t n) {
   if (!r || !n) return CLI_OK; /* other formats: filtered as they come */
@@ -434,6 +455,16 @@ void cli_progress_end(cli_progress *p) {
 
 void cli_progress_cb(void *user, uint64_t events) {
   cli_progress_update(user, events);
+}
+
+int cli_open_source(pt_source **src, const char *path,
+                    const pt_source_opts *so) {
+  pt_source_opts warn_only = {0};
+  warn_only.warn = cli_warn;
+  pt_error err = {0};
+  if (pt_source_open(src, path, so ? so : &warn_only, &err) < 0)
+    return cli_fail(path, "%s", err.msg);
+  return CLI_OK;
 }
 
 uint64_t cli_source_event_total(pt_source *src) {

@@ -43,11 +43,16 @@ typedef struct cli_parser {
   char **argv;
   const cli_option *opts; /* terminated by a zero entry */
   int only_args;          /* after "--" */
+  const char **trace;     /* cli_parser_trace: where TRACE goes */
 } cli_parser;
 
 /* argv[0] is the subcommand name; parsing starts at argv[1]. */
 void cli_parser_init(cli_parser *p, int argc, char **argv,
                      const cli_option *opts);
+/* For a subcommand of one TRACE argument: cli_next stores the positional
+ * argument in *trace (which starts NULL) instead of returning CLI_ARG, and
+ * a second one is a usage error ("one trace at a time", CLI_ERROR). */
+void cli_parser_trace(cli_parser *p, const char **trace);
 /* Next option id (> 0), CLI_ARG, CLI_END, CLI_ERROR or CLI_HELP.  Accepts
  * "--name value", "--name=value", "-x value", "-xvalue"; "--quiet"/"-q" is
  * handled here for every subcommand (sets cli.quiet) and never returned. */
@@ -100,6 +105,12 @@ int cli_time_ticks(const cli_time *t, const cli_clock *clk, const char *path,
 int cli_resolve_window(const char *path, const cli_time *from,
                        const cli_time *to, uint64_t *from_ticks,
                        uint64_t *to_ticks);
+/* cli_resolve_window, and when both are given --to must be after --from
+ * ("empty window: --to must be after --from").  0, or CLI_FAIL after
+ * reporting. */
+int cli_resolve_nonempty_window(const char *path, const cli_time *from,
+                                const cli_time *to, uint64_t *from_ticks,
+                                uint64_t *to_ticks);
 
 /* A location list "0,2,5-9" -> a malloc'd array (caller frees); 0 or -1.
  * At most 1<<24 locations. */
@@ -134,6 +145,11 @@ void cli_progress_update(cli_progress *p, uint64_t done);
 void cli_progress_end(cli_progress *p);
 /* pt_progress_fn adapter: user is a cli_progress. */
 void cli_progress_cb(void *user, uint64_t events);
+
+/* pt_source_open of the trace at `path` with options `so` (NULL: only
+ * warnings through cli_warn).  CLI_OK, or CLI_FAIL after reporting. */
+int cli_open_source(pt_source **src, const char *path,
+                    const pt_source_opts *so);
 
 /* Total events of a trace when cheaply known (PTF stream infos), else 0. */
 uint64_t cli_source_event_total(pt_source *src);

@@ -46,15 +46,14 @@ int cmd_dump(int argc, char **argv) {
   size_t nlocs = 0;
   int force = 0, have_head = 0, id, status = CLI_OK;
   const char *style = "text";
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: free(locs); return cli_help(help);
       case CLI_ERROR: free(locs); return CLI_USAGE;
-      case O_FROM:
-        if (cli_parse_time(val, &from)) status = cli_usage("bad time '%s'", val);
-        break;
-      case O_TO:
-        if (cli_parse_time(val, &to)) status = cli_usage("bad time '%s'", val);
+      case O_FROM: case O_TO:
+        if (cli_parse_time(val, id == O_FROM ? &from : &to))
+          status = cli_usage("bad time '%s'", val);
         break;
       case O_STYLE:
         if (strcmp(val, "text") == 0)
@@ -81,10 +80,6 @@ int cmd_dump(int argc, char **argv) {
         break;
       case O_OUT: out = val; break;
       case O_FORCE: force = 1; break;
-      case CLI_ARG:
-        if (path) status = cli_usage("one trace at a time");
-        path = val;
-        break;
     }
     if (status != CLI_OK) break;
   }
@@ -104,10 +99,9 @@ int cmd_dump(int argc, char **argv) {
     return CLI_FAIL;
   }
   pt_source *src = NULL;
-  pt_error err = {0};
-  if (pt_source_open(&src, path, &so, &err) < 0) {
+  if (cli_open_source(&src, path, &so) != CLI_OK) {
     free(locs);
-    return cli_fail(path, "%s", err.msg);
+    return CLI_FAIL;
   }
   if (cli_check_locations(path, pt_source_reader(src), locs, nlocs) !=
       CLI_OK) {
@@ -124,6 +118,7 @@ int cmd_dump(int argc, char **argv) {
   ko.overwrite = force;
   ko.warn = cli_warn;
   pt_sink *snk = NULL;
+  pt_error err = {0};
   const char *target = out ? out : "-";
   if (pt_sink_open(&snk, target, &ko, &err) < 0) {
     pt_source_close(src);

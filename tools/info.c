@@ -265,26 +265,19 @@ int cmd_info(int argc, char **argv) {
   cli_parser_init(&p, argc, argv, options);
   const char *val, *path = NULL;
   int json = 0, fast = 0, id;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
       case CLI_ERROR: return CLI_USAGE;
       case O_JSON: json = 1; break;
       case O_FAST: fast = 1; break;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
-        break;
     }
   }
   if (!path) return cli_usage("missing TRACE");
 
-  pt_source_opts so = {0};
-  so.warn = cli_warn;
   pt_source *src = NULL;
-  pt_error err = {0};
-  if (pt_source_open(&src, path, &so, &err) < 0)
-    return cli_fail(path, "%s", err.msg);
+  if (cli_open_source(&src, path, NULL) != CLI_OK) return CLI_FAIL;
 
   info in;
   memset(&in, 0, sizeof in);

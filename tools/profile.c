@@ -89,14 +89,11 @@ int cmd_profile(int argc, char **argv) {
   int have_rank = 0;
   uint64_t rank = 0, u;
   int id;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
       case CLI_ERROR: return CLI_USAGE;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
-        break;
       case O_FOCUS:
         if (!*val) return cli_usage("--focus needs a name");
         o.focus = val;

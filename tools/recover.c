@@ -27,14 +27,11 @@ int cmd_recover(int argc, char **argv) {
   cli_parser_init(&p, argc, argv, options);
   const char *val, *path = NULL;
   int id;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
       case CLI_ERROR: return CLI_USAGE;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
-        break;
     }
   }
   if (!path) return cli_usage("missing TRACE");

@@ -39,30 +39,25 @@ int cmd_slice(int argc, char **argv) {
   const char *val, *path = NULL, *out = NULL;
   cli_time from = {0}, to = {0};
   int force = 0, id;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
       case CLI_ERROR: return CLI_USAGE;
-      case O_FROM:
-        if (cli_parse_time(val, &from)) return cli_usage("bad time '%s'", val);
-        break;
-      case O_TO:
-        if (cli_parse_time(val, &to)) return cli_usage("bad time '%s'", val);
+      case O_FROM: case O_TO:
+        if (cli_parse_time(val, id == O_FROM ? &from : &to))
+          return cli_usage("bad time '%s'", val);
         break;
       case O_OUT: out = val; break;
       case O_FORCE: force = 1; break;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
-        break;
     }
   }
   if (!path) return cli_usage("missing TRACE");
   if (!out) return cli_usage("missing -o OUT");
   if (!from.set || !to.set) return cli_usage("give both --from and --to");
   uint64_t f, t;
-  if (cli_resolve_window(path, &from, &to, &f, &t) != 0) return CLI_FAIL;
-  if (t <= f) return cli_fail(path, "empty window: --to must be after --from");
+  if (cli_resolve_nonempty_window(path, &from, &to, &f, &t) != 0)
+    return CLI_FAIL;
   pt_sink_opts so = {0};
   so.overwrite = force;
   so.warn = cli_warn;

@@ -37,6 +37,7 @@ static int run(int argc, char **argv, const char *text, unsigned what) {
   const char *val, *path = NULL;
   cli_time every = {0};
   int id;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(text);
@@ -47,10 +48,6 @@ static int run(int argc, char **argv, const char *text, unsigned what) {
       case O_NOSNAP:
         if (what == PT_STATS_SNAPSHOTS) return cli_usage("unknown option --no-snapshots");
         what = PT_STATS_SUMMARIES;
-        break;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
         break;
     }
   }

@@ -87,14 +87,11 @@ int cmd_sync(int argc, char **argv) {
   cli_parser_init(&p, argc, argv, options);
   const char *val, *in = NULL, *out = NULL;
   int id, force = 0;
+  cli_parser_trace(&p, &in);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
       case CLI_ERROR: return CLI_USAGE;
-      case CLI_ARG:
-        if (in) return cli_usage("one trace at a time");
-        in = val;
-        break;
       case O_OUT: out = val; break;
       case O_FORCE: force = 1; break;
     }

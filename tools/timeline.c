@@ -67,10 +67,7 @@ static int open_src(const job *j, pt_source **src) {
     so.locations = j->sel;
     so.nlocations = j->nsel;
   }
-  pt_error err = {0};
-  if (pt_source_open(src, j->path, &so, &err) < 0)
-    return cli_fail(j->path, "%s", err.msg);
-  return CLI_OK;
+  return cli_open_source(src, j->path, &so);
 }
 
 /* Pass 1: the window and how much it holds. */
@@ -253,17 +250,16 @@ int cmd_timeline(int argc, char **argv) {
   cli_time from = {0}, to = {0};
   int force = 0, id;
   uint64_t maxev = 200000;
+  cli_parser_trace(&p, &path);
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
       case CLI_ERROR: return CLI_USAGE;
       case O_OUT: out = val; break;
       case O_SVG: svg = val; break;
-      case O_FROM:
-        if (cli_parse_time(val, &from)) return cli_usage("bad time '%s'", val);
-        break;
-      case O_TO:
-        if (cli_parse_time(val, &to)) return cli_usage("bad time '%s'", val);
+      case O_FROM: case O_TO:
+        if (cli_parse_time(val, id == O_FROM ? &from : &to))
+          return cli_usage("bad time '%s'", val);
         break;
       case O_LOCS: locs = val; break;
       case O_MAX:
@@ -271,10 +267,6 @@ int cmd_timeline(int argc, char **argv) {
           return cli_usage("--max-events takes 100..100000000, not '%s'", val);
         break;
       case O_FORCE: force = 1; break;
-      case CLI_ARG:
-        if (path) return cli_usage("one trace at a time");
-        path = val;
-        break;
     }
   }
   if (!path) return cli_usage("missing TRACE");
@@ -286,14 +278,9 @@ int cmd_timeline(int argc, char **argv) {
     return cli_usage("bad location list '%s'", locs);
   j.sel = sel;
   j.nsel = nsel;
-  if ((from.set || to.set) &&
-      cli_resolve_window(path, &from, &to, &j.from, &j.to) != 0) {
+  if (cli_resolve_nonempty_window(path, &from, &to, &j.from, &j.to) != 0) {
     free(sel);
     return CLI_FAIL;
-  }
-  if (from.set && to.set && j.to <= j.from) {
-    free(sel);
-    return cli_fail(path, "empty window: --to must be after --from");
   }
   pt_timeline_opts o = {.max_items = maxev, .locations = sel, .nlocations = nsel};
   uint64_t tps = 0;
