@@ -2069,6 +2069,22 @@ static int anchor_meta(osnk *k) {
   return PT_OK;
 }
 
+/* A warning naming the output by its file name, "NAME: message" (cut to
+ * 199 bytes). */
+static void warn_out(osnk *k, const char *fmt, ...) PT_PRINTF(2, 3);
+static void warn_out(osnk *k, const char *fmt, ...) {
+  const char *base = strrchr(k->path, '/');
+  char m[200];
+  int l = snprintf(m, sizeof m, "%s: ", base ? base + 1 : k->path);
+  if (l >= 0 && (size_t)l < sizeof m) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m + l, sizeof m - (size_t)l, fmt, ap);
+    va_end(ap);
+  }
+  k->warn(k->warn_user, m);
+}
+
 static int lib_silent(osnk *k, const char *what);
 
 static int finish(osnk *k) {
@@ -2128,22 +2144,14 @@ static int finish(osnk *k) {
   k->ar = NULL;
   if (e != OTF2_SUCCESS) return otf2_close_err(k, "closing the archive", e);
   if ((rc = lib_silent(k, "closing the archive")) < 0) return rc;
-  if (k->warn && k->snaps_skipped) {
-    const char *base = strrchr(k->path, '/');
-    char m[200];
-    snprintf(m, sizeof m, "%s: %" PRIu64 " snapshot entries outside an OTF2 "
-             "snapshot or without an OTF2 snapshot record were not written",
-             base ? base + 1 : k->path, k->snaps_skipped);
-    k->warn(k->warn_user, m);
-  }
-  if (k->warn && k->def_conflicts) {
-    const char *base = strrchr(k->path, '/');
-    char m[200];
-    snprintf(m, sizeof m, "%s: %" PRIu64 " definitions reuse the id of a "
-             "different definition of their kind; the first was kept",
-             base ? base + 1 : k->path, k->def_conflicts);
-    k->warn(k->warn_user, m);
-  }
+  if (k->warn && k->snaps_skipped)
+    warn_out(k, "%" PRIu64 " snapshot entries outside an OTF2 snapshot or "
+             "without an OTF2 snapshot record were not written",
+             k->snaps_skipped);
+  if (k->warn && k->def_conflicts)
+    warn_out(k, "%" PRIu64 " definitions reuse the id of a different "
+             "definition of their kind; the first was kept",
+             k->def_conflicts);
   if (k->warn) {
     for (int i = 0; i < PT_EV__COUNT; i++)
       if (k->skipped[i]) {
