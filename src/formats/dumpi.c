@@ -428,13 +428,8 @@ static int walk_file_open(dfile *f, size_t pos, size_t end,
   const pt__dumpi_val *fh = &c.v[ri[R_file]], *nm = &c.v[ri[R_filename]],
                       *cm = &c.v[ri[R_comm]];
   if (!fh->present) return PT_OK;
-  if (f->nfopens == f->capfopens) {
-    size_t nc = f->capfopens ? 2 * f->capfopens : 8;
-    struct dfopen *o = realloc(f->fopens, nc * sizeof *o);
-    if (!o) return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
-    f->fopens = o;
-    f->capfopens = nc;
-  }
+  if (PT_GROW(f->fopens, f->capfopens, f->nfopens + 1, 8) < 0)
+    return pt__err(err, PT_ENOMEM, "%s: out of memory", f->path);
   struct dfopen *o = &f->fopens[f->nfopens];
   o->call = f->ncalls;
   o->fh = (int32_t)fh->i;
