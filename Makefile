@@ -156,7 +156,7 @@ $(BUILD)/obj/tools/mpi/parallel.o: tools/mpi/parallel.c tools/cli.h
 $(BUILD)/bin/paratrace-mpi: $(TOOL_OBJS) $(BUILD)/obj/tools/mpi/parallel.o $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(TOOL_OBJS) $(BUILD)/obj/tools/mpi/parallel.o $(STATIC) $(LIBS) $(MPI_LINK)
-$(BUILD)/mpiobj/src/mpi/%.o: src/mpi/%.c src/mpi/mpi_table.h src/mpi/mpi_ftable.h src/mpi/mpi_sem.h src/mpi/mpirec.h src/record/open_call.h
+$(BUILD)/mpiobj/src/mpi/%.o: src/mpi/%.c src/mpi/mpi_table.h src/mpi/mpi_ftable.h src/mpi/mpi_sem.h src/mpi/mpirec.h src/formats/mpi_fn.h src/record/open_call.h
 	@mkdir -p $(dir $@)
 	OMPI_CC=$(CC) $(MPICC) $(MPI_CFLAGS) -c $< -o $@
 $(BUILD)/mpiobj/%.o: %.c

@@ -21,10 +21,13 @@
  *    "picl.process" (scope = location) keeping the process field.
  *    Wildcard (-1), subset (< -1) and host (32767) processors are locations
  *    too; the writer never adds tracing records for them.
- *  - -3/-4 entry/exit -> ENTER/LEAVE of REGION "PICL:<event type>" (the
- *    canonical name; the name is the -5 label if one came first, else the
- *    table's name or "user event N").  The data fields travel as
- *    attributes.  Derived events (table column `action`): SEND after the
+ *  - -3/-4 entry/exit -> ENTER/LEAVE of a REGION named by the -5 label of
+ *    the event type on the record's (processor, process) (-1: all), else
+ *    the table's name or "user event N": one region per name, canonical
+ *    name "PICL:<event type of its first record>" (a record of another
+ *    type carries attribute picl.event_type); a name of an MPI function
+ *    (src/mpi/mpi_table.h) gives the MPI paradigm and the function's role.
+ *    The data fields travel as attributes.  Derived events (table column `action`): SEND after the
  *    -21 entry, ISEND before the -27 exit, RECV / IRECV / IRECV_REQUEST /
  *    ISEND_COMPLETE before the exits of -51/-52/-56, -58/-60/-61, -57,
  *    -28/-30/-31, COLL_BEGIN/COLL_END for -402/-782/-790.
@@ -59,6 +62,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/mpi_fn.h"
 #include "formats/picl_table.h"
 
 #define PICL_CHUNK ((size_t)1 << 20)    /* read size */
@@ -175,7 +179,9 @@ enum { NDESC = sizeof desc_strings / sizeof desc_strings[0] };
   X(DECIMALS, "picl.decimals", INT, "decimals of the timestamp")              \
   X(TIME, "picl.time", STRING, "timestamp as written")                       \
   X(DDEC, "picl.double_decimals", INT,                                        \
-    "decimals of the floating point data (-1: shortest)")
+    "decimals of the floating point data (-1: shortest)")                     \
+  X(EVTYPE, "picl.event_type", INT,                                           \
+    "event type of an entry/exit record of a region first seen as another")
 
 enum {
 #define K_ENUM(NAME, name, type, desc) K_##NAME,
@@ -526,12 +532,23 @@ static int parse_control(const char *s, size_t n, uint8_t *cv, int max) {
 /* Source                                                                 */
 /* ---------------------------------------------------------------------- */
 
+typedef struct open_entry {
+  int64_t et;
+  uint64_t region;
+} open_entry;
+
+/* entries of labelled event types tracked per location (deeper ones are
+ * not: their exits take the label's region) */
+#define PICL_MAX_OPEN 65536
+
 typedef struct loc_state {
   uint64_t id;
   uint64_t last; /* last event time */
   int64_t entry_code;
   int nentry;
   int64_t entry[4]; /* data of the last entry record */
+  open_entry *open; /* entries of labelled types not yet exited */
+  uint32_t nopen, capopen;
 } loc_state;
 
 typedef struct desc_bind {
@@ -562,18 +579,26 @@ typedef struct picl_src {
 
   hmap groups;  /* processor -> group id */
   hmap locs;    /* (processor, process) -> index into ls */
-  hmap regions; /* event type -> region id */
-  /* direct-mapped caches in front of locs and regions (a slot is valid
+  /* Regions: one per name (a -5 label's, else the event type's), shared
+   * by the event types that carry the name.  A label names its event type
+   * on the (processor, process) of its record, -1 a wildcard. */
+  hmap regions; /* name index -> region id */
+  hmap rcode;   /* region id -> event type of its first record */
+  hmap etreg;   /* event type never labelled -> region id */
+  hmap lbind;   /* (event type, location index) -> name index */
+  hmap lglobal; /* event type -> name index of its latest label */
+  hmap name_ix; /* hash of a name (probed on) -> name index */
+  /* direct-mapped caches in front of locs and etreg (a slot is valid
    * when its *_ok is set): most records hit them */
   uint64_t lc_key[16], lc_ix[16], rc_key[64], rc_id[64];
+  int64_t rc_code[64];
   uint8_t lc_ok[16], rc_ok[64];
   pt_item *out; /* the caller's item while a record is parsed, or NULL */
   hmap labels;  /* event type -> label id */
   hmap ctx;     /* (within, event type) -> label id */
   hmap descs;   /* descriptor code -> index into db */
   hmap stat_ix; /* summary key -> index into sums (current block) */
-  hmap lnames;  /* event type -> index into names (-5 labels) */
-  char **names;
+  char **names; /* region names, interned */
   size_t nnames, capnames;
   loc_state *ls;
   size_t nls, capls;
@@ -810,37 +835,142 @@ static int location(picl_src *s, int64_t proc, int64_t process,
   return 0;
 }
 
-static int region(picl_src *s, int64_t et, uint64_t *id) {
-  size_t ci = (size_t)et & 63;
-  if (s->rc_ok[ci] && s->rc_key[ci] == (uint64_t)et) {
-    *id = s->rc_id[ci];
-    return 0;
+static int is_user_type(int64_t x) { return x >= 0; }
+
+/* Index of `name` among the interned names (added if new). */
+static int intern(picl_src *s, const char *name, uint64_t *ix) {
+  uint64_t h = UINT64_C(1469598103934665603);
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    h = (h ^ *p) * UINT64_C(1099511628211);
+  for (; hm_get(&s->name_ix, h, ix); h++)
+    if (strcmp(s->names[*ix], name) == 0) return 0;
+  if (s->nnames == s->capnames) {
+    size_t cap = s->capnames ? s->capnames * 2 : 8;
+    char **nn = realloc(s->names, cap * sizeof *nn);
+    if (!nn) return PT_ENOMEM;
+    s->names = nn;
+    s->capnames = cap;
   }
-  if (hm_get(&s->regions, (uint64_t)et, id)) {
-    s->rc_key[ci] = (uint64_t)et;
-    s->rc_ok[ci] = 1;
-    s->rc_id[ci] = *id;
-    return 0;
+  char *cp = strdup(name);
+  if (!cp || hm_put(&s->name_ix, h, s->nnames)) {
+    free(cp);
+    return PT_ENOMEM;
   }
+  *ix = s->nnames;
+  s->names[s->nnames++] = cp;
+  return 0;
+}
+
+/* The region called names[ix], defined on first use by a record of event
+ * type et.  Its role and paradigm: those of the MPI function of that name
+ * (the name our writer labels an MPI call's event type with), else the
+ * table's of et (paradigm PICL), else a user event's. */
+static int region_named(picl_src *s, int64_t et, uint64_t ix, uint64_t *id) {
+  if (hm_get(&s->regions, ix, id)) return 0;
   *id = s->next_id++;
-  if (hm_put(&s->regions, (uint64_t)et, *id)) return PT_ENOMEM;
+  if (hm_put(&s->regions, ix, *id) ||
+      hm_put(&s->rcode, *id, (uint64_t)(uint32_t)et))
+    return PT_ENOMEM;
   pt_def *d = q_def(s, PT_DEF_REGION, *id);
   if (!d) return PT_ENOMEM;
   const picl_evtype *t = evtype_find(et);
-  d->i0 = t ? t->role : PT_ROLE_USER;
-  d->i1 = t ? PT_PARADIGM_PICL : PT_PARADIGM_USER;
-  /* a -5 label that came first names the region */
-  uint64_t ix;
-  if (hm_get(&s->lnames, (uint64_t)et, &ix))
-    d->name = arena_strndup(&s->arena, s->names[ix], strlen(s->names[ix]));
-  else
-    d->name = evtype_name(s, et);
+  int mpi = pt__mpi_fn_find(s->names[ix]);
+  d->i0 = mpi >= 0 ? pt__mpi_fn_role(mpi) : t ? t->role : PT_ROLE_USER;
+  d->i1 = mpi >= 0 ? PT_PARADIGM_MPI : t ? PT_PARADIGM_PICL : PT_PARADIGM_USER;
+  d->name = s->names[ix]; /* interned until close */
   d->s1 = arena_printf(&s->arena, "PICL:%" PRId64, et);
   if (t && (t->entry != L_NONE || t->exit != L_NONE))
     d->s2 = arena_printf(&s->arena, "entry data: %d (%s); exit data: %d (%s)",
                          layout_nfields[t->entry], layout_names[t->entry],
                          layout_nfields[t->exit], layout_names[t->exit]);
-  return d->name && d->s1 ? 0 : PT_ENOMEM;
+  return d->s1 ? 0 : PT_ENOMEM;
+}
+
+/* The name index of event type et's -5 label for location li (processor
+ * proc, process pr): the label given there, else on (proc, -1), else on
+ * (-1, -1); else, for a user event type (which has no name of its own),
+ * the latest label of et on any processor (files that label a type once).
+ * 0: no label applies. */
+static int label_of(picl_src *s, int64_t et, int64_t proc, int64_t pr,
+                    uint64_t li, uint64_t *ix) {
+  if (!hm_get(&s->lglobal, (uint64_t)et, ix)) return 0;
+  uint64_t w;
+  return hm_get(&s->lbind, key2(et, (int64_t)li), ix) ||
+         (pr != -1 && hm_get(&s->locs, key2(proc, -1), &w) &&
+          hm_get(&s->lbind, key2(et, (int64_t)w), ix)) ||
+         (proc != -1 && hm_get(&s->locs, key2(-1, -1), &w) &&
+          hm_get(&s->lbind, key2(et, (int64_t)w), ix)) ||
+         is_user_type(et);
+}
+
+/* An exit of a labelled event type et on l: the region of the innermost
+ * entry of et not yet exited there (taken off), else 0. */
+static int open_exit(loc_state *l, int64_t et, uint64_t *id) {
+  for (uint32_t i = l->nopen; i-- > 0;)
+    if (l->open[i].et == et) {
+      *id = l->open[i].region;
+      memmove(&l->open[i], &l->open[i + 1], (l->nopen - i - 1) * sizeof *l->open);
+      l->nopen--;
+      return 1;
+    }
+  return 0;
+}
+
+static int open_entry_push(loc_state *l, int64_t et, uint64_t id) {
+  if (l->nopen == l->capopen) {
+    if (l->capopen >= PICL_MAX_OPEN) return 0;
+    uint32_t cap = l->capopen ? l->capopen * 2 : 8;
+    open_entry *n = realloc(l->open, cap * sizeof *n);
+    if (!n) return PT_ENOMEM;
+    l->open = n;
+    l->capopen = cap;
+  }
+  l->open[l->nopen++] = (open_entry){et, id};
+  return 0;
+}
+
+/* The region of an entry (is_exit 0) or exit record of event type et on
+ * location li (processor proc, process pr), and in *code the event type
+ * the region was first seen with.  An event type never labelled has the
+ * region of its table name; a labelled one that of its label there; an
+ * exit record that of its entry (a label between the two does not part
+ * them; an entry from before the type's first label has its name). */
+static int region(picl_src *s, int64_t et, int64_t proc, int64_t pr,
+                  uint64_t li, int is_exit, uint64_t *id, int64_t *code) {
+  size_t ci = (size_t)et & 63;
+  if (s->rc_ok[ci] && s->rc_key[ci] == (uint64_t)et) {
+    *id = s->rc_id[ci];
+    *code = s->rc_code[ci];
+    return 0;
+  }
+  int rc = 0;
+  uint64_t ix, c;
+  loc_state *l = &s->ls[li];
+  if (!label_of(s, et, proc, pr, li, &ix)) {
+    if (!hm_get(&s->etreg, (uint64_t)et, id)) {
+      const char *n = evtype_name(s, et);
+      if (!n || intern(s, n, &ix) || region_named(s, et, ix, id) ||
+          hm_put(&s->etreg, (uint64_t)et, *id))
+        return PT_ENOMEM;
+    }
+    hm_get(&s->rcode, *id, &c);
+    *code = (int32_t)(uint32_t)c;
+    if (!hm_get(&s->lglobal, (uint64_t)et, &ix)) { /* never labelled */
+      s->rc_key[ci] = (uint64_t)et;
+      s->rc_ok[ci] = 1;
+      s->rc_id[ci] = *id;
+      s->rc_code[ci] = *code;
+    }
+    return 0;
+  }
+  if (!is_exit)
+    rc = region_named(s, et, ix, id) ? PT_ENOMEM : open_entry_push(l, et, *id);
+  else if (!open_exit(l, et, id) && !hm_get(&s->etreg, (uint64_t)et, id))
+    rc = region_named(s, et, ix, id);
+  if (rc) return PT_ENOMEM;
+  hm_get(&s->rcode, *id, &c);
+  *code = (int32_t)(uint32_t)c;
+  return 0;
 }
 
 static int label_new(picl_src *s, int64_t et, int64_t rt, const char *name,
@@ -1305,6 +1435,17 @@ static void set_attrs(pt_event *ev, const attrs *A) {
   ev->attrs = A->n ? A->a : NULL;
 }
 
+/* Put attribute (key, v) first in A (which may be empty). */
+static int at_prepend(picl_src *s, attrs *A, uint64_t key, pt_value v) {
+  pt_attr *na = pt__arena_alloc(&s->arena, (A->n + 1) * sizeof *na);
+  if (!na) return PT_ENOMEM;
+  na[0] = (pt_attr){key, v};
+  if (A->n) memcpy(na + 1, A->a, A->n * sizeof *A->a);
+  A->a = na;
+  A->cap = ++A->n;
+  return 0;
+}
+
 /* Integer data value i of r, or -1 when dropped / not an integer. */
 static int64_t ival(const rec *r, size_t i) {
   if (i >= r->nvals || r->vals[i].type != PT_TYPE_INT) return -1;
@@ -1395,8 +1536,6 @@ static int derive(picl_src *s, const picl_evtype *t, const rec *r,
 /* Statistics record: summaries when the sink would write this record back
  * exactly (canonical descriptor, ascending pairs, one class of event
  * types), else 0 with *kept = 0 (then the record travels in a MARK). */
-static int is_user_type(int64_t x) { return x >= 0; }
-
 static int stats_record(picl_src *s, const rec *r, loc_state *l,
                         uint64_t time, int *kept) {
   *kept = 0;
@@ -1596,8 +1735,15 @@ static int record_items(picl_src *s, rec *r) {
         set_attrs(ev, &A);
         return 0;
       }
-      if ((rc = region(s, r->et, &id))) return rc;
-      if ((rc = data_attrs(s, r, 0, &A, &text))) return rc;
+      int64_t code;
+      if ((rc = region(s, r->et, r->proc, r->process, (uint64_t)(l - s->ls),
+                       r->rt == R_EXIT, &id, &code)) ||
+          (rc = data_attrs(s, r, 0, &A, &text)))
+        return rc;
+      if (code != r->et &&
+          (rc = at_prepend(s, &A, s->attr_id[K_EVTYPE],
+                           (pt_value){PT_TYPE_INT, 0, {.i = r->et}})))
+        return rc;
       if (r->rt == R_EXIT && (rc = derive(s, t, r, l, time, 1))) return rc;
       if (!(ev = q_event(s, r->rt == R_ENTRY ? PT_EV_ENTER : PT_EV_LEAVE, time,
                          l->id)))
@@ -1634,25 +1780,17 @@ static int record_items(picl_src *s, rec *r) {
                            ? r->vals[0].v.s
                            : NULL;
     if (name) {
-      if ((rc = label_new(s, r->et, R_LABEL, name, &id))) return rc;
-      if ((rc = hm_put(&s->labels, (uint64_t)r->et, id))) return rc;
+      /* names the event type's regions on this (processor, process) from
+       * here on; an event type labelled no longer goes through the cache */
       uint64_t ix;
-      if (!hm_get(&s->lnames, (uint64_t)r->et, &ix)) {
-        if (s->nnames == s->capnames) {
-          size_t cap = s->capnames ? s->capnames * 2 : 8;
-          char **nn = realloc(s->names, cap * sizeof *nn);
-          if (!nn) return PT_ENOMEM;
-          s->names = nn;
-          s->capnames = cap;
-        }
-        ix = s->nnames;
-        s->names[s->nnames++] = NULL;
-        if ((rc = hm_put(&s->lnames, (uint64_t)r->et, ix))) return rc;
-      }
-      char *cp = strdup(name);
-      if (!cp) return PT_ENOMEM;
-      free(s->names[ix]);
-      s->names[ix] = cp;
+      if ((rc = label_new(s, r->et, R_LABEL, name, &id)) ||
+          (rc = hm_put(&s->labels, (uint64_t)r->et, id)) ||
+          (rc = intern(s, name, &ix)) ||
+          (rc = hm_put(&s->lbind, key2(r->et, (int64_t)(l - s->ls)), ix)) ||
+          (rc = hm_put(&s->lglobal, (uint64_t)r->et, ix)))
+        return rc;
+      if (s->rc_key[(size_t)r->et & 63] == (uint64_t)r->et)
+        s->rc_ok[(size_t)r->et & 63] = 0;
     }
   } else if (cls == RC_DESCRIPTOR) {
     /* an integer then a quoted control string */
@@ -1719,13 +1857,9 @@ static int record_items(picl_src *s, rec *r) {
   ev->ref = id;
   ev->text = text;
   /* the record type goes first so that a reader sees it at once */
-  pt_attr *na = pt__arena_alloc(&s->arena, (A.n + 1) * sizeof *na);
-  if (!na) return PT_ENOMEM;
-  na[0] = (pt_attr){s->attr_id[K_RECORD], {PT_TYPE_INT, 0, {.i = r->rt}}};
-  if (A.n) memcpy(na + 1, A.a, A.n * sizeof *A.a);
-  A.a = na;
-  A.n++;
-  A.cap = A.n;
+  if ((rc = at_prepend(s, &A, s->attr_id[K_RECORD],
+                       (pt_value){PT_TYPE_INT, 0, {.i = r->rt}})))
+    return rc;
   set_attrs(ev, &A);
   return 0;
 }
@@ -1796,15 +1930,20 @@ static void picl_src_close(void *st) {
   hm_free(&s->groups);
   hm_free(&s->locs);
   hm_free(&s->regions);
+  hm_free(&s->rcode);
+  hm_free(&s->etreg);
+  hm_free(&s->lbind);
+  hm_free(&s->lglobal);
+  hm_free(&s->name_ix);
   hm_free(&s->labels);
   hm_free(&s->ctx);
   hm_free(&s->descs);
   hm_free(&s->stat_ix);
-  hm_free(&s->lnames);
   for (size_t i = 0; i < s->nnames; i++) free(s->names[i]);
   free(s->names);
   for (size_t i = 0; i < s->ndb; i++) free(s->db[i].format);
   free(s->db);
+  for (size_t i = 0; i < s->nls; i++) free(s->ls[i].open);
   free(s->ls);
   free(s->sums);
   free(s);
@@ -1899,9 +2038,10 @@ static int picl_probe(const char *path, int is_dir, const uint8_t *head,
  * Regions whose canonical name is "PICL:<type>" (from a PICL source) are
  * written back as they were read, from their attributes; events derived
  * from them (SEND, RECV... inside such a region) are ignored.  Any other
- * region is mapped by name through the event table (MPI_Send -> -21...) or
- * becomes a user event type (0, 1, ... in order of first use) named by a
- * -5 label record.
+ * region is mapped by name through the event table (MPI_Send -> -21...),
+ * the type then named after it by a -5 label record on its processor and
+ * process whenever the name there changes, or becomes a user event type
+ * (0, 1, ... in order of first use) named by a -5 label record.
  *
  * A call that completes several requests (MPI_Waitall, MPI_Waitsome,
  * MPI_Testall...) has one completion event per request, and PICL has one
@@ -1910,7 +2050,8 @@ static int picl_probe(const char *path, int is_dir, const uint8_t *head,
  * the pair so far at its own time and opens the next pair, of the event
  * type of what it completes, at the same time; the last pair ends at the
  * region's leave.  The pairs follow each other without nesting, so each
- * exit carries the request of its own entry. */
+ * exit carries the request of its own entry.  A call that completes none
+ * is no completion pair: it is written as a user event type of its own. */
 
 #define SK_HOLD 4096
 /* regions open at once per location: the stack grows to this bound */
@@ -1936,6 +2077,7 @@ typedef struct frame {
   int filled;    /* semantic data arrived */
   size_t rec;    /* queue sequence of the pending entry record, or SIZE_MAX */
   int64_t t_enter;
+  int64_t ucode; /* a Wait/Test completing nothing: its user event type */
   uint32_t sem;  /* kind of the semantic event */
   int64_t peer, tag, bytes, bytes2, request;
 } frame;
@@ -1948,6 +2090,7 @@ typedef struct wloc {
   uint64_t written_bytes;
   int depth, cap;
   frame *st; /* the open regions, innermost last */
+  hmap named; /* event type -> region index + 1 of the last -5 label here */
   wstat *stats;
   size_t nstats, capstats;
 } wloc;
@@ -1957,11 +2100,13 @@ typedef struct wregion {
   int picl, known;
   const picl_evtype *row;
   char *name;
+  int64_t ucode; /* user event type when it completes nothing, or -1 */
 } wregion;
 
 typedef struct wlabel {
   int64_t code, within;
   int has_within;
+  char *name;
 } wlabel;
 
 typedef struct picl_sink {
@@ -2499,14 +2644,55 @@ static int sk_region(picl_sink *k, uint64_t id, wregion **out) {
     }
     ix = k->nR++;
     memset(&k->R[ix], 0, sizeof k->R[ix]);
+    k->R[ix].ucode = -1;
     if (hm_put(&k->regions, id, ix)) return PT_ENOMEM;
   }
   *out = &k->R[ix];
   return 0;
 }
 
+/* A -5 label record naming event type `code` `name` at t, on the
+ * processor and process of l, or (l NULL) on -1 -1, all processors. */
+static int sk_label_rec(picl_sink *k, wloc *l, int64_t code, int64_t t,
+                        const char *name) {
+  lbuf b = {0};
+  if (l) {
+    rec_head(k, &b, R_LABEL, code, t, l, k->decimals);
+  } else {
+    lb_i64(&b, R_LABEL);
+    lb_sp_i64(&b, code);
+    lb_put(&b, " ", 1);
+    lb_time(&b, t, k->decimals);
+    lb_str(&b, " -1 -1");
+  }
+  lb_sp_i64(&b, (int64_t)strlen(name));
+  lb_str(&b, " 0 ");
+  for (const char *c = name; *c; c++)
+    lb_put(&b, (*c == '\n' || *c == '\r') ? " " : c, 1);
+  if (b.oom) {
+    free(b.p);
+    return PT_ENOMEM;
+  }
+  if (!l) return sk_queue(k, t, b.p, NULL);
+  int rc = sk_emit(k, l, R_LABEL, code, t, &b, NULL, 0);
+  free(b.p);
+  return rc;
+}
+
+/* A new user event type (0, 1, ...) named `name` by a -5 label record on
+ * the processor that first uses it, l (on -1, "all processors", a reader
+ * would see one more processor, with nothing but labels); a type first
+ * seen in a summary, written with the tail records after the events,
+ * keeps the -1 form. */
+static int sk_user_code(picl_sink *k, wloc *l, int64_t t, const char *name,
+                        int64_t *code) {
+  *code = k->next_user++;
+  int own = l && !k->in_tails && traced_proc(l->proc);
+  return sk_label_rec(k, own ? l : NULL, *code, t, name ? name : "region");
+}
+
 /* Event type of a foreign region: by name through the table, else a new
- * user event type announced by a -5 label record. */
+ * user event type. */
 static int sk_region_code(picl_sink *k, wregion *r, wloc *l, int64_t t) {
   if (r->known) return 0;
   r->known = 1;
@@ -2525,37 +2711,43 @@ static int sk_region_code(picl_sink *k, wregion *r, wloc *l, int64_t t) {
       while (*m == ' ') m++;
     }
   }
-  r->code = k->next_user++;
   r->row = NULL;
-  /* announce the name: a -5 label record, on the processor that first
-   * uses it (on -1, "all processors", a reader would see one more
-   * processor, with nothing but labels) */
-  lbuf b = {0};
-  /* (a region first seen in a summary, written with the tail records
-   * after the events, keeps the -1 form) */
-  int own = l && !k->in_tails && traced_proc(l->proc);
-  if (own) {
-    rec_head(k, &b, R_LABEL, r->code, t, l, k->decimals);
-  } else {
-    lb_i64(&b, R_LABEL);
-    lb_sp_i64(&b, r->code);
-    lb_put(&b, " ", 1);
-    lb_time(&b, t, k->decimals);
-    lb_str(&b, " -1 -1");
-  }
-  const char *name = r->name ? r->name : "region";
-  lb_sp_i64(&b, (int64_t)strlen(name));
-  lb_str(&b, " 0 ");
-  for (const char *s = name; *s; s++)
-    lb_put(&b, (*s == '\n' || *s == '\r') ? " " : s, 1);
-  if (b.oom) {
-    free(b.p);
-    return PT_ENOMEM;
-  }
-  if (!own) return sk_queue(k, t, b.p, NULL);
-  int rc = sk_emit(k, l, R_LABEL, r->code, t, &b, NULL, 0);
-  free(b.p);
-  return rc;
+  return sk_user_code(k, l, t, r->name, &r->code);
+}
+
+/* Name system event type `code` on l's processor and process after the
+ * region of index key - 1 (key 0: its own name, the table's) with a -5
+ * label record, unless the last label there gives that name already (a
+ * type never labelled there has its own name).  What PICL allows for
+ * keeping the name of the call a type stands for (MPI_Waitall for -61...);
+ * ParaGraph ignores labels. */
+static int sk_name_code(picl_sink *k, wloc *l, int64_t code, int64_t t,
+                        uint64_t key) {
+  const picl_evtype *row = evtype_find(code);
+  const char *want = key ? k->R[key - 1].name : row ? row->name : NULL;
+  uint64_t last = 0;
+  int had = hm_get(&l->named, (uint64_t)code, &last);
+  const char *now = last ? k->R[last - 1].name : row ? row->name : NULL;
+  if (!want || !traced_proc(l->proc) || (!had && !key) ||
+      (had && now && !strcmp(now, want)))
+    return 0;
+  int rc = sk_label_rec(k, l, code, t, want);
+  return rc ? rc : hm_put(&l->named, (uint64_t)code, key);
+}
+
+/* Actions of a request completion (what MPI_Wait* / MPI_Test* record). */
+static int completes(int action) {
+  return action == A_ISEND_DONE || action == A_IRECV_DONE;
+}
+
+/* The event type of a completion (`action` ISEND_DONE or IRECV_DONE) in a
+ * call of event type rcode: sendstatus / recvstatus (-28 / -58, "checking
+ * and finding that a request is complete") in a test, else sendend /
+ * recvend (-31 / -61, "waiting until a request is complete"). */
+static int64_t completion_code(int64_t rcode, int action) {
+  int test = rcode == -28 || rcode == -58;
+  if (action == A_ISEND_DONE) return test ? -28 : -31;
+  return test ? -58 : -61;
 }
 
 /* Foreign data of an entry/exit record from a frame's semantic event. */
@@ -2631,6 +2823,13 @@ static void stat_add(wloc *l, int64_t code, int64_t dt, uint64_t vol,
 static int sk_finish_frame(picl_sink *k, wloc *l, frame *f, int64_t t) {
   int rc;
   lbuf b = {0};
+  if (f->rec != SIZE_MAX && !f->filled && completes(f->action) &&
+      f->ucode >= 0) {
+    /* a Wait / Test that completed no request (count 0, null requests, a
+     * collective's request): not a sendend / recvend, a user event */
+    f->code = f->ucode;
+    f->action = A_NONE;
+  }
   if (f->rec != SIZE_MAX) {
     wrec *r = sk_pending(k, f->rec);
     rec_head(k, &b, R_ENTRY, f->code, f->t_enter, l, k->decimals);
@@ -2655,12 +2854,32 @@ static int sk_finish_frame(picl_sink *k, wloc *l, frame *f, int64_t t) {
   return sk_flush(k, 0);
 }
 
+/* The event type of an entry or exit of a region: a PICL-origin region's
+ * record may carry its own (picl.event_type: the region was first seen
+ * with another type that has the same name). */
+static int64_t rec_code(picl_sink *k, const wregion *r, const pt_event *ev) {
+  const pt_attr *a = r->picl ? find_attr(k, ev, K_EVTYPE) : NULL;
+  return a && a->val.type == PT_TYPE_INT ? a->val.v.i : r->code;
+}
+
 static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
   wregion *r;
   int rc = sk_region(k, ev->ref, &r);
   if (rc) return rc;
   int64_t t = sk_ns(k, ev->time);
   if (!r->picl && (rc = sk_region_code(k, r, l, t))) return rc;
+  if (!r->picl && r->row) {
+    /* a call written as a PICL event type: name the type after it; a
+     * Wait / Test may complete a send or a receive, or nothing (then it is
+     * a user event type of its own: PICL has no type for that) */
+    uint64_t key = (uint64_t)(r - k->R) + 1;
+    if ((rc = sk_name_code(k, l, r->code, t, key))) return rc;
+    if (completes(r->row->action) &&
+        ((rc = sk_name_code(k, l, completion_code(r->code, A_ISEND_DONE), t, key)) ||
+         (rc = sk_name_code(k, l, completion_code(r->code, A_IRECV_DONE), t, key)) ||
+         (r->ucode < 0 && (rc = sk_user_code(k, l, t, r->name, &r->ucode)))))
+      return rc;
+  }
   if (l->depth == l->cap && l->cap < SK_MAXDEPTH) {
     int nc = l->cap ? 2 * l->cap : 16;
     frame *ns = realloc(l->st, (size_t)nc * sizeof *ns);
@@ -2677,11 +2896,12 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
                   SK_MAXDEPTH);
   frame *f = &l->st[l->depth++];
   memset(f, 0, sizeof *f);
-  f->code = f->rcode = r->code;
+  f->code = f->rcode = rec_code(k, r, ev);
   f->picl = r->picl;
   f->t_enter = t;
   f->rec = SIZE_MAX;
   f->action = !r->picl && r->row ? r->row->action : A_NONE;
+  f->ucode = r->ucode;
   lbuf b = {0};
   if (r->picl) {
     int dec;
@@ -2690,13 +2910,13 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
     f->t_enter = t;
     b.n = 0;
     lb_i64(&b, R_ENTRY);
-    lb_sp_i64(&b, r->code);
+    lb_sp_i64(&b, f->code);
     lb_put(&b, " ", 1);
     if (raw) lb_str(&b, raw); else lb_time(&b, t, dec);
     lb_sp_i64(&b, l->proc);
     lb_sp_i64(&b, l->process);
     data_from_attrs(k, &b, ev, NULL, 0);
-    rc = sk_emit(k, l, R_ENTRY, r->code, t, &b, NULL, 0);
+    rc = sk_emit(k, l, R_ENTRY, f->code, t, &b, NULL, 0);
   } else if (f->action != A_NONE) {
     uint64_t seq;
     rc = sk_emit(k, l, R_ENTRY, r->code, t, &b, &seq, 1);
@@ -2714,20 +2934,20 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
 
 /* The -4 exit record of a PICL-origin region (time as the source wrote
  * it); *t gets the event's time in PICL units. */
-static int sk_exit_record(picl_sink *k, wloc *l, wregion *r,
+static int sk_exit_record(picl_sink *k, wloc *l, int64_t code,
                           const pt_event *ev, int64_t *t) {
   lbuf b = {0};
   int dec;
   const char *raw;
   sk_event_time(k, ev, t, &dec, &raw);
   lb_i64(&b, R_EXIT);
-  lb_sp_i64(&b, r->code);
+  lb_sp_i64(&b, code);
   lb_put(&b, " ", 1);
   if (raw) lb_str(&b, raw); else lb_time(&b, *t, dec);
   lb_sp_i64(&b, l->proc);
   lb_sp_i64(&b, l->process);
   data_from_attrs(k, &b, ev, NULL, 0);
-  int rc = sk_emit(k, l, R_EXIT, r->code, *t, &b, NULL, 0);
+  int rc = sk_emit(k, l, R_EXIT, code, *t, &b, NULL, 0);
   free(b.p);
   return rc;
 }
@@ -2736,9 +2956,9 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
   wregion *r;
   int rc = sk_region(k, ev->ref, &r);
   if (rc) return rc;
-  int64_t t = sk_ns(k, ev->time);
+  int64_t t = sk_ns(k, ev->time), code = rec_code(k, r, ev);
   frame *f, tmp;
-  if (l->depth > 0 && l->st[l->depth - 1].rcode == r->code) {
+  if (l->depth > 0 && l->st[l->depth - 1].rcode == code) {
     f = &l->st[--l->depth];
   } else {
     /* Not the innermost open region (overlapping or unbalanced regions, as
@@ -2751,16 +2971,16 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
       k->mismatch_time = ev->time;
     }
     int d = l->depth - 1;
-    while (d >= 0 && l->st[d].rcode != r->code) d--;
+    while (d >= 0 && l->st[d].rcode != code) d--;
     if (d < 0) {
       if (!r->picl && (rc = sk_region_code(k, r, l, t))) return rc;
       memset(&tmp, 0, sizeof tmp);
-      tmp.code = r->code;
+      tmp.code = r->picl ? code : r->code;
       tmp.picl = r->picl;
       tmp.t_enter = t;
       tmp.rec = SIZE_MAX;
       if (!r->picl) return sk_finish_frame(k, l, &tmp, t);
-      return sk_exit_record(k, l, r, ev, &t);
+      return sk_exit_record(k, l, code, ev, &t);
     }
     k->mismatched_deeper++;
     tmp = l->st[d];
@@ -2770,14 +2990,9 @@ static int sk_leave(picl_sink *k, wloc *l, const pt_event *ev) {
     f = &tmp;
   }
   if (!f->picl) return sk_finish_frame(k, l, f, t);
-  rc = sk_exit_record(k, l, r, ev, &t);
+  rc = sk_exit_record(k, l, code, ev, &t);
   if (!rc) stat_add(l, f->code, t - f->t_enter, 0, 0);
   return rc;
-}
-
-/* Actions of a request completion (what MPI_Wait* / MPI_Test* record). */
-static int completes(int action) {
-  return action == A_ISEND_DONE || action == A_IRECV_DONE;
 }
 
 /* A point-to-point / collective event: fills the enclosing foreign
@@ -2838,7 +3053,10 @@ static int sk_semantic(picl_sink *k, wloc *l, const pt_event *ev) {
   }
   f->action = action;
   f->filled = 1;
-  if (action != A_COLL) f->code = code == -61 && f->rcode == -58 ? -58 : code;
+  if (completes(action))
+    f->code = completion_code(f->rcode, action);
+  else if (action != A_COLL)
+    f->code = code;
   f->peer = sk_peer(k, ev->peer);
   f->tag = ev->tag;
   f->bytes = (int64_t)(ev->size > INT64_MAX ? INT64_MAX : ev->size);
@@ -2859,71 +3077,79 @@ static int sk_semantic(picl_sink *k, wloc *l, const pt_event *ev) {
     return 0;
   }
   if (!own) return 0;
-  /* a pair of its own at the event's time */
+  /* a pair of its own at the event's time, under the type's own name */
   int64_t t = f->t_enter;
+  int rc = sk_name_code(k, l, f->code, t, 0);
+  if (rc) return rc;
   lbuf b = {0};
   rec_head(k, &b, R_ENTRY, f->code, t, l, k->decimals);
   foreign_data(&b, f, 0);
-  int rc = sk_emit(k, l, R_ENTRY, f->code, t, &b, NULL, 0);
+  rc = sk_emit(k, l, R_ENTRY, f->code, t, &b, NULL, 0);
   free(b.p);
   if (rc) return rc;
   stat_add(l, f->code, 0, 0, 1);
   return sk_finish_frame(k, l, f, t);
 }
 
-static int64_t sk_label_code(picl_sink *k, uint64_t id, int *ok) {
-  uint64_t ix;
-  *ok = hm_get(&k->labels, id, &ix);
-  return *ok ? k->LB[ix].code : 0;
+/* The event type of a LABEL: its code (a PICL source's event type) on a
+ * PICL-origin location; elsewhere (another source's codes mean nothing to
+ * PICL, or the sink never saw the label) a user event type of its own,
+ * named by a -5 label record when the label has a name. */
+static int sk_label_code(picl_sink *k, wloc *l, uint64_t id, int64_t t,
+                         int64_t *code) {
+  uint64_t ix, c, key = id | (UINT64_C(1) << 63);
+  int known = hm_get(&k->labels, id, &ix);
+  if (known && l->picl) {
+    *code = k->LB[ix].code;
+    return 0;
+  }
+  if (hm_get(&k->user_codes, key, &c)) {
+    *code = (int64_t)c;
+    return 0;
+  }
+  int rc = 0;
+  if (known && k->LB[ix].name)
+    rc = sk_user_code(k, l, t, k->LB[ix].name, code);
+  else
+    *code = k->next_user++;
+  return rc ? rc : hm_put(&k->user_codes, key, (uint64_t)*code);
 }
 
 /* MARK, USER, MESSAGE, BUFFER_OVERFLOW: one record each. */
 static int sk_point(picl_sink *k, wloc *l, const pt_event *ev) {
-  int64_t rt, et;
-  int ok = 1;
-  const char *text = NULL;
+  int64_t rt, et = 0, t;
+  int dec, labelled = 1;
+  const char *text = NULL, *raw;
+  sk_event_time(k, ev, &t, &dec, &raw);
   switch (ev->kind) {
     case PT_EV_MARK: {
       const pt_attr *a = find_attr(k, ev, K_RECORD);
       rt = a && a->val.type == PT_TYPE_INT ? a->val.v.i : R_MARK;
-      et = sk_label_code(k, ev->ref, &ok);
       text = ev->text;
       break;
     }
     case PT_EV_USER:
       rt = ev->tag < 0 ? 0 : ev->tag;
-      et = sk_label_code(k, ev->ref, &ok);
       break;
     case PT_EV_MESSAGE:
       rt = R_MESSAGE;
-      et = sk_label_code(k, ev->ref, &ok);
       text = ev->text;
       break;
     case PT_EV_BUFFER_OVERFLOW:
       rt = R_MARK;
       et = ev->tag == PT_OVERFLOW_RING ? -914 : -913;
+      labelled = 0;
       break;
     case PT_EV_BUFFER_FLUSH:
       rt = R_MARK;
       et = -912;
+      labelled = 0;
       break;
     default:
       return 0;
   }
-  if (!ok) {
-    /* a label this sink never saw: a user event type of its own */
-    uint64_t c;
-    uint64_t key = ev->ref | (UINT64_C(1) << 63);
-    if (!hm_get(&k->user_codes, key, &c)) {
-      c = (uint64_t)k->next_user++;
-      if (hm_put(&k->user_codes, key, c)) return PT_ENOMEM;
-    }
-    et = (int64_t)c;
-  }
-  int64_t t;
-  int dec;
-  const char *raw;
-  sk_event_time(k, ev, &t, &dec, &raw);
+  int rc = labelled ? sk_label_code(k, l, ev->ref, t, &et) : 0;
+  if (rc) return rc;
   lbuf b = {0};
   lb_i64(&b, rt);
   lb_sp_i64(&b, et);
@@ -2932,7 +3158,7 @@ static int sk_point(picl_sink *k, wloc *l, const pt_event *ev) {
   lb_sp_i64(&b, l->proc);
   lb_sp_i64(&b, l->process);
   data_from_attrs(k, &b, ev, text, 1);
-  int rc = sk_emit(k, l, rt, et, t, &b, NULL, 0);
+  rc = sk_emit(k, l, rt, et, t, &b, NULL, 0);
   free(b.p);
   if (!rc && rt == R_MARK) stat_add(l, et, 0, 0, 1);
   return rc;
@@ -3013,10 +3239,14 @@ static int sk_def(picl_sink *k, const pt_def *d) {
           k->capLB = cap;
         }
         ix = k->nLB++;
+        memset(&k->LB[ix], 0, sizeof k->LB[ix]);
         if ((rc = hm_put(&k->labels, d->id, ix))) break;
       }
       wlabel *lb = &k->LB[ix];
       lb->code = d->i0;
+      free(lb->name);
+      lb->name = d->name ? strdup(d->name) : NULL;
+      if (d->name && !lb->name) rc = PT_ENOMEM;
       uint64_t w;
       lb->has_within = hm_get(&k->pending_within, d->id, &w);
       lb->within = lb->has_within ? (int64_t)w : -1;
@@ -3268,6 +3498,7 @@ static void sink_free(picl_sink *k) {
   for (size_t i = k->qh; i < k->qh + k->qn; i++) free(k->q[i].line);
   free(k->q);
   for (size_t i = 0; i < k->nL; i++) {
+    hm_free(&k->L[i]->named);
     free(k->L[i]->stats);
     free(k->L[i]->st);
     free(k->L[i]);
@@ -3275,6 +3506,7 @@ static void sink_free(picl_sink *k) {
   free(k->L);
   for (size_t i = 0; i < k->nR; i++) free(k->R[i].name);
   free(k->R);
+  for (size_t i = 0; i < k->nLB; i++) free(k->LB[i].name);
   free(k->LB);
   free(k->sums);
   hm_free(&k->attrk);

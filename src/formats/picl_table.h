@@ -65,12 +65,12 @@
   X(-31, SENDEND_WAIT, "sendend (wait)", POINT2POINT, REQ, NONE, ISEND_DONE, OTHER, "") \
   X(-51, RECV, "recv", POINT2POINT, RECV_WANT, RECV, RECV, OTHER, "")           \
   X(-52, RECV_BLOCKED, "recv (blocked)", POINT2POINT, RECV_WANT, RECV, RECV, OTHER, "MPI_Recv") \
-  X(-53, PROBE, "probe (available)", POINT2POINT, NONE, NONE, NONE, OTHER, "MPI_Probe MPI_Iprobe") \
+  X(-53, PROBE, "probe (available)", POINT2POINT, NONE, NONE, NONE, OTHER, "MPI_Probe") \
   X(-54, PROBE_NO, "probe (not available)", POINT2POINT, NONE, NONE, NONE, OTHER, "") \
   X(-55, WAIT, "wait (verify)", POINT2POINT, NONE, NONE, NONE, OTHER, "")       \
   X(-56, WAIT_BLOCKED, "wait (blocked)", POINT2POINT, RECV_WANT, RECV, RECV, OTHER, "") \
   X(-57, RECVBEGIN, "recvbegin", POINT2POINT, RECV_WANT, REQ, IRECV_POST, OTHER, "MPI_Irecv") \
-  X(-58, RECVSTATUS, "recvstatus (complete)", POINT2POINT, REQ, RECV, IRECV_DONE, OTHER, "MPI_Test") \
+  X(-58, RECVSTATUS, "recvstatus (complete)", POINT2POINT, REQ, RECV, IRECV_DONE, OTHER, "MPI_Test MPI_Testany MPI_Testall MPI_Testsome") \
   X(-59, RECVSTATUS_NO, "recvstatus (not complete)", POINT2POINT, REQ, NONE, NONE, OTHER, "") \
   X(-60, RECVEND, "recvend (verify)", POINT2POINT, REQ, RECV, IRECV_DONE, OTHER, "") \
   X(-61, RECVEND_WAIT, "recvend (wait)", POINT2POINT, REQ, RECV, IRECV_DONE, OTHER, "MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome") \

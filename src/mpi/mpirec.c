@@ -55,16 +55,10 @@ int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
 int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
                        uint64_t t1, const uint8_t *b1, size_t n1);
 
-/* ---- tables ------------------------------------------------------------- */
-
-static const char *const fn_names[PT_MPI_NFUNCS] = {
-#define PT_MPI_FN(name, ret, params, args, kinds) "MPI_" #name,
-#include "mpi_table.h"
-#undef PT_MPI_FN
-};
+/* ---- tables (function names: formats/mpi_fn.h) ---------------------------- */
 
 static int io_collective(uint32_t id) {
-  return pt__mpi_io_collective(fn_names[id]);
+  return pt__mpi_io_collective(pt__mpi_fn_names[id]);
 }
 const char *const pt__mpi_kinds[PT_MPI_NFUNCS] = {
 #define PT_MPI_FN(name, ret, params, args, kinds) kinds,
@@ -736,7 +730,7 @@ static void apply_list(const char *v, int detail) {
     while (nl && *v == ' ') v++, nl--;
     int hit = 0;
     for (int i = 0; i < PT_MPI_NFUNCS; i++)
-      if (name_match(v, nl, fn_names[i])) {
+      if (name_match(v, nl, pt__mpi_fn_names[i])) {
         hit = 1;
         if (detail) g_fn[i].level = (uint8_t)(lev < 1 ? 1 : lev > 3 ? 3 : lev);
         else g_fn[i].level = 255; /* disabled */
@@ -883,11 +877,11 @@ static void tables_init(void) {
           if (k[q] == 'n' || (pass && k[q] == 'i')) f->lenpos[j] = (int8_t)q;
     }
     /* functions SST DUMPI knows: its argument names */
-    int label = pt__dumpi_label_from_name(fn_names[i]);
+    int label = pt__dumpi_label_from_name(pt__mpi_fn_names[i]);
     const pt__dumpi_func *df = label >= 0 ? pt__dumpi_func_get((unsigned)label)
                                           : NULL;
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
-      f->enumk[j] = enum_class(fn_names[i], f->names[j]);
+      f->enumk[j] = enum_class(pt__mpi_fn_names[i], f->names[j]);
     for (int j = 0; df && j < f->nargs; j++) {
       const char *dn = f->names[j] ? dumpi_name(df, f->names[j]) : NULL;
       if (dn && strcmp(dn, f->names[j]) != 0) {
@@ -2585,14 +2579,8 @@ static const site_ent *site_of(void *caller, uint64_t region) {
 static uint64_t fn_region(int id) {
   fninfo *f = &g_fn[id];
   if (!f->region) {
-    int role = PT_ROLE_FUNCTION;
-    if (f->sem == PT_MS_COLL || f->sem == PT_MS_ICOLL)
-      role = f->coll == PT_COLL_BARRIER ? PT_ROLE_BARRIER : PT_ROLE_COLLECTIVE;
-    else if (f->sem >= PT_MS_SEND && f->sem <= PT_MS_CANCEL)
-      role = PT_ROLE_POINT2POINT;
-    else if (f->sem >= PT_MS_IO_READ)
-      role = PT_ROLE_FILE_IO;
-    f->region = pt_rec_region(fn_names[id], role, PT_PARADIGM_MPI) + 1;
+    f->region = pt_rec_region(pt__mpi_fn_names[id], pt__mpi_fn_role(id),
+                              PT_PARADIGM_MPI) + 1;
     f->rref = varint_pack(f->region);
     __atomic_store_n(&pt__mpi_region[id], f->region, __ATOMIC_RELAXED);
   }
@@ -2725,13 +2713,13 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       /* a start: one destination per partner, each with its direction
        * (the statement's name does not say whether it sends) */
       if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL)
-        pt__profile_comm_multi(p, key, fn_names[c->id], mod, offs,
+        pt__profile_comm_multi(p, key, pt__mpi_fn_names[c->id], mod, offs,
                                ret == MPI_SUCCESS ? c->pbytes : 0,
                                t_part_key, t_part_bytes,
                                ret == MPI_SUCCESS ? (size_t)t_nparts : 0,
                                raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
       else
-        pt_profile_comm(p, key, fn_names[c->id], mod, offs, c->pdest,
+        pt_profile_comm(p, key, pt__mpi_fn_names[c->id], mod, offs, c->pdest,
                         c->pbytes, raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
     }
   }
@@ -2839,7 +2827,7 @@ static int profile_dir_ready(void) {
 /* Which wrappers go through the recorder from now on. */
 static void enable_all(void) {
   for (int i = 0; i < PT_MPI_NFUNCS; i++) {
-    const char *n = fn_names[i];
+    const char *n = pt__mpi_fn_names[i];
     size_t l = strlen(n);
     int conv = l > 4 && (!strcmp(n + l - 4, "_c2f") ||
                          !strcmp(n + l - 4, "_f2c"));
@@ -2894,7 +2882,7 @@ static void fatal_close(const char *what, const char *name, int code,
   uint64_t r = __atomic_load_n(&pt__rec_open.region, __ATOMIC_RELAXED);
   const char *fn = "an MPI call";
   for (int i = 0; r && i < PT_MPI_NFUNCS; i++)
-    if (g_fn[i].region == r) fn = fn_names[i];
+    if (g_fn[i].region == r) fn = pt__mpi_fn_names[i];
   fprintf(stderr,
           "[rank %d] *** An error occurred in %s\n"
           "[rank %d] *** on %s %s\n"
@@ -3113,7 +3101,7 @@ static void write_counts(void) {
   if (f == NULL) return;
   for (int i = 0; i < PT_MPI_NFUNCS; i++)
     if (g_calls[i] != 0)
-      fprintf(f, "%s %llu\n", fn_names[i], (unsigned long long)g_calls[i]);
+      fprintf(f, "%s %llu\n", pt__mpi_fn_names[i], (unsigned long long)g_calls[i]);
   if (fclose(f) == 0) rename(tmp, path);
   else remove(tmp);
 }

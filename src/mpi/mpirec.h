@@ -20,14 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/mpi_fn.h"
 #include "record/open_call.h"
 
-enum {
-#define PT_MPI_FN(name, ret, params, args, kinds) PT_MPI_ID_##name,
-#include "mpi_table.h"
-#undef PT_MPI_FN
-  PT_MPI_NFUNCS
-};
 
 #define PT_MPI_MAXARGS 16
 #define PT_MPI_INLINE 8 /* statuses / requests kept without malloc */
@@ -52,20 +47,7 @@ typedef struct pt__mpi_call {
  * disabled by PARATRACE_DISABLE, or when recording stopped. */
 extern unsigned char pt__mpi_on[PT_MPI_NFUNCS];
 
-/* What a call means (PT_MS_*, from mpi_sem.h) and its argument kinds. */
-#define PT_MS_LIST(X)                                                        \
-  X(NONE) X(SEND) X(RECV) X(SENDRECV) X(ISEND) X(IRECV) X(SEND_INIT)         \
-  X(RECV_INIT) X(START) X(STARTALL) X(WAIT) X(TEST) X(WAITANY) X(TESTANY)    \
-  X(WAITALL) X(TESTALL) X(WAITSOME) X(TESTSOME) X(REQUEST_FREE) X(CANCEL)    \
-  X(COLL) X(ICOLL) X(NOREG) X(COMM_FREE) X(TYPE_FREE) X(FILE_OPEN)           \
-  X(FILE_CLOSE) X(IO_READ) X(IO_WRITE) X(IO_IREAD) X(IO_IWRITE)           \
-  X(IO_SREAD) X(IO_SWRITE) X(IO_SEND)
-enum {
-#define PT_MS_ENUM(n) PT_MS_##n,
-  PT_MS_LIST(PT_MS_ENUM)
-#undef PT_MS_ENUM
-};
-
+/* What a call means (PT_MS_*, mpi_fn.h) and its argument kinds. */
 extern unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
 extern const char *const pt__mpi_kinds[PT_MPI_NFUNCS];
 

@@ -98,6 +98,19 @@ for np in 2 4 5; do
     t_fail "np$np non-blocking MPI-IO begin and end" "$(cat io.nb) of $np"
 done
 
+# Through PICL and back (np 5 run): the same application and MPI time and
+# the same time per MPI function (the calls came back as PICL's "recvend
+# (wait)"..., 0% MPI time); times only: a call completing several
+# requests comes back as one visit per completion
+rm -f fam.trf
+"$PT" -q convert fam.ptf -o fam.trf 2>/dev/null
+"$PT" stats fam.ptf | sed -n 2p >tot.ptf
+"$PT" stats fam.trf 2>/dev/null | sed -n 2p >tot.trf
+"$PT" stats --csv fam.ptf | awk -F, '$1 == "region" && $4 == 1 {print $3, $6}' | sort >fn.ptf
+"$PT" stats --csv fam.trf 2>/dev/null | awk -F, '$1 == "region" && $4 == 1 {print $3, $6}' | sort >fn.trf
+if [ -s fn.ptf ] && cmp -s tot.ptf tot.trf && cmp -s fn.ptf fn.trf; then
+  t_pass "PICL round trip: same application, MPI and per-function times"
+else t_fail "PICL round trip: same times" "$(cat tot.ptf tot.trf; diff fn.ptf fn.trf | head -4)"; fi
 # MPI-IO arguments (np 5 run): the file name, offsets (MPI_Offset), DUMPI's
 # one-flag amode with the flags beside it; to OTF2: one MPI-IO paradigm,
 # a handle per rank, otf2-print without warnings

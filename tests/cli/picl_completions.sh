@@ -96,8 +96,10 @@ awk '$1 == -3 || $1 == -4 {
   t_pass picl_records_nest || t_fail picl_records_nest "$(cat nest.out)"
 
 # the Waitall: a sendend pair then a recvend pair, one after the other;
-# the Waitsome: three recvend pairs; the Test: a sendend pair
-grep -e '^-[34] -31 ' -e '^-[34] -61 ' waits.trf | grep ' 0 0 ' >pairs.out
+# the Waitsome: three recvend pairs; the Test: a sendstatus pair (-28,
+# "checking and finding that a send request is complete"; it was a sendend
+# -31, "waiting until a send request is complete")
+grep -e '^-[34] -28 ' -e '^-[34] -31 ' -e '^-[34] -61 ' waits.trf | grep ' 0 0 ' >pairs.out
 cat >pairs.want <<'WANT'
 -3 -31 0.00000012 0 0 1 2 1
 -4 -31 0.00000014 0 0 0
@@ -109,8 +111,8 @@ cat >pairs.want <<'WANT'
 -4 -61 0.000000345 0 0 4 2 32 4 1 -1
 -3 -61 0.000000345 0 0 1 2 5
 -4 -61 0.00000035 0 0 4 2 40 5 1 -1
--3 -31 0.00000041 0 0 1 2 6
--4 -31 0.00000042 0 0 0
+-3 -28 0.00000041 0 0 1 2 6
+-4 -28 0.00000042 0 0 0
 WANT
 cmp -s pairs.out pairs.want && t_pass completion_pairs ||
   t_fail completion_pairs "$(diff pairs.want pairs.out | head -20)"
