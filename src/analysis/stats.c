@@ -332,12 +332,8 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
       break;
     case PT_DEF_CALLSITE: {
       char buf[512];
-      const char *plus = d->name ? strstr(d->name, "+0x") : NULL;
-      while (plus && strstr(plus + 1, "+0x")) plus = strstr(plus + 1, "+0x");
-      if (d->s1 && d->i0 <= 0 && plus && d->s1[0] == '/')
-        /* the MPI recorder's "module+0xoffset" with the module's path:
-         * kept whole for pt_stats_resolve_callsites */
-        snprintf(buf, sizeof buf, "%s%s", d->s1, plus);
+      if (pt__callsite_address(d, buf, sizeof buf))
+        ; /* kept whole for pt_stats_resolve_callsites */
       else if (d->s1 && d->i0 > 0)
         snprintf(buf, sizeof buf, "%s:%lld", d->s1, (long long)d->i0);
       else if (d->name)

@@ -249,6 +249,15 @@ int pt__def_copy(pt__arena *a, pt_def *dst, const pt_def *src) {
   return 0;
 }
 
+int pt__callsite_address(const pt_def *d, char *buf, size_t n) {
+  if (!d->s1 || d->s1[0] != '/' || d->i0 > 0) return 0;
+  const char *plus = d->name ? strstr(d->name, "+0x") : NULL;
+  while (plus && strstr(plus + 1, "+0x")) plus = strstr(plus + 1, "+0x");
+  if (!plus && (d->name || !strstr(d->s1, "+0x"))) return 0;
+  snprintf(buf, n, "%s%s", d->s1, plus ? plus : "");
+  return 1;
+}
+
 /* ---- files ------------------------------------------------------------- */
 
 int pt__write_all(int fd, const void *buf, size_t n) {

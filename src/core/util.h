@@ -175,6 +175,13 @@ void pt__arena_free(pt__arena *a);
 int pt__event_copy(pt__arena *a, pt_event *dst, const pt_event *src);
 int pt__def_copy(pt__arena *a, pt_def *dst, const pt_def *src);
 
+/* A CALLSITE the MPI recorder gives for an address: the module's path
+ * (s1), "module+0xoffset" (name), no line.  Writes "path+0xoffset" (what
+ * pt_stats_resolve_callsites hands to addr2line) into buf (n bytes) and
+ * returns 1; also when s1 holds that form already (read from OTF 1.x,
+ * whose source locations have no name); else 0. */
+int pt__callsite_address(const pt_def *d, char *buf, size_t n);
+
 /* ---- files ------------------------------------------------------------- */
 
 /* Write all of buf at the current position; 0 or -1 (errno set). */

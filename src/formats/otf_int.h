@@ -32,10 +32,16 @@ enum {
  * integers, 8 bytes little-endian each (the model's integer arrays; a
  * byte per element would lose every value above 255). */
 #define OTF_I64_MARK "paratrace:int64le"
-/* An attribute written with OTF_I64_MARK: the model's integer arrays, not
- * an OTF byte array read back (code 11). */
-static inline int is_i64_attr(const pt_def *d) {
-  return d->id < OTF_XATTR_BASE && d->i0 == PT_TYPE_INTS && d->i1 != 11;
+/* ... and of one whose byte arrays hold the bytes of a string (the
+ * model's strings: read back as strings, not as arrays of bytes). */
+#define OTF_STR_MARK "paratrace:string"
+/* The marker an attribute is written with: the model's integer arrays and
+ * strings, not an OTF byte array read back (code 11); NULL for others. */
+static inline const char *otf_attr_mark(const pt_def *d) {
+  if (d->id >= OTF_XATTR_BASE || d->i1 == 11) return NULL;
+  return d->i0 == PT_TYPE_INTS     ? OTF_I64_MARK
+         : d->i0 == PT_TYPE_STRING ? OTF_STR_MARK
+                                   : NULL;
 }
 extern const char *const pt__otf_xattr_names[OTF_XA__COUNT];
 

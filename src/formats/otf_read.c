@@ -1,6 +1,7 @@
 /* OTF 1.x source: master file, definitions, events merged over streams in
  * time order, summaries and snapshots; plain or zlib-compressed files;
  * short and long keywords.  Mapping to the model: doc/otf.md. */
+#include "formats/mpi_fn.h"
 #include "formats/otf_int.h"
 #include "store/map.h"
 
@@ -448,6 +449,10 @@ typedef struct pending_coll {
   uint64_t proc, match, coll, comm, root, sent, recvd;
 } pending_coll;
 
+/* What a byte-array attribute holds: a byte per element, 8-byte integers
+ * (OTF_I64_MARK), a string (OTF_STR_MARK). */
+enum { BA_BYTES, BA_I64, BA_STR };
+
 typedef struct cursor {
   otf_lines L;
   otf_file *file;
@@ -464,7 +469,7 @@ typedef struct cursor {
   uint64_t ba_key;
   size_t ba_have, ba_total, ba_cap;
   uint8_t *ba_raw; /* NULL: none open */
-  int ba_i64;
+  int ba_kind;     /* BA_* of its key */
   pt__arena strs;    /* strings and arrays of the current item */
   pending_coll *pc;
   size_t npc, cappc;
@@ -495,9 +500,11 @@ typedef struct otf_src {
   size_t ndefs, capdefs;
   pt__arena arena;
   pt__map cnt_props; /* counter token -> its DCNT properties (value type) */
-  /* attributes whose byte arrays hold 8-byte integers (OTF_I64_MARK) */
-  uint64_t *i64keys;
-  size_t ni64, capi64;
+  /* attributes whose byte arrays hold 8-byte integers or a string
+   * (OTF_I64_MARK, OTF_STR_MARK), with their BA_* kind */
+  uint64_t *mkeys;
+  uint8_t *mkind;
+  size_t nm, capm;
   /* process token -> rank, sorted by token; empty when the trace defines
    * no process (peers are then process tokens, i.e. location ids) */
   tokrank *rk;
@@ -858,7 +865,10 @@ static int def_line(otf_src *s, defctx *c, const otf__line *ln,
       if (bad) goto badnum;
       if (!(d = def_add(s, PT_DEF_REGION, a, scope))) return PT_ENOMEM;
       d->name = FIELD(ln, NM) ? span_str(s, &ln->f[OTF_F_NM]) : NULL;
-      d->i0 = PT_ROLE_FUNCTION;
+      /* OTF has no role or paradigm: an MPI function's are known */
+      int mpi = pt__mpi_fn_find(d->name);
+      d->i0 = mpi >= 0 ? pt__mpi_fn_role(mpi) : PT_ROLE_FUNCTION;
+      if (mpi >= 0) d->i1 = PT_PARADIGM_MPI;
       if (x) d->i3 = (int64_t)x; /* resolved to file/line at the end */
       if (FIELD(ln, G) && mp_add(c, OTF_GROUP_FUNC | g, a)) return PT_ENOMEM;
       return 0;
@@ -952,21 +962,28 @@ static int def_line(otf_src *s, defctx *c, const otf__line *ln,
       d->i1 = (int64_t)y;
       d->name = FIELD(ln, NM) ? span_str(s, &ln->f[OTF_F_NM]) : NULL;
       d->s1 = FIELD(ln, T) ? span_str(s, &ln->f[OTF_F_T]) : NULL;
-      size_t ml = strlen(OTF_I64_MARK);
-      if (y == 11 && d->s1 && strncmp(d->s1, OTF_I64_MARK, ml) == 0 &&
-          (!d->s1[ml] || d->s1[ml] == ' ')) {
-        /* written by paratrace: 64-bit integers, the marker is not part
-         * of the description */
+      for (int m = BA_I64; y == 11 && d->s1 && m <= BA_STR; m++) {
+        const char *mark = m == BA_I64 ? OTF_I64_MARK : OTF_STR_MARK;
+        size_t ml = strlen(mark);
+        if (strncmp(d->s1, mark, ml) != 0 || (d->s1[ml] && d->s1[ml] != ' '))
+          continue;
+        /* written by paratrace: 64-bit integers or a string; the marker
+         * is not part of the description */
+        d->i0 = m == BA_I64 ? PT_TYPE_INTS : PT_TYPE_STRING;
         d->i1 = 0;
         d->s1 = d->s1[ml] ? d->s1 + ml + 1 : NULL;
-        if (s->ni64 == s->capi64) {
-          size_t nc = s->capi64 ? 2 * s->capi64 : 16;
-          uint64_t *nk = realloc(s->i64keys, nc * sizeof *nk);
-          if (!nk) return PT_ENOMEM;
-          s->i64keys = nk;
-          s->capi64 = nc;
+        if (s->nm == s->capm) {
+          size_t nc = s->capm ? 2 * s->capm : 16;
+          uint64_t *nk = realloc(s->mkeys, nc * sizeof *nk);
+          if (nk) s->mkeys = nk;
+          uint8_t *nd = nk ? realloc(s->mkind, nc) : NULL;
+          if (!nd) return PT_ENOMEM;
+          s->mkind = nd;
+          s->capm = nc;
         }
-        s->i64keys[s->ni64++] = a;
+        s->mkeys[s->nm] = a;
+        s->mkind[s->nm++] = (uint8_t)m;
+        break;
       }
       return 0;
     }
@@ -1233,10 +1250,11 @@ static const char *cur_where(otf_src *s, const cursor *k);
  * one whose pieces did not all come is kept as read, with a warning. */
 static void ba_end(otf_src *s, cursor *k) {
   if (k->ba_raw &&
-      (k->ba_have < k->ba_total || (k->ba_i64 && k->ba_have % 8)))
+      (k->ba_have < k->ba_total || (k->ba_kind == BA_I64 && k->ba_have % 8)))
     warnf(s, "%s: byte array of key %llu cut short: %zu of %zu bytes%s",
           cur_where(s, k), (unsigned long long)k->ba_key, k->ba_have,
-          k->ba_total, k->ba_i64 && k->ba_have % 8 ? " (8 per element)" : "");
+          k->ba_total,
+          k->ba_kind == BA_I64 && k->ba_have % 8 ? " (8 per element)" : "");
   k->ba_raw = NULL;
 }
 
@@ -1249,7 +1267,8 @@ static void attrs_reset(otf_src *s, cursor *k) {
 /* A byte-array key-value line: a value, or the next piece of the one
  * before (same key, L = the bytes it left).  The attribute holds its
  * elements: a byte each, or 8-byte little-endian integers for an
- * OTF_I64_MARK key.  Storage grows with the bytes read, never with L. */
+ * OTF_I64_MARK key; an OTF_STR_MARK key's holds the bytes as a string.
+ * Storage grows with the bytes read, never with L. */
 static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
                     const otf__line *ln) {
   const otf__span *v = &ln->f[OTF_F_V];
@@ -1267,9 +1286,9 @@ static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
     k->ba_key = key;
     k->ba_total = (size_t)left;
     k->ba_have = k->ba_cap = 0;
-    k->ba_i64 = 0;
-    for (size_t i = 0; i < s->ni64; i++)
-      if (s->i64keys[i] == key) k->ba_i64 = 1;
+    k->ba_kind = BA_BYTES;
+    for (size_t i = 0; i < s->nm; i++)
+      if (s->mkeys[i] == key) k->ba_kind = s->mkind[i];
     k->ba_attr = k->nattrs++;
     pt_attr *a = &k->attrs[k->ba_attr];
     a->key = key;
@@ -1283,7 +1302,7 @@ static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
     size_t nc = k->ba_cap * 2 > 128 ? k->ba_cap * 2 : 128;
     if (nc < k->ba_have + nb) nc = k->ba_have + nb;
     if (nc > k->ba_total) nc = k->ba_total;
-    size_t nel = k->ba_i64 ? nc / 8 + 1 : nc + 1;
+    size_t nel = k->ba_kind == BA_I64 ? nc / 8 + 1 : nc + 1;
     uint8_t *raw = pt__arena_alloc(&k->strs, nc + 1);
     int64_t *el = pt__arena_alloc(&k->strs, nel * sizeof *el);
     if (!raw || !el) return -1;
@@ -1301,7 +1320,11 @@ static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
   }
   k->ba_have += nb;
   int64_t *el = (int64_t *)(uintptr_t)a->val.v.ints;
-  if (!k->ba_i64) {
+  if (k->ba_kind == BA_STR) {
+    k->ba_raw[k->ba_have] = 0; /* (room for it: cap + 1 bytes) */
+    a->val.type = PT_TYPE_STRING;
+    a->val.v.s = (const char *)k->ba_raw;
+  } else if (k->ba_kind == BA_BYTES) {
     for (size_t i = a->val.count; i < k->ba_have; i++) el[i] = k->ba_raw[i];
     a->val.count = (uint32_t)k->ba_have;
   } else {
@@ -2103,7 +2126,8 @@ static void src_close(void *st) {
   for (size_t i = 0; i < s->nstreams; i++) free(s->streams[i].procs);
   free(s->streams);
   free(s->defs);
-  free(s->i64keys);
+  free(s->mkeys);
+  free(s->mkind);
   free(s->rk);
   pt__map_free(&s->cnt_props);
   pt__arena_free(&s->arena);

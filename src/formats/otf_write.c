@@ -901,6 +901,11 @@ static uint64_t sclfile_tok(const otf_sink *k, const char *name) {
   return 0;
 }
 
+/* The file a call site's DEFSCL names (see scl_file). */
+static const char *scl_file_name(const pt_def *cs, char *buf, size_t n) {
+  return pt__callsite_address(cs, buf, n) ? buf : cs->s1;
+}
+
 static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
   size_t sl = 64;
   const char *ss[4] = {d->name, d->s1, d->s2, d->s3};
@@ -1054,12 +1059,14 @@ static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
       if ((d->id >> 32) != 1) FLD(b, G, group_of(k, PT_GROUP_UNKNOWN,
                                                  OTF_GROUP_FILE, d->id));
       break;
-    case PT_DEF_CALLSITE:
+    case PT_DEF_CALLSITE: {
+      char fb[512];
       REC(b, DEFSCL);
       put_hex(b, d->id);
-      FLD(b, F, sclfile_tok(k, d->s1));
+      FLD(b, F, sclfile_tok(k, scl_file_name(d, fb, sizeof fb)));
       FLD(b, LN, (uint64_t)d->i0);
       break;
+    }
     case PT_DEF_ATTRIBUTE: {
       if (d->id >= OTF_XATTR_BASE) return 0;
       uint64_t y = d->i1 ? (uint64_t)d->i1
@@ -1073,9 +1080,10 @@ static int write_def(otf_sink *k, pt__buf *b, const pt_def *d) {
       put_s(b, "NM");
       put_str(b, d->name ? d->name : "");
       put_s(b, "T");
-      if (is_i64_attr(d)) { /* the marker our reader looks for */
+      const char *mark = otf_attr_mark(d);
+      if (mark) { /* the marker our reader looks for */
         char t[1024];
-        snprintf(t, sizeof t, "%s%s%s", OTF_I64_MARK, d->s1 ? " " : "",
+        snprintf(t, sizeof t, "%s%s%s", mark, d->s1 ? " " : "",
                  d->s1 ? d->s1 : "");
         put_str(b, t);
       } else {
@@ -1177,21 +1185,53 @@ int pt__otf_sink_open(void **st, const char *path, const pt_sink_opts *o,
   return PT_OK;
 }
 
+/* Keep a copy of definition d (written at close, in order). */
+static int add_def(otf_sink *k, const pt_def *d) {
+  if (k->ndefs == k->capdefs) {
+    size_t nc = k->capdefs ? 2 * k->capdefs : 64;
+    pt_def *nd = realloc(k->defs, nc * sizeof *nd);
+    if (!nd) return PT_ENOMEM;
+    k->defs = nd;
+    k->capdefs = nc;
+  }
+  if (pt__def_copy(&k->arena, &k->defs[k->ndefs], d))
+    return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
+  k->ndefs++;
+  return 0;
+}
+
+/* A call site of another source has no DEFSCLFILE for its file: one is
+ * defined before it, with the next free token, unless a file of that name
+ * is.  A recorded address (no line) keeps "path+0xoffset" as its file
+ * name: OTF's source location has no other field for it, and `stats`
+ * resolves that form read back as it does the recorder's. */
+static int scl_file(otf_sink *k, const pt_def *cs) {
+  char buf[512];
+  const char *name = scl_file_name(cs, buf, sizeof buf);
+  if (!name || sclfile_tok(k, name)) return 0;
+  uint64_t tok = 0;
+  for (size_t i = 0; i < k->ndefs; i++)
+    if (k->defs[i].kind == PT_DEF_FILE && (k->defs[i].id >> 32) == 1 &&
+        (k->defs[i].id & 0xffffffffu) > tok)
+      tok = k->defs[i].id & 0xffffffffu;
+  if (tok == 0xffffffffu) return 0; /* (no token left: none) */
+  pt_def f = {0};
+  f.kind = PT_DEF_FILE;
+  f.scope = cs->scope;
+  f.id = UINT64_C(1) << 32 | (tok + 1);
+  f.parent = f.ref = PT_NONE;
+  f.name = name;
+  return add_def(k, &f);
+}
+
 int pt__otf_sink_write(void *st, const pt_item *it) {
   otf_sink *k = st;
   switch (it->type) {
     case PT_ITEM_DEF: {
-      if (k->ndefs == k->capdefs) {
-        size_t nc = k->capdefs ? 2 * k->capdefs : 64;
-        pt_def *nd = realloc(k->defs, nc * sizeof *nd);
-        if (!nd) return PT_ENOMEM;
-        k->defs = nd;
-        k->capdefs = nc;
-      }
-      if (pt__def_copy(&k->arena, &k->defs[k->ndefs], &it->u.def))
-        return pt__errbuf(k->err, sizeof k->err, PT_ENOMEM, "out of memory");
-      k->ndefs++;
-      if (it->u.def.kind == PT_DEF_ATTRIBUTE && is_i64_attr(&it->u.def)) {
+      int rc = it->u.def.kind == PT_DEF_CALLSITE ? scl_file(k, &it->u.def) : 0;
+      if (rc || (rc = add_def(k, &it->u.def))) return rc;
+      if (it->u.def.kind == PT_DEF_ATTRIBUTE &&
+          it->u.def.i0 == PT_TYPE_INTS && otf_attr_mark(&it->u.def)) {
         if (k->ni64 == k->capi64) {
           size_t nc = k->capi64 ? 2 * k->capi64 : 16;
           uint64_t *n = realloc(k->i64keys, nc * sizeof *n);

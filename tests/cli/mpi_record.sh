@@ -111,6 +111,18 @@ rm -f fam.trf
 if [ -s fn.ptf ] && cmp -s tot.ptf tot.trf && cmp -s fn.ptf fn.trf; then
   t_pass "PICL round trip: same application, MPI and per-function times"
 else t_fail "PICL round trip: same times" "$(cat tot.ptf tot.trf; diff fn.ptf fn.trf | head -4)"; fi
+# Through OTF 1.x and back: the same times and the same call-site table
+# (the call sites came back as "callsite N": OTF's source locations had
+# no file for them)
+rm -rf famo && mkdir famo
+"$PT" -q convert fam.ptf -o famo/fam.otf 2>/dev/null &&
+  "$PT" -q convert famo/fam.otf -o famo/back.ptf 2>/dev/null
+"$PT" stats famo/back.ptf 2>/dev/null | sed -n 2p >tot.otf
+"$PT" stats fam.ptf | sed -n '/^MPI call sites/,/^$/p' >cs.ptf
+"$PT" stats famo/back.ptf 2>/dev/null | sed -n '/^MPI call sites/,/^$/p' >cs.otf
+if grep -q 'families.c:' cs.ptf && cmp -s tot.ptf tot.otf && cmp -s cs.ptf cs.otf; then
+  t_pass "OTF round trip: same times and call sites"
+else t_fail "OTF round trip: same times and call sites" "$(cat tot.ptf tot.otf; diff cs.ptf cs.otf | head -4)"; fi
 # MPI-IO arguments (np 5 run): the file name, offsets (MPI_Offset), DUMPI's
 # one-flag amode with the flags beside it; to OTF2: one MPI-IO paradigm,
 # a handle per rank, otf2-print without warnings

@@ -165,4 +165,42 @@ if "$PT" -q generate -o st8.ptf --locations 8 --events 100 --seed 1 2>st8.err &&
 else
   t_fail "one OTF stream per PTF location" "$(head -c 300 st8.err)"
 fi
+# Call sites through OTF 1.x: a source location is a file token and a line,
+# and the writer gave a call site of another source file 0 (no DEFSCLFILE
+# for its file): read back, `stats` named them "callsite N".  Now each
+# file gets its DEFSCLFILE; a recorded address (module path,
+# "module+0xoffset", no line) keeps "path+0xoffset" as its file, which
+# `stats` resolves as it does the recorder's own.
+cat >cs.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="rank 0"
+def region id=1 role=6 paradigm=3 name="MPI_Send"
+def attribute id=2 type=2 name="callsite"
+def attribute id=3 type=4 name="filename" description="file opened"
+def callsite id=7 line=12 file="halo.c"
+def callsite id=8 name="true+0x10" file="/bin/true"
+event 100 0 enter region=1 {2=u:7 3=s:"io.dat"}
+event 110 0 leave region=1
+event 120 0 enter region=1 {2=u:8}
+event 130 0 leave region=1
+TXT
+ok cs_otf "$PT" -q convert cs.txt -o cs.otf &&
+  ok cs_back "$PT" -q convert cs.otf -o cs.ptf &&
+  { "$PT" stats cs.txt | sed -n '/^MPI call sites/,/^$/p' >cs.a
+    "$PT" stats cs.ptf | sed -n '/^MPI call sites/,/^$/p' >cs.b
+    grep -q 'halo.c:12' cs.a && cmp -s cs.a cs.b && t_pass otf_callsites ||
+      t_fail otf_callsites "$(diff cs.a cs.b)"; }
+grep -q '^DSF1NM"halo.c"$' cs.0.def && grep -q '^DS7F1LNc$' cs.0.def &&
+  grep -q '^DSF2NM"/bin/true+0x10"$' cs.0.def && grep -q '^DS8F2LN0$' cs.0.def &&
+  t_pass otf_callsite_files || t_fail otf_callsite_files "$(grep '^DS' cs.0.def)"
+# A string attribute (the recorder's file names, argv...) is an OTF byte
+# array: marked in its definition, it reads back as the string (it came
+# back as an array of bytes, [105,111,...])
+grep -q '^DK3YbNM"filename"T"paratrace:string file opened"$' cs.0.def &&
+  "$PT" dump cs.ptf | grep -q '^def attribute id=3 type=4 name="filename" description="file opened"$' &&
+  "$PT" dump cs.ptf | grep -q ' enter region=1 {2=u:7 3=s:"io.dat"}$' &&
+  t_pass otf_string_attribute ||
+  t_fail otf_string_attribute "$(grep '^DK3' cs.0.def; "$PT" dump cs.ptf | grep -e 'id=3' -e ' enter ')"
 t_done
