@@ -204,13 +204,14 @@ static void hdel(hmap *m, uintptr_t k) {
 
 /* ---- datatypes, ops and other handles ----------------------------------- */
 
-static hmap g_types, g_ops, g_misc;
+static hmap g_types, g_ops, g_misc, g_ghandles;
 static hmap g_msgs; /* MPI_Message of a matched probe -> its communicator */
 /* MPI_File with a split collective begun: id = the operation's matching
  * id, size = the bytes it asked for, info = its pt_io_mode */
 static hmap g_split;
 static uint64_t g_next_split;
 static uint64_t g_next_type = 100, g_next_op = 100, g_next_misc = 1;
+static uint64_t g_next_ghandle = 3;
 
 static void predefined(void) {
   /* SST DUMPI's numbers for the predefined datatypes and ops. */
@@ -354,6 +355,16 @@ static uint64_t misc_id(hmap *m, uint64_t *next, int64_t h) {
   hent *e = hfind(m, (uintptr_t)h);
   if (!e && (e = hput(m, (uintptr_t)h))) e->id = (*next)++;
   return e ? e->id : 0;
+}
+
+/* A group handle's id: SST DUMPI's numbers (MPI_GROUP_NULL 1,
+ * MPI_GROUP_EMPTY 2, the rank's other groups from 3), so that a recorded
+ * MPI_Comm_create written as DUMPI names the group its MPI_Group_incl
+ * made (ids from 1 made the first two groups NULL and EMPTY there). */
+static uint64_t group_hid(int64_t h) {
+  if (h == (int64_t)(intptr_t)MPI_GROUP_NULL) return 1;
+  if (h == (int64_t)(intptr_t)MPI_GROUP_EMPTY) return 2;
+  return misc_id(&g_ghandles, &g_next_ghandle, h);
 }
 
 /* ---- communicators ------------------------------------------------------ */
@@ -1571,10 +1582,12 @@ static void amode_flags(int v) {
   if (w) enc_end(str_put(w, o, l));
 }
 
-/* MPI_File_close, MPI_Win_free: their MPI_File * / MPI_Win * argument is
- * the handle they free (its value before the call). */
+/* MPI_File_close, MPI_Win_free, MPI_Group_free: their MPI_File * /
+ * MPI_Win * / MPI_Group * argument is the handle they free (its value
+ * before the call; after it, the null handle). */
 static int handle_freed(int id) {
-  return g_fn[id].sem == PT_MS_FILE_CLOSE || id == PT_MPI_ID_Win_free;
+  return g_fn[id].sem == PT_MS_FILE_CLOSE || id == PT_MPI_ID_Win_free ||
+         id == PT_MPI_ID_Group_free;
 }
 
 static void add_args(const pt__mpi_call *c, int level, int ret) {
@@ -1618,14 +1631,19 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
       case 'O':
         enc_int(c->id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
         break;
-      case 'G': case 'W': case 'F':
+      case 'G':
+        enc_int(c->id, j, (int64_t)group_hid(v));
+        break;
+      case 'W': case 'F':
         enc_int(c->id, j, (int64_t)misc_id(&g_misc, &g_next_misc, v));
         break;
       case 'g':
-        if (ok)
+        if (handle_freed(c->id)) /* the group freed, not MPI_GROUP_NULL */
+          enc_int(c->id, j, (int64_t)group_hid(c->hpre));
+        else if (ok)
           enc_int(c->id, j,
-                  (int64_t)misc_id(&g_misc, &g_next_misc,
-                                   (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
+                  (int64_t)group_hid(
+                      (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
         break;
       case 'k': case 't': case 'n': case 'i': case 'l':
         enc_int(c->id, j, k[j] == 'i' ? dumpi_enum(g_fn[c->id].enumk[j], v) : v);
@@ -2668,11 +2686,11 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (g_multi) unclaim(c);
   t_quiet = 0;
   t_site = PT_NONE;
-  /* a freed file or window handle: the next one MPI hands out may be the
-   * same pointer, it gets a new id */
+  /* a freed file, window or group handle: the next one MPI hands out may
+   * be the same pointer, it gets a new id */
   if (handle_freed(c->id) && c->hpre && ret == MPI_SUCCESS) {
-    hent *he = hfind(&g_misc, (uintptr_t)c->hpre);
-    if (he) hdel(&g_misc, (uintptr_t)c->hpre);
+    hmap *m = c->id == PT_MPI_ID_Group_free ? &g_ghandles : &g_misc;
+    if (hfind(m, (uintptr_t)c->hpre)) hdel(m, (uintptr_t)c->hpre);
   }
   if (rec) { /* the LEAVE: header byte and region + 1 */
     uint8_t lv[1 + PT_VARINT_MAX + 8];
