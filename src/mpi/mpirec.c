@@ -1938,27 +1938,31 @@ static void start(req *r, uint64_t t) {
 }
 
 /* Profile mode: the partners of the persistent requests an MPI_Start /
- * MPI_Startall started (a destination key each: the rank, with
- * PT__PROFILE_FROM for a receive's source; the same key once, its bytes
- * summed).  Set by semantics(), read by pt__mpi_end() in the same
- * thread.  Only destination lines come from here: the statement's bytes
- * are the call's (c->pbytes), with the partners that have no rank
- * (MPI_ANY_SOURCE) or do not fit. */
+ * MPI_Startall started, and the two of an MPI_Sendrecv(_replace) (a
+ * destination key each: the rank, with PT__PROFILE_FROM for a receive's
+ * source; the same key once, its bytes summed).  Set by semantics(), read
+ * by pt__mpi_end() in the same thread.  Only destination lines come from
+ * here: the statement's bytes are the call's (c->pbytes), with the
+ * partners that have no rank (MPI_ANY_SOURCE) or do not fit. */
 enum { MAX_PARTS = 64 };
 static __thread uint64_t t_part_key[MAX_PARTS], t_part_bytes[MAX_PARTS];
 static __thread int t_nparts;
 
-static void part_add(const req *r) {
-  if (r->peer < 0) return; /* MPI_ANY_SOURCE, unknown: no destination */
-  uint64_t k = (uint64_t)r->peer | (r->kind == RQ_RECV ? PT__PROFILE_FROM : 0);
+static void part_put(uint64_t k, uint64_t bytes) {
   for (int i = 0; i < t_nparts; i++)
     if (t_part_key[i] == k) {
-      t_part_bytes[i] += r->bytes;
+      t_part_bytes[i] += bytes;
       return;
     }
   if (t_nparts == MAX_PARTS) return;
   t_part_key[t_nparts] = k;
-  t_part_bytes[t_nparts++] = r->bytes;
+  t_part_bytes[t_nparts++] = bytes;
+}
+
+static void part_add(const req *r) {
+  if (r->peer < 0) return; /* MPI_ANY_SOURCE, unknown: no destination */
+  part_put((uint64_t)r->peer | (r->kind == RQ_RECV ? PT__PROFILE_FROM : 0),
+           r->bytes);
 }
 
 static const MPI_Status *status_arg(const pt__mpi_call *c, int q) {
@@ -2153,18 +2157,25 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     case PT_MS_SENDRECV: {
       comm_info *ci = comm_get(VAL('C', 0));
       int64_t p = world_rank(ci, (int)VAL('k', 0));
+      t_nparts = 0;
       if (!ok) break;
-      if (p != INT64_MIN)
-        ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE,
-               count_bytes(c, 0), 0);
-      c->pdest = p == INT64_MIN ? -1 : p;
-      c->pbytes = count_bytes(c, 0);
+      uint64_t sent = count_bytes(c, 0);
+      if (p != INT64_MIN) {
+        ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE, sent,
+               0);
+        if (p >= 0) part_put((uint64_t)p, sent);
+      }
+      c->pbytes = p != INT64_MIN ? sent : 0;
+      /* the profile's statement: both directions, as a collective's */
       const MPI_Status *st = status_arg(c, 0);
       if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
         uint64_t n = 0;
         status_bytes(st, &n);
-        ev_p2p(PT_EV_RECV, t1, world_rank(ci, st->MPI_SOURCE), st->MPI_TAG,
-               ci ? ci->id : PT_NONE, n, 0);
+        int64_t from = world_rank(ci, st->MPI_SOURCE);
+        ev_p2p(PT_EV_RECV, t1, from, st->MPI_TAG, ci ? ci->id : PT_NONE, n,
+               0);
+        c->pbytes += n;
+        if (from >= 0) part_put((uint64_t)from | PT__PROFILE_FROM, n);
       }
       break;
     }
@@ -2729,8 +2740,10 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       uint64_t site = pt_profile_site(p, app_caller(caller), &mod, &offs);
       uint64_t key = site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id;
       /* a start: one destination per partner, each with its direction
-       * (the statement's name does not say whether it sends) */
-      if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL)
+       * (the statement's name does not say whether it sends); a
+       * send-receive: where it sent and where it received from */
+      if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL ||
+          f->sem == PT_MS_SENDRECV)
         pt__profile_comm_multi(p, key, pt__mpi_fn_names[c->id], mod, offs,
                                ret == MPI_SUCCESS ? c->pbytes : 0,
                                t_part_key, t_part_bytes,

@@ -331,11 +331,15 @@ if cmp -s p4.ptf/profile.0 p4.ptf/profile.0 &&
 else t_fail "profile size" "$(wc -c p4.ptf/profile.1024 p40.ptf/profile.1024)"; fi
 "$PT" profile p40.ptf --focus p3 >prof.txt 2>&1
 # under p3's loop: the changing-destination statement with its 4 partners
-awk '/statement MPI_Sendrecv/ {s = 1; next} s && /-> rank/ {n++} s && !/-> rank/ {s = 0}
-     END {print n + 0}' prof.txt >nd
+# (a send-receive: where it sent and where it received from)
+awk '/statement MPI_Sendrecv/ {s = 1; next} s && /-> rank/ {n++; next}
+     s && /<- rank/ {m++; next} s {s = 0}
+     END {print n + 0, m + 0}' prof.txt >nd
+read nto nfrom <nd
 if grep -q 'loop p3' prof.txt && grep -q 'statement MPI_Sendrecv @ p3' prof.txt &&
-   [ "$(cat nd)" -ge 8 ]; then t_pass "profile: MPI statements and destinations"
-else t_fail "profile: MPI statements" "$(head -12 prof.txt)"; fi
+   [ "$nto" -ge 8 ] && [ "$nfrom" = "$nto" ]; then
+  t_pass "profile: MPI statements and destinations"
+else t_fail "profile: MPI statements" "-> $nto, <- $nfrom: $(head -12 prof.txt)"; fi
 grep -q 'sync' prof.txt && t_pass "profile: synchronisation delay estimated" ||
   t_fail "profile: sync" "no sync column"
 # profile mode, persistent requests: the bytes move at each start, not at
