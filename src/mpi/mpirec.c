@@ -2555,17 +2555,22 @@ static void *app_caller(void *caller) {
  * debug information).  One call instruction can call several MPI
  * functions (through a function pointer, as IMB-IO calls its MPI_File_*
  * functions): the definition names its callee, so the id hashes the callee
- * too and each (address, function) pair is a call site of its own.  Cached
- * per thread by address and callee. */
-#define SITE_CACHE 256
+ * too and each (address, function) pair is a call site of its own.  Kept
+ * per thread by address and callee in an open-addressing table that grows
+ * (never evicts: a direct-mapped cache of 256 slots let two sites that
+ * share a slot and alternate, as in pw.x with ScaLAPACK, each miss every
+ * time, costing a dladdr and writing the definition again: 4,671 CALLSITE
+ * definitions for 195 call sites). */
+#define SITE_CACHE 256 /* first size; then doubled at half full */
 typedef struct site_ent {
-  uintptr_t addr;
+  uintptr_t addr; /* 0: an empty slot */
   uint64_t region;
   uint64_t id;
   uint64_t val; /* id as a varint, packed (see pack_bytes), or 0 */
 } site_ent;
 static __thread __attribute__((tls_model("initial-exec"))) site_ent
     *t_sites;
+static __thread size_t t_site_cap, t_site_n;
 
 static uint64_t site_slow(void *caller, uint64_t region) {
   void *a = app_caller(caller);
@@ -2587,20 +2592,52 @@ static uint64_t site_slow(void *caller, uint64_t region) {
   return id;
 }
 
+static size_t site_slot(uintptr_t a, uint64_t region, size_t cap) {
+  uint64_t h = ((uint64_t)a ^ (region * 0xC2B2AE3D27D4EB4FULL)) *
+               0x9E3779B97F4A7C15ULL;
+  return (size_t)(h >> 32) & (cap - 1);
+}
+
+/* Twice the slots, the entries moved: 0, or -1 without memory. */
+static int site_grow(void) {
+  size_t cap = t_site_cap ? 2 * t_site_cap : SITE_CACHE;
+  site_ent *n = calloc(cap, sizeof *n);
+  if (!n) return -1;
+  for (size_t j = 0; j < t_site_cap; j++) {
+    const site_ent *o = &t_sites[j];
+    if (!o->addr) continue;
+    size_t i = site_slot(o->addr, o->region, cap);
+    while (n[i].addr) i = (i + 1) & (cap - 1);
+    n[i] = *o;
+  }
+  free(t_sites);
+  t_sites = n;
+  t_site_cap = cap;
+  return 0;
+}
+
 static const site_ent *site_of(void *caller, uint64_t region) {
-  if (!t_sites && !(t_sites = calloc(SITE_CACHE, sizeof *t_sites)))
-    return NULL;
   /* through the mpi_f08 module every call returns into the module's own
-   * wrapper: the cache is keyed by the application's address */
+   * wrapper: the table is keyed by the application's address */
   caller = app_caller(caller);
   uintptr_t a = (uintptr_t)caller;
-  site_ent *e = &t_sites[(a ^ (a >> 8) ^ region * 31) & (SITE_CACHE - 1)];
-  if (e->addr != a || e->region != region || !e->addr) {
-    e->addr = a;
-    e->region = region;
-    e->id = site_slow(caller, region);
-    e->val = varint_pack(e->id);
+  if (!a) return NULL;
+  if (!t_sites && site_grow() < 0) return NULL;
+  size_t i = site_slot(a, region, t_site_cap);
+  for (; t_sites[i].addr; i = (i + 1) & (t_site_cap - 1))
+    if (t_sites[i].addr == a && t_sites[i].region == region)
+      return &t_sites[i];
+  if ((t_site_n + 1) * 2 > t_site_cap) {
+    if (site_grow() < 0) return NULL;
+    i = site_slot(a, region, t_site_cap);
+    while (t_sites[i].addr) i = (i + 1) & (t_site_cap - 1);
   }
+  site_ent *e = &t_sites[i];
+  e->addr = a;
+  e->region = region;
+  e->id = site_slow(caller, region);
+  e->val = varint_pack(e->id);
+  t_site_n++;
   return e;
 }
 

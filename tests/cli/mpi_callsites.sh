@@ -3,7 +3,12 @@
 # functions through a pointer (tests/mpi/fnptr.c, shaped like IMB-IO's
 # MPI_File_* calls) gives one call site per function; every call-site
 # definition has one callee, the region of the calls that carry it, and
-# OTF2 output has no conflicting definitions.
+# OTF2 output has no conflicting definitions.  Many call sites in turn
+# (tests/mpi/manysites.c: 644 per rank, as a large program has them) are
+# each defined once: the recorder kept them in a direct-mapped cache of
+# 256 slots, and sites sharing a slot were looked up (dladdr) and defined
+# again at each call (pw.x with ScaLAPACK: 4,671 CALLSITE definitions for
+# 195 call sites).
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
@@ -53,4 +58,24 @@ done
 "$PT" convert fp.ptf -o fp.otf2 2>otf2.err; rc=$?
 if [ $rc = 0 ] && ! grep -q 'reuse the id' otf2.err; then t_pass "otf2: no conflicting definitions"
 else t_fail "otf2" "exit $rc: $(head -c 300 otf2.err)"; fi
+
+ok "build manysites" mpicc -std=c11 -g -O1 -o manysites "$SRC/tests/mpi/manysites.c"
+ok "record manysites" $RUN -np 2 "$PT" record -o ms.ptf -- ./manysites 3 >ms.out
+"$PT" dump ms.ptf >ms.txt 2>ms.err
+# per rank: CALLSITE definitions, distinct ones, calls carrying a site
+for loc in 0 1; do
+  if [ "$loc" = 0 ]; then pat='^def callsite '; else pat="^def@$loc callsite "; fi
+  defs=$(grep -c "$pat" ms.txt)
+  ids=$(grep "$pat" ms.txt | sed 's/.* id=\([0-9]*\).*/\1/' | sort -u | wc -l)
+  if [ "$defs" = 644 ] && [ "$ids" = 644 ]; then
+    t_pass "many call sites: each defined once (rank $loc: $defs)"
+  else
+    t_fail "many call sites: each defined once (rank $loc)" \
+      "$defs definitions of $ids call sites, want 644 (640 + 4)"
+  fi
+done
+got=$("$PT" stats ms.ptf | awk '$1 == "MPI_Comm_rank" && $2 == "many" { n++; c += $4 }
+                                END { print n + 0, c + 0 }')
+if [ "$got" = "640 3840" ]; then t_pass "many call sites: 640 rows in stats, 3 calls each per rank"
+else t_fail "many call sites: stats rows" "rows and calls: $got, want 640 3840"; fi
 t_done
