@@ -243,6 +243,26 @@ static void predefined(void) {
   }
 }
 
+/* The name of an MPI_COMBINER_* value (NULL: not one of these): a user
+ * datatype's definition names it, since its number is the MPI library's
+ * own (OpenMPI's MPI_COMBINER_VECTOR is 3, SST DUMPI's CONTIGUOUS). */
+static const char *combiner_name(int c) {
+#define PT_COMB(n) {MPI_COMBINER_##n, "MPI_COMBINER_" #n}
+  static const struct { int c; const char *name; } tab[] = {
+      PT_COMB(NAMED),          PT_COMB(DUP),
+      PT_COMB(CONTIGUOUS),     PT_COMB(VECTOR),
+      PT_COMB(HVECTOR),        PT_COMB(INDEXED),
+      PT_COMB(HINDEXED),       PT_COMB(INDEXED_BLOCK),
+      PT_COMB(HINDEXED_BLOCK), PT_COMB(STRUCT),
+      PT_COMB(SUBARRAY),       PT_COMB(DARRAY),
+      PT_COMB(F90_REAL),       PT_COMB(F90_COMPLEX),
+      PT_COMB(F90_INTEGER),    PT_COMB(RESIZED)};
+#undef PT_COMB
+  for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+    if (tab[i].c == c) return tab[i].name;
+  return NULL;
+}
+
 /* Ids of freed user datatypes whose definition was written, by what the
  * definition says (size << 32 | combiner): a new type with the same
  * definition takes one instead of a new id and definition, so a program
@@ -318,6 +338,9 @@ static hent *type_get(MPI_Datatype t) {
     if (comb == MPI_COMBINER_NAMED &&
         PMPI_Type_get_name(t, tn, &tl) == MPI_SUCCESS && tn[0])
       snprintf(val, sizeof val, "%s, %lld bytes", tn, (long long)sz);
+    else if (combiner_name(comb))
+      snprintf(val, sizeof val, "user datatype, %lld bytes, %s",
+               (long long)sz, combiner_name(comb));
     else
       snprintf(val, sizeof val, "user datatype, %lld bytes, combiner %d",
                (long long)sz, comb);

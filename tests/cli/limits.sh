@@ -96,6 +96,17 @@ if command -v mpicc >/dev/null 2>&1 && [ -f "$B/lib/libparatrace-mpi.so" ] &&
     else
       t_fail "datatype churn" "$n user datatype definitions (want <= 4), $b bytes sent (want 32000)"
     fi
+    # the combiner by name (its number was OpenMPI's: 3, SST DUMPI's
+    # CONTIGUOUS, for the MPI_Type_vector types of pw.x's ScaLAPACK)
+    "$PT" dump tc.ptf | grep 'value="user datatype' | sed 's/.*value="//' |
+      sort -u >tc.defs
+    printf '%s\n' 'user datatype, 16 bytes, MPI_COMBINER_CONTIGUOUS"' \
+      'user datatype, 16 bytes, MPI_COMBINER_VECTOR"' >tc.want
+    if cmp -s tc.want tc.defs; then
+      t_pass "user datatypes: combiner by name"
+    else
+      t_fail "user datatypes: combiner by name" "$(cat tc.defs)"
+    fi
   else
     t_fail "datatype churn run" "$(head -c 300 tc.err)"
   fi
