@@ -2498,22 +2498,61 @@ static void shim_init(void) { dl_iterate_phdr(shim_range, NULL); }
  * then reads the slot and takes the address only if it is a confirmed
  * pair: a call site seen for the first time, or a frame that does not
  * look as learnt, costs one backtrace (about 3 us), the others a few
- * loads (before: a backtrace per call, 3.1 us per MPI_Iprobe). */
-#define SHIM_SLOTS 256
+ * loads (before: a backtrace per call, 3.1 us per MPI_Iprobe).  Both are
+ * kept in one open-addressing table that grows at half full: entry
+ * (shim, 0) holds the offset, (shim, app) marks a confirmed pair (a
+ * direct-mapped cache of 256 slots per kind lost pairs that shared a
+ * slot: 300 call sites called in turn took a backtrace at 2 calls in 3). */
+#define SHIM_SLOTS 256 /* first size; then doubled at half full */
 #define SHIM_SCAN 2048 /* bytes above the frame searched for the address */
 typedef struct shim_ent {
-  uintptr_t shim;
-  uintptr_t val; /* shim_off: offset from the frame; shim_ok: the address */
+  uintptr_t shim; /* 0: an empty slot */
+  uintptr_t app;  /* 0: the offset entry; else a confirmed pair */
+  uintptr_t off;  /* the offset entry's: offset from the frame */
 } shim_ent;
 static __thread __attribute__((tls_model("initial-exec"))) shim_ent *t_shim;
+static __thread size_t t_shim_cap, t_shim_n;
 __thread __attribute__((tls_model("initial-exec"))) void *pt__f_frame;
 
-static inline unsigned shim_off_slot(uintptr_t a) {
-  return (unsigned)((a ^ (a >> 9)) & (SHIM_SLOTS - 1));
+static size_t shim_slot(uintptr_t a, uintptr_t g, size_t cap) {
+  uint64_t h = ((uint64_t)a ^ ((uint64_t)g * 0xC2B2AE3D27D4EB4FULL)) *
+               0x9E3779B97F4A7C15ULL;
+  return (size_t)(h >> 32) & (cap - 1);
 }
-static inline unsigned shim_ok_slot(uintptr_t a, uintptr_t g) {
-  return SHIM_SLOTS +
-         (unsigned)((g ^ (g >> 7) ^ (a * 31)) & (SHIM_SLOTS - 1));
+
+static const shim_ent *shim_find(uintptr_t a, uintptr_t g) {
+  if (!t_shim) return NULL;
+  for (size_t i = shim_slot(a, g, t_shim_cap); t_shim[i].shim;
+       i = (i + 1) & (t_shim_cap - 1))
+    if (t_shim[i].shim == a && t_shim[i].app == g) return &t_shim[i];
+  return NULL;
+}
+
+/* Enter (a, g) with offset `off` (or update it); without memory nothing
+ * is learnt (the next call takes a backtrace again). */
+static void shim_put(uintptr_t a, uintptr_t g, uintptr_t off) {
+  if (!t_shim || (t_shim_n + 1) * 2 > t_shim_cap) {
+    size_t cap = t_shim ? 2 * t_shim_cap : SHIM_SLOTS;
+    shim_ent *n = calloc(cap, sizeof *n);
+    if (!n) return;
+    for (size_t j = 0; j < t_shim_cap; j++) {
+      if (!t_shim[j].shim) continue;
+      size_t i = shim_slot(t_shim[j].shim, t_shim[j].app, cap);
+      while (n[i].shim) i = (i + 1) & (cap - 1);
+      n[i] = t_shim[j];
+    }
+    free(t_shim);
+    t_shim = n;
+    t_shim_cap = cap;
+  }
+  size_t i = shim_slot(a, g, t_shim_cap);
+  for (; t_shim[i].shim; i = (i + 1) & (t_shim_cap - 1))
+    if (t_shim[i].shim == a && t_shim[i].app == g) {
+      t_shim[i].off = off;
+      return;
+    }
+  t_shim[i] = (shim_ent){a, g, off};
+  t_shim_n++;
 }
 
 /* The application's return address for a call whose wrapper's return
@@ -2533,14 +2572,11 @@ static void *app_caller(void *caller) {
    * address (caller) */
   char *fr = pt__f_frame;
   if (fr && *(void **)(fr + sizeof(void *)) != caller) fr = NULL;
-  if (fr && t_shim) {
-    const shim_ent *o = &t_shim[shim_off_slot(a)];
-    if (o->shim == a) {
-      uintptr_t g;
-      memcpy(&g, fr + o->val, sizeof g);
-      const shim_ent *k = &t_shim[shim_ok_slot(a, g)];
-      if (k->shim == a && k->val == g) return (void *)g;
-    }
+  const shim_ent *o = fr ? shim_find(a, 0) : NULL;
+  if (o) {
+    uintptr_t g;
+    memcpy(&g, fr + o->off, sizeof g);
+    if (g && shim_find(a, g)) return (void *)g;
   }
   void *bt[8];
   int n = backtrace(bt, 8);
@@ -2551,8 +2587,6 @@ static void *app_caller(void *caller) {
       break;
     }
   if (app == caller || !fr) return app;
-  if (!t_shim && !(t_shim = calloc(2 * SHIM_SLOTS, sizeof *t_shim)))
-    return app;
   /* the slot: the first word above the return address that holds the
    * application's address (its return slot is there, above the shim's
    * frame, so the search ends before the stack does) */
@@ -2560,8 +2594,8 @@ static void *app_caller(void *caller) {
     uintptr_t g;
     memcpy(&g, fr + d, sizeof g);
     if (g == (uintptr_t)app) {
-      t_shim[shim_off_slot(a)] = (shim_ent){a, d};
-      t_shim[shim_ok_slot(a, g)] = (shim_ent){a, g};
+      shim_put(a, 0, d);
+      shim_put(a, g, 0);
       break;
     }
   }

@@ -140,4 +140,41 @@ line=$(grep -n 'call MPI_Waitall' "$SRC/tests/mpi/fortran08.f90" | head -1 | cut
 grep -q "statement MPI_Waitall @ .*fortran08.f90:$line " p8.txt &&
   t_pass "f08 profile: call site in the Fortran source" ||
   t_fail "f08 profile: call site" "want fortran08.f90:$line; $(grep -m3 statement p8.txt)"
+
+# mpi_f08 with many call sites: 300 lines calling MPI_Comm_rank, run 3
+# times.  The recorder learns each (module wrapper, program) address pair
+# from one backtrace; it kept them in a direct-mapped cache of 256 slots,
+# so sites sharing a slot took a backtrace (about 3 us) at every call:
+# 670 backtraces for 900 calls.  tests/mpi/countbt.c counts them.
+{
+  echo 'program many'
+  echo '  use mpi_f08'
+  echo '  integer :: r, k, s'
+  echo '  call MPI_Init()'
+  echo '  s = 0'
+  echo '  do k = 1, 3'
+  i=0
+  while [ $i -lt 300 ]; do
+    echo '    call MPI_Comm_rank(MPI_COMM_WORLD, r); s = s + r'
+    i=$((i + 1))
+  done
+  echo '  end do'
+  echo '  call MPI_Finalize()'
+  echo '  print *, "done", s >= 0'
+  echo 'end program many'
+} >many08.f90
+ok "build many mpi_f08 call sites" mpifort -g -O1 -o many08 many08.f90
+ok "build countbt" cc -shared -fPIC -o countbt.so "$SRC/tests/mpi/countbt.c" -ldl
+rm -rf m8.ptf bt.*
+ok "many f08 call sites run" $RUN -np 2 -x LD_PRELOAD="$PWD/countbt.so:$SO" \
+  -x PARATRACE_OUTPUT="$PWD/m8.ptf" -x COUNTBT_OUT="$PWD/bt" ./many08 >m8.out
+bts=$(echo $(cat bt.* 2>/dev/null))
+sites=$("$PT" stats --csv m8.ptf | grep -c '^mpi_callsite,[0-9]*,"MPI_Comm_rank",[0-9]*,"MAIN__ many08.f90:')
+set -- $bts
+if [ $# = 2 ] && [ "$1" -le 310 ] && [ "$2" -le 310 ] && [ "$sites" = 300 ]; then
+  t_pass "many f08 call sites: a backtrace per site ($bts for 300 sites x 3)"
+else
+  t_fail "many f08 call sites: a backtrace per site" \
+    "backtraces per rank: $bts (want <= 310), $sites call sites (want 300)"
+fi
 t_done
