@@ -2511,7 +2511,8 @@ typedef struct shim_ent {
   uintptr_t off;  /* the offset entry's: offset from the frame */
 } shim_ent;
 static __thread __attribute__((tls_model("initial-exec"))) shim_ent *t_shim;
-static __thread size_t t_shim_cap, t_shim_n;
+static __thread __attribute__((tls_model("initial-exec"))) size_t t_shim_cap,
+    t_shim_n;
 __thread __attribute__((tls_model("initial-exec"))) void *pt__f_frame;
 
 static size_t shim_slot(uintptr_t a, uintptr_t g, size_t cap) {
@@ -2627,7 +2628,8 @@ typedef struct site_ent {
 } site_ent;
 static __thread __attribute__((tls_model("initial-exec"))) site_ent
     *t_sites;
-static __thread size_t t_site_cap, t_site_n;
+static __thread __attribute__((tls_model("initial-exec"))) size_t t_site_cap,
+    t_site_n;
 
 static uint64_t site_slow(void *caller, uint64_t region) {
   void *a = app_caller(caller);
