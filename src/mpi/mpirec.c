@@ -153,8 +153,11 @@ static size_t hslot(uintptr_t k, size_t cap) {
   return (size_t)(h >> 32) & (cap - 1);
 }
 
+/* Key 0 marks an empty slot (which may still hold a moved or deleted
+ * entry's info): never found nor entered.  A NULL handle reaches here
+ * from an erroneous call (OpenMPI's f2c of an invalid Fortran handle). */
 static hent *hfind(const hmap *m, uintptr_t k) {
-  if (!m->cap) return NULL;
+  if (!m->cap || !k) return NULL;
   for (size_t i = hslot(k, m->cap);; i = (i + 1) & (m->cap - 1)) {
     if (m->e[i].key == k) return &m->e[i];
     if (!m->e[i].key) return NULL;
@@ -162,6 +165,7 @@ static hent *hfind(const hmap *m, uintptr_t k) {
 }
 
 static hent *hput(hmap *m, uintptr_t k) {
+  if (!k) return NULL;
   if ((m->n + 1) * 2 > m->cap) {
     size_t nc = m->cap ? m->cap * 2 : 64;
     hent *ne = calloc(nc, sizeof *ne);
@@ -305,7 +309,7 @@ static void type_forget(uintptr_t h) {
 /* Id and size of a datatype (user types numbered on first sight). */
 static hent *type_get(MPI_Datatype t) {
   hent *e = hfind(&g_types, (uintptr_t)t);
-  if (e) return e;
+  if (e || !t) return e; /* NULL: no type (not MPI_DATATYPE_NULL) */
   /* MPI_Type_size_x: a type of 2 GiB or more has no int size */
   MPI_Count sz = 0;
   if (t != MPI_DATATYPE_NULL && PMPI_Type_size_x(t, &sz) != MPI_SUCCESS)
@@ -512,7 +516,7 @@ static comm_info *comm_get(int64_t handle) {
   MPI_Comm c = (MPI_Comm)(intptr_t)handle;
   hent *e = hfind(&g_comms, (uintptr_t)handle);
   if (e) return e->info;
-  if (c == MPI_COMM_NULL) return NULL;
+  if (c == MPI_COMM_NULL || !handle) return NULL;
   comm_info *ci = calloc(1, sizeof *ci);
   if (!ci) return NULL;
   PMPI_Comm_rank(c, &ci->rank);

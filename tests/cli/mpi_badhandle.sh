@@ -1,0 +1,37 @@
+#!/bin/sh
+# Invalid handles given to MPI_Comm_free / MPI_Type_free (a NULL handle:
+# what OpenMPI's f2c functions give for an invalid Fortran handle) fail
+# with MPI_ERRORS_RETURN, and a traced program goes on as an untraced one.
+# The recorder's handle tables mark empty slots with key 0: a NULL handle
+# found an emptied slot and freed the comm_info left there (heap
+# corruption: "malloc_consolidate(): invalid chunk size").
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+SO=$B/lib/libparatrace-mpi.so
+if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
+  t_fail "setup" "mpicc or $SO missing"; t_done
+fi
+RUN="mpirun --allow-run-as-root --oversubscribe"
+SANF=
+if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
+  SANF="-fsanitize=address,undefined"
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+  export ASAN_OPTIONS
+  RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+ok "build badfree" mpicc $SANF -o bf "$SRC/tests/mpi/badfree.c"
+if $RUN -np 2 "$PT" record -o bf.ptf -- ./bf >bf.out 2>bf.err &&
+   [ "$(grep -c '^done 60$' bf.out)" = 2 ]; then
+  t_pass "NULL handles to MPI_Comm_free / MPI_Type_free: run completes"
+else
+  t_fail "NULL handles to MPI_Comm_free / MPI_Type_free" "$(cat bf.out; head -c 400 bf.err)"
+fi
+if "$PT" check bf.ptf >bf.chk 2>&1; then
+  t_pass "NULL handles: the archive checks"
+else
+  t_fail "NULL handles: the archive checks" "$(tail -3 bf.chk)"
+fi
+t_done
