@@ -2340,15 +2340,17 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
                     c->v[ARG('r', 0)], RQ_COLL);
       break;
     }
+    /* a free that failed (a predefined or invalid handle) freed nothing:
+     * the handle keeps its id */
     case PT_MS_COMM_FREE:
-      if (c->nreqs == 0 && c->reqs == c->reqs_inline) {
+      if (ok && c->nreqs == 0 && c->reqs == c->reqs_inline) {
         int64_t h;
         memcpy(&h, &c->reqs_inline[0], sizeof(void *));
         comm_forget(h);
       }
       break;
     case PT_MS_TYPE_FREE:
-      if (c->reqs == c->reqs_inline) {
+      if (ok && c->reqs == c->reqs_inline) {
         int64_t h;
         memcpy(&h, &c->reqs_inline[0], sizeof(void *));
         type_forget((uintptr_t)h);
