@@ -2730,14 +2730,6 @@ uint64_t pt__mpi_region_slow(int id) {
   return g_fn[id].level == 255 ? 0 : fn_region(id); /* PARATRACE_DISABLE */
 }
 
-/* Calls that profile mode counts as statements: all but MPI_Init and
- * MPI_Finalize (outside the program's time) and the clock. */
-static int profiled(int id) {
-  return id != PT_MPI_ID_Init && id != PT_MPI_ID_Init_thread &&
-         id != PT_MPI_ID_Finalize && id != PT_MPI_ID_Wtime &&
-         id != PT_MPI_ID_Wtick;
-}
-
 static void fatal_as_predefined(int64_t out);
 static void fatal_win_created(int64_t out);
 
@@ -2841,9 +2833,8 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     pt_rec_event(&e);
   }
   UNLOCK();
-  if (g_profiling && profiled(c->id)) {
-    /* profile mode: a statement at its call site (communication or not:
-     * as in mpiP, every MPI call's time is counted) */
+  if (g_profiling && f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG) {
+    /* profile mode: a communication statement at its call site */
     pt_profile *p = pt_profile_self();
     if (p) {
       const char *mod = NULL;
