@@ -10,28 +10,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
 case $B in /*) ;; *) B=$SRC/$B ;; esac
-SO=$B/lib/libparatrace-mpi.so
-if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
-  t_fail "setup" "mpicc or $SO missing"; # a failed MPI_Type_free(MPI_INT) leaves MPI_INT as it was: DUMPI's 9,
-# not a user datatype (it was forgotten and numbered again as one)
-if "$PT" dump bf.ptf 2>/dev/null | grep -q 'name="mpi.datatype.[0-9]*" value="MPI_INT, ' &&
-   ! "$PT" dump bf.ptf 2>/dev/null | grep -q 'name="mpi.datatype.1[0-9][0-9]*" value="MPI_INT, '; then
-  t_pass "a failed free of MPI_INT keeps its id"
-else
-  t_fail "a failed free of MPI_INT keeps its id" \
-    "$("$PT" dump bf.ptf 2>&1 | grep 'value="MPI_INT, ' | head -3)"
-fi
-t_done
-fi
-RUN="mpirun --allow-run-as-root --oversubscribe"
-SANF=
-if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
-  SANF="-fsanitize=address,undefined"
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-  export ASAN_OPTIONS
-  RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$SRC/tests/cli/mpi.inc"
 ok "build badfree" mpicc $SANF -o bf "$SRC/tests/mpi/badfree.c"
 if $RUN -np 2 "$PT" record -o bf.ptf -- ./bf >bf.out 2>bf.err &&
    [ "$(grep -c '^done 62$' bf.out)" = 2 ]; then

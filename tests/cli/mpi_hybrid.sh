@@ -7,19 +7,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
 case $B in /*) ;; *) B=$SRC/$B ;; esac
-SO=$B/lib/libparatrace-mpi.so
-if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
-  t_fail "setup" "mpicc or $SO missing"
-  t_done
-fi
-RUN="mpirun --allow-run-as-root --oversubscribe"
-SANF=
-if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
-  SANF="-fsanitize=address,undefined"
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-  export ASAN_OPTIONS
-  RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
-fi
+. "$SRC/tests/cli/mpi.inc"
 
 # (not instrumented itself, as fatal.c in mpi_record.sh: in a sanitized
 # build the program's own AddressSanitizer takes the SIGSEGV first and

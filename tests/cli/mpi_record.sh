@@ -9,21 +9,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
 case $B in /*) ;; *) B=$SRC/$B ;; esac
-SO=$B/lib/libparatrace-mpi.so
-if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$SO" ]; then
-  t_fail "setup" "mpicc or $SO missing"; t_done
-fi
-RUN="mpirun --allow-run-as-root --oversubscribe"
-# a sanitized build's library needs a sanitized program (and tolerates the
-# preloaded MPI library before its runtime)
-SANF=
-if nm -D "$B/lib/libparatrace.so" 2>/dev/null | grep -q __asan_init; then
-  SANF="-fsanitize=address,undefined"
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-  export ASAN_OPTIONS
-  # MPI libraries leak at exit by design: no leak check inside mpirun
-  RUN="$RUN -x ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0"
-fi
+. "$SRC/tests/cli/mpi.inc"
 ok "build families" mpicc -g -o fam "$SRC/tests/mpi/families.c"
 ok "build spin" mpicc -o spin "$SRC/tests/mpi/spin.c"
 
