@@ -42,6 +42,10 @@ static const char help[] =
     "                      [DETAIL]\n"
     "  --config FILE       PARATRACE_VAR=value lines [CONFIG]\n"
     "  --mode M            trace (default), profile or both [MODE]\n"
+    "  --callsites N       each call's call site: 0 none, 1 the calling\n"
+    "                      statement (default), N up to 8: and the N - 1\n"
+    "                      statements that called its procedures (as mpiP's\n"
+    "                      -k; an unwind per call, microseconds) [CALLSITES]\n"
     "  -h, --help\n"
     "\n"
     "When the program ends, rank 0 corrects the clock drift between the\n"
@@ -52,13 +56,14 @@ static const char help[] =
     "killed).\n";
 
 enum { O_OUT = 1, O_FORCE, O_BUFFER, O_POLICY, O_LEVEL, O_DISABLE, O_DETAIL,
-       O_CONFIG, O_MODE };
+       O_CONFIG, O_MODE, O_CALLSITES };
 static const cli_option options[] = {
     {"output", 'o', 1, O_OUT},     {"force", 'f', 0, O_FORCE},
     {"buffer", 0, 1, O_BUFFER},    {"policy", 0, 1, O_POLICY},
     {"level", 0, 1, O_LEVEL},      {"disable", 0, 1, O_DISABLE},
     {"detail", 0, 1, O_DETAIL},    {"config", 0, 1, O_CONFIG},
-    {"mode", 0, 1, O_MODE},        {0, 0, 0, 0}};
+    {"mode", 0, 1, O_MODE},        {"callsites", 0, 1, O_CALLSITES},
+    {0, 0, 0, 0}};
 
 static pid_t g_child;
 static void forward(int sig) {
@@ -114,6 +119,11 @@ int cmd_record(int argc, char **argv) {
         if (val[0] < '0' || val[0] > '3' || val[1])
           return cli_usage("--level %s: want 0, 1, 2 or 3", val);
         if (set("PARATRACE_LEVEL", val)) return CLI_FAIL;
+        break;
+      case O_CALLSITES:
+        if (val[0] < '0' || val[0] > '8' || val[1])
+          return cli_usage("--callsites %s: want 0 (none) to 8", val);
+        if (set("PARATRACE_CALLSITES", val)) return CLI_FAIL;
         break;
       case O_MODE:
         if (strcmp(val, "trace") && strcmp(val, "profile") &&

@@ -340,7 +340,21 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
         snprintf(buf, sizeof buf, "%s", d->name);
       else
         snprintf(buf, sizeof buf, "callsite %llu", (unsigned long long)d->id);
-      return pt__names_put(&s->callsites, d->id, buf);
+      /* inside another call site (the MPI recorder's PARATRACE_CALLSITES
+       * above 1): the chain, innermost first, " < " between statements */
+      const char *pn = d->parent != PT_NONE && d->parent != d->id
+                           ? pt__names_get(&s->callsites, d->parent)
+                           : NULL;
+      if (!pn) return pt__names_put(&s->callsites, d->id, buf);
+      size_t bl = strlen(buf), pl = strlen(pn);
+      char *chain = malloc(bl + 3 + pl + 1);
+      if (!chain) return PT_ENOMEM;
+      memcpy(chain, buf, bl);
+      memcpy(chain + bl, " < ", 3);
+      memcpy(chain + bl + 3, pn, pl + 1);
+      int rc = pt__names_put(&s->callsites, d->id, chain);
+      free(chain);
+      return rc;
     }
     case PT_DEF_LOCATION: {
       /* after the first event (sources that define as they go, such as
@@ -1552,61 +1566,123 @@ const char *pt_stats_region_name(const pt_stats *s, uint64_t region) {
   const reg_rec *r = pt__kt_find(&s->regions, K(region, 0, 0, 0));
   return r ? r->name : NULL;
 }
+/* One statement of a call-site name ("module+0xoffset", the module a
+ * full path), as pt_stats_resolve_callsites takes it apart. */
+typedef struct cs_part {
+  size_t site;      /* index in s->callsites */
+  const char *text; /* the statement's text in the old name */
+  size_t len, mlen; /* its length; the module's (0: not an address) */
+  uint64_t addr;    /* the call's address (the return address - 1) */
+  char *fn, *ln;    /* addr2line's answer (malloc'ed or NULL) */
+} cs_part;
+
+/* The resolved text of part p into b[n]. */
+static void cs_part_name(const cs_part *p, char *b, size_t n) {
+  if (!p->mlen) {
+    snprintf(b, n, "%.*s", (int)p->len, p->text);
+    return;
+  }
+  const char *base = p->text + p->mlen;
+  while (base > p->text && base[-1] != '/') base--;
+  int bl = (int)(p->text + p->mlen - base);
+  const char *off = p->text + p->mlen;
+  int ol = (int)(p->len - p->mlen);
+  /* without a line (no debug information) the function alone would not
+   * tell its call sites apart: its module and offset too */
+  if (p->fn && p->ln) snprintf(b, n, "%.590s %.590s", p->fn, p->ln);
+  else if (p->ln) snprintf(b, n, "%.1190s", p->ln);
+  else if (p->fn)
+    snprintf(b, n, "%.590s (%.*s%.*s)", p->fn, bl > 300 ? 300 : bl, base,
+             ol > 40 ? 40 : ol, off);
+  else snprintf(b, n, "%.*s%.*s", bl > 300 ? 300 : bl, base,
+                ol > 40 ? 40 : ol, off);
+}
+
+/* Parts ordered by module (then by position: a deterministic order) for
+ * one addr2line run per module. */
+static _Thread_local const cs_part *cs_sorting;
+static int cs_part_cmp(const void *a, const void *b) {
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  const cs_part *x = &cs_sorting[i], *y = &cs_sorting[j];
+  if (x->mlen != y->mlen) return x->mlen < y->mlen ? -1 : 1;
+  int c = x->mlen ? memcmp(x->text, y->text, x->mlen) : 0;
+  if (c) return c;
+  return i < j ? -1 : i > j;
+}
+
 void pt_stats_resolve_callsites(pt_stats *s) {
-  size_t n = s->callsites.n;
-  uint8_t *done = calloc(n ? n : 1, 1);
-  size_t *ids = malloc((n ? n : 1) * sizeof *ids);
-  uint64_t *addr = malloc((n ? n : 1) * sizeof *addr);
-  char **fn = calloc(n ? n : 1, sizeof *fn), **ln = calloc(n ? n : 1, sizeof *ln);
-  if (!done || !ids || !addr || !fn || !ln) goto out;
+  size_t n = s->callsites.n, np = 0, cap = 0;
+  cs_part *pt = NULL;
+  size_t *ord = NULL;
+  uint64_t *addr = NULL;
+  char **fn = NULL, **ln = NULL;
+  /* every statement of every name ("a < b < c": a chain of them) */
   for (size_t i = 0; i < n; i++) {
-    pt__name *c = pt__kt_at(&s->callsites, i);
-    const char *plus = c->name ? strrchr(c->name, '+') : NULL;
-    if (done[i] || !plus || c->name[0] != '/' || strncmp(plus, "+0x", 3)) {
-      done[i] = 1;
-      continue;
-    }
-    /* every site of this module, in one run of addr2line */
-    size_t mlen = (size_t)(plus - c->name), k = 0;
-    for (size_t j = i; j < n; j++) {
-      pt__name *x = pt__kt_at(&s->callsites, j);
-      const char *xp = x->name ? strrchr(x->name, '+') : NULL;
-      if (done[j] || !xp || (size_t)(xp - x->name) != mlen ||
-          strncmp(x->name, c->name, mlen) || strncmp(xp, "+0x", 3))
-        continue;
-      done[j] = 1;
-      ids[k] = j;
-      uint64_t off = strtoull(xp + 3, NULL, 16);
-      addr[k++] = off ? off - 1 : 0; /* a return address: the call before */
-    }
-    char module[4096];
-    snprintf(module, sizeof module, "%.*s", (int)mlen, c->name);
-    const char *base = strrchr(module, '/');
-    base = base ? base + 1 : module;
-    pt__addr2line(module, addr, k, fn, ln);
-    for (size_t q = 0; q < k; q++) {
-      pt__name *x = pt__kt_at(&s->callsites, ids[q]);
-      char buf[1200];
-      /* without a line (no debug information) the function alone would
-       * not tell its call sites apart: its module and offset too */
-      if (fn[q] && ln[q]) snprintf(buf, sizeof buf, "%.590s %.590s", fn[q], ln[q]);
-      else if (ln[q]) snprintf(buf, sizeof buf, "%.1190s", ln[q]);
-      else if (fn[q])
-        snprintf(buf, sizeof buf, "%.590s (%.300s%.40s)", fn[q], base,
-                 strrchr(x->name, '+'));
-      else snprintf(buf, sizeof buf, "%.300s%.40s", base, strrchr(x->name, '+'));
-      free(fn[q]), free(ln[q]);
-      fn[q] = ln[q] = NULL;
-      char *nm = dupstr(buf);
-      if (nm) {
-        free(x->name);
-        x->name = nm;
+    const char *nm = ((pt__name *)pt__kt_at(&s->callsites, i))->name;
+    for (const char *p = nm; p && *p;) {
+      const char *e = strstr(p, " < ");
+      size_t len = e ? (size_t)(e - p) : strlen(p);
+      if (PT_GROW(pt, cap, np + 1, 64) < 0) goto out;
+      cs_part *c = &pt[np++];
+      *c = (cs_part){.site = i, .text = p, .len = len};
+      const char *plus = NULL;
+      for (const char *x = p; x + 3 <= p + len; x++)
+        if (!strncmp(x, "+0x", 3)) plus = x;
+      if (p[0] == '/' && plus) {
+        c->mlen = (size_t)(plus - p);
+        uint64_t off = strtoull(plus + 3, NULL, 16);
+        c->addr = off ? off - 1 : 0; /* a return address: the call before */
       }
+      p = e ? e + 3 : p + len;
     }
   }
+  if (!np) goto out;
+  ord = malloc(np * sizeof *ord);
+  addr = malloc(np * sizeof *addr);
+  fn = calloc(np, sizeof *fn);
+  ln = calloc(np, sizeof *ln);
+  if (!ord || !addr || !fn || !ln) goto out;
+  for (size_t i = 0; i < np; i++) ord[i] = i;
+  cs_sorting = pt;
+  qsort(ord, np, sizeof *ord, cs_part_cmp);
+  /* every statement of one module in one run of addr2line */
+  for (size_t a = 0, b; a < np; a = b) {
+    const cs_part *h = &pt[ord[a]];
+    for (b = a + 1; b < np && pt[ord[b]].mlen == h->mlen &&
+                    (!h->mlen || !memcmp(pt[ord[b]].text, h->text, h->mlen));
+         b++)
+      ;
+    if (!h->mlen) continue;
+    char module[4096];
+    snprintf(module, sizeof module, "%.*s", (int)h->mlen, h->text);
+    for (size_t q = a; q < b; q++) addr[q - a] = pt[ord[q]].addr;
+    pt__addr2line(module, addr, b - a, fn, ln);
+    for (size_t q = a; q < b; q++) {
+      pt[ord[q]].fn = fn[q - a];
+      pt[ord[q]].ln = ln[q - a];
+      fn[q - a] = ln[q - a] = NULL;
+    }
+  }
+  /* the names again, statement by statement (a site's are consecutive) */
+  for (size_t a = 0, b; a < np; a = b) {
+    for (b = a + 1; b < np && pt[b].site == pt[a].site; b++)
+      ;
+    size_t cap2 = (b - a) * 1300, l = 0;
+    char *nm = malloc(cap2);
+    if (!nm) continue;
+    for (size_t q = a; q < b; q++) {
+      if (q > a) l += (size_t)snprintf(nm + l, cap2 - l, " < ");
+      cs_part_name(&pt[q], nm + l, cap2 - l);
+      l += strlen(nm + l);
+    }
+    pt__name *x = pt__kt_at(&s->callsites, pt[a].site);
+    free(x->name); /* the parts pointed into it: not used after this */
+    x->name = nm;
+  }
 out:
-  free(done);
-  free(ids);
+  for (size_t i = 0; i < np; i++) free(pt[i].fn), free(pt[i].ln);
+  free(pt);
+  free(ord);
   free(addr);
   free(fn);
   free(ln);

@@ -2637,24 +2637,73 @@ static __thread __attribute__((tls_model("initial-exec"))) site_ent
 static __thread __attribute__((tls_model("initial-exec"))) size_t t_site_cap,
     t_site_n;
 
-static uint64_t site_slow(void *caller, uint64_t region) {
-  void *a = app_caller(caller);
+/* The call site of application address a calling region `callee`
+ * (PT_NONE: a caller's frame, whose callee is the procedure of the site
+ * below it) inside call site `parent` (PT_NONE: none recorded), defined;
+ * its id, or PT_NONE when a is in no module. */
+static uint64_t site_def(void *a, uint64_t callee, uint64_t parent) {
   uint64_t off;
   char mod[PATH_MAX];
   if (!a || pt__code_module(a, &off, mod, sizeof mod) != 0) return PT_NONE;
   /* 30 bits of a hash: short in every ENTER (call sites are their own
    * kind of definition, only compared with each other) */
   uint64_t h = pt__fnv1a(mod, 0) ^ (off * 0x9E3779B97F4A7C15ULL) ^
-               ((region + 1) * 0xC2B2AE3D27D4EB4FULL);
+               ((callee + 1) * 0xC2B2AE3D27D4EB4FULL);
+  if (parent != PT_NONE) h = (h ^ parent) * 0xFF51AFD7ED558CCDULL;
   uint64_t id = ((h >> 32) & ((UINT64_C(1) << 30) - 1)) | (UINT64_C(1) << 30);
   const char *base = strrchr(mod, '/');
   base = base ? base + 1 : mod;
   char name[320];
   snprintf(name, sizeof name, "%.280s+0x%llx", base, (unsigned long long)off);
-  pt_def d = {.kind = PT_DEF_CALLSITE, .id = id, .parent = PT_NONE,
-              .ref = PT_NONE, .ref2 = region, .name = name, .s1 = mod};
+  pt_def d = {.kind = PT_DEF_CALLSITE, .id = id, .parent = parent,
+              .ref = PT_NONE, .ref2 = callee, .name = name, .s1 = mod};
   pt_rec_def(&d);
   return id;
+}
+
+/* PARATRACE_CALLSITES=N above 1 (as mpiP's -k): a call site is the
+ * calling statement and the N - 1 statements that called the procedures
+ * above it, a chain of CALLSITE definitions linked by parent (so that an
+ * MPI call made through a program's wrapper layer shows where the
+ * wrapper was called from).  The frames come from glibc's backtrace (the
+ * unwind tables: no frame pointers needed), once per call. */
+enum { SITE_MAXDEPTH = 8, SITE_SKIP = 24 };
+static int g_site_depth = 1;
+
+/* The application's frames above the call (frames[0] = a, the call's own
+ * return address); how many, at most g_site_depth.  The unwinder's cost
+ * is per frame walked: after the first call only the recorder's own
+ * frames (t_bt_skip of them, the same each time from one wrapper) and the
+ * chain's are walked, the whole stack again when a is not where it was. */
+static __thread __attribute__((tls_model("initial-exec"))) int t_bt_skip = -1;
+static int site_frames(void *a, void **frames) {
+  void *bt[SITE_MAXDEPTH + SITE_SKIP];
+  int n = 0, i = t_bt_skip, d = 1;
+  if (i >= 0) n = backtrace(bt, i + g_site_depth);
+  if (i < 0 || n <= i || bt[i] != a) {
+    n = backtrace(bt, (int)(sizeof bt / sizeof *bt));
+    for (i = 0; i < n && bt[i] != a; i++)
+      ;
+    if (i == n) return frames[0] = a, 1;
+    t_bt_skip = i <= SITE_SKIP ? i : -1;
+  }
+  frames[0] = a;
+  while (d < g_site_depth && i + d < n) {
+    frames[d] = bt[i + d];
+    d++;
+  }
+  return d;
+}
+
+/* The chain of frames fr[0..d) (fr[0] the calling statement), defined
+ * from the outermost in; the id of fr[0]'s site. */
+static uint64_t site_chain(void *const *fr, int d, uint64_t region) {
+  uint64_t parent = PT_NONE;
+  for (int q = d - 1; q > 0; q--) {
+    uint64_t id = site_def(fr[q], PT_NONE, parent);
+    if (id != PT_NONE) parent = id;
+  }
+  return site_def(fr[0], region, parent);
 }
 
 static size_t site_slot(uintptr_t a, uint64_t region, size_t cap) {
@@ -2687,6 +2736,16 @@ static const site_ent *site_of(void *caller, uint64_t region) {
   caller = app_caller(caller);
   uintptr_t a = (uintptr_t)caller;
   if (!a) return NULL;
+  void *fr[SITE_MAXDEPTH];
+  int d = 1;
+  if (g_site_depth > 1 && (d = site_frames(caller, fr)) > 1) {
+    /* keyed by the whole chain: a hash with the top bit set, which no
+     * user-space code address has */
+    uint64_t h = a;
+    for (int q = 1; q < d; q++)
+      h = (h ^ (uintptr_t)fr[q]) * 0x9E3779B97F4A7C15ULL;
+    a = (uintptr_t)(h | UINT64_C(1) << 63);
+  }
   if (!t_sites && site_grow() < 0) return NULL;
   size_t i = site_slot(a, region, t_site_cap);
   for (; t_sites[i].addr; i = (i + 1) & (t_site_cap - 1))
@@ -2700,7 +2759,7 @@ static const site_ent *site_of(void *caller, uint64_t region) {
   site_ent *e = &t_sites[i];
   e->addr = a;
   e->region = region;
-  e->id = site_slow(caller, region);
+  e->id = d > 1 ? site_chain(fr, d, region) : site_def(caller, region, PT_NONE);
   e->val = varint_pack(e->id);
   t_site_n++;
   return e;
@@ -3139,11 +3198,18 @@ void pt__mpi_after_init(int provided) {
   g_multi = provided == MPI_THREAD_MULTIPLE;
   pt__mpi_multi = g_multi;
   g_counting = getenv("PARATRACE_MPI_COUNTS") && *getenv("PARATRACE_MPI_COUNTS");
+  /* 0 none, 1 the calling statement, N up to 8: and N - 1 callers */
   const char *cs = getenv("PARATRACE_CALLSITES");
-  g_callsites = !(cs && strcmp(cs, "0") == 0);
-  if (cs && *cs && strcmp(cs, "0") && strcmp(cs, "1"))
-    fprintf(stderr, "paratrace: PARATRACE_CALLSITES=%s: want 0 or 1; "
-                    "call sites recorded\n", cs);
+  char *cend = NULL;
+  long depth = cs && *cs ? strtol(cs, &cend, 10) : 1;
+  if (cs && *cs && (*cend || depth < 0 || depth > SITE_MAXDEPTH)) {
+    fprintf(stderr, "paratrace: PARATRACE_CALLSITES=%s: want 0 (none) to "
+                    "%d (the calling statement and %d callers above it); "
+                    "1 used\n", cs, SITE_MAXDEPTH, SITE_MAXDEPTH - 1);
+    depth = 1;
+  }
+  g_callsites = depth > 0;
+  g_site_depth = depth > 0 ? (int)depth : 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
   PMPI_Comm_group(MPI_COMM_WORLD, &g_world_group);

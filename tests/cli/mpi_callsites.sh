@@ -8,7 +8,7 @@
 # each defined once: the recorder kept them in a direct-mapped cache of
 # 256 slots, and sites sharing a slot were looked up (dladdr) and defined
 # again at each call (pw.x with ScaLAPACK: 4,671 CALLSITE definitions for
-# 195 call sites).
+# 195 call sites).  And call-site chains (PARATRACE_CALLSITES=N), below.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
@@ -78,4 +78,40 @@ got=$("$PT" stats ms.ptf | awk '$1 == "MPI_Comm_rank" && $2 == "many" { n++; c +
                                 END { print n + 0, c + 0 }')
 if [ "$got" = "640 3840" ]; then t_pass "many call sites: 640 rows in stats, 3 calls each per rank"
 else t_fail "many call sites: stats rows" "rows and calls: $got, want 640 3840"; fi
+
+# Call-site chains (PARATRACE_CALLSITES=N, record --callsites N, as mpiP's
+# -k): tests/mpi/wrapped.c makes every MPI_Sendrecv_replace in one wrapper
+# called from two procedures; one level gives one row, two levels a row
+# per caller, three levels the caller's caller too.
+ok "build wrapped" mpicc -std=c11 -g -O1 -o wrapped "$SRC/tests/mpi/wrapped.c"
+line() { grep -n "/\* $1 \*/" "$SRC/tests/mpi/wrapped.c" | cut -d: -f1; }
+LW=$(line WRAPPER) LA=$(line PHASE_A) LB=$(line PHASE_B)
+MA=$(grep -n 'phase_a(&buf' "$SRC/tests/mpi/wrapped.c" | cut -d: -f1)
+# rows DEPTH: "calls<TAB>site" of MPI_Sendrecv_replace, sorted
+rows() {
+  "$PT" stats --csv w$1.ptf |
+    awk -F'"' '$1 ~ /^mpi_callsite,/ && $2 == "MPI_Sendrecv_replace" {
+                 split($5, f, ","); print f[2] "\t" $4 }' | sort
+}
+for d in 1 2 3; do
+  rm -rf w$d.ptf
+  ok "record --callsites $d" $RUN -np 2 "$PT" record --callsites $d -o w$d.ptf -- ./wrapped 10
+done
+want1=$(printf '30\texchange wrapped.c:%s' "$LW")
+if [ "$(rows 1)" = "$want1" ]; then t_pass "call sites, one level: the wrapper's statement"
+else t_fail "call sites, one level" "got '$(rows 1)', want '$want1'"; fi
+want2=$(printf '10\texchange wrapped.c:%s < phase_b wrapped.c:%s\n20\texchange wrapped.c:%s < phase_a wrapped.c:%s' "$LW" "$LB" "$LW" "$LA")
+if [ "$(rows 2)" = "$want2" ]; then t_pass "call sites, two levels: a row per caller of the wrapper"
+else t_fail "call sites, two levels" "got '$(rows 2)', want '$want2'"; fi
+got3=$(rows 3 | grep -c "< phase_a wrapped.c:$LA < main wrapped.c:$MA\$")
+if [ "$got3" = 1 ]; then t_pass "call sites, three levels: main's statement too"
+else t_fail "call sites, three levels" "$(rows 3)"; fi
+"$PT" convert w2.ptf -o w2.otf2 2>w2.err; rc=$?
+if [ $rc = 0 ] && [ ! -s w2.err ]; then t_pass "call-site chains convert to OTF2"
+else t_fail "call-site chains to OTF2" "exit $rc: $(head -c 300 w2.err)"; fi
+rm -rf wb.ptf
+$RUN -np 2 -x PARATRACE_CALLSITES=9 -x PARATRACE_OUTPUT="$PWD/wb.ptf" -x LD_PRELOAD="$B/lib/libparatrace-mpi.so" ./wrapped 2 >wb.out 2>wb.err
+if grep -q 'PARATRACE_CALLSITES=9: want 0' wb.err && [ "$(rows b | cut -f1)" = 6 ]; then
+  t_pass "PARATRACE_CALLSITES=9: said, one level recorded"
+else t_fail "PARATRACE_CALLSITES=9" "$(head -c 300 wb.err) / $(rows b)"; fi
 t_done
