@@ -170,8 +170,12 @@ static int pt_fcomm_len(MPI_Fint f, int how) {
 }
 /* A CHARACTER(len) argument as a C string without its leading and
  * trailing blanks (as OpenMPI converts it), in buf when it fits, else
- * malloc'ed (NULL: out of memory). */
-static char *pt_fstr(const char *f, size_t len, char *buf, size_t n) {
+ * malloc'ed (NULL: out of memory).  The hidden length is an int, as
+ * OpenMPI's entry points take it: mpi_f08 passes INTEGER, VALUE (the
+ * upper half of a size_t parameter's register would be undefined), and
+ * gfortran's size_t for mpif.h / the mpi module reads as int. */
+static char *pt_fstr(const char *f, int flen, char *buf, size_t n) {
+  size_t len = flen > 0 ? (size_t)flen : 0;
   while (len && f[len - 1] == ' ') len--;
   while (len && *f == ' ') f++, len--;
   char *s = len < n ? buf : malloc(len + 1);
@@ -219,7 +223,7 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FL_ST(n)
 #define PT_FL_STI(n)
 #define PT_FL_STA(n, c, k)
-#define PT_FL_STR(n) , size_t f_##n##_len
+#define PT_FL_STR(n) , int f_##n##_len
 #define PT_FL_W(n)
 #define PT_FL_HAC(n, T, X, c, how, b)
 
