@@ -21,20 +21,58 @@ HANDLES = {t: (t, t[4:]) for t in (
     'MPI_Errhandler', 'MPI_Request', 'MPI_Message')}
 HANDLES['MPI_Datatype'] = ('MPI_Datatype', 'Type')
 
-# Bindings whose Fortran form is not the C one with arguments by reference.
-EXCLUDE = {
-    'Init', 'Init_thread',          # no argc/argv in Fortran: wrappers.c
-    'Pcontrol',                     # variadic in C; by hand in wrappers.c
-    'Buffer_detach',                # Fortran gets no address back
-    'Status_set_cancelled', 'Status_set_elements', 'Status_set_elements_x',
-    'Request_get_status',           # status in/out or read by the caller
-    'Wtime', 'Wtick',               # not int-returning; untimed
-    'Attr_get', 'Attr_put', 'Comm_get_attr', 'Comm_set_attr',
-    'Type_get_attr', 'Type_set_attr', 'Win_get_attr', 'Win_set_attr',
-    # attribute values are INTEGER(KIND=MPI_ADDRESS_KIND) in Fortran
-    'Address', 'Type_extent', 'Type_lb', 'Type_ub', 'Type_hvector',
-    'Type_hindexed', 'Type_struct', # MPI-1: INTEGER where C has MPI_Aint
+# Bindings left to OpenMPI's own Fortran entry points, by reason (printed
+# into the header); a binding the rules below cannot convert and that is
+# not here stops the script.
+REASONS = [
+    ('by hand in wrappers.c (Fortran has no argc/argv)',
+     ['Init', 'Init_thread']),
+    ('attribute values: OpenMPI\'s Fortran entry points keep them as '
+     'Fortran integers through its internal ompi_attr_*_fint / _aint, with '
+     'no PMPI_ call a wrapper could make instead',
+     ['Attr_get', 'Attr_put', 'Comm_get_attr', 'Comm_set_attr',
+      'Type_get_attr', 'Type_set_attr', 'Win_get_attr', 'Win_set_attr']),
+    ('Fortran procedures as callbacks (OpenMPI marks them Fortran and '
+     'calls them with Fortran arguments)',
+     ['Comm_create_errhandler', 'Comm_create_keyval', 'Errhandler_create',
+      'File_create_errhandler', 'Grequest_start', 'Keyval_create',
+      'Op_create', 'Register_datarep', 'Type_create_keyval',
+      'Win_create_keyval',
+      'Win_create_errhandler']),
+    ('arrays of CHARACTER strings (argv, commands) and their Fortran-only '
+     'sentinels', ['Comm_spawn', 'Comm_spawn_multiple']),
+    ('C only, no Fortran binding: handle conversions (*_c2f, *_f2c) and '
+     'the tool interface (MPI_T_*)', None),
+]
+EXCLUDE = {n: i for i, (_, ns) in enumerate(REASONS) if ns for n in ns}
+def reason(name):
+    if name in EXCLUDE: return EXCLUDE[name]
+    if name.endswith(('_c2f', '_f2c')) or name.startswith('T_'):
+        return len(REASONS) - 1
+    return None
+
+# CHARACTER(*) results (STRO): the C buffer, of the size OpenMPI's own
+# entry point gives it, and when the result is copied back (after
+# success; MPI_Info_get: only when the key was found).
+STRO = {
+    ('Get_processor_name', 'name'): ('MPI_MAX_PROCESSOR_NAME', '1'),
+    ('Get_library_version', 'version'):
+        ('MPI_MAX_LIBRARY_VERSION_STRING', '1'),
+    ('Error_string', 'string'): ('MPI_MAX_ERROR_STRING + 1', '1'),
+    ('Comm_get_name', 'comm_name'): ('MPI_MAX_OBJECT_NAME', '1'),
+    ('Type_get_name', 'type_name'): ('MPI_MAX_OBJECT_NAME', '1'),
+    ('Win_get_name', 'win_name'): ('MPI_MAX_OBJECT_NAME', '1'),
+    ('Info_get', 'value'): ('MPI_MAX_INFO_VAL + 1', '*flag'),
+    ('Info_get_nthkey', 'key'): ('MPI_MAX_INFO_KEY + 1', '1'),
+    ('File_get_view', 'datarep'): ('MPI_MAX_DATAREP_STRING', '1'),
+    ('Open_port', 'port_name'): ('MPI_MAX_PORT_NAME', '1'),
+    ('Lookup_name', 'port_name'): ('MPI_MAX_PORT_NAME', '1'),
 }
+
+# The MPI-1 calls removed in MPI-3 (OpenMPI 4.1 still exports them): their
+# Fortran address arguments are default INTEGERs where C has MPI_Aint.
+MPI1_AINT = {'Address', 'Type_extent', 'Type_lb', 'Type_ub',
+             'Type_hvector', 'Type_hindexed', 'Type_struct'}
 
 # Bindings with an address result (baseptr): Fortran passes the variable
 # that receives it (INTEGER(KIND=MPI_ADDRESS_KIND) or TYPE(C_PTR)) by
@@ -53,6 +91,9 @@ def code(t, n, cname, fname):
     t = ' '.join(t.split())
     const = t.startswith('const ')
     b = t[6:] if const else t
+    mpi1 = fname in MPI1_AINT
+    if fname == 'Buffer_detach' and n == 'buffer': return ('VD',)
+    if fname == 'Address' and n == 'location': return ('VR',)
     if 'void *' in t: return ('V',)
     if b == 'int': return ('I',)
     if b == 'int *':
@@ -61,6 +102,11 @@ def code(t, n, cname, fname):
             return ('IX',)              # Waitany/Testany: 1-based out
         if n == 'array_of_indices': return ('IXA', 'outcount')
         return ('P',)
+    if b == 'int (*ranges)[3]': return ('PR',)
+    if mpi1 and b == 'MPI_Aint': return ('AI', 'MPI_Aint')
+    if mpi1 and b == 'MPI_Aint *':
+        if n.startswith('array_of_'): return ('AIA', 'MPI_Aint', 'count')
+        return ('AO', 'MPI_Aint')
     if b == 'MPI_Aint': return ('A', 'MPI_Aint')
     if b == 'MPI_Offset': return ('A', 'MPI_Offset')
     if b == 'MPI_Count': return ('A', 'MPI_Count')
@@ -74,18 +120,24 @@ def code(t, n, cname, fname):
             if how == 'nbr': how = 'out' if n == 'sendtypes' else 'in'
             return ('HAC',) + h + ('comm', how, n[:4] + 'buf')
         if n.startswith('array_of_') or n.endswith('types'):
-            cnt = [p for p in cname if p in ('count', 'incount')]
+            cnt = [p for p in cname
+                   if p in ('count', 'incount', 'max_datatypes')]
             if not cnt: return None
-            return (('HAI' if const else 'HA'),) + h + (cnt[0],)
+            # (MPI_Type_struct's types: input, though not const in C)
+            return (('HAI' if const or mpi1 else 'HA'),) + h + (cnt[0],)
         return ('HO',) + h
     if b == 'MPI_Status *':
         if const: return ('STI',)
+        if fname.startswith('Status_set_'): return ('STIO',)
+        if fname == 'Request_get_status': return ('STG', 'flag')
         if n == 'status': return ('ST',)
         if n == 'array_of_statuses':
             if 'outcount' in cname: return ('STA', 'incount', '*outcount')
             if 'count' in cname: return ('STA', 'count', 'count')
         return None
     if t == 'const char *': return ('STR',)
+    if t == 'char *' and (fname, n) in STRO:
+        return ('STRO',) + STRO[(fname, n)]
     return None
 
 def wrap(names):
@@ -98,37 +150,45 @@ def wrap(names):
     return '\n'.join(lines)
 
 rows = []
-skipped = []
+skipped = [[] for _ in REASONS]
 for line in open(sys.argv[1]):
     m = re.match(r'PT_MPI_FN\((\w+), ([^,]+), \((.*?)\), \((.*?)\), "', line)
     if not m: continue
     name, ret, params, args = m.groups()
-    if name in EXCLUDE or ret != 'int' or name.endswith(('_c2f', '_f2c')) \
-            or name.startswith('T_'):
-        skipped.append(name); continue
+    why = reason(name)
+    if why is not None:
+        skipped[why].append(name); continue
+    if ret == 'double' and params.strip() == 'void':
+        rows.append('PT_MPI_FD(%s, %s, %s)' % (name, name.lower(),
+                                               name.upper()))
+        continue
     names = [a.strip() for a in args.split(',')] if args.strip() else []
     decls = [] if params.strip() == 'void' else [p.strip() for p in params.split(',')]
     out = []
     for d, n in zip(decls, names):
         t = d[:len(d) - len(n)].strip() if d.endswith(n) else None
-        c = code(t, n, names, name) if t is not None else None
-        if c is None: break
+        if t is None and d.replace(' ', '') == 'int(*%s)[3]' % n:
+            t = 'int (*ranges)[3]'
+        c = code(t, n, names, name) if t is not None and ret == 'int' \
+            else None
+        if c is None:
+            sys.exit('gen-mpi-ftable.py: MPI_%s: no Fortran conversion for '
+                     '"%s" and no reason to leave it out' % (name, d))
         out.append('(%s)' % ', '.join((c[0], n) + c[1:]))
-    else:
-        for m in ('PT_MPI_F', 'PT_MPI_FC') if name in CPTR else ('PT_MPI_F',):
-            rows.append('%s(%s, %s, %s, (%s)%s)' % (
-                m, name, name.lower(), name.upper(), ', '.join(names),
-                ''.join(', ' + o for o in out)))
-        continue
-    skipped.append(name)
+    for m in ('PT_MPI_F', 'PT_MPI_FC') if name in CPTR else ('PT_MPI_F',):
+        rows.append('%s(%s, %s, %s, (%s)%s)' % (
+            m, name, name.lower(), name.upper(), ', '.join(names),
+            ''.join(', ' + o for o in out)))
 
+nskip = sum(len(k) for k in skipped)
 print('''/* Generated by scripts/gen-mpi-ftable.py from mpi_table.h: the MPI
  * bindings paratrace also wraps for Fortran (mpif.h, the mpi module, and
  * the mpi_f08 module through OpenMPI's ompi_*_f entry points).  Row:
  * PT_MPI_F(Name, lower, UPPER, (C call args), (CODE, param, extra...)...),
  * parameters in C order (PT_MPI_FC, same form: OpenMPI's *_cptr entry
  * points of the bindings with an address result, aliases of the row
- * before); each Fortran argument is a reference and becomes:
+ * before; PT_MPI_FD(Name, lower, UPPER): a DOUBLE PRECISION function of
+ * no arguments); each Fortran argument is a reference and becomes:
  *   V    buffer (MPI_BOTTOM/MPI_IN_PLACE mapped)   I  INTEGER value
  *   P    INTEGER array or result (passed as is)    A  integer of kind T
  *   AP   reference to an integer of kind T         H  handle T (PMPI_X_f2c)
@@ -139,7 +199,19 @@ print('''/* Generated by scripts/gen-mpi-ftable.py from mpi_table.h: the MPI
  *   W    INTEGER weights (MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY mapped)
  *   HAC  handle array, one per process of `comm` (size) or per neighbour
  *        of its topology (in, out); none when `buf` is MPI_IN_PLACE
- * %d bindings left to OpenMPI's Fortran entry points (untraced):
-%s.
- * No include guard: an X-macro table. */''' % (len(skipped), wrap(skipped)))
+ *   STRO CHARACTER(*) result: a C buffer of `size` bytes, copied back
+ *        blank-padded (or truncated) after success when `when` holds
+ *   PR   INTEGER ranges(3, n), the C int (*)[3] as is
+ *   STIO status in and out; MPI_STATUS_IGNORE: no call, success
+ *   STG  status out; MPI_STATUS_IGNORE: no call, `flag` false, success
+ *   VD   MPI_Buffer_detach's buffer (Fortran gets no address back)
+ *   VR   buffer passed as is (MPI_Address: no MPI_BOTTOM mapping)
+ *   AI   INTEGER value as T                         AO INTEGER result of a T
+ *   AIA  INTEGER array of `count` as T array    (the MPI-1 calls' addresses)
+ * %d bindings left to OpenMPI's Fortran entry points (untraced):''' % nskip)
+for (why, _), names in zip(REASONS, skipped):
+    if not names: continue
+    print(wrap(['-'] + why.split() + ['(%d):' % len(names)]))
+    print(wrap(names))
+print(' * No include guard: an X-macro table. */')
 for r in rows: print(r)

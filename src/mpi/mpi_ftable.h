@@ -4,7 +4,8 @@
  * PT_MPI_F(Name, lower, UPPER, (C call args), (CODE, param, extra...)...),
  * parameters in C order (PT_MPI_FC, same form: OpenMPI's *_cptr entry
  * points of the bindings with an address result, aliases of the row
- * before); each Fortran argument is a reference and becomes:
+ * before; PT_MPI_FD(Name, lower, UPPER): a DOUBLE PRECISION function of
+ * no arguments); each Fortran argument is a reference and becomes:
  *   V    buffer (MPI_BOTTOM/MPI_IN_PLACE mapped)   I  INTEGER value
  *   P    INTEGER array or result (passed as is)    A  integer of kind T
  *   AP   reference to an integer of kind T         H  handle T (PMPI_X_f2c)
@@ -15,30 +16,44 @@
  *   W    INTEGER weights (MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY mapped)
  *   HAC  handle array, one per process of `comm` (size) or per neighbour
  *        of its topology (in, out); none when `buf` is MPI_IN_PLACE
- * 104 bindings left to OpenMPI's Fortran entry points (untraced):
- * Buffer_detach Comm_c2f Comm_create_errhandler Comm_create_keyval Comm_f2c
- * Comm_get_attr Comm_get_name Comm_set_attr Comm_spawn Comm_spawn_multiple
- * Errhandler_c2f Errhandler_f2c Error_string File_c2f File_f2c
- * File_create_errhandler File_get_view Get_library_version
- * Get_processor_name Grequest_start Group_c2f Group_f2c Group_range_excl
- * Group_range_incl Info_c2f Info_f2c Info_get Info_get_nthkey Init
- * Init_thread Lookup_name Message_c2f Message_f2c Op_c2f Op_create
- * Open_port Op_f2c Register_datarep Request_c2f Request_f2c
- * Request_get_status Status_c2f Status_f2c Status_set_cancelled
- * Status_set_elements Status_set_elements_x Type_c2f Type_create_keyval
- * Type_f2c Type_get_attr Type_get_contents Type_get_name Type_set_attr
- * Win_c2f Win_create_errhandler Win_create_keyval Win_f2c Win_get_attr
- * Win_get_name Win_set_attr Wtick Wtime T_init_thread T_finalize
- * T_cvar_get_num T_cvar_get_info T_cvar_get_index T_cvar_handle_alloc
- * T_cvar_handle_free T_cvar_read T_cvar_write T_category_get_num
- * T_category_get_info T_category_get_index T_category_get_cvars
- * T_category_get_pvars T_category_get_categories T_category_changed
- * T_pvar_get_num T_pvar_get_info T_pvar_get_index T_pvar_session_create
- * T_pvar_session_free T_pvar_handle_alloc T_pvar_handle_free T_pvar_start
- * T_pvar_stop T_pvar_read T_pvar_write T_pvar_reset T_pvar_readreset
- * T_enum_get_info T_enum_get_item Attr_get Attr_put Keyval_create Address
- * Errhandler_create Type_extent Type_hindexed Type_hvector Type_lb
- * Type_struct Type_ub.
+ *   STRO CHARACTER(*) result: a C buffer of `size` bytes, copied back
+ *        blank-padded (or truncated) after success when `when` holds
+ *   PR   INTEGER ranges(3, n), the C int (*)[3] as is
+ *   STIO status in and out; MPI_STATUS_IGNORE: no call, success
+ *   STG  status out; MPI_STATUS_IGNORE: no call, `flag` false, success
+ *   VD   MPI_Buffer_detach's buffer (Fortran gets no address back)
+ *   VR   buffer passed as is (MPI_Address: no MPI_BOTTOM mapping)
+ *   AI   INTEGER value as T                         AO INTEGER result of a T
+ *   AIA  INTEGER array of `count` as T array    (the MPI-1 calls' addresses)
+ * 76 bindings left to OpenMPI's Fortran entry points (untraced):
+ * - by hand in wrappers.c (Fortran has no argc/argv) (2):
+ * Init Init_thread
+ * - attribute values: OpenMPI's Fortran entry points keep them as Fortran
+ * integers through its internal ompi_attr_*_fint / _aint, with no PMPI_
+ * call a wrapper could make instead (8):
+ * Comm_get_attr Comm_set_attr Type_get_attr Type_set_attr Win_get_attr
+ * Win_set_attr Attr_get Attr_put
+ * - Fortran procedures as callbacks (OpenMPI marks them Fortran and calls
+ * them with Fortran arguments) (11):
+ * Comm_create_errhandler Comm_create_keyval File_create_errhandler
+ * Grequest_start Op_create Register_datarep Type_create_keyval
+ * Win_create_errhandler Win_create_keyval Keyval_create Errhandler_create
+ * - arrays of CHARACTER strings (argv, commands) and their Fortran-only
+ * sentinels (2):
+ * Comm_spawn Comm_spawn_multiple
+ * - C only, no Fortran binding: handle conversions (*_c2f, *_f2c) and the
+ * tool interface (MPI_T_*) (53):
+ * Comm_c2f Comm_f2c Errhandler_c2f Errhandler_f2c File_c2f File_f2c
+ * Group_c2f Group_f2c Info_c2f Info_f2c Message_c2f Message_f2c Op_c2f
+ * Op_f2c Request_c2f Request_f2c Status_c2f Status_f2c Type_c2f Type_f2c
+ * Win_c2f Win_f2c T_init_thread T_finalize T_cvar_get_num T_cvar_get_info
+ * T_cvar_get_index T_cvar_handle_alloc T_cvar_handle_free T_cvar_read
+ * T_cvar_write T_category_get_num T_category_get_info T_category_get_index
+ * T_category_get_cvars T_category_get_pvars T_category_get_categories
+ * T_category_changed T_pvar_get_num T_pvar_get_info T_pvar_get_index
+ * T_pvar_session_create T_pvar_session_free T_pvar_handle_alloc
+ * T_pvar_handle_free T_pvar_start T_pvar_stop T_pvar_read T_pvar_write
+ * T_pvar_reset T_pvar_readreset T_enum_get_info T_enum_get_item
  * No include guard: an X-macro table. */
 PT_MPI_F(Abort, abort, ABORT, (comm, errorcode), (H, comm, MPI_Comm, Comm), (I, errorcode))
 PT_MPI_F(Accumulate, accumulate, ACCUMULATE, (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_count), (H, target_datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, win, MPI_Win, Win))
@@ -66,6 +81,7 @@ PT_MPI_F(Bsend, bsend, BSEND, (buf, count, datatype, dest, tag, comm), (V, buf),
 PT_MPI_F(Ibcast, ibcast, IBCAST, (buffer, count, datatype, root, comm, request), (V, buffer), (I, count), (H, datatype, MPI_Datatype, Type), (I, root), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Bsend_init, bsend_init, BSEND_INIT, (buf, count, datatype, dest, tag, comm, request), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (I, dest), (I, tag), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Buffer_attach, buffer_attach, BUFFER_ATTACH, (buffer, size), (V, buffer), (I, size))
+PT_MPI_F(Buffer_detach, buffer_detach, BUFFER_DETACH, (buffer, size), (VD, buffer), (P, size))
 PT_MPI_F(Cancel, cancel, CANCEL, (request), (HO, request, MPI_Request, Request))
 PT_MPI_F(Cart_coords, cart_coords, CART_COORDS, (comm, rank, maxdims, coords), (H, comm, MPI_Comm, Comm), (I, rank), (I, maxdims), (P, coords))
 PT_MPI_F(Cart_create, cart_create, CART_CREATE, (old_comm, ndims, dims, periods, reorder, comm_cart), (H, old_comm, MPI_Comm, Comm), (I, ndims), (P, dims), (P, periods), (I, reorder), (HO, comm_cart, MPI_Comm, Comm))
@@ -95,6 +111,7 @@ PT_MPI_F(Dist_graph_neighbors, dist_graph_neighbors, DIST_GRAPH_NEIGHBORS, (comm
 PT_MPI_F(Dist_graph_neighbors_count, dist_graph_neighbors_count, DIST_GRAPH_NEIGHBORS_COUNT, (comm, inneighbors, outneighbors, weighted), (H, comm, MPI_Comm, Comm), (P, inneighbors), (P, outneighbors), (P, weighted))
 PT_MPI_F(Comm_get_errhandler, comm_get_errhandler, COMM_GET_ERRHANDLER, (comm, erhandler), (H, comm, MPI_Comm, Comm), (HO, erhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Comm_get_info, comm_get_info, COMM_GET_INFO, (comm, info_used), (H, comm, MPI_Comm, Comm), (HO, info_used, MPI_Info, Info))
+PT_MPI_F(Comm_get_name, comm_get_name, COMM_GET_NAME, (comm, comm_name, resultlen), (H, comm, MPI_Comm, Comm), (STRO, comm_name, MPI_MAX_OBJECT_NAME, 1), (P, resultlen))
 PT_MPI_F(Comm_get_parent, comm_get_parent, COMM_GET_PARENT, (parent), (HO, parent, MPI_Comm, Comm))
 PT_MPI_F(Comm_group, comm_group, COMM_GROUP, (comm, group), (H, comm, MPI_Comm, Comm), (HO, group, MPI_Group, Group))
 PT_MPI_F(Comm_join, comm_join, COMM_JOIN, (fd, intercomm), (I, fd), (HO, intercomm, MPI_Comm, Comm))
@@ -112,6 +129,7 @@ PT_MPI_F(Compare_and_swap, compare_and_swap, COMPARE_AND_SWAP, (origin_addr, com
 PT_MPI_F(Dims_create, dims_create, DIMS_CREATE, (nnodes, ndims, dims), (I, nnodes), (I, ndims), (P, dims))
 PT_MPI_F(Errhandler_free, errhandler_free, ERRHANDLER_FREE, (errhandler), (HO, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Error_class, error_class, ERROR_CLASS, (errorcode, errorclass), (I, errorcode), (P, errorclass))
+PT_MPI_F(Error_string, error_string, ERROR_STRING, (errorcode, string, resultlen), (I, errorcode), (STRO, string, MPI_MAX_ERROR_STRING + 1, 1), (P, resultlen))
 PT_MPI_F(Exscan, exscan, EXSCAN, (sendbuf, recvbuf, count, datatype, op, comm), (V, sendbuf), (V, recvbuf), (I, count), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Fetch_and_op, fetch_and_op, FETCH_AND_OP, (origin_addr, result_addr, datatype, target_rank, target_disp, op, win), (V, origin_addr), (V, result_addr), (H, datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (H, op, MPI_Op, Op), (H, win, MPI_Win, Win))
 PT_MPI_F(Iexscan, iexscan, IEXSCAN, (sendbuf, recvbuf, count, datatype, op, comm, request), (V, sendbuf), (V, recvbuf), (I, count), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
@@ -129,6 +147,7 @@ PT_MPI_F(File_get_amode, file_get_amode, FILE_GET_AMODE, (fh, amode), (H, fh, MP
 PT_MPI_F(File_set_info, file_set_info, FILE_SET_INFO, (fh, info), (H, fh, MPI_File, File), (H, info, MPI_Info, Info))
 PT_MPI_F(File_get_info, file_get_info, FILE_GET_INFO, (fh, info_used), (H, fh, MPI_File, File), (HO, info_used, MPI_Info, Info))
 PT_MPI_F(File_set_view, file_set_view, FILE_SET_VIEW, (fh, disp, etype, filetype, datarep, info), (H, fh, MPI_File, File), (A, disp, MPI_Offset), (H, etype, MPI_Datatype, Type), (H, filetype, MPI_Datatype, Type), (STR, datarep), (H, info, MPI_Info, Info))
+PT_MPI_F(File_get_view, file_get_view, FILE_GET_VIEW, (fh, disp, etype, filetype, datarep), (H, fh, MPI_File, File), (AP, disp, MPI_Offset), (HO, etype, MPI_Datatype, Type), (HO, filetype, MPI_Datatype, Type), (STRO, datarep, MPI_MAX_DATAREP_STRING, 1))
 PT_MPI_F(File_read_at, file_read_at, FILE_READ_AT, (fh, offset, buf, count, datatype, status), (H, fh, MPI_File, File), (A, offset, MPI_Offset), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (ST, status))
 PT_MPI_F(File_read_at_all, file_read_at_all, FILE_READ_AT_ALL, (fh, offset, buf, count, datatype, status), (H, fh, MPI_File, File), (A, offset, MPI_Offset), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (ST, status))
 PT_MPI_F(File_write_at, file_write_at, FILE_WRITE_AT, (fh, offset, buf, count, datatype, status), (H, fh, MPI_File, File), (A, offset, MPI_Offset), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (ST, status))
@@ -185,6 +204,8 @@ PT_MPI_F(Get_elements, get_elements, GET_ELEMENTS, (status, datatype, count), (S
 PT_MPI_F(Get_elements_x, get_elements_x, GET_ELEMENTS_X, (status, datatype, count), (STI, status), (H, datatype, MPI_Datatype, Type), (AP, count, MPI_Count))
 PT_MPI_F(Get, get, GET, (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_count), (H, target_datatype, MPI_Datatype, Type), (H, win, MPI_Win, Win))
 PT_MPI_F(Get_accumulate, get_accumulate, GET_ACCUMULATE, (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (V, result_addr), (I, result_count), (H, result_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_count), (H, target_datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, win, MPI_Win, Win))
+PT_MPI_F(Get_library_version, get_library_version, GET_LIBRARY_VERSION, (version, resultlen), (STRO, version, MPI_MAX_LIBRARY_VERSION_STRING, 1), (P, resultlen))
+PT_MPI_F(Get_processor_name, get_processor_name, GET_PROCESSOR_NAME, (name, resultlen), (STRO, name, MPI_MAX_PROCESSOR_NAME, 1), (P, resultlen))
 PT_MPI_F(Get_version, get_version, GET_VERSION, (version, subversion), (P, version), (P, subversion))
 PT_MPI_F(Graph_create, graph_create, GRAPH_CREATE, (comm_old, nnodes, index, edges, reorder, comm_graph), (H, comm_old, MPI_Comm, Comm), (I, nnodes), (P, index), (P, edges), (I, reorder), (HO, comm_graph, MPI_Comm, Comm))
 PT_MPI_F(Graph_get, graph_get, GRAPH_GET, (comm, maxindex, maxedges, index, edges), (H, comm, MPI_Comm, Comm), (I, maxindex), (I, maxedges), (P, index), (P, edges))
@@ -199,6 +220,8 @@ PT_MPI_F(Group_excl, group_excl, GROUP_EXCL, (group, n, ranks, newgroup), (H, gr
 PT_MPI_F(Group_free, group_free, GROUP_FREE, (group), (HO, group, MPI_Group, Group))
 PT_MPI_F(Group_incl, group_incl, GROUP_INCL, (group, n, ranks, newgroup), (H, group, MPI_Group, Group), (I, n), (P, ranks), (HO, newgroup, MPI_Group, Group))
 PT_MPI_F(Group_intersection, group_intersection, GROUP_INTERSECTION, (group1, group2, newgroup), (H, group1, MPI_Group, Group), (H, group2, MPI_Group, Group), (HO, newgroup, MPI_Group, Group))
+PT_MPI_F(Group_range_excl, group_range_excl, GROUP_RANGE_EXCL, (group, n, ranges, newgroup), (H, group, MPI_Group, Group), (I, n), (PR, ranges), (HO, newgroup, MPI_Group, Group))
+PT_MPI_F(Group_range_incl, group_range_incl, GROUP_RANGE_INCL, (group, n, ranges, newgroup), (H, group, MPI_Group, Group), (I, n), (PR, ranges), (HO, newgroup, MPI_Group, Group))
 PT_MPI_F(Group_rank, group_rank, GROUP_RANK, (group, rank), (H, group, MPI_Group, Group), (P, rank))
 PT_MPI_F(Group_size, group_size, GROUP_SIZE, (group, size), (H, group, MPI_Group, Group), (P, size))
 PT_MPI_F(Group_translate_ranks, group_translate_ranks, GROUP_TRANSLATE_RANKS, (group1, n, ranks1, group2, ranks2), (H, group1, MPI_Group, Group), (I, n), (P, ranks1), (H, group2, MPI_Group, Group), (P, ranks2))
@@ -210,7 +233,9 @@ PT_MPI_F(Info_create, info_create, INFO_CREATE, (info), (HO, info, MPI_Info, Inf
 PT_MPI_F(Info_delete, info_delete, INFO_DELETE, (info, key), (H, info, MPI_Info, Info), (STR, key))
 PT_MPI_F(Info_dup, info_dup, INFO_DUP, (info, newinfo), (H, info, MPI_Info, Info), (HO, newinfo, MPI_Info, Info))
 PT_MPI_F(Info_free, info_free, INFO_FREE, (info), (HO, info, MPI_Info, Info))
+PT_MPI_F(Info_get, info_get, INFO_GET, (info, key, valuelen, value, flag), (H, info, MPI_Info, Info), (STR, key), (I, valuelen), (STRO, value, MPI_MAX_INFO_VAL + 1, *flag), (P, flag))
 PT_MPI_F(Info_get_nkeys, info_get_nkeys, INFO_GET_NKEYS, (info, nkeys), (H, info, MPI_Info, Info), (P, nkeys))
+PT_MPI_F(Info_get_nthkey, info_get_nthkey, INFO_GET_NTHKEY, (info, n, key), (H, info, MPI_Info, Info), (I, n), (STRO, key, MPI_MAX_INFO_KEY + 1, 1))
 PT_MPI_F(Info_get_valuelen, info_get_valuelen, INFO_GET_VALUELEN, (info, key, valuelen, flag), (H, info, MPI_Info, Info), (STR, key), (P, valuelen), (P, flag))
 PT_MPI_F(Info_set, info_set, INFO_SET, (info, key, value), (H, info, MPI_Info, Info), (STR, key), (STR, value))
 PT_MPI_F(Initialized, initialized, INITIALIZED, (flag), (P, flag))
@@ -222,6 +247,7 @@ PT_MPI_F(Irsend, irsend, IRSEND, (buf, count, datatype, dest, tag, comm, request
 PT_MPI_F(Isend, isend, ISEND, (buf, count, datatype, dest, tag, comm, request), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (I, dest), (I, tag), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Issend, issend, ISSEND, (buf, count, datatype, dest, tag, comm, request), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (I, dest), (I, tag), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Is_thread_main, is_thread_main, IS_THREAD_MAIN, (flag), (P, flag))
+PT_MPI_F(Lookup_name, lookup_name, LOOKUP_NAME, (service_name, info, port_name), (STR, service_name), (H, info, MPI_Info, Info), (STRO, port_name, MPI_MAX_PORT_NAME, 1))
 PT_MPI_F(Mprobe, mprobe, MPROBE, (source, tag, comm, message, status), (I, source), (I, tag), (H, comm, MPI_Comm, Comm), (HO, message, MPI_Message, Message), (ST, status))
 PT_MPI_F(Mrecv, mrecv, MRECV, (buf, count, type, message, status), (V, buf), (I, count), (H, type, MPI_Datatype, Type), (HO, message, MPI_Message, Message), (ST, status))
 PT_MPI_F(Neighbor_allgather, neighbor_allgather, NEIGHBOR_ALLGATHER, (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), (V, sendbuf), (I, sendcount), (H, sendtype, MPI_Datatype, Type), (V, recvbuf), (I, recvcount), (H, recvtype, MPI_Datatype, Type), (H, comm, MPI_Comm, Comm))
@@ -235,6 +261,7 @@ PT_MPI_F(Ineighbor_alltoallv, ineighbor_alltoallv, INEIGHBOR_ALLTOALLV, (sendbuf
 PT_MPI_F(Neighbor_alltoallw, neighbor_alltoallw, NEIGHBOR_ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), (V, sendbuf), (P, sendcounts), (AP, sdispls, MPI_Aint), (HAC, sendtypes, MPI_Datatype, Type, comm, out, sendbuf), (V, recvbuf), (P, recvcounts), (AP, rdispls, MPI_Aint), (HAC, recvtypes, MPI_Datatype, Type, comm, in, recvbuf), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ineighbor_alltoallw, ineighbor_alltoallw, INEIGHBOR_ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), (V, sendbuf), (P, sendcounts), (AP, sdispls, MPI_Aint), (HAC, sendtypes, MPI_Datatype, Type, comm, out, sendbuf), (V, recvbuf), (P, recvcounts), (AP, rdispls, MPI_Aint), (HAC, recvtypes, MPI_Datatype, Type, comm, in, recvbuf), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Op_commutative, op_commutative, OP_COMMUTATIVE, (op, commute), (H, op, MPI_Op, Op), (P, commute))
+PT_MPI_F(Open_port, open_port, OPEN_PORT, (info, port_name), (H, info, MPI_Info, Info), (STRO, port_name, MPI_MAX_PORT_NAME, 1))
 PT_MPI_F(Op_free, op_free, OP_FREE, (op), (HO, op, MPI_Op, Op))
 PT_MPI_F(Pack_external, pack_external, PACK_EXTERNAL, (datarep, inbuf, incount, datatype, outbuf, outsize, position), (STR, datarep), (V, inbuf), (I, incount), (H, datatype, MPI_Datatype, Type), (V, outbuf), (A, outsize, MPI_Aint), (AP, position, MPI_Aint))
 PT_MPI_F(Pack_external_size, pack_external_size, PACK_EXTERNAL_SIZE, (datarep, incount, datatype, size), (STR, datarep), (I, incount), (H, datatype, MPI_Datatype, Type), (AP, size, MPI_Aint))
@@ -255,6 +282,7 @@ PT_MPI_F(Ireduce_scatter, ireduce_scatter, IREDUCE_SCATTER, (sendbuf, recvbuf, r
 PT_MPI_F(Reduce_scatter_block, reduce_scatter_block, REDUCE_SCATTER_BLOCK, (sendbuf, recvbuf, recvcount, datatype, op, comm), (V, sendbuf), (V, recvbuf), (I, recvcount), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ireduce_scatter_block, ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, (sendbuf, recvbuf, recvcount, datatype, op, comm, request), (V, sendbuf), (V, recvbuf), (I, recvcount), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Request_free, request_free, REQUEST_FREE, (request), (HO, request, MPI_Request, Request))
+PT_MPI_F(Request_get_status, request_get_status, REQUEST_GET_STATUS, (request, flag, status), (H, request, MPI_Request, Request), (P, flag), (STG, status, flag))
 PT_MPI_F(Rget, rget, RGET, (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_count), (H, target_datatype, MPI_Datatype, Type), (H, win, MPI_Win, Win), (HO, request, MPI_Request, Request))
 PT_MPI_F(Rget_accumulate, rget_accumulate, RGET_ACCUMULATE, (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (V, result_addr), (I, result_count), (H, result_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_count), (H, target_datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, win, MPI_Win, Win), (HO, request, MPI_Request, Request))
 PT_MPI_F(Rput, rput, RPUT, (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_cout, target_datatype, win, request), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_cout), (H, target_datatype, MPI_Datatype, Type), (H, win, MPI_Win, Win), (HO, request, MPI_Request, Request))
@@ -274,6 +302,9 @@ PT_MPI_F(Ssend_init, ssend_init, SSEND_INIT, (buf, count, datatype, dest, tag, c
 PT_MPI_F(Ssend, ssend, SSEND, (buf, count, datatype, dest, tag, comm), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (I, dest), (I, tag), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Start, start, START, (request), (HO, request, MPI_Request, Request))
 PT_MPI_F(Startall, startall, STARTALL, (count, array_of_requests), (I, count), (HA, array_of_requests, MPI_Request, Request, count))
+PT_MPI_F(Status_set_cancelled, status_set_cancelled, STATUS_SET_CANCELLED, (status, flag), (STIO, status), (I, flag))
+PT_MPI_F(Status_set_elements, status_set_elements, STATUS_SET_ELEMENTS, (status, datatype, count), (STIO, status), (H, datatype, MPI_Datatype, Type), (I, count))
+PT_MPI_F(Status_set_elements_x, status_set_elements_x, STATUS_SET_ELEMENTS_X, (status, datatype, count), (STIO, status), (H, datatype, MPI_Datatype, Type), (A, count, MPI_Count))
 PT_MPI_F(Testall, testall, TESTALL, (count, array_of_requests, flag, array_of_statuses), (I, count), (HA, array_of_requests, MPI_Request, Request, count), (P, flag), (STA, array_of_statuses, count, count))
 PT_MPI_F(Testany, testany, TESTANY, (count, array_of_requests, index, flag, status), (I, count), (HA, array_of_requests, MPI_Request, Request, count), (IX, index), (P, flag), (ST, status))
 PT_MPI_F(Test, test, TEST, (request, flag, status), (HO, request, MPI_Request, Request), (P, flag), (ST, status))
@@ -297,9 +328,11 @@ PT_MPI_F(Type_delete_attr, type_delete_attr, TYPE_DELETE_ATTR, (type, type_keyva
 PT_MPI_F(Type_dup, type_dup, TYPE_DUP, (type, newtype), (H, type, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_free, type_free, TYPE_FREE, (type), (HO, type, MPI_Datatype, Type))
 PT_MPI_F(Type_free_keyval, type_free_keyval, TYPE_FREE_KEYVAL, (type_keyval), (P, type_keyval))
+PT_MPI_F(Type_get_contents, type_get_contents, TYPE_GET_CONTENTS, (mtype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes), (H, mtype, MPI_Datatype, Type), (I, max_integers), (I, max_addresses), (I, max_datatypes), (P, array_of_integers), (AP, array_of_addresses, MPI_Aint), (HA, array_of_datatypes, MPI_Datatype, Type, max_datatypes))
 PT_MPI_F(Type_get_envelope, type_get_envelope, TYPE_GET_ENVELOPE, (type, num_integers, num_addresses, num_datatypes, combiner), (H, type, MPI_Datatype, Type), (P, num_integers), (P, num_addresses), (P, num_datatypes), (P, combiner))
 PT_MPI_F(Type_get_extent, type_get_extent, TYPE_GET_EXTENT, (type, lb, extent), (H, type, MPI_Datatype, Type), (AP, lb, MPI_Aint), (AP, extent, MPI_Aint))
 PT_MPI_F(Type_get_extent_x, type_get_extent_x, TYPE_GET_EXTENT_X, (type, lb, extent), (H, type, MPI_Datatype, Type), (AP, lb, MPI_Count), (AP, extent, MPI_Count))
+PT_MPI_F(Type_get_name, type_get_name, TYPE_GET_NAME, (type, type_name, resultlen), (H, type, MPI_Datatype, Type), (STRO, type_name, MPI_MAX_OBJECT_NAME, 1), (P, resultlen))
 PT_MPI_F(Type_get_true_extent, type_get_true_extent, TYPE_GET_TRUE_EXTENT, (datatype, true_lb, true_extent), (H, datatype, MPI_Datatype, Type), (AP, true_lb, MPI_Aint), (AP, true_extent, MPI_Aint))
 PT_MPI_F(Type_get_true_extent_x, type_get_true_extent_x, TYPE_GET_TRUE_EXTENT_X, (datatype, true_lb, true_extent), (H, datatype, MPI_Datatype, Type), (AP, true_lb, MPI_Count), (AP, true_extent, MPI_Count))
 PT_MPI_F(Type_indexed, type_indexed, TYPE_INDEXED, (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), (I, count), (P, array_of_blocklengths), (P, array_of_displacements), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
@@ -336,6 +369,7 @@ PT_MPI_F(Win_free_keyval, win_free_keyval, WIN_FREE_KEYVAL, (win_keyval), (P, wi
 PT_MPI_F(Win_get_errhandler, win_get_errhandler, WIN_GET_ERRHANDLER, (win, errhandler), (H, win, MPI_Win, Win), (HO, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Win_get_group, win_get_group, WIN_GET_GROUP, (win, group), (H, win, MPI_Win, Win), (HO, group, MPI_Group, Group))
 PT_MPI_F(Win_get_info, win_get_info, WIN_GET_INFO, (win, info_used), (H, win, MPI_Win, Win), (HO, info_used, MPI_Info, Info))
+PT_MPI_F(Win_get_name, win_get_name, WIN_GET_NAME, (win, win_name, resultlen), (H, win, MPI_Win, Win), (STRO, win_name, MPI_MAX_OBJECT_NAME, 1), (P, resultlen))
 PT_MPI_F(Win_lock, win_lock, WIN_LOCK, (lock_type, rank, assert, win), (I, lock_type), (I, rank), (I, assert), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_lock_all, win_lock_all, WIN_LOCK_ALL, (assert, win), (I, assert), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_post, win_post, WIN_POST, (group, assert, win), (H, group, MPI_Group, Group), (I, assert), (H, win, MPI_Win, Win))
@@ -350,7 +384,16 @@ PT_MPI_F(Win_test, win_test, WIN_TEST, (win, flag), (H, win, MPI_Win, Win), (P, 
 PT_MPI_F(Win_unlock, win_unlock, WIN_UNLOCK, (rank, win), (I, rank), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_unlock_all, win_unlock_all, WIN_UNLOCK_ALL, (win), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_wait, win_wait, WIN_WAIT, (win), (H, win, MPI_Win, Win))
+PT_MPI_FD(Wtick, wtick, WTICK)
+PT_MPI_FD(Wtime, wtime, WTIME)
 PT_MPI_F(Attr_delete, attr_delete, ATTR_DELETE, (comm, keyval), (H, comm, MPI_Comm, Comm), (I, keyval))
 PT_MPI_F(Keyval_free, keyval_free, KEYVAL_FREE, (keyval), (P, keyval))
+PT_MPI_F(Address, address, ADDRESS, (location, address), (VR, location), (AO, address, MPI_Aint))
 PT_MPI_F(Errhandler_get, errhandler_get, ERRHANDLER_GET, (comm, errhandler), (H, comm, MPI_Comm, Comm), (HO, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Errhandler_set, errhandler_set, ERRHANDLER_SET, (comm, errhandler), (H, comm, MPI_Comm, Comm), (H, errhandler, MPI_Errhandler, Errhandler))
+PT_MPI_F(Type_extent, type_extent, TYPE_EXTENT, (type, extent), (H, type, MPI_Datatype, Type), (AO, extent, MPI_Aint))
+PT_MPI_F(Type_hindexed, type_hindexed, TYPE_HINDEXED, (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), (I, count), (P, array_of_blocklengths), (AIA, array_of_displacements, MPI_Aint, count), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
+PT_MPI_F(Type_hvector, type_hvector, TYPE_HVECTOR, (count, blocklength, stride, oldtype, newtype), (I, count), (I, blocklength), (AI, stride, MPI_Aint), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
+PT_MPI_F(Type_lb, type_lb, TYPE_LB, (type, lb), (H, type, MPI_Datatype, Type), (AO, lb, MPI_Aint))
+PT_MPI_F(Type_struct, type_struct, TYPE_STRUCT, (count, array_of_blocklengths, array_of_displacements, array_of_types, newtype), (I, count), (P, array_of_blocklengths), (AIA, array_of_displacements, MPI_Aint, count), (HAI, array_of_types, MPI_Datatype, Type, count), (HO, newtype, MPI_Datatype, Type))
+PT_MPI_F(Type_ub, type_ub, TYPE_UB, (mtype, ub), (H, mtype, MPI_Datatype, Type), (AO, ub, MPI_Aint))

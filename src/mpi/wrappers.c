@@ -184,6 +184,13 @@ static char *pt_fstr(const char *f, int flen, char *buf, size_t n) {
   s[len] = 0;
   return s;
 }
+/* A C string result into a CHARACTER(len) argument, as OpenMPI's
+ * ompi_fortran_string_c2f: truncated to len, blank-padded to it. */
+static void pt_fstr_out(const char *c, char *f, int flen) {
+  size_t len = flen > 0 ? (size_t)flen : 0, k = strnlen(c, len);
+  memcpy(f, c, k);
+  memset(f + k, ' ', len - k);
+}
 enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 /* Statuses are converted back after success or MPI_ERR_IN_STATUS. */
 #define PT_F_OK(rc) ((rc) == MPI_SUCCESS || (rc) == MPI_ERR_IN_STATUS)
@@ -208,6 +215,15 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FP_STR(n) char *f_##n,
 #define PT_FP_W(n) MPI_Fint *f_##n,
 #define PT_FP_HAC(n, T, X, c, how, b) MPI_Fint *f_##n,
+#define PT_FP_STRO(n, size, when) char *f_##n,
+#define PT_FP_PR(n) MPI_Fint *f_##n,
+#define PT_FP_STIO(n) MPI_Fint *f_##n,
+#define PT_FP_STG(n, fl) MPI_Fint *f_##n,
+#define PT_FP_VD(n) void *f_##n,
+#define PT_FP_VR(n) void *f_##n,
+#define PT_FP_AI(n, T) MPI_Fint *f_##n,
+#define PT_FP_AO(n, T) MPI_Fint *f_##n,
+#define PT_FP_AIA(n, T, c) MPI_Fint *f_##n,
 
 #define PT_FL_V(n)
 #define PT_FL_I(n)
@@ -226,6 +242,15 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FL_STR(n) , int f_##n##_len
 #define PT_FL_W(n)
 #define PT_FL_HAC(n, T, X, c, how, b)
+#define PT_FL_STRO(n, size, when) , int f_##n##_len
+#define PT_FL_PR(n)
+#define PT_FL_STIO(n)
+#define PT_FL_STG(n, fl)
+#define PT_FL_VD(n)
+#define PT_FL_VR(n)
+#define PT_FL_AI(n, T)
+#define PT_FL_AO(n, T)
+#define PT_FL_AIA(n, T, c)
 
 #define PT_FIN_V(n) void *n = pt_fbuf(f_##n);
 #define PT_FIN_I(n) int n = *f_##n;
@@ -272,6 +297,37 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   char n##_s_[256];                                                   \
   char *n = pt_fstr(f_##n, f_##n##_len, n##_s_, sizeof n##_s_);       \
   if (!n) pt_fail_ = 1;
+#define PT_FIN_STRO(n, size, when) char n[size] = "";
+/* INTEGER ranges(3, n): Fortran's column order is C's int [n][3] */
+#define PT_FIN_PR(n) int(*n)[3] = (int(*)[3])f_##n;
+/* MPI_Status_set_*: OpenMPI's entry points make no call for
+ * MPI_STATUS_IGNORE and succeed */
+#define PT_FIN_STIO(n)                                                \
+  MPI_Status n##_s_ = {0};                                            \
+  MPI_Status *n = &n##_s_;                                            \
+  if (f_##n == MPI_F_STATUS_IGNORE) pt_skip_ = 1;                     \
+  else PMPI_Status_f2c(f_##n, n);
+/* MPI_Request_get_status: for MPI_STATUS_IGNORE OpenMPI's entry point
+ * makes no call and answers flag = false */
+#define PT_FIN_STG(n, fl)                                             \
+  MPI_Status n##_s_ = {0};                                            \
+  MPI_Status *n = &n##_s_;                                            \
+  if (f_##n == MPI_F_STATUS_IGNORE) pt_skip_ = 1, *f_##fl = 0;
+#define PT_FIN_VD(n)                                                  \
+  void *n##_v_ = NULL;                                                \
+  void *n = &n##_v_;                                                  \
+  (void)f_##n;
+#define PT_FIN_VR(n) void *n = f_##n;
+#define PT_FIN_AI(n, T) T n = (T)*f_##n;
+#define PT_FIN_AO(n, T)                                               \
+  T n##_v_ = 0;                                                       \
+  T *n = &n##_v_;
+#define PT_FIN_AIA(n, T, c)                                           \
+  T n##_s_[16];                                                       \
+  int n##_n_ = c > 0 ? c : 0;                                         \
+  T *n = n##_n_ <= 16 ? n##_s_ : malloc((size_t)n##_n_ * sizeof *n);  \
+  if (!n) pt_fail_ = 1;                                               \
+  for (int i_ = 0; n && i_ < n##_n_; i_++) n[i_] = (T)f_##n[i_];
 
 #define PT_FOUT_V(n)
 #define PT_FOUT_I(n)
@@ -296,6 +352,20 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FOUT_STR(n)
 #define PT_FOUT_W(n)
 #define PT_FOUT_HAC(n, T, X, c, how, b)
+#define PT_FOUT_STRO(n, size, when) \
+  if (pt_r_ == MPI_SUCCESS && (when)) pt_fstr_out(n, f_##n, f_##n##_len);
+#define PT_FOUT_PR(n)
+#define PT_FOUT_STIO(n) \
+  if (pt_r_ == MPI_SUCCESS && !pt_skip_) PMPI_Status_c2f(n, f_##n);
+#define PT_FOUT_STG(n, fl) \
+  if (pt_r_ == MPI_SUCCESS && !pt_skip_) PMPI_Status_c2f(n, f_##n);
+#define PT_FOUT_VD(n)
+#define PT_FOUT_VR(n)
+#define PT_FOUT_AI(n, T)
+/* (MPI-1: truncated to INTEGER, as OpenMPI's entry points do) */
+#define PT_FOUT_AO(n, T) \
+  if (pt_r_ == MPI_SUCCESS) *f_##n = (MPI_Fint)n##_v_;
+#define PT_FOUT_AIA(n, T, c)
 #define PT_FOUT_STA(n, c, k)                                           \
   if (PT_F_OK(pt_r_) && n != MPI_STATUSES_IGNORE)                      \
     for (int i_ = 0; i_ < (k) && i_ < n##_n_; i_++)                    \
@@ -321,6 +391,16 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   if (n != n##_s_) free(n);
 #define PT_FEND_W(n)
 #define PT_FEND_HAC(n, T, X, c, how, b) PT_FEND_HAI(n, T, X, c)
+#define PT_FEND_STRO(n, size, when)
+#define PT_FEND_PR(n)
+#define PT_FEND_STIO(n)
+#define PT_FEND_STG(n, fl)
+#define PT_FEND_VD(n)
+#define PT_FEND_VR(n)
+#define PT_FEND_AI(n, T)
+#define PT_FEND_AO(n, T)
+#define PT_FEND_AIA(n, T, c) \
+  if (n != n##_s_) free(n);
 
 /* PT_F_EACH(STAGE, (code, name, ...), ...) -> STAGE_code(name, ...) ... */
 #define PT_F_ONE(S, t) PT_F_ONE_(S, PT_MPI_UNPAREN t)
@@ -357,11 +437,12 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_MPI_F(name, lower, UPPER, args, ...)                         \
   PT_FEXPORT void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__);              \
   void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
-    int pt_fail_ = 0, pt_r_ = MPI_ERR_NO_MEM;                           \
+    int pt_fail_ = 0, pt_skip_ = 0, pt_r_ = MPI_ERR_NO_MEM;             \
     PT_F_EACH(PT_FIN, __VA_ARGS__)                                      \
     void *pt_outer_ = pt__f_frame; /* a call inside a callback */       \
     pt__f_frame = __builtin_frame_address(0);                           \
-    if (!pt_fail_) pt_r_ = pt_mpi_##name args;                          \
+    if (pt_skip_) pt_r_ = MPI_SUCCESS; /* (see STIO, STG) */            \
+    else if (!pt_fail_) pt_r_ = pt_mpi_##name args;                     \
     pt__f_frame = pt_outer_;                                            \
     PT_F_EACH(PT_FOUT, __VA_ARGS__)                                     \
     PT_F_EACH(PT_FEND, __VA_ARGS__)                                     \
@@ -380,9 +461,28 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   PT_F_ALIAS(MPI_##UPPER##_CPTR, mpi_##lower##_, __VA_ARGS__)           \
   PT_F_ALIAS(ompi_##lower##_cptr_f, mpi_##lower##_, __VA_ARGS__)        \
   PT_F_ALIAS(pmpi_##lower##_cptr_, mpi_##lower##_, __VA_ARGS__)
+/* DOUBLE PRECISION functions of no arguments (MPI_WTIME, MPI_WTICK;
+ * mpi_f08 binds them to the C functions themselves) */
+#define PT_MPI_FD(name, lower, UPPER)                                   \
+  PT_FEXPORT double mpi_##lower##_(void);                               \
+  double mpi_##lower##_(void) {                                         \
+    void *pt_outer_ = pt__f_frame;                                      \
+    pt__f_frame = __builtin_frame_address(0);                           \
+    double pt_r_ = pt_mpi_##name();                                     \
+    pt__f_frame = pt_outer_;                                            \
+    return pt_r_;                                                       \
+  }                                                                     \
+  PT_FD_ALIAS(mpi_##lower, mpi_##lower##_)                              \
+  PT_FD_ALIAS(mpi_##lower##__, mpi_##lower##_)                          \
+  PT_FD_ALIAS(MPI_##UPPER, mpi_##lower##_)                              \
+  PT_FD_ALIAS(ompi_##lower##_f, mpi_##lower##_)                         \
+  PT_FD_ALIAS(pmpi_##lower##_, mpi_##lower##_)
+#define PT_FD_ALIAS(sym, target) \
+  PT_FEXPORT double sym(void) __attribute__((alias(#target)));
 #include "mpi_ftable.h"
 #undef PT_MPI_F
 #undef PT_MPI_FC
+#undef PT_MPI_FD
 
 /* MPI_INIT and MPI_INIT_THREAD: Fortran has no argc/argv. */
 PT_FEXPORT void mpi_init_(MPI_Fint *ierr);

@@ -10,7 +10,7 @@
 program fortran_test
   use mpi
   implicit none
-  integer, parameter :: nf = 32
+  integer, parameter :: nf = 34
   character(len=24) :: names(nf)
   integer :: counts(nf)
   integer :: ierr, rank, nprocs, right, left, i, it, iters, n, idx
@@ -34,7 +34,8 @@ program fortran_test
        'MPI_Type_commit', 'MPI_Type_free', 'MPI_Sendrecv', 'MPI_Iprobe', &
        'MPI_Barrier', 'MPI_Info_create', 'MPI_Info_set', 'MPI_Testany', &
        'MPI_Testall', 'MPI_Testsome', 'MPI_Graph_create', 'MPI_Graph_get', &
-       'MPI_File_open', 'MPI_File_close', 'MPI_Comm_set_name']
+       'MPI_File_open', 'MPI_File_close', 'MPI_Comm_set_name', &
+       'MPI_Info_get', 'MPI_Comm_get_name']
   counts = 0
   iters = 3
   call get_command_argument(1, prefix)
@@ -175,10 +176,12 @@ program fortran_test
   call MPI_Info_set(info, 'paratrace_key   ', 'a value', ierr)
   call tick('MPI_Info_set')
   call MPI_Info_get(info, 'paratrace_key', 32, fname, flag, ierr)
+  call tick('MPI_Info_get')
   call expect(flag .and. fname == 'a value', 'Info_set: trailing blanks')
   call MPI_Info_set(info, '  paratrace_key2 ', 'v2', ierr)
   call tick('MPI_Info_set')
   call MPI_Info_get(info, 'paratrace_key2', 32, fname, flag, ierr)
+  call tick('MPI_Info_get')
   call expect(flag .and. fname == 'v2', 'Info_set: leading blanks')
   call MPI_Info_free(info, ierr)
 
@@ -284,6 +287,7 @@ program fortran_test
   call MPI_Comm_set_name(dupcomm, longname, ierr)
   call tick('MPI_Comm_set_name')
   call MPI_Comm_get_name(dupcomm, longname, n, ierr)
+  call tick('MPI_Comm_get_name')
   call expect(n == MPI_MAX_OBJECT_NAME .and. &
               longname(1:20) == 'abcdefghijabcdefghij', 'Comm_set_name: 300')
   call MPI_Comm_free(dupcomm, ierr)

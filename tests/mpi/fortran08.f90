@@ -95,7 +95,8 @@ program fortran08_test
        'MPI_Send 1', 'MPI_Recv 2', 'MPI_Get_count 1', 'MPI_Irecv 3', &
        'MPI_Isend 3', 'MPI_Waitall 1', 'MPI_Waitany 2', 'MPI_Allreduce 1', &
        'MPI_Iprobe 80', &
-       'MPI_Info_create 1', 'MPI_Info_set 1', 'MPI_Info_free 1', &
+       'MPI_Info_create 1', 'MPI_Info_set 1', 'MPI_Info_get 1', &
+       'MPI_Info_free 1', &
        'MPI_Comm_split 1', 'MPI_Barrier 1', 'MPI_Comm_free 1', 'MPI_Finalize 1'
   write (10, '(A,I0)') 'MPI_Testall ', ntest
   close (10)
