@@ -5,7 +5,8 @@
  * parameters in C order (PT_MPI_FC, same form: OpenMPI's *_cptr entry
  * points of the bindings with an address result, aliases of the row
  * before; PT_MPI_FD(Name, lower, UPPER): a DOUBLE PRECISION function of
- * no arguments); each Fortran argument is a reference and becomes:
+ * no arguments; PT_MPI_FS(Name, symbol, alias, ...): an entry point of
+ * its own); each Fortran argument is a reference and becomes:
  *   V    buffer (MPI_BOTTOM/MPI_IN_PLACE mapped)   I  INTEGER value
  *   P    INTEGER array or result (passed as is)    A  integer of kind T
  *   AP   reference to an integer of kind T         H  handle T (PMPI_X_f2c)
@@ -22,6 +23,7 @@
  *   STIO status in and out; MPI_STATUS_IGNORE: no call, success
  *   STG  status out; MPI_STATUS_IGNORE: no call, `flag` false, success
  *   VD   MPI_Buffer_detach's buffer (Fortran gets no address back)
+ *   VDA  MPI_Buffer_detach's buffer (mpi_f08: a TYPE(C_PTR), set)
  *   VR   buffer passed as is (MPI_Address: no MPI_BOTTOM mapping)
  *   AI   INTEGER value as T                         AO INTEGER result of a T
  *   AIA  INTEGER array of `count` as T array    (the MPI-1 calls' addresses)
@@ -82,6 +84,7 @@ PT_MPI_F(Ibcast, ibcast, IBCAST, (buffer, count, datatype, root, comm, request),
 PT_MPI_F(Bsend_init, bsend_init, BSEND_INIT, (buf, count, datatype, dest, tag, comm, request), (V, buf), (I, count), (H, datatype, MPI_Datatype, Type), (I, dest), (I, tag), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Buffer_attach, buffer_attach, BUFFER_ATTACH, (buffer, size), (V, buffer), (I, size))
 PT_MPI_F(Buffer_detach, buffer_detach, BUFFER_DETACH, (buffer, size), (VD, buffer), (P, size))
+PT_MPI_FS(Buffer_detach, ompi_buffer_detach_f08, pompi_buffer_detach_f08, (buffer, size), (VDA, buffer), (P, size))
 PT_MPI_F(Cancel, cancel, CANCEL, (request), (HO, request, MPI_Request, Request))
 PT_MPI_F(Cart_coords, cart_coords, CART_COORDS, (comm, rank, maxdims, coords), (H, comm, MPI_Comm, Comm), (I, rank), (I, maxdims), (P, coords))
 PT_MPI_F(Cart_create, cart_create, CART_CREATE, (old_comm, ndims, dims, periods, reorder, comm_cart), (H, old_comm, MPI_Comm, Comm), (I, ndims), (P, dims), (P, periods), (I, reorder), (HO, comm_cart, MPI_Comm, Comm))

@@ -219,6 +219,7 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FP_PR(n) MPI_Fint *f_##n,
 #define PT_FP_STIO(n) MPI_Fint *f_##n,
 #define PT_FP_STG(n, fl) MPI_Fint *f_##n,
+#define PT_FP_VDA(n) void *f_##n,
 #define PT_FP_VD(n) void *f_##n,
 #define PT_FP_VR(n) void *f_##n,
 #define PT_FP_AI(n, T) MPI_Fint *f_##n,
@@ -246,6 +247,7 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FL_PR(n)
 #define PT_FL_STIO(n)
 #define PT_FL_STG(n, fl)
+#define PT_FL_VDA(n)
 #define PT_FL_VD(n)
 #define PT_FL_VR(n)
 #define PT_FL_AI(n, T)
@@ -317,6 +319,9 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   void *n##_v_ = NULL;                                                \
   void *n = &n##_v_;                                                  \
   (void)f_##n;
+#define PT_FIN_VDA(n)                                                 \
+  void *n##_v_ = NULL;                                                \
+  void *n = &n##_v_;
 #define PT_FIN_VR(n) void *n = f_##n;
 #define PT_FIN_AI(n, T) T n = (T)*f_##n;
 #define PT_FIN_AO(n, T)                                               \
@@ -359,6 +364,8 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   if (pt_r_ == MPI_SUCCESS && !pt_skip_) PMPI_Status_c2f(n, f_##n);
 #define PT_FOUT_STG(n, fl) \
   if (pt_r_ == MPI_SUCCESS && !pt_skip_) PMPI_Status_c2f(n, f_##n);
+#define PT_FOUT_VDA(n) \
+  if (pt_r_ == MPI_SUCCESS) memcpy(f_##n, &n##_v_, sizeof n##_v_);
 #define PT_FOUT_VD(n)
 #define PT_FOUT_VR(n)
 #define PT_FOUT_AI(n, T)
@@ -395,6 +402,7 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FEND_PR(n)
 #define PT_FEND_STIO(n)
 #define PT_FEND_STG(n, fl)
+#define PT_FEND_VDA(n)
 #define PT_FEND_VD(n)
 #define PT_FEND_VR(n)
 #define PT_FEND_AI(n, T)
@@ -434,9 +442,11 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_F_ALIAS(sym, target, ...) \
   PT_FEXPORT void sym PT_F_PARAMS(__VA_ARGS__) __attribute__((alias(#target)));
 
-#define PT_MPI_F(name, lower, UPPER, args, ...)                         \
-  PT_FEXPORT void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__);              \
-  void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
+/* The entry point sym of a row: conversions in, the recorded call,
+ * conversions back */
+#define PT_F_BODY(sym, name, args, ...)                                 \
+  PT_FEXPORT void sym PT_F_PARAMS(__VA_ARGS__);                         \
+  void sym PT_F_PARAMS(__VA_ARGS__) {                                   \
     int pt_fail_ = 0, pt_skip_ = 0, pt_r_ = MPI_ERR_NO_MEM;             \
     PT_F_EACH(PT_FIN, __VA_ARGS__)                                      \
     void *pt_outer_ = pt__f_frame; /* a call inside a callback */       \
@@ -447,7 +457,9 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
     PT_F_EACH(PT_FOUT, __VA_ARGS__)                                     \
     PT_F_EACH(PT_FEND, __VA_ARGS__)                                     \
     if (ierr) *ierr = pt_r_;                                            \
-  }                                                                     \
+  }
+#define PT_MPI_F(name, lower, UPPER, args, ...)                         \
+  PT_F_BODY(mpi_##lower##_, name, args, __VA_ARGS__)                    \
   PT_F_ALIAS(mpi_##lower, mpi_##lower##_, __VA_ARGS__)                  \
   PT_F_ALIAS(mpi_##lower##__, mpi_##lower##_, __VA_ARGS__)              \
   PT_F_ALIAS(MPI_##UPPER, mpi_##lower##_, __VA_ARGS__)                  \
@@ -461,6 +473,11 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
   PT_F_ALIAS(MPI_##UPPER##_CPTR, mpi_##lower##_, __VA_ARGS__)           \
   PT_F_ALIAS(ompi_##lower##_cptr_f, mpi_##lower##_, __VA_ARGS__)        \
   PT_F_ALIAS(pmpi_##lower##_cptr_, mpi_##lower##_, __VA_ARGS__)
+/* An entry point of its own, sym and its alias (mpi_f08's
+ * ompi_buffer_detach_f08, which returns the address) */
+#define PT_MPI_FS(name, sym, alias, args, ...)                          \
+  PT_F_BODY(sym, name, args, __VA_ARGS__)                               \
+  PT_F_ALIAS(alias, sym, __VA_ARGS__)
 /* DOUBLE PRECISION functions of no arguments (MPI_WTIME, MPI_WTICK;
  * mpi_f08 binds them to the C functions themselves) */
 #define PT_MPI_FD(name, lower, UPPER)                                   \
@@ -483,6 +500,7 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #undef PT_MPI_F
 #undef PT_MPI_FC
 #undef PT_MPI_FD
+#undef PT_MPI_FS
 
 /* MPI_INIT and MPI_INIT_THREAD: Fortran has no argc/argv. */
 PT_FEXPORT void mpi_init_(MPI_Fint *ierr);

@@ -87,7 +87,11 @@ grep -q "fortran08.f90:$p1\",200," f8.psites &&
 # per-neighbour datatype arrays (Alltoallw, in place too), MPI_UNWEIGHTED
 # and weights (Dist_graph_*), address results (Win_allocate*, Alloc_mem,
 # Win_shared_query; the mpi module's TYPE(C_PTR) forms reach OpenMPI's
-# *_cptr entry points); with both modules, the program checks its results
+# *_cptr entry points), CHARACTER results (a C buffer, copied back
+# blank-padded or truncated), MPI_WTIME / MPI_WTICK, ranges(3, n),
+# statuses in and out, MPI_Type_get_contents, MPI_Buffer_detach (mpi_f08:
+# OpenMPI's ompi_buffer_detach_f08) and the MPI-1 calls with INTEGER
+# addresses; with both modules, the program checks its results
 ok "build fortran_more (mpi)" mpifort -g -o fm "$SRC/tests/mpi/fortran_more.F90"
 ok "build fortran_more (mpi_f08)" mpifort -g -DF08 -o fm8 \
   "$SRC/tests/mpi/fortran_more.F90"
@@ -97,6 +101,19 @@ for p in fm fm8; do
     -x PARATRACE_OUTPUT="$PWD/m.ptf" ./$p "$PWD/cm"
   ok "$p np4 check" "$PT" check m.ptf
   counts "$p np4" cm m.ptf
+  # (in the counts too; named here so that a missing one says which)
+  miss=
+  for f in Get_processor_name Get_library_version Error_string \
+      Comm_get_name Type_get_name Win_get_name Info_get Info_get_nthkey \
+      File_get_view Wtime Wtick Group_range_incl Group_range_excl \
+      Request_get_status Status_set_elements Status_set_elements_x \
+      Status_set_cancelled Type_get_contents Buffer_detach Open_port \
+      Address Type_extent Type_lb Type_ub Type_hvector Type_hindexed \
+      Type_struct; do
+    grep -q "^MPI_$f [1-9]" "$p np4.got" || miss="$miss MPI_$f"
+  done
+  [ -z "$miss" ] && t_pass "$p: the bindings with CHARACTER results etc. traced" ||
+    t_fail "$p: the bindings with CHARACTER results etc. traced" "missing:$miss"
   # 4 ranks x (2 Alltoallw + 1 Ialltoallw), 4 bytes to each of 4; and
   # 4 x 2 neighbour calls, 4 bytes to each of 2 neighbours
   "$PT" dump m.ptf | grep ' coll_end ' >m.coll
