@@ -8,8 +8,10 @@ A C binding gets a Fortran wrapper when every parameter has a mechanical
 Fortran conversion; each row lists the parameters as (CODE, name, extra...)
 in C order, where CODE says how the Fortran argument (always passed by
 reference) becomes the C one (see the legend printed into the header).
-Bindings left out keep OpenMPI's own Fortran entry point (untraced); the
-reasons are the EXCLUDE list and the unsupported parameter types below.
+Bindings left out keep OpenMPI's own Fortran entry point (untraced); they
+are the REASONS list below, printed into the header with their reasons,
+and a binding that has a parameter without a conversion and is not there
+stops the script (so a new C binding is either converted or explained).
 tests/cli/mpi_table.sh checks that the committed header is this script's
 output.
 """
