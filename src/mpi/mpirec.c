@@ -1502,6 +1502,17 @@ static int array_len(const pt__mpi_call *c, int j) {
       tot += deg[i] > 0 ? deg[i] : 0;
     return tot > 0 ? (int)tot : -1;
   }
+  /* one int per dimension of the Cartesian communicator, which no
+   * argument counts (MPI_Cart_sub's remain_dims, MPI_Cart_rank's coords) */
+  if (c->id == PT_MPI_ID_Cart_sub || c->id == PT_MPI_ID_Cart_rank) {
+    int ci = f->pos['C'][0], topo = MPI_UNDEFINED, nd = -1;
+    MPI_Comm cm = ci >= 0 ? (MPI_Comm)(intptr_t)c->v[ci] : MPI_COMM_NULL;
+    if (cm == MPI_COMM_NULL || PMPI_Topo_test(cm, &topo) != MPI_SUCCESS ||
+        topo != MPI_CART || PMPI_Cartdim_get(cm, &nd) != MPI_SUCCESS ||
+        nd < 0)
+      return -1;
+    return nd > 0 ? nd : ARR_EMPTY;
+  }
   if ((f->sem == PT_MS_WAITSOME || f->sem == PT_MS_TESTSOME) &&
       strstr(nm, "indices")) { /* outcount before it */
     int o = j > 0 ? int_value((void *)(intptr_t)c->v[j - 1]) : 0;
