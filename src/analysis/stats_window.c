@@ -904,7 +904,7 @@ int pt_stats_window(pt_stats **out, const char *path,
   if (unknown) nsel = probe->locs.n;
   /* marker summaries and snapshot enter counts per (time, location) */
   pt_item it;
-  size_t nspan = 0;
+  size_t nspan = 0, nsum = 0; /* APP_SPAN records; summaries of any kind */
   /* Summary times read: [lo[0], hi[0]] around `from` and [lo[1], hi[1]]
    * around `to`, widened (4x) until each holds a usable time on either
    * side of its edge (or reaches the trace's end).  Blocks outside are
@@ -926,6 +926,7 @@ widen:
   pt__reader_aux_range(r, lo, hi, 1);
   ntm = 0;
   nspan = 0;
+  nsum = 0;
   /* the APP_SPAN records' time (all are written at the last summary
    * time), or a lower bound of it: the latest summary time read */
   uint64_t t_span = 0;
@@ -935,6 +936,7 @@ widen:
     while ((rc = pt_reader_aux_next(r, what, &it)) == PT_OK) {
       uint64_t t, loc;
       int mark = 0, vis = 0, late = 0;
+      if (pass == 0) nsum++;
       if (pass == 0 && it.u.summary.time > t_span)
         t_span = it.u.summary.time;
       if (pass == 0 && it.u.summary.kind == PT_SUM_APP_SPAN) {
@@ -991,6 +993,7 @@ widen:
     nspan = 0;
     while ((rc = pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it)) == PT_OK) {
       const pt_summary *m = &it.u.summary;
+      nsum++;
       if (m->kind != PT_SUM_APP_SPAN || !pt__stats_selected(probe, m->location))
         continue;
       if ((rc = pt__stats_set_app_span(probe, m->location, m->count,
@@ -1000,6 +1003,11 @@ widen:
     }
     if (rc != PT_END) goto fail;
     rc = PT_OK;
+  }
+  if (need_span && nspan < nsel && !nsum) {
+    /* (the ranges read reach the end of every stream: none at all) */
+    rc = pt__err(err, PT_ENOTFOUND, "%s: no summaries", path);
+    goto fail;
   }
   if (need_span && nspan < nsel) {
     rc = pt__err(err, PT_ENOTFOUND,

@@ -437,6 +437,11 @@ grep -q '^MPI_Init  *2  *[0-9.e-]*  *-  *-  ' mp.out &&
 # app_span records)
 ok mp_ptf "$PT" -q convert mp.txt -o mp.ptf
 ok mi_ptf "$PT" -q convert mi.txt -o mi.ptf
+# no summaries at all in an archive with MPI_Init: said so (it said
+# "summaries without where MPI_Init ends (written by an earlier version,
+# or the archive has no location lists)", seen on a recorded CP2K trace)
+fails_cleanly mp_require_no_summaries 1 'no usable summaries (run paratrace summarize)' \
+  "$PT" stats --require-summaries --from 500 --to 1105 mp.ptf
 ok mp_summarize "$PT" -q summarize --every 300 mp.ptf
 ok mi_summarize "$PT" -q summarize --every 300 mi.ptf
 for w in "--from 500 --to 1105" "--from 1205 --to 2005" "--from 1000"; do
