@@ -96,6 +96,7 @@ static uint8_t enum_class(const char *fn, const char *name) {
 typedef struct fninfo {
   uint8_t sem, coll;
   uint8_t level;      /* per-function detail (0 = global) */
+  uint8_t handles;    /* makes or frees a communicator or group ('c', 'g') */
   uint8_t nargs;
   int8_t flag;        /* the output argument named "flag", or -1 */
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
@@ -861,6 +862,7 @@ static void tables_init(void) {
     memset(f->pos, -1, sizeof f->pos);
     const char *k = pt__mpi_kinds[i];
     f->nargs = (uint8_t)strlen(k);
+    f->handles = strchr(k, 'c') || strchr(k, 'g');
     for (int j = 0; k[j] && j < PT_MPI_MAXARGS; j++) {
       int8_t *p = f->pos[(unsigned char)k[j] & 127];
       for (int q = 0; q < 6; q++)
@@ -2811,6 +2813,11 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
   int level = f->level && f->level <= 3 ? f->level : g_level;
   if (level > pt_rec_level()) level = pt_rec_level();
+  /* at level 1 too, the calls that make or free communicators and groups
+   * record their arguments (which communicator they made, from what):
+   * rare calls, and without them a reader of the trace's DUMPI form
+   * cannot tell which communicator a message's ranks are in */
+  if (level == 1 && !f->level && f->handles) level = 2;
   int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
   /* the call is no longer open once its ENTER is written (pend_flush,
    * below); one not recorded, now */

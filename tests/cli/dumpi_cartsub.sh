@@ -9,7 +9,10 @@
 # the reader's replay could not make the sub-communicators, and CP2K 2023.1
 # (H2O MD, 4 ranks) converted to DUMPI had 950 sends and 950 receives
 # unmatched.  Now both arrays have one element per dimension and every
-# message matches from DUMPI as recorded.
+# message matches from DUMPI as recorded.  At PARATRACE_LEVEL 1 (run
+# "4L1") no call had arguments, so no communicator could be replayed from
+# DUMPI (CP2K at level 1: 8881 of 9097 messages unmatched): the calls that
+# make or free communicators and groups now record theirs at level 1 too.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
@@ -53,21 +56,28 @@ $1 == "event" && ($4 == "send" || $4 == "isend" || $4 == "recv" ||
 }
 AWK
 
-for np in 4 6; do
+# runs: ranks, and L1 for PARATRACE_LEVEL 1 (np names the run's files)
+for np in 4 6 4L1; do
+  n=${np%L1}
+  lev=3
+  [ "$np" != "$n" ] && lev=1
   rm -rf c$np.ptf c$np.meta c$np-*.bin back$np.ptf
-  if ! $RUN -np $np "$PT" record -o c$np.ptf -- ./cs >c$np.out 2>c$np.err ||
-     [ "$(grep -c '^done' c$np.out)" != $np ]; then
+  if ! $RUN -np $n "$PT" record --level $lev -o c$np.ptf -- ./cs >c$np.out 2>c$np.err ||
+     [ "$(grep -c '^done' c$np.out)" != $n ]; then
     t_fail "np$np cartsub run" "$(tail -3 c$np.err)"
     continue
   fi
-  # remain_dims and coords: one element per dimension of the grid
+  # remain_dims and coords: one element per dimension of the grid (at
+  # level 1 MPI_Cart_rank has no arguments)
   "$PT" dump --style dumpi --locations 0 c$np.ptf >d$np.txt 2>&1
+  nd=3
+  [ $lev = 1 ] && nd=2
   if [ "$(grep -c '^int remain_dims\[2\]=\[[01], [01]\]$' d$np.txt)" = 2 ] &&
      grep -q '^int remain_dims\[2\]=\[1, 0\]$' d$np.txt &&
      grep -q '^int remain_dims\[2\]=\[0, 1\]$' d$np.txt &&
-     grep -q '^int coords\[2\]=\[[0-9], [0-9]\]$' d$np.txt &&
+     { [ $lev = 1 ] || grep -q '^int coords\[2\]=\[[0-9], [0-9]\]$' d$np.txt; } &&
      [ "$(grep -A1 -e '^MPI_Cart_sub entering' -e '^MPI_Cart_rank entering' d$np.txt |
-          grep -c '^int ndim=2$')" = 3 ]; then
+          grep -c '^int ndim=2$')" = $nd ]; then
     t_pass "np$np: remain_dims and coords recorded per dimension"
   else
     t_fail "np$np: remain_dims and coords recorded per dimension" \
@@ -90,7 +100,7 @@ for np in 4 6; do
   fi
   "$PT" dump c$np.ptf | awk -f sig.awk | sort -s -k1,1 >rec$np.sig
   "$PT" dump back$np.ptf | awk -f sig.awk | sort -s -k1,1 >back$np.sig
-  if [ "$(wc -l <rec$np.sig)" -ge $((np * 14)) ] && cmp -s rec$np.sig back$np.sig; then
+  if [ "$(wc -l <rec$np.sig)" -ge $(($n * 14)) ] && cmp -s rec$np.sig back$np.sig; then
     t_pass "np$np cartsub: peers, roots, bytes, members as recorded"
   else
     t_fail "np$np cartsub: peers, roots, bytes, members as recorded" \
