@@ -1,6 +1,7 @@
 /* The format registry and the generic source/sink layer: detection,
  * event filters, temporary output names and the final rename. */
 #include "formats/registry.h"
+#include "paratrace/profile.h"
 #include "store/archive.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,6 +102,37 @@ struct pt_source {
   char err[512];
 };
 
+/* What the profile mode wrote (paratrace profile reads it, the trace
+ * commands do not): a file that starts with its magic, or a directory of
+ * such profile.N files, under any name (the PTF reader says the same of
+ * a directory it was given as an archive). */
+static int is_profile(const char *path) {
+  static const char magic[8] = {'P', 'T', 'P', 'R', 'O', 'F', 0, 0};
+  char file[4096], head[8];
+  const char *f = path;
+  struct stat st;
+  if (stat(path, &st) != 0) return 0;
+  if (S_ISDIR(st.st_mode)) {
+    if (!pt_profile_is_output(path)) return 0;
+    DIR *d = opendir(path);
+    struct dirent *e;
+    file[0] = 0;
+    while (d && (e = readdir(d)))
+      if (!strncmp(e->d_name, "profile.", 8)) {
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        break;
+      }
+    if (d) closedir(d);
+    if (!file[0]) return 0;
+    f = file;
+  }
+  int fd = open(f, O_RDONLY);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, head, sizeof head);
+  close(fd);
+  return n == (ssize_t)sizeof head && !memcmp(head, magic, sizeof head);
+}
+
 int pt_source_open(pt_source **out, const char *path,
                    const pt_source_opts *opts, pt_error *err) {
   *out = NULL;
@@ -119,6 +152,12 @@ int pt_source_open(pt_source **out, const char *path,
       return pt__err(err, errno == ENOENT ? PT_ENOTFOUND : PT_EIO, "%s: %s",
                      path, strerror(errno));
     f = detect(path);
+    if (!f && is_profile(path))
+      return pt__err(err, PT_EFORMAT,
+                     "%s: holds a run-time profile only (recorded with "
+                     "PARATRACE_MODE=profile), no events: read it with "
+                     "'paratrace profile %s'",
+                     path, path);
     if (!f) {
       char names[256] = "";
       for (size_t i = 0; i < NFORMATS; i++)

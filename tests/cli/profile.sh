@@ -20,6 +20,18 @@ ok run-10000 env PARATRACE_MODE=profile PARATRACE_OUTPUT=r10k.ptf ./prog 10000
 ok run-off ./prog 10
 [ ! -e paratrace.ptf ] && t_pass "off-writes-nothing" || t_fail off-writes-nothing "profile written without PARATRACE_MODE"
 
+# the trace commands on a profile (a new user's first try after recording
+# with PARATRACE_MODE=profile): which command reads it, also when the
+# directory is not named .ptf (it said "not a trace in any known format")
+cp -r r100.ptf r100.prof
+for c in info stats check; do
+  fails_cleanly "$c-on-profile" 1 "holds a run-time profile only (recorded with PARATRACE_MODE=profile), no events: read it with 'paratrace profile r100.prof'" \
+    "$PT" $c r100.prof
+done
+f=$(ls -d r100.prof/profile.* | head -1)
+fails_cleanly "info-on-profile-file" 1 "$f: holds a run-time profile only" \
+  "$PT" info "$f"
+
 # The tree: p4 is where the time goes, reached through p1 and p2 -> p3.
 ok tree "$PT" profile r10k.ptf >tree.txt
 # a lost report (stdout on a full device) is an error, not exit 0
