@@ -2910,6 +2910,15 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     pt_rec_event(&e);
   }
   UNLOCK();
+  if (g_profiling && (c->id == PT_MPI_ID_Init ||
+                      c->id == PT_MPI_ID_Init_thread ||
+                      c->id == PT_MPI_ID_Finalize)) {
+    /* the program's time in the profile, as in the trace: from the end of
+     * MPI_Init to the start of MPI_Finalize, not from the first to the
+     * last communication statement */
+    pt_profile *p = pt_profile_self();
+    if (p) pt__profile_mark(p, c->id == PT_MPI_ID_Finalize ? raw0 : raw1);
+  }
   if (g_profiling && f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG) {
     /* profile mode: a communication statement at its call site */
     pt_profile *p = pt_profile_self();

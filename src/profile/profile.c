@@ -229,6 +229,10 @@ static void see(pt_profile *p, uint64_t t) {
   if (t > p->last) p->last = t;
 }
 
+void pt__profile_mark(pt_profile *p, uint64_t now) {
+  if (p) see(p, now);
+}
+
 static uint64_t vnow(pt_profile *p, uint64_t now) {
   see(p, now);
   return now - (uint64_t)p->debt;

@@ -69,6 +69,11 @@ int pt__profile_comm_multi(pt_profile *p, uint64_t key, const char *name,
                            const uint64_t *bytes, size_t n, uint64_t t0,
                            uint64_t t1, uint64_t sync_ns);
 
+/* The run reaches time `now` (no probe there): the program node spans it
+ * (the MPI recorder marks the end of MPI_Init and the start of
+ * MPI_Finalize, mpiP's application time). */
+void pt__profile_mark(pt_profile *p, uint64_t now);
+
 const char *pt__profile_intern(pt_profile *p, const char *s);
 uint32_t pt__profile_child(pt_profile *p, uint32_t parent, uint32_t kind,
                            uint64_t key, int *created);
