@@ -26,7 +26,9 @@ static const char help[] =
     "A receive that ends before its send began by no more than the clock\n"
     "tolerance is clock skew between ranks, not a problem: the summary\n"
     "counts such messages and their largest gap (`paratrace sync` corrects\n"
-    "clock drift of recorded traces).\n"
+    "clock drift of recorded traces).  Non-blocking requests started and\n"
+    "never completed (left pending at exit, or freed while active) are a\n"
+    "note naming the first, not a problem.\n"
     "Each problem is printed on one line (up to --max of them), then a\n"
     "summary with the count of each kind.  Memory is bounded by the open\n"
     "state (call stacks, messages in flight), not by the trace length.\n"
@@ -162,6 +164,17 @@ int cmd_check(int argc, char **argv) {
                "the recording (BUFFER_OVERFLOW), not counted as problems\n",
                path, st.stopped_items, st.stopped_items == 1 ? "" : "s",
                st.stopped_items == 1 ? "" : "s");
+      if (st.unfinished_requests)
+        printf("%s: note: %" PRIu64 " non-blocking request%s never "
+               "completed in the trace (left pending at the end, or freed "
+               "while active; the first: location %" PRIu64 ", %s of "
+               "request %" PRIu64 " at t=%" PRIu64 "), not counted as "
+               "problems\n",
+               path, st.unfinished_requests,
+               st.unfinished_requests == 1 ? "" : "s", st.unfinished_location,
+               pt_event_kind_name(st.unfinished_kind)
+                   ? pt_event_kind_name(st.unfinished_kind) : "start",
+               st.unfinished_request, st.unfinished_time);
       /* a native archive its writer never closed (the program was killed
        * or is still running): say so; with no events at all, nothing was
        * flushed, which is not a trace that checks OK */

@@ -158,6 +158,18 @@ typedef struct pt_check_stats {
                                   recording the stop policy ended
                                   (BUFFER_OVERFLOW): the trace ends there
                                   by design, not counted as problems */
+  uint64_t unfinished_requests; /* non-blocking requests started (ISEND,
+                                   IRECV_REQUEST) that no completion
+                                   (ISEND_COMPLETE, IRECV,
+                                   REQUEST_CANCELLED) ended by the end of
+                                   the trace (left pending, or freed while
+                                   active): not counted as problems;
+                                   locations stopped by the stop policy
+                                   left out */
+  uint64_t unfinished_location, unfinished_time, unfinished_request;
+                                /* the earliest of them (when any) */
+  uint32_t unfinished_kind;     /* its event kind (ISEND, IRECV_REQUEST) */
+  uint32_t pad_;
 } pt_check_stats;
 PT_API void pt_check_get_stats(const pt_check *c, pt_check_stats *st);
 

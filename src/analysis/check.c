@@ -6,7 +6,9 @@
  *     sends or of the receives not matched yet (never both: a new one is
  *     matched against the other side first); empty channels are freed;
  *   - the definitions of regions, locations and location groups;
- *   - one record per distinct undefined reference (with a count).
+ *   - one record per distinct undefined reference (with a count);
+ *   - per (location, request id) a non-blocking request started and not
+ *     completed yet (deleted when it completes).
  */
 #include "paratrace/analysis.h"
 
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats_int.h"
 
 /* ---- tables ------------------------------------------------------------- */
 
@@ -167,6 +170,15 @@ typedef struct chan {
   int recvs;           /* 1: the queue holds receives, 0: sends */
 } chan;
 
+/* A request started and not completed (a count: a writer that reuses an
+ * id while it is open, as some do, starts it twice). */
+typedef struct req_open {
+  uint64_t k[4]; /* location, request */
+  uint64_t time; /* when it was first started */
+  uint32_t kind; /* the event that started it */
+  uint32_t n;
+} req_open;
+
 struct pt_check {
   pt_check_opts opts;
   int finished;
@@ -204,6 +216,9 @@ struct pt_check {
   uint32_t pend_free;
   uint64_t pending, seq;
 
+  /* non-blocking requests open: (location, request) -> req_open */
+  pt__ktab reqs;
+
   /* results */
   uint64_t counts[PT_CHECK__COUNT];
   uint64_t total;
@@ -223,6 +238,7 @@ int pt_check_create(pt_check **out, const pt_check_opts *opts) {
   if (!c->opts.max_reports) c->opts.max_reports = 100;
   c->ranks_distinct = 1;
   c->chan_free = c->pend_free = NIL;
+  pt__kt_init(&c->reqs, sizeof(req_open));
   *out = c;
   return PT_OK;
 }
@@ -602,6 +618,25 @@ static uint64_t send_start(const pt_check *c, const loc_state *s,
   return v && (*v & CALL_BIT) ? f->time : ev->time;
 }
 
+/* A non-blocking request started by ev (ISEND, IRECV_REQUEST). */
+static int req_start(pt_check *c, const pt_event *ev) {
+  req_open *r = pt__kt_get(&c->reqs, PT__K(ev->location, ev->request, 0, 0));
+  if (!r) return PT_ENOMEM;
+  if (!r->n++) {
+    r->time = ev->time;
+    r->kind = ev->kind;
+  }
+  return PT_OK;
+}
+
+/* ... completed or cancelled by ev (one not seen started: ignored, as a
+ * trace cut after its start has them). */
+static void req_end(pt_check *c, const pt_event *ev) {
+  const uint64_t *k = PT__K(ev->location, ev->request, 0, 0);
+  req_open *r = pt__kt_find(&c->reqs, k);
+  if (r && !--r->n) pt__kt_del(&c->reqs, k);
+}
+
 int pt_check_event(pt_check *c, const pt_event *ev) {
   assert(c && ev);
   if (c->finished) return PT_ESTATE;
@@ -634,10 +669,20 @@ int pt_check_event(pt_check *c, const pt_event *ev) {
       }
       break;
     case PT_EV_SEND:
-    case PT_EV_ISEND:
       return do_message(c, ev, 0, send_start(c, s, ev));
-    case PT_EV_RECV:
+    case PT_EV_ISEND:
+      if (req_start(c, ev) < 0) return PT_ENOMEM;
+      return do_message(c, ev, 0, send_start(c, s, ev));
+    case PT_EV_IRECV_REQUEST:
+      return req_start(c, ev);
+    case PT_EV_ISEND_COMPLETE:
+    case PT_EV_REQUEST_CANCELLED:
+      req_end(c, ev);
+      break;
     case PT_EV_IRECV:
+      req_end(c, ev);
+      return do_message(c, ev, 1, ev->time);
+    case PT_EV_RECV:
       return do_message(c, ev, 1, ev->time);
     case PT_EV_BUFFER_OVERFLOW:
       /* the ring policy (PICL -914): the events before were dropped */
@@ -738,6 +783,25 @@ int pt_check_finish(pt_check *c) {
   }
   map_free(&stop_rank);
 
+  /* requests never completed: a note (stats), not a problem */
+  for (size_t i = 0; i < c->reqs.n; i++) {
+    const req_open *r = pt__kt_at(&c->reqs, i);
+    const uint64_t *ix = map_get(&c->loc_index, r->k[0]);
+    if (ix && c->locs[*ix].stopped) continue;
+    pt_check_stats *st = &c->stats;
+    if (!st->unfinished_requests || r->time < st->unfinished_time ||
+        (r->time == st->unfinished_time &&
+         (r->k[0] < st->unfinished_location ||
+          (r->k[0] == st->unfinished_location &&
+           r->k[1] < st->unfinished_request)))) {
+      st->unfinished_location = r->k[0];
+      st->unfinished_time = r->time;
+      st->unfinished_request = r->k[1];
+      st->unfinished_kind = r->kind;
+    }
+    st->unfinished_requests += r->n;
+  }
+
   for (size_t i = 0; i < c->nundefs; i++) {
     const undef_ref *u = &c->undefs[i];
     if (c->undef_kind[i]) {
@@ -792,6 +856,7 @@ void pt_check_destroy(pt_check *c) {
   free(c->chans);
   free(c->pends);
   free(c->reports);
+  pt__kt_free(&c->reqs);
   pt__arena_free(&c->texts);
   free(c);
 }
