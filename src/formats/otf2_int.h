@@ -21,6 +21,21 @@
  * attributes or properties. */
 #define PT__OTF2_PREFIX "otf2:"
 
+/* OTF2 allows an attribute key once per attribute list; the sink writes
+ * the second and later values of a key repeated in one event as attributes
+ * of their own, named "NAME[r]", described by the text below around NAME
+ * (printf: the value's index r, then NAME); the source folds them back
+ * into NAME. */
+#define PT__OTF2_REP_DESC_A "paratrace: value "
+#define PT__OTF2_REP_DESC_B " (from 0) of attribute '"
+#define PT__OTF2_REP_DESC_C "' repeated in one event"
+
+/* OTF2 has no integer-array type: the sink writes an INTS attribute as a
+ * STRING ("1,2,3") and marks it by ending its description with this text
+ * (after a space when there is a description); the source strips it and
+ * reads the values back as INTS. */
+#define PT__OTF2_INTS_DESC "[paratrace: integer array as comma-separated STRING]"
+
 /* Carrier attribute keys: X(NAME, name, model type). */
 #define PT__OTF2_CARRIERS(X)                                                 \
   X(METRIC, "otf2:metric", UINT)         /* model GROUP id of the metric    \

@@ -17,6 +17,7 @@ typedef struct pdef {
   pt_def d;
   uint32_t sref[4];
   const char *pre[4];
+  int folded; /* not passed on: folded into another definition */
 } pdef;
 
 typedef struct osrc {
@@ -41,6 +42,8 @@ typedef struct osrc {
   pt__map inter_b;    /* inter-communicator -> its group B */
   pt__map inter_a;    /* (comm << 32 | world rank): a member of group A */
   pt__map loc_rank;   /* location -> world rank */
+  pt__map rep_attr;   /* attribute "NAME[r]" of a repeated key -> NAME's */
+  pt__map ints_attr;  /* STRING attributes the sink marked as INTS */
   uint64_t *locs;
   size_t nlocs, caplocs;
   /* events produced by one OTF2 record */
@@ -633,6 +636,69 @@ static OTF2_CallbackCode d_clock_offset(void *u, OTF2_TimeStamp t,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The value index r if attribute `d` is one the sink made for the r-th
+ * value of a key repeated in one event ("NAME[r]", described by
+ * PT__OTF2_REP_DESC_*), with *base and *blen = NAME; else 0. */
+static uint32_t rep_of(const pt_def *d, const char **base, size_t *blen) {
+  static const char a[] = PT__OTF2_REP_DESC_A, b[] = PT__OTF2_REP_DESC_B,
+                    c[] = PT__OTF2_REP_DESC_C;
+  const char *t = d->s1, *n = d->name;
+  if (!t || !n || strncmp(t, a, sizeof a - 1) != 0) return 0;
+  t += sizeof a - 1;
+  char *end;
+  errno = 0;
+  unsigned long r = strtoul(t, &end, 10);
+  if (end == t || errno || r == 0 || r > UINT32_MAX ||
+      strncmp(end, b, sizeof b - 1) != 0)
+    return 0;
+  const char *nm = end + sizeof b - 1;
+  size_t tl = strlen(nm);
+  if (tl < sizeof c - 1 || strcmp(nm + tl - (sizeof c - 1), c) != 0) return 0;
+  size_t bl = tl - (sizeof c - 1);
+  /* the name must be NAME[r] */
+  char idx[16];
+  int il = snprintf(idx, sizeof idx, "[%lu]", r);
+  if (strlen(n) != bl + (size_t)il || strncmp(n, nm, bl) != 0 ||
+      strcmp(n + bl, idx) != 0)
+    return 0;
+  *base = nm;
+  *blen = bl;
+  return (uint32_t)r;
+}
+
+/* Fold the sink's "NAME[r]" attributes back into NAME: their definitions
+ * are not passed on and their values take NAME's key (take_attrs), so a
+ * key repeated in one event (DUMPI's argv strings and int arrays) comes
+ * back repeated.  Only when NAME is an attribute of the same OTF2 type
+ * that is not such an attribute itself. */
+static int fold_rep_attrs(osrc *s) {
+  for (size_t i = 0; i < s->ndefs; i++) {
+    pdef *p = &s->defs[i];
+    const char *bn;
+    size_t bl;
+    if (p->d.kind != PT_DEF_ATTRIBUTE || !rep_of(&p->d, &bn, &bl)) continue;
+    const pt_def *base = NULL;
+    for (size_t j = 0; j < s->ndefs && !base; j++) {
+      const pt_def *d = &s->defs[j].d;
+      const char *b2;
+      size_t l2;
+      if (j != i && d->kind == PT_DEF_ATTRIBUTE && d->name &&
+          d->i1 == p->d.i1 && strlen(d->name) == bl &&
+          strncmp(d->name, bn, bl) == 0 && !rep_of(d, &b2, &l2))
+        base = d;
+    }
+    if (!base) continue;
+    if (pt__map_put(&s->rep_attr, p->d.id, base->id) < 0) return PT_ENOMEM;
+    p->folded = 1;
+    /* its type override (d_attribute), if any, goes with it */
+    if (i + 1 < s->ndefs && s->defs[i + 1].d.kind == PT_DEF_KEYVAL &&
+        s->defs[i + 1].d.parent == p->d.id && s->defs[i + 1].d.name &&
+        strcmp(s->defs[i + 1].d.name, "otf2:attribute.type") == 0)
+      s->defs[i + 1].folded = 1;
+  }
+  return PT_OK;
+}
+
 /* Resolve string refs; give location groups their MPI rank. */
 static int finish_defs(osrc *s) {
   for (size_t i = 0; i < s->ndefs; i++) {
@@ -656,6 +722,23 @@ static int finish_defs(osrc *s) {
       }
     }
   }
+  /* STRING attributes the sink marked as integer arrays: INTS again */
+  for (size_t i = 0; i < s->ndefs; i++) {
+    pt_def *d = &s->defs[i].d;
+    static const char mk[] = PT__OTF2_INTS_DESC;
+    size_t n = d->s1 ? strlen(d->s1) : 0, m = sizeof mk - 1;
+    if (d->kind != PT_DEF_ATTRIBUTE || d->i1 != OTF2_TYPE_STRING || n < m ||
+        strcmp(d->s1 + n - m, mk) != 0 || (n > m && d->s1[n - m - 1] != ' '))
+      continue;
+    char *t = pt__arena_alloc(&s->mem, n > m ? n - m : 1);
+    if (!t || pt__map_put(&s->ints_attr, d->id, 1) < 0) return PT_ENOMEM;
+    if (n > m) memcpy(t, d->s1, n - m - 1);
+    t[n > m ? n - m - 1 : 0] = 0;
+    d->s1 = t;
+    d->i0 = PT_TYPE_INTS;
+  }
+  int frc = fold_rep_attrs(s);
+  if (frc < 0) return frc;
   /* Ranks: index of a location in the (first) MPI COMM_LOCATIONS group. */
   const pt_def *cl = NULL;
   for (size_t i = 0; i < s->ndefs && !cl; i++) {
@@ -765,6 +848,30 @@ static uint64_t ref_value(OTF2_Type type, uint64_t v) {
   return v;
 }
 
+/* A STRING value "1,-2,3" ("" = no element) -> INTS; left a STRING when
+ * it is not such a list.  -1: out of memory. */
+static int parse_ints(osrc *s, pt_value *x) {
+  const char *p = x->v.s;
+  uint32_t n = *p ? 1 : 0;
+  for (const char *q = p; *q; q++) n += *q == ',';
+  int64_t *v = n ? pt__arena_alloc(&s->ev, n * sizeof *v) : NULL;
+  if (n && !v) return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    char *end;
+    errno = 0;
+    long long y = strtoll(p, &end, 10);
+    if (end == p || errno || (*end != ',' && *end != 0) ||
+        (*end == 0) != (i + 1 == n))
+      return 0;
+    v[i] = y;
+    p = end + (*end == ',');
+  }
+  x->type = PT_TYPE_INTS;
+  x->count = n;
+  x->v.ints = v;
+  return 0;
+}
+
 /* Attribute list -> attrs (plus `extra` free slots at the end). */
 static int take_attrs(osrc *s, pt_event *e, OTF2_AttributeList *al,
                       unsigned extra) {
@@ -780,7 +887,10 @@ static int take_attrs(osrc *s, pt_event *e, OTF2_AttributeList *al,
     if (OTF2_AttributeList_GetAttributeByIndex(al, i, &key, &type, &v) !=
         OTF2_SUCCESS)
       return -1;
-    a[i].key = key;
+    uint64_t base;
+    a[i].key = s->rep_attr.n && pt__map_get(&s->rep_attr, key, &base)
+                   ? base
+                   : key;
     pt_value *x = &a[i].val;
     switch (type) {
       case OTF2_TYPE_INT8: x->type = PT_TYPE_INT; x->v.i = v.int8; break;
@@ -797,6 +907,9 @@ static int take_attrs(osrc *s, pt_event *e, OTF2_AttributeList *al,
         const char *str = str_of(s, v.stringRef);
         x->type = PT_TYPE_STRING;
         x->v.s = str ? str : "";
+        if (s->ints_attr.n && pt__map_get(&s->ints_attr, a[i].key, NULL) &&
+            parse_ints(s, x) < 0)
+          return -1;
         break;
       }
       case OTF2_TYPE_LOCATION:
@@ -1837,6 +1950,8 @@ static void src_close(void *st) {
   pt__map_free(&s->inter_b);
   pt__map_free(&s->inter_a);
   pt__map_free(&s->loc_rank);
+  pt__map_free(&s->rep_attr);
+  pt__map_free(&s->ints_attr);
   free(s->strs);
   free(s->defs);
   free(s->locs);
@@ -1988,6 +2103,7 @@ static int src_next(void *st, pt_item *item) {
   osrc *s = st;
   if (s->cb_rc) return s->cb_rc;
   if (s->stage == 0) {
+    while (s->dpos < s->ndefs && s->defs[s->dpos].folded) s->dpos++;
     if (s->dpos < s->ndefs) {
       item->type = PT_ITEM_DEF;
       item->u.def = s->defs[s->dpos++].d;

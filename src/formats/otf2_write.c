@@ -1728,9 +1728,19 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
   for (size_t i = 0; i < k->ndefs; i++) {
     const pt_def *d = &k->defs[i];
     if (d->kind == PT_DEF_ATTRIBUTE && !is_carrier(d->name)) {
-      W(OTF2_GlobalDefWriter_WriteAttribute(
-            gw, id_of(k, M_ATTR, d->id), str_id(k, d->name), str_id(k, d->s1),
-            attr_type(k, d->id, (uint32_t)d->i0)),
+      OTF2_Type t = attr_type(k, d->id, (uint32_t)d->i0);
+      uint32_t desc = str_id(k, d->s1);
+      if (d->i0 == PT_TYPE_INTS && t == OTF2_TYPE_STRING) {
+        /* marked, so that the source reads the values back as INTS */
+        const char *s1 = d->s1 ? d->s1 : "";
+        size_t n = strlen(s1) + sizeof PT__OTF2_INTS_DESC + 1;
+        char *m = pt__arena_alloc(&k->mem, n);
+        if (!m) return fail(k, PT_ENOMEM, "out of memory");
+        snprintf(m, n, "%s%s%s", s1, *s1 ? " " : "", PT__OTF2_INTS_DESC);
+        desc = str_id(k, m);
+      }
+      W(OTF2_GlobalDefWriter_WriteAttribute(gw, id_of(k, M_ATTR, d->id),
+                                            str_id(k, d->name), desc, t),
         "an attribute");
     } else if (d->kind == PT_DEF_PARAMETER) {
       W(OTF2_GlobalDefWriter_WriteParameter(
@@ -1753,8 +1763,9 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
     snprintf(base, sizeof base, "attribute %" PRIu64, r->key);
     const char *bn = d && d->name ? d->name : base;
     snprintf(nm, sizeof nm, "%s[%" PRIu32 "]", bn, r->rep);
-    snprintf(desc, sizeof desc, "paratrace: value %" PRIu32
-             " (from 0) of attribute '%s' repeated in one event", r->rep, bn);
+    snprintf(desc, sizeof desc,
+             PT__OTF2_REP_DESC_A "%" PRIu32 PT__OTF2_REP_DESC_B
+             "%s" PT__OTF2_REP_DESC_C, r->rep, bn);
     W(OTF2_GlobalDefWriter_WriteAttribute(gw, r->id, str_id(k, nm),
                                           str_id(k, desc), r->type),
       "an attribute");
