@@ -518,6 +518,16 @@ typedef struct otf_src {
   uint64_t *hkey;   /* the time of heap[i]'s item, kept beside it */
   size_t nheap;
   cursor *last; /* cursor whose item was handed out */
+  /* open regions per process (Enter pushes, Leave pops): a Leave of
+   * function 0 ("L", VampirTrace's usual leave) is that of the innermost */
+  pt__map stk_at; /* process token -> index in stk */
+  struct rstack {
+    uint64_t *r;
+    size_t n, cap;
+  } *stk;
+  size_t nstk, capstk;
+  uint64_t stk_proc; /* the process of stk_last (a cache) */
+  size_t stk_last;   /* SIZE_MAX: none */
   uint64_t nwarn;
   char where[600];
   char err[1024];
@@ -2028,6 +2038,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   otf_src *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->o = *o;
+  s->stk_last = SIZE_MAX;
   s->fm.max = o->max_open_files ? o->max_open_files : pt__default_max_open();
   s->fm.open = calloc(s->fm.max, sizeof *s->fm.open);
   s->master = strdup(path);
@@ -2044,6 +2055,38 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     return rc;
   }
   *st = s;
+  return PT_OK;
+}
+
+/* Keep the open regions of e's process; a Leave of function 0 (OTF:
+ * unknown, stack integrity not checked) gets the innermost one's.  A
+ * Leave pops one region whatever its function (OTF's reading); one with
+ * nothing open stays as it is (check reports it). */
+static int track_region(otf_src *s, pt_event *e) {
+  size_t i;
+  if (s->stk_last != SIZE_MAX && s->stk_proc == e->location) {
+    i = s->stk_last;
+  } else {
+    uint64_t v;
+    if (pt__map_get(&s->stk_at, e->location, &v)) {
+      i = (size_t)v;
+    } else {
+      if (PT_GROW(s->stk, s->capstk, s->nstk + 1, 16)) return PT_ENOMEM;
+      i = s->nstk++;
+      memset(&s->stk[i], 0, sizeof s->stk[i]);
+      if (pt__map_put(&s->stk_at, e->location, i) < 0) return PT_ENOMEM;
+    }
+    s->stk_proc = e->location;
+    s->stk_last = i;
+  }
+  struct rstack *t = &s->stk[i];
+  if (e->kind == PT_EV_ENTER) {
+    if (PT_GROW(t->r, t->cap, t->n + 1, 16)) return PT_ENOMEM;
+    t->r[t->n++] = e->ref;
+  } else if (t->n) {
+    uint64_t top = t->r[--t->n];
+    if (e->ref == 0) e->ref = top;
+  }
   return PT_OK;
 }
 
@@ -2097,6 +2140,11 @@ static int src_next(void *st, pt_item *item) {
           cursor *k = &s->cur[s->heap[0]];
           *item = k->item;
           s->last = k;
+          if (s->phase == PH_EVENTS && item->type == PT_ITEM_EVENT &&
+              (item->u.event.kind == PT_EV_ENTER ||
+               item->u.event.kind == PT_EV_LEAVE) &&
+              (rc = track_region(s, &item->u.event)) < 0)
+            goto fail;
           return PT_OK;
         }
         s->phase++;
@@ -2123,6 +2171,9 @@ static void src_close(void *st) {
   otf_src *s = st;
   if (!s) return;
   free_cursors(s);
+  for (size_t i = 0; i < s->nstk; i++) free(s->stk[i].r);
+  free(s->stk);
+  pt__map_free(&s->stk_at);
   for (size_t i = 0; i < s->nstreams; i++) free(s->streams[i].procs);
   free(s->streams);
   free(s->defs);

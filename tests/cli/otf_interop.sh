@@ -203,4 +203,27 @@ grep -q '^DK3YbNM"filename"T"paratrace:string file opened"$' cs.0.def &&
   "$PT" dump cs.ptf | grep -q ' enter region=1 {2=u:7 3=s:"io.dat"}$' &&
   t_pass otf_string_attribute ||
   t_fail otf_string_attribute "$(grep '^DK3' cs.0.def; "$PT" dump cs.ptf | grep -e 'id=3' -e ' enter ')"
+# VampirTrace writes every Leave as "L" (function 0: "unknown, stack
+# integrity not checked"), e.g. a WRF trace of VampirTrace 5.4: it is the
+# leave of the innermost open region of that process (every leave came out
+# as a leave of region 0: half a million leave_mismatch + unclosed_region
+# in check, MPI calls "nested deeper than 8" for dumpi, a slice re-entering
+# thousands of regions).  A leave with nothing open stays region 0's and
+# check reports it.  Two processes interleaved in one stream.
+printf '1:1,2\n' >vt.otf
+printf 'DTRf4240\nDP1NM"Process 0"\nDP2NM"Process 1"\nDFG1NM"MPI"\nDFG2NM"Application"\nDF5G2NM"main"\nDF6G2NM"solve"\nDF7G1NM"MPI_Barrier"\n' >vt.0.def
+printf '64\n*1\nE5\n65\n*2\nE5\n6e\n*1\nE6\n6f\n*2\nE7\n78\n*1\nE7\n79\n*2\nL\n82\n*1\nL\n83\n*1\nL\n8c\n*2\nL\n8d\n*1\nL\n' >vt.1.events
+"$PT" check vt.otf >vt.chk 2>&1 && grep -q 'OK: 10 events on 2 locations.*max call depth 3' vt.chk &&
+  t_pass otf_leave_0_innermost || t_fail otf_leave_0_innermost "$(head -5 vt.chk)"
+"$PT" -q dump vt.otf | grep ' leave ' | awk '{print $3, $5}' | tr '\n' ' ' >vt.lv
+want='2 region=7 1 region=7 1 region=6 2 region=5 1 region=5 '
+[ "$(cat vt.lv)" = "$want" ] && t_pass otf_leave_0_regions ||
+  t_fail otf_leave_0_regions "got '$(cat vt.lv)', want '$want'"
+# the leave of a process with nothing open: left as region 0's, reported
+printf '64\n*1\nL\n6e\n*1\nE5\n78\n*1\nL\n' >vt0.1.events
+printf '1:1\n' >vt0.otf; cp vt.0.def vt0.0.def
+"$PT" check vt0.otf >vt0.chk 2>&1
+grep -q 'leave_without_enter: location 1, t=100: leave of region 0 ' vt0.chk &&
+  ! grep -q "leave_mismatch\|unclosed_region" vt0.chk && t_pass otf_leave_0_nothing_open ||
+  t_fail otf_leave_0_nothing_open "$(cat vt0.chk)"
 t_done
