@@ -2594,6 +2594,13 @@ typedef struct srank {
   size_t nidup, capidup;
   struct skpend *pend; /* MPI_Irecv records waiting for their completion */
   size_t npend, cappend;
+  /* requests of a source without request ids (OTF 1: a plain SEND in
+   * MPI_Isend, an MPI_Irecv with no event, the RECV in the MPI_Wait that
+   * completes it): keys (bit 63 | n) of the receives and sends posted and
+   * not completed yet, oldest first (synthesise) */
+  uint64_t *anon_rx, *anon_tx;
+  size_t nanon_rx, capanon_rx, nanon_tx, capanon_tx;
+  uint64_t anon_seq;
 } srank;
 
 /* How the event communicator ids of the trace are taken (comms_resolve). */
@@ -3361,11 +3368,21 @@ static void coll_counts(unsigned coll, uint64_t sent, uint64_t recvd,
  * size: they (and its communicator) are left MPI_ANY_SOURCE, MPI_ANY_TAG,
  * 0 and WORLD, and *defer is set to the request, whose completion fills
  * them in (pend_complete); else PT_NONE. */
+static int pend_complete(dsink *k, srank *r, const pt_event *e);
+
+/* Take the oldest key of a FIFO of anonymous requests (anon_rx/anon_tx). */
+static uint64_t anon_pop(uint64_t *q, size_t *n) {
+  uint64_t key = q[0];
+  memmove(q, q + 1, (*n - 1) * sizeof *q);
+  (*n)--;
+  return key;
+}
+
 static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
                       size_t nranks, uint64_t *defer) {
   pt__arena *a = &r->callmem;
   const pt_event *p2p = NULL, *coll = NULL;
-  size_t ncompl = 0;
+  size_t ncompl = 0, nrecv = 0;
   *defer = PT_NONE;
   for (size_t i = 0; i < fr->nevs; i++) {
     const pt_event *e = &fr->evs[i];
@@ -3389,10 +3406,41 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
   const pt__dumpi_func *f = c->f;
   const pt_event *recv = NULL;
   for (size_t i = 0; i < fr->nevs; i++)
-    if (fr->evs[i].kind == PT_EV_RECV) recv = &fr->evs[i];
-  int64_t *reqs = pt__arena_alloc(a, 8 * ncompl + 8);
-  int64_t *sts = pt__arena_alloc(a, 40 * ncompl + 40);
-  int64_t *idx = pt__arena_alloc(a, 8 * ncompl + 8);
+    if (fr->evs[i].kind == PT_EV_RECV) recv = &fr->evs[i], nrecv++;
+  /* A source without request ids (OTF 1 from VampirTrace: a plain SEND
+   * inside MPI_Isend, nothing inside MPI_Irecv, the RECV inside the
+   * MPI_Wait that completed it): the nonblocking call gets a handle of
+   * its own, and a completion call with no request events completes them
+   * oldest first: one receive per RECV in it (the RECV is its status and
+   * fills in the MPI_Irecv's count, source, tag and communicator), and
+   * with no RECV, MPI_Wait the oldest send, MPI_Waitall every send. */
+  uint64_t anon = PT_NONE;
+  int sem = f->sem;
+  if ((sem == PT__DS_IRECV && !p2p) ||
+      (sem == PT__DS_ISEND && p2p && p2p->kind == PT_EV_SEND)) {
+    anon = UINT64_C(1) << 63 | r->anon_seq++;
+    int rx = sem == PT__DS_IRECV;
+    if (rx ? PT_GROW(r->anon_rx, r->capanon_rx, r->nanon_rx + 1, 16)
+           : PT_GROW(r->anon_tx, r->capanon_tx, r->nanon_tx + 1, 16))
+      return PT_ENOMEM;
+    if (rx) r->anon_rx[r->nanon_rx++] = anon;
+    else r->anon_tx[r->nanon_tx++] = anon;
+    if (rx) *defer = anon;
+  }
+  int completes = !ncompl &&
+                  (sem == PT__DS_WAIT || sem == PT__DS_WAITANY ||
+                   sem == PT__DS_WAITSOME || sem == PT__DS_WAITALL ||
+                   sem == PT__DS_TEST || sem == PT__DS_TESTANY ||
+                   sem == PT__DS_TESTSOME || sem == PT__DS_TESTALL);
+  size_t nanon = 0;
+  if (completes) {
+    nanon = nrecv < r->nanon_rx ? nrecv : r->nanon_rx;
+    if (!nrecv && sem == PT__DS_WAIT && r->nanon_tx) nanon = 1;
+    if (sem == PT__DS_WAITALL) nanon += r->nanon_tx;
+  }
+  int64_t *reqs = pt__arena_alloc(a, 8 * (ncompl + nanon) + 8);
+  int64_t *sts = pt__arena_alloc(a, 40 * (ncompl + nanon) + 40);
+  int64_t *idx = pt__arena_alloc(a, 8 * (ncompl + nanon) + 8);
   if (!reqs || !sts || !idx) return PT_ENOMEM;
   const skcomm *ec;
   size_t nc = 0;
@@ -3415,7 +3463,39 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
     idx[nc] = (int64_t)nc;
     nc++;
   }
-  if (recv) {
+  for (size_t i = 0; completes && i < fr->nevs && r->nanon_rx; i++) {
+    if (fr->evs[i].kind != PT_EV_RECV) continue;
+    pt_event e = fr->evs[i];
+    e.kind = PT_EV_IRECV;
+    e.request = anon_pop(r->anon_rx, &r->nanon_rx);
+    if ((reqs[nc] = req_map(r, e.request, 0)) < 0) return PT_ENOMEM;
+    int64_t *s = sts + 5 * nc;
+    if (comm_handle(k, r, e.comm, &ec) < 0) return PT_ENOMEM;
+    s[0] = (int64_t)e.size;
+    s[1] = comm_rank(ec, r, e.peer);
+    s[2] = s[3] = 0;
+    s[4] = e.tag;
+    idx[nc] = (int64_t)nc;
+    nc++;
+    int rc = pend_complete(k, r, &e); /* the MPI_Irecv's arguments */
+    if (rc < 0) return rc;
+  }
+  if (completes && r->nanon_tx &&
+      ((sem == PT__DS_WAIT && !nrecv) || sem == PT__DS_WAITALL)) {
+    size_t n = sem == PT__DS_WAIT ? 1 : r->nanon_tx;
+    for (size_t i = 0; i < n; i++) {
+      uint64_t key = anon_pop(r->anon_tx, &r->nanon_tx);
+      if ((reqs[nc] = req_map(r, key, 0)) < 0) return PT_ENOMEM;
+      int64_t *s = sts + 5 * nc;
+      s[0] = 0;
+      s[1] = -1;
+      s[2] = s[3] = 0;
+      s[4] = -1;
+      idx[nc] = (int64_t)nc;
+      nc++;
+    }
+  }
+  if (recv && nc == ncompl) { /* (the anonymous ones have their own) */
     if (comm_handle(k, r, recv->comm, &ec) < 0) return PT_ENOMEM;
     sts[0] = (int64_t)recv->size;
     sts[1] = comm_rank(ec, r, recv->peer);
@@ -3506,7 +3586,8 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
           : pe   ? comm_rank(cc, r, pe->peer)
                  : -1;
     else if (!strcmp(n, "tag") || !strcmp(n, "sendtag"))
-      x = later ? PT__DUMPI_ANY_TAG : pe ? pe->tag : 0;
+      x = later || (anon != PT_NONE && sem == PT__DS_IRECV) ? PT__DUMPI_ANY_TAG
+          : pe ? pe->tag : 0;
     else if (!strcmp(n, "recvtag"))
       x = recv ? recv->tag : 0;
     else if (!strcmp(n, "root"))
@@ -3524,6 +3605,7 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
           break;
         }
       if (re) x = req_map(r, re->request, 1);
+      else if (anon != PT_NONE) x = req_map(r, anon, 1);
       else x = nc ? reqs[0] : PT__DUMPI_REQUEST_NULL;
       if (x < 0) return PT_ENOMEM;
     } else if (!strcmp(n, "flag"))
@@ -4459,6 +4541,8 @@ static void sk_free(dsink *k) {
     free(r->thr);
     pt__arena_free(&r->callmem);
     free(r->reqmap);
+    free(r->anon_rx);
+    free(r->anon_tx);
     free(r->pend);
     free(r->idup);
   }

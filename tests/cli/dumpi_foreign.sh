@@ -363,4 +363,74 @@ if [ -s roll.print ] && cmp -s roll.print roll.file &&
    [ "$(grep -c 'int source=1$' roll.print)" = 6000 ]; then t_pass rolling_irecv_print
 else t_fail rolling_irecv_print "$(diff roll.print roll.file | head -5; cat roll.err)"; fi
 
+# A source without request ids (OTF 1 as VampirTrace writes it, e.g. a WRF
+# trace): a plain send inside MPI_Isend, nothing inside MPI_Irecv, the
+# receive inside the MPI_Wait / MPI_Waitall that completed it.  The writer
+# gave all of them MPI_REQUEST_NULL (1) and an MPI_Irecv of MPI_ANY_SOURCE
+# and count 0: read back, no receive at all (25,680 unmatched sends on the
+# WRF trace) and "request id 1 reused while still outstanding" warnings.
+# Now each nonblocking call gets a handle, and the completion calls take
+# them oldest first: a receive per recv event in them (its status, and the
+# MPI_Irecv's count/source/tag), else MPI_Wait the oldest send and
+# MPI_Waitall every send.
+{
+  cat <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="rank 0"
+def location id=1 group=1 name="rank 1"
+def group id=10 type=4 paradigm=3 name="" members=[0,1]
+def group id=11 type=5 paradigm=3 name="" members=[0,1]
+def comm id=0 parent=none group=11 paradigm=3 name="MPI_COMM_WORLD"
+def region id=1 paradigm=3 name="MPI_Irecv"
+def region id=2 paradigm=3 name="MPI_Isend"
+def region id=3 paradigm=3 name="MPI_Wait"
+def region id=4 paradigm=3 name="MPI_Waitall"
+TXT
+  for r in 0 1; do
+    p=$((1 - r))
+    echo "event 10$r $r enter region=1"
+    echo "event 11$r $r leave region=1"
+    echo "event 12$r $r enter region=2"
+    echo "event 13$r $r send callsite=0 peer=$p comm=0 tag=$p bytes=100"
+    echo "event 14$r $r leave region=2"
+    echo "event 15$r $r enter region=3"
+    echo "event 16$r $r recv callsite=0 peer=$p comm=0 tag=$r bytes=100"
+    echo "event 17$r $r leave region=3"
+    echo "event 18$r $r enter region=3"
+    echo "event 19$r $r leave region=3"
+    echo "event 20$r $r enter region=1"
+    echo "event 21$r $r leave region=1"
+    echo "event 22$r $r enter region=1"
+    echo "event 23$r $r leave region=1"
+    echo "event 24$r $r enter region=2"
+    echo "event 25$r $r send callsite=0 peer=$p comm=0 tag=7 bytes=70"
+    echo "event 26$r $r leave region=2"
+    echo "event 27$r $r enter region=2"
+    echo "event 28$r $r send callsite=0 peer=$p comm=0 tag=8 bytes=80"
+    echo "event 29$r $r leave region=2"
+    echo "event 30$r $r enter region=4"
+    echo "event 31$r $r recv callsite=0 peer=$p comm=0 tag=7 bytes=70"
+    echo "event 32$r $r recv callsite=0 peer=$p comm=0 tag=8 bytes=80"
+    echo "event 33$r $r leave region=4"
+  done
+} | sort -k2,2n -s >noreq.unsorted
+{ grep -v '^event' noreq.unsorted; grep '^event' noreq.unsorted | sort -k2,2n; } >noreq.txt
+ok noreq_to_dumpi "$PT" convert noreq.txt -o noreq.meta &&
+  { [ ! -s noreq_to_dumpi.err ] && t_pass noreq_no_warning ||
+      t_fail noreq_no_warning "$(head -c 300 noreq_to_dumpi.err)"; }
+"$PT" check noreq.meta >noreq.chk 2>&1
+grep -q 'OK: .*6 messages matched' noreq.chk && [ "$(grep -c warning noreq.chk)" = 0 ] &&
+  t_pass noreq_messages_matched || t_fail noreq_messages_matched "$(head -c 400 noreq.chk)"
+msgs noreq.txt | sed 's/^send/S/; s/^recv/R/' >noreq.want
+msgs noreq.meta | sed 's/^isend/S/; s/^irecv/R/' >noreq.got
+cmp -s noreq.want noreq.got && t_pass noreq_same_messages ||
+  t_fail noreq_same_messages "$(diff noreq.want noreq.got | head -6)"
+calls noreq.meta 0 >noreq.calls
+has noreq_calls noreq.calls 'int count=100' 'int source=1' 'MPI_Request request=[2]' \
+  'MPI_Request request=[3]' 'MPI_Status status=[{bytes=100, cancelled=0, source=1, tag=0, error=0}]' \
+  'MPI_Request requests[4]=[4, 5, 6, 7]'
+
 t_done
