@@ -234,11 +234,13 @@ static OTF2_CallbackCode d_region(void *u, OTF2_RegionRef self,
   p->sref[1] = canon;
   p->sref[2] = desc;
   p->sref[3] = file;
-  if (pt__otf2_role_from_model((int)p->d.i0) != role &&
-      kv_int(s, self, "otf2:region.role", role) < 0)
+  /* decided before kv_int, which adds a definition: p may move */
+  int role_kv = pt__otf2_role_from_model((int)p->d.i0) != role,
+      par_kv = pt__otf2_paradigm_from_model((int)p->d.i1) != par;
+  p = NULL;
+  if (role_kv && kv_int(s, self, "otf2:region.role", role) < 0)
     return cb_oom(s);
-  if (pt__otf2_paradigm_from_model((int)p->d.i1) != par &&
-      kv_int(s, self, "otf2:region.paradigm", par) < 0)
+  if (par_kv && kv_int(s, self, "otf2:region.paradigm", par) < 0)
     return cb_oom(s);
   if (flags && kv_int(s, self, "otf2:region.flags", flags) < 0)
     return cb_oom(s);
@@ -280,9 +282,10 @@ static OTF2_CallbackCode d_group(void *u, OTF2_GroupRef self,
     memcpy(m, members, n * sizeof *m);
     p->d.members = m;
   }
+  int par_kv = pt__otf2_paradigm_from_model((int)p->d.i1) != par;
+  p = NULL; /* (kv_int adds a definition: p may move) */
   if (remember_group(s, self) < 0) return cb_oom(s);
-  if (pt__otf2_paradigm_from_model((int)p->d.i1) != par &&
-      kv_int(s, self, "otf2:group.paradigm", par) < 0)
+  if (par_kv && kv_int(s, self, "otf2:group.paradigm", par) < 0)
     return cb_oom(s);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -343,14 +346,16 @@ static OTF2_CallbackCode d_member(void *u, OTF2_MetricMemberRef self,
   p->sref[0] = name;
   p->sref[1] = unit;
   p->sref[2] = desc;
+  /* decided before kv_int, which adds a definition: p may move */
+  int mode_kv = pt__otf2_mode_from_model((int)p->d.i1) != mode,
+      vtype_kv = pt__otf2_type_from_model((int)p->d.i0) != vtype;
+  p = NULL;
   if (mtype != OTF2_METRIC_TYPE_OTHER &&
       kv_int(s, self, "otf2:metric.type", mtype) < 0)
     return cb_oom(s);
-  if (pt__otf2_mode_from_model((int)p->d.i1) != mode &&
-      kv_int(s, self, "otf2:metric.mode", mode) < 0)
+  if (mode_kv && kv_int(s, self, "otf2:metric.mode", mode) < 0)
     return cb_oom(s);
-  if (pt__otf2_type_from_model((int)p->d.i0) != vtype &&
-      kv_int(s, self, "otf2:metric.value_type", vtype) < 0)
+  if (vtype_kv && kv_int(s, self, "otf2:metric.value_type", vtype) < 0)
     return cb_oom(s);
   return OTF2_CALLBACK_SUCCESS;
 }
