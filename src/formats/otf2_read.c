@@ -23,6 +23,7 @@ typedef struct pdef {
 typedef struct osrc {
   OTF2_Reader *rd;
   OTF2_GlobalEvtReader *gev;
+  int want_gev; /* the events are to be read: gev made at the first */
   char *path;
   char *stem; /* path without ".otf2": STEM.def, STEM/<location>.evt */
   char err[1600];
@@ -1886,6 +1887,18 @@ static int open_events(osrc *s) {
   }
   OTF2_DefReaderCallbacks_Delete(dcb);
   if (de == OTF2_SUCCESS) OTF2_Reader_CloseDefFiles(s->rd);
+  s->want_gev = 1;
+  return PT_OK;
+}
+
+/* The global event reader, made when the first event is wanted: it reads
+ * ahead one record of every location, and libotf2 does not free what that
+ * record holds (a ProgramBegin's argument array, an attribute list) when
+ * the reader is closed before handing it out.  Made at open, every reader
+ * that only wanted the definitions (the clock: check, stats, slice) leaked
+ * it (LeakSanitizer, Score-P traces). */
+static int open_gev(osrc *s) {
+  s->want_gev = 0;
   s->gev = OTF2_Reader_GetGlobalEvtReader(s->rd);
   if (!s->gev)
     return src_fail(s, PT_ECORRUPT, "cannot open the global event reader");
@@ -2113,6 +2126,10 @@ static int src_next(void *st, pt_item *item) {
       item->type = PT_ITEM_DEF;
       item->u.def = s->defs[s->dpos++].d;
       return PT_OK;
+    }
+    if (s->want_gev) {
+      int rc = open_gev(s);
+      if (rc < 0) return rc;
     }
     s->stage = s->gev ? 1 : 3;
   }

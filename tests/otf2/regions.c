@@ -2,7 +2,9 @@
  * paradigm the model has no exact value for (as Score-P writes for HIP,
  * CUDA or MPI collectives: COLL_ONE2ALL, paradigm CUDA...), so that the
  * reader adds key-values for each while it reads the region definitions,
- * and one location entering and leaving every region.
+ * and one location entering and leaving every region, between a
+ * ProgramBegin without arguments and a ProgramEnd (Score-P's first and last
+ * events).
  * Usage: otf2-regions DIR [N]   (N regions, default 3000) */
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -59,10 +61,12 @@ int main(int argc, char **argv) {
   CK(OTF2_Archive_OpenEvtFiles(a));
   OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
   uint64_t t = 1000;
+  CK(OTF2_EvtWriter_ProgramBegin(w, NULL, t++, 2, 0, NULL));
   for (uint32_t i = 0; i < n; i++) {
     CK(OTF2_EvtWriter_Enter(w, NULL, t++, i));
     CK(OTF2_EvtWriter_Leave(w, NULL, t++, i));
   }
+  CK(OTF2_EvtWriter_ProgramEnd(w, NULL, t++, 0));
   uint64_t nev;
   CK(OTF2_EvtWriter_GetNumberOfEvents(w, &nev));
   CK(OTF2_Archive_CloseEvtWriter(a, w));
