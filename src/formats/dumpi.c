@@ -624,10 +624,8 @@ static int dfile_init(dfile *f, pt_error *err) {
       return FERR(PT_ECORRUPT, ix[0], "bad datatype-size record");
     if (ix[1] && parse_addrs(f, (size_t)ix[1]) < 0)
       return FERR(PT_ECORRUPT, ix[1], "bad function-address record");
-    f->has_tail = 1;
-    if (f->version[0] != 13)
-      dwarn(f, 99, "written by DUMPI %d.%d.%d; layout of version 13 assumed",
-            f->version[0], f->version[1], f->version[2]);
+    f->has_tail = 1; /* (a version other than 13: said once per set,
+                        src_open) */
   } else {
     dwarn(f, 99, "%s trailing index (the writer did not finish, e.g. an "
           "aborted run): walking the stream from the start",
@@ -2234,6 +2232,33 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
     k->m.f = &k->f;
     k->m.rank = r;
     k->m.nranks = s->nranks;
+  }
+  /* Files of a version other than 13: once per version, not once per file
+   * (a 1,024-rank set of an older DUMPI said it 1,024 times per command) */
+  for (size_t r = 0; o && o->warn && r < s->nranks; r++) {
+    const dfile *f = &s->r[r].f, *g;
+    if (!f->has_tail || f->version[0] == 13) continue;
+    size_t n = 0, q = 0;
+    for (; q < r; q++) { /* said already at an earlier file of it */
+      g = &s->r[q].f;
+      if (g->has_tail && !memcmp(g->version, f->version, 3)) break;
+    }
+    if (q < r) continue;
+    for (q = r; q < s->nranks; q++) {
+      g = &s->r[q].f;
+      n += g->has_tail && !memcmp(g->version, f->version, 3);
+    }
+    char msg[1400];
+    if (s->nranks == 1)
+      snprintf(msg, sizeof msg, "%.1000s: written by DUMPI %d.%d.%d; layout "
+               "of version 13 assumed", f->path, f->version[0],
+               f->version[1], f->version[2]);
+    else
+      snprintf(msg, sizeof msg, "%.1000s: %zu of the %zu files (the first "
+               "%.200s) written by DUMPI %d.%d.%d; layout of version 13 "
+               "assumed", path, n, s->nranks, f->path, f->version[0],
+               f->version[1], f->version[2]);
+    o->warn(o->warn_user, msg);
   }
   if ((rc = replay_comms(s)) < 0 || (rc = build_defs(s, kv, nkv)) < 0 ||
       (rc = user_comm_defs(s)) < 0 || (rc = file_defs(s)) < 0) {

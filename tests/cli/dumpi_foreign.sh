@@ -433,4 +433,23 @@ has noreq_calls noreq.calls 'int count=100' 'int source=1' 'MPI_Request request=
   'MPI_Request request=[3]' 'MPI_Status status=[{bytes=100, cancelled=0, source=1, tag=0, error=0}]' \
   'MPI_Request requests[4]=[4, 5, 6, 7]'
 
+# A set written by another DUMPI version (SST 8.1, DUMPI 1.x: real traces
+# of dumpi_to_graph, the DOE mini-apps): the reader says once per version
+# which files it is (it said it once per file: a line per rank on every
+# command of a 1,024-rank set).
+"$PT" -q generate -o gv.ptf --locations 6 --events 40 >/dev/null 2>&1 &&
+  "$PT" -q convert gv.ptf -o gv.meta && "$PT" dump gv.meta >gv.txt ||
+  t_fail version_setup "cannot make a DUMPI set"
+sed 's/name="dumpi.version" value="13.0.0"/name="dumpi.version" value="8.1.0"/' gv.txt >gv8.txt
+sed '/scope=3 name="dumpi.version"/s/value="8.1.0"/value="1.1.0"/' gv8.txt >gv81.txt
+ok version_set "$PT" -q convert gv81.txt -o gv81.meta &&
+  "$PT" info gv81.meta >gv81.out 2>gv81.err
+[ "$(grep -c 'layout of version 13 assumed' gv81.err)" = 2 ] &&
+  grep -q 'gv81.meta: 5 of the 6 files (the first gv81-0000.bin) written by DUMPI 8.1.0; layout of version 13 assumed' gv81.err &&
+  grep -q 'gv81.meta: 1 of the 6 files (the first gv81-0003.bin) written by DUMPI 1.1.0' gv81.err &&
+  t_pass version_said_once || t_fail version_said_once "$(cat gv81.err)"
+"$PT" info gv81-0003.bin >/dev/null 2>gv1.err
+grep -qx 'paratrace info: warning: gv81-0003.bin: written by DUMPI 1.1.0; layout of version 13 assumed' gv1.err &&
+  t_pass version_one_file || t_fail version_one_file "$(cat gv1.err)"
+
 t_done
