@@ -740,9 +740,28 @@ int pt_check_finish(pt_check *c) {
       return PT_ENOMEM;
     }
 
+  /* the ranks the trace has (its locations'): a message end outside them
+   * (one rank's file of a larger run) is said to be so */
+  u64map have_rank;
+  memset(&have_rank, 0, sizeof have_rank);
+  if (c->pending) {
+    int oom = 0;
+    for (size_t i = 0; i < c->loc_group.cap && !oom; i++)
+      if (c->loc_group.used[i])
+        oom = map_put(&have_rank, rank_of(c, c->loc_group.keys[i]), 1) < 0;
+    for (size_t i = 0; i < c->nlocs && !oom; i++)
+      oom = map_put(&have_rank, rank_of(c, c->locs[i].id), 1) < 0;
+    if (oom) {
+      map_free(&have_rank);
+      map_free(&stop_rank);
+      return PT_ENOMEM;
+    }
+  }
+
   if (c->pending) {
     left *ls = malloc(c->pending * sizeof *ls);
     if (!ls) {
+      map_free(&have_rank);
       map_free(&stop_rank);
       return PT_ENOMEM;
     }
@@ -766,21 +785,27 @@ int pt_check_finish(pt_check *c) {
         c->stats.stopped_items++;
         continue;
       }
+      uint64_t peer = l->recv ? l->k.src : l->k.dst;
+      const char *out = map_get(&have_rank, peer)
+                            ? ""
+                            : " (no location of the trace is that rank: "
+                              "part of a larger run?)";
       if (l->recv)
         report(c, PT_CHECK_UNMATCHED_RECV, l->p.location, l->p.time, PT_NONE,
                l->p.time, 1,
                "receive from %" PRIu64 " (comm %" PRIu64 ", tag %" PRId64
-               ") has no matching send",
-               l->k.src, l->k.comm, l->k.tag);
+               ") has no matching send%s",
+               l->k.src, l->k.comm, l->k.tag, out);
       else
         report(c, PT_CHECK_UNMATCHED_SEND, l->p.location, l->p.time, PT_NONE,
                l->p.time, 1,
                "send to %" PRIu64 " (comm %" PRIu64 ", tag %" PRId64
-               ") has no matching receive",
-               l->k.dst, l->k.comm, l->k.tag);
+               ") has no matching receive%s",
+               l->k.dst, l->k.comm, l->k.tag, out);
     }
     free(ls);
   }
+  map_free(&have_rank);
   map_free(&stop_rank);
 
   /* requests never completed: a note (stats), not a problem */

@@ -168,5 +168,21 @@ sed '/irecv callsite/d' nb.txt >nb3.txt
 if grep -q 'note: 2 non-blocking requests never completed.*location 1, irecv_request of request 5 at t=121' nb3.out
 then t_pass unfinished_requests_earliest_named
 else t_fail unfinished_requests_earliest_named "$(cat nb3.out)"; fi
+# One rank's file of a larger run (a DUMPI .bin of a DOE mini-app): its
+# messages to and from ranks the trace does not have say so; an unmatched
+# send to a rank it has does not.
+sed -e 's/^event 150 1 recv .*$//' \
+    -e 's/^event 200 0 leave region=1$/event 190 0 send callsite=0 peer=25 comm=0 tag=3 bytes=8\
+event 195 0 recv callsite=0 peer=9 comm=0 tag=4 bytes=8\
+event 200 0 leave region=1/' good.txt >outside.txt
+"$PT" check outside.txt >outside.out 2>&1
+if [ $? -eq 1 ] &&
+   grep -qx 'unmatched_send: location 0, t=130: send to 1 (comm 0, tag 7) has no matching receive' outside.out &&
+   grep -qx 'unmatched_send: location 0, t=190: send to 25 (comm 0, tag 3) has no matching receive (no location of the trace is that rank: part of a larger run?)' outside.out &&
+   grep -qx 'unmatched_recv: location 0, t=195: receive from 9 (comm 0, tag 4) has no matching send (no location of the trace is that rank: part of a larger run?)' outside.out; then
+  t_pass check_peer_outside_trace
+else
+  t_fail check_peer_outside_trace "$(cat outside.out)"
+fi
 
 t_done
