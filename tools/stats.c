@@ -209,10 +209,37 @@ static const char *mode_label(uint32_t mode) {
   return m ? m : "?";
 }
 
-/* A call-site label in at most w (>= 8) columns, keeping its end (the
+static const char *fit_one_site(const char *label, char *b, size_t n,
+                                size_t w);
+/* A call-site label in at most w (>= 8) columns.  A chain of statements
+ * ("inner file:line < outer file:line", PARATRACE_CALLSITES above 1)
+ * keeps as many statements from the innermost as fit, then " < ..."; one
+ * statement keeps its end (see fit_one_site). */
+static const char *fit_site(const char *label, char *b, size_t n, size_t w) {
+  size_t len = strlen(label);
+  const char *lt = strstr(label, " < ");
+  if (len <= w || n < w + 1 || !lt) return fit_one_site(label, b, n, w);
+  static const char more[] = " < ...";
+  size_t keep = 0; /* bytes of the statements that fit */
+  for (const char *e = lt; e && (size_t)(e - label) + sizeof more - 1 <= w;
+       e = strstr(e + 3, " < "))
+    keep = (size_t)(e - label);
+  if (!keep) { /* not even the innermost statement: it alone, shortened */
+    char first[256];
+    snprintf(first, sizeof first, "%.*s", (int)(lt - label), label);
+    const char *f = fit_one_site(first, b, n, w);
+    if (f != b) snprintf(b, n, "%s", f);
+    return b;
+  }
+  snprintf(b, n, "%.*s%s", (int)keep, label, more);
+  return b;
+}
+
+/* One statement's label in at most w (>= 8) columns, keeping its end (the
  * " file:line" of "function file:line"): a C++ parameter list goes first,
  * then the middle of the function name ("..."). */
-static const char *fit_site(const char *label, char *b, size_t n, size_t w) {
+static const char *fit_one_site(const char *label, char *b, size_t n,
+                                size_t w) {
   size_t len = strlen(label);
   if (len <= w || n < w + 1) return label;
   size_t k = 0;
@@ -569,10 +596,16 @@ static void print_table(const ctx *c) {
                                        sizeof nb));
         if (l > (size_t)fw) fw = l > 60 ? 60 : (int)l;
       }
+      /* chains of statements (PARATRACE_CALLSITES above 1): up to 100 */
+      int wmax = 60;
+      for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
+        if (strstr(callsite_label(c, pt_stats_callsite(s, i)->callsite, b4,
+                                  sizeof b4), " < "))
+          wmax = 100;
       for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
         size_t l = strlen(callsite_label(
             c, pt_stats_callsite(s, i)->callsite, b4, sizeof b4));
-        if (l > (size_t)w) w = l > 60 ? 60 : (int)l;
+        if (l > (size_t)w) w = l > (size_t)wmax ? wmax : (int)l;
       }
       printf("\nMPI call sites\n");
       printf("%-*s %-*s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",

@@ -106,6 +106,10 @@ else t_fail "call sites, two levels" "got '$(rows 2)', want '$want2'"; fi
 got3=$(rows 3 | grep -c "< phase_a wrapped.c:$LA < main wrapped.c:$MA\$")
 if [ "$got3" = 1 ]; then t_pass "call sites, three levels: main's statement too"
 else t_fail "call sites, three levels" "$(rows 3)"; fi
+# the text table: a chain whole when it fits in 100 columns
+if "$PT" stats w3.ptf | grep -q "^MPI_Sendrecv_replace exchange wrapped.c:$LW < phase_a wrapped.c:$LA < main wrapped.c:$MA  "
+then t_pass "stats text: a chain of three statements whole"
+else t_fail "stats text: a chain of three statements" "$("$PT" stats w3.ptf | grep '^MPI_Sendrecv_replace')"; fi
 "$PT" convert w2.ptf -o w2.otf2 2>w2.err; rc=$?
 if [ $rc = 0 ] && [ ! -s w2.err ]; then t_pass "call-site chains convert to OTF2"
 else t_fail "call-site chains to OTF2" "exit $rc: $(head -c 300 w2.err)"; fi
