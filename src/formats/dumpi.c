@@ -3331,7 +3331,7 @@ static const char *const arg_alias[][2] = {
     {"newcomm", "comm_cart"}, {"newcomm", "comm_graph"},
     {"ndim", "ndims"},        {"nodes", "nnodes"},
     {"cancelled", "flag"},    {"hosttype", "etype"}, /* File_set/get_view */
-    {"offset", "disp"},
+    {"offset", "disp"},       {"elements", "count"}, /* Get_elements */
     /* the recorder's MPI names where DUMPI has its own (Type_get_contents;
      * DUMPI spells Type_create_indexed_block's argument "displacments") */
     {"displacments", "array_of_displacements"},

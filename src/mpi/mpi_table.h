@@ -2,10 +2,10 @@
  * table of MPI C bindings paratrace interposes. Kinds, one letter per
  * parameter: C comm, c comm out, D datatype, d datatype out, G group,
  * g group out, r request out, R request array/inout, q request in,
- * s status out, S status array, W window, F file, O op, b buffer (not
- * recorded), k rank-in-comm, t tag, n count, i int, a int array,
- * l MPI_Aint/MPI_Offset/MPI_Count, A array (or output) of those,
- * f MPI_File *, w MPI_Win *, z string read, x other. No include
+ * s status out, u status in, S status array, W window, F file, O op,
+ * b buffer (not recorded), k rank-in-comm, t tag, n count, i int,
+ * a int array, l MPI_Aint/MPI_Offset/MPI_Count, A array (or output) of
+ * those, f MPI_File *, w MPI_Win *, z string read, x other. No include
  * guard: an X-macro table. */
 PT_MPI_FN(Abort, int, (MPI_Comm comm, int errorcode), (comm, errorcode), "Ci")
 PT_MPI_FN(Accumulate, int, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win), "bnDklnDOW")
@@ -163,9 +163,9 @@ PT_MPI_FN(Igather, int, (const void *sendbuf, int sendcount, MPI_Datatype sendty
 PT_MPI_FN(Gatherv, int, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int * recvcounts, const int * displs, MPI_Datatype recvtype, int root, MPI_Comm comm), (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm), "bnDbaaDkC")
 PT_MPI_FN(Igatherv, int, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int * recvcounts, const int * displs, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request), "bnDbaaDkCr")
 PT_MPI_FN(Get_address, int, (const void *location, MPI_Aint *address), (location, address), "bA")
-PT_MPI_FN(Get_count, int, (const MPI_Status *status, MPI_Datatype datatype, int *count), (status, datatype, count), "xDa")
-PT_MPI_FN(Get_elements, int, (const MPI_Status *status, MPI_Datatype datatype, int *count), (status, datatype, count), "xDa")
-PT_MPI_FN(Get_elements_x, int, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count), (status, datatype, count), "xDA")
+PT_MPI_FN(Get_count, int, (const MPI_Status *status, MPI_Datatype datatype, int *count), (status, datatype, count), "uDa")
+PT_MPI_FN(Get_elements, int, (const MPI_Status *status, MPI_Datatype datatype, int *count), (status, datatype, count), "uDa")
+PT_MPI_FN(Get_elements_x, int, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count), (status, datatype, count), "uDA")
 PT_MPI_FN(Get, int, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win), (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win), "bnDklnDW")
 PT_MPI_FN(Get_accumulate, int, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win), (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win), "bnDbnDklnDOW")
 PT_MPI_FN(Get_library_version, int, (char *version, int *resultlen), (version, resultlen), "xa")
@@ -289,7 +289,7 @@ PT_MPI_FN(Status_set_elements_x, int, (MPI_Status *status, MPI_Datatype datatype
 PT_MPI_FN(Testall, int, (int count, MPI_Request * array_of_requests, int *flag, MPI_Status * array_of_statuses), (count, array_of_requests, flag, array_of_statuses), "nRaS")
 PT_MPI_FN(Testany, int, (int count, MPI_Request * array_of_requests, int *index, int *flag, MPI_Status *status), (count, array_of_requests, index, flag, status), "nRaas")
 PT_MPI_FN(Test, int, (MPI_Request *request, int *flag, MPI_Status *status), (request, flag, status), "ras")
-PT_MPI_FN(Test_cancelled, int, (const MPI_Status *status, int *flag), (status, flag), "xa")
+PT_MPI_FN(Test_cancelled, int, (const MPI_Status *status, int *flag), (status, flag), "ua")
 PT_MPI_FN(Testsome, int, (int incount, MPI_Request * array_of_requests, int *outcount, int * array_of_indices, MPI_Status * array_of_statuses), (incount, array_of_requests, outcount, array_of_indices, array_of_statuses), "nRaaS")
 PT_MPI_FN(Topo_test, int, (MPI_Comm comm, int *status), (comm, status), "Ca")
 PT_MPI_FN(Type_c2f, MPI_Fint, (MPI_Datatype datatype), (datatype), "D")

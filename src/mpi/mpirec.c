@@ -1804,6 +1804,14 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           enc_ints(c->id, j, o, 5);
         }
         break;
+      case 'u': /* a status the call reads (MPI_Get_count...); its error
+                 * field 0 as for the statuses calls return (unset) */
+        if (level >= 3 && (uintptr_t)v > 4096) {
+          int64_t o[5];
+          status_vals((const MPI_Status *)(intptr_t)v, o, 0);
+          enc_ints(c->id, j, o, 5);
+        }
+        break;
       case 'S': {
         if (level < 3 || !v || c->count <= 0) break;
         if (c->sts && v == (int64_t)(intptr_t)c->sts) break; /* IGNORE */

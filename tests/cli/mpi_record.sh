@@ -758,7 +758,20 @@ if grep -A3 '^MPI_Test_cancelled entering' fp.txt | grep -q 'int cancelled=1'; t
   t_pass "Test_cancelled flag as DUMPI's cancelled"
 else t_fail "Test_cancelled flag as DUMPI's cancelled" \
   "$(grep -A3 '^MPI_Test_cancelled entering' fp.txt | head -4)"; fi
+# a status the call reads (MPI_Get_count, MPI_Get_elements): recorded as
+# given (it was left out: dump --style dumpi showed <IGNORED>)
+# (DUMPI names MPI_Get_elements' count "elements")
+for f in MPI_Get_count:count MPI_Get_elements:elements; do
+  out=${f#*:} f=${f%:*}
+  if grep -A3 "^$f entering" fp.txt | grep -q 'MPI_Status status=\[{bytes=28, cancelled=0, source=[0-9], tag=30, error=0}\]' &&
+     grep -A3 "^$f entering" fp.txt | grep -q "int $out=7"; then
+    t_pass "$f: its status and count"
+  else t_fail "$f: its status and count" "$(grep -m1 -A3 "^$f entering" fp.txt)"; fi
+done
 "$PT" dump --style dumpi fd.meta --locations 0 >fd.txt 2>/dev/null
+if grep -A3 '^MPI_Get_count entering' fd.txt | grep -q 'bytes=28, cancelled=0, source=[0-9], tag=30'; then
+  t_pass "dumpi: MPI_Get_count's status kept"
+else t_fail "dumpi: MPI_Get_count's status kept" "$(grep -m1 -A3 '^MPI_Get_count entering' fd.txt)"; fi
 grep -q 'MPI_Request requests\[4\]=\[' fd.txt && grep -q 'MPI_Status statuses' fd.txt &&
   t_pass "dumpi: request and status arguments" ||
   t_fail "dumpi: request and status arguments" "$(grep -m1 -A3 Waitall fd.txt)"

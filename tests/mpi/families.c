@@ -105,6 +105,9 @@ int main(int argc, char **argv) {
   C(MPI_Send, ibuf, 7, MPI_INT, right, 30, MPI_COMM_WORLD);
   C(MPI_Probe, left, 30, MPI_COMM_WORLD, &st);
   C(MPI_Recv, ibuf, 7, MPI_INT, st.MPI_SOURCE, 30, MPI_COMM_WORLD, &st);
+  int got = 0; /* the status a call reads: recorded as given */
+  C(MPI_Get_count, &st, MPI_INT, &got);
+  C(MPI_Get_elements, &st, MPI_INT, &got);
   C(MPI_Send, ibuf, 6, MPI_INT, right, 31, MPI_COMM_WORLD);
   while (!flag) C(MPI_Iprobe, MPI_ANY_SOURCE, 31, MPI_COMM_WORLD, &flag, &st);
   C(MPI_Recv, ibuf, 6, MPI_INT, MPI_ANY_SOURCE, 31, MPI_COMM_WORLD, &st);
