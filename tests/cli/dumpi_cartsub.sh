@@ -24,37 +24,6 @@ if ! command -v mpifort >/dev/null 2>&1; then
 fi
 ok "build cartsub" mpifort $SANF -o cs "$SRC/tests/mpi/cartsub.f90"
 
-# Per location: messages and collectives on communicators other than
-# WORLD/SELF with peer or root, tag, bytes and the communicator's members.
-cat >sig.awk <<'AWK'
-{ sub(/^def@[0-9]+ /, "def ") }
-$1 == "def" && $2 == "group" {
-  id = ""; m = ""
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^members=/) m = substr($i, 9)
-  }
-  gm[id] = m
-}
-$1 == "def" && $2 == "comm" {
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^group=/) g = substr($i, 7)
-  }
-  cg[id] = g
-}
-$1 == "event" && ($4 == "send" || $4 == "isend" || $4 == "recv" ||
-                  $4 == "irecv" || $4 == "coll_end") {
-  delete f
-  for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-  c = f["comm"]
-  if (c == 2 || c == 3) next
-  if ($4 == "coll_end")
-    print $3, $4, "root=" f["root"], "sent=" f["sent"], "received=" f["received"], gm[cg[c]]
-  else
-    print $3, $4, "peer=" f["peer"], "tag=" f["tag"], "bytes=" f["bytes"], gm[cg[c]]
-}
-AWK
 
 # runs: ranks, and L1 for PARATRACE_LEVEL 1 (np names the run's files)
 for np in 4 6 4L1; do
@@ -98,8 +67,8 @@ for np in 4 6 4L1; do
     t_fail "np$np cartsub: check matches every message from DUMPI" \
       "recorded: $(tail -1 rec$np.check); from DUMPI: $(tail -3 meta$np.check)"
   fi
-  "$PT" dump c$np.ptf | awk -f sig.awk | sort -s -k1,1 >rec$np.sig
-  "$PT" dump back$np.ptf | awk -f sig.awk | sort -s -k1,1 >back$np.sig
+  "$PT" dump c$np.ptf | awk -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >rec$np.sig
+  "$PT" dump back$np.ptf | awk -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >back$np.sig
   if [ "$(wc -l <rec$np.sig)" -ge $(($n * 14)) ] && cmp -s rec$np.sig back$np.sig; then
     t_pass "np$np cartsub: peers, roots, bytes, members as recorded"
   else

@@ -17,36 +17,6 @@ case $B in /*) ;; *) B=$SRC/$B ;; esac
 . "$SRC/tests/cli/mpi.inc"
 ok "build groups" mpicc $SANF -o grp "$SRC/tests/mpi/groups.c"
 
-# Per location: the messages and collectives on communicators other than
-# WORLD/SELF with peer or root, tag, bytes and the communicator's members.
-cat >sig.awk <<'AWK'
-{ sub(/^def@[0-9]+ /, "def ") }
-$1 == "def" && $2 == "group" {
-  id = ""; m = ""
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^members=/) m = substr($i, 9)
-  }
-  gm[id] = m
-}
-$1 == "def" && $2 == "comm" {
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^group=/) g = substr($i, 7)
-  }
-  cg[id] = g
-}
-$1 == "event" && ($4 == "send" || $4 == "recv" || $4 == "coll_end") {
-  delete f
-  for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-  c = f["comm"]
-  if (c == 2 || c == 3) next
-  if ($4 == "coll_end")
-    print $3, $4, "root=" f["root"], "sent=" f["sent"], "received=" f["received"], gm[cg[c]]
-  else
-    print $3, $4, "peer=" f["peer"], "tag=" f["tag"], "bytes=" f["bytes"], gm[cg[c]]
-}
-AWK
 # dumpi2ascii's form: each group call with its group arguments on a line
 cat >gcalls.awk <<'AWK'
 /^MPI_(Comm_group|Group_incl|Group_free|Comm_create) entering/ { f = $1; a = ""; next }
@@ -99,8 +69,8 @@ for np in 4 3; do
       "recorded: $(tail -1 rec$np.check); from DUMPI: $(tail -3 meta$np.check)"
   fi
   # the same peers, roots, bytes and members as recorded
-  "$PT" dump g$np.ptf | awk -f sig.awk | sort -s -k1,1 >rec$np.sig
-  "$PT" dump back$np.ptf | awk -f sig.awk | sort -s -k1,1 >back$np.sig
+  "$PT" dump g$np.ptf | awk -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >rec$np.sig
+  "$PT" dump back$np.ptf | awk -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >back$np.sig
   if [ "$(wc -l <rec$np.sig)" -ge $((np * 4)) ] && cmp -s rec$np.sig back$np.sig; then
     t_pass "np$np groups: peers, roots, bytes, members as recorded"
   else

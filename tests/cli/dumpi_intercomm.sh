@@ -19,48 +19,6 @@ case $B in /*) ;; *) B=$SRC/$B ;; esac
 . "$SRC/tests/cli/mpi.inc"
 ok "build intercomm" mpicc $SANF -o icm "$SRC/tests/mpi/intercomm.c"
 
-# Per location, in order: the message and collective events on
-# communicators other than WORLD/SELF with their peer or root, tag, bytes,
-# and the communicator as its members ("A|B" for an intercommunicator's two
-# groups), then the communicator's id in the trace.
-cat >sig.awk <<'AWK'
-{ sub(/^def@[0-9]+ /, "def ") }
-$1 == "def" && $2 == "group" {
-  id = ""; m = ""
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^members=/) m = substr($i, 9)
-  }
-  gm[id] = m
-}
-$1 == "def" && $2 == "keyval" && /name="otf2:intercomm"/ {
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^scope=/) sc = substr($i, 7)
-    if ($i ~ /^value=/) { v = substr($i, 7); gsub(/"/, "", v) }
-  }
-  remote[sc] = v
-}
-$1 == "def" && $2 == "comm" {
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^group=/) g = substr($i, 7)
-  }
-  cg[id] = g
-}
-$1 == "event" && ($4 == "send" || $4 == "recv" || $4 == "isend" ||
-                  $4 == "irecv" || $4 == "coll_end") {
-  delete f
-  for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-  c = f["comm"]
-  if (c == 2 || c == 3) next
-  sig = gm[cg[c]]
-  if (c in remote) sig = sig "|" gm[remote[c]]
-  if ($4 == "coll_end")
-    print $3, $4, "root=" f["root"], "sent=" f["sent"], "received=" f["received"], sig, c
-  else
-    print $3, $4, "peer=" f["peer"], "tag=" f["tag"], "bytes=" f["bytes"], sig, c
-}
-AWK
 
 for np in 4 5 6; do
   rm -rf icm$np.ptf icm$np.meta icm$np-*.bin
@@ -75,8 +33,8 @@ for np in 4 5 6; do
     t_fail "np$np PTF -> DUMPI -> PTF" "$(cat conv$np.err back$np.err | head -3)"
     continue
   fi
-  "$PT" dump icm$np.ptf | awk -f sig.awk | sort -s -k1,1 >rec$np.sig
-  "$PT" dump back$np.ptf | awk -f sig.awk | sort -s -k1,1 >back$np.sig
+  "$PT" dump icm$np.ptf | awk -v ids=1 -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >rec$np.sig
+  "$PT" dump back$np.ptf | awk -v ids=1 -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >back$np.sig
   # the same events with the same peers, roots, bytes and members ...
   cut -d' ' -f1-6 rec$np.sig >rec$np.cmp
   cut -d' ' -f1-6 back$np.sig >back$np.cmp

@@ -19,39 +19,6 @@ case $B in /*) ;; *) B=$SRC/$B ;; esac
 . "$SRC/tests/cli/mpi.inc"
 ok "build splittype" mpicc $SANF -o spt "$SRC/tests/mpi/splittype.c"
 
-# Per location, in order: the message and collective events on
-# communicators other than WORLD/SELF with their peer or root, tag, bytes
-# and the communicator as its members, then the communicator's id.
-cat >sig.awk <<'AWK'
-{ sub(/^def@[0-9]+ /, "def ") }
-$1 == "def" && $2 == "group" {
-  id = ""; m = ""
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^members=/) m = substr($i, 9)
-  }
-  gm[id] = m
-}
-$1 == "def" && $2 == "comm" {
-  for (i = 3; i <= NF; i++) {
-    if ($i ~ /^id=/) id = substr($i, 4)
-    if ($i ~ /^group=/) g = substr($i, 7)
-  }
-  cg[id] = g
-}
-$1 == "event" && ($4 == "send" || $4 == "recv" || $4 == "isend" ||
-                  $4 == "irecv" || $4 == "coll_end") {
-  delete f
-  for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-  c = f["comm"]
-  if (c == 2 || c == 3) next
-  sig = gm[cg[c]]
-  if ($4 == "coll_end")
-    print $3, $4, "root=" f["root"], "sent=" f["sent"], "received=" f["received"], sig, c
-  else
-    print $3, $4, "peer=" f["peer"], "tag=" f["tag"], "bytes=" f["bytes"], sig, c
-}
-AWK
 
 for np in 4 5; do
   rm -rf st$np.ptf st$np.meta st$np-*.bin
@@ -85,8 +52,8 @@ for np in 4 5; do
       "recorded: $(tail -1 rec$np.check); from DUMPI: $(grep -v warning meta$np.check | tail -3)"
   fi
   # the same events with the same peers, roots, bytes and members
-  "$PT" dump st$np.ptf | awk -f sig.awk | sort -s -k1,1 >rec$np.sig
-  "$PT" dump back$np.ptf | awk -f sig.awk | sort -s -k1,1 >back$np.sig
+  "$PT" dump st$np.ptf | awk -v ids=1 -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >rec$np.sig
+  "$PT" dump back$np.ptf | awk -v ids=1 -f "$SRC/tests/cli/comm_sig.awk" | sort -s -k1,1 >back$np.sig
   cut -d' ' -f1-6 rec$np.sig >rec$np.cmp
   cut -d' ' -f1-6 back$np.sig >back$np.cmp
   if [ "$(wc -l <rec$np.cmp)" -ge $((np * 30)) ] && cmp -s rec$np.cmp back$np.cmp; then
