@@ -2933,7 +2933,21 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     if (p) {
       const char *mod = NULL;
       uint64_t offs = 0;
-      uint64_t site = pt_profile_site(p, app_caller(caller), &mod, &offs);
+      void *app = app_caller(caller), *fr[SITE_MAXDEPTH];
+      /* PARATRACE_CALLSITES above 1 in a program without procedure
+       * probes (none open): the statements that called the statement's
+       * procedure become call-site nodes above it, outermost first */
+      int d = g_site_depth > 1 && !p->depth ? site_frames(app, fr) : 1;
+      /* no probes of the program's: no intrusion to compensate */
+      double pe = p->probe_ns, pl = p->leave_ns;
+      p->probe_ns = p->leave_ns = 0;
+      for (int q = d - 1; q > 0; q--) {
+        uint64_t k = pt_profile_site(p, fr[q], &mod, &offs);
+        pt_profile_enter(p, PT_PROFILE_CALL, k, NULL, raw0);
+        pt_profile_set_site(p, mod, offs);
+      }
+      p->probe_ns = pe, p->leave_ns = pl;
+      uint64_t site = pt_profile_site(p, app, &mod, &offs);
       uint64_t key = site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id;
       /* a start: one destination per partner, each with its direction
        * (the statement's name does not say whether it sends); a
@@ -2948,6 +2962,9 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       else
         pt_profile_comm(p, key, pt__mpi_fn_names[c->id], mod, offs, c->pdest,
                         c->pbytes, raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
+      p->probe_ns = p->leave_ns = 0;
+      for (int q = 1; q < d; q++) pt_profile_leave(p, raw1);
+      p->probe_ns = pe, p->leave_ns = pl;
     }
   }
   if (c->owned & 1) free(c->sts);

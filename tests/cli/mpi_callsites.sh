@@ -110,6 +110,17 @@ else t_fail "call sites, three levels" "$(rows 3)"; fi
 if "$PT" stats w3.ptf | grep -q "^MPI_Sendrecv_replace exchange wrapped.c:$LW < phase_a wrapped.c:$LA < main wrapped.c:$MA  "
 then t_pass "stats text: a chain of three statements whole"
 else t_fail "stats text: a chain of three statements" "$("$PT" stats w3.ptf | grep '^MPI_Sendrecv_replace')"; fi
+# profile mode: the callers' statements are call-site nodes above the
+# statement (a program without procedure probes)
+rm -rf wp.ptf
+ok "record --mode profile --callsites 2" $RUN -np 2 "$PT" record --mode profile --callsites 2 -o wp.ptf -- ./wrapped 10
+"$PT" profile --csv wp.ptf >wp.csv 2>wp.err
+if grep -q "^1,call site,,phase_a wrapped.c:$LA,20," wp.csv &&
+   grep -q "^2,statement,MPI_Sendrecv_replace,exchange wrapped.c:$LW,20," wp.csv &&
+   grep -q "^1,call site,,phase_b wrapped.c:$LB,10," wp.csv &&
+   grep -q "^2,statement,MPI_Sendrecv_replace,exchange wrapped.c:$LW,10," wp.csv; then
+  t_pass "profile mode: a call-site node per caller of the wrapper"
+else t_fail "profile mode, call-site chains" "$(head -c 600 wp.csv) $(cat wp.err)"; fi
 "$PT" convert w2.ptf -o w2.otf2 2>w2.err; rc=$?
 if [ $rc = 0 ] && [ ! -s w2.err ]; then t_pass "call-site chains convert to OTF2"
 else t_fail "call-site chains to OTF2" "exit $rc: $(head -c 300 w2.err)"; fi
