@@ -513,10 +513,21 @@ static void translate(MPI_Group g, int n, int *out) {
 }
 
 /* The info of communicator c; registered (and defined) on first sight. */
+/* The communicator last looked up (a program uses one or two in turn):
+ * no hash lookup for it.  Cleared when it is forgotten; like g_comms,
+ * used under the recorder's lock. */
+static int64_t g_comm_last_h;
+static comm_info *g_comm_last;
+
 static comm_info *comm_get(int64_t handle) {
+  if (g_comm_last && handle == g_comm_last_h) return g_comm_last;
   MPI_Comm c = (MPI_Comm)(intptr_t)handle;
   hent *e = hfind(&g_comms, (uintptr_t)handle);
-  if (e) return e->info;
+  if (e) {
+    g_comm_last_h = handle;
+    g_comm_last = e->info;
+    return e->info;
+  }
   if (c == MPI_COMM_NULL || !handle) return NULL;
   comm_info *ci = calloc(1, sizeof *ci);
   if (!ci) return NULL;
@@ -596,6 +607,7 @@ static void comm_forget(int64_t handle) {
   if (!e) return;
   comm_info *ci = e->info;
   if (ci && ci->id != 2 && ci->id != 3) {
+    if (g_comm_last == ci) g_comm_last = NULL;
     free(ci->world);
     free(ci->nbr);
     free(ci);
