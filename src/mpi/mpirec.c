@@ -1698,7 +1698,9 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
                       (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
         break;
       case 'k': case 't': case 'n': case 'i': case 'l':
-        enc_int(c->id, j, k[j] == 'i' ? dumpi_enum(g_fn[c->id].enumk[j], v) : v);
+        /* (the calls made inline only where there is something to do) */
+        enc_int(c->id, j, k[j] == 'i' && g_fn[c->id].enumk[j]
+                              ? dumpi_enum(g_fn[c->id].enumk[j], v) : v);
         if (k[j] == 'i' && g_fn[c->id].enumk[j] == EN_AMODE)
           amode_flags((int)v);
         break;
@@ -1741,7 +1743,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
       }
       case 'a': {
         const int *p = (const int *)(intptr_t)v;
-        int len = array_len(c, j);
+        int len = g_fn[c->id].plural[j] ? array_len(c, j) : 0;
         if (len == ARR_EMPTY) {
           enc_ints(c->id, j, NULL, 0);
           break;
@@ -1749,7 +1751,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (len < 0) break; /* not meaningful here, or length unknown */
         if (len == 0) {
           if ((uintptr_t)p > 4096)
-            enc_int(c->id, j, dumpi_enum(g_fn[c->id].enumk[j], *p));
+            enc_int(c->id, j, g_fn[c->id].enumk[j]
+                                  ? dumpi_enum(g_fn[c->id].enumk[j], *p) : *p);
           break;
         }
         if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
@@ -2858,7 +2861,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     g_app_region = 0;
   }
   if (rec) {
-    fn_region(c->id);
+    if (PT_UNLIKELY(!f->region)) fn_region(c->id);
     /* a traced call made while another is being recorded (a callback of
      * its): that one's ENTER first, before its buffer is reused */
     if (PT_UNLIKELY(t_pend.n)) pend_flush();
