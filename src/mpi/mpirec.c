@@ -848,7 +848,20 @@ static const char *dumpi_name(const pt__dumpi_func *f, const char *name) {
       {"distrib_array", "distribs"}, {"gsize_array", "gsizes"},
       {"darg_array", "dargs"}, {"psize_array", "psizes"},
       {"size_array", "sizes"}, {"subsize_array", "subsizes"},
-      {"start_array", "starts"}};
+      {"start_array", "starts"},
+      /* DUMPI's own names for arguments the standard names otherwise */
+      {"true_lb", "lb"}, {"true_extent", "extent"},
+      {"array_of_types", "oldtypes"}, {"array_of_datatypes", "arrdatatypes"},
+      {"array_of_argv", "argvs"}, {"count", "elements"},
+      {"outsize", "outcount"}, {"insize", "incount"},
+      {"datatype", "intype"}, {"type", "oldtype"}, {"info", "oldinfo"},
+      {"flag", "inter"}, {"flag", "result"}, {"keyval", "key"},
+      {"nedges", "edges"}, {"nneighbors", "nneigh"},
+      {"maxneighbors", "nneigh"}, {"periods", "period"},
+      {"string", "errorstring"}, {"comm_name", "name"},
+      {"type_name", "name"}, {"win_name", "name"}, {"datarep", "name"},
+      {"erhandler", "errhandler"}, {"valuelen", "valuelength"},
+      {"info_used", "info"}, {"disp", "bytes"}};
   char cand[3][64];
   const char *base = strncmp(name, "array_of_", 9) == 0 ? name + 9 : name;
   snprintf(cand[0], sizeof cand[0], "%s", name);
