@@ -91,7 +91,8 @@ static const char *const group_names[] = {"MPI_GROUP_ERROR", "MPI_GROUP_NULL",
 static const char *const op_names[] = {
     "MPI_OP_ERROR", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD",
     "MPI_LAND", "MPI_BAND", "MPI_LOR", "MPI_BOR", "MPI_LXOR",
-    "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_OP_NULL"};
+    "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_OP_NULL",
+    "MPI_NO_OP"}; /* 15: MPI-3's, no DUMPI number (recorded traces) */
 static const char *const keyval_names[] = {
     "MPI_TAG_UB", "MPI_HOST", "MPI_IO", "MPI_WTIME_IS_GLOBAL",
     "MPI_UNIVERSE_SIZE", "MPI_LASTUSEDCODE", "MPI_APPNUM", "MPI_WIN_BASE",

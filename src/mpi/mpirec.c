@@ -241,7 +241,10 @@ static void predefined(void) {
       {MPI_MAX, 1}, {MPI_MIN, 2}, {MPI_SUM, 3}, {MPI_PROD, 4}, {MPI_LAND, 5},
       {MPI_BAND, 6}, {MPI_LOR, 7}, {MPI_BOR, 8}, {MPI_LXOR, 9},
       {MPI_BXOR, 10}, {MPI_MINLOC, 11}, {MPI_MAXLOC, 12}, {MPI_REPLACE, 13},
-      {MPI_OP_NULL, 14}};
+      {MPI_OP_NULL, 14},
+      /* MPI-3's, which DUMPI has no number for (only the one-sided calls
+       * DUMPI lacks take it): the next number, not a user op's */
+      {MPI_NO_OP, 15}};
   for (size_t i = 0; i < sizeof op / sizeof op[0]; i++) {
     hent *e = hput(&g_ops, (uintptr_t)op[i].o);
     if (e) e->id = (uint64_t)op[i].id;
