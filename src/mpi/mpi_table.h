@@ -2,8 +2,9 @@
  * table of MPI C bindings paratrace interposes. Kinds, one letter per
  * parameter: C comm, c comm out, D datatype, d datatype out, G group,
  * g group out, r request out, R request array/inout, q request in,
- * s status out, u status in, S status array, W window, F file, O op,
- * b buffer (not recorded), k rank-in-comm, t tag, n count, i int,
+ * s status out, u status in, S status array, T datatype array in,
+ * W window, F file, O op, b buffer (not recorded), k rank-in-comm, t tag,
+ * n count, i int,
  * a int array, l MPI_Aint/MPI_Offset/MPI_Count, A array (or output) of
  * those, f MPI_File *, w MPI_Win *, z string read, x other. No include
  * guard: an X-macro table. */
@@ -23,8 +24,8 @@ PT_MPI_FN(Alltoall, int, (const void *sendbuf, int sendcount, MPI_Datatype sendt
 PT_MPI_FN(Ialltoall, int, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request), "bnDbnDCr")
 PT_MPI_FN(Alltoallv, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, MPI_Datatype sendtype, void *recvbuf, const int * recvcounts, const int * rdispls, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), "baaDbaaDC")
 PT_MPI_FN(Ialltoallv, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, MPI_Datatype sendtype, void *recvbuf, const int * recvcounts, const int * rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request), "baaDbaaDCr")
-PT_MPI_FN(Alltoallw, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const int * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), "baaxbaaxC")
-PT_MPI_FN(Ialltoallw, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const int * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), "baaxbaaxCr")
+PT_MPI_FN(Alltoallw, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const int * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), "baaTbaaTC")
+PT_MPI_FN(Ialltoallw, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const int * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), "baaTbaaTCr")
 PT_MPI_FN(Barrier, int, (MPI_Comm comm), (comm), "C")
 PT_MPI_FN(Ibarrier, int, (MPI_Comm comm, MPI_Request *request), (comm, request), "Cr")
 PT_MPI_FN(Bcast, int, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm), (buffer, count, datatype, root, comm), "bnDkC")
@@ -231,8 +232,8 @@ PT_MPI_FN(Neighbor_alltoall, int, (const void *sendbuf, int sendcount, MPI_Datat
 PT_MPI_FN(Ineighbor_alltoall, int, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request), "bnDbnDCr")
 PT_MPI_FN(Neighbor_alltoallv, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, MPI_Datatype sendtype, void *recvbuf, const int * recvcounts, const int * rdispls, MPI_Datatype recvtype, MPI_Comm comm), (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), "baaDbaaDC")
 PT_MPI_FN(Ineighbor_alltoallv, int, (const void *sendbuf, const int * sendcounts, const int * sdispls, MPI_Datatype sendtype, void *recvbuf, const int * recvcounts, const int * rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request), "baaDbaaDCr")
-PT_MPI_FN(Neighbor_alltoallw, int, (const void *sendbuf, const int * sendcounts, const MPI_Aint * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const MPI_Aint * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), "baAxbaAxC")
-PT_MPI_FN(Ineighbor_alltoallw, int, (const void *sendbuf, const int * sendcounts, const MPI_Aint * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const MPI_Aint * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), "baAxbaAxCr")
+PT_MPI_FN(Neighbor_alltoallw, int, (const void *sendbuf, const int * sendcounts, const MPI_Aint * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const MPI_Aint * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), "baATbaATC")
+PT_MPI_FN(Ineighbor_alltoallw, int, (const void *sendbuf, const int * sendcounts, const MPI_Aint * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const MPI_Aint * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), "baATbaATCr")
 PT_MPI_FN(Op_c2f, MPI_Fint, (MPI_Op op), (op), "O")
 PT_MPI_FN(Op_commutative, int, (MPI_Op op, int *commute), (op, commute), "Oa")
 PT_MPI_FN(Op_create, int, (MPI_User_function *function, int commute, MPI_Op *op), (function, commute, op), "xix")
@@ -304,7 +305,7 @@ PT_MPI_FN(Type_create_hindexed, int, (int count, const int * array_of_blocklengt
 PT_MPI_FN(Type_create_hvector, int, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype), (count, blocklength, stride, oldtype, newtype), "nilDd")
 PT_MPI_FN(Type_create_keyval, int, (MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state), (type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state), "xxab")
 PT_MPI_FN(Type_create_indexed_block, int, (int count, int blocklength, const int * array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype), (count, blocklength, array_of_displacements, oldtype, newtype), "niaDd")
-PT_MPI_FN(Type_create_struct, int, (int count, const int * array_of_block_lengths, const MPI_Aint * array_of_displacements, const MPI_Datatype * array_of_types, MPI_Datatype *newtype), (count, array_of_block_lengths, array_of_displacements, array_of_types, newtype), "naAxd")
+PT_MPI_FN(Type_create_struct, int, (int count, const int * array_of_block_lengths, const MPI_Aint * array_of_displacements, const MPI_Datatype * array_of_types, MPI_Datatype *newtype), (count, array_of_block_lengths, array_of_displacements, array_of_types, newtype), "naATd")
 PT_MPI_FN(Type_create_subarray, int, (int ndims, const int * size_array, const int * subsize_array, const int * start_array, int order, MPI_Datatype oldtype, MPI_Datatype *newtype), (ndims, size_array, subsize_array, start_array, order, oldtype, newtype), "iaaaiDd")
 PT_MPI_FN(Type_create_resized, int, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype), (oldtype, lb, extent, newtype), "Dlld")
 PT_MPI_FN(Type_delete_attr, int, (MPI_Datatype type, int type_keyval), (type, type_keyval), "Di")
@@ -419,5 +420,5 @@ PT_MPI_FN(Type_extent, int, (MPI_Datatype type, MPI_Aint *extent), (type, extent
 PT_MPI_FN(Type_hindexed, int, (int count, int * array_of_blocklengths, MPI_Aint * array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype), (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), "naADd")
 PT_MPI_FN(Type_hvector, int, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype), (count, blocklength, stride, oldtype, newtype), "nilDd")
 PT_MPI_FN(Type_lb, int, (MPI_Datatype type, MPI_Aint *lb), (type, lb), "DA")
-PT_MPI_FN(Type_struct, int, (int count, int * array_of_blocklengths, MPI_Aint * array_of_displacements, MPI_Datatype * array_of_types, MPI_Datatype *newtype), (count, array_of_blocklengths, array_of_displacements, array_of_types, newtype), "naAdd")
+PT_MPI_FN(Type_struct, int, (int count, int * array_of_blocklengths, MPI_Aint * array_of_displacements, MPI_Datatype * array_of_types, MPI_Datatype *newtype), (count, array_of_blocklengths, array_of_displacements, array_of_types, newtype), "naATd")
 PT_MPI_FN(Type_ub, int, (MPI_Datatype mtype, MPI_Aint *ub), (mtype, ub), "DA")

@@ -1485,11 +1485,11 @@ static void nbr_bytes(const pt__mpi_call *c, comm_info *ci,
       *recvd = nbr_side(in, nin, 0, (const int *)(intptr_t)VAL('a', 2), s1,
                         NULL);
       break;
-    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a A x b a A x */
+    case PT_COLL_NEIGHBOR_ALLTOALLW: /* b a A T b a A T */
       *sent = nbr_side(out, nout, 0, A0, 0,
-                       (const MPI_Datatype *)(intptr_t)VAL('x', 0));
+                       (const MPI_Datatype *)(intptr_t)VAL('T', 0));
       *recvd = nbr_side(in, nin, 0, (const int *)(intptr_t)VAL('a', 1), 0,
-                        (const MPI_Datatype *)(intptr_t)VAL('x', 1));
+                        (const MPI_Datatype *)(intptr_t)VAL('T', 1));
       break;
     default:
       break;
@@ -1843,6 +1843,20 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           enc_ints(c->id, j, o, 5);
         }
         break;
+      case 'T': { /* datatypes the call reads, one per entry */
+        const MPI_Datatype *p = (const MPI_Datatype *)(intptr_t)v;
+        int len = array_len(c, j);
+        if (len <= 0 || (uintptr_t)p <= 4096) break;
+        if (len > 4096) len = 4096;
+        int64_t *o = ints_alloc((size_t)len);
+        if (!o) break;
+        for (int q = 0; q < len; q++) {
+          hent *e = type_get(p[q]);
+          o[q] = e ? (int64_t)e->id : 0;
+        }
+        enc_ints(c->id, j, o, (size_t)len);
+        break;
+      }
       case 'S': {
         if (level < 3 || !v || c->count <= 0) break;
         if (c->sts && v == (int64_t)(intptr_t)c->sts) break; /* IGNORE */
@@ -2114,9 +2128,9 @@ static void coll_bytes(const pt__mpi_call *c, comm_info *ci,
       *sent = sh.in_place ? *recvd
                           : sum_counts(c, &sh, A0) * sig_size(c, &sh, D0);
       break;
-    case PT_COLL_ALLTOALLW: /* b a a x b a a x: types are x0, x1 */
-      *recvd = sum_w(c, &sh, A2, ARG('x', 1));
-      *sent = sh.in_place ? *recvd : sum_w(c, &sh, A0, ARG('x', 0));
+    case PT_COLL_ALLTOALLW: /* b a a T b a a T: types are T0, T1 */
+      *recvd = sum_w(c, &sh, A2, ARG('T', 1));
+      *sent = sh.in_place ? *recvd : sum_w(c, &sh, A0, ARG('T', 0));
       break;
     case PT_COLL_NEIGHBOR_ALLGATHER: case PT_COLL_NEIGHBOR_ALLGATHERV:
     case PT_COLL_NEIGHBOR_ALLTOALL: case PT_COLL_NEIGHBOR_ALLTOALLV:

@@ -54,4 +54,7 @@ want MPI_Unpack 1 "int incount=52"
 want MPI_Comm_test_inter 1 "int inter=0"
 want MPI_Comm_set_name 1 "string name=\"argnames_world\""
 want MPI_Info_get 1 "int valuelength=31"
+# datatype arrays the call reads (kind T): they were not recorded
+want MPI_Type_create_struct 1 "MPI_Datatype oldtypes[2]=[14, 9]"
+want MPI_Alltoallw 1 "MPI_Datatype sendtypes[2]=[9, 14]" "MPI_Datatype recvtypes[2]=[9, 14]" "int sendcounts[2]=[1, 1]"
 t_done

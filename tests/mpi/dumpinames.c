@@ -2,7 +2,8 @@
  * (MPI_Type_get_true_extent's true_lb/true_extent are DUMPI's lb/extent,
  * MPI_Type_create_struct's array_of_types its oldtypes, ...), each with
  * a known result, so that tests/cli/dumpi_argnames.sh can check that a
- * recorded trace's DUMPI form carries the values, not zeros. */
+ * recorded trace's DUMPI form carries the values, not zeros; and the
+ * datatype arrays a call reads (MPI_Alltoallw's, 2 ranks). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,17 @@ int main(int argc, char **argv) {
   MPI_Info_get_valuelen(info2, "argkey", &vlen, &flag);
   char val[32];
   MPI_Info_get(info2, "argkey", 31, val, &flag); /* valuelength 31 */
+  /* rank i sends MPI_INT to even i + j, MPI_DOUBLE to odd: the pair's
+   * types match (sendtypes [9, 14] on rank 0, [14, 9] on rank 1) */
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 2) {
+    double sb[2] = {1, 2}, rb[2];
+    int sc[2] = {1, 1}, sd[2] = {0, 8};
+    MPI_Datatype ty[2];
+    for (int j = 0; j < 2; j++) ty[j] = (rank + j) % 2 ? MPI_DOUBLE : MPI_INT;
+    MPI_Alltoallw(sb, sc, sd, ty, rb, sc, sd, ty, MPI_COMM_WORLD);
+  }
   MPI_Info_free(&info2);
   MPI_Info_free(&info);
   MPI_Type_free(&dup);
