@@ -4611,8 +4611,9 @@ static int sk_close(void *st, pt_error *err) {
                x->dropped, x->mpi_name);
     } else {
       int n = snprintf(t, sizeof t, "dumpi: %" PRIu64 " calls of %s have "
-                       "no DUMPI record; dropped, with the messages and "
-                       "requests they carry", x->dropped, x->mpi_name);
+                       "no DUMPI record; dropped (with any messages, "
+                       "requests or collective data they carry)",
+                       x->dropped, x->mpi_name);
       if (x->as_split && n > 0 && (size_t)n < sizeof t)
         n += snprintf(t + n, sizeof t - (size_t)n, " (%" PRIu64 " written "
                       "as the MPI_Comm_split that makes the same "
