@@ -170,7 +170,13 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
         pt__fortran_name(fb, nm, sizeof nm);
         func[i] = strdup(nm);
       }
-      if (strncmp(lb, "??", 2) != 0) {
+      /* "file:?" (a file from the symbol table, no line: no debug
+       * information) tells the call sites of a function no more apart
+       * than "??:?": no line either */
+      size_t ll = strlen(lb);
+      int noline = ll >= 2 && lb[ll - 2] == ':' && (lb[ll - 1] == '?' ||
+                                                    lb[ll - 1] == '0');
+      if (strncmp(lb, "??", 2) != 0 && !noline) {
         /* the file's base name: paths are long and the function says
          * where it is */
         const char *base = strrchr(lb, '/');

@@ -121,6 +121,17 @@ if grep -q "^1,call site,,phase_a wrapped.c:$LA,20," wp.csv &&
    grep -q "^2,statement,MPI_Sendrecv_replace,exchange wrapped.c:$LW,10," wp.csv; then
   t_pass "profile mode: a call-site node per caller of the wrapper"
 else t_fail "profile mode, call-site chains" "$(head -c 600 wp.csv) $(cat wp.err)"; fi
+# without debug information addr2line may still name the file
+# ("wrapped.c:?"): no line, so the site is named by its offset, which
+# tells a function's sites apart
+ok "build wrapped without -g" mpicc -std=c11 -O1 -o wrapped_nodbg "$SRC/tests/mpi/wrapped.c"
+rm -rf wn.ptf
+ok "record wrapped_nodbg" $RUN -np 2 "$PT" record -o wn.ptf -- ./wrapped_nodbg 2
+got=$("$PT" stats --csv wn.ptf | awk -F'"' '$1 ~ /^mpi_callsite,/ && $2 == "MPI_Sendrecv_replace" { print $4 }')
+case $got in
+  "exchange (wrapped_nodbg+0x"*")") t_pass "no debug information: '$got'" ;;
+  *) t_fail "no debug information" "call site named '$got'" ;;
+esac
 "$PT" convert w2.ptf -o w2.otf2 2>w2.err; rc=$?
 if [ $rc = 0 ] && [ ! -s w2.err ]; then t_pass "call-site chains convert to OTF2"
 else t_fail "call-site chains to OTF2" "exit $rc: $(head -c 300 w2.err)"; fi
