@@ -18,6 +18,7 @@
 #include "core/util.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1625,9 +1626,18 @@ void pt_stats_resolve_callsites(pt_stats *s) {
       if (PT_GROW(pt, cap, np + 1, 64) < 0) goto out;
       cs_part *c = &pt[np++];
       *c = (cs_part){.site = i, .text = p, .len = len};
+      /* "/module+0xhex" to the statement's end: an address ("file:line"
+       * of a file whose path has "+0x" in it is not) */
       const char *plus = NULL;
       for (const char *x = p; x + 3 <= p + len; x++)
         if (!strncmp(x, "+0x", 3)) plus = x;
+      size_t hex = plus ? (size_t)(p + len - (plus + 3)) : 0;
+      for (size_t q = 0; q < hex; q++)
+        if (!isxdigit((unsigned char)plus[3 + q])) {
+          hex = 0;
+          break;
+        }
+      if (!hex) plus = NULL;
       if (p[0] == '/' && plus) {
         c->mlen = (size_t)(plus - p);
         uint64_t off = strtoull(plus + 3, NULL, 16);

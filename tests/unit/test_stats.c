@@ -434,6 +434,35 @@ static void mpip_trace(pt_stats *s, int with_prog) {
 /* mpiP counts the messages and bytes a function sent: 4 MPI_Sendrecv of
  * 4 bytes each moved 16 bytes (the receives are kept apart); a
  * collective counts its sent part. */
+/* pt_stats_resolve_callsites takes "/module+0xhex" statements (alone or
+ * in a chain "a < b") for addresses; a file:line whose path has "+0x" in
+ * it (an OTF source's) is no address: kept as it is, not cut to the
+ * part after the last '/' before "+0x" with addr2line run on a directory. */
+static void def_site(pt_stats *s, uint64_t id, uint64_t parent,
+                     const char *name, const char *file, int64_t line) {
+  pt_def d;
+  pt_def_init(&d, PT_DEF_CALLSITE, id);
+  d.parent = parent;
+  d.ref = d.ref2 = PT_NONE;
+  d.name = name;
+  d.s1 = file;
+  d.i0 = line;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+}
+TEST(callsite_file_with_plus0x_not_an_address) {
+  pt_stats *s = mk(0, UINT64_MAX, 0);
+  def_site(s, 1, PT_NONE, NULL, "/nonexistent/a+0x1/file.c", 12);
+  def_site(s, 2, 1, NULL, "/nonexistent/b+0x2f.c", 7);
+  def_site(s, 3, PT_NONE, "/nonexistent/c+0x", NULL, 0);
+  pt_stats_resolve_callsites(s);
+  ASSERT_EQ_STR(pt_stats_callsite_name(s, 1),
+                "/nonexistent/a+0x1/file.c:12");
+  ASSERT_EQ_STR(pt_stats_callsite_name(s, 2),
+                "/nonexistent/b+0x2f.c:7 < /nonexistent/a+0x1/file.c:12");
+  ASSERT_EQ_STR(pt_stats_callsite_name(s, 3), "/nonexistent/c+0x");
+  pt_stats_destroy(s);
+}
+
 TEST(callsite_bytes_are_sent_bytes) {
   pt_stats *s = mk(0, 0, PT_NONE);
   def_region(s, 1, "MPI_Sendrecv");
@@ -1329,6 +1358,7 @@ int main(void) {
   RUN(relative_statistics);
   RUN(relative_rows_sorted);
   RUN(callsite_bytes_are_sent_bytes);
+  RUN(callsite_file_with_plus0x_not_an_address);
   RUN(collectives_without_bytes_are_not_messages);
   RUN(app_time_as_mpip);
   RUN(bad_options);
