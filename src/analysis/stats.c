@@ -1677,7 +1677,11 @@ void pt_stats_resolve_callsites(pt_stats *s) {
   for (size_t a = 0, b; a < np; a = b) {
     for (b = a + 1; b < np && pt[b].site == pt[a].site; b++)
       ;
-    size_t cap2 = (b - a) * 1300, l = 0;
+    /* room for each statement whole: an address's resolved text is at
+     * most 1190 bytes (cs_part_name), any other one is copied as it is
+     * (a name read by pt_stats_deserialize may be of any length) */
+    size_t cap2 = 1, l = 0;
+    for (size_t q = a; q < b; q++) cap2 += 3 + (pt[q].mlen ? 1200 : pt[q].len);
     char *nm = malloc(cap2);
     if (!nm) continue;
     for (size_t q = a; q < b; q++) {

@@ -463,6 +463,48 @@ TEST(callsite_file_with_plus0x_not_an_address) {
   pt_stats_destroy(s);
 }
 
+/* A chained call-site name of any length (pt_stats_deserialize takes
+ * names as they come; pt_stats_def's are shorter) comes out of
+ * pt_stats_resolve_callsites whole: its buffer was 1300 bytes a
+ * statement, and a longer one written past it (heap overflow). */
+TEST(callsite_long_chain_name_resolved_whole) {
+  pt_stats *s = mk(0, UINT64_MAX, 0);
+  def_site(s, 1, PT_NONE, NULL, "/nonexistent/f.c", 1);
+  def_site(s, 2, 1, "MARKMARK", NULL, 0);
+  ASSERT_OK(pt_stats_finish(s));
+  void *buf = NULL;
+  size_t len = 0;
+  ASSERT_OK(pt_stats_serialize(s, &buf, &len));
+  pt_stats_destroy(s);
+  /* the name "MARKMARK < /nonexistent/f.c:1", after its 8-byte length */
+  const char *old = "MARKMARK < /nonexistent/f.c:1";
+  size_t on = strlen(old), at = 0;
+  while (at + on <= len && memcmp((char *)buf + at, old, on)) at++;
+  ASSERT_TRUE(at + on <= len && at >= 8);
+  enum { LONG = 5000 };
+  char *name = malloc(LONG + 64);
+  ASSERT_TRUE(name);
+  memset(name, 'a', LONG);
+  snprintf(name + LONG, 64, " < b < /nonexistent/f.c:1");
+  size_t nn = strlen(name), opad = (on + 7) / 8 * 8, npad = (nn + 7) / 8 * 8;
+  size_t nlen = len - opad + npad;
+  uint8_t *nb = calloc(1, nlen);
+  ASSERT_TRUE(nb);
+  memcpy(nb, buf, at - 8);
+  for (int i = 0; i < 8; i++) nb[at - 8 + i] = (uint8_t)((uint64_t)nn >> (8 * i));
+  memcpy(nb + at, name, nn);
+  memcpy(nb + at + npad, (char *)buf + at + opad, len - at - opad);
+  free(buf);
+  pt_stats *d = NULL;
+  ASSERT_OK(pt_stats_deserialize(&d, nb, nlen));
+  free(nb);
+  pt_stats_resolve_callsites(d);
+  ASSERT_EQ_STR(pt_stats_callsite_name(d, 2), name);
+  ASSERT_EQ_STR(pt_stats_callsite_name(d, 1), "/nonexistent/f.c:1");
+  free(name);
+  pt_stats_destroy(d);
+}
+
 TEST(callsite_bytes_are_sent_bytes) {
   pt_stats *s = mk(0, 0, PT_NONE);
   def_region(s, 1, "MPI_Sendrecv");
@@ -1359,6 +1401,7 @@ int main(void) {
   RUN(relative_rows_sorted);
   RUN(callsite_bytes_are_sent_bytes);
   RUN(callsite_file_with_plus0x_not_an_address);
+  RUN(callsite_long_chain_name_resolved_whole);
   RUN(collectives_without_bytes_are_not_messages);
   RUN(app_time_as_mpip);
   RUN(bad_options);
