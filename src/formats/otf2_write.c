@@ -565,14 +565,16 @@ static lwriter *writer_for(osnk *k, uint64_t loc) {
 /* The MPI recorder's "callsite" attribute: the id of a CALLSITE
  * definition.  OTF2 3.0 has no attribute type for its (deprecated)
  * Callsite definitions, so the attribute is written as a STRING, the call
- * site itself ("/path/of/module+0xoffset", "file:line" or its name). */
+ * site itself ("/path/of/module+0xoffset", "file:line" or its name); a
+ * chain (PARATRACE_CALLSITES above 1: CALLSITEs linked by parent) as its
+ * statements innermost first, " < " between them, as paratrace stats
+ * names it (else the callers of one statement would be one string). */
 static int is_callsite_attr(const pt_def *d) {
   return d && d->name && !strcmp(d->name, "callsite") &&
          (d->i0 == PT_TYPE_UINT || d->i0 == PT_TYPE_INT);
 }
 
-static void callsite_text(const osnk *k, uint64_t id, char *buf, size_t n) {
-  const pt_def *c = def_get(k, PT_DEF_CALLSITE, id);
+static void callsite_one(const pt_def *c, uint64_t id, char *buf, size_t n) {
   const char *plus = c && c->name ? strstr(c->name, "+0x") : NULL;
   if (plus && c->i0 <= 0 && c->s1 && c->s1[0] == '/')
     snprintf(buf, n, "%s%s", c->s1, plus);
@@ -582,6 +584,25 @@ static void callsite_text(const osnk *k, uint64_t id, char *buf, size_t n) {
     snprintf(buf, n, "%s", c->name);
   else
     snprintf(buf, n, "callsite %" PRIu64, id);
+}
+
+static void callsite_text(const osnk *k, uint64_t id, char *buf, size_t n) {
+  size_t l = 0;
+  callsite_one(def_get(k, PT_DEF_CALLSITE, id), id, buf, n);
+  /* the statements above it (at most 8, as the recorder writes them: a
+   * parent loop in a foreign trace ends there too) */
+  for (int d = 1; d < 8; d++) {
+    const pt_def *c = def_get(k, PT_DEF_CALLSITE, id);
+    if (!c || c->parent == PT_NONE || c->parent == id ||
+        !def_get(k, PT_DEF_CALLSITE, c->parent))
+      break;
+    id = c->parent;
+    l += strlen(buf + l);
+    if (l + 4 >= n) break;
+    memcpy(buf + l, " < ", 4);
+    l += 3;
+    callsite_one(def_get(k, PT_DEF_CALLSITE, id), id, buf + l, n - l);
+  }
 }
 
 static OTF2_Type attr_type(const osnk *k, uint64_t key, uint32_t vtype) {

@@ -135,6 +135,17 @@ esac
 "$PT" convert w2.ptf -o w2.otf2 2>w2.err; rc=$?
 if [ $rc = 0 ] && [ ! -s w2.err ]; then t_pass "call-site chains convert to OTF2"
 else t_fail "call-site chains to OTF2" "exit $rc: $(head -c 300 w2.err)"; fi
+# ... each call's "callsite" string the whole chain (it was the wrapper's
+# statement alone: the 20 calls from phase_a and the 10 from phase_b one
+# string)
+if command -v otf2-print >/dev/null 2>&1; then
+  got=$(otf2-print w2.otf2 2>/dev/null |
+        grep -o '"callsite" <[0-9]*>; STRING; "[^"]*"' | sort | uniq -c |
+        awk '($1 == 20 || $1 == 10) && / < / { n++ } END { print n + 0 }')
+  if [ "$got" = 2 ]; then t_pass "OTF2: a call-site chain's string names its callers"
+  else t_fail "OTF2 call-site chain strings" "$(otf2-print w2.otf2 2>&1 |
+    grep -o '"callsite" <[0-9]*>; STRING; "[^"]*"' | sort | uniq -c | head -5)"; fi
+fi
 rm -rf wb.ptf
 $RUN -np 2 -x PARATRACE_CALLSITES=9 -x PARATRACE_OUTPUT="$PWD/wb.ptf" -x LD_PRELOAD="$B/lib/libparatrace-mpi.so" ./wrapped 2 >wb.out 2>wb.err
 if grep -q 'PARATRACE_CALLSITES=9: want 0' wb.err && [ "$(rows b | cut -f1)" = 6 ]; then
