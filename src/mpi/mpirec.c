@@ -2796,15 +2796,15 @@ static int site_grow(void) {
   return 0;
 }
 
-static const site_ent *site_of(void *caller, uint64_t region) {
-  /* through the mpi_f08 module every call returns into the module's own
-   * wrapper: the table is keyed by the application's address */
-  caller = app_caller(caller);
+/* The call site of the statement at application address fr[0] (through
+ * the mpi_f08 module every call returns into the module's own wrapper:
+ * the table is keyed by the application's address, app_caller) with the
+ * d - 1 frames above it (site_frames) calling region `region`. */
+static const site_ent *site_of(void *const *fr, int d, uint64_t region) {
+  void *caller = fr[0];
   uintptr_t a = (uintptr_t)caller;
   if (!a) return NULL;
-  void *fr[SITE_MAXDEPTH];
-  int d = 1;
-  if (g_site_depth > 1 && (d = site_frames(caller, fr)) > 1) {
+  if (d > 1) {
     /* keyed by the whole chain: a hash with the top bit set, which no
      * user-space code address has */
     uint64_t h = a;
@@ -2875,6 +2875,15 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   /* the call is no longer open once its ENTER is written (pend_flush,
    * below); one not recorded, now */
   if (!rec) __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
+  /* the statement (and with PARATRACE_CALLSITES above 1 the frames above
+   * it: an unwind, microseconds) found before the lock, which other
+   * threads' calls wait for */
+  void *fr[SITE_MAXDEPTH];
+  int fd = 0;
+  if (rec && g_callsites) {
+    fr[0] = app_caller(caller);
+    fd = g_site_depth > 1 && fr[0] ? site_frames(fr[0], fr) : 1;
+  }
   LOCK();
   if (pt__mpi_errh[c->id] == PT_ERRH_GET && ret == MPI_SUCCESS)
     fatal_as_predefined(c->v[1]);
@@ -2898,7 +2907,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     int have = enc_begin(f->region - 1, f->rref);
     if (level >= 2 && have) add_args(c, level, ret);
     if (g_callsites) {
-      const site_ent *se = site_of(caller, f->region - 1);
+      const site_ent *se = site_of(fr, fd, f->region - 1);
       t_site = se ? se->id : PT_NONE;
       if (t_site != PT_NONE && have) {
         static uint64_t pre; /* the callsite attribute's key and type */
@@ -2978,11 +2987,16 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     if (p) {
       const char *mod = NULL;
       uint64_t offs = 0;
-      void *app = app_caller(caller), *fr[SITE_MAXDEPTH];
+      void *app = fd ? fr[0] : app_caller(caller);
       /* PARATRACE_CALLSITES above 1 in a program without procedure
        * probes (none open): the statements that called the statement's
-       * procedure become call-site nodes above it, outermost first */
-      int d = g_site_depth > 1 && !p->depth ? site_frames(app, fr) : 1;
+       * procedure become call-site nodes above it, outermost first (the
+       * frames found for the trace, or found now) */
+      int d = 1;
+      if (g_site_depth > 1 && !p->depth && app) {
+        if (fd) d = fd;
+        else fr[0] = app, d = site_frames(app, fr);
+      }
       /* no probes of the program's: no intrusion to compensate */
       double pe = p->probe_ns, pl = p->leave_ns;
       p->probe_ns = p->leave_ns = 0;
