@@ -31,9 +31,8 @@ static const char help[] =
     "note naming the first, not a problem.\n"
     "Each problem is printed on one line (up to --max of them), then a\n"
     "summary with the count of each kind.  Memory is bounded by the open\n"
-    "state (call stacks, messages in flight, requests not completed: one\n"
-    "entry each, so a program that frees active requests, never completed,\n"
-    "grows it with its length), not otherwise by the trace length.\n"
+    "state (call stacks, messages in flight, requests not completed: up to\n"
+    "2^20 of them, beyond that counted only), not by the trace length.\n"
     "\n"
     "Exit status: 0 if the trace is consistent, 1 if problems were found\n"
     "or the trace could not be read, 2 on a usage error.\n"
@@ -177,6 +176,11 @@ int cmd_check(int argc, char **argv) {
                pt_event_kind_name(st.unfinished_kind)
                    ? pt_event_kind_name(st.unfinished_kind) : "start",
                st.unfinished_request, st.unfinished_time);
+      if (st.unfinished_untracked)
+        printf("%s: note: %" PRIu64 " non-blocking request%s started while "
+               "2^20 were open not followed (memory bound)\n", path,
+               st.unfinished_untracked,
+               st.unfinished_untracked == 1 ? "" : "s");
       /* a native archive its writer never closed (the program was killed
        * or is still running): say so; with no events at all, nothing was
        * flushed, which is not a trace that checks OK */

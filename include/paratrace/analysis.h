@@ -170,6 +170,9 @@ typedef struct pt_check_stats {
                                 /* the earliest of them (when any) */
   uint32_t unfinished_kind;     /* its event kind (ISEND, IRECV_REQUEST) */
   uint32_t pad_;
+  uint64_t unfinished_untracked; /* requests started while 2^20 were open
+                                    already: not tracked (memory bound),
+                                    not in unfinished_requests */
 } pt_check_stats;
 PT_API void pt_check_get_stats(const pt_check *c, pt_check_stats *st);
 
