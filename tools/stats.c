@@ -24,6 +24,11 @@ static const char help[] =
     "  io        per mode, MPI-IO function, call site and file: operations,\n"
     "            bytes read or written (total, min, mean, max, as mpiP), time\n"
     "            from start to completion, short and unfinished operations\n"
+    "  metrics   per counter (METRIC definitions: PAPI counters, power,\n"
+    "            energy): samples, min/mean/max and where, the increase and\n"
+    "            rate of an accumulated counter; per location; per region\n"
+    "            the inclusive increase of a counter sampled at enter and\n"
+    "            leave (Score-P's PAPI counters: instructions per region)\n"
     "  relative  with --relative-to R: count and time of every region, and\n"
     "            count and bytes of every event kind, inside visits of R\n"
     "\n"
@@ -48,8 +53,9 @@ static const char help[] =
     "message totals, the pair matrix with late sender/receiver (when no\n"
     "receive waited for its send at the summary times used or at the\n"
     "first one after each edge); --by and --relative-to need a full scan\n"
-    "(implied by them; --no-summaries forces one).  Summaries hold no I/O:\n"
-    "a window of a trace with I/O reads its events for the I/O section.\n"
+    "(implied by them; --no-summaries forces one).  Summaries hold no I/O\n"
+    "and no metrics: a window of a trace with I/O or metrics reads its\n"
+    "events for those sections.\n"
     "\n"
     "options:\n"
     "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
@@ -482,6 +488,146 @@ static void print_io(const ctx *c) {
   }
 }
 
+/* ---- metrics ------------------------------------------------------------------ */
+
+static const char *metric_mode_label(uint32_t mode) {
+  return mode == PT_METRIC_ACCUMULATED ? "accumulated"
+         : mode == PT_METRIC_RELATIVE  ? "relative"
+                                       : "absolute";
+}
+
+static const char *metric_type_label(uint32_t type) {
+  return type == PT_TYPE_INT      ? "int64"
+         : type == PT_TYPE_UINT   ? "uint64"
+         : type == PT_TYPE_DOUBLE ? "double"
+                                  : "other";
+}
+
+/* Whether a metric row has an increase (a counter, not a gauge). */
+static int metric_counts(const pt_stats_metric_row *m) {
+  return m->mode != PT_METRIC_ABSOLUTE;
+}
+
+/* The increase per second of a counter; *ok = 0 when unknown (a gauge, no
+ * clock, one sample time). */
+static double metric_rate(const ctx *c, const pt_stats_metric_row *m,
+                          int *ok) {
+  *ok = metric_counts(m) && c->tps && m->last_time > m->first_time;
+  if (!*ok) return 0;
+  return m->increase /
+         ((double)(m->last_time - m->first_time) / (double)c->tps);
+}
+
+static const char *metric_name(const pt_stats *s, uint64_t metric) {
+  for (size_t i = 0; i < pt_stats_nmetrics(s); i++)
+    if (pt_stats_metric(s, i)->metric == metric)
+      return pt_stats_metric(s, i)->name;
+  return "?";
+}
+
+/* A location with no region, message or time that has metric samples
+ * (Score-P's metric locations): not listed in the Locations table. */
+static int metric_only(const pt_stats *s, const pt_stats_location_row *l) {
+  if (l->app_time || l->mpi_time || l->sent || l->received) return 0;
+  for (size_t i = 0; i < pt_stats_nregion_locs(s); i++)
+    if (pt_stats_region_loc(s, i)->location == l->location) return 0;
+  for (size_t i = 0; i < pt_stats_nmetric_locs(s); i++)
+    if (pt_stats_metric_loc(s, i)->location == l->location) return 1;
+  return 0;
+}
+
+/* Per-location rows the text table prints at most (CSV / JSON: all). */
+#define METRIC_LOC_ROWS 40
+/* Region rows per metric the text table prints at most. */
+#define METRIC_REGION_ROWS 20
+
+static void print_metric_line(const ctx *c, const pt_stats_metric_row *m,
+                              int nw, int per_loc) {
+  char b1[32], b2[32];
+  int ok;
+  double rate = metric_rate(c, m, &ok);
+  printf("%-*.*s %-8.8s %-11s %9" PRIu64, nw, nw, m->name, m->unit,
+         metric_mode_label(m->mode), m->samples);
+  if (per_loc) printf(" %10" PRIu64, m->location);
+  else printf(" %5" PRIu64, m->locations);
+  printf(" %12.6g %12.6g %12.6g", m->min, m->mean, m->max);
+  if (!per_loc)
+    printf(" %10s %10s", loc_name(b1, sizeof b1, m->min_location),
+           loc_name(b2, sizeof b2, m->max_location));
+  if (metric_counts(m)) printf(" %12.6g", m->increase);
+  else printf(" %12s", "-");
+  if (ok) printf(" %12.6g\n", rate);
+  else printf(" %12s\n", "-");
+}
+
+/* The metrics tables: nothing when the window has no sample. */
+static void print_metrics(const ctx *c) {
+  const pt_stats *s = c->s;
+  size_t nm = pt_stats_nmetrics(s);
+  if (!nm) return;
+  int nw = 16;
+  for (size_t i = 0; i < nm; i++) {
+    size_t l = strlen(pt_stats_metric(s, i)->name);
+    if (l > (size_t)nw) nw = l > 40 ? 40 : (int)l;
+  }
+  printf("\nMetrics (samples in the window; increase of a counter: last - "
+         "first value per location, summed; rate: increase per second)\n");
+  printf("%-*s %-8s %-11s %9s %5s %12s %12s %12s %10s %10s %12s %12s\n", nw,
+         "metric", "unit", "mode", "samples", "locs", "min", "mean", "max",
+         "min loc", "max loc", "increase", "rate/s");
+  for (size_t i = 0; i < nm; i++)
+    print_metric_line(c, pt_stats_metric(s, i), nw, 0);
+  size_t nl = pt_stats_nmetric_locs(s);
+  if (nl > nm && nl <= METRIC_LOC_ROWS) {
+    printf("\nMetrics per location\n");
+    printf("%-*s %-8s %-11s %9s %10s %12s %12s %12s %12s %12s\n", nw,
+           "metric", "unit", "mode", "samples", "location", "min", "mean",
+           "max", "increase", "rate/s");
+    for (size_t i = 0; i < nl; i++)
+      print_metric_line(c, pt_stats_metric_loc(s, i), nw, 1);
+  } else if (nl > nm) {
+    printf("(%zu rows per metric and location: --csv or --json)\n", nl);
+  }
+  size_t nr = pt_stats_nmetric_regions(s);
+  if (!nr) return;
+  int rw = 24;
+  for (size_t i = 0; i < nr; i++) {
+    const char *n =
+        pt_stats_region_name(s, pt_stats_metric_region(s, i)->region);
+    size_t l = n ? strlen(n) : 0;
+    if (l > (size_t)rw) rw = l > 60 ? 60 : (int)l;
+  }
+  printf("\nMetrics per region (counters sampled at enter and leave: value "
+         "at leave - value at enter, inclusive, of the visits entered in the "
+         "window; %% of the counter's increase)\n");
+  printf("%-*s %-*s %9s %14s %12s %12s %12s %7s\n", nw, "metric", rw,
+         "region", "visits", "total", "per visit", "min", "max", "%");
+  for (size_t i = 0; i < nr;) {
+    uint64_t met = pt_stats_metric_region(s, i)->metric;
+    double all = 0;
+    for (size_t k = 0; k < nm; k++)
+      if (pt_stats_metric(s, k)->metric == met)
+        all = pt_stats_metric(s, k)->increase;
+    size_t j = i, shown = 0;
+    char nb[64];
+    for (; j < nr && pt_stats_metric_region(s, j)->metric == met; j++) {
+      const pt_stats_metric_region_row *r = pt_stats_metric_region(s, j);
+      if (shown++ >= METRIC_REGION_ROWS) continue;
+      printf("%-*.*s %-*.*s %9" PRIu64 " %14.6g %12.6g %12.6g %12.6g", nw,
+             nw, metric_name(s, met), rw, rw,
+             region_label(c, r->region, nb, sizeof nb), r->visits, r->delta,
+             r->delta / (double)r->visits, r->per_visit_min,
+             r->per_visit_max);
+      if (all > 0) printf(" %7.2f\n", 100.0 * r->delta / all);
+      else printf(" %7s\n", "-");
+    }
+    if (shown > METRIC_REGION_ROWS)
+      printf("%-*.*s ... %zu more regions (--csv or --json)\n", nw, nw,
+             metric_name(s, met), shown - METRIC_REGION_ROWS);
+    i = j;
+  }
+}
+
 /* ---- table -------------------------------------------------------------------- */
 
 static void print_table(const ctx *c) {
@@ -646,13 +792,18 @@ static void print_table(const ctx *c) {
   }
 
   print_io(c);
+  print_metrics(c);
 
-  if (pt_stats_nlocations(s)) {
+  size_t nmo = 0; /* metric-only locations, not listed */
+  for (size_t i = 0; i < pt_stats_nlocations(s); i++)
+    nmo += (size_t)metric_only(s, pt_stats_location(s, i));
+  if (pt_stats_nlocations(s) > nmo) {
     printf("\nLocations (times in %s)\n", u.name);
     printf("%*s %11s %11s %7s %9s %11s %9s %11s\n", lw, "location", "app time",
            "MPI time", "%mpi", "sent", "bytes", "received", "bytes");
     for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
       const pt_stats_location_row *l = pt_stats_location(s, i);
+      if (nmo && metric_only(s, l)) continue;
       printf("%*" PRIu64 " %11.6g %11.6g %7.2f %9" PRIu64 " %11s %9" PRIu64
              " %11s\n",
              lw, l->location, (double)l->app_time / u.div,
@@ -661,6 +812,9 @@ static void print_table(const ctx *c) {
              l->received, fmt_bytes(b2, sizeof b2, (double)l->bytes_received));
     }
   }
+  if (nmo)
+    printf("(%zu metric location%s without regions or messages not listed: "
+           "see Metrics)\n", nmo, nmo == 1 ? "" : "s");
 
   if (pt_stats_nmessages(s)) {
     uint64_t ml = 0;
@@ -720,6 +874,12 @@ static void print_table(const ctx *c) {
     printf("\n(from summaries written by an earlier version: the messages "
            "of each MPI function and call sites need the window's events: "
            "--no-summaries, or paratrace summarize again)\n");
+  int acc = 0;
+  for (size_t i = 0; i < pt_stats_nmetrics(s); i++)
+    acc |= pt_stats_metric(s, i)->mode == PT_METRIC_ACCUMULATED;
+  if (acc && !(c->tot.have & PT_STATS_HAVE_METRIC_REGIONS))
+    printf("\n(from summaries: metrics per region need the window's "
+           "events: --no-summaries)\n");
   if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries; a receive waited for its send at a "
@@ -764,6 +924,114 @@ static void csv_io(const ctx *c) {
            mode_label(r->mode), r->ops, r->bytes, r->bytes_min, r->bytes_max,
            r->requested, r->time, r->short_ops, r->unfinished);
   }
+}
+
+/* The metric rows, exact: CSV sections "metric" and "metric_location"
+ * (one header), then "metric_region"; rate empty when unknown. */
+static void csv_metric_row(const ctx *c, const char *sec,
+                           const pt_stats_metric_row *m) {
+  int ok;
+  double rate = metric_rate(c, m, &ok);
+  printf("%s,%" PRIu64 ",", sec, m->metric);
+  csv_str(m->name);
+  printf(",");
+  csv_str(m->unit);
+  printf(",%s,%s,", metric_type_label(m->type), metric_mode_label(m->mode));
+  csv_id(m->location);
+  printf(",%" PRIu64 ",%" PRIu64 ",%.17g,%.17g,%.17g,%" PRIu64 ",%" PRIu64
+         ",%" PRIu64 ",%" PRIu64 ",",
+         m->samples, m->locations, m->min, m->mean, m->max, m->min_location,
+         m->max_location, m->first_time, m->last_time);
+  if (metric_counts(m)) printf("%.17g", m->increase);
+  printf(",");
+  if (ok) printf("%.17g", rate);
+  printf("\n");
+}
+
+static void csv_metrics(const ctx *c) {
+  const pt_stats *s = c->s;
+  char nb[64];
+  printf("\nsection,metric_id,metric,unit,type,mode,location,samples,"
+         "locations,min,mean,max,min_location,max_location,first_time,"
+         "last_time,increase,rate\n");
+  for (size_t i = 0; i < pt_stats_nmetrics(s); i++)
+    csv_metric_row(c, "metric", pt_stats_metric(s, i));
+  for (size_t i = 0; i < pt_stats_nmetric_locs(s); i++)
+    csv_metric_row(c, "metric_location", pt_stats_metric_loc(s, i));
+  printf("\nsection,metric_id,metric,region_id,region,visits,delta,"
+         "per_visit_min,per_visit_max\n");
+  for (size_t i = 0; i < pt_stats_nmetric_regions(s); i++) {
+    const pt_stats_metric_region_row *r = pt_stats_metric_region(s, i);
+    printf("metric_region,%" PRIu64 ",", r->metric);
+    csv_str(metric_name(s, r->metric));
+    printf(",%" PRIu64 ",", r->region);
+    csv_str(region_label(c, r->region, nb, sizeof nb));
+    printf(",%" PRIu64 ",%.17g,%.17g,%.17g\n", r->visits, r->delta,
+           r->per_visit_min, r->per_visit_max);
+  }
+}
+
+/* The metric rows, exact: JSON members "metrics", "metric_locations" and
+ * "metric_regions" (after a comma, and each followed by one). */
+static void json_metric_row(const ctx *c, const pt_stats_metric_row *m,
+                            int loc) {
+  int ok;
+  double rate = metric_rate(c, m, &ok);
+  printf("{\"metric\": %" PRIu64 ", \"name\": ", m->metric);
+  json_str(m->name);
+  printf(", \"unit\": ");
+  json_str(m->unit);
+  printf(", \"type\": \"%s\", \"mode\": \"%s\"", metric_type_label(m->type),
+         metric_mode_label(m->mode));
+  if (loc) printf(", \"location\": %" PRIu64, m->location);
+  printf(", \"samples\": %" PRIu64, m->samples);
+  if (!loc) printf(", \"locations\": %" PRIu64, m->locations);
+  printf(", \"min\": %.17g, \"mean\": %.17g, \"max\": %.17g", m->min,
+         m->mean, m->max);
+  if (!loc)
+    printf(", \"min_location\": %" PRIu64 ", \"max_location\": %" PRIu64,
+           m->min_location, m->max_location);
+  printf(", \"first_time\": %" PRIu64 ", \"last_time\": %" PRIu64
+         ", \"increase\": ",
+         m->first_time, m->last_time);
+  if (metric_counts(m)) printf("%.17g", m->increase);
+  else printf("null");
+  printf(", \"rate_per_second\": ");
+  if (ok) printf("%.17g}", rate);
+  else printf("null}");
+}
+
+static void json_metrics(const ctx *c) {
+  const pt_stats *s = c->s;
+  char nb[64];
+  printf("\n  \"metrics\": [");
+  for (size_t i = 0; i < pt_stats_nmetrics(s); i++) {
+    printf("%s\n    ", i ? "," : "");
+    json_metric_row(c, pt_stats_metric(s, i), 0);
+  }
+  printf("\n  ],\n  \"metric_locations\": [");
+  for (size_t i = 0; i < pt_stats_nmetric_locs(s); i++) {
+    printf("%s\n    ", i ? "," : "");
+    json_metric_row(c, pt_stats_metric_loc(s, i), 1);
+  }
+  printf("\n  ],\n  \"metric_regions\": ");
+  if (!(c->tot.have & PT_STATS_HAVE_METRIC_REGIONS)) {
+    printf("null,");
+    return;
+  }
+  printf("[");
+  for (size_t i = 0; i < pt_stats_nmetric_regions(s); i++) {
+    const pt_stats_metric_region_row *r = pt_stats_metric_region(s, i);
+    printf("%s\n    {\"metric\": %" PRIu64 ", \"name\": ", i ? "," : "",
+           r->metric);
+    json_str(metric_name(s, r->metric));
+    printf(", \"region\": %" PRIu64 ", \"region_name\": ", r->region);
+    json_str(region_label(c, r->region, nb, sizeof nb));
+    printf(", \"visits\": %" PRIu64 ", \"delta\": %.17g"
+           ", \"per_visit_min\": %.17g, \"per_visit_max\": %.17g}",
+           r->visits, r->delta, r->per_visit_min, r->per_visit_max);
+  }
+  printf("\n  ],");
 }
 
 /* The I/O rows, exact: JSON member "io" (after a comma). */
@@ -878,6 +1146,7 @@ static void print_csv(const ctx *c) {
     }
   }
   csv_io(c);
+  csv_metrics(c);
   printf("\nsection,sender,receiver,key,count,bytes,late_sender,"
          "late_receiver,matched\n");
   for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
@@ -1016,6 +1285,7 @@ static void print_json(const ctx *c) {
   }
   printf(",");
   json_io(c);
+  json_metrics(c);
   printf("\n  \"messages\": {\"by\": \"%s\", \"cells\": [",
          c->by == PT_STATS_BY_TAG ? "tag" : c->by == PT_STATS_BY_COMM ? "comm" : "pair");
   for (size_t i = 0; i < pt_stats_nmessages(s); i++) {

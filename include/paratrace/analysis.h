@@ -202,7 +202,12 @@ PT_API void pt_check_destroy(pt_check *c);
  *     event kind that occurs while R is open;
  *   - I/O per (function, call site, file, mode): operations, bytes
  *     transferred (total, min, max), bytes asked for, time, operations
- *     that transferred less or never ended (pt_stats_io).
+ *     that transferred less or never ended (pt_stats_io);
+ *   - metrics (counters: METRIC definitions and events) per metric and per
+ *     (metric, location): samples, min / mean / max, the increase of an
+ *     accumulated counter; per (metric, region) the inclusive increase of
+ *     an accumulated counter sampled at a visit's enter and leave
+ *     (pt_stats_metric, pt_stats_metric_loc, pt_stats_metric_region).
  *
  * Definition of "inside the window" (every path -- full scan, summaries,
  * merge -- implements exactly this):
@@ -219,7 +224,10 @@ PT_API void pt_check_destroy(pt_check *c);
  *   - an I/O operation (an IO_BEGIN and the IO_END with the same handle
  *     and matching id on its location) belongs to W iff its IO_BEGIN is
  *     in W, with all of it: the bytes its IO_END says were transferred
- *     and its time from IO_BEGIN to IO_END, wherever the IO_END is.
+ *     and its time from IO_BEGIN to IO_END, wherever the IO_END is;
+ *   - a metric sample belongs to W iff its time is in W; a visit's metric
+ *     delta (value at its leave - value at its enter) belongs to W iff its
+ *     enter and its leave are in W.
  * Application time and MPI time (pt_stats_totals.app_def), as mpiP where
  * the trace allows it:
  *   - PT_STATS_APP_PROGRAM: the trace has a program region (the MPI
@@ -252,9 +260,9 @@ PT_API void pt_check_destroy(pt_check *c);
  * rank, when the trace defines ranks).
  *
  * Memory: definitions, one row per (location, region), per (location,
- * peer), per matrix cell, per (MPI region, call site), per I/O row and per
- * relative entry, plus the open state (call stacks, unmatched messages,
- * I/O operations in flight).  Never proportional to the number of events.
+ * peer), per matrix cell, per (MPI region, call site), per I/O row, per
+ * (metric, location), per (metric, region) and per relative entry, plus the
+ * open state (call stacks, unmatched messages, I/O operations in flight).  Never proportional to the number of events.
  *
  *   pt_stats *s;  pt_stats_opts o = {0};  o.relative_to = PT_NONE;
  *   pt_stats_create(&s, &o);
@@ -286,7 +294,7 @@ typedef struct pt_stats_opts {
 /* Parts a stats object holds (pt_stats_totals.have).  A scan of events
  * has all of them; an object built from summaries (pt_stats_window) has
  * PT_STATS_HAVE_PROFILE and, when its summaries allow, VISITS, CALLSITES
- * and LATE (pt_stats_window). */
+ * and LATE, never METRIC_REGIONS (pt_stats_window). */
 enum {
   PT_STATS_HAVE_PROFILE = 1, /* counts, incl/excl totals, per location,
                                 matrix count/bytes by pair, app/MPI time */
@@ -295,8 +303,10 @@ enum {
                                 scan of the events) */
   PT_STATS_HAVE_VISITS = 4,  /* per-visit min/max (visit_min, visit_max) */
   PT_STATS_HAVE_CALLSITES = 8, /* the call-site table (pt_stats_callsite) */
-  PT_STATS_HAVE_LATE = 16 /* the matrix's late_sender, late_receiver and
-                             matched (by pair) */
+  PT_STATS_HAVE_LATE = 16, /* the matrix's late_sender, late_receiver and
+                              matched (by pair) */
+  PT_STATS_HAVE_METRIC_REGIONS = 32 /* the metric deltas per region
+                                       (pt_stats_metric_region) */
 };
 
 typedef struct pt_stats pt_stats;
@@ -396,6 +406,49 @@ typedef struct pt_stats_io_row {
   uint64_t short_ops, unfinished;
 } pt_stats_io_row;
 
+/* Metrics, from METRIC definitions (name, unit, mode: pt_metric_mode) and
+ * METRIC events (values of type INT, UINT or DOUBLE, taken as doubles;
+ * others are not counted).  One row per metric (pt_stats_metric: location
+ * = PT_NONE, over all selected locations) and per (metric, location)
+ * (pt_stats_metric_loc), for the metrics with samples in W:
+ *   samples     samples in W; locations: locations with any (1 in a
+ *               location row);
+ *   min, mean, max  of their values; min_location / max_location: where
+ *               the min / max was sampled (lowest id on ties);
+ *   first_time, last_time  the first and last sample time in W;
+ *   increase    ACCUMULATED: the last value in W - the first, per
+ *               location, summed over the locations; RELATIVE: the sum of
+ *               the values; ABSOLUTE (a gauge): 0.
+ * The rate of an accumulated counter is increase / (last_time -
+ * first_time) in ticks (the caller knows the clock). */
+typedef struct pt_stats_metric_row {
+  uint64_t metric;
+  uint64_t location;        /* PT_NONE in pt_stats_metric's rows */
+  const char *name;         /* borrowed until destroy; never NULL */
+  const char *unit;         /* borrowed until destroy; "" when none */
+  uint32_t type;            /* pt_type of the definition */
+  uint32_t mode;            /* pt_metric_mode */
+  uint64_t samples, locations;
+  double min, mean, max;
+  uint64_t min_location, max_location;
+  uint64_t first_time, last_time;
+  double increase;
+} pt_stats_metric_row;
+
+/* Inclusive metric delta per region, for each ACCUMULATED metric sampled
+ * on a location at the time of a visit's enter and at the time of its
+ * leave (as Score-P writes its PAPI counters with every ENTER and LEAVE;
+ * the sample may come before or after the event with the same time):
+ * visits = such visits entered and left in W, delta = the sum of their (value at
+ * leave - value at enter), per_visit_min / max over them.  Visits without
+ * a sample at both ends (regions left at the end of the trace, metrics
+ * sampled asynchronously) are not counted. */
+typedef struct pt_stats_metric_region_row {
+  uint64_t metric, region;
+  uint64_t visits;
+  double delta, per_visit_min, per_visit_max;
+} pt_stats_metric_region_row;
+
 /* How the application time was defined (see above). */
 typedef enum pt_stats_app_def {
   PT_STATS_APP_REGIONS = 0,  /* time inside any region */
@@ -422,7 +475,7 @@ typedef struct pt_stats_totals {
 PT_API int pt_stats_create(pt_stats **out, const pt_stats_opts *opts);
 
 /* Feed a definition (regions, call sites, locations, location groups,
- * files and I/O handles are used).  Strings are copied.  Definitions of locations and ranks must come
+ * files, I/O handles and metrics are used).  Strings are copied.  Definitions of locations and ranks must come
  * before the first event.  Returns PT_OK, PT_ENOMEM, PT_ESTATE. */
 PT_API int pt_stats_def(pt_stats *s, const pt_def *def);
 
@@ -467,8 +520,9 @@ PT_API int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len);
 /* Results of a finished object.  Rows are borrowed until the next
  * pt_stats_merge or pt_stats_destroy; the index must be < the count.
  * Order: regions by inclusive time descending then id; region_locs,
- * locations, callsites, messages, I/O rows (region, callsite, file, mode)
- * by their ids ascending; relative: regions by time descending, then
+ * locations, callsites, messages, I/O rows (region, callsite, file, mode),
+ * metrics (metric), metric_locs (metric, location) by their ids ascending;
+ * metric_regions by metric, then delta descending, then region; relative: regions by time descending, then
  * name, then id, followed by event kinds by name. */
 PT_API void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t);
 PT_API size_t pt_stats_nregions(const pt_stats *s);
@@ -493,6 +547,14 @@ PT_API const pt_stats_io_row *pt_stats_io(const pt_stats *s, size_t i);
 /* The order of the I/O rows (region, call site, file, mode), as a qsort
  * comparator of two pt_stats_io_row: < 0, 0, > 0. */
 PT_API int pt_stats_io_cmp(const void *a, const void *b);
+PT_API size_t pt_stats_nmetrics(const pt_stats *s);
+PT_API const pt_stats_metric_row *pt_stats_metric(const pt_stats *s, size_t i);
+PT_API size_t pt_stats_nmetric_locs(const pt_stats *s);
+PT_API const pt_stats_metric_row *pt_stats_metric_loc(const pt_stats *s,
+                                                      size_t i);
+PT_API size_t pt_stats_nmetric_regions(const pt_stats *s);
+PT_API const pt_stats_metric_region_row *pt_stats_metric_region(
+    const pt_stats *s, size_t i);
 /* Name of a region / call site ("file:line" or its name) or NULL;
  * borrowed until destroy. */
 PT_API const char *pt_stats_region_name(const pt_stats *s, uint64_t region);
@@ -567,7 +629,10 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * the edges meet an IO_BEGIN, the I/O rows come from the events from the
  * state at the summary time before `from` to `to`, and on until every
  * operation begun in the window has ended (equal to a full scan's);
- * otherwise there are none.  *events_read (may be NULL) gets the number of events
+ * otherwise there are none.  Likewise the metric samples: when the trace
+ * defines metrics, the METRIC events of [from, to) are read (a reader
+ * for that kind only); the deltas per region, which need every enter and
+ * leave, are not computed (no PT_STATS_HAVE_METRIC_REGIONS).  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the
  * last event time of the selected streams. */

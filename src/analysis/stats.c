@@ -176,7 +176,8 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   s->hi = hi;
   s->pend_free = NIL;
   s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS |
-            PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_LATE;
+            PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_LATE |
+            PT_STATS_HAVE_METRIC_REGIONS;
   if (o.locations && o.nlocations) {
     s->sel = malloc(o.nlocations * sizeof *s->sel);
     if (!s->sel) {
@@ -200,6 +201,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->cs, sizeof(cs_rec));
   pt__kt_init(&s->rel, sizeof(rel_rec));
   pt__stats_io_init(s);
+  pt__stats_metric_init(s);
   pt__kt_init(&s->iv, sizeof(pt__iv));
   pt__kt_init(&s->chans, sizeof(chan_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
@@ -219,6 +221,7 @@ static void free_output(pt_stats *s) {
   free(s->out_io);
   s->out_io = NULL;
   s->nout_io = 0;
+  pt__stats_metric_free_output(s);
   s->out_regions = NULL;
   s->out_rl = NULL;
   s->out_locs = NULL;
@@ -235,6 +238,7 @@ void pt__stats_invalidate(pt_stats *s) { free_output(s); }
 void pt_stats_destroy(pt_stats *s) {
   if (!s) return;
   free_output(s);
+  pt__stats_metric_free(s);
   for (size_t i = 0; i < s->regions.n; i++)
     free(((reg_rec *)pt__kt_at(&s->regions, i))->name);
   pt__names_free(&s->callsites);
@@ -306,7 +310,8 @@ static int map_loc(pt_stats *s, uint64_t id, uint64_t grp, int state);
 int pt_stats_def(pt_stats *s, const pt_def *d) {
   assert(s && d);
   if (s->finished) return PT_ESTATE;
-  if (pt__stats_io_def(s, d) < 0) return PT_ENOMEM;
+  if (pt__stats_io_def(s, d) < 0 || pt__stats_metric_def(s, d) < 0)
+    return PT_ENOMEM;
   switch (d->kind) {
     case PT_DEF_REGION: {
       reg_rec *r = pt__kt_get(&s->regions, K(d->id, 0, 0, 0));
@@ -981,6 +986,9 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   int rc = PT_OK;
   switch (ev->kind) {
     case PT_EV_ENTER: {
+      if (PT_UNLIKELY(s->met_acc) &&
+          (rc = pt__stats_metric_region(s, ev->location, 1, ev->ref, t, w)) < 0)
+        return rc;
       rc = ev_enter(s, L, ev->location, ev->ref, t, w);
       /* an MPI call recorded with its call site (attribute "callsite") */
       if (rc >= 0 && ev->nattrs && s->cs_attr && L->depth &&
@@ -988,7 +996,14 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
         L->st[L->depth - 1].callsite = pt__stats_enter_callsite(s, ev);
       return rc;
     }
-    case PT_EV_LEAVE: return ev_leave(s, L, ev->ref, t);
+    case PT_EV_LEAVE:
+      if (PT_UNLIKELY(s->met_acc) &&
+          (rc = pt__stats_metric_region(s, ev->location, 0, ev->ref, t, w)) < 0)
+        return rc;
+      return ev_leave(s, L, ev->ref, t);
+    case PT_EV_METRIC:
+      if ((rc = pt__stats_metric_event(s, ev, w)) < 0) return rc;
+      break;
     default: break;
   }
   int msg = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND ||
@@ -1101,10 +1116,16 @@ int pt_stats_run(pt_stats *s, const pt_event_run *run) {
     int rc;
     if (PT_LIKELY(kind[i] == PT_EV_LEAVE)) {
       nw += (uint64_t)w;
-      rc = ev_leave(s, L, ref[i], t);
+      rc = PT_UNLIKELY(s->met_acc)
+               ? pt__stats_metric_region(s, loc, 0, ref[i], t, w)
+               : PT_OK;
+      if (PT_LIKELY(rc >= 0)) rc = ev_leave(s, L, ref[i], t);
     } else if (PT_LIKELY(kind[i] == PT_EV_ENTER)) {
       nw += (uint64_t)w;
-      rc = ev_enter(s, L, loc, ref[i], t, w);
+      rc = PT_UNLIKELY(s->met_acc)
+               ? pt__stats_metric_region(s, loc, 1, ref[i], t, w)
+               : PT_OK;
+      if (PT_LIKELY(rc >= 0)) rc = ev_enter(s, L, loc, ref[i], t, w);
     } else {
       pt_event ev;
       memset(&ev, 0, sizeof ev);
@@ -1448,6 +1469,7 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   if ((rc = pt__names_merge(&d->callsites, &s->callsites)) < 0) return rc;
   if ((rc = pt__stats_add_rows(d, s, 1)) < 0) return rc;
   if ((rc = pt__stats_add_io(d, s)) < 0) return rc;
+  if ((rc = pt__stats_add_metrics(d, s)) < 0) return rc;
   for (size_t i = 0; i < s->locs.n; i++) { /* application time bounds */
     const pt__loc *x = pt__kt_at(&s->locs, i);
     pt__loc *L = pt__stats_loc(d, x->k[0]);
@@ -1921,7 +1943,7 @@ static int aggregate(pt_stats *s) {
     }
     qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
   }
-  if (pt__stats_io_aggregate(s) < 0) {
+  if (pt__stats_io_aggregate(s) < 0 || pt__stats_metric_aggregate(s) < 0) {
     free_output(s);
     return PT_ENOMEM;
   }
@@ -1984,6 +2006,12 @@ ACCESSORS(pt_stats_nmessages, pt_stats_message, pt_stats_message_row, out_mx,
 ACCESSORS(pt_stats_nrelative, pt_stats_relative, pt_stats_relative_row, out_rel,
           nout_rel)
 ACCESSORS(pt_stats_nio, pt_stats_io, pt_stats_io_row, out_io, nout_io)
+ACCESSORS(pt_stats_nmetrics, pt_stats_metric, pt_stats_metric_row, out_met,
+          nout_met)
+ACCESSORS(pt_stats_nmetric_locs, pt_stats_metric_loc, pt_stats_metric_row,
+          out_mloc, nout_mloc)
+ACCESSORS(pt_stats_nmetric_regions, pt_stats_metric_region,
+          pt_stats_metric_region_row, out_mreg, nout_mreg)
 
 void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
   assert(s && t && s->finished);
@@ -2020,9 +2048,23 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
  * MPI_Init and the start of MPI_Finalize.
  * Version 4: an unmatched message holds its wait time after its enter.
  * Version 5: file names after the call sites' names, I/O rows after the
- * relative rows. */
+ * relative rows.
+ * Version 6: after the I/O rows the metric definitions (id, type | mode
+ * << 32, name, unit), the (metric, location) rows and the (metric,
+ * region) rows (doubles as their IEEE bits). */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 5
+#define SER_VERSION 6
+
+static uint64_t dbits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+static double bitsd(uint64_t u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
 
 static int put64(pt__buf *b, uint64_t v) {
   uint8_t x[8];
@@ -2102,6 +2144,18 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   ROWS(s->rel, rel_rec, 2, x->count, x->time, x->bytes)
   ROWS(s->io, pt__io, 4, x->ops, x->bytes, x->bmin, x->bmax, x->requested,
        x->time, x->shorts, x->unfinished)
+  if (rc == PT_OK) rc = put64(&b, s->mets.n);
+  for (size_t i = 0; i < s->mets.n && rc == PT_OK; i++) {
+    const pt__met *m = pt__kt_at(&s->mets, i);
+    rc = put64(&b, m->k[0]);
+    if (rc == PT_OK) rc = put64(&b, (uint64_t)m->type | (uint64_t)m->mode << 32);
+    if (rc == PT_OK) rc = putstr(&b, m->name);
+    if (rc == PT_OK) rc = putstr(&b, m->unit);
+  }
+  ROWS(s->mv, pt__mv, 2, x->n, x->t_first, x->t_last, dbits(x->min),
+       dbits(x->max), dbits(x->sum), dbits(x->first), dbits(x->last))
+  ROWS(s->mr, pt__mr, 2, x->visits, dbits(x->delta), dbits(x->dmin),
+       dbits(x->dmax))
 #undef ROWS
   /* unmatched messages: per channel its key, side and queue */
   if (rc == PT_OK) rc = put64(&b, s->chans.n);
@@ -2206,7 +2260,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   s->end_eff = head[2];
   s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL |
                                  PT_STATS_HAVE_VISITS | PT_STATS_HAVE_CALLSITES |
-                                 PT_STATS_HAVE_LATE);
+                                 PT_STATS_HAVE_LATE |
+                                 PT_STATS_HAVE_METRIC_REGIONS);
   s->events = head[6];
   s->rel_count = head[7];
   s->rel_time = head[8];
@@ -2264,6 +2319,35 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   ROWS(s->io, pt__io, 4, 8, x->ops = v[0], x->bytes = v[1], x->bmin = v[2],
        x->bmax = v[3], x->requested = v[4], x->time = v[5], x->shorts = v[6],
        x->unfinished = v[7], r.bad |= x->unfinished > x->ops)
+  n = getcount(&r, 48);
+  for (uint64_t i = 0; i < n && !r.bad; i++) {
+    uint64_t id = get64(&r), tm = get64(&r);
+    char *name = getstr(&r), *unit = r.bad ? NULL : getstr(&r);
+    if (r.bad || (tm >> 32) > PT_METRIC_RELATIVE) {
+      r.bad = 1;
+      free(name);
+      free(unit);
+      break;
+    }
+    pt__met *m = name && unit ? pt__kt_get(&s->mets, K(id, 0, 0, 0)) : NULL;
+    if (!m) {
+      free(name);
+      free(unit);
+      goto nomem;
+    }
+    free(m->name);
+    free(m->unit);
+    m->name = name;
+    m->unit = unit;
+    m->type = (uint32_t)tm;
+    m->mode = (uint32_t)(tm >> 32);
+  }
+  ROWS(s->mv, pt__mv, 2, 8, x->n = v[0], x->t_first = v[1], x->t_last = v[2],
+       x->min = bitsd(v[3]), x->max = bitsd(v[4]), x->sum = bitsd(v[5]),
+       x->first = bitsd(v[6]), x->last = bitsd(v[7]),
+       r.bad |= x->n == 0 || x->t_first > x->t_last)
+  ROWS(s->mr, pt__mr, 2, 4, x->visits = v[0], x->delta = bitsd(v[1]),
+       x->dmin = bitsd(v[2]), x->dmax = bitsd(v[3]), r.bad |= x->visits == 0)
 #undef ROWS
   n = getcount(&r, 48);
   for (uint64_t i = 0; i < n && !r.bad; i++) {

@@ -131,6 +131,52 @@ typedef struct pt__io {
   uint64_t ops, bytes, bmin, bmax, requested, time, shorts, unfinished;
 } pt__io;
 
+/* METRIC definition. */
+typedef struct pt__met {
+  uint64_t k[4];
+  char *name, *unit; /* never NULL */
+  uint32_t type, mode;
+} pt__met;
+
+/* (metric, location): the samples in the window (n, extremes, sum, the
+ * first and last with their times). */
+typedef struct pt__mv {
+  uint64_t k[4];
+  uint64_t n, t_first, t_last;
+  double min, max, sum, first, last;
+} pt__mv;
+
+/* (metric, region): inclusive deltas of the visits entered in the window
+ * (dmin, dmax: when visits). */
+typedef struct pt__mr {
+  uint64_t k[4];
+  uint64_t visits;
+  double delta, dmin, dmax;
+} pt__mr;
+
+/* Per location, when the trace defines an accumulated metric: its open
+ * visits (own stack, fed by ENTER / LEAVE) with the value of each
+ * accumulated metric sampled here at their enter (NaN: none yet), and the
+ * visits left at pl_t still waiting for a sample at pl_t. */
+typedef struct pt__mframe {
+  uint64_t region, enter;
+  uint8_t in_w;
+} pt__mframe;
+typedef struct pt__mloc {
+  uint64_t k[4];
+  size_t nslot;       /* accumulated metrics sampled here */
+  uint64_t *slot_met; /* their ids */
+  double *slot_cur;   /* their last values ... */
+  uint64_t *slot_t;   /* ... and times */
+  pt__mframe *fr;     /* open visits */
+  double *fv;         /* depth x nslot enter values */
+  size_t depth, cap;
+  pt__mframe *pl;     /* left at pl_t, waiting */
+  double *plv;        /* npl x nslot enter values (NaN: none / done) */
+  size_t npl, plcap;
+  uint64_t pl_t;
+} pt__mloc;
+
 /* An event kept for snapshots (pending sends and requests): slots only. */
 typedef struct pt__evcopy {
   uint64_t time, ref, comm, size, request;
@@ -226,6 +272,8 @@ struct pt_stats {
   int io_defs;        /* files, I/O handles or file-I/O regions defined */
   int io_otf;         /* OTF 1 file operations (stats_io.c): not counted */
   uint64_t io_seen;   /* IO_BEGIN events of selected locations, any time */
+  pt__ktab mets;      /* metric id -> pt__met */
+  int met_acc;        /* an accumulated metric is defined */
   pt__ktab locdefs;   /* id -> group */
   pt__ktab groups;    /* id -> rank */
   pt__ktab loc2rank, rank2loc;
@@ -236,6 +284,7 @@ struct pt_stats {
   /* results */
   pt__ktab locs; /* per location state (the set L) */
   pt__ktab rl, pm, mx, cs, rel, io;
+  pt__ktab mv, mr, mloc; /* metrics (stats_metric.c); mloc: open state */
   /* open state */
   pt__ktab chans, reqs, ioop;
   pt__pend *pends;
@@ -257,6 +306,10 @@ struct pt_stats {
   size_t nout_rel;
   pt_stats_io_row *out_io;
   size_t nout_io;
+  pt_stats_metric_row *out_met, *out_mloc;
+  size_t nout_met, nout_mloc;
+  pt_stats_metric_region_row *out_mreg;
+  size_t nout_mreg;
 };
 
 /* Mark the definitions complete (location -> rank maps). */
@@ -362,5 +415,26 @@ int pt__stats_io_pending(const pt_stats *s);
 int pt__stats_add_io(pt_stats *dst, const pt_stats *src);
 /* The I/O output rows (s->out_io, allocated), sorted by key. */
 int pt__stats_io_aggregate(pt_stats *s);
+
+/* ---- metrics (stats_metric.c) ---------------------------------------------- */
+
+void pt__stats_metric_init(pt_stats *s);
+/* Free the tables, names and output rows. */
+void pt__stats_metric_free(pt_stats *s);
+/* Drop the results (mv, mr) and the open state (mloc); definitions stay. */
+void pt__stats_metric_clear(pt_stats *s);
+/* Free the output rows. */
+void pt__stats_metric_free_output(pt_stats *s);
+/* A METRIC definition (others ignored).  PT_OK or PT_ENOMEM. */
+int pt__stats_metric_def(pt_stats *s, const pt_def *d);
+/* A METRIC event of a selected location; w: its time is in the window. */
+int pt__stats_metric_event(pt_stats *s, const pt_event *ev, int w);
+/* An ENTER (enter = 1) or LEAVE of a selected location, when s->met_acc. */
+int pt__stats_metric_region(pt_stats *s, uint64_t loc, int enter,
+                            uint64_t region, uint64_t t, int w);
+/* Add the metric definitions and rows of src to dst. */
+int pt__stats_add_metrics(pt_stats *dst, const pt_stats *src);
+/* The output rows (s->out_met, out_mloc, out_mreg), sorted. */
+int pt__stats_metric_aggregate(pt_stats *s);
 
 #endif

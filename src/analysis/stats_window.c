@@ -780,6 +780,47 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
 
 static int add_extremes(pt_stats *dst, const pt_stats *src);
 
+/* The metric samples of [from, to), which summaries do not hold, into dst
+ * (in place of its own): the METRIC events of the window, from a reader
+ * of that kind only. */
+static int metric_rows(const char *path, const pt_stats_opts *opts,
+                       uint64_t end, pt_stats *dst, uint64_t *nread,
+                       pt_error *err) {
+  pt_reader_opts ro = {0};
+  ro.locations = opts->locations;
+  ro.nlocations = opts->nlocations;
+  ro.from = opts->from;
+  ro.to = opts->to;
+  ro.kinds = PT_KIND_BIT(PT_EV_METRIC);
+  pt_reader *r = NULL;
+  int rc = pt_reader_open(&r, path, &ro, err);
+  if (rc < 0) return rc;
+  pt_stats_opts o = *opts;
+  o.end = end;
+  pt_stats *g = NULL;
+  if ((rc = pt_stats_create(&g, &o)) < 0) {
+    pt_reader_close(r);
+    return pt__err(err, rc, "%s", pt_strerror(rc));
+  }
+  for (size_t i = 0; rc == PT_OK && i < pt_reader_ndefs(r); i++)
+    if (pt_reader_def(r, i)->kind == PT_DEF_METRIC)
+      rc = pt_stats_def(g, pt_reader_def(r, i));
+  pt_event ev;
+  while (rc == PT_OK && (rc = pt_reader_next(r, &ev)) == PT_OK) {
+    (*nread)++;
+    rc = pt_stats_event(g, &ev);
+  }
+  if (rc == PT_END) rc = pt_stats_finish(g);
+  pt__stats_metric_clear(dst);
+  if (rc == PT_OK) rc = pt__stats_add_metrics(dst, g);
+  pt_stats_destroy(g);
+  if (rc < 0 && err && !err->msg[0])
+    pt__err(err, rc, "%s: %s", path,
+            *pt_reader_errmsg(r) ? pt_reader_errmsg(r) : pt_strerror(rc));
+  pt_reader_close(r);
+  return rc;
+}
+
 /* The I/O rows of [from, to), which summaries do not hold, into dst (in
  * place of its own): the operations begun in the window, read from the
  * state at s (the call stacks, for the calls that began them; the trace
@@ -1179,6 +1220,13 @@ widen:
       goto out;
   } else {
     pt__kt_free(&gb->io);
+  }
+  /* metric samples from the window's METRIC events (gb's own are those
+   * of [sb, to)) */
+  if (probe->mets.n || gb->mets.n || (ga && ga->mets.n)) {
+    if ((rc = metric_rows(path, &o, end, gb, &nread, err)) < 0) goto out;
+  } else {
+    pt__stats_metric_clear(gb);
   }
   if (ga && (rc = pt__stats_add_rows(gb, ga, -1)) < 0) goto fail;
   if ((rc = pt__stats_rows_from_pm(gb)) < 0) goto fail;
