@@ -953,6 +953,264 @@ static int same_late(const pt_stats *a, const pt_stats *b) {
   return 1;
 }
 
+/* ---- metrics ------------------------------------------------------------ */
+
+static void def_metric(pt_stats *s, uint64_t id, const char *name,
+                       const char *unit, uint32_t type, uint32_t mode) {
+  pt_def d;
+  pt_def_init(&d, PT_DEF_METRIC, id);
+  d.ref = PT_NONE;
+  d.i0 = type;
+  d.i1 = mode;
+  d.name = name;
+  d.s1 = unit;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+}
+static void sample(pt_stats *s, uint64_t t, uint64_t loc, uint64_t metric,
+                   uint32_t type, double v) {
+  pt_event e;
+  pt_event_init(&e, PT_EV_METRIC, t, loc);
+  e.ref = metric;
+  e.value.type = type;
+  if (type == PT_TYPE_UINT) e.value.v.u = (uint64_t)v;
+  else if (type == PT_TYPE_INT) e.value.v.i = (int64_t)v;
+  else e.value.v.d = v;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+
+/* loc 0: A [0,100) containing B [10,30) and B [40,45), an accumulated
+ * counter (0, "ins") sampled at every enter and leave, after the event
+ * (as OTF2 writes it) at 0, 30 and 100 and before it at 10, 40 and 45;
+ * loc 5, a metric location: a gauge (1, "power", W) and a relative
+ * counter (2, "rel").  Locations: only those in `only` (PT_NONE: all). */
+static void metric_trace(pt_stats *s, uint64_t only) {
+  def_region(s, 1, "A");
+  def_region(s, 2, "B");
+  def_loc(s, 0);
+  def_loc(s, 5);
+  def_metric(s, 0, "ins", "#", PT_TYPE_UINT, PT_METRIC_ACCUMULATED);
+  def_metric(s, 1, "power", "W", PT_TYPE_DOUBLE, PT_METRIC_ABSOLUTE);
+  def_metric(s, 2, "rel", NULL, PT_TYPE_INT, PT_METRIC_RELATIVE);
+  if (only == PT_NONE || only == 0) {
+    ev(s, 0, 0, PT_EV_ENTER, 1);
+    sample(s, 0, 0, 0, PT_TYPE_UINT, 100);
+    sample(s, 10, 0, 0, PT_TYPE_UINT, 150);
+    ev(s, 10, 0, PT_EV_ENTER, 2);
+    ev(s, 30, 0, PT_EV_LEAVE, 2);
+    sample(s, 30, 0, 0, PT_TYPE_UINT, 350);
+    sample(s, 40, 0, 0, PT_TYPE_UINT, 400);
+    ev(s, 40, 0, PT_EV_ENTER, 2);
+    sample(s, 45, 0, 0, PT_TYPE_UINT, 450);
+    ev(s, 45, 0, PT_EV_LEAVE, 2);
+    ev(s, 100, 0, PT_EV_LEAVE, 1);
+    sample(s, 100, 0, 0, PT_TYPE_UINT, 1100);
+  }
+  if (only == PT_NONE || only == 5) {
+    sample(s, 20, 5, 1, PT_TYPE_DOUBLE, 10.5);
+    sample(s, 20, 5, 2, PT_TYPE_INT, 3);
+    sample(s, 60, 5, 1, PT_TYPE_DOUBLE, 20.5);
+    sample(s, 60, 5, 2, PT_TYPE_INT, 4);
+    sample(s, 90, 5, 1, PT_TYPE_DOUBLE, 15);
+  }
+}
+
+static const pt_stats_metric_row *find_metric(const pt_stats *s, uint64_t m) {
+  for (size_t i = 0; i < pt_stats_nmetrics(s); i++)
+    if (pt_stats_metric(s, i)->metric == m) return pt_stats_metric(s, i);
+  return NULL;
+}
+
+/* Same metric rows (exactly); regions too when `regions`. */
+static int same_metrics(const pt_stats *a, const pt_stats *b, int regions) {
+  if (pt_stats_nmetrics(a) != pt_stats_nmetrics(b) ||
+      pt_stats_nmetric_locs(a) != pt_stats_nmetric_locs(b))
+    return 0;
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < (k ? pt_stats_nmetric_locs(a) : pt_stats_nmetrics(a));
+         i++) {
+      const pt_stats_metric_row *x = k ? pt_stats_metric_loc(a, i)
+                                       : pt_stats_metric(a, i),
+                                *y = k ? pt_stats_metric_loc(b, i)
+                                       : pt_stats_metric(b, i);
+      if (x->metric != y->metric || x->location != y->location ||
+          strcmp(x->name, y->name) || strcmp(x->unit, y->unit) ||
+          x->type != y->type || x->mode != y->mode ||
+          x->samples != y->samples || x->locations != y->locations ||
+          x->min != y->min || x->max != y->max || x->mean != y->mean ||
+          x->min_location != y->min_location ||
+          x->max_location != y->max_location ||
+          x->first_time != y->first_time || x->last_time != y->last_time ||
+          x->increase != y->increase)
+        return 0;
+    }
+  if (!regions) return 1;
+  if (pt_stats_nmetric_regions(a) != pt_stats_nmetric_regions(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nmetric_regions(a); i++) {
+    const pt_stats_metric_region_row *x = pt_stats_metric_region(a, i),
+                                     *y = pt_stats_metric_region(b, i);
+    if (x->metric != y->metric || x->region != y->region ||
+        x->visits != y->visits || x->delta != y->delta ||
+        x->per_visit_min != y->per_visit_min ||
+        x->per_visit_max != y->per_visit_max)
+      return 0;
+  }
+  return 1;
+}
+
+TEST(metrics_gauges_and_counters) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  metric_trace(s, PT_NONE);
+  ASSERT_OK(pt_stats_finish(s));
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_TRUE(t.have & PT_STATS_HAVE_METRIC_REGIONS);
+  ASSERT_EQ_U64(pt_stats_nmetrics(s), 3);
+  const pt_stats_metric_row *m = pt_stats_metric(s, 0);
+  ASSERT_EQ_U64(m->metric, 0);
+  ASSERT_EQ_STR(m->name, "ins");
+  ASSERT_EQ_STR(m->unit, "#");
+  ASSERT_EQ_U64(m->type, PT_TYPE_UINT);
+  ASSERT_EQ_U64(m->mode, PT_METRIC_ACCUMULATED);
+  ASSERT_EQ_U64(m->location, PT_NONE);
+  ASSERT_EQ_U64(m->samples, 6);
+  ASSERT_EQ_U64(m->locations, 1);
+  ASSERT_EQ_DBL(m->min, 100);
+  ASSERT_EQ_DBL(m->max, 1100);
+  ASSERT_EQ_DBL(m->mean, 425);
+  ASSERT_EQ_DBL(m->increase, 1000);
+  ASSERT_EQ_U64(m->first_time, 0);
+  ASSERT_EQ_U64(m->last_time, 100);
+  m = pt_stats_metric(s, 1); /* a gauge of the metric location */
+  ASSERT_EQ_STR(m->name, "power");
+  ASSERT_EQ_STR(m->unit, "W");
+  ASSERT_EQ_U64(m->samples, 3);
+  ASSERT_EQ_DBL(m->min, 10.5);
+  ASSERT_EQ_DBL(m->max, 20.5);
+  ASSERT_EQ_DBL(m->mean, 46.0 / 3);
+  ASSERT_EQ_DBL(m->increase, 0);
+  ASSERT_EQ_U64(m->min_location, 5);
+  ASSERT_EQ_U64(m->max_location, 5);
+  m = pt_stats_metric(s, 2); /* relative: the increase is the sum */
+  ASSERT_EQ_STR(m->unit, "");
+  ASSERT_EQ_U64(m->mode, PT_METRIC_RELATIVE);
+  ASSERT_EQ_DBL(m->increase, 7);
+  ASSERT_EQ_U64(pt_stats_nmetric_locs(s), 3);
+  ASSERT_EQ_U64(pt_stats_metric_loc(s, 1)->location, 5);
+  /* per region: A 1100 - 100; B (350 - 150) + (450 - 400) */
+  ASSERT_EQ_U64(pt_stats_nmetric_regions(s), 2);
+  const pt_stats_metric_region_row *r = pt_stats_metric_region(s, 0);
+  ASSERT_EQ_U64(r->metric, 0);
+  ASSERT_EQ_U64(r->region, 1);
+  ASSERT_EQ_U64(r->visits, 1);
+  ASSERT_EQ_DBL(r->delta, 1000);
+  r = pt_stats_metric_region(s, 1);
+  ASSERT_EQ_U64(r->region, 2);
+  ASSERT_EQ_U64(r->visits, 2);
+  ASSERT_EQ_DBL(r->delta, 250);
+  ASSERT_EQ_DBL(r->per_visit_min, 50);
+  ASSERT_EQ_DBL(r->per_visit_max, 200);
+  pt_stats_destroy(s);
+
+  /* two metric locations: min / max where they were sampled */
+  s = mk(0, 0, PT_NONE);
+  def_metric(s, 7, "temp", "C", PT_TYPE_INT, PT_METRIC_ABSOLUTE);
+  sample(s, 1, 3, 7, PT_TYPE_INT, 40);
+  sample(s, 1, 2, 7, PT_TYPE_INT, 40);
+  sample(s, 2, 2, 7, PT_TYPE_INT, 50);
+  sample(s, 2, 3, 7, PT_TYPE_INT, -5);
+  ASSERT_OK(pt_stats_finish(s));
+  m = find_metric(s, 7);
+  ASSERT_TRUE(m != NULL);
+  ASSERT_EQ_U64(m->samples, 4);
+  ASSERT_EQ_U64(m->locations, 2);
+  ASSERT_EQ_DBL(m->min, -5);
+  ASSERT_EQ_U64(m->min_location, 3);
+  ASSERT_EQ_DBL(m->max, 50);
+  ASSERT_EQ_U64(m->max_location, 2);
+  ASSERT_EQ_DBL(m->mean, 31.25);
+  ASSERT_EQ_U64(pt_stats_nmetric_regions(s), 0);
+  pt_stats_destroy(s);
+}
+
+TEST(metrics_window) {
+  /* [35, 95): samples at 40, 45 (ins), 60 (power, rel), 90 (power); the
+   * B visit [40, 45] is the only one entered and left inside */
+  pt_stats *s = mk(35, 95, PT_NONE);
+  metric_trace(s, PT_NONE);
+  ASSERT_OK(pt_stats_finish(s));
+  const pt_stats_metric_row *m = find_metric(s, 0);
+  ASSERT_TRUE(m != NULL);
+  ASSERT_EQ_U64(m->samples, 2);
+  ASSERT_EQ_DBL(m->increase, 50);
+  ASSERT_EQ_DBL(m->mean, 425);
+  ASSERT_EQ_U64(m->first_time, 40);
+  ASSERT_EQ_U64(m->last_time, 45);
+  ASSERT_EQ_U64(find_metric(s, 1)->samples, 2);
+  ASSERT_EQ_DBL(find_metric(s, 1)->mean, 17.75);
+  ASSERT_EQ_DBL(find_metric(s, 2)->increase, 4);
+  ASSERT_EQ_U64(pt_stats_nmetric_regions(s), 1);
+  ASSERT_EQ_U64(pt_stats_metric_region(s, 0)->region, 2);
+  ASSERT_EQ_DBL(pt_stats_metric_region(s, 0)->delta, 50);
+  pt_stats_destroy(s);
+  /* [0, 45): the second B visit ends at the edge; its leave sample is out */
+  s = mk(0, 45, PT_NONE);
+  metric_trace(s, PT_NONE);
+  ASSERT_OK(pt_stats_finish(s));
+  m = find_metric(s, 0);
+  ASSERT_EQ_U64(m->samples, 4);
+  ASSERT_EQ_DBL(m->mean, 250);
+  ASSERT_EQ_DBL(m->increase, 300);
+  ASSERT_EQ_U64(pt_stats_nmetric_regions(s), 1);
+  ASSERT_EQ_U64(pt_stats_metric_region(s, 0)->visits, 1);
+  ASSERT_EQ_DBL(pt_stats_metric_region(s, 0)->delta, 200);
+  pt_stats_destroy(s);
+  /* a window without samples: no rows */
+  s = mk(101, 200, PT_NONE);
+  metric_trace(s, PT_NONE);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nmetrics(s), 0);
+  ASSERT_EQ_U64(pt_stats_nmetric_locs(s), 0);
+  pt_stats_destroy(s);
+}
+
+TEST(metrics_merge_and_serialize) {
+  pt_stats *one = mk(0, 0, PT_NONE), *a = NULL, *b = NULL, *b2 = NULL;
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  o.end = 100;
+  uint64_t la[] = {0}, lb[] = {5};
+  one = NULL;
+  ASSERT_OK(pt_stats_create(&one, &o));
+  metric_trace(one, PT_NONE);
+  ASSERT_OK(pt_stats_finish(one));
+  o.locations = la;
+  o.nlocations = 1;
+  ASSERT_OK(pt_stats_create(&a, &o));
+  metric_trace(a, 0);
+  ASSERT_OK(pt_stats_finish(a));
+  o.locations = lb;
+  ASSERT_OK(pt_stats_create(&b, &o));
+  metric_trace(b, 5);
+  ASSERT_OK(pt_stats_finish(b));
+  void *buf = NULL;
+  size_t len = 0;
+  ASSERT_OK(pt_stats_serialize(b, &buf, &len));
+  ASSERT_OK(pt_stats_deserialize(&b2, buf, len));
+  /* a cut buffer is refused */
+  pt_stats *bad = NULL;
+  ASSERT_STATUS(pt_stats_deserialize(&bad, buf, len - 8), PT_ECORRUPT);
+  pt_stats_buffer_free(buf);
+  ASSERT_TRUE(same_metrics(b, b2, 1));
+  ASSERT_OK(pt_stats_merge(a, b2));
+  ASSERT_TRUE(same_metrics(one, a, 1));
+  ASSERT_EQ_U64(pt_stats_nmetrics(a), 3);
+  ASSERT_EQ_DBL(find_metric(a, 1)->mean, 46.0 / 3);
+  pt_stats_destroy(one);
+  pt_stats_destroy(a);
+  pt_stats_destroy(b);
+  pt_stats_destroy(b2);
+}
+
 TEST(summaries_window_equals_full_scan) {
   char *dir = test_tmpdir("stats");
   char path[4200];
@@ -1003,8 +1261,10 @@ TEST(summaries_window_equals_full_scan) {
         late_sum += pt_stats_message(w, i)->late_sender +
                     pt_stats_message(w, i)->late_receiver;
     }
+    if (k == 0) ASSERT_TRUE(pt_stats_nmetrics(w) > 0);
     if (!same_stats(f, w, 0) || !same_visits(f, w) || !same_callsites(f, w) ||
-        ((t.have & PT_STATS_HAVE_LATE) && !same_late(f, w))) {
+        ((t.have & PT_STATS_HAVE_LATE) && !same_late(f, w)) ||
+        !same_metrics(f, w, 0) || pt_stats_nmetric_regions(w)) {
       pt_stats_destroy(f);
       pt_stats_destroy(w);
       TEST_FAIL_("window %d [%" PRIu64 ", %" PRIu64 ") differs", k, a, b);
@@ -1408,6 +1668,9 @@ int main(void) {
   RUN(merge_of_halves_equals_one_pass);
   RUN(runs_equal_merged_events);
   RUN(summaries_window_equals_full_scan);
+  RUN(metrics_gauges_and_counters);
+  RUN(metrics_window);
+  RUN(metrics_merge_and_serialize);
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
   return test_summary();
