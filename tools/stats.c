@@ -525,15 +525,51 @@ static const char *metric_name(const pt_stats *s, uint64_t metric) {
   return "?";
 }
 
-/* A location with no region, message or time that has metric samples
- * (Score-P's metric locations): not listed in the Locations table. */
-static int metric_only(const pt_stats *s, const pt_stats_location_row *l) {
-  if (l->app_time || l->mpi_time || l->sent || l->received) return 0;
-  for (size_t i = 0; i < pt_stats_nregion_locs(s); i++)
-    if (pt_stats_region_loc(s, i)->location == l->location) return 0;
-  for (size_t i = 0; i < pt_stats_nmetric_locs(s); i++)
-    if (pt_stats_metric_loc(s, i)->location == l->location) return 1;
-  return 0;
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The metric-only locations: no region, message or time, and metric
+ * samples (Score-P's metric locations, not listed in the Locations
+ * table), sorted; NULL when none (or out of memory: all are listed). */
+static uint64_t *metric_only_locs(const pt_stats *s, size_t *n) {
+  size_t nr = pt_stats_nregion_locs(s), nm = pt_stats_nmetric_locs(s), k = 0;
+  *n = 0;
+  if (!nm) return NULL;
+  uint64_t *rl = malloc((nr ? nr : 1) * sizeof *rl);
+  uint64_t *out = malloc(nm * sizeof *out);
+  if (!rl || !out) {
+    free(rl);
+    free(out);
+    return NULL;
+  }
+  for (size_t i = 0; i < nr; i++) rl[i] = pt_stats_region_loc(s, i)->location;
+  qsort(rl, nr, sizeof *rl, cmp_u64);
+  for (size_t i = 0; i < nm; i++) {
+    uint64_t l = pt_stats_metric_loc(s, i)->location;
+    if (!bsearch(&l, rl, nr, sizeof *rl, cmp_u64)) out[k++] = l;
+  }
+  free(rl);
+  qsort(out, k, sizeof *out, cmp_u64);
+  size_t u = 0; /* unique, and without messages or time */
+  for (size_t i = 0; i < k; i++) {
+    if (u && out[u - 1] == out[i]) continue;
+    out[u++] = out[i];
+  }
+  k = 0;
+  for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
+    const pt_stats_location_row *l = pt_stats_location(s, i);
+    if (!bsearch(&l->location, out, u, sizeof *out, cmp_u64)) continue;
+    if (l->app_time || l->mpi_time || l->sent || l->received) continue;
+    out[k++] = l->location; /* locations ascending: stays sorted */
+  }
+  *n = k;
+  if (!k) {
+    free(out);
+    return NULL;
+  }
+  return out;
 }
 
 /* Per-location rows the text table prints at most (CSV / JSON: all). */
@@ -795,15 +831,15 @@ static void print_table(const ctx *c) {
   print_metrics(c);
 
   size_t nmo = 0; /* metric-only locations, not listed */
-  for (size_t i = 0; i < pt_stats_nlocations(s); i++)
-    nmo += (size_t)metric_only(s, pt_stats_location(s, i));
+  uint64_t *mo = metric_only_locs(s, &nmo);
   if (pt_stats_nlocations(s) > nmo) {
     printf("\nLocations (times in %s)\n", u.name);
     printf("%*s %11s %11s %7s %9s %11s %9s %11s\n", lw, "location", "app time",
            "MPI time", "%mpi", "sent", "bytes", "received", "bytes");
     for (size_t i = 0; i < pt_stats_nlocations(s); i++) {
       const pt_stats_location_row *l = pt_stats_location(s, i);
-      if (nmo && metric_only(s, l)) continue;
+      if (nmo && bsearch(&l->location, mo, nmo, sizeof *mo, cmp_u64))
+        continue;
       printf("%*" PRIu64 " %11.6g %11.6g %7.2f %9" PRIu64 " %11s %9" PRIu64
              " %11s\n",
              lw, l->location, (double)l->app_time / u.div,
@@ -815,6 +851,7 @@ static void print_table(const ctx *c) {
   if (nmo)
     printf("(%zu metric location%s without regions or messages not listed: "
            "see Metrics)\n", nmo, nmo == 1 ? "" : "s");
+  free(mo);
 
   if (pt_stats_nmessages(s)) {
     uint64_t ml = 0;

@@ -285,6 +285,7 @@ struct pt_stats {
   pt__ktab locs; /* per location state (the set L) */
   pt__ktab rl, pm, mx, cs, rel, io;
   pt__ktab mv, mr, mloc; /* metrics (stats_metric.c); mloc: open state */
+  size_t mloc_last;      /* index of the mloc record found last */
   /* open state */
   pt__ktab chans, reqs, ioop;
   pt__pend *pends;

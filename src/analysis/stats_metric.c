@@ -111,7 +111,14 @@ int pt__stats_metric_def(pt_stats *s, const pt_def *d) {
 /* ---- the open state of a location ------------------------------------------ */
 
 static pt__mloc *mloc_of(pt_stats *s, uint64_t loc) {
-  return pt__kt_get(&s->mloc, PT__K(loc, 0, 0, 0));
+  /* the last one found first: a run's events are of one location */
+  if (s->mloc_last < s->mloc.n) {
+    pt__mloc *m = pt__kt_at(&s->mloc, s->mloc_last);
+    if (m->k[0] == loc) return m;
+  }
+  pt__mloc *m = pt__kt_get(&s->mloc, PT__K(loc, 0, 0, 0));
+  if (m) s->mloc_last = (size_t)(m - (pt__mloc *)pt__kt_at(&s->mloc, 0));
+  return m;
 }
 
 /* Grow an array of n * size bytes to at least need elements. */
