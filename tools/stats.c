@@ -911,12 +911,6 @@ static void print_table(const ctx *c) {
     printf("\n(from summaries written by an earlier version: the messages "
            "of each MPI function and call sites need the window's events: "
            "--no-summaries, or paratrace summarize again)\n");
-  int acc = 0;
-  for (size_t i = 0; i < pt_stats_nmetrics(s); i++)
-    acc |= pt_stats_metric(s, i)->mode == PT_METRIC_ACCUMULATED;
-  if (acc && !(c->tot.have & PT_STATS_HAVE_METRIC_REGIONS))
-    printf("\n(from summaries: metrics per region need the window's "
-           "events: --no-summaries)\n");
   if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries; a receive waited for its send at a "

@@ -293,8 +293,8 @@ typedef struct pt_stats_opts {
 
 /* Parts a stats object holds (pt_stats_totals.have).  A scan of events
  * has all of them; an object built from summaries (pt_stats_window) has
- * PT_STATS_HAVE_PROFILE and, when its summaries allow, VISITS, CALLSITES
- * and LATE, never METRIC_REGIONS (pt_stats_window). */
+ * PT_STATS_HAVE_PROFILE, METRIC_REGIONS and, when its summaries allow,
+ * VISITS, CALLSITES and LATE (pt_stats_window). */
 enum {
   PT_STATS_HAVE_PROFILE = 1, /* counts, incl/excl totals, per location,
                                 matrix count/bytes by pair, app/MPI time */
@@ -629,10 +629,12 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * the edges meet an IO_BEGIN, the I/O rows come from the events from the
  * state at the summary time before `from` to `to`, and on until every
  * operation begun in the window has ended (equal to a full scan's);
- * otherwise there are none.  Likewise the metric samples: when the trace
- * defines metrics, the METRIC events of [from, to) are read (a reader
- * for that kind only); the deltas per region, which need every enter and
- * leave, are not computed (no PT_STATS_HAVE_METRIC_REGIONS).  *events_read (may be NULL) gets the number of events
+ * otherwise there are none.  Likewise the metrics: when the trace defines
+ * metrics, the METRIC events of [from, to) are read (a reader of that
+ * kind only) and, for the deltas per region, its ENTER and LEAVE events,
+ * unless the scans near the edges met samples of accumulated metrics but
+ * none at the time of an enter or leave of their location (counters
+ * sampled on their own, which give no deltas).  *events_read (may be NULL) gets the number of events
  * read.  Returns PT_OK, PT_ENOTFOUND (no usable summaries: the caller
  * falls back to a full scan), reader errors.  opts->end = 0 means the
  * last event time of the selected streams. */

@@ -175,6 +175,7 @@ typedef struct pt__mloc {
   double *plv;        /* npl x nslot enter values (NaN: none / done) */
   size_t npl, plcap;
   uint64_t pl_t;
+  uint64_t ev_t;      /* time of the last ENTER / LEAVE + 1 (0: none) */
 } pt__mloc;
 
 /* An event kept for snapshots (pending sends and requests): slots only. */
@@ -286,6 +287,10 @@ struct pt_stats {
   pt__ktab rl, pm, mx, cs, rel, io;
   pt__ktab mv, mr, mloc; /* metrics (stats_metric.c); mloc: open state */
   size_t mloc_last;      /* index of the mloc record found last */
+  /* accumulated samples seen, and those with the time of an ENTER or
+   * LEAVE of their location (a window from summaries reads the enters
+   * and leaves of the window unless the edges show only the others) */
+  uint64_t met_async, met_sync;
   /* open state */
   pt__ktab chans, reqs, ioop;
   pt__pend *pends;

@@ -200,6 +200,8 @@ int pt__stats_metric_region(pt_stats *s, uint64_t loc, int enter,
   if (!m) return PT_ENOMEM;
   const size_t ns = m->nslot;
   if (m->npl && m->pl_t < t) m->npl = 0; /* no sample came at their leave */
+  m->ev_t = t + 1;
+  for (size_t j = 0; j < ns; j++) s->met_sync += m->slot_t[j] == t;
   if (enter) {
     size_t cap = m->cap;
     void *fr = m->fr;
@@ -306,6 +308,8 @@ int pt__stats_metric_event(pt_stats *s, const pt_event *ev, int w) {
   }
   m->slot_cur[j] = v;
   m->slot_t[j] = t;
+  s->met_async++;
+  s->met_sync += m->ev_t == t + 1;
   return PT_OK;
 }
 

@@ -780,18 +780,22 @@ static int g_of(pt_reader *r, const pt_stats_opts *opts, uint64_t end,
 
 static int add_extremes(pt_stats *dst, const pt_stats *src);
 
-/* The metric samples of [from, to), which summaries do not hold, into dst
- * (in place of its own): the METRIC events of the window, from a reader
- * of that kind only. */
+/* The metric rows of [from, to), which summaries do not hold, into dst
+ * (in place of its own): the METRIC events of the window and, with
+ * `regions`, its ENTER and LEAVE events (a delta counts for a visit
+ * entered and left in the window: nothing before `from` is needed), from
+ * a reader of those kinds only. */
 static int metric_rows(const char *path, const pt_stats_opts *opts,
-                       uint64_t end, pt_stats *dst, uint64_t *nread,
-                       pt_error *err) {
+                       uint64_t end, int regions, pt_stats *dst,
+                       uint64_t *nread, pt_error *err) {
   pt_reader_opts ro = {0};
   ro.locations = opts->locations;
   ro.nlocations = opts->nlocations;
   ro.from = opts->from;
   ro.to = opts->to;
-  ro.kinds = PT_KIND_BIT(PT_EV_METRIC);
+  ro.kinds = PT_KIND_BIT(PT_EV_METRIC) |
+             (regions ? PT_KIND_BIT(PT_EV_ENTER) | PT_KIND_BIT(PT_EV_LEAVE)
+                      : 0);
   pt_reader *r = NULL;
   int rc = pt_reader_open(&r, path, &ro, err);
   if (rc < 0) return rc;
@@ -1224,7 +1228,14 @@ widen:
   /* metric samples from the window's METRIC events (gb's own are those
    * of [sb, to)) */
   if (probe->mets.n || gb->mets.n || (ga && ga->mets.n)) {
-    if ((rc = metric_rows(path, &o, end, gb, &nread, err)) < 0) goto out;
+    /* the enters and leaves too, unless the scans at the edges met
+     * accumulated samples and none at the time of an enter or leave (a
+     * counter sampled on its own: no deltas per region) */
+    uint64_t as = gb->met_async + (ga ? ga->met_async : 0),
+             sy = gb->met_sync + (ga ? ga->met_sync : 0);
+    int regions = (probe->met_acc || gb->met_acc) && (sy || !as);
+    if ((rc = metric_rows(path, &o, end, regions, gb, &nread, err)) < 0)
+      goto out;
   } else {
     pt__stats_metric_clear(gb);
   }
@@ -1241,7 +1252,7 @@ widen:
   pt__stats_invalidate(gb);
   gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |
              (sites_ok ? PT_STATS_HAVE_CALLSITES : 0) |
-             (late_ok ? PT_STATS_HAVE_LATE : 0);
+             (late_ok ? PT_STATS_HAVE_LATE : 0) | PT_STATS_HAVE_METRIC_REGIONS;
   gb->lo = o.from;
   gb->hi = to;
   gb->opts.from = o.from;
