@@ -1174,12 +1174,11 @@ TEST(metrics_window) {
 }
 
 TEST(metrics_merge_and_serialize) {
-  pt_stats *one = mk(0, 0, PT_NONE), *a = NULL, *b = NULL, *b2 = NULL;
+  pt_stats *one = NULL, *a = NULL, *b = NULL, *b2 = NULL;
   pt_stats_opts o = {0};
   o.relative_to = PT_NONE;
   o.end = 100;
   uint64_t la[] = {0}, lb[] = {5};
-  one = NULL;
   ASSERT_OK(pt_stats_create(&one, &o));
   metric_trace(one, PT_NONE);
   ASSERT_OK(pt_stats_finish(one));
