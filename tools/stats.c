@@ -102,6 +102,7 @@ static int scan_defs(const char *path, const char *region, uint64_t *rel,
   pt_error err = {0};
   pt_source_opts so = {0};
   so.warn = cli_warn;
+  so.defs_only = 1;
   if (pt_source_open(&src, path, &so, &err) < 0)
     return cli_fail(path, "%s", err.msg);
   pt_item it;

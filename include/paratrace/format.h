@@ -35,6 +35,9 @@ typedef struct pt_source_opts {
                                 pt_reader_opts; 0 = one when the machine
                                 has more than one CPU online, none
                                 otherwise; -1 = none */
+  int defs_only;             /* 1: the definitions before the first event
+                                only (PT_END at the first event; an OTF2
+                                archive's event files are not opened) */
 } pt_source_opts;
 
 typedef struct pt_sink_opts {

@@ -24,6 +24,7 @@ typedef struct osrc {
   OTF2_Reader *rd;
   OTF2_GlobalEvtReader *gev;
   int want_gev; /* the events are to be read: gev made at the first */
+  int defs_only; /* pt_source_opts.defs_only: no event reader at all */
   char *path;
   char *stem; /* path without ".otf2": STEM.def, STEM/<location>.evt */
   char err[1600];
@@ -2002,6 +2003,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   }
   size_t sl = strlen(s->stem);
   if (sl > 5 && strcmp(s->stem + sl - 5, ".otf2") == 0) s->stem[sl - 5] = 0;
+  s->defs_only = o && o->defs_only;
   int rc = parse_params(s, o ? o->params : NULL, err);
   if (rc < 0) {
     src_close(s);
@@ -2127,6 +2129,9 @@ static int src_next(void *st, pt_item *item) {
       item->u.def = s->defs[s->dpos++].d;
       return PT_OK;
     }
+    /* libotf2 leaks the records its event reader read ahead when it is
+     * closed before handing them out: not made for the definitions only */
+    if (s->defs_only) return PT_END;
     if (s->want_gev) {
       int rc = open_gev(s);
       if (rc < 0) return rc;

@@ -99,6 +99,7 @@ struct pt_source {
   uint64_t *locs; /* sorted selection, NULL = all */
   size_t nlocs;
   uint64_t from, to, kinds;
+  int defs_only;
   char err[512];
 };
 
@@ -177,6 +178,7 @@ int pt_source_open(pt_source **out, const char *path,
   s->from = o.from;
   s->to = o.to ? o.to : UINT64_MAX;
   s->kinds = o.kinds ? o.kinds : PT_KINDS_ALL;
+  s->defs_only = o.defs_only;
   if (o.locations && o.nlocations) {
     s->locs = malloc(o.nlocations * sizeof *s->locs);
     if (!s->locs) {
@@ -208,6 +210,7 @@ int pt_source_next(pt_source *s, pt_item *item) {
     if (rc != PT_OK) return rc;
     switch (item->type) {
       case PT_ITEM_EVENT: {
+        if (s->defs_only) return PT_END;
         const pt_event *e = &item->u.event;
         if (e->time < s->from || e->time >= s->to) continue;
         if (e->kind >= 64 || !(s->kinds & PT_KIND_BIT(e->kind))) continue;
