@@ -408,6 +408,7 @@ typedef struct pt_stats_io_row {
 
 /* Metrics, from METRIC definitions (name, unit, mode: pt_metric_mode) and
  * METRIC events (values of type INT, UINT or DOUBLE, taken as doubles;
+ * NaN and infinite doubles are not counted;
  * others are not counted).  One row per metric (pt_stats_metric: location
  * = PT_NONE, over all selected locations) and per (metric, location)
  * (pt_stats_metric_loc), for the metrics with samples in W:

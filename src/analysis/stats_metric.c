@@ -259,7 +259,7 @@ static int value_of(const pt_value *v, double *x) {
   switch (v->type) {
     case PT_TYPE_INT: *x = (double)v->v.i; return 1;
     case PT_TYPE_UINT: *x = (double)v->v.u; return 1;
-    case PT_TYPE_DOUBLE: *x = v->v.d; return !isnan(*x);
+    case PT_TYPE_DOUBLE: *x = v->v.d; return isfinite(*x); /* not inf */
     default: return 0;
   }
 }

@@ -3,6 +3,8 @@
  * statistics from summaries == a full scan on random windows. */
 #include "test.h"
 
+#include <math.h>
+
 #include "paratrace/paratrace.h"
 #include "paratrace/analysis.h"
 #include "paratrace/generate.h"
@@ -1210,6 +1212,37 @@ TEST(metrics_merge_and_serialize) {
   pt_stats_destroy(b2);
 }
 
+/* Samples of +/-inf (a DOUBLE metric of an untrusted trace) are not
+ * counted: they made the mean, the increase and the per-region deltas NaN
+ * or infinite. */
+TEST(metrics_infinite_values_not_counted) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "A");
+  def_loc(s, 0);
+  def_metric(s, 1, "g", "", PT_TYPE_DOUBLE, PT_METRIC_ABSOLUTE);
+  def_metric(s, 2, "c", "", PT_TYPE_DOUBLE, PT_METRIC_ACCUMULATED);
+  sample(s, 0, 0, 1, PT_TYPE_DOUBLE, 1);
+  sample(s, 1, 0, 1, PT_TYPE_DOUBLE, INFINITY);
+  sample(s, 2, 0, 1, PT_TYPE_DOUBLE, -INFINITY);
+  sample(s, 3, 0, 1, PT_TYPE_DOUBLE, 3);
+  sample(s, 0, 0, 2, PT_TYPE_DOUBLE, 10);
+  ev(s, 0, 0, PT_EV_ENTER, 1);
+  ev(s, 5, 0, PT_EV_LEAVE, 1);
+  sample(s, 5, 0, 2, PT_TYPE_DOUBLE, INFINITY);
+  sample(s, 6, 0, 2, PT_TYPE_DOUBLE, 20);
+  ASSERT_OK(pt_stats_finish(s));
+  const pt_stats_metric_row *g = find_metric(s, 1), *c = find_metric(s, 2);
+  ASSERT_TRUE(g && c);
+  ASSERT_EQ_U64(g->samples, 2);
+  ASSERT_EQ_DBL(g->mean, 2);
+  ASSERT_EQ_DBL(g->max, 3);
+  ASSERT_EQ_U64(c->samples, 2);
+  ASSERT_EQ_DBL(c->increase, 10);
+  for (size_t i = 0; i < pt_stats_nmetric_regions(s); i++)
+    ASSERT_TRUE(isfinite(pt_stats_metric_region(s, i)->delta));
+  pt_stats_destroy(s);
+}
+
 TEST(summaries_window_equals_full_scan) {
   char *dir = test_tmpdir("stats");
   char path[4200];
@@ -1670,6 +1703,7 @@ int main(void) {
   RUN(metrics_gauges_and_counters);
   RUN(metrics_window);
   RUN(metrics_merge_and_serialize);
+  RUN(metrics_infinite_values_not_counted);
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
   return test_summary();
