@@ -13,7 +13,7 @@
  * belongs to in some versions, before in others); so each location keeps
  * its own stack of open visits with the enter values of its accumulated
  * counters, and the visits just left wait for a sample at their leave
- * time until an event with a later time comes.
+ * time until an event with another time comes.
  *
  * Memory: per metric, per (metric, location), per (metric, region), and
  * the open visits of each location times its accumulated counters. */
@@ -199,7 +199,7 @@ int pt__stats_metric_region(pt_stats *s, uint64_t loc, int enter,
   pt__mloc *m = mloc_of(s, loc);
   if (!m) return PT_ENOMEM;
   const size_t ns = m->nslot;
-  if (m->npl && m->pl_t < t) m->npl = 0; /* no sample came at their leave */
+  if (m->npl && m->pl_t != t) m->npl = 0; /* no sample came at their leave */
   m->ev_t = t + 1;
   for (size_t j = 0; j < ns; j++) s->met_sync += m->slot_t[j] == t;
   if (enter) {
@@ -292,7 +292,7 @@ int pt__stats_metric_event(pt_stats *s, const pt_event *ev, int w) {
   if (def->mode != PT_METRIC_ACCUMULATED) return PT_OK;
   pt__mloc *m = mloc_of(s, ev->location);
   if (!m) return PT_ENOMEM;
-  if (m->npl && m->pl_t < t) m->npl = 0;
+  if (m->npl && m->pl_t != t) m->npl = 0; /* any other time: even earlier */
   size_t j;
   if (slot_of(m, ev->ref, &j) < 0) return PT_ENOMEM;
   const size_t ns = m->nslot;

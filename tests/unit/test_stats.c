@@ -1243,6 +1243,27 @@ TEST(metrics_infinite_values_not_counted) {
   pt_stats_destroy(s);
 }
 
+/* Enters and leaves out of time order (an untrusted trace): the visits
+ * waiting for a sample at their leave time are dropped by any event with
+ * another time, not kept (one per event) until a later time comes. */
+TEST(metrics_out_of_order_waits_bounded) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "A");
+  def_loc(s, 0);
+  def_metric(s, 0, "ins", "", PT_TYPE_UINT, PT_METRIC_ACCUMULATED);
+  sample(s, 1, 0, 0, PT_TYPE_UINT, 100);
+  for (int i = 0; i < 1000; i++) {
+    ev(s, 1, 0, PT_EV_ENTER, 1);
+    ev(s, 2, 0, PT_EV_LEAVE, 1);
+  }
+  sample(s, 2, 0, 0, PT_TYPE_UINT, 150);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nmetric_regions(s), 1);
+  ASSERT_EQ_U64(pt_stats_metric_region(s, 0)->visits, 1);
+  ASSERT_EQ_DBL(pt_stats_metric_region(s, 0)->delta, 50);
+  pt_stats_destroy(s);
+}
+
 TEST(summaries_window_equals_full_scan) {
   char *dir = test_tmpdir("stats");
   char path[4200];
@@ -1704,6 +1725,7 @@ int main(void) {
   RUN(metrics_window);
   RUN(metrics_merge_and_serialize);
   RUN(metrics_infinite_values_not_counted);
+  RUN(metrics_out_of_order_waits_bounded);
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
   return test_summary();
