@@ -2319,7 +2319,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   ROWS(s->io, pt__io, 4, 8, x->ops = v[0], x->bytes = v[1], x->bmin = v[2],
        x->bmax = v[3], x->requested = v[4], x->time = v[5], x->shorts = v[6],
        x->unfinished = v[7], r.bad |= x->unfinished > x->ops)
-  n = getcount(&r, 48);
+  n = getcount(&r, 32); /* id, type | mode, two lengths: 32 bytes at least */
   for (uint64_t i = 0; i < n && !r.bad; i++) {
     uint64_t id = get64(&r), tm = get64(&r);
     char *name = getstr(&r), *unit = r.bad ? NULL : getstr(&r);

@@ -1264,6 +1264,23 @@ TEST(metrics_out_of_order_waits_bounded) {
   pt_stats_destroy(s);
 }
 
+/* Metric definitions with short names and no unit take 40 bytes each: a
+ * valid buffer with many of them was refused (counted at 48). */
+TEST(metrics_serialize_short_names) {
+  pt_stats *s = mk(0, 0, PT_NONE), *d = NULL;
+  def_loc(s, 0);
+  for (uint64_t m = 0; m < 64; m++)
+    def_metric(s, m, "m", "", PT_TYPE_UINT, PT_METRIC_ABSOLUTE);
+  ASSERT_OK(pt_stats_finish(s));
+  void *buf = NULL;
+  size_t len = 0;
+  ASSERT_OK(pt_stats_serialize(s, &buf, &len));
+  ASSERT_OK(pt_stats_deserialize(&d, buf, len));
+  pt_stats_buffer_free(buf);
+  pt_stats_destroy(d);
+  pt_stats_destroy(s);
+}
+
 TEST(summaries_window_equals_full_scan) {
   char *dir = test_tmpdir("stats");
   char path[4200];
@@ -1726,6 +1743,7 @@ int main(void) {
   RUN(metrics_merge_and_serialize);
   RUN(metrics_infinite_values_not_counted);
   RUN(metrics_out_of_order_waits_bounded);
+  RUN(metrics_serialize_short_names);
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
   return test_summary();
