@@ -20,6 +20,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2202,6 +2203,15 @@ static uint64_t get64(rd *r) {
   return v;
 }
 /* A count of items of at least `min` bytes each that fits the rest. */
+/* The values of a deserialized (metric, location) row are possible: the
+ * samples finite (the engine counts no others), min <= first, last <= max;
+ * the sum not NaN (it may overflow to an infinity). */
+static int mv_ok(const pt__mv *x) {
+  return isfinite(x->min) && isfinite(x->max) && x->min <= x->first &&
+         x->first <= x->max && x->min <= x->last && x->last <= x->max &&
+         !isnan(x->sum);
+}
+
 static uint64_t getcount(rd *r, size_t min) {
   uint64_t n = get64(r);
   if (!r->bad && n > (uint64_t)(r->end - r->p) / min) r->bad = 1;
@@ -2345,9 +2355,10 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   ROWS(s->mv, pt__mv, 2, 8, x->n = v[0], x->t_first = v[1], x->t_last = v[2],
        x->min = bitsd(v[3]), x->max = bitsd(v[4]), x->sum = bitsd(v[5]),
        x->first = bitsd(v[6]), x->last = bitsd(v[7]),
-       r.bad |= x->n == 0 || x->t_first > x->t_last)
+       r.bad |= x->n == 0 || x->t_first > x->t_last || !mv_ok(x))
   ROWS(s->mr, pt__mr, 2, 4, x->visits = v[0], x->delta = bitsd(v[1]),
-       x->dmin = bitsd(v[2]), x->dmax = bitsd(v[3]), r.bad |= x->visits == 0)
+       x->dmin = bitsd(v[2]), x->dmax = bitsd(v[3]),
+       r.bad |= x->visits == 0 || isnan(x->delta) || !(x->dmin <= x->dmax))
 #undef ROWS
   n = getcount(&r, 48);
   for (uint64_t i = 0; i < n && !r.bad; i++) {

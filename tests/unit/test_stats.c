@@ -1281,6 +1281,50 @@ TEST(metrics_serialize_short_names) {
   pt_stats_destroy(s);
 }
 
+/* A buffer whose metric values are impossible (NaN, min > max) is
+ * refused: they made NaN means and increases. */
+TEST(metrics_deserialize_bad_values) {
+  pt_stats *s = mk(0, 0, PT_NONE), *d = NULL;
+  def_loc(s, 0);
+  def_region(s, 1, "A");
+  def_metric(s, 1, "g", "", PT_TYPE_DOUBLE, PT_METRIC_ABSOLUTE);
+  def_metric(s, 2, "c", "", PT_TYPE_DOUBLE, PT_METRIC_ACCUMULATED);
+  sample(s, 1, 0, 1, PT_TYPE_DOUBLE, 12345.5);
+  sample(s, 0, 0, 2, PT_TYPE_DOUBLE, 1000.25);
+  ev(s, 0, 0, PT_EV_ENTER, 1);
+  ev(s, 5, 0, PT_EV_LEAVE, 1);
+  sample(s, 5, 0, 2, PT_TYPE_DOUBLE, 1777.75); /* delta 777.5 */
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_nmetric_regions(s), 1);
+  void *buf = NULL;
+  size_t len = 0;
+  ASSERT_OK(pt_stats_serialize(s, &buf, &len));
+  ASSERT_OK(pt_stats_deserialize(&d, buf, len));
+  pt_stats_destroy(d);
+  /* NaN for the first copy of the value (min; delta), 1e300 for the
+   * first (min > max) or second (the region's per_visit_min > max) */
+  double vals[] = {12345.5, 777.5}, bad[] = {NAN, 1e300};
+  for (int k = 0; k < 4; k++) {
+    size_t which = k == 3 ? 2 : 1;
+    unsigned char *cp = malloc(len);
+    ASSERT_TRUE(cp != NULL);
+    memcpy(cp, buf, len);
+    size_t hits = 0;
+    for (size_t off = 0; off + 8 <= len; off += 8) { /* 8-byte aligned */
+      double x;
+      memcpy(&x, cp + off, 8);
+      if (x == vals[k / 2] && ++hits == which)
+        memcpy(cp + off, &bad[k % 2], 8);
+    }
+    ASSERT_TRUE(hits >= which);
+    d = NULL;
+    ASSERT_STATUS(pt_stats_deserialize(&d, cp, len), PT_ECORRUPT);
+    free(cp);
+  }
+  pt_stats_buffer_free(buf);
+  pt_stats_destroy(s);
+}
+
 TEST(summaries_window_equals_full_scan) {
   char *dir = test_tmpdir("stats");
   char path[4200];
@@ -1744,6 +1788,7 @@ int main(void) {
   RUN(metrics_infinite_values_not_counted);
   RUN(metrics_out_of_order_waits_bounded);
   RUN(metrics_serialize_short_names);
+  RUN(metrics_deserialize_bad_values);
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
   return test_summary();
