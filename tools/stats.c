@@ -2,6 +2,7 @@
  * statistics of a trace or a window of it (the logic is pt_stats_* in
  * src/analysis/stats*.c; this file reads the source and prints). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1003,6 +1004,13 @@ static void csv_metrics(const ctx *c) {
   }
 }
 
+/* A metric value in JSON: null when not finite (a sum of huge samples,
+ * their difference or a rate may overflow; JSON has no inf). */
+static void json_num(double x) {
+  if (isfinite(x)) printf("%.17g", x);
+  else printf("null");
+}
+
 /* The metric rows, exact: JSON members "metrics", "metric_locations" and
  * "metric_regions" (after a comma, and each followed by one). */
 static void json_metric_row(const ctx *c, const pt_stats_metric_row *m,
@@ -1018,19 +1026,24 @@ static void json_metric_row(const ctx *c, const pt_stats_metric_row *m,
   if (loc) printf(", \"location\": %" PRIu64, m->location);
   printf(", \"samples\": %" PRIu64, m->samples);
   if (!loc) printf(", \"locations\": %" PRIu64, m->locations);
-  printf(", \"min\": %.17g, \"mean\": %.17g, \"max\": %.17g", m->min,
-         m->mean, m->max);
+  printf(", \"min\": ");
+  json_num(m->min);
+  printf(", \"mean\": ");
+  json_num(m->mean);
+  printf(", \"max\": ");
+  json_num(m->max);
   if (!loc)
     printf(", \"min_location\": %" PRIu64 ", \"max_location\": %" PRIu64,
            m->min_location, m->max_location);
   printf(", \"first_time\": %" PRIu64 ", \"last_time\": %" PRIu64
          ", \"increase\": ",
          m->first_time, m->last_time);
-  if (metric_counts(m)) printf("%.17g", m->increase);
+  if (metric_counts(m)) json_num(m->increase);
   else printf("null");
   printf(", \"rate_per_second\": ");
-  if (ok) printf("%.17g}", rate);
-  else printf("null}");
+  if (ok) json_num(rate);
+  else printf("null");
+  printf("}");
 }
 
 static void json_metrics(const ctx *c) {
@@ -1059,9 +1072,13 @@ static void json_metrics(const ctx *c) {
     json_str(metric_name(s, r->metric));
     printf(", \"region\": %" PRIu64 ", \"region_name\": ", r->region);
     json_str(region_label(c, r->region, nb, sizeof nb));
-    printf(", \"visits\": %" PRIu64 ", \"delta\": %.17g"
-           ", \"per_visit_min\": %.17g, \"per_visit_max\": %.17g}",
-           r->visits, r->delta, r->per_visit_min, r->per_visit_max);
+    printf(", \"visits\": %" PRIu64 ", \"delta\": ", r->visits);
+    json_num(r->delta);
+    printf(", \"per_visit_min\": ");
+    json_num(r->per_visit_min);
+    printf(", \"per_visit_max\": ");
+    json_num(r->per_visit_max);
+    printf("}");
   }
   printf("\n  ],");
 }

@@ -89,6 +89,32 @@ assert [(x["region_name"], x["visits"], x["delta"]) for x in r] == \
 PY
 fi
 
+# ---- JSON stays JSON when sums overflow (a mean, an increase, a rate: inf)
+cat >big.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 type=1 name="thread 0"
+def metric id=1 scope=none type=3 mode=0 name="g" unit=""
+def metric id=2 scope=none type=3 mode=1 name="c" unit=""
+event 0 0 metric metric=1 value=d:1e308
+event 0 0 metric metric=2 value=d:-1.5e308
+event 1 0 metric metric=1 value=d:1.5e308
+event 1 0 metric metric=2 value=d:1.5e308
+TXT
+if [ $HAVE_JSON = 1 ]; then
+  "$PT" stats --json big.txt >big.json &&
+    python3 - <<'PY' && t_pass json_overflow || t_fail json_overflow "$(grep '"g"\|"c"' big.json | head -c 600)"
+import json
+def strict(x):
+    raise ValueError("not JSON: " + x)
+d = json.load(open("big.json"), parse_constant=strict)
+m = {x["name"]: x for x in d["metrics"]}
+assert m["g"]["mean"] is None and m["g"]["max"] == 1.5e308
+assert m["c"]["increase"] is None and m["c"]["rate_per_second"] is None
+PY
+fi
+
 # ---- windows: a scan, and summaries (samples; deltas need the scan) -------------
 cat >w.want <<'TXT'
 metric,0,"ins","#",uint64,accumulated,,2,1,400,425,450,0,0,40,45,50,10000
