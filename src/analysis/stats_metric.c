@@ -223,6 +223,7 @@ int pt__stats_metric_region(pt_stats *s, uint64_t loc, int enter,
   while (d && m->fr[d - 1].region != region) d--;
   if (!d) return PT_OK; /* not open here (entered before the state) */
   m->depth = d - 1;     /* visits above it are dropped, as the engine's */
+  if (!ns) return PT_OK; /* no counter yet (and m->fv may be NULL) */
   const pt__mframe *f = &m->fr[d - 1];
   const double *ev = &m->fv[(d - 1) * ns];
   int wait = 0;
