@@ -636,8 +636,8 @@ static void print_metrics(const ctx *c) {
     if (l > (size_t)rw) rw = l > 60 ? 60 : (int)l;
   }
   printf("\nMetrics per region (counters sampled at enter and leave: value "
-         "at leave - value at enter, inclusive, of the visits entered in the "
-         "window; %% of the counter's increase)\n");
+         "at leave - value at enter, inclusive, of the visits entered and "
+         "left in the window; %% of the counter's increase)\n");
   printf("%-*s %-*s %9s %14s %12s %12s %12s %7s\n", nw, "metric", rw,
          "region", "visits", "total", "per visit", "min", "max", "%");
   for (size_t i = 0; i < nr;) {

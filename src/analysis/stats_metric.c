@@ -23,13 +23,7 @@
 #include <string.h>
 
 #include "analysis/stats_int.h"
-
-static char *dup0(const char *a) {
-  size_t n = strlen(a) + 1;
-  char *p = malloc(n);
-  if (p) memcpy(p, a, n);
-  return p;
-}
+#include "core/util.h"
 
 void pt__stats_metric_init(pt_stats *s) {
   pt__kt_init(&s->mets, sizeof(pt__met));
@@ -84,7 +78,7 @@ static int met_put(pt_stats *s, uint64_t id, const char *name,
     snprintf(buf, sizeof buf, "metric %llu", (unsigned long long)id);
     name = buf;
   }
-  char *n = dup0(name), *u = dup0(unit ? unit : "");
+  char *n = strdup(name), *u = strdup(unit ? unit : "");
   pt__met *m = n && u ? pt__kt_get(&s->mets, PT__K(id, 0, 0, 0)) : NULL;
   if (!m) {
     free(n);
@@ -119,18 +113,6 @@ static pt__mloc *mloc_of(pt_stats *s, uint64_t loc) {
   pt__mloc *m = pt__kt_get(&s->mloc, PT__K(loc, 0, 0, 0));
   if (m) s->mloc_last = (size_t)(m - (pt__mloc *)pt__kt_at(&s->mloc, 0));
   return m;
-}
-
-/* Grow an array of n * size bytes to at least need elements. */
-static int grow(void **p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return PT_OK;
-  size_t c = *cap ? *cap * 2 : 8;
-  while (c < need) c *= 2;
-  void *q = realloc(*p, c * size);
-  if (!q) return PT_ENOMEM;
-  *p = q;
-  *cap = c;
-  return PT_OK;
 }
 
 /* Slot of metric `met` on m, added when new (every open and waiting visit
@@ -203,10 +185,9 @@ int pt__stats_metric_region(pt_stats *s, uint64_t loc, int enter,
   m->ev_t = t + 1;
   for (size_t j = 0; j < ns; j++) s->met_sync += m->slot_t[j] == t;
   if (enter) {
-    size_t cap = m->cap;
-    void *fr = m->fr;
-    if (grow(&fr, &cap, m->depth + 1, sizeof *m->fr) < 0) return PT_ENOMEM;
-    m->fr = fr;
+    size_t cap = m->cap; /* m->cap is fv's too, grown next */
+    if (pt__grow(&m->fr, &cap, m->depth + 1, sizeof *m->fr, 8) < 0)
+      return PT_ENOMEM;
     if (cap != m->cap && ns) {
       double *fv = realloc(m->fv, cap * ns * sizeof *fv);
       if (!fv) return PT_ENOMEM;
@@ -238,10 +219,9 @@ int pt__stats_metric_region(pt_stats *s, uint64_t loc, int enter,
   }
   if (!wait) return PT_OK;
   /* wait for a sample at t after the LEAVE */
-  size_t plcap = m->plcap;
-  void *pl = m->pl;
-  if (grow(&pl, &plcap, m->npl + 1, sizeof *m->pl) < 0) return PT_ENOMEM;
-  m->pl = pl;
+  size_t plcap = m->plcap; /* plv's too, grown next */
+  if (pt__grow(&m->pl, &plcap, m->npl + 1, sizeof *m->pl, 8) < 0)
+    return PT_ENOMEM;
   if (plcap != m->plcap) {
     double *plv = realloc(m->plv, plcap * (ns ? ns : 1) * sizeof *plv);
     if (!plv) return PT_ENOMEM;

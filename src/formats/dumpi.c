@@ -2578,6 +2578,12 @@ typedef struct sthread {
   pt__arena arena; /* frames */
 } sthread;
 
+/* A FIFO of keys: v[head..end) (anonymous requests, srank). */
+typedef struct pt__anonq {
+  uint64_t *v;
+  size_t head, end, cap;
+} pt__anonq;
+
 typedef struct srank {
   int64_t rank;
   char *path;
@@ -2623,8 +2629,7 @@ typedef struct srank {
    * MPI_Isend, an MPI_Irecv with no event, the RECV in the MPI_Wait that
    * completes it): keys (bit 63 | n) of the receives and sends posted and
    * not completed yet, oldest first (synthesise) */
-  uint64_t *anon_rx, *anon_tx;
-  size_t nanon_rx, capanon_rx, nanon_tx, capanon_tx;
+  pt__anonq anon_rx, anon_tx;
   uint64_t anon_seq;
 } srank;
 
@@ -3395,11 +3400,25 @@ static void coll_counts(unsigned coll, uint64_t sent, uint64_t recvd,
  * them in (pend_complete); else PT_NONE. */
 static int pend_complete(dsink *k, srank *r, const pt_event *e);
 
-/* Take the oldest key of a FIFO of anonymous requests (anon_rx/anon_tx). */
-static uint64_t anon_pop(uint64_t *q, size_t *n) {
-  uint64_t key = q[0];
-  memmove(q, q + 1, (*n - 1) * sizeof *q);
-  (*n)--;
+/* Keys in a FIFO of anonymous requests (anon_rx / anon_tx). */
+static size_t anon_n(const pt__anonq *q) { return q->end - q->head; }
+
+/* Append a key: PT_OK or PT_ENOMEM (the taken front reused first). */
+static int anon_push(pt__anonq *q, uint64_t key) {
+  if (q->end == q->cap && q->head) {
+    memmove(q->v, q->v + q->head, anon_n(q) * sizeof *q->v);
+    q->end -= q->head;
+    q->head = 0;
+  }
+  if (PT_GROW(q->v, q->cap, q->end + 1, 16)) return PT_ENOMEM;
+  q->v[q->end++] = key;
+  return PT_OK;
+}
+
+/* Take the oldest key (the queue is not empty). */
+static uint64_t anon_pop(pt__anonq *q) {
+  uint64_t key = q->v[q->head++];
+  if (q->head == q->end) q->head = q->end = 0;
   return key;
 }
 
@@ -3445,11 +3464,8 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
       (sem == PT__DS_ISEND && p2p && p2p->kind == PT_EV_SEND)) {
     anon = UINT64_C(1) << 63 | r->anon_seq++;
     int rx = sem == PT__DS_IRECV;
-    if (rx ? PT_GROW(r->anon_rx, r->capanon_rx, r->nanon_rx + 1, 16)
-           : PT_GROW(r->anon_tx, r->capanon_tx, r->nanon_tx + 1, 16))
+    if (anon_push(rx ? &r->anon_rx : &r->anon_tx, anon) < 0)
       return PT_ENOMEM;
-    if (rx) r->anon_rx[r->nanon_rx++] = anon;
-    else r->anon_tx[r->nanon_tx++] = anon;
     if (rx) *defer = anon;
   }
   int completes = !ncompl &&
@@ -3459,9 +3475,9 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
                    sem == PT__DS_TESTSOME || sem == PT__DS_TESTALL);
   size_t nanon = 0;
   if (completes) {
-    nanon = nrecv < r->nanon_rx ? nrecv : r->nanon_rx;
-    if (!nrecv && sem == PT__DS_WAIT && r->nanon_tx) nanon = 1;
-    if (sem == PT__DS_WAITALL) nanon += r->nanon_tx;
+    nanon = nrecv < anon_n(&r->anon_rx) ? nrecv : anon_n(&r->anon_rx);
+    if (!nrecv && sem == PT__DS_WAIT && anon_n(&r->anon_tx)) nanon = 1;
+    if (sem == PT__DS_WAITALL) nanon += anon_n(&r->anon_tx);
   }
   int64_t *reqs = pt__arena_alloc(a, 8 * (ncompl + nanon) + 8);
   int64_t *sts = pt__arena_alloc(a, 40 * (ncompl + nanon) + 40);
@@ -3488,11 +3504,11 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
     idx[nc] = (int64_t)nc;
     nc++;
   }
-  for (size_t i = 0; completes && i < fr->nevs && r->nanon_rx; i++) {
+  for (size_t i = 0; completes && i < fr->nevs && anon_n(&r->anon_rx); i++) {
     if (fr->evs[i].kind != PT_EV_RECV) continue;
     pt_event e = fr->evs[i];
     e.kind = PT_EV_IRECV;
-    e.request = anon_pop(r->anon_rx, &r->nanon_rx);
+    e.request = anon_pop(&r->anon_rx);
     if ((reqs[nc] = req_map(r, e.request, 0)) < 0) return PT_ENOMEM;
     int64_t *s = sts + 5 * nc;
     if (comm_handle(k, r, e.comm, &ec) < 0) return PT_ENOMEM;
@@ -3505,11 +3521,11 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
     int rc = pend_complete(k, r, &e); /* the MPI_Irecv's arguments */
     if (rc < 0) return rc;
   }
-  if (completes && r->nanon_tx &&
+  if (completes && anon_n(&r->anon_tx) &&
       ((sem == PT__DS_WAIT && !nrecv) || sem == PT__DS_WAITALL)) {
-    size_t n = sem == PT__DS_WAIT ? 1 : r->nanon_tx;
+    size_t n = sem == PT__DS_WAIT ? 1 : anon_n(&r->anon_tx);
     for (size_t i = 0; i < n; i++) {
-      uint64_t key = anon_pop(r->anon_tx, &r->nanon_tx);
+      uint64_t key = anon_pop(&r->anon_tx);
       if ((reqs[nc] = req_map(r, key, 0)) < 0) return PT_ENOMEM;
       int64_t *s = sts + 5 * nc;
       s[0] = 0;
@@ -4566,8 +4582,8 @@ static void sk_free(dsink *k) {
     free(r->thr);
     pt__arena_free(&r->callmem);
     free(r->reqmap);
-    free(r->anon_rx);
-    free(r->anon_tx);
+    free(r->anon_rx.v);
+    free(r->anon_tx.v);
     free(r->pend);
     free(r->idup);
   }

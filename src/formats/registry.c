@@ -2,6 +2,7 @@
  * event filters, temporary output names and the final rename. */
 #include "formats/registry.h"
 #include "paratrace/profile.h"
+#include "profile/profile_int.h"
 #include "store/archive.h"
 
 #include <dirent.h>
@@ -108,8 +109,7 @@ struct pt_source {
  * such profile.N files, under any name (the PTF reader says the same of
  * a directory it was given as an archive). */
 static int is_profile(const char *path) {
-  static const char magic[8] = {'P', 'T', 'P', 'R', 'O', 'F', 0, 0};
-  char file[4096], head[8];
+  char file[4096];
   const char *f = path;
   struct stat st;
   if (stat(path, &st) != 0) return 0;
@@ -127,11 +127,7 @@ static int is_profile(const char *path) {
     if (!file[0]) return 0;
     f = file;
   }
-  int fd = open(f, O_RDONLY);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, head, sizeof head);
-  close(fd);
-  return n == (ssize_t)sizeof head && !memcmp(head, magic, sizeof head);
+  return pt__profile_is_file(f);
 }
 
 int pt_source_open(pt_source **out, const char *path,

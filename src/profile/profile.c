@@ -617,6 +617,15 @@ int pt__profile_encode(pt_profile *p, pt__buf *out) {
   return PT_OK;
 }
 
+int pt__profile_is_file(const char *path) {
+  char head[sizeof MAGIC];
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, head, sizeof head);
+  close(fd);
+  return n == (ssize_t)sizeof head && !memcmp(head, MAGIC, sizeof head);
+}
+
 int pt_profile_is_output(const char *dir) {
   DIR *d = dir ? opendir(dir) : NULL;
   if (!d) return 0;

@@ -74,6 +74,9 @@ int pt__profile_comm_multi(pt_profile *p, uint64_t key, const char *name,
  * MPI_Finalize, mpiP's application time). */
 void pt__profile_mark(pt_profile *p, uint64_t now);
 
+/* 1 if the file at `path` starts with a saved profile's magic. */
+int pt__profile_is_file(const char *path);
+
 const char *pt__profile_intern(pt_profile *p, const char *s);
 uint32_t pt__profile_child(pt_profile *p, uint32_t parent, uint32_t kind,
                            uint64_t key, int *created);
