@@ -84,7 +84,11 @@ $(ASCII_BENCH): bench/ascii/ascii_bench.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I/usr/include/open-trace-format -o $@ $< $(STATIC) -lopen-trace-format $(LIBS)
 
-bench: deps all $(BENCH) $(ASCII_BENCH)
+# demo and bench build in a second make: this one read `command -v mpicc`
+# before deps installed OpenMPI on a fresh machine, so its `all` would
+# leave out the MPI recorder.
+bench: deps
+	$(MAKE) BUILD=$(BUILD) all $(BENCH) $(ASCII_BENCH)
 	scripts/run-bench.sh $(BUILD)
 	scripts/run-ascii-bench.sh $(BUILD)
 	scripts/run-mpi-bench.sh $(BUILD)
@@ -97,7 +101,8 @@ deps:
 check: deps
 	scripts/check.sh
 
-demo: deps all
+demo: deps
+	$(MAKE) BUILD=$(BUILD) all
 	scripts/demo.sh $(BUILD)
 
 # libFuzzer targets: clang only, own build tree; the library is compiled
