@@ -54,6 +54,8 @@ int64_t pt__rec_offset(void); /* record.c */
 int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
 int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
                        uint64_t t1, const uint8_t *b1, size_t n1);
+int pt__rec_event_encn(size_t n, const uint64_t *times,
+                       const uint8_t *const *body, const size_t *len);
 
 /* ---- tables (function names: formats/mpi_fn.h) ---------------------------- */
 
@@ -1911,6 +1913,18 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
   size_t n;
 } t_pend;
 
+/* The events the call implies (a message, a request, a completion...),
+ * encoded while its ENTER waits in t_pend: the call's events are then
+ * written in one go with its LEAVE (a handful of them at most; more, or a
+ * larger one, and the waiting ones are written first). */
+enum { EXT_MAX = 6, EXT_CAP = 512 };
+static __thread __attribute__((tls_model("initial-exec"))) struct {
+  uint64_t t[EXT_MAX];
+  uint16_t off[EXT_MAX + 1]; /* event i: b[off[i]..off[i + 1]) */
+  int n;
+  uint8_t b[EXT_CAP];
+} t_ext;
+
 /* Until its ENTER is written, the call stays this thread's open call
  * (pt__rec_open): a process killed in between still shows it entered. */
 static void pend_flush(void) {
@@ -1920,10 +1934,40 @@ static void pend_flush(void) {
     pt__rec_event_enc(t_pend.t, t_pend.b, n);
     __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
   }
+  for (int i = 0; i < t_ext.n; i++)
+    pt__rec_event_enc(t_ext.t[i], t_ext.b + t_ext.off[i],
+                      (size_t)(t_ext.off[i + 1] - t_ext.off[i]));
+  t_ext.n = 0;
+}
+
+/* Where the next event goes in t_ext (room for PT__EVENT_PLAIN_MAX
+ * bytes), or NULL when there is no waiting ENTER or no room. */
+static inline uint8_t *ext_room(void) {
+  if (!t_pend.n || t_ext.n >= EXT_MAX) return NULL;
+  size_t at = t_ext.off[t_ext.n]; /* off[0] is 0 */
+  return EXT_CAP - at >= PT__EVENT_PLAIN_MAX ? t_ext.b + at : NULL;
+}
+
+/* The n bytes written at ext_room() are an event at time t. */
+static inline void ext_commit(uint64_t t, size_t n) {
+  t_ext.t[t_ext.n] = t;
+  t_ext.off[t_ext.n + 1] = (uint16_t)(t_ext.off[t_ext.n] + n);
+  t_ext.n++;
+}
+
+/* e encoded into t_ext behind the waiting ENTER: 1, or 0 when there is
+ * none, or no room, or e is not a plain event (attributes, a value or
+ * text; an invalid one, which pt_rec_event reports). */
+static int ext_add(const pt_event *e) {
+  uint8_t *w = ext_room();
+  size_t n = w ? pt__event_put_plain(w, e) : 0;
+  if (n) ext_commit(e->time, n);
+  return n != 0;
 }
 
 static void emit(pt_event *e) {
   if (!t_quiet) {
+    if (ext_add(e)) return;
     pend_flush();
     pt_rec_event(e);
   }
@@ -1934,8 +1978,10 @@ static void emit(pt_event *e) {
 static __thread __attribute__((tls_model("initial-exec"))) uint64_t t_site =
     PT_NONE;
 
-static void ev_p2p(uint32_t kind, uint64_t t, int64_t peer, int64_t tag,
-                   uint64_t comm, uint64_t bytes, uint64_t request) {
+static void __attribute__((noinline)) ev_p2p_slow(uint32_t kind, uint64_t t,
+                                                  int64_t peer, int64_t tag,
+                                                  uint64_t comm, uint64_t bytes,
+                                                  uint64_t request) {
   pt_event e = ev_zero;
   e.time = t;
   e.kind = kind;
@@ -1946,6 +1992,21 @@ static void ev_p2p(uint32_t kind, uint64_t t, int64_t peer, int64_t tag,
   e.size = bytes;
   e.request = request;
   emit(&e);
+}
+
+/* A message or request event of the call being recorded: encoded behind
+ * its ENTER (written with its LEAVE), or written now. */
+static inline void ev_p2p(uint32_t kind, uint64_t t, int64_t peer,
+                          int64_t tag, uint64_t comm, uint64_t bytes,
+                          uint64_t request) {
+  uint8_t *w = t_quiet ? NULL : ext_room();
+  size_t n = w ? pt__event_put_fields(w, kind, t_site, peer, comm, tag, bytes,
+                                      0, request)
+               : 0;
+  if (n)
+    ext_commit(t, n);
+  else
+    ev_p2p_slow(kind, t, peer, tag, comm, bytes, request);
 }
 
 
@@ -2949,10 +3010,26 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     lv[0] = PT_EV_LEAVE;
     size_t n = f->rref ? (size_t)(put_packed(lv + 1, f->rref) - lv)
                        : 1 + pt__varint_put(lv + 1, f->region);
-    if (t_pend.n) { /* nothing between them: both at once */
+    if (t_pend.n && !t_ext.n) { /* nothing between them: both at once */
       size_t n0 = t_pend.n;
       t_pend.n = 0;
       pt__rec_event_enc2(t_pend.t, t_pend.b, n0, t1, lv, n);
+      __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
+    } else if (t_pend.n) { /* the ENTER, the call's events, the LEAVE */
+      uint64_t tm[EXT_MAX + 2];
+      const uint8_t *bd[EXT_MAX + 2];
+      size_t ln[EXT_MAX + 2];
+      int k = t_ext.n;
+      tm[0] = t_pend.t, bd[0] = t_pend.b, ln[0] = t_pend.n;
+      for (int i = 0; i < k; i++) {
+        tm[i + 1] = t_ext.t[i];
+        bd[i + 1] = t_ext.b + t_ext.off[i];
+        ln[i + 1] = (size_t)(t_ext.off[i + 1] - t_ext.off[i]);
+      }
+      tm[k + 1] = t1, bd[k + 1] = lv, ln[k + 1] = n;
+      t_pend.n = 0;
+      t_ext.n = 0;
+      pt__rec_event_encn((size_t)k + 2, tm, bd, ln);
       __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     } else {
       pt__rec_event_enc(t1, lv, n);

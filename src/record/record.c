@@ -673,6 +673,37 @@ int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
   return rc ? rc : rc1;
 }
 
+/* n (<= 64) encoded events of the calling thread at non-decreasing times
+ * (an MPI call's ENTER, the events the call implies, its LEAVE): as n
+ * pt__rec_event_enc calls, in one when the block takes them all. */
+int pt__rec_event_encn(size_t n, const uint64_t *times,
+                       const uint8_t *const *body, const size_t *len) {
+  if (!pt_rec_enabled()) return PT_ESTATE;
+  rthread *t = self();
+  if (!t) return PT_ESTATE;
+  int rc = PT_ESTATE;
+  if (n > 64) return PT_EINVAL;
+  uint64_t tt[64];
+  if (busy_begin(t)) {
+    rc = 1;
+    if (PT_LIKELY(g_o.policy == PT_REC_FLUSH && !t->stopped)) {
+      uint64_t prev = t->last_time;
+      for (size_t i = 0; i < n; i++) prev = tt[i] = times[i] < prev ? prev
+                                                                     : times[i];
+      rc = pt__stream_event_encn(t->s, t->loc, n, tt, body, len);
+      if (rc == PT_OK) t->last_time = prev;
+    }
+  }
+  busy_end(t);
+  if (rc != 1) return rc;
+  rc = PT_OK;
+  for (size_t i = 0; i < n; i++) {
+    int r = pt__rec_event_enc(times[i], body[i], len[i]);
+    if (!rc) rc = r;
+  }
+  return rc;
+}
+
 /* Recording off, and every other thread out of its stream.  A process
  * being killed waits at most about 0.2 s in all (a thread stopped inside
  * the writer, by a debugger or because it is the one the signal

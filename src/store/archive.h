@@ -143,6 +143,12 @@ int pt__stream_event_enc(pt_stream *s, uint64_t loc, uint64_t time,
 int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
                           const uint8_t *b0, size_t n0, uint64_t t1,
                           const uint8_t *b1, size_t n1);
+/* n such events (a call's ENTER, the events it implies and its LEAVE),
+ * event i at times[i] (non-decreasing), its bytes body[i][0..len[i]): all
+ * written, or none (1). */
+int pt__stream_event_encn(pt_stream *s, uint64_t loc, size_t n,
+                          const uint64_t *times, const uint8_t *const *body,
+                          const size_t *len);
 
 /* From now on (and after the rewind this does) pt_reader_aux_next skips,
  * without reading them, the summary and snapshot blocks whose times all

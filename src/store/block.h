@@ -172,6 +172,40 @@ int pt__snapshot_get(pt__dec *d, pt_snapshot *s, const char **why);
 /* Slot masks by event kind (filled by pt__codec_init). */
 extern uint32_t pt__ev_mask[64];
 
+/* The most bytes pt__event_put_plain writes. */
+#define PT__EVENT_PLAIN_MAX (1 + 7 * PT_VARINT_MAX)
+/* An event without attributes whose kind has no value or text slot (a
+ * message, a request, a completion...), given by its fields, encoded as
+ * pt__event_put encodes it for the block's current location and without
+ * its time (see pt__stream_event_enc): returns its bytes (<=
+ * PT__EVENT_PLAIN_MAX), or 0 when the kind is not such a kind.  Needs
+ * pt__codec_init. */
+static inline size_t pt__event_put_fields(uint8_t *p, uint32_t kind,
+                                          uint64_t ref, int64_t peer,
+                                          uint64_t comm, int64_t tag,
+                                          uint64_t size, uint64_t size2,
+                                          uint64_t request) {
+  if (kind == PT_EV_INVALID || kind >= PT_EV__COUNT || kind >= 64) return 0;
+  uint32_t m = pt__ev_mask[kind];
+  if (m & ((1u << PT_ESLOT_VALUE) | (1u << PT_ESLOT_TEXT))) return 0;
+  uint8_t *w = p;
+  *w++ = (uint8_t)kind;
+  if (m & (1u << PT_ESLOT_REF)) w += pt__varint_put(w, ref + 1);
+  if (m & (1u << PT_ESLOT_PEER)) w += pt__varint_put(w, pt__zigzag(peer));
+  if (m & (1u << PT_ESLOT_COMM)) w += pt__varint_put(w, comm);
+  if (m & (1u << PT_ESLOT_TAG)) w += pt__varint_put(w, pt__zigzag(tag));
+  if (m & (1u << PT_ESLOT_SIZE)) w += pt__varint_put(w, size);
+  if (m & (1u << PT_ESLOT_SIZE2)) w += pt__varint_put(w, size2);
+  if (m & (1u << PT_ESLOT_REQUEST)) w += pt__varint_put(w, request);
+  return (size_t)(w - p);
+}
+/* The same for an event without attributes (0 for one with). */
+static inline size_t pt__event_put_plain(uint8_t *p, const pt_event *ev) {
+  if (ev->nattrs) return 0;
+  return pt__event_put_fields(p, ev->kind, ev->ref, ev->peer, ev->comm,
+                              ev->tag, ev->size, ev->size2, ev->request);
+}
+
 /* The hot path: an event without attributes and without a location change
  * whose kind has only the ref slot (enter, leave...) is decoded inline;
  * everything else goes to pt__event_get_slow. */

@@ -665,6 +665,41 @@ int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
   return 1;
 }
 
+int pt__stream_event_encn(pt_stream *s, uint64_t loc, size_t n,
+                          const uint64_t *times, const uint8_t *const *body,
+                          const size_t *len) {
+  pt__bw *bw = &s->ev;
+  if (!n || n > 64 || times[0] < s->last_time || loc != bw->prev_loc ||
+      s->failed || !bw->count || bw->dts.cap - bw->dts.len < 8 * n)
+    return 1;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    if ((i && times[i] < times[i - 1]) || len[i] > PT__BLK_MAX_RAW)
+      return 1;
+    total += len[i];
+  }
+  if (bw->raw.cap - bw->raw.len < total ||
+      bw->raw.len + 2 * (bw->count + n) + total > s->w->block_size)
+    return 1;
+  uint8_t *w = bw->raw.p + bw->raw.len;
+  uint64_t prev = bw->prev_time;
+  for (size_t i = 0; i < n; i++) {
+    copy_short(w, body[i], len[i]);
+    w += len[i];
+    uint64_t dt = times[i] - prev;
+    memcpy(bw->dts.p + bw->dts.len + 8 * i, &dt, 8);
+    prev = times[i];
+  }
+  bw->dts.len += 8 * n;
+  bw->prev_time = prev;
+  bw->raw.len += total;
+  bw->count += n;
+  bw->last_ts = prev;
+  s->events += n;
+  s->last_time = prev;
+  return PT_OK;
+}
+
 int pt_stream_flush(pt_stream *s) { return flush_events(s, 1); }
 
 static int aux_lazy_open(pt_stream *s, pt__bw *bw, int *have, uint8_t type,

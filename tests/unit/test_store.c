@@ -1185,11 +1185,87 @@ TEST(signal_handler_gets_a_set) {
   ASSERT_EQ_I64(WEXITSTATUS(st), 0);
 }
 
+/* Pre-encoded events in batches (the MPI recorder's ENTER, the events a
+ * call implies and its LEAVE): written all or none, and read back as the
+ * same events written one by one. */
+TEST(encoded_event_batches) {
+  char *dir = test_tmpdir("encn");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer *w;
+  ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
+  pt_stream *s;
+  ASSERT_OK(pt_writer_stream(w, 0, &s));
+  pt_event want[8];
+  size_t nw = 0;
+  pt_event_init(&want[nw], PT_EV_ENTER, 10, 3);
+  want[nw].ref = 1;
+  ASSERT_OK(pt_stream_event(s, &want[nw]));
+  nw++;
+  /* ENTER of region 2, a SEND, a LEAVE, encoded as the recorder does */
+  pt_event b[3];
+  pt_event_init(&b[0], PT_EV_ENTER, 20, 3);
+  b[0].ref = 2;
+  pt_event_init(&b[1], PT_EV_SEND, 20, 3);
+  b[1].ref = PT_NONE;
+  b[1].peer = -1;
+  b[1].tag = -77;
+  b[1].comm = 300;
+  b[1].size = 1u << 20;
+  pt_event_init(&b[2], PT_EV_LEAVE, 35, 3);
+  b[2].ref = 2;
+  uint8_t buf[3][PT__EVENT_PLAIN_MAX];
+  const uint8_t *body[3] = {buf[0], buf[1], buf[2]};
+  size_t len[3];
+  uint64_t t[3];
+  for (int i = 0; i < 3; i++) {
+    len[i] = pt__event_put_plain(buf[i], &b[i]);
+    ASSERT_TRUE(len[i] > 0);
+    t[i] = b[i].time;
+    want[nw++] = b[i];
+  }
+  /* refused, nothing written: another location, times going back, a time
+   * before the stream's last */
+  ASSERT_EQ_I64(pt__stream_event_encn(s, 4, 3, t, body, len), 1);
+  uint64_t back[3] = {20, 36, 35};
+  ASSERT_EQ_I64(pt__stream_event_encn(s, 3, 3, back, body, len), 1);
+  uint64_t early[3] = {5, 20, 35};
+  ASSERT_EQ_I64(pt__stream_event_encn(s, 3, 3, early, body, len), 1);
+  ASSERT_EQ_I64(pt__stream_event_encn(s, 3, 3, t, body, len), PT_OK);
+  /* a kind with a text slot or an event with attributes: not plain */
+  pt_event m;
+  pt_event_init(&m, PT_EV_MARK, 40, 3);
+  m.text = "x";
+  if (pt_event_slot_mask(PT_EV_MARK) & (1u << PT_ESLOT_TEXT))
+    ASSERT_EQ_I64(pt__event_put_plain(buf[0], &m), 0);
+  pt_attr a = {.key = 1, .val = {.type = PT_TYPE_INT, .v.i = 5}};
+  b[1].attrs = &a;
+  b[1].nattrs = 1;
+  ASSERT_EQ_I64(pt__event_put_plain(buf[0], &b[1]), 0);
+  pt_event_init(&want[nw], PT_EV_LEAVE, 50, 3);
+  want[nw].ref = 1;
+  ASSERT_OK(pt_stream_event(s, &want[nw]));
+  nw++;
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt_reader *r;
+  ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+  pt_event ev;
+  for (size_t i = 0; i < nw; i++) {
+    ASSERT_OK(pt_reader_next(r, &ev));
+    if (!pt_event_equal(&ev, &want[i])) TEST_FAIL_("event %zu differs", i);
+  }
+  ASSERT_STATUS(pt_reader_next(r, &ev), PT_END);
+  pt_reader_close(r);
+  pt__rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   RUN(other_version_refused);
   RUN(threads_own_streams);
   RUN(roundtrip_property);
   RUN(out_of_order_and_location_rules);
+  RUN(encoded_event_batches);
   RUN(invalid_event_said);
   RUN(summary_kind_checked);
   RUN(null_arguments_refused);
