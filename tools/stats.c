@@ -219,27 +219,176 @@ static const char *mode_label(uint32_t mode) {
 
 static const char *fit_one_site(const char *label, char *b, size_t n,
                                 size_t w);
+
+/* The statement s[0..len) into b[n] without its first C++ parameter list:
+ * the first balanced "(...)" that follows a name directly ("f(int, int)
+ * file:line" -> "f file:line"; the " (module+0xoff)" of a statement
+ * without debug information follows a blank and stays).  Returns the
+ * length written; an unbalanced list is kept as it is. */
+static size_t drop_params(const char *s, size_t len, char *b, size_t n) {
+  size_t k = 0;
+  int depth = 0, dropped = 0;
+  if (!n) return 0;
+  for (size_t i = 0; i < len && k + 1 < n; i++) {
+    char ch = s[i];
+    if (ch == '(' && !dropped && !depth && i > 0 && s[i - 1] != ' ') depth++;
+    else if (ch == '(' && depth) depth++;
+    if (!depth) b[k++] = ch;
+    if (ch == ')' && depth && --depth == 0) dropped = 1;
+  }
+  if (depth) { /* unbalanced: keep the statement as it was */
+    k = len < n - 1 ? len : n - 1;
+    memcpy(b, s, k);
+  }
+  b[k] = 0;
+  return k;
+}
+
+/* Statement s[0..len) in exactly w columns into b (w + 1 bytes): the
+ * start of its function name cut ("...Brick::forward_comm (lib.so+0x2b08)":
+ * a C++ name's end is the method, its start the namespace), its end (from
+ * the last blank: " file:line" or " (module+0xoff)") kept.  0 when that
+ * leaves fewer than 6 characters of the name. */
+static int cut_front(const char *s, size_t len, char *b, size_t w) {
+  size_t tail = 0;
+  for (size_t i = len; i > 0; i--)
+    if (s[i - 1] == ' ') {
+      tail = len - (i - 1);
+      break;
+    }
+  if (len <= w || tail + 3 + 6 > w) return 0;
+  size_t keep = w - 3 - tail; /* characters of the name's end */
+  memcpy(b, "...", 3);
+  memcpy(b + 3, s + (len - tail) - keep, keep + tail);
+  b[w] = 0;
+  return 1;
+}
+
+/* The module of statement s[0..len) named "function (module+0xoff)" (no
+ * debug information): a pointer to "module" inside s, its length in *ml;
+ * NULL for any other form. */
+static const char *stmt_module(const char *s, size_t len, size_t *ml) {
+  if (len < 6 || s[len - 1] != ')') return NULL;
+  size_t o = len - 1;
+  while (o > 0 && s[o - 1] != '(') o--;
+  if (o < 2 || s[o - 2] != ' ') return NULL;
+  const char *m = s + o, *end = s + len - 1, *plus = NULL;
+  for (const char *x = m; x + 3 <= end; x++)
+    if (!strncmp(x, "+0x", 3)) plus = x;
+  if (!plus || plus == m) return NULL;
+  *ml = (size_t)(plus - m);
+  return m;
+}
+
 /* A call-site label in at most w (>= 8) columns.  A chain of statements
  * ("inner file:line < outer file:line", PARATRACE_CALLSITES above 1)
- * keeps as many statements from the innermost as fit, then " < ..."; one
- * statement keeps its end (see fit_one_site). */
+ * that does not fit loses the C++ parameter lists of its statements
+ * first and writes a caller in the module of the statement before it as
+ * "f (+0xoff)", then the width is shared among its statements (a short one
+ * keeps all of it, the long ones lose the start of their function
+ * names): the callers are what tell its rows apart (LAMMPS's remap_3d
+ * called from nine places of fft_3d was nine rows "remap_3d(double*,
+ * double*, double*, remap_plan_3d*) (liblammps.so.0+0x7bbac9) < ...").
+ * When even the shortest forms do not fit, as many statements from the
+ * innermost as do, then " < ...", which marks the cut callers even when
+ * the innermost alone had to be shortened.  One statement keeps its end
+ * (see fit_one_site). */
 static const char *fit_site(const char *label, char *b, size_t n, size_t w) {
   size_t len = strlen(label);
   const char *lt = strstr(label, " < ");
   if (len <= w || n < w + 1 || !lt) return fit_one_site(label, b, n, w);
   static const char more[] = " < ...";
-  size_t keep = 0; /* bytes of the statements that fit */
-  for (const char *e = lt; e && (size_t)(e - label) + sizeof more - 1 <= w;
-       e = strstr(e + 3, " < "))
-    keep = (size_t)(e - label);
-  if (!keep) { /* not even the innermost statement: it alone, shortened */
-    char first[256];
-    snprintf(first, sizeof first, "%.*s", (int)(lt - label), label);
-    const char *f = fit_one_site(first, b, n, w);
-    if (f != b) snprintf(b, n, "%s", f);
+  const size_t ml = sizeof more - 1;
+  /* the chain without parameter lists, statement by statement */
+  enum { MAXST = 8 }; /* PARATRACE_CALLSITES goes up to 8 */
+  char sh[1024], pmod[256];
+  size_t k = 0, ns = 0, st[MAXST], sl[MAXST], pml = 0;
+  for (const char *p = label; *p && k + 1 < sizeof sh;) {
+    const char *e = strstr(p, " < ");
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (p != label) k += (size_t)snprintf(sh + k, sizeof sh - k, " < ");
+    if (k + 1 >= sizeof sh) break;
+    size_t at = k, ml2 = 0;
+    k += drop_params(p, l, sh + k, sizeof sh - k);
+    /* a caller in the module of the statement before it: "(+0x5c4b15)" */
+    const char *m = stmt_module(sh + at, k - at, &ml2);
+    if (m && ml2 == pml && !memcmp(m, pmod, ml2)) {
+      memmove((char *)m, m + ml2, (size_t)(sh + k - (m + ml2)) + 1);
+      k -= ml2;
+    } else if (m && ml2 < sizeof pmod) {
+      memcpy(pmod, m, ml2);
+      pml = ml2;
+    } else {
+      pml = 0;
+    }
+    if (ns < MAXST) st[ns] = at, sl[ns] = k - at;
+    ns++;
+    p = e ? e + 3 : p + l;
+  }
+  int whole = k < sizeof sh - 1; /* sh holds the chain whole */
+  if (whole && k <= w) { /* w < n: checked above */
+    memcpy(b, sh, k + 1);
     return b;
   }
-  snprintf(b, n, "%.*s%s", (int)keep, label, more);
+  /* The first m statements (all, then fewer with " < ..." after them)
+   * in the width: each keeps max(its least, min(its length, T)) columns
+   * for the largest T that fits, its least being its end and "..." and 6
+   * characters of its name (see cut_front) */
+  size_t nst = ns < MAXST ? ns : MAXST, least[MAXST];
+  if (!whole && nst == ns) nst--; /* the last one was cut by sh's size */
+  for (size_t i = 0; i < nst; i++) {
+    size_t tail = 0;
+    for (size_t q = sl[i]; q > 0 && !tail; q--)
+      if (sh[st[i] + q - 1] == ' ') tail = sl[i] - (q - 1);
+    least[i] = tail + 3 + 6 < sl[i] ? tail + 3 + 6 : sl[i];
+  }
+  for (size_t m = nst; m >= 1; m--) {
+    size_t fixed = 3 * (m - 1) + (m < ns ? ml : 0), need = 0;
+    for (size_t i = 0; i < m; i++) need += least[i];
+    if (fixed + need > w) continue;
+    size_t avail = w - fixed, lo = 0, hi = sizeof sh, sum = 0;
+    while (lo < hi) { /* the largest T whose columns fit */
+      size_t t = lo + (hi - lo + 1) / 2, s2 = 0;
+      for (size_t i = 0; i < m; i++) {
+        size_t c = sl[i] < t ? sl[i] : t;
+        s2 += c > least[i] ? c : least[i];
+      }
+      if (s2 <= avail) lo = t;
+      else hi = t - 1;
+    }
+    size_t cols[MAXST];
+    for (size_t i = 0; i < m; i++) {
+      size_t c = sl[i] < lo ? sl[i] : lo;
+      cols[i] = c > least[i] ? c : least[i];
+      sum += cols[i];
+    }
+    /* what is left over (less than one column per statement) goes to the
+     * innermost statements that are still cut */
+    for (size_t i = 0; i < m && sum < avail; i++)
+      if (cols[i] < sl[i]) cols[i]++, sum++;
+    size_t o = 0;
+    for (size_t i = 0; i < m; i++) {
+      if (i) memcpy(b + o, " < ", 3), o += 3;
+      if (cols[i] >= sl[i]) memcpy(b + o, sh + st[i], sl[i]), o += sl[i];
+      else cut_front(sh + st[i], sl[i], b + o, cols[i]), o += cols[i];
+    }
+    if (m < ns) memcpy(b + o, more, ml), o += ml;
+    b[o] = 0;
+    return b;
+  }
+  /* not even the innermost statement: it alone, shortened, and the mark
+   * of the callers when there is room for both */
+  char first[256];
+  const char *fe = strstr(sh, " < ");
+  snprintf(first, sizeof first, "%.*s", (int)(fe ? (size_t)(fe - sh) : k), sh);
+  if (w >= 8 + ml) {
+    char f2[256];
+    const char *f = fit_one_site(first, f2, sizeof f2, w - ml);
+    snprintf(b, n, "%s%s", f, more);
+    return b;
+  }
+  const char *f = fit_one_site(first, b, n, w);
+  if (f != b) snprintf(b, n, "%s", f);
   return b;
 }
 
@@ -250,19 +399,7 @@ static const char *fit_one_site(const char *label, char *b, size_t n,
                                 size_t w) {
   size_t len = strlen(label);
   if (len <= w || n < w + 1) return label;
-  size_t k = 0;
-  int depth = 0, dropped = 0;
-  for (size_t i = 0; i < len && k + 1 < n; i++) {
-    char ch = label[i];
-    if (ch == '(' && !dropped) depth++;
-    if (!depth) b[k++] = ch;
-    if (ch == ')' && depth && --depth == 0) dropped = 1;
-  }
-  b[k] = 0;
-  if (depth) { /* unbalanced: keep the label as it was */
-    snprintf(b, n, "%s", label);
-    k = strlen(b);
-  }
+  size_t k = drop_params(label, len, b, n);
   if (k <= w) return b;
   const char *sp = strrchr(b, ' ');
   size_t tail = sp ? k - (size_t)(sp - b) : 0;

@@ -591,6 +591,54 @@ sed -e 's/name="a.c:10"/name="CommRecv(Domain\&, int, int, int, int, int, bool, 
 "$PT" stats cs2.txt >cs2.out 2>&1
 grep -q 'CommRecv lulesh-comm.cc:10 ' cs2.out && grep -q 'CommRecv lulesh-comm.cc:20 ' cs2.out &&
   t_pass callsite_long_names || t_fail callsite_long_names "$(grep -A4 'call sites' cs2.out)"
+# call-site chains (PARATRACE_CALLSITES=2) too long for the table's 100
+# columns: the parameter lists go (and a caller's module when it is the
+# module of the statement before it), then the start of long function
+# names, so that the callers, which tell the rows apart, stay (a LAMMPS run
+# showed nine rows "remap_3d(double*, double*, double*, remap_plan_3d*)
+# (liblammps.so.0+0x7bbac9) < ...", its callers cut)
+chain_rows() { # FILE INNER OUTER1 OUTER2: two MPI_Send sites, chains
+  awk -v i="$2" -v o1="$3" -v o2="$4" '
+    /^def callsite id=10 / {
+      printf "def callsite id=20 name=\"%s\"\n", o1
+      printf "def callsite id=21 name=\"%s\"\n", o2
+      printf "def callsite id=10 parent=20 region=1 callee=2 name=\"%s\"\n", i
+      next
+    }
+    /^def callsite id=11 / {
+      printf "def callsite id=11 parent=21 region=1 callee=2 name=\"%s\"\n", i
+      next
+    }
+    { print }' cs.txt >"$1.txt"
+  "$PT" -q stats "$1.txt" >"$1.out" 2>&1
+  awk '/^MPI call sites/ {on = 1; next} on && /^MPI_Send / {print substr($0, 22, 100)}' "$1.out"
+}
+chain_rows csa 'remap_3d(double*, double*, double*, remap_plan_3d*) (liblammps.so.0+0x7bbac9)' \
+  'fft_3d (liblammps.so.0+0x7108e9)' 'fft_3d (liblammps.so.0+0x710913)' >csa.rows
+grep -q '^remap_3d (liblammps.so.0+0x7bbac9) < fft_3d (+0x7108e9) *$' csa.rows &&
+  grep -q '^remap_3d (liblammps.so.0+0x7bbac9) < fft_3d (+0x710913) *$' csa.rows &&
+  t_pass callsite_chain_params_dropped ||
+  t_fail callsite_chain_params_dropped "$(cat csa.rows csa.out | head -20)"
+chain_rows csb 'LAMMPS_NS::CommBrick::reverse_comm() (liblammps.so.0+0x2b0cab)' \
+  'MD::Driver::run_verlet_steps(int) (libmd-driver.so.1+0x5c4b15)' \
+  'MD::Driver::setup_verlet_run(int) (libmd-driver.so.1+0x5c529f)' >csb.rows
+[ "$(sort -u csb.rows | wc -l)" = 2 ] &&
+  grep -q '^\.\.\..*::reverse_comm (liblammps.so.0+0x2b0cab) < \.\.\..*run_verlet_steps (libmd-driver.so.1+0x5c4b15) *$' csb.rows &&
+  grep -q '^\.\.\..*::reverse_comm (liblammps.so.0+0x2b0cab) < \.\.\..*setup_verlet_run (libmd-driver.so.1+0x5c529f) *$' csb.rows &&
+  t_pass callsite_chain_shared_width ||
+  t_fail callsite_chain_shared_width "$(cat csb.rows csb.out | head -20)"
+# three statements of one module without debug information (hypre's
+# communication under two solver phases, PARATRACE_CALLSITES=3): the
+# callers' module is said once, so that every statement keeps its offset
+# and the end of its name
+chain_rows csc 'hypre_FinalizeCommunication (libHYPRE-2.26.0.so+0x3bb76d)' \
+  'hypre_InitializeIndtComputations (libHYPRE-2.26.0.so+0x277b39) < hypre_CyclicReduction (libHYPRE-2.26.0.so+0x31e6a6)' \
+  'hypre_InitializeIndtComputations (libHYPRE-2.26.0.so+0x277b39) < hypre_CyclicReduction (libHYPRE-2.26.0.so+0x31bcf4)' >csc.rows
+[ "$(sort -u csc.rows | wc -l)" = 2 ] &&
+  grep -q 'ication (libHYPRE-2.26.0.so+0x3bb76d) < .*Computations (+0x277b39) < .*Reduction (+0x31e6a6)' csc.rows &&
+  grep -q 'ication (libHYPRE-2.26.0.so+0x3bb76d) < .*Computations (+0x277b39) < .*Reduction (+0x31bcf4)' csc.rows &&
+  t_pass callsite_chain_one_module ||
+  t_fail callsite_chain_one_module "$(cat csc.rows csc.out | head -20)"
 # the call-site table lists each function's sites by time, longest first
 # (a.c:10 holds the long calls: i % 7 == 3 is odd or even in turn)
 "$PT" stats cs.txt | awk '/^MPI call sites/ {on = 1; next}
