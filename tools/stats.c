@@ -217,6 +217,68 @@ static const char *mode_label(uint32_t mode) {
   return m ? m : "?";
 }
 
+/* ---- communicator names (the --by comm table) ---------------------------- */
+
+typedef struct comm_names {
+  size_t n;
+  struct comm_name {
+    uint64_t id;
+    char *name;
+  } *v;
+} comm_names;
+static int cmp_comm_name(const void *a, const void *b) {
+  const struct comm_name *x = a, *y = b;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+static void comm_names_free(comm_names *cn) {
+  for (size_t i = 0; i < cn->n; i++) free(cn->v[i].name);
+  free(cn->v);
+  cn->v = NULL;
+  cn->n = 0;
+}
+/* The names of the COMM definitions of the trace at path (those before
+ * its first event), sorted by id.  Best effort: what could not be read
+ * is a communicator shown by its id. */
+static void comm_names_read(const char *path, comm_names *cn) {
+  pt_source *src = NULL;
+  pt_error err = {0};
+  pt_source_opts so = {0};
+  so.defs_only = 1;
+  cn->n = 0;
+  cn->v = NULL;
+  if (pt_source_open(&src, path, &so, &err) < 0) return;
+  pt_item it;
+  while (pt_source_next(src, &it) == PT_OK && it.type != PT_ITEM_EVENT) {
+    const pt_def *d = &it.u.def;
+    if (it.type != PT_ITEM_DEF || d->kind != PT_DEF_COMM || !d->name ||
+        !*d->name)
+      continue;
+    struct comm_name *g = realloc(cn->v, (cn->n + 1) * sizeof *g);
+    if (!g) break;
+    cn->v = g;
+    if (!(g[cn->n].name = strdup(d->name))) break;
+    g[cn->n++].id = d->id;
+  }
+  pt_source_close(src);
+  if (!cn->n) return;
+  /* one of equal ids (every member of a recorded communicator defines it,
+   * alike) */
+  qsort(cn->v, cn->n, sizeof *cn->v, cmp_comm_name);
+  size_t k = 0;
+  for (size_t i = 0; i < cn->n; i++) {
+    if (k && cn->v[k - 1].id == cn->v[i].id) free(cn->v[i].name);
+    else cn->v[k++] = cn->v[i];
+  }
+  cn->n = k;
+}
+/* Communicator id's name, or NULL. */
+static const char *comm_name_of(const comm_names *cn, uint64_t id) {
+  struct comm_name key = {id, NULL};
+  const struct comm_name *f =
+      cn->n ? bsearch(&key, cn->v, cn->n, sizeof key, cmp_comm_name) : NULL;
+  return f ? f->name : NULL;
+}
+
 static const char *fit_one_site(const char *label, char *b, size_t n,
                                 size_t w);
 
@@ -1002,15 +1064,32 @@ static void print_table(const ctx *c) {
     unit lu = pick_unit(c, ml);
     if (late) printf("\nMessages (late sender/receiver in %s)\n", lu.name);
     else printf("\nMessages\n");
+    /* communicators by their names (MPI_COMM_WORLD, the recorder's
+     * "comm 6edd96cd0e140001", the DUMPI reader's "MPI_Comm_dup #2"), as
+     * wide as the longest (up to 40); their ids are in --csv / --json */
+    comm_names cn = {0, NULL};
+    int kw = 8;
+    if (c->by == PT_STATS_BY_COMM) {
+      comm_names_read(c->path, &cn);
+      for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+        const char *nm = comm_name_of(&cn, (uint64_t)pt_stats_message(s, i)->key);
+        size_t l = nm ? strlen(nm) : 0;
+        if (l > (size_t)kw) kw = l > 40 ? 40 : (int)l;
+      }
+    }
     printf("%*s %*s", lw, "sender", lw, "receiver");
-    if (c->by) printf(" %8s", c->by == PT_STATS_BY_TAG ? "tag" : "comm");
+    if (c->by) printf(" %*s", kw, c->by == PT_STATS_BY_TAG ? "tag" : "comm");
     printf(" %9s %11s %12s %12s\n", "count", "bytes", "late sender",
            "late recv");
     for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
       const pt_stats_message_row *m = pt_stats_message(s, i);
       printf("%*s %*s", lw, loc_name(b1, sizeof b1, m->sender), lw,
              loc_name(b2, sizeof b2, m->receiver));
-      if (c->by) printf(" %8" PRId64, m->key);
+      const char *nm = c->by == PT_STATS_BY_COMM
+                           ? comm_name_of(&cn, (uint64_t)m->key)
+                           : NULL;
+      if (nm) printf(" %*.*s", kw, kw, nm);
+      else if (c->by) printf(" %*" PRId64, kw, m->key);
       if (late)
         printf(" %9" PRIu64 " %11s %12.4g %12.4g\n", m->count,
                fmt_bytes(b3, sizeof b3, (double)m->bytes),
@@ -1020,6 +1099,7 @@ static void print_table(const ctx *c) {
         printf(" %9" PRIu64 " %11s %12s %12s\n", m->count,
                fmt_bytes(b3, sizeof b3, (double)m->bytes), "-", "-");
     }
+    comm_names_free(&cn);
   }
 
   if (c->rel != PT_NONE) {

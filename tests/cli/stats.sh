@@ -691,6 +691,38 @@ grep '^event' late.out | cmp -s - late2.out && t_pass slice_pending_from_snapsho
 # ---- bad arguments --------------------------------------------------------------
 fails_cleanly unknown_region 1 'unknown region' "$PT" stats --relative-to nosuch pp.txt
 fails_cleanly empty_window 1 'empty window' "$PT" stats --from 50 --to 50 pp.txt
+# --by comm names the communicators (the MPI recorder's are ids hashed
+# from their members, 7988707121473781761 in a LAMMPS run, which the
+# table printed as such while dump names it "comm 6edd96cd0e140001");
+# one the trace does not define keeps its id
+cat >bycomm.txt <<'TXT'
+# paratrace text 1
+def location_group id=0 rank=0
+def location_group id=1 rank=1
+def location id=0 group=0
+def location id=1 group=1
+def group id=0 type=4 paradigm=3 name="MPI_COMM_WORLD ranks" members=[0,1]
+def comm id=2 parent=none paradigm=3 name="MPI_COMM_WORLD"
+def comm id=7988707121473781761 parent=none group=0 paradigm=3 name="comm 6edd96cd0e140001"
+def region id=1 name="main"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 10 0 send peer=1 comm=2 tag=1 bytes=8
+event 12 1 recv peer=0 comm=2 tag=1 bytes=8
+event 20 0 send peer=1 comm=7988707121473781761 tag=1 bytes=16
+event 22 1 recv peer=0 comm=7988707121473781761 tag=1 bytes=16
+event 30 0 send peer=1 comm=77 tag=1 bytes=32
+event 32 1 recv peer=0 comm=77 tag=1 bytes=32
+event 40 0 leave region=1
+event 40 1 leave region=1
+TXT
+"$PT" -q stats --by comm bycomm.txt >bycomm.out 2>&1
+if grep -q '^ *0 *1 *MPI_COMM_WORLD *1 *8 B ' bycomm.out &&
+   grep -q '^ *0 *1 comm 6edd96cd0e140001 *1 *16 B ' bycomm.out &&
+   grep -q '^ *0 *1 *77 *1 *32 B ' bycomm.out &&
+   "$PT" -q stats --by comm --csv bycomm.txt | grep -q ',7988707121473781761,'; then
+  t_pass stats_by_comm_names
+else t_fail stats_by_comm_names "$(cat bycomm.out)"; fi
 fails_cleanly bad_by 2 'tag or comm' "$PT" stats --by color pp.txt
 fails_cleanly slice_no_out 2 'missing -o' "$PT" slice --from 1 --to 2 pp.txt
 fails_cleanly summarize_not_ptf 1 'native archive' "$PT" summarize --every 10 pp.txt
