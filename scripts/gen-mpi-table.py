@@ -28,6 +28,7 @@ def kind(t, n):
     if t == 'MPI_Win': return 'W'
     if t == 'MPI_File': return 'F'
     if t == 'MPI_Op': return 'O'
+    if t == 'MPI_Op *': return 'o'
     if 'void *' in t: return 'b'
     if t == 'int':
         if n in ('dest', 'source', 'root', 'target_rank', 'rank'): return 'k'
@@ -81,7 +82,8 @@ print(' * table of MPI C bindings paratrace interposes. Kinds, one letter per')
 print(' * parameter: C comm, c comm out, D datatype, d datatype out, G group,')
 print(' * g group out, r request out, R request array/inout, q request in,')
 print(' * s status out, u status in, S status array, T datatype array in,')
-print(' * W window, F file, O op, b buffer (not recorded), k rank-in-comm, t tag,')
+print(' * W window, F file, O op, o op out (MPI_Op *: made, or freed), b buffer')
+print(' * (not recorded), k rank-in-comm, t tag,')
 print(' * n count, i int,')
 print(' * a int array, l MPI_Aint/MPI_Offset/MPI_Count, A array (or output) of')
 print(' * those, f MPI_File *, w MPI_Win *, z string read, x other. No include')

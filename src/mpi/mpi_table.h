@@ -3,7 +3,8 @@
  * parameter: C comm, c comm out, D datatype, d datatype out, G group,
  * g group out, r request out, R request array/inout, q request in,
  * s status out, u status in, S status array, T datatype array in,
- * W window, F file, O op, b buffer (not recorded), k rank-in-comm, t tag,
+ * W window, F file, O op, o op out (MPI_Op *: made, or freed), b buffer
+ * (not recorded), k rank-in-comm, t tag,
  * n count, i int,
  * a int array, l MPI_Aint/MPI_Offset/MPI_Count, A array (or output) of
  * those, f MPI_File *, w MPI_Win *, z string read, x other. No include
@@ -236,10 +237,10 @@ PT_MPI_FN(Neighbor_alltoallw, int, (const void *sendbuf, const int * sendcounts,
 PT_MPI_FN(Ineighbor_alltoallw, int, (const void *sendbuf, const int * sendcounts, const MPI_Aint * sdispls, const MPI_Datatype * sendtypes, void *recvbuf, const int * recvcounts, const MPI_Aint * rdispls, const MPI_Datatype * recvtypes, MPI_Comm comm, MPI_Request *request), (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), "baATbaATCr")
 PT_MPI_FN(Op_c2f, MPI_Fint, (MPI_Op op), (op), "O")
 PT_MPI_FN(Op_commutative, int, (MPI_Op op, int *commute), (op, commute), "Oa")
-PT_MPI_FN(Op_create, int, (MPI_User_function *function, int commute, MPI_Op *op), (function, commute, op), "xix")
+PT_MPI_FN(Op_create, int, (MPI_User_function *function, int commute, MPI_Op *op), (function, commute, op), "xio")
 PT_MPI_FN(Open_port, int, (MPI_Info info, char *port_name), (info, port_name), "xx")
 PT_MPI_FN(Op_f2c, MPI_Op, (MPI_Fint op), (op), "x")
-PT_MPI_FN(Op_free, int, (MPI_Op *op), (op), "x")
+PT_MPI_FN(Op_free, int, (MPI_Op *op), (op), "o")
 PT_MPI_FN(Pack_external, int, (const char * datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position), (datarep, inbuf, incount, datatype, outbuf, outsize, position), "zbnDblA")
 PT_MPI_FN(Pack_external_size, int, (const char * datarep, int incount, MPI_Datatype datatype, MPI_Aint *size), (datarep, incount, datatype, size), "znDA")
 PT_MPI_FN(Pack, int, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm), (inbuf, incount, datatype, outbuf, outsize, position, comm), "bnDbiaC")

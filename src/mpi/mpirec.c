@@ -1701,6 +1701,14 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
       case 'O':
         enc_int(c->id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
         break;
+      case 'o': /* MPI_Op_create's new op; MPI_Op_free's, before the call */
+        if (c->id == PT_MPI_ID_Op_free)
+          enc_int(c->id, j, (int64_t)misc_id(&g_ops, &g_next_op, c->hpre));
+        else if (ok && v)
+          enc_int(c->id, j,
+                  (int64_t)misc_id(&g_ops, &g_next_op,
+                                   (int64_t)(intptr_t)*(MPI_Op *)(intptr_t)v));
+        break;
       case 'G':
         enc_int(c->id, j, (int64_t)group_hid(v));
         break;

@@ -38,8 +38,8 @@ typedef struct pt__mpi_call {
   MPI_Request reqs_inline[PT_MPI_INLINE];
   int nreqs;
   int owned; /* bit 0: sts malloc'ed; bit 1: reqs malloc'ed */
-  int64_t hpre; /* 'f' / 'w' / 'g' of a close or free (MPI_File *,
-                   MPI_Win *, MPI_Group *): the handle before */
+  int64_t hpre; /* 'f' / 'w' / 'g' / 'o' of a close or free (MPI_File *,
+                   MPI_Win *, MPI_Group *, MPI_Op *): the handle before */
   int64_t pdest;   /* for the profile: partner (COMM_WORLD rank) or -1 */
   uint64_t pbytes; /* for the profile: bytes moved */
 } pt__mpi_call;
@@ -205,6 +205,10 @@ static inline __attribute__((always_inline)) void pt__mpi_arg(
     case 'g': /* MPI_Group_free */
       if (value && c->id == PT_MPI_ID_Group_free)
         c->hpre = (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)value;
+      break;
+    case 'o': /* MPI_Op_free */
+      if (value && c->id == PT_MPI_ID_Op_free)
+        c->hpre = (int64_t)(intptr_t)*(MPI_Op *)(intptr_t)value;
       break;
     case 'c':
     case 'd':

@@ -46,6 +46,11 @@ expect MPI_Get_accumulate op "15 x3 "
 expect MPI_Fetch_and_op op "15 x3 3 x3 "
 expect MPI_Accumulate op "13 x3 "
 expect MPI_Allreduce op "100 x3 "
+# the op MPI_Op_create made and the one MPI_Op_free freed (not recorded
+# before: PETSc's five MPI_Op_create calls showed as "MPI_Op op=0
+# (MPI_OP_ERROR)" in dump --style dumpi and the DUMPI output)
+expect MPI_Op_create op "100 x3 "
+expect MPI_Op_free op "100 x3 "
 expect MPI_Get_accumulate origin_count "4 x3 "
 expect MPI_Get_accumulate result_count "4 x3 "
 expect MPI_Accumulate targetcount "4 x3 "
