@@ -316,6 +316,14 @@ int cmd_timeline(int argc, char **argv) {
   }
   pt_timeline_page pg = {.title = path, .ticks_per_second = tps, .summary = rows,
                     .nsummary = nrows};
+  /* times on the page from the trace's start, as --from counts them (a
+   * window from 2 s read "0 ns .. 50 ms") */
+  cli_clock clk;
+  if (!status && cli_read_clock(path, &clk) != 0) status = CLI_FAIL;
+  if (!status && clk.found) {
+    pg.origin = clk.start;
+    pg.has_origin = 1;
+  }
   if (!status) status = write_views(out, svg, force, tl, &pg);
   if (!status && !cli.quiet) {
     char bars[48];

@@ -105,6 +105,12 @@ typedef struct pt_timeline_page {
   uint64_t ticks_per_second;
   const pt_timeline_summary_row *summary;
   size_t nsummary;
+  /* with has_origin, times on the page (axis, window, tooltips) count
+   * from `origin` (the trace's start, as --from does), not from the
+   * window's start: a window cut at 2 s reads 2.000 s .. 2.050 s; an
+   * origin after the window's start is taken as its start */
+  uint64_t origin;
+  int has_origin;
 } pt_timeline_page;
 
 /* Write the self-contained HTML page / the static SVG.  PT_OK or PT_EIO. */

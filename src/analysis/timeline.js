@@ -45,6 +45,9 @@
     if (a >= 1e-6) return (s * 1e6).toFixed(3) + ' us';
     return (s * 1e9).toFixed(0) + ' ns';
   }
+  /* a time on the page: from its origin (the trace's start), not from
+   * the window's start, which is D.origin ticks after it */
+  function at(t) { return fmt(t + (D.origin || 0)); }
   function resize() {
     cv.width = Math.max(700, window.innerWidth - 24);
     cv.height = TOP + nrows * ROW + 6;
@@ -54,14 +57,14 @@
   function axis() {
     var span = (v1 - v0) / D.tps, step = Math.pow(10, Math.floor(Math.log10(span / 8)));
     if (span / step > 40) step *= 5; else if (span / step > 16) step *= 2;
-    var st = step * D.tps, t = Math.ceil(v0 / st) * st;
+    var o = D.origin || 0, st = step * D.tps, t = Math.ceil((v0 + o) / st) * st - o;
     ctx.fillStyle = '#333';
     ctx.font = '11px sans-serif';
     ctx.strokeStyle = '#ddd';
     for (var k = 0; t <= v1 && k < 100; t += st, k++) {
       var x = X(t);
       ctx.beginPath(); ctx.moveTo(x, TOP - 6); ctx.lineTo(x, cv.height); ctx.stroke();
-      ctx.fillText(fmt(t), x + 2, 12);
+      ctx.fillText(at(t), x + 2, 12);
     }
   }
   function dimmed(reg) { return sel >= 0 && reg !== sel; }
@@ -84,7 +87,7 @@
     drawColls();
     drawMsgs();
     drawUtil();
-    info.textContent = 'showing ' + fmt(v0) + ' .. ' + fmt(v1) + ' of ' + fmt(D.span) +
+    info.textContent = 'showing ' + at(v0) + ' .. ' + at(v1) + ' (' + fmt(v1 - v0) + ' of ' + fmt(D.span) + ')' +
       (D.agg ? ' (aggregated: one bar per pixel bin, 1 in ' + D.sample + ' messages drawn)' : '') +
       (D.truncated ? ' (item limit reached: not everything drawn)' : '');
   }
@@ -227,13 +230,13 @@
     var m = msgAt(e.offsetX, e.offsetY);
     if (m >= 0) {
       showTip(e, 'message ' + D.rows[D.msgs[m]] + ' -> ' + D.rows[D.msgs[m + 1]] + ', ' +
-        D.msgs[m + 4] + ' bytes, sent at ' + fmt(D.msgs[m + 2]) + ', received ' +
+        D.msgs[m + 4] + ' bytes, sent at ' + at(D.msgs[m + 2]) + ', received ' +
         fmt(D.msgs[m + 3] - D.msgs[m + 2]) + ' later');
       return;
     }
     var b = barAt(e.offsetX, e.offsetY);
     showTip(e, b ? D.regions[b.reg][0] + (b.bin ? ' (most of this bin)' : '') + ' on ' +
-      D.rows[b.row] + ': ' + fmt(b.t1 - b.t0) + ' from ' + fmt(b.t0) : '');
+      D.rows[b.row] + ': ' + fmt(b.t1 - b.t0) + ' from ' + at(b.t0) : '');
   });
   cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
   cv.addEventListener('click', function (e) {

@@ -1,6 +1,7 @@
 /* The timeline writers: a self-contained HTML page (data as JSON + the
  * viewer from timeline.js) and a static SVG of the whole window. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,12 @@ static int legend_order(const pt_timeline *tl, uint32_t **out, size_t *n) {
   return PT_OK;
 }
 
+/* Ticks from the page's time 0 (its origin) to the window's start. */
+static uint64_t page_offset(const pt_timeline *tl, const pt_timeline_page *pg) {
+  return pg->has_origin && pg->origin < tl->o.from ? tl->o.from - pg->origin
+                                                   : 0;
+}
+
 int pt_timeline_write_html(const pt_timeline *tl, FILE *f, const pt_timeline_page *pg) {
   uint64_t from = tl->o.from, span = tl->o.to - tl->o.from;
   uint32_t *leg = NULL;
@@ -119,9 +126,10 @@ int pt_timeline_write_html(const pt_timeline *tl, FILE *f, const pt_timeline_pag
         "window.PT_DATA = {\"title\": ", f);
   json_str(f, pg->title);
   fprintf(f, ", \"tps\": %" PRIu64 ", \"span\": %" PRIu64
+          ", \"origin\": %" PRIu64
           ", \"agg\": %s, \"sample\": %" PRIu64 ", \"truncated\": %s,\n",
           pg->ticks_per_second ? pg->ticks_per_second : 1000000000u, span,
-          tl->agg ? "true" : "false", tl->sample,
+          page_offset(tl, pg), tl->agg ? "true" : "false", tl->sample,
           tl->truncated ? "true" : "false");
   fputs("\"rows\": [", f);
   for (size_t r = 0; r < tl->nrows; r++) {
@@ -213,13 +221,15 @@ int pt_timeline_write_svg(const pt_timeline *tl, FILE *f, const pt_timeline_page
   double tps = pg->ticks_per_second ? (double)pg->ticks_per_second : 1e9;
   fprintf(f, " (%.6g s%s)</text>\n", span / tps,
           tl->agg ? ", aggregated by pixel" : "");
-  /* axis: about 10 ticks */
-  double step = 1;
+  /* axis: about 10 ticks, at round times from the page's origin (the
+   * window's start, or the trace's: a window cut at 2 s reads 2 s) */
+  double step = 1, off = (double)page_offset(tl, pg) / tps;
   while (span / tps / step > 10) step *= 10;
   while (span / tps / step < 4) step /= 10;
   if (span / tps / step > 10) step *= 2;
-  for (double t = 0; t <= span / tps + 1e-12; t += step) {
-    double x = LEFT + t * tps / span * pw;
+  double first = ceil(off / step - 1e-9) * step;
+  for (double t = first; t - off <= span / tps + 1e-12; t += step) {
+    double x = LEFT + (t - off) * tps / span * pw;
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
             "stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.0f\">%.6g s</text>\n", x,
             TOP - 8, x, TOP + (double)tl->nrows * ROW, x + 2, TOP - 10, t);

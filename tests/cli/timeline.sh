@@ -33,6 +33,14 @@ ok "force" "$PT" timeline --force g.ptf -o v.html
 ok "window and locations" "$PT" timeline g.ptf -o w.html --from 1ms --to 2ms --locations 1,3
 n=$(grep -m1 '^"rows": \[' w.html | tr ',' '\n' | grep -c .)
 [ "$n" = 2 ] && t_pass "window: 2 rows" || t_fail "window rows" "$n"
+# a window's times read from the trace's start, as --from counts them
+# (LAMMPS cut at 2 s read "0 ns .. 50 ms"): the SVG's axis starts at
+# 0.001 s, the page's data carries the window's offset
+ok "window svg" "$PT" timeline g.ptf --svg w.svg --from 1ms --to 2ms --locations 1,3
+first=$(grep -o '<text x="[0-9.]*" y="30">[^<]*</text>' w.svg | head -1 | sed 's/.*">//; s/<.*//')
+if [ "$first" = "0.001 s" ] && grep -q '"origin": 1000000,' w.html; then
+  t_pass "window: times from the trace's start"
+else t_fail "window: times from the trace's start" "axis from '$first', $(grep -o '"origin": [0-9]*' w.html)"; fi
 # a large trace: aggregated, the file bounded
 ok "generate large" "$PT" generate -o big.ptf --locations 8 --events 400000 --seed 4
 ok "large html" "$PT" timeline big.ptf -o big.html --max-events 20000
@@ -80,6 +88,10 @@ for page in v.html big.html; do
   echo "$verdict" | grep -q '"errors":\[\]' && t_pass "browser $page: no script errors" ||
     t_fail "browser $page: script errors" "$verdict"
 done
+browse "file://$PWD/w.html" --dump-dom >wdom.txt
+if grep -q 'id="range">showing 1.000 ms .. 2.000 ms (1.000 ms of 1.000 ms)' wdom.txt; then
+  t_pass "browser w.html: the window shown from the trace's start"
+else t_fail "browser w.html: the window's times" "$(grep -o 'id="range">[^<]*' wdom.txt)"; fi
 rm -f "$B/timeline.png"
 browse "file://$PWD/v.html" --window-size=1400,900 --screenshot="$B/timeline.png" >/dev/null
 [ -s "$B/timeline.png" ] && t_pass "screenshot $B/timeline.png" ||
