@@ -1419,7 +1419,11 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
   uint64_t tps = clk && clk->i0 > 0 ? (uint64_t)clk->i0 : 1000000000;
   uint64_t off = k->tmin == UINT64_MAX ? 0 : k->tmin;
   uint64_t len = k->tmin == UINT64_MAX ? 0 : k->tmax - k->tmin;
-  if (clk && (clk->i2 > 0 || clk->parent)) {
+  /* the clock's own start and length (an OTF2 source's); a clock without
+   * a start (PT_NONE: the MPI recorder's CLOCK_MONOTONIC ticks) has the
+   * observed span, as Score-P writes it (it was written as global offset
+   * 2^64 - 1 and length 0, which Vampir takes for the trace's start) */
+  if (clk && clk->parent != PT_NONE && (clk->i2 > 0 || clk->parent)) {
     off = clk->parent;
     len = (uint64_t)clk->i2;
   }

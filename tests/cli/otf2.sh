@@ -243,6 +243,24 @@ if [ -f mpi/1.evt ] && [ -f mpi.def ]; then
   printf '\377\377' | dd of=c3/mpi/1.evt bs=1 seek=250 conv=notrunc 2>/dev/null
   bad bad_record_length 'c3/mpi/1.evt: damaged OTF2 file at offset 250 (a record runs past the end of its chunk)' c3/mpi.otf2
 fi
+# a clock without a start (the MPI recorder's CLOCK_MONOTONIC ticks): the
+# clock properties give the observed span, as Score-P writes them (a
+# recorded LAMMPS run was written with global offset 2^64 - 1, length 0)
+cat >nostart.txt <<'TXT'
+# paratrace text 1
+def clock start=none ticks_per_second=1000000000
+def location_group id=0 rank=0
+def location id=0 group=0
+def region id=1 name="main"
+event 5000 0 enter region=1
+event 7500 0 leave region=1
+TXT
+ok otf2_nostart_convert "$PT" -q convert nostart.txt -o nostart.otf2
+got=$(otf2-print -G nostart.otf2 2>&1 | grep '^CLOCK_PROPERTIES')
+case $got in
+  *"Global Offset: 5000, Length: 2500,"*) t_pass otf2_clock_without_start ;;
+  *) t_fail otf2_clock_without_start "$got" ;;
+esac
 # a write that fails (a full disk; here the file size limit, EFBIG with
 # SIGXFSZ ignored) fails cleanly, names the output and the reason, and
 # leaves nothing behind: in the middle of the conversion (a location's
