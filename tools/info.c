@@ -161,6 +161,7 @@ typedef struct info {
   cli_clock clk;
   int is_ptf;
   uint64_t streams, stored, raw, blocks;
+  uint64_t with_sums, with_snaps; /* streams with summaries / snapshots */
   int scanned;
 } info;
 
@@ -203,6 +204,13 @@ static void print_text(const info *in, pt_reader *r) {
       printf(", compression %.2fx", (double)in->raw / (double)in->stored);
   }
   printf("\n");
+  /* what paratrace summarize / snapshot added (windows read them) */
+  if (in->with_sums)
+    printf("summaries    in %" PRIu64 " of %" PRIu64 " streams\n",
+           in->with_sums, in->streams);
+  if (in->with_snaps)
+    printf("snapshots    in %" PRIu64 " of %" PRIu64 " streams\n",
+           in->with_snaps, in->streams);
   printf("definitions  %" PRIu64 "\n", in->defs);
   for (uint32_t k = 1; k < PT_DEF__COUNT; k++)
     if (in->def_count[k])
@@ -252,6 +260,9 @@ static void print_json(const info *in, pt_reader *r) {
     if (in->stored)
       printf(", \"compression_ratio\": %.4f",
              (double)in->raw / (double)in->stored);
+    printf(", \"streams_with_summaries\": %" PRIu64
+           ", \"streams_with_snapshots\": %" PRIu64,
+           in->with_sums, in->with_snaps);
   }
   printf(", \"definitions\": {\"total\": %" PRIu64, in->defs);
   for (uint32_t k = 1; k < PT_DEF__COUNT; k++)
@@ -294,6 +305,8 @@ int cmd_info(int argc, char **argv) {
       in.stored += si->stored_bytes;
       in.raw += si->raw_bytes;
       in.blocks += si->blocks;
+      in.with_sums += si->has_summaries != 0;
+      in.with_snaps += si->has_snapshots != 0;
       if (fast) in.events += si->events;
       if (si->events) {
         if (si->first_time < lo) lo = si->first_time;

@@ -534,6 +534,16 @@ TXT
 } >cs.txt
 ok cs_ptf "$PT" -q convert cs.txt -o cs.ptf
 ok cs_summarize "$PT" -q summarize --every 30 cs.ptf
+# info says what summarize added (it said nothing: a user could not tell
+# whether windows would come from summaries, nor why converting such an
+# archive to OTF2 warned about snapshot entries)
+"$PT" -q convert cs.txt -o cs0.ptf
+n=$("$PT" info cs.ptf | grep -c '^s[a-z]* *in 2 of 2 streams$')
+n0=$("$PT" info cs0.ptf | grep -c '^summaries\|^snapshots')
+j=$("$PT" info --json cs.ptf | python3 -c 'import json, sys
+d = json.load(sys.stdin); print(d["streams_with_summaries"], d["streams_with_snapshots"])')
+[ "$n" = 2 ] && [ "$n0" = 0 ] && [ "$j" = "2 2" ] && t_pass info_summaries ||
+  t_fail info_summaries "$n $n0 $j: $("$PT" info cs.ptf)"
 for w in "--from 150 --to 1105" "--from 1399 --to 4410" "--from 2000" \
          "--to 3333" "--from 410 --to 430"; do
   "$PT" -q stats --csv --require-summaries $w cs.ptf >cs.fast.csv 2>cs.fast.err &&
