@@ -286,7 +286,21 @@ enum {
     0, 0)                                                                     \
   X(THREAD_WAIT, "thread_wait", 0, 0, "contingent", 0, 0, 0, "sequence", 0,  \
     0)                                                                        \
-  X(THREAD_END, "thread_end", 0, 0, "contingent", 0, 0, 0, "sequence", 0, 0)
+  X(THREAD_END, "thread_end", 0, 0, "contingent", 0, 0, 0, "sequence", 0,   \
+    0)                                                                        \
+  /* One-sided (RMA) operations, at the origin (OTF2's RmaPut, RmaGet,       \
+   * RmaAtomic): ref = window (a source's own id: the MPI recorder's per-    \
+   * rank id, OTF2's RmaWin), peer = target (COMM_WORLD rank, as a message's \
+   * peer; -1 unknown), comm = the window's communicator (PT_NONE unknown),  \
+   * size = bytes the origin sends (put, accumulate, an atomic's operand),   \
+   * size2 = bytes it receives (get, an atomic's result), request = OTF2's   \
+   * matching id (0 when none), tag of RMA_ATOMIC = pt_rma_atomic. */        \
+  X(RMA_PUT, "rma_put", "window", "target", "comm", 0, "bytes", 0,           \
+    "matching", 0, 0)                                                         \
+  X(RMA_GET, "rma_get", "window", "target", "comm", 0, 0, "bytes",           \
+    "matching", 0, 0)                                                         \
+  X(RMA_ATOMIC, "rma_atomic", "window", "target", "comm", "type", "sent",    \
+    "received", "matching", 0, 0)
 
 typedef enum pt_event_kind {
   PT_EV_INVALID = 0,
@@ -336,6 +350,21 @@ typedef enum pt_io_mode {
 #undef PT__IO_ENUM
   PT_IO__COUNT
 } pt_io_mode;
+
+/* RMA_ATOMIC.tag: the kind of atomic operation, OTF2's OTF2_RmaAtomicType
+ * numbers.  The MPI recorder: MPI_(R)accumulate ACCUMULATE,
+ * MPI_(R)get_accumulate and MPI_Fetch_and_op FETCH_AND_ACCUMULATE,
+ * MPI_Compare_and_swap COMPARE_AND_SWAP. */
+#define PT_RMA_ATOMICS(X)                                                    \
+  X(ACCUMULATE) X(INCREMENT) X(TEST_AND_SET) X(COMPARE_AND_SWAP) X(SWAP)    \
+  X(FETCH_AND_ADD) X(FETCH_AND_INCREMENT) X(FETCH_AND_ACCUMULATE)
+
+typedef enum pt_rma_atomic {
+#define PT__RMA_ENUM(NAME) PT_RMA_##NAME,
+  PT_RMA_ATOMICS(PT__RMA_ENUM)
+#undef PT__RMA_ENUM
+  PT_RMA__COUNT
+} pt_rma_atomic;
 
 /* BUFFER_OVERFLOW.tag: what the recorder did when its buffer was full. */
 typedef enum pt_overflow_policy {
@@ -420,7 +449,12 @@ typedef enum pt_summary_kind {
    * runs in the whole trace (mpiP's application time): count = 1 if it has
    * an MPI_Init visit | 2 if an MPI_Finalize one, incl_time = the end of
    * its first MPI_Init, excl_time = the start of its first MPI_Finalize. */
-  PT_SUM_APP_SPAN
+  PT_SUM_APP_SPAN,
+  /* Cumulative, one-sided operations of this location (the origin) with
+   * target ref (as PT_SUM_MESSAGES' peer): count = those that sent bytes
+   * to it, bytes_sent = those bytes; excl_time = those that received
+   * bytes from it, bytes_recv = those bytes (RMA_* events' size, size2). */
+  PT_SUM_RMA
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

@@ -931,6 +931,45 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   return rc;
 }
 
+/* A one-sided operation (RMA_* event) in the window, at its origin L:
+ * its (location, target, 1) totals and the matrix, where the bytes it
+ * sent go from the origin's process to the target's and those it received
+ * from the target's to the origin's.  No matching: the target has no
+ * event. */
+static int one_sided(pt_stats *s, pt__loc *L, const pt_event *ev) {
+  if (!L->has_rank) {
+    L->rank = pt__stats_rank_of(s, L->k[0]);
+    L->proc_loc = pt__stats_proc_loc(s, L->k[0]);
+    L->has_rank = 1;
+  }
+  pt__pm *p = pt__kt_get(&s->pm, K(L->k[0], (uint64_t)ev->peer, 1, 0));
+  if (!p) return PT_ENOMEM;
+  uint64_t me = L->proc_loc, them = pt__stats_peer_loc(s, ev->peer);
+  /* --by tag: one-sided operations have none (-1) */
+  int64_t key = s->opts.matrix_by == PT_STATS_BY_TAG    ? -1
+                : s->opts.matrix_by == PT_STATS_BY_COMM ? (int64_t)ev->comm
+                                                        : 0;
+  if (ev->size) {
+    p->sent++;
+    p->bsent += ev->size;
+    mx_rec *m = pt__kt_get(&s->mx, K(me, them, (uint64_t)key, 0));
+    if (!m) return PT_ENOMEM;
+    m->count++;
+    m->bytes += ev->size;
+  }
+  if (ev->size2) {
+    p = pt__kt_get(&s->pm, K(L->k[0], (uint64_t)ev->peer, 1, 0));
+    if (!p) return PT_ENOMEM;
+    p->recv++;
+    p->brecv += ev->size2;
+    mx_rec *m = pt__kt_get(&s->mx, K(them, me, (uint64_t)key, 0));
+    if (!m) return PT_ENOMEM;
+    m->count++;
+    m->bytes += ev->size2;
+  }
+  return PT_OK;
+}
+
 /* An enter of `region` at t on L (location loc); w: t is in the window. */
 static inline int ev_enter(pt_stats *s, pt__loc *L, uint64_t loc,
                            uint64_t region, uint64_t t, int w) {
@@ -1009,7 +1048,11 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   }
   int msg = ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND ||
             ev->kind == PT_EV_RECV || ev->kind == PT_EV_IRECV;
-  uint64_t bytes = ev->kind == PT_EV_COLL_END ? ev->size + ev->size2
+  int rma = ev->kind == PT_EV_RMA_PUT || ev->kind == PT_EV_RMA_GET ||
+            ev->kind == PT_EV_RMA_ATOMIC;
+  /* both parts of a collective or one-sided operation */
+  int two = ev->kind == PT_EV_COLL_END || rma;
+  uint64_t bytes = two                        ? ev->size + ev->size2
                    : msg                      ? ev->size
                    : ev->kind == PT_EV_IO_END ? ev->size
                                               : 0;
@@ -1019,7 +1062,7 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
     c->count++;
     c->bytes += bytes;
   }
-  if (msg || ev->kind == PT_EV_COLL_END) {
+  if (msg || two) {
     if (L->depth && L->st[L->depth - 1].is_mpi) {
       pt__frame *f = &L->st[L->depth - 1];
       /* the call's site is the first one known (its enter's, else its
@@ -1048,8 +1091,10 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
         if (!c) return PT_ENOMEM;
         /* a collective counts as a message sent when it sent bytes and
          * as one received when it received some: a barrier is neither,
-         * a broadcast's root sends, the other ranks receive */
-        int coll = ev->kind == PT_EV_COLL_END;
+         * a broadcast's root sends, the other ranks receive; so does a
+         * one-sided operation at its origin (a put sends, a get receives,
+         * a fetching atomic both) */
+        int coll = two;
         int sent = coll ? ev->size > 0
                         : ev->kind == PT_EV_SEND || ev->kind == PT_EV_ISEND;
         if (sent) {
@@ -1070,6 +1115,10 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
   if (msg) {
     L = pt__stats_loc(s, ev->location);
     if ((rc = message(s, L, ev)) < 0) return rc;
+  }
+  if (rma && w) {
+    L = pt__stats_loc(s, ev->location);
+    if ((rc = one_sided(s, L, ev)) < 0) return rc;
   }
   if (ev->kind == PT_EV_IO_BEGIN || ev->kind == PT_EV_IO_END)
     return pt__stats_io_event(s, L, ev, w);
@@ -1241,10 +1290,12 @@ int pt__stats_add_summary(pt_stats *s, const pt_summary *m, int sign) {
     if (!c) return PT_ENOMEM;
     c->msgs += sg * m->count;
     c->rmsgs += sg * m->incl_time;
-  } else if (m->kind == PT_SUM_MESSAGES && m->ref != PT_NONE) {
+  } else if ((m->kind == PT_SUM_MESSAGES || m->kind == PT_SUM_RMA) &&
+             m->ref != PT_NONE) {
     /* PT_SUM_PEER_UNKNOWN: messages to / from a peer < 0 */
     uint64_t peer = m->ref == PT_SUM_PEER_UNKNOWN ? PT_NONE : m->ref;
-    pt__pm *p = pt__kt_get(&s->pm, K(m->location, peer, 0, 0));
+    pt__pm *p = pt__kt_get(&s->pm, K(m->location, peer,
+                                     m->kind == PT_SUM_RMA, 0));
     if (!p) return PT_ENOMEM;
     p->sent += sg * m->count;
     p->recv += sg * m->excl_time;
@@ -1327,6 +1378,16 @@ int pt__stats_rows_from_pm(pt_stats *s) {
   for (size_t i = 0; i < s->mx.n;) pt__kt_del(&s->mx, ((mx_rec *)pt__kt_at(&s->mx, i))->k);
   for (size_t i = 0; i < s->pm.n; i++) {
     const pt__pm *p = pt__kt_at(&s->pm, i);
+    /* one-sided totals (k[2] 1): what they received came from the target,
+     * as one_sided() has it */
+    if (p->k[2] && (p->recv || p->brecv)) {
+      mx_rec *m = pt__kt_get(&s->mx, K(pt__stats_peer_loc(s, (int64_t)p->k[1]),
+                                       pt__stats_proc_loc(s, p->k[0]), 0, 0));
+      if (!m) return PT_ENOMEM;
+      p = pt__kt_at(&s->pm, i);
+      m->count += p->recv;
+      m->bytes += p->brecv;
+    }
     if (!p->sent && !p->bsent) continue;
     /* between processes, as message() has it: a thread's sends are its
      * process's (the first location of its rank) */
@@ -2054,7 +2115,7 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
  * << 32, name, unit), the (metric, location) rows and the (metric,
  * region) rows (doubles as their IEEE bits). */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 6
+#define SER_VERSION 7
 
 static uint64_t dbits(double d) {
   uint64_t u;
@@ -2138,7 +2199,7 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
   }
   ROWS(s->rl, pt__rl, 2, x->count, x->incl, x->excl,
        x->vset ? x->vmin : UINT64_MAX, x->vset ? x->vmax : 0)
-  ROWS(s->pm, pt__pm, 2, x->sent, x->bsent, x->recv, x->brecv)
+  ROWS(s->pm, pt__pm, 3, x->sent, x->bsent, x->recv, x->brecv)
   ROWS(s->mx, mx_rec, 3, x->count, x->bytes, x->ls, x->lr, x->matched)
   ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
        x->bmax, x->rmsgs, x->rbytes)
@@ -2317,7 +2378,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   }
   ROWS(s->rl, pt__rl, 2, 5, x->count = v[0], x->incl = v[1], x->excl = v[2],
        x->vmin = v[3], x->vmax = v[4], x->vset = v[3] != UINT64_MAX)
-  ROWS(s->pm, pt__pm, 2, 4, x->sent = v[0], x->bsent = v[1], x->recv = v[2],
+  ROWS(s->pm, pt__pm, 3, 4, x->sent = v[0], x->bsent = v[1], x->recv = v[2],
        x->brecv = v[3])
   ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],
        x->lr = v[3], x->matched = v[4])

@@ -62,7 +62,9 @@ typedef struct pt__rl {
  * bounds of mpiP's application time. */
 enum { PT__PLAIN = 0, PT__INIT = 1, PT__FINALIZE = 2 };
 
-/* (location, peer as recorded) point-to-point totals */
+/* (location, peer as recorded, 0) point-to-point totals; (location,
+ * target as recorded, 1) one-sided ones at their origin: sent = operations
+ * that sent bytes to the target, recv = that received bytes from it */
 typedef struct pt__pm {
   uint64_t k[4];
   uint64_t sent, bsent, recv, brecv;

@@ -389,7 +389,8 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
           if (p->k[0] != loc) continue;
           rc = put_sum(so[k].sums,
                        &(pt_summary){.time = t, .location = loc,
-                                     .kind = PT_SUM_MESSAGES,
+                                     .kind = p->k[2] ? PT_SUM_RMA
+                                                     : PT_SUM_MESSAGES,
                                      .ref = p->k[1] == PT_NONE
                                                 ? PT_SUM_PEER_UNKNOWN
                                                 : p->k[1],

@@ -14,12 +14,16 @@ enum {
 };
 
 /* What a call means for the model (mpi_sem.h's column; NONE: enter,
- * leave and arguments only). */
+ * leave and arguments only).  The classes before NOREG are communication
+ * statements (profile mode); RMA_*: one-sided operations (RMA_* events):
+ * PUT, GET, ACC (accumulate), GACC (get-accumulate), FOP (fetch-and-op),
+ * CAS (compare-and-swap). */
 #define PT_MS_LIST(X)                                                        \
   X(NONE) X(SEND) X(RECV) X(SENDRECV) X(ISEND) X(IRECV) X(SEND_INIT)         \
   X(RECV_INIT) X(START) X(STARTALL) X(WAIT) X(TEST) X(WAITANY) X(TESTANY)    \
   X(WAITALL) X(TESTALL) X(WAITSOME) X(TESTSOME) X(REQUEST_FREE) X(CANCEL)    \
-  X(COLL) X(ICOLL) X(NOREG) X(COMM_FREE) X(TYPE_FREE) X(FILE_OPEN)           \
+  X(COLL) X(ICOLL) X(RMA_PUT) X(RMA_GET) X(RMA_ACC) X(RMA_GACC) X(RMA_FOP)  \
+  X(RMA_CAS) X(NOREG) X(COMM_FREE) X(TYPE_FREE) X(FILE_OPEN)                \
   X(FILE_CLOSE) X(IO_READ) X(IO_WRITE) X(IO_IREAD) X(IO_IWRITE)           \
   X(IO_SREAD) X(IO_SWRITE) X(IO_SEND)
 enum {

@@ -63,7 +63,8 @@ static const slot_info def_slot[PT_DSLOT__COUNT] = {
   X(COLLECTIVE, "collective") X(IO, "io") X(VISITS, "visits")            \
   X(SPAN, "span") X(CALLSITE, "callsite")                                \
   X(CALLSITE_MSGS, "callsite_msgs") X(LATE, "late") X(PENDING, "pending")  \
-  X(POSTED, "posted") X(CALL_OPEN, "call_open") X(APP_SPAN, "app_span")
+  X(POSTED, "posted") X(CALL_OPEN, "call_open") X(APP_SPAN, "app_span")   \
+  X(RMA, "rma")
 
 #define TX_SUMMARY_FIELDS(X)                                               \
   X(ref, "ref") X(count, "count") X(incl_time, "incl")                    \

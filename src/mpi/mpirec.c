@@ -628,6 +628,76 @@ static int64_t world_rank(const comm_info *ci, int r) {
   return ci->world[r];
 }
 
+/* ---- windows ------------------------------------------------------------ */
+
+/* An RMA window: its communicator's id and its ranks as COMM_WORLD ranks
+ * (the target of a one-sided operation is a rank in the window's group).
+ * Registered when a recorded call creates the window, from the
+ * communicator it was made over; a window first seen in an operation (its
+ * creation not recorded) asks MPI for its group and has no communicator
+ * (PT_NONE).  Used under the recorder's lock. */
+typedef struct win_info {
+  uint64_t comm;
+  int size;
+  int world[];
+} win_info;
+static hmap g_wins;
+
+static win_info *win_alloc(int n) {
+  win_info *w = malloc(sizeof *w + sizeof(int) * (size_t)(n > 0 ? n : 1));
+  if (w) w->size = n > 0 ? n : 0;
+  return w;
+}
+
+static void win_put(int64_t handle, win_info *w) {
+  hent *e = w ? hput(&g_wins, (uintptr_t)handle) : NULL;
+  if (!e) {
+    free(w);
+    return;
+  }
+  free(e->info); /* a handle MPI reused after a free the recorder missed */
+  e->info = w;
+}
+
+/* Window `handle` was created over communicator `comm` (a handle). */
+static void win_created(int64_t handle, int64_t comm) {
+  if ((MPI_Win)(intptr_t)handle == MPI_WIN_NULL) return;
+  comm_info *ci = comm_get(comm);
+  if (!ci || ci->inter) return; /* windows are made over intracommunicators */
+  win_info *w = win_alloc(ci->size);
+  if (!w) return;
+  w->comm = ci->id;
+  memcpy(w->world, ci->world, sizeof(int) * (size_t)w->size);
+  win_put(handle, w);
+}
+
+static win_info *win_get(int64_t handle) {
+  hent *e = hfind(&g_wins, (uintptr_t)handle);
+  if (e) return e->info;
+  MPI_Win win = (MPI_Win)(intptr_t)handle;
+  if (win == MPI_WIN_NULL || !handle) return NULL;
+  MPI_Group g = MPI_GROUP_NULL;
+  int n = 0;
+  if (PMPI_Win_get_group(win, &g) != MPI_SUCCESS) return NULL;
+  PMPI_Group_size(g, &n);
+  win_info *w = win_alloc(n);
+  if (w) {
+    w->comm = PT_NONE;
+    translate(g, w->size, w->world);
+  }
+  PMPI_Group_free(&g);
+  win_put(handle, w);
+  e = hfind(&g_wins, (uintptr_t)handle);
+  return e ? e->info : NULL;
+}
+
+static void win_forget(int64_t handle) {
+  hent *e = hfind(&g_wins, (uintptr_t)handle);
+  if (!e) return;
+  free(e->info);
+  hdel(&g_wins, (uintptr_t)handle);
+}
+
 /* ---- requests ----------------------------------------------------------- */
 
 /* RQ_IO: a non-blocking MPI-IO operation (comm = the I/O handle id, tag =
@@ -2283,6 +2353,63 @@ static void def_open_file(const pt__mpi_call *c) {
   pt_rec_def(&hd);
 }
 
+/* A one-sided operation (class sem, RMA_*) that returned at t: its RMA_*
+ * event at the origin.  The bytes are the origin's side: what it sends
+ * (origin_count x origin_datatype; none for an MPI_NO_OP get-accumulate or
+ * fetch-and-op, whose origin buffer MPI ignores; a compare-and-swap's
+ * value and its comparand) and what comes back into its buffers (a get's
+ * origin buffer, a get-accumulate's result_count x result_datatype, one
+ * element of a fetch-and-op or compare-and-swap). */
+static void rma(pt__mpi_call *c, int sem, uint64_t t) {
+  int k = (int)VAL('k', 0);
+  if (k == MPI_PROC_NULL) return; /* no operation, as a message to it */
+  win_info *w = win_get(VAL('W', 0));
+  int64_t peer = w && k >= 0 && k < w->size ? w->world[k] : -1;
+  int no_op = ARG('O', 0) >= 0 &&
+              (MPI_Op)(intptr_t)VAL('O', 0) == MPI_NO_OP;
+  uint64_t one = type_size(VAL('D', 0)), sent = 0, recvd = 0;
+  pt_event e = ev_zero;
+  e.time = t;
+  e.kind = PT_EV_RMA_ATOMIC;
+  switch (sem) {
+    case PT_MS_RMA_PUT:
+      e.kind = PT_EV_RMA_PUT;
+      sent = count_bytes(c, 0);
+      break;
+    case PT_MS_RMA_GET:
+      e.kind = PT_EV_RMA_GET;
+      recvd = count_bytes(c, 0);
+      break;
+    case PT_MS_RMA_ACC:
+      e.tag = PT_RMA_ACCUMULATE;
+      sent = count_bytes(c, 0);
+      break;
+    case PT_MS_RMA_GACC:
+      e.tag = PT_RMA_FETCH_AND_ACCUMULATE;
+      sent = no_op ? 0 : count_bytes(c, 0);
+      recvd = count_bytes(c, 1);
+      break;
+    case PT_MS_RMA_FOP:
+      e.tag = PT_RMA_FETCH_AND_ACCUMULATE;
+      sent = no_op ? 0 : one;
+      recvd = one;
+      break;
+    default: /* PT_MS_RMA_CAS */
+      e.tag = PT_RMA_COMPARE_AND_SWAP;
+      sent = 2 * one;
+      recvd = one;
+      break;
+  }
+  e.ref = misc_id(&g_misc, &g_next_misc, VAL('W', 0));
+  e.peer = peer;
+  e.comm = w ? w->comm : PT_NONE;
+  e.size = sent;
+  e.size2 = recvd;
+  emit(&e);
+  c->pdest = peer;
+  c->pbytes = sent + recvd;
+}
+
 static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
   const fninfo *f = &g_fn[c->id];
   int ok = ret == MPI_SUCCESS;
@@ -2475,6 +2602,10 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
                     c->v[ARG('r', 0)], RQ_COLL);
       break;
     }
+    case PT_MS_RMA_PUT: case PT_MS_RMA_GET: case PT_MS_RMA_ACC:
+    case PT_MS_RMA_GACC: case PT_MS_RMA_FOP: case PT_MS_RMA_CAS:
+      if (ok) rma(c, f->sem, t1);
+      break;
     /* a free that failed (a predefined or invalid handle) freed nothing:
      * the handle keeps its id */
     case PT_MS_COMM_FREE:
@@ -2592,10 +2723,16 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
   /* Requests created by calls without a semantic class (generalized
    * requests, MPI-IO and RMA requests, Comm_idup): tracked so that their
    * completion is recognised and ids stay unique. */
-  if (ok && (f->sem == PT_MS_NONE || f->sem == PT_MS_NOREG) &&
+  if (ok && (f->sem == PT_MS_NONE || f->sem == PT_MS_NOREG ||
+             (f->sem >= PT_MS_RMA_PUT && f->sem <= PT_MS_RMA_CAS)) &&
       ARG('r', 0) >= 0 && c->v[ARG('r', 0)])
     req_new((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ARG('r', 0)],
             RQ_OTHER);
+  /* New windows: their communicator, for the targets of their operations */
+  if (ok && pt__mpi_errh[c->id] == PT_ERRH_NEW && ARG('w', 0) >= 0 &&
+      c->v[ARG('w', 0)])
+    win_created((int64_t)(intptr_t)*(MPI_Win *)(intptr_t)c->v[ARG('w', 0)],
+                VAL('C', 0));
   /* New communicators: registered in creation order (same on all members). */
   if (ok && f->sem != PT_MS_NOREG && f->sem != PT_MS_COMM_FREE &&
       ARG('c', 0) >= 0 && c->addr[ARG('c', 0)])
@@ -3011,6 +3148,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
    * be the same pointer, it gets a new id */
   if (handle_freed(c->id) && c->hpre && ret == MPI_SUCCESS) {
     hmap *m = c->id == PT_MPI_ID_Group_free ? &g_ghandles : &g_misc;
+    if (c->id == PT_MPI_ID_Win_free) win_forget(c->hpre);
     if (hfind(m, (uintptr_t)c->hpre)) hdel(m, (uintptr_t)c->hpre);
   }
   if (rec) { /* the LEAVE: header byte and region + 1 */

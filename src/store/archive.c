@@ -350,7 +350,8 @@ int pt__index_parse(const uint8_t *p, size_t len, pt__ientry **out, size_t *n,
     *why = "bad index magic";
     return PT_ECORRUPT;
   }
-  if (pt__get_u32(p + 4) != PT__PTF_VERSION) {
+  if (pt__get_u32(p + 4) < PT__PTF_VERSION_MIN ||
+      pt__get_u32(p + 4) > PT__PTF_VERSION) {
     *why = "unsupported index version";
     return PT_EVERSION;
   }

@@ -6,7 +6,10 @@
 
 #include "store/block.h"
 
-#define PT__PTF_VERSION 2
+#define PT__PTF_VERSION 3
+/* The oldest version this reader reads: version 2 has no RMA_* event kinds
+ * (doc/format.md), and is otherwise version 3. */
+#define PT__PTF_VERSION_MIN 2
 #define PT__ANCHOR_MAX (64u << 20) /* bytes */
 #define PT__MAX_STREAMS (UINT64_C(1) << 24)
 

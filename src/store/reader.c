@@ -1106,11 +1106,16 @@ int pt_reader_open(pt_reader **out, const char *path,
     goto fail;
   }
   const char *ver = pt__anchor_get(&r->anchor, "version");
-  char want[16];
-  snprintf(want, sizeof want, "%d", PT__PTF_VERSION);
-  if (!ver || strcmp(ver, want) != 0) {
-    rc = rerr(r, PT_EVERSION, "%s: unsupported version '%s' (this reader: %s)",
-              ap, ver ? ver : "(none)", want);
+  int vok = 0;
+  for (int v = PT__PTF_VERSION_MIN; v <= PT__PTF_VERSION && ver; v++) {
+    char want[16];
+    snprintf(want, sizeof want, "%d", v);
+    if (strcmp(ver, want) == 0) vok = 1;
+  }
+  if (!vok) {
+    rc = rerr(r, PT_EVERSION,
+              "%s: unsupported version '%s' (this reader: %d to %d)", ap,
+              ver ? ver : "(none)", PT__PTF_VERSION_MIN, PT__PTF_VERSION);
     free(ap);
     goto fail;
   }

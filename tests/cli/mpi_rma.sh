@@ -7,6 +7,10 @@
 # first user-op number (100) on each rank that used it, so NWChem's
 # MPI_Get_accumulate calls showed a user-defined op and ScaLAPACK's own
 # MPI_Op_create ops were numbered 101, 102... on those ranks only.
+# One-sided operations carry their bytes and target (RMA_* events) and
+# `stats` counts them: before, every one-sided call moved 0 B in the MPI
+# functions and call-site tables and none in the message matrix (an
+# NWChem run, all ARMCI-MPI one-sided traffic, showed no communication).
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$SRC/tests/cli/common.inc"
 B=${BUILD:-build}
@@ -56,15 +60,172 @@ expect MPI_Get_accumulate result_count "4 x3 "
 expect MPI_Accumulate targetcount "4 x3 "
 expect MPI_Win_allocate disp_unit "8 x3 "
 expect MPI_Win_allocate size "128 x3 "
-# every call once per rank (the flushes and locks too)
-for f in MPI_Win_allocate MPI_Win_lock_all MPI_Accumulate MPI_Win_flush_local_all \
-         MPI_Get_accumulate MPI_Win_flush_all MPI_Win_unlock_all MPI_Win_free; do
+# every call once per rank (the flushes and locks too; rma_reversed
+# locks, unlocks and frees its window too)
+for fn in MPI_Win_allocate:3 MPI_Win_lock_all:6 MPI_Accumulate:3 \
+          MPI_Win_flush_local_all:3 MPI_Get_accumulate:3 MPI_Win_flush_all:3 \
+          MPI_Win_unlock_all:6 MPI_Win_free:6 MPI_Win_create:3 MPI_Win_lock:9 \
+          MPI_Win_unlock:9 MPI_Put:3 MPI_Rget_accumulate:3; do
+  f=${fn%:*} want=${fn#*:}
   n=$(awk -v f="$f" '{ sub(/^def@[0-9]+ /, "def ") }
     $1 == "def" && $2 == "region" && $0 ~ ("name=\"" f "\"") { sub(/.*id=/, "", $3); r = $3 }
     $1 == "event" && $4 == "enter" && $5 == "region=" r { n++ } END { print n + 0 }' rma.txt)
-  if [ "$n" = 3 ]; then t_pass "$f recorded on every rank"
-  else t_fail "$f recorded on every rank" "$n"; fi
+  if [ "$n" = "$want" ]; then t_pass "$f recorded on every rank ($want)"
+  else t_fail "$f recorded on every rank ($want)" "$n"; fi
 done
+# One-sided operations: an RMA_* event per call with the origin's bytes
+# and the target as a COMM_WORLD rank (rma_reversed's window is over
+# COMM_WORLD in reverse order: a target's rank there is not its
+# COMM_WORLD rank).  KIND FIELDS: the sorted "location target bytes" of
+# every event of KIND (its size and size2 slots as the text form names
+# them).
+rma_events() {
+  awk -v k="$1" -v f="$2" '$1 == "event" && $4 == k {
+      n = split(f, want, ","); line = $3
+      for (j = 1; j <= n; j++)
+        for (i = 5; i <= NF; i++) if (index($i, want[j] "=") == 1) {
+          v = $i; sub(/^[^=]*=/, "", v); line = line " " v }
+      print line }' rma.txt | sort | tr '\n' ';'
+}
+expect_ev() {
+  got=$(rma_events "$1" "$2")
+  if [ "$got" = "$3" ]; then t_pass "$1 $2: $3"
+  else t_fail "$1 $2: want '$3'" "got '$got'"; fi
+}
+# each rank puts to its right neighbour: MPI_Put 3 ints, MPI_Rput 2
+# doubles
+expect_ev rma_put target,bytes "0 1 12;0 1 16;1 2 12;1 2 16;2 0 12;2 0 16;"
+# and gets from its left one: MPI_Get 5 doubles, MPI_Rget 6 chars
+expect_ev rma_get target,bytes "0 2 40;0 2 6;1 0 40;1 0 6;2 1 40;2 1 6;"
+# MPI_Compare_and_swap (type 3): a long and its comparand out, one back
+expect_ev rma_atomic type,target,sent,received "$(for r in 0 1 2; do
+  rt=$(( (r + 1) % 3 ))
+  printf '%s 0 %s 32 0;%s 3 %s 16 8;%s 0 %s 28 0;%s 7 %s 8 8;%s 7 0 0 8;%s 7 0 8 8;%s 7 %s 0 32;' \
+    $r $rt $r $rt $r $rt $r $rt $r $r $r $r
+done | tr ';' '\n' | sort | tr '\n' ';')"
+
+# stats: the bytes of every one-sided function (CSV call-site rows,
+# summed over its call sites): "calls sent_msgs bytes received_msgs
+# bytes_received"
+"$PT" stats --csv rma.ptf >rma.csv
+"$PT" stats rma.ptf >rma.stats
+"$PT" stats --json rma.ptf >rma.json
+fbytes() {
+  awk -F, -v f="\"$1\"" '$1 == "mpi_callsite" && $3 == f {
+      c += $6; m += $10; b += $11; r += $14; rb += $15 }
+    END { print c + 0, m + 0, b + 0, r + 0, rb + 0 }' rma.csv
+}
+expect_fn() {
+  got=$(fbytes "$1")
+  if [ "$got" = "$2" ]; then t_pass "stats $1: $2"
+  else t_fail "stats $1: want '$2' (calls, sent, bytes, received, bytes)" "got '$got'"; fi
+}
+expect_fn MPI_Put "3 3 36 0 0"
+expect_fn MPI_Rput "3 3 48 0 0"
+expect_fn MPI_Get "3 0 0 3 120"
+expect_fn MPI_Rget "3 0 0 3 18"
+expect_fn MPI_Accumulate "3 3 96 0 0"
+expect_fn MPI_Raccumulate "3 3 84 0 0"
+# with MPI_NO_OP the origin buffer is not sent
+expect_fn MPI_Get_accumulate "3 0 0 3 96"
+expect_fn MPI_Rget_accumulate "3 3 24 3 24"
+expect_fn MPI_Fetch_and_op "6 3 24 6 48"
+expect_fn MPI_Compare_and_swap "3 3 48 3 24"
+# the table shows them too
+if awk '$1 == "MPI_Put" && $7 == "36" && $8 == "B" { ok = 1 }
+        $1 == "MPI_Get" && $(NF - 1) == "120" && $NF == "B" { g = 1 }
+        END { exit !(ok && g) }' rma.stats; then
+  t_pass "stats table: MPI_Put sent 36 B, MPI_Get received 120 B"
+else
+  t_fail "stats table: MPI_Put sent 36 B, MPI_Get received 120 B" \
+    "$(grep -E '^MPI_(Put|Get) ' rma.stats)"
+fi
+if python3 -c '
+import json, sys
+d = json.load(open("rma.json"))
+b = {}
+for r in d["mpi_callsites"]:
+    x = b.setdefault(r["function"], [0, 0])
+    x[0] += r["bytes"]; x[1] += r["bytes_received"]
+sys.exit(0 if b["MPI_Put"] == [36, 0] and b["MPI_Get"] == [0, 120]
+         and b["MPI_Compare_and_swap"] == [48, 24] else 1)'; then
+  t_pass "stats --json: the one-sided bytes per call site"
+else
+  t_fail "stats --json: the one-sided bytes per call site" ""
+fi
+# the matrix: what a put sends goes from origin to target, what a get
+# receives from target to origin (cells "sender receiver count bytes");
+# rank 0 sends its right neighbour 1 32 + 12 + 16 + 28 + 8 + 16 bytes in
+# six operations, and rank 1 gets 40 + 6 + 8 + 8 from it in four
+expect_mx() {
+  got=$(awk -F, -v s="$1" -v r="$2" '$1 == "message" && $2 == s && $3 == r {
+          print $5, $6 }' rma.csv)
+  if [ "$got" = "$3" ]; then t_pass "matrix $1 -> $2: $3"
+  else t_fail "matrix $1 -> $2: want '$3'" "got '$got'"; fi
+}
+expect_mx 0 1 "10 174"
+expect_mx 0 0 "4 56"
+expect_mx 1 0 "3 24"
+# per location: 7 operations sent 120 B, 7 received 110 B
+got=$(awk -F, '$1 == "location" { print $2, $5, $6, $7, $8 }' rma.csv | tr '\n' ';')
+if [ "$got" = "0 7 120 7 110;1 7 120 7 110;2 7 120 7 110;" ]; then
+  t_pass "locations: one-sided bytes sent and received"
+else
+  t_fail "locations: one-sided bytes sent and received" "$got"
+fi
+# windows from summaries count them as a full scan does (PT_SUM_RMA)
+rm -rf rmas.ptf && cp -r rma.ptf rmas.ptf
+ok "summarize" "$PT" summarize --every 100us rmas.ptf
+# windows with edges among the one-sided operations (ticks: the first
+# and last RMA_* event's times, cut in eight)
+set -- $(awk '$1 == "event" && $4 ~ /^rma_/ { t = $2 + 0
+  if (!n++ || t < lo) lo = t; if (t > hi) hi = t }
+  END { printf "%.0f %.0f\n", lo, hi }' rma.txt)
+lo=$1 hi=$2 step=$(( ($2 - $1) / 8 ))
+same=1 nonempty=0
+: >wb.txt
+for q in 1 2 3 4 5 6 7; do
+  from=$(( lo + (q - 1) * step ))
+  to=$(( lo + (q + 1) * step + 1 ))
+  "$PT" stats --csv --from "$from" --to "$to" rmas.ptf | grep -v '^totals' >w1.csv
+  "$PT" stats --csv --no-summaries --from "$from" --to "$to" rmas.ptf |
+    grep -v '^totals' >w2.csv
+  cmp -s w1.csv w2.csv || same=0
+  grep -q '^message,' w1.csv && nonempty=$((nonempty + 1))
+  awk -F, '$1 == "message" { b += $6 } END { print b + 0 }' w1.csv >>wb.txt
+done
+# the windows cut the operations differently (not all or nothing)
+distinct=$(sort -u wb.txt | wc -l)
+# and the whole trace, where every one-sided operation is
+"$PT" stats --csv --from 0 --to 100000s rmas.ptf | grep -v '^totals' >w1.csv
+"$PT" stats --csv --no-summaries --from 0 --to 100000s rmas.ptf | grep -v '^totals' >w2.csv
+if [ $same = 1 ] && [ $nonempty -ge 5 ] && [ "$distinct" -ge 3 ] &&
+   cmp -s w1.csv w2.csv && grep -q '^message,0,1,0,10,174,' w1.csv; then
+  t_pass "windows from summaries: the one-sided bytes as a scan"
+else
+  t_fail "windows from summaries: the one-sided bytes as a scan" \
+    "same=$same nonempty=$nonempty distinct=$distinct $(diff w1.csv w2.csv | head -5)"
+fi
+
+# profile mode: each one-sided call is a communication statement with
+# its bytes (sent and received) and its targets as destinations
+rm -rf rmap.ptf
+ok "profile run" $RUN -np 3 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/rmap.ptf" ./rma
+"$PT" profile --csv rmap.ptf 2>/dev/null >rmap.csv
+got=$(awk -F, '$2 == "statement" { s = $3; b[s] += $8; next }
+    $2 == "destination" && s == "MPI_Put" { d = d " " $4; next }
+    $2 == "destination" { next }
+    { s = "" }
+    END { printf "%d %d %d %d %d%s\n", b["MPI_Put"], b["MPI_Get"],
+          b["MPI_Compare_and_swap"], b["MPI_Fetch_and_op"],
+          b["MPI_Rget_accumulate"], d }' rmap.csv)
+case $got in
+  "36 120 72 72 48 "[0-2]" "[0-2]" "[0-2])
+    t_pass "profile: one-sided statements with bytes and targets" ;;
+  *) t_fail "profile: one-sided statements with bytes and targets" "$got" ;;
+esac
+
 # the printed forms name it
 if "$PT" dump --style dumpi rma.ptf 2>/dev/null | grep -q 'op=100 (user-defined-op)'; then
   t_pass "dump --style dumpi: the user op is 100"

@@ -400,7 +400,7 @@ TEST(summary_kind_checked) {
   ASSERT_CONTAINS(pt_stream_errmsg(s), "kind 999 is not a pt_summary_kind");
   sum.kind = 0;
   ASSERT_STATUS(pt_stream_summary(s, &sum), PT_EINVAL);
-  sum.kind = PT_SUM_APP_SPAN;
+  sum.kind = PT_SUM_RMA;
   ASSERT_OK(pt_stream_summary(s, &sum));
   /* a location whose events another stream holds is refused (a reader
    * takes a location's summaries and snapshots from its events' stream;
@@ -427,10 +427,10 @@ TEST(summary_kind_checked) {
   memset(&it, 0, sizeof it);
   it.type = PT_ITEM_SUMMARY;
   it.u.summary = sum;
-  it.u.summary.kind = PT_SUM_APP_SPAN + 1;
+  it.u.summary.kind = PT_SUM_RMA + 1;
   ASSERT_STATUS(pt_aux_add(a, &it), PT_EINVAL);
   /* the aux writer says why (it had no *_errmsg before) */
-  ASSERT_CONTAINS(pt_aux_errmsg(a), "unknown kind 15");
+  ASSERT_CONTAINS(pt_aux_errmsg(a), "unknown kind 16");
   ASSERT_CONTAINS(pt_aux_errmsg(a), ".sums");
   it.u.summary.kind = PT_SUM_REGION;
   ASSERT_OK(pt_aux_add(a, &it));
@@ -1050,8 +1050,17 @@ TEST(other_version_refused) {
   char *text;
   size_t n;
   ASSERT_OK(pt__read_file(anchor, 1 << 20, &text, &n));
-  char *v = strstr(text, "version = 2");
+  char *v = strstr(text, "version = 3");
   ASSERT_TRUE(v != NULL);
+  /* version 2 (before the RMA event kinds) is still read */
+  v[10] = '2';
+  FILE *f2 = fopen(anchor, "w");
+  ASSERT_TRUE(f2 != NULL);
+  fwrite(text, 1, n, f2);
+  fclose(f2);
+  pt_reader *r2 = NULL;
+  ASSERT_OK(pt_reader_open(&r2, path, NULL, NULL));
+  pt_reader_close(r2);
   v[10] = '1';
   FILE *f = fopen(anchor, "w");
   ASSERT_TRUE(f != NULL);
@@ -1061,7 +1070,7 @@ TEST(other_version_refused) {
   pt_reader *r = NULL;
   pt_error err = {0};
   ASSERT_STATUS(pt_reader_open(&r, path, NULL, &err), PT_EVERSION);
-  ASSERT_CONTAINS(err.msg, "unsupported version '1' (this reader: 2)");
+  ASSERT_CONTAINS(err.msg, "unsupported version '1' (this reader: 2 to 3)");
   pt__rmtree(dir);
   free(dir);
 }
