@@ -341,7 +341,9 @@ typedef struct pt_stats_region_loc_row {
 typedef struct pt_stats_location_row {
   uint64_t location;
   uint64_t app_time, mpi_time;     /* ticks */
-  uint64_t sent, bytes_sent, received, bytes_received; /* point-to-point */
+  /* point-to-point, and one-sided operations at their origin (RMA_*
+   * events: those that sent bytes, those that received bytes) */
+  uint64_t sent, bytes_sent, received, bytes_received;
 } pt_stats_location_row;
 
 /* One (MPI region, call site): callsite = PT_NONE when unknown.  Calls,
@@ -350,7 +352,9 @@ typedef struct pt_stats_location_row {
  * "Aggregate Sent Message Size": SEND/ISEND events and COLL_END events
  * (bytes: size, the sent part) inside it; bytes_min/max over those.
  * received / bytes_received: RECV/IRECV events inside it (size) and the
- * received part (size2) of collectives, counted apart.  DETAIL only. */
+ * received part (size2) of collectives, counted apart.  One-sided
+ * operations (RMA_* events) count as collectives do: size sent, size2
+ * received.  DETAIL only. */
 typedef struct pt_stats_callsite_row {
   uint64_t region, callsite;
   uint64_t calls, time;
@@ -362,7 +366,9 @@ typedef struct pt_stats_callsite_row {
 typedef struct pt_stats_message_row {
   uint64_t sender, receiver; /* location ids (see above) */
   int64_t key;
-  uint64_t count, bytes;     /* sends in W */
+  uint64_t count, bytes;     /* sends in W; one-sided transfers in W (a
+                                RMA_* event's bytes sent: origin ->
+                                target, received: target -> origin) */
   uint64_t late_sender, late_receiver; /* ticks; LATE only */
   uint64_t matched;          /* messages whose late times were measured */
 } pt_stats_message_row;

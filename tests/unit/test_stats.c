@@ -595,6 +595,148 @@ TEST(collectives_without_bytes_are_not_messages) {
   pt_stats_destroy(s);
 }
 
+/* One-sided operations at their origin: a put sends, a get receives, a
+ * fetching atomic both; in the matrix the data's direction; merged halves
+ * (one serialized) equal one pass. */
+static void rma_ev(pt_stats *s, uint64_t t, uint64_t loc, uint32_t kind,
+                   int64_t target, uint64_t sent, uint64_t recvd) {
+  pt_event e;
+  pt_event_init(&e, kind, t, loc);
+  e.ref = 1; /* window */
+  e.peer = target;
+  e.comm = 2;
+  e.size = sent;
+  e.size2 = recvd;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+static void rma_trace(pt_stats *s) {
+  def_region(s, 1, "MPI_Put");
+  def_region(s, 2, "MPI_Get");
+  def_region(s, 3, "MPI_Fetch_and_op");
+  def_region(s, 4, "MPI_Send");
+  for (uint64_t l = 0; l < 3; l++) def_loc(s, l);
+  ev(s, 10, 0, PT_EV_ENTER, 1);
+  rma_ev(s, 11, 0, PT_EV_RMA_PUT, 1, 12, 0);
+  ev(s, 12, 0, PT_EV_LEAVE, 1);
+  ev(s, 20, 0, PT_EV_ENTER, 1);
+  rma_ev(s, 21, 0, PT_EV_RMA_PUT, 2, 30, 0);
+  ev(s, 22, 0, PT_EV_LEAVE, 1);
+  ev(s, 30, 1, PT_EV_ENTER, 2);
+  rma_ev(s, 31, 1, PT_EV_RMA_GET, 0, 0, 40);
+  ev(s, 32, 1, PT_EV_LEAVE, 2);
+  ev(s, 40, 2, PT_EV_ENTER, 3);
+  rma_ev(s, 41, 2, PT_EV_RMA_ATOMIC, 0, 8, 8);
+  ev(s, 42, 2, PT_EV_LEAVE, 3);
+  ev(s, 50, 0, PT_EV_ENTER, 4);
+  msg(s, 51, 0, PT_EV_SEND, 1, 5, 100);
+  ev(s, 52, 0, PT_EV_LEAVE, 4);
+  ev(s, 53, 1, PT_EV_ENTER, 4); /* (a receive, to match the send) */
+  msg(s, 54, 1, PT_EV_RECV, 0, 5, 100);
+  ev(s, 55, 1, PT_EV_LEAVE, 4);
+}
+static const pt_stats_message_row *find_mx(const pt_stats *s, uint64_t from,
+                                           uint64_t to) {
+  for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+    const pt_stats_message_row *m = pt_stats_message(s, i);
+    if (m->sender == from && m->receiver == to) return m;
+  }
+  return NULL;
+}
+TEST(one_sided_operations) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  rma_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  uint64_t want[][7] = {/* region, messages, bytes, received, bytes,
+                           smallest and largest sent */
+                        {1, 2, 42, 0, 0, 12, 30},
+                        {2, 0, 0, 1, 40, 0, 0},
+                        {3, 1, 8, 1, 8, 8, 8}};
+  for (size_t w = 0; w < 3; w++) {
+    const pt_stats_callsite_row *c = NULL;
+    for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
+      if (pt_stats_callsite(s, i)->region == want[w][0])
+        c = pt_stats_callsite(s, i);
+    ASSERT_TRUE(c != NULL);
+    ASSERT_EQ_U64(c->messages, want[w][1]);
+    ASSERT_EQ_U64(c->bytes, want[w][2]);
+    ASSERT_EQ_U64(c->received, want[w][3]);
+    ASSERT_EQ_U64(c->bytes_received, want[w][4]);
+    ASSERT_EQ_U64(c->bytes_min, want[w][5]);
+    ASSERT_EQ_U64(c->bytes_max, want[w][6]);
+  }
+  /* the matrix: 0 -> 1 the put and the send (one matched, not late);
+   * 0 -> 2 a put; 0 -> 1 also what 1 got from 0; 2 -> 0 and 0 -> 2 the
+   * atomic's two parts */
+  const pt_stats_message_row *m = find_mx(s, 0, 1);
+  ASSERT_TRUE(m != NULL);
+  ASSERT_EQ_U64(m->count, 3);
+  ASSERT_EQ_U64(m->bytes, 12 + 100 + 40);
+  ASSERT_EQ_U64(m->matched, 1);
+  m = find_mx(s, 0, 2);
+  ASSERT_TRUE(m != NULL);
+  ASSERT_EQ_U64(m->count, 2);
+  ASSERT_EQ_U64(m->bytes, 30 + 8);
+  m = find_mx(s, 2, 0);
+  ASSERT_TRUE(m != NULL);
+  ASSERT_EQ_U64(m->count, 1);
+  ASSERT_EQ_U64(m->bytes, 8);
+  ASSERT_TRUE(find_mx(s, 1, 0) == NULL);
+  ASSERT_EQ_U64(pt_stats_nmessages(s), 3);
+  /* locations: at the origin */
+  const pt_stats_location_row *l = pt_stats_location(s, 0);
+  ASSERT_EQ_U64(l->sent, 3);
+  ASSERT_EQ_U64(l->bytes_sent, 142);
+  ASSERT_EQ_U64(l->received, 0);
+  l = pt_stats_location(s, 1);
+  ASSERT_EQ_U64(l->received, 2);
+  ASSERT_EQ_U64(l->bytes_received, 140);
+  l = pt_stats_location(s, 2);
+  ASSERT_EQ_U64(l->sent, 1);
+  ASSERT_EQ_U64(l->bytes_sent, 8);
+  ASSERT_EQ_U64(l->received, 1);
+  ASSERT_EQ_U64(l->bytes_received, 8);
+  /* halves by location, one through the serialized form */
+  uint64_t a[] = {0}, b[] = {1, 2};
+  pt_stats_opts o = {0};
+  o.locations = a;
+  o.nlocations = 1;
+  pt_stats *h1 = NULL, *h2 = NULL, *h2b = NULL;
+  ASSERT_OK(pt_stats_create(&h1, &o));
+  rma_trace(h1);
+  ASSERT_OK(pt_stats_finish(h1));
+  o.locations = b;
+  o.nlocations = 2;
+  ASSERT_OK(pt_stats_create(&h2, &o));
+  rma_trace(h2);
+  ASSERT_OK(pt_stats_finish(h2));
+  void *buf = NULL;
+  size_t len = 0;
+  ASSERT_OK(pt_stats_serialize(h2, &buf, &len));
+  ASSERT_OK(pt_stats_deserialize(&h2b, buf, len));
+  pt_stats_buffer_free(buf);
+  ASSERT_OK(pt_stats_merge(h1, h2b));
+  ASSERT_EQ_U64(pt_stats_nmessages(h1), pt_stats_nmessages(s));
+  for (size_t i = 0; i < pt_stats_nmessages(s); i++) {
+    const pt_stats_message_row *x = pt_stats_message(s, i),
+                               *y = pt_stats_message(h1, i);
+    ASSERT_EQ_U64(x->sender, y->sender);
+    ASSERT_EQ_U64(x->receiver, y->receiver);
+    ASSERT_EQ_U64(x->count, y->count);
+    ASSERT_EQ_U64(x->bytes, y->bytes);
+    ASSERT_EQ_U64(x->matched, y->matched);
+  }
+  for (size_t i = 0; i < 3; i++) {
+    const pt_stats_location_row *x = pt_stats_location(s, i),
+                                *y = pt_stats_location(h1, i);
+    ASSERT_EQ_U64(x->bytes_sent, y->bytes_sent);
+    ASSERT_EQ_U64(x->bytes_received, y->bytes_received);
+  }
+  pt_stats_destroy(h2b);
+  pt_stats_destroy(h2);
+  pt_stats_destroy(h1);
+  pt_stats_destroy(s);
+}
+
 TEST(app_time_as_mpip) {
   for (int with_prog = 1; with_prog >= 0; with_prog--) {
     pt_stats *s = mk(0, 0, PT_NONE);
@@ -1784,6 +1926,7 @@ int main(void) {
   RUN(summaries_window_equals_full_scan);
   RUN(metrics_gauges_and_counters);
   RUN(metrics_window);
+  RUN(one_sided_operations);
   RUN(metrics_merge_and_serialize);
   RUN(metrics_infinite_values_not_counted);
   RUN(metrics_out_of_order_waits_bounded);
