@@ -72,7 +72,7 @@ static uint32_t arg_mtype(unsigned atype) {
   X(root) X(sendcount) X(sendtype) X(recvcount) X(recvtype) X(sendcounts)    \
   X(recvcounts) X(sendtag) X(recvtag) X(commsize) X(commrank) X(sendtypes)   \
   X(recvtypes) X(rank) X(size) X(oldtype) X(newtype) X(oldcomm) X(newcomm) \
-  X(file) X(filename)
+  X(file) X(filename) X(origincount) X(origintype) X(targetrank) X(win)
 enum {
 #define R_ENUM(n) R_##n,
   ROLES(R_ENUM)
@@ -750,10 +750,13 @@ typedef struct mapper {
   crank_info *cinfo;
   size_t ncinfo, capcinfo;
   pt__map fgen; /* DUMPI file id -> its latest open's gen (dfopen) */
+  pt__map wins; /* DUMPI window id -> the model id of the communicator its
+                   MPI_Win_create made it over (PT_NONE after its free) */
 } mapper;
 
 static void mapper_free(mapper *m) {
   pt__map_free(&m->fgen);
+  pt__map_free(&m->wins);
   free(m->uc);
   free(m->reqs);
   free(m->splits);
@@ -1154,6 +1157,37 @@ static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
   return PT_OK;
 }
 
+/* A one-sided operation of SST DUMPI 13 (MPI_Put, MPI_Get,
+ * MPI_Accumulate) that returned at t: its RMA_* event, as the MPI
+ * recorder writes it (doc/mpi.md): the bytes origincount x origintype,
+ * the target a COMM_WORLD rank through the communicator of the window's
+ * MPI_Win_create (a window the trace did not create: target and
+ * communicator unknown). */
+static int rma_event(mapper *m, const pt__dumpi_call *c, uint64_t t) {
+  int64_t tr = vi(c, R_targetrank);
+  if (tr == PT__DUMPI_ROOT) return PT_OK; /* MPI_PROC_NULL: no operation */
+  uint64_t win = (uint64_t)(uint16_t)vi(c, R_win), mcomm = PT_NONE;
+  pt__map_get(&m->wins, win, &mcomm);
+  int64_t n = vi(c, R_origincount);
+  uint64_t bytes = n > 0 ? (uint64_t)n * type_size(m, vi(c, R_origintype)) : 0;
+  pt_event *e = qpush(m, PT_EV_RMA_ATOMIC, t);
+  if (!e) return PT_ENOMEM;
+  e->ref = win;
+  e->comm = mcomm;
+  e->peer = mcomm == PT_NONE || tr < 0 ? -1 : world_rank(m, mcomm, tr);
+  if (c->f->sem == PT__DS_RMA_PUT) {
+    e->kind = PT_EV_RMA_PUT;
+    e->size = bytes;
+  } else if (c->f->sem == PT__DS_RMA_GET) {
+    e->kind = PT_EV_RMA_GET;
+    e->size2 = bytes;
+  } else {
+    e->tag = PT_RMA_ACCUMULATE;
+    e->size = bytes;
+  }
+  return PT_OK;
+}
+
 /* Bytes sent / received by a collective, from counts x datatype sizes. */
 static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
                        uint64_t *recvd) {
@@ -1289,6 +1323,14 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   switch ((pt__dumpi_sem)f->sem) {
     case PT__DS_NONE:
       return PT_OK;
+    case PT__DS_RMA_PUT: case PT__DS_RMA_GET: case PT__DS_RMA_ACC:
+      return rma_event(m, c, t1);
+    case PT__DS_WIN_CREATE:
+      return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, R_win),
+                         comm_id(m, comm)) < 0 ? PT_ENOMEM : PT_OK;
+    case PT__DS_WIN_FREE:
+      return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, R_win),
+                         PT_NONE) < 0 ? PT_ENOMEM : PT_OK;
     case PT__DS_SEND:
       return p2p_event(m, PT_EV_SEND, t0, vi(c, R_dest), vi(c, R_tag), comm,
                        (uint64_t)vi(c, R_count) *
@@ -1819,6 +1861,8 @@ static uint32_t region_role(const pt__dumpi_func *f) {
     case PT__DS_IO_SEND:
       return PT_ROLE_FILE_IO;
     case PT__DS_NONE: case PT__DS_COMM_RANK: case PT__DS_COMM_SIZE:
+    case PT__DS_RMA_PUT: case PT__DS_RMA_GET: case PT__DS_RMA_ACC:
+    case PT__DS_WIN_CREATE: case PT__DS_WIN_FREE:
       return f->label >= PT__DUMPI_FUNC_ENTER ? PT_ROLE_ARTIFICIAL
                                               : PT_ROLE_FUNCTION;
     default:

@@ -397,26 +397,26 @@
   X(140, "MPI_Unpublish_name", NONE, OTHER, 0, (                              \
     A(STRING, "servicename", -1, -1, -1) A(INFO, "info", -1, -1, -1)          \
     A(STRING, "portname", -1, -1, -1)))                                       \
-  X(141, "MPI_Accumulate", NONE, OTHER, 0, (                                  \
+  X(141, "MPI_Accumulate", RMA_ACC, OTHER, 0, (                                  \
     A(INT, "origincount", -1, -1, -1) A(DATATYPE, "origintype", -1, -1, -1)   \
     A(INT, "targetrank", -1, -1, -1) A(INT, "targetdisp", -1, -1, -1)         \
     A(INT, "targetcount", -1, -1, -1) A(DATATYPE, "targettype", -1, -1, -1)   \
     A(OP, "op", -1, -1, -1) A(WIN, "win", -1, -1, -1)))                       \
-  X(142, "MPI_Get", NONE, OTHER, 0, ( A(INT, "origincount", -1, -1, -1)       \
+  X(142, "MPI_Get", RMA_GET, OTHER, 0, ( A(INT, "origincount", -1, -1, -1)       \
     A(DATATYPE, "origintype", -1, -1, -1) A(INT, "targetrank", -1, -1, -1)    \
     A(INT, "targetdisp", -1, -1, -1) A(INT, "targetcount", -1, -1, -1)        \
     A(DATATYPE, "targettype", -1, -1, -1) A(WIN, "win", -1, -1, -1)))         \
-  X(143, "MPI_Put", NONE, OTHER, 0, ( A(INT, "origincount", -1, -1, -1)       \
+  X(143, "MPI_Put", RMA_PUT, OTHER, 0, ( A(INT, "origincount", -1, -1, -1)       \
     A(DATATYPE, "origintype", -1, -1, -1) A(INT, "targetrank", -1, -1, -1)    \
     A(INT, "targetdisp", -1, -1, -1) A(INT, "targetcount", -1, -1, -1)        \
     A(DATATYPE, "targettype", -1, -1, -1) A(WIN, "win", -1, -1, -1)))         \
   X(144, "MPI_Win_complete", NONE, OTHER, 0, ( A(WIN, "win", -1, -1, -1)))    \
-  X(145, "MPI_Win_create", NONE, OTHER, 0, ( A(INT, "size", -1, -1, -1)       \
+  X(145, "MPI_Win_create", WIN_CREATE, OTHER, 0, ( A(INT, "size", -1, -1, -1)       \
     A(INT, "dispunit", -1, -1, -1) A(INFO, "info", -1, -1, -1)                \
     A(COMM, "comm", -1, -1, -1) A(WIN, "win", -1, -1, -1)))                   \
   X(146, "MPI_Win_fence", NONE, OTHER, 0, (                                   \
     A(WIN_ASSERT, "assertion", -1, -1, -1) A(WIN, "win", -1, -1, -1)))        \
-  X(147, "MPI_Win_free", NONE, OTHER, 0, ( A(WIN, "win", -1, -1, -1)))        \
+  X(147, "MPI_Win_free", WIN_FREE, OTHER, 0, ( A(WIN, "win", -1, -1, -1)))        \
   X(148, "MPI_Win_get_group", NONE, OTHER, 0, ( A(WIN, "win", -1, -1, -1)     \
     A(GROUP, "group", -1, -1, -1)))                                           \
   X(149, "MPI_Win_lock", NONE, OTHER, 0, (                                    \
