@@ -44,6 +44,7 @@ typedef struct osrc {
   pt__map inter_b;    /* inter-communicator -> its group B */
   pt__map inter_a;    /* (comm << 32 | world rank): a member of group A */
   pt__map loc_rank;   /* location -> world rank */
+  pt__map win_comm;   /* RmaWin -> its communicator (OTF2 ids) */
   pt__map rep_attr;   /* attribute "NAME[r]" of a repeated key -> NAME's */
   pt__map ints_attr;  /* STRING attributes the sink marked as INTS */
   uint64_t *locs;
@@ -1333,6 +1334,57 @@ PT__OTF2_GENERIC_DEFS(G_DEF)
 #undef G_DEF
 #undef G_NUM
 
+/* An RmaWin: kept generically (gd_RmaWin), and its communicator for the
+ * targets of its operations. */
+static OTF2_CallbackCode d_rma_win(void *u, OTF2_RmaWinRef self,
+                                   OTF2_StringRef name, OTF2_CommRef comm,
+                                   OTF2_RmaWinFlag flags) {
+  osrc *s = u;
+  OTF2_CallbackCode c = gd_RmaWin(u, self, name, comm, flags);
+  if (c == OTF2_CALLBACK_SUCCESS && pt__map_put(&s->win_comm, self, comm) < 0)
+    return cb_oom(s);
+  return c;
+}
+
+/* RmaPut, RmaGet, RmaAtomic: RMA_* events (model.h).  The target is a rank
+ * in the window's communicator, made a COMM_WORLD rank as a message's
+ * peer is; a window without a definition keeps it (communicator none). */
+static OTF2_CallbackCode rma(osrc *s, uint32_t kind, LOC loc, TS t, AL *al,
+                             OTF2_RmaWinRef win, uint32_t remote, int64_t type,
+                             uint64_t sent, uint64_t recvd, uint64_t match) {
+  EV(e, kind);
+  uint64_t c = OTF2_UNDEFINED_COMM;
+  pt__map_get(&s->win_comm, win, &c);
+  e->ref = ref_value(OTF2_TYPE_RMA_WIN, win);
+  e->comm = c == OTF2_UNDEFINED_COMM ? PT_NONE : comm_id((uint32_t)c);
+  e->peer = c == OTF2_UNDEFINED_COMM
+                ? (remote == OTF2_UNDEFINED_UINT32 ? -1 : (int64_t)remote)
+                : world_rank(s, (uint32_t)c, remote, loc);
+  e->tag = type;
+  e->size = sent;
+  e->size2 = recvd;
+  e->request = match;
+  ATTRS(e, al, 0);
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_rma_put(LOC loc, TS t, void *u, AL *al,
+                                   OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t bytes, uint64_t match) {
+  return rma(u, PT_EV_RMA_PUT, loc, t, al, win, remote, 0, bytes, 0, match);
+}
+static OTF2_CallbackCode e_rma_get(LOC loc, TS t, void *u, AL *al,
+                                   OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t bytes, uint64_t match) {
+  return rma(u, PT_EV_RMA_GET, loc, t, al, win, remote, 0, 0, bytes, match);
+}
+static OTF2_CallbackCode e_rma_atomic(LOC loc, TS t, void *u, AL *al,
+                                      OTF2_RmaWinRef win, uint32_t remote,
+                                      OTF2_RmaAtomicType type, uint64_t sent,
+                                      uint64_t recvd, uint64_t match) {
+  return rma(u, PT_EV_RMA_ATOMIC, loc, t, al, win, remote, type, sent, recvd,
+             match);
+}
+
 /* ---- snapshots ------------------------------------------------------------ */
 
 /* Snapshot records reuse the event callbacks with the original event time,
@@ -1829,6 +1881,7 @@ static int read_global_defs(osrc *s) {
 #define G_SET(N, ...) SET(N, gd_##N);
   PT__OTF2_GENERIC_DEFS(G_SET)
 #undef G_SET
+  SET(RmaWin, d_rma_win); /* generic, and its communicator kept */
 #undef SET
   OTF2_ErrorCode e = OTF2_Reader_RegisterGlobalDefCallbacks(s->rd, gd, cb, s);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
@@ -1945,6 +1998,11 @@ static int open_gev(osrc *s) {
   PT__OTF2_GENERIC(G_SET)
 #undef G_SET
 #pragma GCC diagnostic pop
+  /* these three are model events (their generic form, a MARK, is still
+   * written back by the sink, from archives made before) */
+  SET(RmaPut, e_rma_put);
+  SET(RmaGet, e_rma_get);
+  SET(RmaAtomic, e_rma_atomic);
 #undef SET
   OTF2_ErrorCode e =
       OTF2_Reader_RegisterGlobalEvtCallbacks(s->rd, s->gev, cb, s);
@@ -1965,6 +2023,7 @@ static void src_close(void *st) {
   pt__arena_free(&s->ev);
   pt__map_free(&s->strmap);
   pt__map_free(&s->group_def);
+  pt__map_free(&s->win_comm);
   pt__map_free(&s->comm_group);
   pt__map_free(&s->inter_b);
   pt__map_free(&s->inter_a);

@@ -106,6 +106,15 @@ typedef struct osnk {
   uint64_t def_conflicts; /* definitions of an id already defined otherwise */
   uint64_t tmin, tmax;
   uint64_t skipped[PT_EV__COUNT];
+  /* RmaWin definitions made for the windows of RMA_* events that have
+   * none (other sources than OTF2: a per-rank window id and its
+   * communicator), ids after the defined ones */
+  struct swin {
+    uint64_t ref, comm;
+    uint32_t id, ocomm, name;
+  } *swins;
+  size_t nswins, capswins;
+  uint32_t next_win;
   uint64_t nevents;
   int failed;
   /* set on the first error and on abort: pre_flush then refuses every
@@ -894,6 +903,39 @@ static OTF2_ErrorCode write_generic(osnk *k, OTF2_EvtWriter *w,
   return OTF2_SUCCESS;
 }
 
+/* The OTF2 RmaWin of an RMA_* event: its window's own (an OTF2 source's,
+ * kept as a KEYVAL "otf2:def.RmaWin"), else one made for the (window,
+ * communicator) pair, named "window N".  OTF2_UNDEFINED_UINT32 on OOM. */
+static uint32_t rma_win(osnk *k, const pt_event *e) {
+  if (e->ref <= UINT32_MAX && kv_get(k, "otf2:def.RmaWin", e->ref))
+    return (uint32_t)e->ref;
+  for (size_t i = 0; i < k->nswins; i++)
+    if (k->swins[i].ref == e->ref && k->swins[i].comm == e->comm)
+      return k->swins[i].id;
+  if (!k->nswins) { /* after every defined one */
+    for (size_t i = 0; i < k->ndefs; i++) {
+      const pt_def *d = &k->defs[i];
+      if (d->kind == PT_DEF_KEYVAL && d->name &&
+          strcmp(d->name, "otf2:def.RmaWin") == 0 && d->parent < UINT32_MAX &&
+          d->parent >= k->next_win)
+        k->next_win = (uint32_t)d->parent + 1;
+    }
+  }
+  if (PT_GROW(k->swins, k->capswins, k->nswins + 1, 4)) {
+    fail(k, PT_ENOMEM, "out of memory");
+    return OTF2_UNDEFINED_UINT32;
+  }
+  char name[48];
+  snprintf(name, sizeof name, "window %" PRIu64, e->ref);
+  struct swin *w = &k->swins[k->nswins++];
+  w->ref = e->ref;
+  w->comm = e->comm;
+  w->id = k->next_win++;
+  w->ocomm = comm_ref(k, e->comm);
+  w->name = str_id(k, name);
+  return w->id;
+}
+
 static int write_event(osnk *k, const pt_event *e) {
   if (!k->frozen) {
     int rc = freeze(k);
@@ -1012,6 +1054,22 @@ static int write_event(osnk *k, const pt_event *e) {
     case PT_EV_IO_END:
       x = OTF2_EvtWriter_IoOperationComplete(w, al, t, id_of(k, M_HANDLE, e->ref),
                                              e->size, e->request);
+      break;
+    case PT_EV_RMA_PUT:
+      x = OTF2_EvtWriter_RmaPut(w, al, t, rma_win(k, e),
+                                local_rank(k, e->comm, e->peer), e->size,
+                                e->request);
+      break;
+    case PT_EV_RMA_GET:
+      x = OTF2_EvtWriter_RmaGet(w, al, t, rma_win(k, e),
+                                local_rank(k, e->comm, e->peer), e->size2,
+                                e->request);
+      break;
+    case PT_EV_RMA_ATOMIC:
+      x = OTF2_EvtWriter_RmaAtomic(w, al, t, rma_win(k, e),
+                                   local_rank(k, e->comm, e->peer),
+                                   (OTF2_RmaAtomicType)e->tag, e->size,
+                                   e->size2, e->request);
       break;
     case PT_EV_MEASURE:
       x = OTF2_EvtWriter_MeasurementOnOff(
@@ -1864,6 +1922,11 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
   }
   rc = write_generic_defs(k, gw);
   if (rc < 0) return rc;
+  for (size_t i = 0; i < k->nswins; i++)
+    W(OTF2_GlobalDefWriter_WriteRmaWin(gw, k->swins[i].id, k->swins[i].name,
+                                       k->swins[i].ocomm,
+                                       OTF2_RMA_WIN_FLAG_NONE),
+      "an RmaWin definition");
   return write_late_defs(k, gw);
 }
 
@@ -1972,6 +2035,7 @@ static void sink_free(osnk *k) {
   pt__map_free(&k->sw_at);
   pt__map_free(&k->snap_times);
   free(k->sw);
+  free(k->swins);
   free(k->cl);
   pt__map_free(&k->loc_index);
   free(k->loc_order);

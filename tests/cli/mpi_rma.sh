@@ -241,6 +241,42 @@ for r in 0000 0001 0002; do cmp -s rmad-$r.bin rmad2-$r.bin || same=0; done
 if [ $same = 1 ]; then t_pass "DUMPI -> PTF -> DUMPI byte-identical"
 else t_fail "DUMPI -> PTF -> DUMPI byte-identical" "$(ls rmad*)"; fi
 
+# OTF2: RmaPut / RmaGet / RmaAtomic records on RmaWin definitions made
+# for the recorder's windows (remote: the target's rank in the window's
+# communicator), read back with the same targets and bytes
+if command -v otf2-print >/dev/null 2>&1; then
+  rm -rf rmao.otf2 rmao.def rmao
+  ok "to OTF2" "$PT" -q convert rma.ptf -o rmao.otf2
+  otf2-print rmao.otf2 >rmao.print 2>rmao.err
+  n=$(grep -c '^RMA_\(PUT\|GET\|ATOMIC\) ' rmao.print)
+  nw=$(otf2-print -G rmao.otf2 2>/dev/null | grep -c '^RMA_WIN ')
+  # rank 0 gets from COMM_WORLD rank 2, rank 0 of the reversed window
+  if [ ! -s rmao.err ] && [ "$n" = 33 ] && [ "$nw" = 2 ] &&
+     grep -q '^RMA_GET  *0  .*Window: "window 2" <[0-9]*>, Remote: 0 ("rank 2" <2>), Bytes: 40,' rmao.print; then
+    t_pass "OTF2: the one-sided records and their windows"
+  else
+    t_fail "OTF2: the one-sided records and their windows" \
+      "n=$n windows=$nw $(head -c 200 rmao.err) $(grep '^RMA_GET  *0 ' rmao.print | head -2)"
+  fi
+  rmaev() {
+    "$PT" dump "$1" 2>/dev/null | awk '$1 == "event" && $4 ~ /^rma_/ {
+        s = $3 " " $4
+        for (i = 5; i <= NF; i++)
+          if ($i ~ /^(target|bytes|sent|received|type)=/) s = s " " $i
+        print s }' | sort
+  }
+  rmaev rma.ptf >ev1.txt
+  rmaev rmao.otf2 >ev2.txt
+  "$PT" stats --csv rmao.otf2 2>/dev/null | grep '^message,' >mo2.txt
+  grep '^message,' rma.csv >mo1.txt
+  if [ -s ev1.txt ] && cmp -s ev1.txt ev2.txt && cmp -s mo1.txt mo2.txt; then
+    t_pass "OTF2: read back with the same targets, bytes and matrix"
+  else
+    t_fail "OTF2: read back with the same targets, bytes and matrix" \
+      "$(diff ev1.txt ev2.txt | head -4) $(diff mo1.txt mo2.txt | head -4)"
+  fi
+fi
+
 # profile mode: each one-sided call is a communication statement with
 # its bytes (sent and received) and its targets as destinations
 rm -rf rmap.ptf

@@ -58,6 +58,19 @@ grep -q 'CALLING_CONTEXT .*Parent: "main@records.c:42"' got.txt &&
 ok check_ptf "$PT" check r.ptf >check.out
 grep -q ' 1 messages matched' check.out && t_pass intercomm_message_matched ||
   t_fail intercomm_message_matched "$("$PT" check r.ptf 2>&1 | tail -2)"
-grep -q 'otf2:RmaPut' r.txt && t_pass text_names_record ||
-  t_fail text_names_record "no otf2:RmaPut label in the text form"
+grep -q 'otf2:RmaWaitChange' r.txt && t_pass text_names_record ||
+  t_fail text_names_record "no otf2:RmaWaitChange label in the text form"
+# RmaPut, RmaGet and RmaAtomic are model events (RMA_*), with the target
+# as a COMM_WORLD rank, the window's communicator and the bytes, which
+# stats counts (before, marks: no bytes anywhere)
+grep -q '^event 1010 0 rma_put window=1 target=1 comm=0 bytes=4096 matching=100$' r.txt &&
+  grep -q '^event 1011 0 rma_get window=0 target=1 comm=0 bytes=512 matching=200$' r.txt &&
+  grep -q '^event 1012 0 rma_atomic window=0 target=1 comm=0 type=5 sent=8 received=8 matching=300$' r.txt &&
+  t_pass rma_model_events ||
+  t_fail rma_model_events "$(grep -E 'rma_|otf2:Rma(Put|Get|Atomic)' r.txt | head -4)"
+# the matrix: 0 -> 1 rank 0's put (4096) and atomic operand (8), rank 1's
+# get (512) and atomic result (8) from 0, and the 16-byte message
+"$PT" stats --csv r.ptf >r.csv
+grep -q '^message,0,1,0,5,4640,' r.csv && t_pass rma_matrix ||
+  t_fail rma_matrix "$(grep '^message' r.csv)"
 t_done
