@@ -99,13 +99,18 @@ if [ -s fn.ptf ] && cmp -s tot.ptf tot.trf && cmp -s fn.ptf fn.trf; then
 else t_fail "PICL round trip: same times" "$(cat tot.ptf tot.trf; diff fn.ptf fn.trf | head -4)"; fi
 # Through OTF 1.x and back: the same times and the same call-site table
 # (the call sites came back as "callsite N": OTF's source locations had
-# no file for them)
+# no file for them), but for the bytes of the one-sided MPI_Put, which
+# OTF 1.x does not carry (doc/otf.md): its calls, site and times only
 rm -rf famo && mkdir famo
 "$PT" -q convert fam.ptf -o famo/fam.otf 2>/dev/null &&
   "$PT" -q convert famo/fam.otf -o famo/back.ptf 2>/dev/null
 "$PT" stats famo/back.ptf 2>/dev/null | sed -n 2p >tot.otf
-"$PT" stats fam.ptf | sed -n '/^MPI call sites/,/^$/p' >cs.ptf
-"$PT" stats famo/back.ptf 2>/dev/null | sed -n '/^MPI call sites/,/^$/p' >cs.otf
+cs_table() {
+  "$PT" stats "$1" 2>/dev/null | sed -n '/^MPI call sites/,/^$/p' |
+    awk '$1 == "MPI_Put" { print $1, $2, $3, $4, $5, $6, $7; next } { print }'
+}
+cs_table fam.ptf >cs.ptf
+cs_table famo/back.ptf >cs.otf
 if grep -q 'families.c:' cs.ptf && cmp -s tot.ptf tot.otf && cmp -s cs.ptf cs.otf; then
   t_pass "OTF round trip: same times and call sites"
 else t_fail "OTF round trip: same times and call sites" "$(cat tot.ptf tot.otf; diff cs.ptf cs.otf | head -4)"; fi
