@@ -2379,7 +2379,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   ROWS(s->rl, pt__rl, 2, 5, x->count = v[0], x->incl = v[1], x->excl = v[2],
        x->vmin = v[3], x->vmax = v[4], x->vset = v[3] != UINT64_MAX)
   ROWS(s->pm, pt__pm, 3, 4, x->sent = v[0], x->bsent = v[1], x->recv = v[2],
-       x->brecv = v[3])
+       x->brecv = v[3], r.bad |= k[2] > 1) /* k[2]: 1 = one-sided */
   ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],
        x->lr = v[3], x->matched = v[4])
   ROWS(s->cs, cs_rec, 2, 8, x->calls = v[0], x->time = v[1], x->msgs = v[2],

@@ -713,6 +713,25 @@ TEST(one_sided_operations) {
   size_t len = 0;
   ASSERT_OK(pt_stats_serialize(h2, &buf, &len));
   ASSERT_OK(pt_stats_deserialize(&h2b, buf, len));
+  /* a peer-total row whose one-sided flag is neither 0 nor 1 is refused:
+   * the row (location 2, target 0, 1) with 1 op / 8 bytes each way */
+  const uint64_t row[7] = {2, 0, 1, 1, 8, 1, 8};
+  unsigned char *p = buf;
+  size_t at = SIZE_MAX;
+  for (size_t off = 0; off + sizeof row <= len && at == SIZE_MAX; off += 8) {
+    uint64_t w[7];
+    for (int j = 0; j < 7; j++) {
+      w[j] = 0;
+      for (int q = 0; q < 8; q++)
+        w[j] |= (uint64_t)p[off + 8 * (size_t)j + (size_t)q] << (8 * q);
+    }
+    if (memcmp(w, row, sizeof row) == 0) at = off;
+  }
+  ASSERT_TRUE(at != SIZE_MAX);
+  p[at + 16] = 2;
+  pt_stats *bad = NULL;
+  ASSERT_STATUS(pt_stats_deserialize(&bad, buf, len), PT_ECORRUPT);
+  ASSERT_TRUE(bad == NULL);
   pt_stats_buffer_free(buf);
   ASSERT_OK(pt_stats_merge(h1, h2b));
   ASSERT_EQ_U64(pt_stats_nmessages(h1), pt_stats_nmessages(s));
