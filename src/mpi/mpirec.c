@@ -2728,11 +2728,6 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       ARG('r', 0) >= 0 && c->v[ARG('r', 0)])
     req_new((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ARG('r', 0)],
             RQ_OTHER);
-  /* New windows: their communicator, for the targets of their operations */
-  if (ok && pt__mpi_errh[c->id] == PT_ERRH_NEW && ARG('w', 0) >= 0 &&
-      c->v[ARG('w', 0)])
-    win_created((int64_t)(intptr_t)*(MPI_Win *)(intptr_t)c->v[ARG('w', 0)],
-                VAL('C', 0));
   /* New communicators: registered in creation order (same on all members). */
   if (ok && f->sem != PT_MS_NOREG && f->sem != PT_MS_COMM_FREE &&
       ARG('c', 0) >= 0 && c->addr[ARG('c', 0)])
@@ -3094,8 +3089,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (pt__mpi_errh[c->id] == PT_ERRH_GET && ret == MPI_SUCCESS)
     fatal_as_predefined(c->v[1]);
   if (pt__mpi_errh[c->id] == PT_ERRH_NEW && ret == MPI_SUCCESS &&
-      f->pos['w'][0] >= 0)
+      f->pos['w'][0] >= 0 && c->v[f->pos['w'][0]]) {
     fatal_win_created(c->v[f->pos['w'][0]]);
+    /* its communicator, for the targets of its operations */
+    win_created((int64_t)(intptr_t)*(MPI_Win *)(intptr_t)c->v[f->pos['w'][0]],
+                f->pos['C'][0] >= 0 ? c->v[f->pos['C'][0]] : 0);
+  }
   if (c->id == PT_MPI_ID_Finalize && g_app_region) {
     /* the program's own time ends where MPI_Finalize begins */
     pt_event e = ev_zero;
