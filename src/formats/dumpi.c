@@ -3469,12 +3469,15 @@ static uint64_t anon_pop(pt__anonq *q) {
 static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
                       size_t nranks, uint64_t *defer) {
   pt__arena *a = &r->callmem;
-  const pt_event *p2p = NULL, *coll = NULL;
+  const pt_event *p2p = NULL, *coll = NULL, *rma = NULL;
   size_t ncompl = 0, nrecv = 0;
   *defer = PT_NONE;
   for (size_t i = 0; i < fr->nevs; i++) {
     const pt_event *e = &fr->evs[i];
     switch (e->kind) {
+      case PT_EV_RMA_PUT: case PT_EV_RMA_GET: case PT_EV_RMA_ATOMIC:
+        if (!rma) rma = e;
+        break;
       case PT_EV_SEND: case PT_EV_RECV: case PT_EV_ISEND:
       case PT_EV_IRECV_REQUEST:
         if (!p2p || (p2p->kind == PT_EV_IRECV_REQUEST)) p2p = e;
@@ -3606,6 +3609,17 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
   if (!coll && recv) rcount = (int64_t)recv->size;
   int foreign = k->comm_mode == SKM_FOREIGN;
   int64_t myrank = comm_rank(cc, r, r->rank);
+  /* a one-sided call (MPI_Put, MPI_Get, MPI_Accumulate): its bytes as
+   * MPI_BYTE counts, its target's rank in the window's communicator (the
+   * window itself has no MPI_Win_create here: read back, its target is
+   * unknown) */
+  int64_t rbytes = 0, rtarget = -1;
+  if (rma) {
+    const skcomm *wc = NULL;
+    if (comm_handle(k, r, rma->comm, &wc) < 0) return PT_ENOMEM;
+    rbytes = (int64_t)(rma->kind == PT_EV_RMA_GET ? rma->size2 : rma->size);
+    rtarget = rma->peer >= 0 ? comm_rank(wc, r, rma->peer) : -1;
+  }
   for (unsigned j = 0; j < f->nargs; j++) {
     const pt__dumpi_arg *arg = &f->args[j];
     pt__dumpi_val *v = &c->v[j];
@@ -3681,6 +3695,12 @@ static int synthesise(dsink *k, srank *r, frame *fr, pt__dumpi_call *c,
       x = myrank;
     else if (!strcmp(n, "commsize") || !strcmp(n, "size"))
       x = csize;
+    else if (!strcmp(n, "origincount") || !strcmp(n, "targetcount"))
+      x = rbytes;
+    else if (!strcmp(n, "targetrank"))
+      x = rtarget;
+    else if (!strcmp(n, "win"))
+      x = rma ? (int64_t)(uint16_t)rma->ref : 0;
     else if (arg->type == PT__DA_REQUEST) {
       const pt_event *re = NULL;
       for (size_t i = 0; i < fr->nevs; i++)

@@ -241,6 +241,29 @@ for r in 0000 0001 0002; do cmp -s rmad-$r.bin rmad2-$r.bin || same=0; done
 if [ $same = 1 ]; then t_pass "DUMPI -> PTF -> DUMPI byte-identical"
 else t_fail "DUMPI -> PTF -> DUMPI byte-identical" "$(ls rmad*)"; fi
 
+# a one-sided call without recorded arguments (as from a Score-P OTF2
+# trace) written as DUMPI gets them from its RMA_* event: its bytes as
+# MPI_BYTE counts, its target's rank in the window's communicator
+"$PT" dump rma.ptf -o rmana.txt 2>/dev/null
+sed -e '/^event .* enter /s/ {.*}$//' rmana.txt >rmana2.txt
+rm -rf rmand rmand-*.bin rmand.meta
+"$PT" -q convert rmana2.txt -o rmand --to dumpi 2>/dev/null
+"$PT" stats --csv rmand >rmand.csv 2>/dev/null
+got=$(for f in MPI_Put MPI_Get MPI_Accumulate; do
+  awk -F, -v f="\"$f\"" '$1 == "mpi_callsite" && $3 == f {
+      c += $6; m += $10; b += $11; r += $14; rb += $15 }
+    END { printf "%d %d %d %d %d;", c, m, b, r, rb }' rmand.csv
+done)
+# rank 1 puts to COMM_WORLD rank 2, rank 0 of the reversed window
+t1=$("$PT" dump --style dumpi --locations 1 rmand 2>/dev/null |
+  awk '/^MPI_Put entering/ { p = 1 } p && /targetrank=/ { print; exit }')
+if [ "$got" = "3 3 36 0 0;3 0 0 3 120;3 3 96 0 0;" ] &&
+   [ "$t1" = "int targetrank=0" ]; then
+  t_pass "DUMPI: one-sided arguments synthesised from the RMA events"
+else
+  t_fail "DUMPI: one-sided arguments synthesised from the RMA events" "$got $t1"
+fi
+
 # OTF2: RmaPut / RmaGet / RmaAtomic records on RmaWin definitions made
 # for the recorder's windows (remote: the target's rank in the window's
 # communicator), read back with the same targets and bytes
