@@ -94,6 +94,10 @@ static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
     if (in && (e->kind == PT_EV_SEND || e->kind == PT_EV_ISEND ||
                e->kind == PT_EV_COLL_END))
       sends++;
+    /* a one-sided operation: a line each way it moved bytes */
+    if (in && (e->kind == PT_EV_RMA_PUT || e->kind == PT_EV_RMA_GET ||
+               e->kind == PT_EV_RMA_ATOMIC))
+      sends += (e->size > 0) + (e->size2 > 0);
   }
   int status = CLI_OK;
   if (rc != PT_END) status = cli_fail(j->path, "%s", pt_source_errmsg(src));

@@ -30,7 +30,9 @@ extern "C" {
 typedef struct pt_timeline_opts {
   uint64_t from, to;        /* window in ticks, to > from */
   uint64_t expected_bars;   /* region visits in the window (counting pass) */
-  uint64_t expected_msgs;   /* sends in the window */
+  uint64_t expected_msgs;   /* sends in the window (and one-sided
+                               transfers: an RMA_* event's bytes sent
+                               and received, one line each) */
   uint64_t max_items;       /* drawn items above which it aggregates */
   uint32_t bins;            /* aggregated bins per row (default 2000) */
   uint32_t util_bins;       /* utilisation bins (default 400) */
@@ -44,6 +46,9 @@ typedef struct pt_timeline_bar {
   uint64_t t0, t1;
 } pt_timeline_bar;
 
+/* A matched message, send to receive; or a one-sided transfer (an RMA_*
+ * event: origin -> target for the bytes it sent, target -> origin for
+ * those it received), t_send = t_recv = its time, tag -1. */
 typedef struct pt_timeline_msg {
   uint32_t from_row, to_row;
   uint64_t t_send, t_recv, bytes;

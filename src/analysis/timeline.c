@@ -453,6 +453,34 @@ static int on_recv(pt_timeline *tl, uint32_t row, const pt_event *e) {
 
 /* ---- events ------------------------------------------------------------- */
 
+/* One-sided operation e of row `row` (its origin): a line for the bytes it
+ * sent, origin -> target, and one for those it received, target ->
+ * origin, both at its time (the target has no event). */
+static int on_rma(pt_timeline *tl, uint32_t row, const pt_event *e) {
+  uint64_t tloc = peer_loc(tl, e->peer);
+  if (tloc == PT_NONE || !selected(tl, tloc)) return PT_OK;
+  uint32_t ti;
+  if (!row_for(tl, tloc, &ti)) return PT_ENOMEM;
+  for (int dir = 0; dir < 2; dir++) {
+    uint64_t bytes = dir ? e->size2 : e->size;
+    if (!bytes) continue;
+    tl->matched++;
+    if (tl->matched % tl->sample) continue;
+    if (tl->nmsgs >= tl->o.max_items) {
+      tl->truncated = 1;
+      return PT_OK;
+    }
+    GROW(tl->msgs, tl->nmsgs, tl->capmsgs);
+    pt_timeline_msg *m = &tl->msgs[tl->nmsgs++];
+    m->from_row = dir ? ti : row;
+    m->to_row = dir ? row : ti;
+    m->t_send = m->t_recv = clip(tl, e->time);
+    m->bytes = bytes;
+    m->tag = -1;
+  }
+  return PT_OK;
+}
+
 int pt_timeline_event(pt_timeline *tl, const pt_event *e) {
   if (!tl->frozen && freeze(tl)) return PT_ENOMEM;
   if (e->time >= tl->o.to || !selected(tl, e->location)) return PT_OK;
@@ -506,6 +534,10 @@ int pt_timeline_event(pt_timeline *tl, const pt_event *e) {
     case PT_EV_RECV:
     case PT_EV_IRECV:
       return on_recv(tl, ri, e);
+    case PT_EV_RMA_PUT:
+    case PT_EV_RMA_GET:
+    case PT_EV_RMA_ATOMIC:
+      return e->time >= tl->o.from ? on_rma(tl, ri, e) : PT_OK;
     case PT_EV_COLL_BEGIN:
       r->coll_t0 = t;
       return PT_OK;

@@ -300,6 +300,25 @@ if command -v otf2-print >/dev/null 2>&1; then
   fi
 fi
 
+# the timeline draws a line for each direction an operation moved bytes
+# in (7 sent and 7 received per rank, as the Locations table says)
+# (its summary line goes to stderr)
+if "$PT" timeline rma.ptf -o rma.html 2>rma.tl && grep -q ' 42 messages' rma.tl
+then t_pass "timeline: one-sided lines"
+else t_fail "timeline: one-sided lines" "$(cat rma.tl)"; fi
+# ... and the page draws them (zero-length in time: vertical lines)
+CH=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$CH" ]; then
+  v=$(timeout 120 "$CH" --headless --no-sandbox --disable-gpu --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d)" --dump-dom "file://$PWD/rma.html#selftest" \
+    2>/dev/null | sed -n 's/.*<pre id="selftest">\([^<]*\)<.*/\1/p')
+  case $v in
+    *'"messages":42,'*'"errors":[]'*) t_pass "timeline page: 42 one-sided lines drawn" ;;
+    *) t_fail "timeline page: 42 one-sided lines drawn" "$v" ;;
+  esac
+fi
+
 # profile mode: each one-sided call is a communication statement with
 # its bytes (sent and received) and its targets as destinations
 rm -rf rmap.ptf
