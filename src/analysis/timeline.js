@@ -88,7 +88,8 @@
     drawMsgs();
     drawUtil();
     info.textContent = 'showing ' + at(v0) + ' .. ' + at(v1) + ' (' + fmt(v1 - v0) + ' of ' + fmt(D.span) + ')' +
-      (D.agg ? ' (aggregated: one bar per pixel bin, 1 in ' + D.sample + ' messages drawn)' : '') +
+      (D.agg ? ' (aggregated: one bar per pixel bin, ' +
+        (D.sample > 1 ? '1 in ' + D.sample + ' messages drawn)' : 'every message drawn)') : '') +
       (D.truncated ? ' (item limit reached: not everything drawn)' : '');
   }
   function drawBars(r, y) {

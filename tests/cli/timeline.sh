@@ -48,6 +48,12 @@ sz=$(wc -c <big.html)
 if [ "$sz" -lt 3000000 ] && grep -q '"agg": true' big.html; then
   t_pass "large: aggregated, $sz bytes"
 else t_fail "large" "$sz bytes, $(grep -o '"agg": [a-z]*' big.html)"; fi
+# aggregated with every message drawn (9,505 visits over the limit, 395
+# messages under its quarter): the page says so, not "1 in 1 messages
+# drawn" (as it did for HPC Challenge's 29,653 messages)
+ok "aggregated, all messages" "$PT" timeline g.ptf -o agg1.html --max-events 4000
+grep -q '"agg": true, "sample": 1,' agg1.html && t_pass "agg1: aggregated, sample 1" ||
+  t_fail "agg1: aggregated, sample 1" "$(grep -o '"agg": [a-z]*, "sample": [0-9]*' agg1.html)"
 # bad input
 "$PT" timeline no-such.ptf -o x.html 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'no-such.ptf' err && [ ! -e x.html ] &&
@@ -72,8 +78,20 @@ browse() { # url out-file [extra args]
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$(mktemp -d)" "$@" "$url" 2>>chrome.err
 }
-for page in v.html big.html; do
+for page in v.html big.html agg1.html; do
   browse "file://$PWD/$page#selftest" --dump-dom >dom.txt
+  # the line above the drawing: how many messages an aggregated page drew
+  range=$(sed -n 's/.*<div id="range">\([^<]*\)<.*/\1/p' dom.txt)
+  sample=$(grep -o '"sample": [0-9]*' $page | grep -o '[0-9]*$')
+  case $page:$sample in
+    v.html:*) want="showing" ;;
+    *:1) want="(aggregated: one bar per pixel bin, every message drawn)" ;;
+    *) want="(aggregated: one bar per pixel bin, 1 in $sample messages drawn)" ;;
+  esac
+  case $range in
+    *"$want"*) t_pass "browser $page: says $want" ;;
+    *) t_fail "browser $page: says $want" "$range" ;;
+  esac
   verdict=$(sed -n 's/.*<pre id="selftest">\([^<]*\)<.*/\1/p' dom.txt)
   rows=$(echo "$verdict" | sed -n 's/.*"rows":\([0-9]*\).*/\1/p')
   want=$(echo "$verdict" | sed -n 's/.*"expected_rows":\([0-9]*\).*/\1/p')
