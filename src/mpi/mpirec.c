@@ -2093,9 +2093,38 @@ static uint64_t count_bytes(const pt__mpi_call *c, int nth) {
   return n > 0 ? (uint64_t)n * type_size(VAL('D', nth)) : 0;
 }
 
+/* Profile mode: the partners of the persistent requests an MPI_Start /
+ * MPI_Startall started, the sources of the receives a wait or test
+ * completed, and the two of an MPI_Sendrecv(_replace) (a
+ * destination key each: the rank, with PT__PROFILE_FROM for a receive's
+ * source; the same key once, its bytes summed).  Set by semantics(), read
+ * by pt__mpi_end() in the same thread.  Only destination lines come from
+ * here: the statement's bytes are the call's (c->pbytes), with the
+ * partners that have no rank (MPI_ANY_SOURCE) or do not fit. */
+enum { MAX_PARTS = 64 };
+static __thread uint64_t t_part_key[MAX_PARTS], t_part_bytes[MAX_PARTS];
+static __thread int t_nparts;
+
+static void part_put(uint64_t k, uint64_t bytes) {
+  for (int i = 0; i < t_nparts; i++)
+    if (t_part_key[i] == k) {
+      t_part_bytes[i] += bytes;
+      return;
+    }
+  if (t_nparts == MAX_PARTS) return;
+  t_part_key[t_nparts] = k;
+  t_part_bytes[t_nparts++] = bytes;
+}
+
+static void part_add(const req *r) {
+  if (r->peer < 0) return; /* MPI_ANY_SOURCE, unknown: no destination */
+  part_put((uint64_t)r->peer | (r->kind == RQ_RECV ? PT__PROFILE_FROM : 0),
+           r->bytes);
+}
+
 /* Complete request handle h of call c with status st (NULL: none) at
  * time t. */
-static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
+static void complete(pt__mpi_call *c, int64_t h, const MPI_Status *st,
                      uint64_t t) {
   req *r = req_get(c, h);
   if (!r || !r->active) return;
@@ -2136,6 +2165,13 @@ static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
     }
     if (peer != INT64_MIN)
       ev_p2p(PT_EV_IRECV, t, peer, tag, r->comm, bytes, r->model);
+    /* the profile's statement: a non-persistent receive moves its bytes
+     * (the status's, not the buffer's) where it completes, from the
+     * source its status names, as a blocking receive does */
+    if (g_profiling && !r->persistent && peer != INT64_MIN) {
+      c->pbytes += bytes;
+      if (peer >= 0) part_put((uint64_t)peer | PT__PROFILE_FROM, bytes);
+    }
   } else if (r->kind == RQ_IO) {
     uint64_t bytes = r->bytes;
     if (st) status_bytes(st, &bytes);
@@ -2150,6 +2186,14 @@ static void complete(const pt__mpi_call *c, int64_t h, const MPI_Status *st,
 done:
   if (r->persistent) r->active = 0;
   else req_drop(h, r);
+}
+
+/* A wait or test: completes requests. */
+static int completes(int sem) {
+  return sem == PT_MS_WAIT || sem == PT_MS_TEST || sem == PT_MS_WAITANY ||
+         sem == PT_MS_TESTANY || sem == PT_MS_WAITALL ||
+         sem == PT_MS_TESTALL || sem == PT_MS_WAITSOME ||
+         sem == PT_MS_TESTSOME;
 }
 
 /* Start persistent request r (req_get of its handle) at time t. */
@@ -2167,34 +2211,6 @@ static void start(req *r, uint64_t t) {
     e.request = r->model;
     emit(&e);
   }
-}
-
-/* Profile mode: the partners of the persistent requests an MPI_Start /
- * MPI_Startall started, and the two of an MPI_Sendrecv(_replace) (a
- * destination key each: the rank, with PT__PROFILE_FROM for a receive's
- * source; the same key once, its bytes summed).  Set by semantics(), read
- * by pt__mpi_end() in the same thread.  Only destination lines come from
- * here: the statement's bytes are the call's (c->pbytes), with the
- * partners that have no rank (MPI_ANY_SOURCE) or do not fit. */
-enum { MAX_PARTS = 64 };
-static __thread uint64_t t_part_key[MAX_PARTS], t_part_bytes[MAX_PARTS];
-static __thread int t_nparts;
-
-static void part_put(uint64_t k, uint64_t bytes) {
-  for (int i = 0; i < t_nparts; i++)
-    if (t_part_key[i] == k) {
-      t_part_bytes[i] += bytes;
-      return;
-    }
-  if (t_nparts == MAX_PARTS) return;
-  t_part_key[t_nparts] = k;
-  t_part_bytes[t_nparts++] = bytes;
-}
-
-static void part_add(const req *r) {
-  if (r->peer < 0) return; /* MPI_ANY_SOURCE, unknown: no destination */
-  part_put((uint64_t)r->peer | (r->kind == RQ_RECV ? PT__PROFILE_FROM : 0),
-           r->bytes);
 }
 
 static const MPI_Status *status_arg(const pt__mpi_call *c, int q) {
@@ -2490,7 +2506,8 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       r->tag = ARG('t', 0) >= 0 ? VAL('t', 0) : -1;
       r->bytes = count_bytes(c, 0);
       c->pdest = r->peer == INT64_MIN ? -1 : r->peer;
-      c->pbytes = pers ? 0 : r->bytes; /* a persistent one moves at starts */
+      /* a persistent one moves at starts; a receive where it completes */
+      c->pbytes = pers || !send ? 0 : r->bytes;
       if (pers) {
         r->active = 0;
         break;
@@ -2526,6 +2543,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       break;
     }
     case PT_MS_WAIT: case PT_MS_TEST: {
+      t_nparts = 0; /* the receives it completes (complete()) */
       if (c->nreqs != 1) break;
       if (f->sem == PT_MS_TEST &&
           !int_value((void *)(intptr_t)VAL('a', 0)))
@@ -2534,6 +2552,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       break;
     }
     case PT_MS_WAITANY: case PT_MS_TESTANY: {
+      t_nparts = 0;
       int ix = int_value((void *)(intptr_t)VAL('a', 0));
       if (f->sem == PT_MS_TESTANY && !int_value((void *)(intptr_t)VAL('a', 1)))
         break;
@@ -2542,6 +2561,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       break;
     }
     case PT_MS_WAITALL: case PT_MS_TESTALL: {
+      t_nparts = 0;
       if (f->sem == PT_MS_TESTALL && !int_value((void *)(intptr_t)VAL('a', 0)))
         break;
       for (int q = 0; q < c->nreqs; q++)
@@ -2549,6 +2569,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       break;
     }
     case PT_MS_WAITSOME: case PT_MS_TESTSOME: {
+      t_nparts = 0;
       int oc = int_value((void *)(intptr_t)VAL('a', 0));
       const int *ix = (const int *)(intptr_t)VAL('a', 1);
       if (oc == MPI_UNDEFINED || (uintptr_t)ix <= 4096) break;
@@ -3234,7 +3255,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
        * (the statement's name does not say whether it sends); a
        * send-receive: where it sent and where it received from */
       if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL ||
-          f->sem == PT_MS_SENDRECV)
+          f->sem == PT_MS_SENDRECV || completes(f->sem))
         pt__profile_comm_multi(p, key, pt__mpi_fn_names[c->id], mod, offs,
                                ret == MPI_SUCCESS ? c->pbytes : 0,
                                t_part_key, t_part_bytes,
