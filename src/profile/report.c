@@ -326,15 +326,16 @@ static void fmt_time(char *b, size_t n, uint64_t ns) {
     snprintf(b, n, "%" PRIu64 "ns", ns);
 }
 
+/* As `paratrace stats` writes bytes: 480 B, 3.9 KiB, 2.8 MiB. */
 static void fmt_bytes(char *b, size_t n, uint64_t v) {
   if (v >= (1ull << 30))
-    snprintf(b, n, "%.1fG", (double)v / (1ull << 30));
+    snprintf(b, n, "%.1f GiB", (double)v / (1ull << 30));
   else if (v >= (1ull << 20))
-    snprintf(b, n, "%.1fM", (double)v / (1ull << 20));
+    snprintf(b, n, "%.1f MiB", (double)v / (1ull << 20));
   else if (v >= 1024)
-    snprintf(b, n, "%.1fK", (double)v / 1024);
+    snprintf(b, n, "%.1f KiB", (double)v / 1024);
   else
-    snprintf(b, n, "%" PRIu64, v);
+    snprintf(b, n, "%" PRIu64 " B", v);
 }
 
 static void label(rep *r, uint32_t id, char *b, size_t n) {
@@ -409,7 +410,7 @@ static void print_node(rep *r, uint32_t id, int depth) {
     fmt_bytes(by, sizeof by, nd->bytes);
     fmt_time(tr, sizeof tr, nd->trans_ns);
     fmt_time(sy, sizeof sy, nd->sync_ns);
-    snprintf(comm, sizeof comm, "  [%s B, trans %s, sync %s]", by, tr, sy);
+    snprintf(comm, sizeof comm, "  [%s, trans %s, sync %s]", by, tr, sy);
   }
   if (r->o->csv) {
     const char *where = r->where ? r->where[id] : NULL;

@@ -20,7 +20,14 @@ if $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
   t_pass "prof_irecv: the program's results unchanged when profiled"
 else
   t_fail "prof_irecv: the program's results unchanged when profiled" "$(tail -3 pi.err)"
-  t_done
+  # the text form writes bytes as stats does (3.9 KiB, 480 B; it wrote
+# "3.9K B")
+"$PT" profile pi.ptf >pi.txt 2>&1
+got=$(grep 'statement MPI_Waitall' pi.txt | sed -n 's/.*\[\([^,]*\), trans.*/\1/p')
+expect "text: MPI_Waitall's bytes" "$got" "3.9 KiB"
+got=$(grep 'statement MPI_Testany' pi.txt | sed -n 's/.*\[\([^,]*\), trans.*/\1/p')
+expect "text: MPI_Testany's bytes" "$got" "480 B"
+t_done
 fi
 "$PT" profile --csv pi.ptf >pi.csv 2>pi.perr ||
   t_fail "profile --csv" "$(head -3 pi.perr)"
@@ -40,9 +47,16 @@ expect() {
 expect "MPI_Irecv bytes" "$(bytes MPI_Irecv)" 0
 expect "MPI_Testany bytes (3 receives of 80, 160, 240)" "$(bytes MPI_Testany)" 480
 expect "MPI_Testany sources" "$(dests MPI_Testany)" "<-1:480 "
-expect "MPI_Waitall bytes (the receive it completed, not the send)" "$(bytes MPI_Waitall)" 400
-expect "MPI_Waitall sources" "$(dests MPI_Waitall)" "<-0:400 "
+expect "MPI_Waitall bytes (the receive it completed, not the send)" "$(bytes MPI_Waitall)" 4000
+expect "MPI_Waitall sources" "$(dests MPI_Waitall)" "<-0:4000 "
 expect "MPI_Wait of the cancelled receive" "$(bytes MPI_Wait)" 0
 expect "MPI_Isend bytes at the send" "$(bytes MPI_Isend)" 32
 expect "MPI_Recv bytes from its status" "$(bytes MPI_Recv)" 32
+# the text form writes bytes as stats does (3.9 KiB, 480 B; it wrote
+# "3.9K B")
+"$PT" profile pi.ptf >pi.txt 2>&1
+got=$(grep 'statement MPI_Waitall' pi.txt | sed -n 's/.*\[\([^,]*\), trans.*/\1/p')
+expect "text: MPI_Waitall's bytes" "$got" "3.9 KiB"
+got=$(grep 'statement MPI_Testany' pi.txt | sed -n 's/.*\[\([^,]*\), trans.*/\1/p')
+expect "text: MPI_Testany's bytes" "$got" "480 B"
 t_done
