@@ -130,6 +130,51 @@ static int is_profile(const char *path) {
   return pt__profile_is_file(f);
 }
 
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory that is no trace itself (a DUMPI run's output directory, a
+ * Score-P experiment directory): the traces directly in it, named by
+ * their main files (an entry a format reads whose name has that format's
+ * first extension: x.meta, not its x-0000.bin), into b[n] as "; it
+ * holds DIR/x.meta, DIR/y.otf2: give one"; b = "" when none.  At most
+ * 256 entries are looked at, 3 named. */
+static void traces_inside(const char *dir, char *b, size_t n) {
+  enum { LOOK = 256, SHOW = 3 };
+  b[0] = 0;
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char *found[LOOK];
+  size_t nf = 0, looked = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && looked++ < LOOK) {
+    if (e->d_name[0] == '.') continue;
+    size_t dl = strlen(dir), el = strlen(e->d_name);
+    char *p = malloc(dl + el + 2);
+    if (!p) break;
+    snprintf(p, dl + el + 2, "%s%s%s", dir,
+             dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
+    const pt__format *f = detect(p);
+    char first[32] = "";
+    if (f && f->info.extensions)
+      snprintf(first, sizeof first, "%.*s",
+               (int)strcspn(f->info.extensions, " "), f->info.extensions);
+    if (f && first[0] && ext_match(p, first)) found[nf++] = p;
+    else free(p);
+  }
+  closedir(d);
+  if (!nf) return;
+  qsort(found, nf, sizeof *found, cmp_str);
+  size_t l = (size_t)snprintf(b, n, "; it holds ");
+  for (size_t i = 0; i < nf && i < SHOW && l < n; i++)
+    l += (size_t)snprintf(b + l, n - l, "%s%s", i ? ", " : "", found[i]);
+  if (nf > SHOW && l < n)
+    l += (size_t)snprintf(b + l, n - l, " and %zu more", nf - SHOW);
+  if (l < n) snprintf(b + l, n - l, ": give %s", nf > 1 ? "one" : "that");
+  for (size_t i = 0; i < nf; i++) free(found[i]);
+}
+
 int pt_source_open(pt_source **out, const char *path,
                    const pt_source_opts *opts, pt_error *err) {
   *out = NULL;
@@ -163,9 +208,11 @@ int pt_source_open(pt_source **out, const char *path,
           snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "",
                    formats[i]->info.name);
         }
+      char inside[768] = "";
+      if (S_ISDIR(st.st_mode)) traces_inside(path, inside, sizeof inside);
       return pt__err(err, PT_EFORMAT,
-                     "%s: not a trace in any known format (tried: %s)", path,
-                     names);
+                     "%s: not a trace in any known format (tried: %s)%s",
+                     path, names, inside);
     }
   }
   pt_source *s = calloc(1, sizeof *s);

@@ -234,6 +234,18 @@ grep -q 's1.events: missing: the [0-9]* events the anchor lists for stream 1 are
   t_fail ptf_events_missing_damaged "check does not say damaged"
 # An OTF events file cut inside a record: the record is left out, and said
 TD=${PT_SRCDIR:-$OLDPWD}/../shared/testdata
+# a directory holding a trace (a DUMPI run's output directory) names the
+# trace's main file, not its per-rank files ("paratrace stats dumpi/" only
+# said "not a trace in any known format")
+if [ -d "$TD/dumpi/a_pingpong" ]; then
+  mkdir -p dset && cp "$TD"/dumpi/a_pingpong/*.bin "$TD"/dumpi/a_pingpong/*.meta dset/
+  fails_cleanly dir_names_trace_inside 1 \
+    'dset: not a trace in any known format (.*); it holds dset/a_pingpong-2026.11.22.07.42.02.meta: give that$' \
+    "$PT" stats dset
+  mkdir -p nothing_here && : >nothing_here/notes.txt
+  fails_cleanly dir_without_trace 1 'nothing_here: not a trace in any known format (tried: [a-z0-9, ]*)$' \
+    "$PT" info nothing_here
+fi
 if [ -d "$TD/otf/b_msgs_2streams/trace" ]; then
   mkdir -p cutotf && cp "$TD"/otf/b_msgs_2streams/trace/* cutotf/
   truncate -s 60 cutotf/trace_b.1.events
