@@ -472,6 +472,10 @@ static int min_rank(const int *v, int n) {
   return m;
 }
 
+/* While comm_made defines a new communicator: the id of the one it was
+ * made from (PT_NONE otherwise).  Under the recorder's lock. */
+static uint64_t g_comm_parent = PT_NONE;
+
 /* The communicator's definition, the same on every member: an
  * intracommunicator's group; for an intercommunicator (as OTF2 has it)
  * the group of the side with the lowest COMM_WORLD rank, and the other
@@ -495,7 +499,11 @@ static void def_comm(const comm_info *ci, const int *local, const int *remote) {
                  .name = "otf2:intercomm", .s1 = v};
     pt_rec_def(&kv);
   }
-  pt_def c = {.kind = PT_DEF_COMM, .id = ci->id, .parent = PT_NONE,
+  /* the communicator it was made from (see comm_made): the same on every
+   * member; none for an intercommunicator (each side made it from its
+   * own) */
+  uint64_t parent = !ci->inter && g_comm_parent != 1 ? g_comm_parent : PT_NONE;
+  pt_def c = {.kind = PT_DEF_COMM, .id = ci->id, .parent = parent,
               .ref = gid, .i0 = PT_PARADIGM_MPI, .name = name};
   pt_rec_def(&c);
 }
@@ -596,6 +604,21 @@ static uint64_t comm_id(int64_t handle) {
   if ((MPI_Comm)(intptr_t)handle == MPI_COMM_NULL) return 1;
   comm_info *ci = comm_get(handle);
   return ci ? ci->id : PT_NONE;
+}
+
+/* Communicator h that call c made (its 'c' argument), registered (and
+ * defined, on first sight) with the one it was made from as parent: the
+ * call's only 'C' argument (MPI_Comm_dup's, _split's, _create's,
+ * MPI_Cart_create's, MPI_Intercomm_merge's...), as OTF2 and the DUMPI
+ * reader have it. */
+static comm_info *comm_made(const pt__mpi_call *c, int64_t h) {
+  const fninfo *f = &g_fn[c->id];
+  int cj = f->pos['C'][0];
+  uint64_t p = cj >= 0 && f->pos['C'][1] < 0 ? comm_id(c->v[cj]) : PT_NONE;
+  g_comm_parent = p;
+  comm_info *ci = comm_get(h);
+  g_comm_parent = PT_NONE;
+  return ci;
 }
 
 void pt__mpi_before_free(const pt__mpi_call *c) {
@@ -1753,6 +1776,8 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           memcpy(&h, &c->reqs_inline[0], sizeof(void *));
         else if (k[j] == 'c' && (!ok || g_fn[c->id].sem == PT_MS_NOREG))
           h = (int64_t)(intptr_t)MPI_COMM_NULL; /* not valid (yet) */
+        else if (k[j] == 'c' && (MPI_Comm)(intptr_t)h != MPI_COMM_NULL)
+          comm_made(c, h); /* made by this call: defined with its parent */
         enc_int(c->id, j, (int64_t)comm_id(h));
         break;
       }
@@ -2752,7 +2777,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
   /* New communicators: registered in creation order (same on all members). */
   if (ok && f->sem != PT_MS_NOREG && f->sem != PT_MS_COMM_FREE &&
       ARG('c', 0) >= 0 && c->addr[ARG('c', 0)])
-    comm_get((int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)c->v[ARG('c', 0)]);
+    comm_made(c, (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)c->v[ARG('c', 0)]);
 }
 
 /* ---- call sites through OpenMPI's mpi_f08 module ------------------------ */

@@ -161,6 +161,21 @@ else t_fail "intercommunicator: one definition, OTF2 InterComm" \
 awk '$4 == "send" && / tag=40 / && !/ comm=2 / {print}' dump.4 >split
 if [ -s split ] && ! grep -q 'peer=-1' split; then t_pass "split comm peers"
 else t_fail "split comm peers" "$(head -2 split)"; fi
+# ... and each communicator names the one it was made from (OTF2's
+# Parent, as the DUMPI reader has it; the recorder gave none): the split
+# one MPI_COMM_WORLD, its MPI_Comm_dup the split one, the
+# MPI_Intercomm_merge result the intercommunicator, the intercommunicator
+# none (each side made it from its own); every member defines it alike
+sc=$(awk '$4 == "send" && / tag=40 / && !/ comm=2 / {
+  for (i = 5; i <= NF; i++) if ($i ~ /^comm=/) { sub(/^comm=/, "", $i); print $i; exit } }' dump.4)
+ic=$(awk '/name="otf2:intercomm"/ { sub(/.*scope=/, ""); sub(/ .*/, ""); print; exit }' dump.4)
+sed 's/^def@[0-9]* /def /' dump.4 | grep '^def comm ' | sort -u >comms.4
+ids=$(sed 's/.* id=\([0-9]*\) .*/\1/' comms.4 | sort -u | wc -l)
+if [ -n "$sc" ] && [ -n "$ic" ] && grep -q "^def comm id=$sc parent=2 " comms.4 &&
+   grep -q " parent=$sc " comms.4 && grep -q " parent=$ic " comms.4 &&
+   grep -q "^def comm id=$ic parent=none " comms.4 && [ "$ids" = "$(wc -l <comms.4)" ]; then
+  t_pass "communicators name their parents, alike on every member"
+else t_fail "communicator parents" "split $sc, inter $ic: $(cat comms.4)"; fi
 
 # per-function disable and detail
 rm -rf cfg.ptf
