@@ -10,6 +10,7 @@
 
 #include "analysis/stats_int.h"
 #include "core/util.h"
+#include "formats/mpi_fn.h"
 
 typedef struct in_src {
   pt_source *src; /* non-native input */
@@ -99,6 +100,14 @@ static pt__pend *pending_sends(const pt_stats *s, size_t *n) {
   return ps;
 }
 
+/* May a receive re-created at a slice's end go inside region `reg` of
+ * s: any region but an MPI call that completes no receive. */
+static int recv_fits(const pt_stats *s, uint64_t reg) {
+  const char *n = pt_stats_region_name(s, reg);
+  int id = n ? pt__mpi_fn_find(n) : -1;
+  return id < 0 || pt__mpi_fn_receives(id);
+}
+
 static int cmp_loc(const void *a, const void *b) {
   uint64_t x = (*(pt__loc *const *)a)->k[0], y = (*(pt__loc *const *)b)->k[0];
   return x < y ? -1 : x > y;
@@ -138,6 +147,7 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
   pt_stats *pre = NULL, *post = NULL;
   pt__pend *ps = NULL;
   pt__loc **lv = NULL;
+  unsigned char *done = NULL; /* pending sends (ps) written */
   pt_event ev;
   int rc;
   const char *fmt = pt_format_detect(inpath);
@@ -231,20 +241,36 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
     if ((rc = pt_stats_event(pre, &ev)) < 0) goto fail;
   }
   if (rc < 0 && rc != PT_END) goto fail;
-  /* re-create the state at `from` */
+  /* re-create the state at `from`: the open regions, and each send not
+   * yet received inside the deepest of them entered before it was sent
+   * (an MPI_Isend's send is not the MPI_Wait's open at `from`: it counted
+   * as sent by that call in the slice's statistics) */
   if (!(lv = sorted_locs(pre))) goto nomem;
+  size_t np = 0, si = 0;
+  if (!(ps = pending_sends(pre, &np))) goto nomem;
+  if (!(done = calloc(np ? np : 1, 1))) goto nomem;
   for (size_t i = 0; i < pre->locs.n; i++) {
-    for (size_t j = 0; j < lv[i]->depth; j++) {
+    uint64_t loc = lv[i]->k[0];
+    while (si < np && ps[si].loc < loc) si++; /* (sorted by location) */
+    for (size_t j = 0; j <= lv[i]->depth; j++) {
+      uint64_t next = j < lv[i]->depth ? lv[i]->st[j].enter : UINT64_MAX;
+      for (; si < np && ps[si].loc == loc && ps[si].ev.time < next; si++) {
+        pt_event e;
+        from_copy(&e, &ps[si].ev, ps[si].loc, from);
+        if ((rc = put_event(k, post, &e)) < 0) goto fail;
+        done[si] = 1;
+        rep.sends++;
+      }
+      if (j == lv[i]->depth) break;
       pt_event e;
-      pt_event_init(&e, PT_EV_ENTER, from, lv[i]->k[0]);
+      pt_event_init(&e, PT_EV_ENTER, from, loc);
       e.ref = lv[i]->st[j].region;
       if ((rc = put_event(k, post, &e)) < 0) goto fail;
       rep.enters++;
     }
   }
-  size_t np = 0;
-  if (!(ps = pending_sends(pre, &np))) goto nomem;
-  for (size_t i = 0; i < np; i++) {
+  for (size_t i = 0; i < np; i++) { /* of a location without state */
+    if (done[i]) continue;
     pt_event e;
     from_copy(&e, &ps[i].ev, ps[i].loc, from);
     if ((rc = put_event(k, post, &e)) < 0) goto fail;
@@ -275,31 +301,43 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
   }
   if (cut) end = to;
   rep.end = end;
-  /* balance: receives for unmatched sends, then leaves */
+  /* balance: receives for unmatched sends, each inside the deepest open
+   * region of its receiver that can hold it (not an MPI call that
+   * completes no receive: a receiver in its own MPI_Send at `to` showed
+   * the receive as received by MPI_Send), and leaves */
   free(ps);
+  free(done);
+  done = NULL;
   if (!(ps = pending_sends(post, &np))) goto nomem;
-  for (size_t i = 0; i < np; i++) {
-    uint64_t rl = pt__stats_peer_loc(post, ps[i].ev.peer);
-    if (rl == PT_NONE || !pt__kt_find(&post->locdefs, (const uint64_t[4]){rl, 0, 0, 0}))
-      continue;
-    pt_event e;
-    pt_event_init(&e, PT_EV_RECV, end, rl);
-    e.ref = ps[i].ev.ref;
-    e.peer = (int64_t)pt__stats_rank_of(post, ps[i].loc);
-    e.comm = ps[i].ev.comm;
-    e.tag = ps[i].ev.tag;
-    e.size = ps[i].ev.size;
-    if ((rc = put_event(k, post, &e)) < 0) goto fail;
-    rep.recvs++;
-  }
+  if (!(done = calloc(np ? np : 1, 1))) goto nomem;
   free(lv);
   if (!(lv = sorted_locs(post))) goto nomem;
-  for (size_t i = 0; i < post->locs.n; i++) {
-    pt__loc *L = lv[i];
-    for (size_t j = L->depth; j-- > 0;) {
+  for (size_t i = 0; i <= post->locs.n; i++) {
+    pt__loc *L = i < post->locs.n ? lv[i] : NULL; /* NULL: the rest */
+    for (size_t j = L ? L->depth : 0;; j--) {
+      int hold = !L || j == 0 || recv_fits(post, L->st[j - 1].region);
+      for (size_t q = 0; hold && q < np; q++) {
+        if (done[q]) continue;
+        uint64_t rl = pt__stats_peer_loc(post, ps[q].ev.peer);
+        if (rl == PT_NONE ||
+            !pt__kt_find(&post->locdefs, (const uint64_t[4]){rl, 0, 0, 0}))
+          done[q] = 1;
+        if (done[q] || (L && rl != L->k[0])) continue;
+        pt_event e;
+        pt_event_init(&e, PT_EV_RECV, end, rl);
+        e.ref = ps[q].ev.ref;
+        e.peer = (int64_t)pt__stats_rank_of(post, ps[q].loc);
+        e.comm = ps[q].ev.comm;
+        e.tag = ps[q].ev.tag;
+        e.size = ps[q].ev.size;
+        if ((rc = put_event(k, post, &e)) < 0) goto fail;
+        done[q] = 1;
+        rep.recvs++;
+      }
+      if (j == 0) break;
       pt_event e;
       pt_event_init(&e, PT_EV_LEAVE, end, L->k[0]);
-      e.ref = L->st[j].region;
+      e.ref = L->st[j - 1].region;
       memset(&it, 0, sizeof it);
       it.type = PT_ITEM_EVENT;
       it.u.event = e;
@@ -328,6 +366,7 @@ fail:
 done:
   pt_sink_abort(k);
   free(ps);
+  free(done);
   free(lv);
   pt_stats_destroy(pre);
   pt_stats_destroy(post);

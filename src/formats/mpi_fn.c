@@ -32,6 +32,13 @@ int pt__mpi_fn_find(const char *name) {
   return -1;
 }
 
+int pt__mpi_fn_receives(int id) {
+  if (id < 0 || id >= PT_MPI_NFUNCS) return 0;
+  int sem = fn_sem[id];
+  return sem == PT_MS_RECV || sem == PT_MS_SENDRECV ||
+         (sem >= PT_MS_WAIT && sem <= PT_MS_TESTSOME);
+}
+
 int pt__mpi_fn_role(int id) {
   if (id < 0 || id >= PT_MPI_NFUNCS) return PT_ROLE_FUNCTION;
   int sem = fn_sem[id];

@@ -44,4 +44,8 @@ int pt__mpi_fn_find(const char *name);
  * FUNCTION. */
 int pt__mpi_fn_role(int id);
 
+/* Can a call of function `id` complete a receive (a blocking receive,
+ * MPI_Sendrecv, a wait or test)?  0 for others and ids out of range. */
+int pt__mpi_fn_receives(int id);
+
 #endif

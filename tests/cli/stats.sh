@@ -690,6 +690,55 @@ if "$PT" -q check late.ptf >/dev/null 2>&1 &&
   t_pass slice_pending_kept
 else t_fail slice_pending_kept "$(grep '^event' late.out)"; fi
 
+# re-created message events go where they belong (a LAMMPS slice showed
+# MPI_Send as receiving): a send made by an MPI_Isend before the window,
+# its sender in MPI_Wait at `from`, is not the MPI_Wait's; a receive made
+# at the end for a send not yet received, its receiver in its own
+# MPI_Send at `to`, is not the MPI_Send's (it goes in the region around)
+cat >sl_mpi.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0
+def location_group id=1 rank=1
+def location id=0 group=0
+def location id=1 group=1
+def region id=1 name="main"
+def region id=2 paradigm=3 name="MPI_Isend"
+def region id=3 paradigm=3 name="MPI_Wait"
+def region id=4 paradigm=3 name="MPI_Send"
+def region id=5 paradigm=3 name="MPI_Recv"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 10 0 enter region=2
+event 11 0 isend peer=1 comm=0 tag=1 bytes=100 request=7
+event 12 0 leave region=2
+event 15 0 enter region=3
+event 40 1 enter region=5
+event 45 1 recv peer=0 comm=0 tag=1 bytes=100
+event 46 1 leave region=5
+event 50 0 isend_complete request=7
+event 51 0 leave region=3
+event 60 0 enter region=4
+event 61 0 send peer=1 comm=0 tag=2 bytes=8
+event 62 1 enter region=4
+event 63 1 send peer=0 comm=0 tag=3 bytes=4
+event 90 0 recv peer=1 comm=0 tag=3 bytes=4
+event 91 0 leave region=4
+event 92 1 recv peer=0 comm=0 tag=2 bytes=8
+event 93 1 leave region=4
+event 100 0 leave region=1
+event 100 1 leave region=1
+TXT
+ok slice_mpi "$PT" -q slice --from 20 --to 70 -o sl_mpi.ptf sl_mpi.txt
+"$PT" -q stats --csv sl_mpi.ptf >sl_mpi.csv 2>&1
+# mpi_callsite columns: section, region_id, function, callsite_id,
+# callsite, calls, time, pct_app, pct_mpi, messages (sent), bytes,
+# bytes_min, bytes_max, received, bytes_received
+sent_wait=$(awk -F, '$1 == "mpi_callsite" && $3 == "\"MPI_Wait\"" {print $10}' sl_mpi.csv)
+recv_send=$(awk -F, '$1 == "mpi_callsite" && $3 == "\"MPI_Send\"" {n += $15} END {print n + 0}' sl_mpi.csv)
+if "$PT" -q check sl_mpi.ptf >/dev/null 2>&1 && [ "${sent_wait:-0}" = 0 ] && [ "$recv_send" = 0 ]; then
+  t_pass slice_recreated_messages_placed
+else t_fail slice_recreated_messages_placed "MPI_Wait sent '$sent_wait' bytes, MPI_Send received $recv_send bytes: $(grep mpi_callsite sl_mpi.csv)"; fi
 # the same from a snapshot that holds the pending send (taken at 15)
 ok late_ptf "$PT" -q convert late.txt -o late-in.ptf
 ok late_snapshot "$PT" snapshot --every 15 late-in.ptf
