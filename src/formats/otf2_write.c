@@ -2245,8 +2245,9 @@ static int finish(osnk *k) {
   if (e != OTF2_SUCCESS) return otf2_close_err(k, "closing the archive", e);
   if ((rc = lib_silent(k, "closing the archive")) < 0) return rc;
   if (k->warn && k->snaps_skipped)
-    warn_out(k, "%" PRIu64 " snapshot entries outside an OTF2 snapshot or "
-             "without an OTF2 snapshot record were not written",
+    warn_out(k, "%" PRIu64 " snapshot entries not written (no OTF2 "
+             "snapshot record: from paratrace snapshot or summarize?); "
+             "the events are all written",
              k->snaps_skipped);
   if (k->warn && k->def_conflicts)
     warn_out(k, "%" PRIu64 " definitions reuse the id of a different "

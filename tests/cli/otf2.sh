@@ -261,6 +261,15 @@ case $got in
   *"Global Offset: 5000, Length: 2500,"*) t_pass otf2_clock_without_start ;;
   *) t_fail otf2_clock_without_start "$got" ;;
 esac
+# an archive with summaries (and so snapshots) converts with a warning
+# that says where those entries come from (it said "snapshot entries
+# outside an OTF2 snapshot or without an OTF2 snapshot record")
+ok otf2_summarized_convert "$PT" -q convert nostart.txt -o nostart.ptf
+ok otf2_summarized "$PT" -q summarize --every 1000 nostart.ptf
+"$PT" convert nostart.ptf -o nostart2.otf2 2>summ.err
+if grep -q 'snapshot entries not written (.*paratrace snapshot or summarize.*); the events are all written$' summ.err; then
+  t_pass otf2_snapshot_warning_says_why
+else t_fail otf2_snapshot_warning_says_why "$(cat summ.err)"; fi
 # a write that fails (a full disk; here the file size limit, EFBIG with
 # SIGXFSZ ignored) fails cleanly, names the output and the reason, and
 # leaves nothing behind: in the middle of the conversion (a location's
