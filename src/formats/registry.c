@@ -101,6 +101,7 @@ struct pt_source {
   size_t nlocs;
   uint64_t from, to, kinds;
   int defs_only;
+  int plain; /* no filter at all: events pass as the format yields them */
   char err[512];
 };
 
@@ -232,6 +233,8 @@ int pt_source_open(pt_source **out, const char *path,
     qsort(s->locs, o.nlocations, sizeof *s->locs, pt__cmp_u64);
     s->nlocs = o.nlocations;
   }
+  s->plain = !s->defs_only && !s->locs && s->from == 0 &&
+             s->to == UINT64_MAX && s->kinds == PT_KINDS_ALL;
   int rc = f->src_open(&s->st, path, &o, err);
   if (rc < 0) {
     free(s->locs);
@@ -248,6 +251,14 @@ static int keep_location(const pt_source *s, uint64_t loc) {
 }
 
 int pt_source_next(pt_source *s, pt_item *item) {
+  if (s->plain) /* (the filters below, none of them set: every item but an
+                   event of a kind beyond the kind mask passes) */
+    for (;;) {
+      int rc = s->f->src_next(s->st, item);
+      if (rc != PT_OK || item->type != PT_ITEM_EVENT ||
+          item->u.event.kind < 64)
+        return rc;
+    }
   for (;;) {
     int rc = s->f->src_next(s->st, item);
     if (rc != PT_OK) return rc;
