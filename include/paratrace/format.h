@@ -63,6 +63,20 @@ PT_API int pt_source_open(pt_source **out, const char *path,
 /* Next item: PT_OK (item borrowed until the next call), PT_END, or an
  * error with the detail (file, position, reason) in pt_source_errmsg(). */
 PT_API int pt_source_next(pt_source *s, pt_item *item);
+/* The next items without copying them: PT_OK with *n >= 1 items at
+ * (*items)[0 .. *n), the same items, in the same order, as *n calls of
+ * pt_source_next would give; PT_END (*n = 0) or an error as
+ * pt_source_next.  Ownership: the items, and what their pointers (names,
+ * attributes, text) point to, belong to the source and are borrowed until
+ * the next call of pt_source_next or pt_source_next_batch on s, or
+ * pt_source_close; the caller must not modify them.  A source hands out
+ * several at once only where it holds them in memory anyway (DUMPI: the
+ * events of one MPI call that come before every other rank's next event);
+ * others, or a source opened with filters (window, kinds, locations),
+ * give one item per call.  The two functions may be mixed freely.  Not
+ * thread-safe for one source (as pt_source_next). */
+PT_API int pt_source_next_batch(pt_source *s, const pt_item **items,
+                                size_t *n);
 /* Name of the source's format ("ptf", "text"...); static string. */
 PT_API const char *pt_source_format(const pt_source *s);
 PT_API const char *pt_source_errmsg(const pt_source *s);

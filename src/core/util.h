@@ -14,10 +14,12 @@
 #define PT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define PT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define PT_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define PT_LIKELY(x) (x)
 #define PT_UNLIKELY(x) (x)
 #define PT_PRINTF(a, b)
+#define PT_ALWAYS_INLINE inline
 #endif
 
 /* ---- error detail ------------------------------------------------------ */

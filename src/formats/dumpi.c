@@ -716,7 +716,8 @@ typedef struct tstream {
   int pending;     /* the next record is found, not yet mapped: */
   size_t off;      /* its offset */
   uint64_t call;   /* and number (1-based) */
-  pt_event *q;     /* the events of the mapped call */
+  pt_item *q;      /* the events of the mapped call (items: handed out in
+                      place by src_next_batch) */
   size_t qn, qcap, qi;
   pt__arena arena; /* the decoded record and the events' attributes */
 } tstream;
@@ -727,7 +728,7 @@ typedef struct mapper {
   tstream *th; /* the thread of the call being mapped (its location: loc) */
   /* where its events go: the q, qn, qcap and arena of th, lent for the
    * call */
-  pt_event *q;
+  pt_item *q;
   size_t qn, qcap;
   pt__arena *arena;
   const pt__dcomm *dc;        /* NULL: no replay (one file) */
@@ -765,7 +766,9 @@ static void mapper_free(mapper *m) {
 
 static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
   if (PT_GROW(m->q, m->qcap, m->qn + 1, 16)) return NULL;
-  pt_event *e = &m->q[m->qn++];
+  pt_item *it = &m->q[m->qn++];
+  it->type = PT_ITEM_EVENT;
+  pt_event *e = &it->u.event;
   /* pt_event_init, inline (one call per event); a copy of a zero
    * event: a compound literal or memset of this size is a `rep stos` */
   static const pt_event zero;
@@ -1722,6 +1725,7 @@ typedef struct dsrc {
   size_t lim_who;
   int lim_ok;
   int started;
+  pt_item defitem; /* src_next_batch's definition */
   pt__dcomm dc; /* the communicators, replayed */
   char err[700];
 } dsrc;
@@ -2468,7 +2472,7 @@ static int st_next(dsrc *s, tstream *t, uint64_t *key) {
     int rc = st_map(s, t);
     if (rc < 0) return rc;
     if (t->qn) { /* (every call has an ENTER and a LEAVE) */
-      *key = t->q[0].time;
+      *key = t->q[0].u.event.time;
       return 1;
     }
   }
@@ -2481,9 +2485,9 @@ static int top_map(dsrc *s) {
   tstream *t = &s->ts[s->heap[0]];
   while (t->pending) {
     if ((rc = st_map(s, t)) < 0) return rc;
-    if (t->qn && t->q[0].time == s->hkey[0]) break;
+    if (t->qn && t->q[0].u.event.time == s->hkey[0]) break;
     if (t->qn) { /* (st_start said that time) */
-      s->hkey[0] = t->q[0].time;
+      s->hkey[0] = t->q[0].u.event.time;
     } else {
       if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
       if (!rc && !heap_drop_top(s)) return PT_END;
@@ -2496,14 +2500,9 @@ static int top_map(dsrc *s) {
 }
 
 /* The heap holds the threads with a call to come: mapped (key: the time
- * of its next event) or pending (see st_next). */
-static int src_next(void *st, pt_item *item) {
-  dsrc *s = st;
-  if (s->defi < s->ndefs) {
-    item->type = PT_ITEM_DEF;
-    item->u.def = s->defs[s->defi++];
-    return PT_OK;
-  }
+ * of its next event) or pending (see st_next).  Brings the next event to
+ * the top: PT_OK (it is s->ts[s->heap[0]].q[qi]), PT_END or an error. */
+static PT_ALWAYS_INLINE int src_head(dsrc *s) {
   int rc;
   if (!s->started) {
     s->started = 1;
@@ -2519,7 +2518,7 @@ static int src_next(void *st, pt_item *item) {
     /* Advance the thread whose event was handed out last time. */
     tstream *t = &s->ts[s->heap[0]];
     if (++t->qi < t->qn) {
-      s->hkey[0] = t->q[t->qi].time;
+      s->hkey[0] = t->q[t->qi].u.event.time;
     } else {
       if ((rc = st_next(s, t, &s->hkey[0])) < 0) return rc;
       if (!rc) {
@@ -2538,12 +2537,51 @@ static int src_next(void *st, pt_item *item) {
   }
   if (!s->nheap) return PT_END;
   tstream *t = &s->ts[s->heap[0]];
-  if (t->pending) {
-    if ((rc = top_map(s)) != PT_OK) return rc;
-    t = &s->ts[s->heap[0]];
+  if (t->pending) return top_map(s);
+  return PT_OK;
+}
+
+static int src_next(void *st, pt_item *item) {
+  dsrc *s = st;
+  if (s->defi < s->ndefs) {
+    item->type = PT_ITEM_DEF;
+    item->u.def = s->defs[s->defi++];
+    return PT_OK;
   }
+  int rc = src_head(s);
+  if (rc != PT_OK) return rc;
+  const tstream *t = &s->ts[s->heap[0]];
   item->type = PT_ITEM_EVENT;
-  item->u.event = t->q[t->qi];
+  item->u.event = t->q[t->qi].u.event;
+  return PT_OK;
+}
+
+/* The top thread's next event and those after it in its call's queue
+ * that src_next would hand out next as well: each stays below the least
+ * of the other heads (lim_key, then the lower thread), so the top stays
+ * the top; the state afterwards is that of src_next after the last. */
+static int src_next_batch(void *st, const pt_item **items, size_t *n) {
+  dsrc *s = st;
+  if (s->defi < s->ndefs) {
+    s->defitem.type = PT_ITEM_DEF;
+    s->defitem.u.def = s->defs[s->defi++];
+    *items = &s->defitem;
+    *n = 1;
+    return PT_OK;
+  }
+  int rc = src_head(s);
+  if (rc != PT_OK) return rc;
+  tstream *t = &s->ts[s->heap[0]];
+  if (!s->lim_ok) heap_lim(s); /* (the top is the least: a heap) */
+  size_t j = t->qi + 1, who = s->heap[0];
+  uint64_t lim = s->lim_key;
+  while (j < t->qn && (t->q[j].u.event.time < lim ||
+                       (t->q[j].u.event.time == lim && who < s->lim_who)))
+    j++;
+  *items = &t->q[t->qi];
+  *n = j - t->qi;
+  t->qi = j - 1;
+  s->hkey[0] = t->q[t->qi].u.event.time;
   return PT_OK;
 }
 
@@ -4935,6 +4973,7 @@ const pt__format pt__format_dumpi = {
     .probe = probe,
     .src_open = src_open,
     .src_next = src_next,
+    .src_next_batch = src_next_batch,
     .src_errmsg = src_errmsg,
     .src_close = src_close,
     .stdout_ok = 0,

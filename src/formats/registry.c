@@ -102,6 +102,7 @@ struct pt_source {
   uint64_t from, to, kinds;
   int defs_only;
   int plain; /* no filter at all: events pass as the format yields them */
+  pt_item one; /* pt_source_next_batch's item of a one-at-a-time source */
   char err[512];
 };
 
@@ -285,6 +286,21 @@ int pt_source_next(pt_source *s, pt_item *item) {
         return PT_OK;
     }
   }
+}
+
+/* (a batch is not filtered: a source's events have kinds < 64) */
+_Static_assert(PT_EV__COUNT <= 64, "event kinds beyond the kind mask");
+
+int pt_source_next_batch(pt_source *s, const pt_item **items, size_t *n) {
+  if (s->plain && s->f->src_next_batch) {
+    int rc = s->f->src_next_batch(s->st, items, n);
+    if (rc != PT_OK) *n = 0;
+    return rc;
+  }
+  int rc = pt_source_next(s, &s->one);
+  *items = &s->one;
+  *n = rc == PT_OK;
+  return rc;
 }
 
 const char *pt_source_format(const pt_source *s) { return s->f->info.name; }
@@ -739,17 +755,21 @@ void pt_sink_abort(pt_sink *k) {
 
 int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
             void *user, pt_error *err) {
-  pt_item it;
+  const pt_item *its;
+  size_t n;
   uint64_t events = 0;
   int rc;
-  while ((rc = pt_source_next(src, &it)) == PT_OK) {
-    if (PT_UNLIKELY(pt__interrupted()))
-      return pt__err(err, PT_EINTR, "interrupted");
-    int wrc = pt_sink_write(dst, &it);
-    if (wrc < 0)
-      return pt__err(err, wrc, "%s", pt_sink_errmsg(dst));
-    if (it.type == PT_ITEM_EVENT && (++events & 0xfffff) == 0 && progress)
-      progress(user, events);
+  while ((rc = pt_source_next_batch(src, &its, &n)) == PT_OK) {
+    for (size_t i = 0; i < n; i++) {
+      const pt_item *it = &its[i];
+      if (PT_UNLIKELY(pt__interrupted()))
+        return pt__err(err, PT_EINTR, "interrupted");
+      int wrc = pt_sink_write(dst, it);
+      if (wrc < 0)
+        return pt__err(err, wrc, "%s", pt_sink_errmsg(dst));
+      if (it->type == PT_ITEM_EVENT && (++events & 0xfffff) == 0 && progress)
+        progress(user, events);
+    }
   }
   if (rc < 0) return pt__err(err, rc, "%s", pt_source_errmsg(src));
   if (progress) progress(user, events);

@@ -23,6 +23,12 @@ typedef struct pt__format {
   int (*src_open)(void **st, const char *path, const pt_source_opts *o,
                   pt_error *err);
   int (*src_next)(void *st, pt_item *item);
+  /* Optional: the next items without a copy (pt_source_next_batch):
+   * PT_OK with *n >= 1 items at (*items)[0 .. *n), borrowed until the next
+   * call of src_next or src_next_batch; exactly what *n calls of src_next
+   * would give.  Events in a batch have kinds < PT_EV__COUNT (the generic
+   * layer filters nothing inside a batch). */
+  int (*src_next_batch)(void *st, const pt_item **items, size_t *n);
   const char *(*src_errmsg)(void *st);
   void (*src_close)(void *st);
   /* Optional: the native reader behind the source (ptf only). */

@@ -656,6 +656,65 @@ static int check_dumpi(const char *meta, pt_check_stats *cs, int *nloc) {
  * thread id) and read back, every thread is a location of its rank with
  * its own times: the trace checks clean with every message matched, as
  * the model did. */
+/* pt_source_next_batch gives what pt_source_next gives, in the same
+ * order, also when the two are mixed (every third round one item by
+ * pt_source_next); *multi counts the batches of more than one item. */
+static void batch_same(const char *meta, uint64_t *multi) {
+  pt_source *a, *b;
+  pt_source_opts o = {0};
+  pt_error err;
+  ASSERT_OK(pt_source_open(&a, meta, &o, &err));
+  ASSERT_OK(pt_source_open(&b, meta, &o, &err));
+  pt_item ia, ib;
+  const pt_item *its = NULL;
+  size_t n = 0, i = 0;
+  int ra, rb;
+  uint64_t round = 0, items = 0;
+  *multi = 0;
+  for (;;) {
+    ra = pt_source_next(a, &ia);
+    const pt_item *x;
+    if (i < n) {
+      x = &its[i++];
+      rb = PT_OK;
+    } else if (++round % 3 == 0) {
+      rb = pt_source_next(b, &ib);
+      x = &ib;
+      n = i = 0;
+    } else {
+      rb = pt_source_next_batch(b, &its, &n);
+      if (rb == PT_OK) ASSERT_TRUE(n >= 1);
+      else ASSERT_EQ_U64(n, 0);
+      *multi += n > 1;
+      i = 1;
+      x = its;
+    }
+    ASSERT_EQ_I64(rb, ra);
+    if (ra != PT_OK) break;
+    items++;
+    ASSERT_EQ_U64(x->type, ia.type);
+    if (ia.type == PT_ITEM_EVENT)
+      ASSERT_TRUE(pt_event_equal(&x->u.event, &ia.u.event));
+    else if (ia.type == PT_ITEM_DEF)
+      ASSERT_TRUE(pt_def_equal(&x->u.def, &ia.u.def));
+  }
+  ASSERT_EQ_I64(ra, PT_END);
+  ASSERT_TRUE(items > 0);
+  pt_source_close(a);
+  pt_source_close(b);
+}
+
+TEST(batch_equals_next) {
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    uint64_t multi = 0;
+    batch_same(meta, &multi);
+    free(meta);
+    if (test_failed_) return;
+    ASSERT_TRUE(multi > 0);
+  }
+}
+
 TEST(threads_read_back) {
   char *dir = test_tmpdir("dumpi-thr");
   char meta[4400], tmp[4500];
@@ -749,6 +808,9 @@ TEST(threads_read_back) {
   ASSERT_EQ_I64(nloc, 4);
   if (nwarnings) fprintf(stderr, "  warning: %s\n", lastwarn);
   ASSERT_EQ_I64(nwarnings, 0);
+  uint64_t multi;
+  batch_same(meta, &multi); /* (threads: a pending thread's calls) */
+  if (test_failed_) return;
 
   /* and DUMPI -> model -> DUMPI gives the same files */
   char out[4400];
@@ -805,6 +867,7 @@ int main(void) {
   RUN(writer_byte_identical);
   RUN(model_round_trip_equal);
   RUN(semantic_events);
+  RUN(batch_equals_next);
   RUN(single_bin);
   RUN(truncated_and_corrupt);
   RUN(write_synthesised);
