@@ -97,6 +97,9 @@ static uint8_t arg_mt[PT__DUMPI_NLABELS][PT__DUMPI_MAX_ARGS];
 static uint16_t status_args[PT__DUMPI_NLABELS];
 /* Labels with a string argument (the only ones whose values have ns). */
 static uint8_t has_str[PT__DUMPI_NLABELS];
+/* Labels whose arguments all have a fixed width and no condition: every
+ * argument of a decoded record is present and an INT attribute. */
+static uint8_t all_int[PT__DUMPI_NLABELS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
   file_open_label = pt__dumpi_label_from_name("MPI_File_open");
@@ -119,6 +122,7 @@ static void role_init(void) {
   }
   for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    all_int[l] = f && pt__dumpi_fixed_args(l) >= 0;
     int len = f && !pt__dcomm_label(l) ? pt__dumpi_fixed_args(l) : -1;
     int comm = -1, off = 0;
     /* the communicator's offset, when the call maps to events */
@@ -764,7 +768,8 @@ static void mapper_free(mapper *m) {
   free(m->cinfo);
 }
 
-static pt_event *qpush(mapper *m, uint32_t kind, uint64_t t) {
+static PT_ALWAYS_INLINE pt_event *qpush(mapper *m, uint32_t kind,
+                                        uint64_t t) {
   if (PT_GROW(m->q, m->qcap, m->qn + 1, 16)) return NULL;
   pt_item *it = &m->q[m->qn++];
   it->type = PT_ITEM_EVENT;
@@ -877,9 +882,10 @@ static uint64_t type_size(mapper *m, int64_t dt) {
   return 0;
 }
 
+/* (an absent argument's i is 0: pt__dumpi_decode) */
 static int64_t vi(const pt__dumpi_call *c, int role) {
   int k = role_idx[c->label][role];
-  return k >= 0 && c->v[k].present ? c->v[k].i : 0;
+  return k >= 0 ? c->v[k].i : 0;
 }
 static const pt__dumpi_val *vv(const pt__dumpi_call *c, int role) {
   int k = role_idx[c->label][role];
@@ -1551,27 +1557,37 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   uint32_t n = 0;
   const uint32_t *ids = m->attr_id[c->label];
   const uint8_t *mts = arg_mt[c->label];
-  for (unsigned k = 0; k < f->nargs; k++) {
-    const pt__dumpi_val *v = &c->v[k];
-    if (!v->present) continue;
-    uint64_t key = ids[k];
-    switch (mts[k]) {
-      case PT_TYPE_INT:
-        attr_push(at, &n, key, PT_TYPE_INT)->val.v.i = v->i;
-        break;
-      case PT_TYPE_STRING:
-        for (uint32_t j = 0; j < v->ns; j++)
-          attr_push(at, &n, key, PT_TYPE_STRING)->val.v.s = v->s[j];
-        break;
-      default: {
-        pt_attr *a = attr_push(at, &n, key, PT_TYPE_INTS);
-        a->val.count = v->na;
-        a->val.v.ints = v->a;
-        if (pt__dumpi_atype_wire(f->args[k].type) == PT__DW_STRARR2)
+  if (all_int[c->label]) { /* (most calls) */
+    for (unsigned k = 0; k < f->nargs; k++) {
+      at[k].key = ids[k];
+      at[k].val.type = PT_TYPE_INT;
+      at[k].val.count = 0;
+      at[k].val.v.i = c->v[k].i;
+    }
+    n = f->nargs;
+  } else {
+    for (unsigned k = 0; k < f->nargs; k++) {
+      const pt__dumpi_val *v = &c->v[k];
+      if (!v->present) continue;
+      uint64_t key = ids[k];
+      switch (mts[k]) {
+        case PT_TYPE_INT:
+          attr_push(at, &n, key, PT_TYPE_INT)->val.v.i = v->i;
+          break;
+        case PT_TYPE_STRING:
           for (uint32_t j = 0; j < v->ns; j++)
-            attr_push(at, &n, m->attr_id[c->label][PT__DUMPI_MAX_ARGS],
-                      PT_TYPE_STRING)
-                ->val.v.s = v->s[j];
+            attr_push(at, &n, key, PT_TYPE_STRING)->val.v.s = v->s[j];
+          break;
+        default: {
+          pt_attr *a = attr_push(at, &n, key, PT_TYPE_INTS);
+          a->val.count = v->na;
+          a->val.v.ints = v->a;
+          if (pt__dumpi_atype_wire(f->args[k].type) == PT__DW_STRARR2)
+            for (uint32_t j = 0; j < v->ns; j++)
+              attr_push(at, &n, m->attr_id[c->label][PT__DUMPI_MAX_ARGS],
+                        PT_TYPE_STRING)
+                  ->val.v.s = v->s[j];
+        }
       }
     }
   }
