@@ -149,7 +149,7 @@ struct pt__arena_chunk {
   _Alignas(8) unsigned char data[];
 };
 
-void *pt__arena_alloc(pt__arena *a, size_t n) {
+void *pt__arena_alloc_slow(pt__arena *a, size_t n) {
   n = (n + 7) & ~(size_t)7;
   if (!a->head || a->cap - a->used < n) {
     size_t cap = a->head ? a->head->cap * 2 : 4096;
@@ -160,6 +160,7 @@ void *pt__arena_alloc(pt__arena *a, size_t n) {
     c->next = a->head;
     c->cap = cap;
     a->head = c;
+    a->base = c->data;
     a->used = 0;
     a->cap = cap;
   }
@@ -196,6 +197,7 @@ void pt__arena_free(pt__arena *a) {
     c = n;
   }
   a->head = NULL;
+  a->base = NULL;
   a->used = a->cap = 0;
 }
 

@@ -164,9 +164,20 @@ uint32_t pt__crc32c(uint32_t crc, const void *data, size_t n);
 typedef struct pt__arena {
   struct pt__arena_chunk *head;
   size_t used, cap;
+  unsigned char *base; /* head's data */
 } pt__arena;
 
-void *pt__arena_alloc(pt__arena *a, size_t n); /* 8-aligned; NULL on OOM */
+void *pt__arena_alloc_slow(pt__arena *a, size_t n);
+/* 8-aligned; NULL on OOM.  Inline: the readers allocate per record. */
+static inline void *pt__arena_alloc(pt__arena *a, size_t n) {
+  n = (n + 7) & ~(size_t)7;
+  if (PT_LIKELY(a->head && a->cap - a->used >= n)) {
+    void *p = a->base + a->used;
+    a->used += n;
+    return p;
+  }
+  return pt__arena_alloc_slow(a, n);
+}
 char *pt__arena_strdup(pt__arena *a, const char *s); /* NULL in -> NULL */
 void pt__arena_reset(pt__arena *a);                  /* keep first chunk */
 void pt__arena_free(pt__arena *a);

@@ -289,11 +289,14 @@ static int64_t *alloc_ints(pt__arena *a, uint64_t n) {
   return (int64_t *)pt__arena_alloc(a, (size_t)(n ? n : 1) * sizeof(int64_t));
 }
 
-static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
-                      pt__dumpi_val *v, pt__arena *a, char *err,
-                      size_t errn) {
+/* Inline with a constant `wire` (the argument's): the generated decoders
+ * below get only the code of their argument's encoding. */
+static PT_ALWAYS_INLINE int decode_arg(cur *c, const pt__dumpi_arg *arg,
+                                       int wire, pt__dumpi_call *call,
+                                       pt__dumpi_val *v, pt__arena *a,
+                                       char *err, size_t errn) {
   v->present = 1;
-  switch ((pt__dumpi_wire)pt__dumpi_atype_wire_tab[arg->type]) {
+  switch ((pt__dumpi_wire)wire) {
     case PT__DW_I32:
       if (!need(c, 4)) TRUNC(arg->name);
       v->i = (int32_t)g32(c);
@@ -344,7 +347,7 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
     case PT__DW_I32ARR:
     case PT__DW_H16ARR:
     case PT__DW_U8ARR: {
-      pt__dumpi_wire w = (pt__dumpi_wire)pt__dumpi_atype_wire_tab[arg->type];
+      pt__dumpi_wire w = (pt__dumpi_wire)wire;
       unsigned es = w == PT__DW_I32ARR ? 4 : w == PT__DW_H16ARR ? 2 : 1;
       if (!need(c, 4)) TRUNC(arg->name);
       v->i = (int32_t)g32(c);
@@ -407,7 +410,7 @@ static int decode_arg(cur *c, const pt__dumpi_arg *arg, pt__dumpi_call *call,
     case PT__DW_STRARR:
     case PT__DW_ARGV: {
       int64_t n;
-      if (pt__dumpi_atype_wire_tab[arg->type] == PT__DW_ARGV) {
+      if (wire == PT__DW_ARGV) {
         n = arg->len >= 0 ? call->v[arg->len].i : 0;
         v->i = n;
       } else {
@@ -491,31 +494,126 @@ int pt__dumpi_peek(const uint8_t *p, size_t n, uint32_t wall_off,
   return 1;
 }
 
-/* Labels whose arguments all have a fixed width and no condition: their
- * argument bytes (-1: other labels), decoded in one bounds check. */
-static int16_t fix_len[PT__DUMPI_NFUNCS];
-static pthread_once_t fix_once = PTHREAD_ONCE_INIT;
-static void fix_init(void) {
-  for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
-    const pt__dumpi_func *f = &funcs[l];
-    int len = 0;
-    for (unsigned k = 0; k < f->nargs && len >= 0; k++) {
-      unsigned wd = pt__dumpi_wire_width(pt__dumpi_atype_wire_tab[f->args[k].type]);
-      len = wd && f->args[k].ca < 0 ? len + (int)wd : -1;
-    }
-    fix_len[l] = (int16_t)len;
+/* ---- per-function argument decoders, generated from the table ------------
+ *
+ * One function per table entry decodes that function's arguments in write
+ * order, straight-line: each argument's wire encoding is a constant there,
+ * so a fixed-width argument is a load and a byte swap, with no loop over
+ * the table and no switch per argument.  A function whose arguments all
+ * have a fixed width and no condition checks the record's bounds once
+ * (PT__FL_<label> bytes); when that check fails, and for every other
+ * function, each argument is checked on its own (the error names it). */
+
+/* Per argument type: its wire encoding and width (bytes; VAR: not fixed). */
+enum { VAR = -4096 };
+enum {
+#define PT__AW(NAME, w, p, n) AWIRE_##NAME = PT__DW_##w,
+  PT__DUMPI_ATYPES(PT__AW)
+#undef PT__AW
+  AWIRE__END
+};
+enum {
+  WW_I32 = 4, WW_I64 = 8, WW_H16 = 2, WW_U8 = 1, WW_S8 = 1, WW_STATUS = VAR,
+  WW_I32ARR = VAR, WW_H16ARR = VAR, WW_U8ARR = VAR, WW_I32ARR2 = VAR,
+  WW_STR = VAR, WW_STRARR = VAR, WW_STRARR2 = VAR, WW_ARGV = VAR
+};
+enum {
+#define PT__AW(NAME, w, p, n) AWIDTH_##NAME = WW_##w,
+  PT__DUMPI_ATYPES(PT__AW)
+#undef PT__AW
+  AWIDTH__END
+};
+
+/* FL_<label>: the argument bytes of a function whose arguments all have a
+ * fixed width and no condition, < 0 for the others (at most 16 x 8 bytes,
+ * so one VAR makes the sum negative). */
+#define A(T, N, L, CA, CB) +((CA) >= 0 ? VAR : AWIDTH_##T)
+#define X(label, name, sem, coll, order, args) FL_##label = 0 PT__EXPAND args,
+enum { PT__DUMPI_FUNCS(X) FL__END };
+#undef X
+#undef A
+
+/* The same, per label 0..289 (-1: not fixed). */
+#define X(label, name, sem, coll, order, args) \
+  (int16_t)(FL_##label < 0 ? -1 : FL_##label),
+static const int16_t fix_len[] = {PT__DUMPI_FUNCS(X)};
+#undef X
+
+int pt__dumpi_fixed_args(unsigned label) {
+  return label < PT__DUMPI_NFUNCS ? fix_len[label] : -1;
+}
+
+/* A fixed-width value (wire: a constant at every use), bounds checked. */
+static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
+  static const pt__dumpi_val one = {.present = 1};
+  *v = one;
+  switch (wire) {
+    case PT__DW_I32: v->i = (int32_t)g32(c); break;
+    case PT__DW_I64: v->i = (int64_t)g64(c); break;
+    case PT__DW_H16: v->i = (int16_t)g16(c); break;
+    case PT__DW_U8: v->i = g8(c); break;
+    case PT__DW_S8: v->i = (int8_t)g8(c); break;
+    default: break; /* (not a fixed width: never used) */
   }
 }
 
-int pt__dumpi_fixed_args(unsigned label) {
-  pthread_once(&fix_once, fix_init);
-  return label < PT__DUMPI_NFUNCS ? fix_len[label] : -1;
-}
+/* One argument, k-th of the function.  chk_ = 0: the function is fixed
+ * and its bytes are checked; chk_ = 1: the argument's condition, bounds
+ * and (for the others) decode_arg. */
+#define A(T, N, L, CA, CB)                                                   \
+  if (!chk_) {                                                               \
+    get_fixed(c, &call->v[k], AWIRE_##T);                                    \
+  } else if ((CA) < 0 ||                                                     \
+             call->v[(CA) & 15].i == call->v[(CB) & 15].i) {                 \
+    if (AWIDTH_##T > 0) {                                                    \
+      if (!need(c, AWIDTH_##T > 0 ? AWIDTH_##T : 0)) TRUNC(N);               \
+      get_fixed(c, &call->v[k], AWIRE_##T);                                  \
+    } else if ((rc = decode_arg(c, &args_[k], AWIRE_##T, call, &call->v[k],  \
+                                a, err, errn)) < 0) {                        \
+      return rc;                                                             \
+    }                                                                        \
+  }                                                                          \
+  k++;
+#define X(label, name, sem, coll, order, args)                               \
+  static int dec_##label(cur *c, pt__dumpi_call *call, pt__arena *a,         \
+                         char *err, size_t errn) {                           \
+    const pt__dumpi_arg *args_ = args_##label;                               \
+    unsigned k = 0;                                                          \
+    int rc = 0;                                                              \
+    (void)args_, (void)a, (void)rc, (void)err, (void)errn;                   \
+    if (FL_##label >= 0 && need(c, FL_##label >= 0 ? FL_##label : 0)) {      \
+      const int chk_ = 0;                                                    \
+      PT__EXPAND args                                                        \
+      (void)chk_, (void)k;                                                   \
+      return PT_OK;                                                          \
+    }                                                                        \
+    memset(call->v, 0,                                                       \
+           (sizeof args_##label / sizeof args_##label[0] - 1) *              \
+               sizeof call->v[0]);                                           \
+    {                                                                        \
+      const int chk_ = 1;                                                    \
+      k = 0;                                                                 \
+      PT__EXPAND args                                                        \
+      (void)chk_, (void)k;                                                   \
+    }                                                                        \
+    return PT_OK;                                                            \
+  }
+PT__DUMPI_FUNCS(X)
+#undef X
+#undef A
+
+typedef int (*dec_fn)(cur *c, pt__dumpi_call *call, pt__arena *a, char *err,
+                      size_t errn);
+/* In table order (funcs[]). */
+#define X(label, name, sem, coll, order, args) dec_##label,
+static const dec_fn dec_tab[] = {PT__DUMPI_FUNCS(X)};
+#undef X
+_Static_assert(sizeof dec_tab / sizeof dec_tab[0] == NTABLE,
+               "one decoder per table entry");
 
 long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *call,
                       pt__arena *scratch, char *err, size_t errn) {
-  pthread_once(&fix_once, fix_init);
   cur c = {p, p + n};
   /* Clear only what this record can use (the 16 argument slots are most of
    * the struct; hot path), field by field: gcc makes a memset of this size
@@ -567,30 +665,8 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
       }
     }
   }
-  const pt__dumpi_func *f = call->f;
-  if (call->label < PT__DUMPI_NFUNCS && fix_len[call->label] >= 0 &&
-      need(&c, (uint64_t)fix_len[call->label])) {
-    for (unsigned k = 0; k < f->nargs; k++) {
-      pt__dumpi_val *v = &call->v[k];
-      static const pt__dumpi_val one = {.present = 1};
-      *v = one;
-      switch ((pt__dumpi_wire)pt__dumpi_atype_wire_tab[f->args[k].type]) {
-        case PT__DW_I32: v->i = (int32_t)g32(&c); break;
-        case PT__DW_I64: v->i = (int64_t)g64(&c); break;
-        case PT__DW_H16: v->i = (int16_t)g16(&c); break;
-        case PT__DW_U8: v->i = g8(&c); break;
-        default: v->i = (int8_t)g8(&c); break; /* PT__DW_S8 */
-      }
-    }
-    return (long)(c.p - p);
-  }
-  memset(call->v, 0, f->nargs * sizeof call->v[0]);
-  for (unsigned k = 0; k < f->nargs; k++) {
-    const pt__dumpi_arg *arg = &f->args[k];
-    if (arg->ca >= 0 && call->v[arg->ca].i != call->v[arg->cb].i) continue;
-    int rc = decode_arg(&c, arg, call, &call->v[k], scratch, err, errn);
-    if (rc < 0) return rc;
-  }
+  int rc = dec_tab[call->f - funcs](&c, call, scratch, err, errn);
+  if (rc < 0) return rc;
   return (long)(c.p - p);
 }
 
