@@ -143,11 +143,6 @@ uint32_t pt__crc32c(uint32_t crc, const void *data, size_t n) {
 
 /* ---- arena ------------------------------------------------------------- */
 
-struct pt__arena_chunk {
-  struct pt__arena_chunk *next;
-  size_t cap;
-  _Alignas(8) unsigned char data[];
-};
 
 void *pt__arena_alloc_slow(pt__arena *a, size_t n) {
   n = (n + 7) & ~(size_t)7;
@@ -177,7 +172,7 @@ char *pt__arena_strdup(pt__arena *a, const char *s) {
   return p;
 }
 
-void pt__arena_reset(pt__arena *a) {
+void pt__arena_reset_slow(pt__arena *a) {
   if (!a->head) return;
   struct pt__arena_chunk *c = a->head->next;
   while (c) {

@@ -161,6 +161,11 @@ uint32_t pt__crc32c(uint32_t crc, const void *data, size_t n);
 
 /* Bump allocator for strings and arrays that live as long as an owner.
  * Chunks are never moved, so returned pointers stay valid until free. */
+struct pt__arena_chunk {
+  struct pt__arena_chunk *next;
+  size_t cap;
+  _Alignas(8) unsigned char data[];
+};
 typedef struct pt__arena {
   struct pt__arena_chunk *head;
   size_t used, cap;
@@ -179,7 +184,12 @@ static inline void *pt__arena_alloc(pt__arena *a, size_t n) {
   return pt__arena_alloc_slow(a, n);
 }
 char *pt__arena_strdup(pt__arena *a, const char *s); /* NULL in -> NULL */
-void pt__arena_reset(pt__arena *a);                  /* keep first chunk */
+void pt__arena_reset_slow(pt__arena *a);
+/* Keep the newest chunk, free the others.  Inline: per record. */
+static inline void pt__arena_reset(pt__arena *a) {
+  if (a->head && !a->head->next) a->used = 0;
+  else pt__arena_reset_slow(a);
+}
 void pt__arena_free(pt__arena *a);
 
 /* Deep-copy the strings/arrays of an event / def into `a`, rewriting the

@@ -774,13 +774,24 @@ static PT_ALWAYS_INLINE pt_event *qpush(mapper *m, uint32_t kind,
   pt_item *it = &m->q[m->qn++];
   it->type = PT_ITEM_EVENT;
   pt_event *e = &it->u.event;
-  /* pt_event_init, inline (one call per event); a copy of a zero
-   * event: a compound literal or memset of this size is a `rep stos` */
-  static const pt_event zero;
-  *e = zero;
-  e->kind = kind;
+  /* pt_event_init, inline (one call per event), field by field: a copy of
+   * a zero event loads what it stores; a compound literal or memset of
+   * this size is a `rep stos` */
   e->time = t;
   e->location = m->loc;
+  e->kind = kind;
+  e->nattrs = 0;
+  e->ref = 0;
+  e->peer = 0;
+  e->comm = 0;
+  e->tag = 0;
+  e->size = e->size2 = 0;
+  e->request = 0;
+  e->value.type = 0;
+  e->value.count = 0;
+  e->value.v.u = 0;
+  e->text = NULL;
+  e->attrs = NULL;
   return e;
 }
 
@@ -2472,7 +2483,7 @@ static void heap_up(dsrc *s, size_t i) {
  * event); others are left pending (key: the time their ENTER will have)
  * and mapped when they reach the top of the heap, so the calls of a
  * rank's threads are mapped in the order they started. */
-static int st_next(dsrc *s, tstream *t, uint64_t *key) {
+static PT_ALWAYS_INLINE int st_next(dsrc *s, tstream *t, uint64_t *key) {
   const rankst *k = &s->r[t->rank];
   for (;;) {
     if (k->f.ntids == 1) { /* (st_locate, short) */
