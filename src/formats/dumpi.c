@@ -1753,6 +1753,7 @@ typedef struct dsrc {
   int lim_ok;
   int started;
   pt_item defitem; /* src_next_batch's definition */
+  int deferred;     /* src_next_batch's error, returned at the next call */
   pt__dcomm dc; /* the communicators, replayed */
   char err[700];
 } dsrc;
@@ -2385,11 +2386,12 @@ static uint64_t st_start(const dsrc *s, tstream *t) {
   return t0;
 }
 
-/* Decode and map thread t's pending record into t->q. */
-static int st_map(dsrc *s, tstream *t) {
+/* Decode and map thread t's pending record into t->q (append: after the
+ * events there, which stay valid, and t->qi at the first new one). */
+static int st_map(dsrc *s, tstream *t, int append) {
   rankst *k = &s->r[t->rank];
   char why[200];
-  pt__arena_reset(&t->arena);
+  if (!append) pt__arena_reset(&t->arena);
   k->f.cur_off = t->off;
   k->f.cur_call = t->call;
   long n = pt__dumpi_decode(k->f.data + t->off, k->f.stream_end - t->off,
@@ -2406,15 +2408,15 @@ static int st_map(dsrc *s, tstream *t) {
   k->m.th = t;
   k->m.loc = t->loc;
   k->m.q = t->q;
-  k->m.qn = 0;
+  k->m.qn = append ? t->qn : 0;
   k->m.qcap = t->qcap;
   k->m.arena = &t->arena;
   int rc = uc_apply(&k->m, t->call);
   if (rc == PT_OK) rc = map_call(&k->m, &k->call);
   t->q = k->m.q;
+  t->qi = append ? t->qn : 0;
   t->qn = k->m.qn;
   t->qcap = k->m.qcap;
-  t->qi = 0;
   if (rc < 0) {
     pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
                pt_strerror(rc));
@@ -2496,7 +2498,7 @@ static PT_ALWAYS_INLINE int st_next(dsrc *s, tstream *t, uint64_t *key) {
       *key = st_start(s, t);
       return 1;
     }
-    int rc = st_map(s, t);
+    int rc = st_map(s, t, 0);
     if (rc < 0) return rc;
     if (t->qn) { /* (every call has an ENTER and a LEAVE) */
       *key = t->q[0].u.event.time;
@@ -2511,7 +2513,7 @@ static int top_map(dsrc *s) {
   int rc;
   tstream *t = &s->ts[s->heap[0]];
   while (t->pending) {
-    if ((rc = st_map(s, t)) < 0) return rc;
+    if ((rc = st_map(s, t, 0)) < 0) return rc;
     if (t->qn && t->q[0].u.event.time == s->hkey[0]) break;
     if (t->qn) { /* (st_start said that time) */
       s->hkey[0] = t->q[0].u.event.time;
@@ -2570,6 +2572,7 @@ static PT_ALWAYS_INLINE int src_head(dsrc *s) {
 
 static int src_next(void *st, pt_item *item) {
   dsrc *s = st;
+  if (s->deferred) return s->deferred;
   if (s->defi < s->ndefs) {
     item->type = PT_ITEM_DEF;
     item->u.def = s->defs[s->defi++];
@@ -2583,12 +2586,20 @@ static int src_next(void *st, pt_item *item) {
   return PT_OK;
 }
 
-/* The top thread's next event and those after it in its call's queue
- * that src_next would hand out next as well: each stays below the least
- * of the other heads (lim_key, then the lower thread), so the top stays
- * the top; the state afterwards is that of src_next after the last. */
+/* Events of one batch at most (the calls mapped for it stay in memory). */
+enum { BATCH_MAX = 256 };
+
+/* The top thread's next event and those after it that src_next would hand
+ * out next as well: each stays below the least of the other heads
+ * (lim_key, then the lower thread), so the top stays the top.  When the
+ * thread's call queue runs out (and it is its rank's only thread), its
+ * next call is mapped after it in the queue, as src_next would map it
+ * then.  The state afterwards is that of src_next after the last item; an
+ * error mapping a call is returned at the next call (after the items
+ * before it, as src_next would). */
 static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   dsrc *s = st;
+  if (s->deferred) return s->deferred;
   if (s->defi < s->ndefs) {
     s->defitem.type = PT_ITEM_DEF;
     s->defitem.u.def = s->defs[s->defi++];
@@ -2600,13 +2611,28 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   if (rc != PT_OK) return rc;
   tstream *t = &s->ts[s->heap[0]];
   if (!s->lim_ok) heap_lim(s); /* (the top is the least: a heap) */
-  size_t j = t->qi + 1, who = s->heap[0];
+  size_t first = t->qi, j = t->qi + 1, who = s->heap[0];
   uint64_t lim = s->lim_key;
-  while (j < t->qn && (t->q[j].u.event.time < lim ||
-                       (t->q[j].u.event.time == lim && who < s->lim_who)))
-    j++;
-  *items = &t->q[t->qi];
-  *n = j - t->qi;
+  rankst *k = &s->r[t->rank];
+  for (;;) {
+    while (j < t->qn && (t->q[j].u.event.time < lim ||
+                         (t->q[j].u.event.time == lim && who < s->lim_who)))
+      j++;
+    if (j < t->qn || j - first >= BATCH_MAX || k->f.ntids != 1 ||
+        k->pos >= k->f.stream_end)
+      break;
+    /* (st_next, mapping after the queue) */
+    t->off = k->pos;
+    t->call = k->f.cur_call + 1;
+    t->pending = 1;
+    if ((rc = st_map(s, t, 1)) < 0) {
+      s->deferred = rc;
+      t->qn = j; /* (what the failed call left) */
+      break;
+    }
+  }
+  *items = &t->q[first];
+  *n = j - first;
   t->qi = j - 1;
   s->hkey[0] = t->q[t->qi].u.event.time;
   return PT_OK;
