@@ -946,9 +946,10 @@ static int64_t peer_of(mapper *m, int64_t p) {
   return p < 0 ? -1 : p;
 }
 
-static int req_add(mapper *m, int32_t id, int send, int persistent,
-                   int64_t peer, int64_t tag, uint64_t comm, uint64_t bytes,
-                   preq **out) {
+static PT_ALWAYS_INLINE int req_add(mapper *m, int32_t id, int send,
+                                    int persistent, int64_t peer, int64_t tag,
+                                    uint64_t comm, uint64_t bytes,
+                                    preq **out) {
   for (size_t i = 0; i < m->nreqs; i++)
     if (m->reqs[i].id == id && (!m->reqs[i].persistent || m->reqs[i].active))
       dwarn(m->f, W_REQREUSE, "request id %d reused while still "
@@ -977,7 +978,8 @@ static void req_remove(mapper *m, size_t i) {
 }
 
 /* Complete request `id` with status s (5 ints or NULL) at time t. */
-static int req_complete(mapper *m, int64_t id, const int64_t *s, uint64_t t) {
+static PT_ALWAYS_INLINE int req_complete(mapper *m, int64_t id,
+                                         const int64_t *s, uint64_t t) {
   if (id == PT__DUMPI_REQUEST_NULL || id == 0) return PT_OK;
   size_t i;
   for (i = 0; i < m->nreqs; i++)
@@ -1569,13 +1571,14 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   const uint32_t *ids = m->attr_id[c->label];
   const uint8_t *mts = arg_mt[c->label];
   if (all_int[c->label]) { /* (most calls) */
-    for (unsigned k = 0; k < f->nargs; k++) {
+    unsigned na = f->nargs; /* (a byte: the stores below may alias it) */
+    for (unsigned k = 0; k < na; k++) {
       at[k].key = ids[k];
       at[k].val.type = PT_TYPE_INT;
       at[k].val.count = 0;
       at[k].val.v.i = c->v[k].i;
     }
-    n = f->nargs;
+    n = na;
   } else {
     for (unsigned k = 0; k < f->nargs; k++) {
       const pt__dumpi_val *v = &c->v[k];
@@ -2611,13 +2614,19 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   if (rc != PT_OK) return rc;
   tstream *t = &s->ts[s->heap[0]];
   if (!s->lim_ok) heap_lim(s); /* (the top is the least: a heap) */
-  size_t first = t->qi, j = t->qi + 1, who = s->heap[0];
-  uint64_t lim = s->lim_key;
+  size_t first = t->qi, j = t->qi + 1;
+  /* an event stays before the other heads iff its time <= le (and some
+   * time can: !none) */
+  uint64_t le = s->lim_key;
+  int none = 0;
+  if (s->heap[0] > s->lim_who) {
+    if (le) le--;
+    else none = 1;
+  }
   rankst *k = &s->r[t->rank];
   for (;;) {
-    while (j < t->qn && (t->q[j].u.event.time < lim ||
-                         (t->q[j].u.event.time == lim && who < s->lim_who)))
-      j++;
+    size_t qn = t->qn;
+    while (!none && j < qn && t->q[j].u.event.time <= le) j++;
     if (j < t->qn || j - first >= BATCH_MAX || k->f.ntids != 1 ||
         k->pos >= k->f.stream_end)
       break;
