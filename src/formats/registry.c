@@ -103,6 +103,10 @@ struct pt_source {
   int defs_only;
   int plain; /* no filter at all: events pass as the format yields them */
   pt_item one; /* pt_source_next_batch's item of a one-at-a-time source */
+  /* A plain source with batches: the batch pt_source_next hands out one
+   * by one, bat[bati .. batn) still to come. */
+  const pt_item *bat;
+  size_t bati, batn;
   char err[512];
 };
 
@@ -252,6 +256,18 @@ static int keep_location(const pt_source *s, uint64_t loc) {
 }
 
 int pt_source_next(pt_source *s, pt_item *item) {
+  if (s->plain && s->f->src_next_batch) {
+    if (s->bati == s->batn) {
+      int rc = s->f->src_next_batch(s->st, &s->bat, &s->batn);
+      s->bati = 0;
+      if (rc != PT_OK) {
+        s->batn = 0;
+        return rc;
+      }
+    }
+    *item = s->bat[s->bati++];
+    return PT_OK;
+  }
   if (s->plain) /* (the filters below, none of them set: every item but an
                    event of a kind beyond the kind mask passes) */
     for (;;) {
@@ -293,6 +309,12 @@ _Static_assert(PT_EV__COUNT <= 64, "event kinds beyond the kind mask");
 
 int pt_source_next_batch(pt_source *s, const pt_item **items, size_t *n) {
   if (s->plain && s->f->src_next_batch) {
+    if (s->bati < s->batn) { /* what pt_source_next left of a batch */
+      *items = s->bat + s->bati;
+      *n = s->batn - s->bati;
+      s->bati = s->batn;
+      return PT_OK;
+    }
     int rc = s->f->src_next_batch(s->st, items, n);
     if (rc != PT_OK) *n = 0;
     return rc;
