@@ -893,13 +893,16 @@ static uint64_t type_size(mapper *m, int64_t dt) {
   return 0;
 }
 
-/* (an absent argument's i is 0: pt__dumpi_decode) */
-static int64_t vi(const pt__dumpi_call *c, int role) {
-  int k = role_idx[c->label][role];
+/* The value of the argument with a role (an absent argument's i is 0:
+ * pt__dumpi_decode), or the argument; ri: role_idx[c->label], once per
+ * call. */
+static int64_t vi(const pt__dumpi_call *c, const int8_t *ri, int role) {
+  int k = ri[role];
   return k >= 0 ? c->v[k].i : 0;
 }
-static const pt__dumpi_val *vv(const pt__dumpi_call *c, int role) {
-  int k = role_idx[c->label][role];
+static const pt__dumpi_val *vv(const pt__dumpi_call *c, const int8_t *ri,
+                               int role) {
+  int k = ri[role];
   return k >= 0 && c->v[k].present ? &c->v[k] : NULL;
 }
 static int64_t sum_ints(const pt__dumpi_val *v) {
@@ -1091,14 +1094,15 @@ static int file_opened(mapper *m) {
  * IO_BEGIN and a request that IO_END completes). */
 static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                    uint64_t t1) {
+  const int8_t *ri = role_idx[c->label];
   pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
   int nb = sem == PT__DS_IO_IREAD || sem == PT__DS_IO_IWRITE;
-  uint64_t fh = io_handle(m, vi(c, R_file));
-  uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+  uint64_t fh = io_handle(m, vi(c, ri, R_file));
+  uint64_t b = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
   uint64_t match;
   if (nb) {
     preq *r;
-    int rc = req_add(m, (int32_t)vi(c, R_request), 0, 0, -1, 0, fh, b, &r);
+    int rc = req_add(m, (int32_t)vi(c, ri, R_request), 0, 0, -1, 0, fh, b, &r);
     if (rc < 0) return rc;
     r->io = 1;
     match = IO_MATCH(r->model);
@@ -1116,7 +1120,7 @@ static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   e->size2 = (uint64_t)nb | (pt__mpi_io_collective(c->f->name) ? 2u : 0u);
   e->request = match;
   if (nb) return PT_OK;
-  const int64_t *s = status_at(vv(c, R_status), 0);
+  const int64_t *s = status_at(vv(c, ri, R_status), 0);
   if (!(e = qpush(m, PT_EV_IO_END, t1))) return PT_ENOMEM;
   e->ref = fh;
   e->size = s && s[0] >= 0 ? (uint64_t)s[0] : b;
@@ -1130,8 +1134,9 @@ static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
  * collective).  An end without its begin maps to nothing. */
 static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                     uint64_t t1) {
+  const int8_t *ri = role_idx[c->label];
   pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
-  uint64_t fh = io_handle(m, vi(c, R_file));
+  uint64_t fh = io_handle(m, vi(c, ri, R_file));
   size_t i;
   for (i = 0; i < m->nsplits && m->splits[i].fh != fh; i++) {
   }
@@ -1139,7 +1144,7 @@ static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     if (i == m->nsplits) return PT_OK;
     struct dsplit sp = m->splits[i];
     m->splits[i] = m->splits[--m->nsplits];
-    const int64_t *s = status_at(vv(c, R_status), 0);
+    const int64_t *s = status_at(vv(c, ri, R_status), 0);
     pt_event *e = qpush(m, PT_EV_IO_END, t1);
     if (!e) return PT_ENOMEM;
     e->ref = fh;
@@ -1154,7 +1159,7 @@ static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   struct dsplit *sp = &m->splits[i];
   sp->fh = fh;
   sp->match = ++m->next_io;
-  sp->bytes = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+  sp->bytes = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
   pt_event *e = qpush(m, PT_EV_IO_BEGIN, t0);
   if (!e) return PT_ENOMEM;
   e->ref = fh;
@@ -1213,9 +1218,10 @@ static int rma_event(mapper *m, const pt__dumpi_call *c, uint64_t t) {
 /* Bytes sent / received by a collective, from counts x datatype sizes. */
 static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
                        uint64_t *recvd) {
-  int64_t comm = vi(c, R_comm), root = vi(c, R_root);
-  int64_t me = vv(c, R_commrank) ? vi(c, R_commrank) : my_rank(m, comm);
-  int64_t n = vv(c, R_commsize) ? vi(c, R_commsize) : comm_size(m, comm);
+  const int8_t *ri = role_idx[c->label];
+  int64_t comm = vi(c, ri, R_comm), root = vi(c, ri, R_root);
+  int64_t me = vv(c, ri, R_commrank) ? vi(c, ri, R_commrank) : my_rank(m, comm);
+  int64_t n = vv(c, ri, R_commsize) ? vi(c, ri, R_commsize) : comm_size(m, comm);
   int is_root = me >= 0 && me == root;
   /* an intercommunicator: counts per rank of the remote group; a rooted
    * call's root passes MPI_ROOT (Open MPI -4, MPICH -3), the rest of its
@@ -1225,7 +1231,7 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
   const pt__dcomm_comm *ic = u && m->dc->comms[u->comm].nremote
                                  ? &m->dc->comms[u->comm] : NULL;
   if (ic) {
-    if (role_idx[c->label][R_root] >= 0) {
+    if (ri[R_root] >= 0) {
       if (root == -1 || root == -2) {
         *sent = *recvd = 0;
         return;
@@ -1236,12 +1242,12 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
     group_of(m, ic, 1, &rn);
     n = rn;
   }
-  uint64_t cnt = (uint64_t)(vi(c, R_count) > 0 ? vi(c, R_count) : 0) *
-                 type_size(m, vi(c, R_datatype));
-  uint64_t sc = (uint64_t)(vi(c, R_sendcount) > 0 ? vi(c, R_sendcount) : 0) *
-                type_size(m, vi(c, R_sendtype));
-  uint64_t rc = (uint64_t)(vi(c, R_recvcount) > 0 ? vi(c, R_recvcount) : 0) *
-                type_size(m, vi(c, R_recvtype));
+  uint64_t cnt = (uint64_t)(vi(c, ri, R_count) > 0 ? vi(c, ri, R_count) : 0) *
+                 type_size(m, vi(c, ri, R_datatype));
+  uint64_t sc = (uint64_t)(vi(c, ri, R_sendcount) > 0 ? vi(c, ri, R_sendcount) : 0) *
+                type_size(m, vi(c, ri, R_sendtype));
+  uint64_t rc = (uint64_t)(vi(c, ri, R_recvcount) > 0 ? vi(c, ri, R_recvcount) : 0) *
+                type_size(m, vi(c, ri, R_recvtype));
   uint64_t un = n > 0 ? (uint64_t)n : 0;
   *sent = *recvd = 0;
   switch (c->f->coll) {
@@ -1262,8 +1268,8 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
     case PT_COLL_GATHERV:
       *sent = sc;
       if (is_root)
-        *recvd = (uint64_t)sum_ints(vv(c, R_recvcounts)) *
-                 type_size(m, vi(c, R_recvtype));
+        *recvd = (uint64_t)sum_ints(vv(c, ri, R_recvcounts)) *
+                 type_size(m, vi(c, ri, R_recvtype));
       break;
     case PT_COLL_SCATTER:
       *recvd = rc;
@@ -1272,8 +1278,8 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
     case PT_COLL_SCATTERV:
       *recvd = rc;
       if (is_root)
-        *sent = (uint64_t)sum_ints(vv(c, R_sendcounts)) *
-                type_size(m, vi(c, R_sendtype));
+        *sent = (uint64_t)sum_ints(vv(c, ri, R_sendcounts)) *
+                type_size(m, vi(c, ri, R_sendtype));
       break;
     case PT_COLL_ALLGATHER:
       *sent = sc;
@@ -1281,32 +1287,32 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
       break;
     case PT_COLL_ALLGATHERV:
       *sent = sc;
-      *recvd = (uint64_t)sum_ints(vv(c, R_recvcounts)) *
-               type_size(m, vi(c, R_recvtype));
+      *recvd = (uint64_t)sum_ints(vv(c, ri, R_recvcounts)) *
+               type_size(m, vi(c, ri, R_recvtype));
       break;
     case PT_COLL_ALLTOALL:
       *sent = sc * un;
       *recvd = rc * un;
       break;
     case PT_COLL_ALLTOALLV:
-      *sent = (uint64_t)sum_ints(vv(c, R_sendcounts)) *
-              type_size(m, vi(c, R_sendtype));
-      *recvd = (uint64_t)sum_ints(vv(c, R_recvcounts)) *
-               type_size(m, vi(c, R_recvtype));
+      *sent = (uint64_t)sum_ints(vv(c, ri, R_sendcounts)) *
+              type_size(m, vi(c, ri, R_sendtype));
+      *recvd = (uint64_t)sum_ints(vv(c, ri, R_recvcounts)) *
+               type_size(m, vi(c, ri, R_recvtype));
       break;
     case PT_COLL_ALLTOALLW: {
-      const pt__dumpi_val *a = vv(c, R_sendcounts), *b = vv(c, R_sendtypes);
+      const pt__dumpi_val *a = vv(c, ri, R_sendcounts), *b = vv(c, ri, R_sendtypes);
       for (uint32_t j = 0; a && b && j < a->na && j < b->na; j++)
         *sent += (uint64_t)a->a[j] * type_size(m, b->a[j]);
-      a = vv(c, R_recvcounts);
-      b = vv(c, R_recvtypes);
+      a = vv(c, ri, R_recvcounts);
+      b = vv(c, ri, R_recvtypes);
       for (uint32_t j = 0; a && b && j < a->na && j < b->na; j++)
         *recvd += (uint64_t)a->a[j] * type_size(m, b->a[j]);
       break;
     }
     case PT_COLL_REDUCE_SCATTER: {
-      const pt__dumpi_val *rcs = vv(c, R_recvcounts);
-      uint64_t sz = type_size(m, vi(c, R_datatype));
+      const pt__dumpi_val *rcs = vv(c, ri, R_recvcounts);
+      uint64_t sz = type_size(m, vi(c, ri, R_datatype));
       *sent = (uint64_t)sum_ints(rcs) * sz;
       if (rcs && me >= 0 && (uint64_t)me < rcs->na)
         *recvd = (uint64_t)rcs->a[me] * sz;
@@ -1339,9 +1345,10 @@ static int64_t coll_root(const mapper *m, int64_t comm, uint64_t mcomm,
 /* The semantic events of call c between its ENTER (t0) and LEAVE (t1). */
 static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                          uint64_t t1) {
+  const int8_t *ri = role_idx[c->label];
   const pt__dumpi_func *f = c->f;
   int rc = PT_OK;
-  int64_t comm = vi(c, R_comm);
+  int64_t comm = vi(c, ri, R_comm);
   switch ((pt__dumpi_sem)f->sem) {
     case PT__DS_NONE:
       return PT_OK;
@@ -1354,35 +1361,35 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, R_win),
                          PT_NONE) < 0 ? PT_ENOMEM : PT_OK;
     case PT__DS_SEND:
-      return p2p_event(m, PT_EV_SEND, t0, vi(c, R_dest), vi(c, R_tag), comm,
-                       (uint64_t)vi(c, R_count) *
-                           type_size(m, vi(c, R_datatype)));
+      return p2p_event(m, PT_EV_SEND, t0, vi(c, ri, R_dest), vi(c, ri, R_tag), comm,
+                       (uint64_t)vi(c, ri, R_count) *
+                           type_size(m, vi(c, ri, R_datatype)));
     case PT__DS_RECV: {
-      const int64_t *s = status_at(vv(c, R_status), 0);
-      int64_t src = vi(c, R_source);
+      const int64_t *s = status_at(vv(c, ri, R_status), 0);
+      int64_t src = vi(c, ri, R_source);
       if (src == PT__DUMPI_ROOT) return p2p_event(m, PT_EV_RECV, t1, src, 0, 0, 0);
-      uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+      uint64_t b = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
       return p2p_event(m, PT_EV_RECV, t1, s && s[1] >= 0 ? s[1] : src,
-                       s && s[4] >= 0 ? s[4] : vi(c, R_tag), comm,
+                       s && s[4] >= 0 ? s[4] : vi(c, ri, R_tag), comm,
                        s && s[0] >= 0 ? (uint64_t)s[0] : b);
     }
     case PT__DS_SENDRECV: {
-      int rp = role_idx[c->label][R_sendcount] >= 0;
-      uint64_t sb = rp ? (uint64_t)vi(c, R_sendcount) *
-                             type_size(m, vi(c, R_sendtype))
-                       : (uint64_t)vi(c, R_count) *
-                             type_size(m, vi(c, R_datatype));
-      uint64_t rb = rp ? (uint64_t)vi(c, R_recvcount) *
-                             type_size(m, vi(c, R_recvtype))
+      int rp = ri[R_sendcount] >= 0;
+      uint64_t sb = rp ? (uint64_t)vi(c, ri, R_sendcount) *
+                             type_size(m, vi(c, ri, R_sendtype))
+                       : (uint64_t)vi(c, ri, R_count) *
+                             type_size(m, vi(c, ri, R_datatype));
+      uint64_t rb = rp ? (uint64_t)vi(c, ri, R_recvcount) *
+                             type_size(m, vi(c, ri, R_recvtype))
                        : sb;
-      if ((rc = p2p_event(m, PT_EV_SEND, t0, vi(c, R_dest), vi(c, R_sendtag),
+      if ((rc = p2p_event(m, PT_EV_SEND, t0, vi(c, ri, R_dest), vi(c, ri, R_sendtag),
                           comm, sb)) < 0)
         return rc;
-      const int64_t *s = status_at(vv(c, R_status), 0);
-      int64_t src = vi(c, R_source);
+      const int64_t *s = status_at(vv(c, ri, R_status), 0);
+      int64_t src = vi(c, ri, R_source);
       if (src == PT__DUMPI_ROOT) return p2p_event(m, PT_EV_RECV, t1, src, 0, 0, 0);
       return p2p_event(m, PT_EV_RECV, t1, s && s[1] >= 0 ? s[1] : src,
-                       s && s[4] >= 0 ? s[4] : vi(c, R_recvtag), comm,
+                       s && s[4] >= 0 ? s[4] : vi(c, ri, R_recvtag), comm,
                        s && s[0] >= 0 ? (uint64_t)s[0] : rb);
     }
     case PT__DS_ISEND:
@@ -1391,13 +1398,13 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_RECV_INIT: {
       int send = f->sem == PT__DS_ISEND || f->sem == PT__DS_SEND_INIT;
       int pers = f->sem == PT__DS_SEND_INIT || f->sem == PT__DS_RECV_INIT;
-      int64_t peer = send ? vi(c, R_dest) : vi(c, R_source);
-      uint64_t b = (uint64_t)vi(c, R_count) * type_size(m, vi(c, R_datatype));
+      int64_t peer = send ? vi(c, ri, R_dest) : vi(c, ri, R_source);
+      uint64_t b = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
       int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT
                   : peer < 0 ? -1 : world_rank(m, comm_id(m, comm), peer);
       preq *r;
-      if ((rc = req_add(m, (int32_t)vi(c, R_request), send, pers, p,
-                        vi(c, R_tag), comm_id(m, comm), b, &r)) < 0)
+      if ((rc = req_add(m, (int32_t)vi(c, ri, R_request), send, pers, p,
+                        vi(c, ri, R_tag), comm_id(m, comm), b, &r)) < 0)
         return rc;
       if (pers) return PT_OK;
       if (p == PT__DUMPI_ROOT) {
@@ -1426,30 +1433,30 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_IO_SEND:
       return io_split(m, c, t0, t1);
     case PT__DS_START:
-      return start_req(m, vi(c, R_request), t0);
+      return start_req(m, vi(c, ri, R_request), t0);
     case PT__DS_STARTALL: {
-      const pt__dumpi_val *rq = vv(c, R_requests);
+      const pt__dumpi_val *rq = vv(c, ri, R_requests);
       for (uint32_t j = 0; rq && j < rq->na; j++)
         if ((rc = start_req(m, rq->a[j], t0)) < 0) return rc;
       return PT_OK;
     }
     case PT__DS_WAIT:
     case PT__DS_TEST:
-      if (f->sem == PT__DS_TEST && !vi(c, R_flag)) return PT_OK;
-      return req_complete(m, vi(c, R_request), status_at(vv(c, R_status), 0),
+      if (f->sem == PT__DS_TEST && !vi(c, ri, R_flag)) return PT_OK;
+      return req_complete(m, vi(c, ri, R_request), status_at(vv(c, ri, R_status), 0),
                           t1);
     case PT__DS_WAITANY:
     case PT__DS_TESTANY: {
-      if (f->sem == PT__DS_TESTANY && !vi(c, R_flag)) return PT_OK;
-      const pt__dumpi_val *rq = vv(c, R_requests);
-      int64_t ix = vi(c, R_index);
+      if (f->sem == PT__DS_TESTANY && !vi(c, ri, R_flag)) return PT_OK;
+      const pt__dumpi_val *rq = vv(c, ri, R_requests);
+      int64_t ix = vi(c, ri, R_index);
       if (!rq || ix < 0 || (uint64_t)ix >= rq->na) return PT_OK;
-      return req_complete(m, rq->a[ix], status_at(vv(c, R_status), 0), t1);
+      return req_complete(m, rq->a[ix], status_at(vv(c, ri, R_status), 0), t1);
     }
     case PT__DS_WAITALL:
     case PT__DS_TESTALL: {
-      if (f->sem == PT__DS_TESTALL && !vi(c, R_flag)) return PT_OK;
-      const pt__dumpi_val *rq = vv(c, R_requests), *st = vv(c, R_statuses);
+      if (f->sem == PT__DS_TESTALL && !vi(c, ri, R_flag)) return PT_OK;
+      const pt__dumpi_val *rq = vv(c, ri, R_requests), *st = vv(c, ri, R_statuses);
       for (uint32_t j = 0; rq && j < rq->na; j++)
         if ((rc = req_complete(m, rq->a[j], status_at(st, j), t1)) < 0)
           return rc;
@@ -1457,9 +1464,9 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     }
     case PT__DS_WAITSOME:
     case PT__DS_TESTSOME: {
-      const pt__dumpi_val *rq = vv(c, R_requests), *ix = vv(c, R_indices),
-                          *st = vv(c, R_statuses);
-      int64_t n = vi(c, R_outcount);
+      const pt__dumpi_val *rq = vv(c, ri, R_requests), *ix = vv(c, ri, R_indices),
+                          *st = vv(c, ri, R_statuses);
+      int64_t n = vi(c, ri, R_outcount);
       for (int64_t j = 0; rq && ix && j < n && (uint64_t)j < ix->na; j++) {
         int64_t k = ix->a[j];
         if (k < 0 || (uint64_t)k >= rq->na) continue;
@@ -1472,7 +1479,7 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       /* a persistent request is gone; an active one completes unseen (as
        * the MPI recorder has it): forgotten, so that a later request with
        * the same DUMPI id is not taken for it */
-      int64_t id = vi(c, R_request);
+      int64_t id = vi(c, ri, R_request);
       for (size_t i = 0; i < m->nreqs; i++)
         if (m->reqs[i].id == id &&
             (m->reqs[i].persistent || m->reqs[i].active)) {
@@ -1484,7 +1491,7 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_CANCEL: {
       /* the completion that follows reports it (REQUEST_CANCELLED), as
        * the MPI recorder does */
-      int64_t id = vi(c, R_request);
+      int64_t id = vi(c, ri, R_request);
       for (size_t i = 0; i < m->nreqs; i++)
         if (m->reqs[i].id == id && m->reqs[i].active) {
           m->reqs[i].cancel = 1;
@@ -1496,8 +1503,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_COMM_SIZE: {
       crank_info *ci = cinfo_get(m, comm, 1);
       if (!ci) return PT_ENOMEM;
-      if (f->sem == PT__DS_COMM_RANK) ci->rank = vi(c, R_rank);
-      else ci->size = vi(c, R_size);
+      if (f->sem == PT__DS_COMM_RANK) ci->rank = vi(c, ri, R_rank);
+      else ci->size = vi(c, ri, R_size);
       return PT_OK;
     }
     case PT__DS_COLL: {
@@ -1508,8 +1515,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       if (!(e = qpush(m, PT_EV_COLL_END, t1))) return PT_ENOMEM;
       e->ref = f->coll;
       e->comm = comm_id(m, comm);
-      e->peer = role_idx[c->label][R_root] >= 0
-                    ? coll_root(m, comm, e->comm, vi(c, R_root)) : -1;
+      e->peer = ri[R_root] >= 0
+                    ? coll_root(m, comm, e->comm, vi(c, ri, R_root)) : -1;
       e->size = sent;
       e->size2 = recvd;
       return PT_OK;
