@@ -1098,7 +1098,8 @@ static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
   int nb = sem == PT__DS_IO_IREAD || sem == PT__DS_IO_IWRITE;
   uint64_t fh = io_handle(m, vi(c, ri, R_file));
-  uint64_t b = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
+  uint64_t b =
+      (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
   uint64_t match;
   if (nb) {
     preq *r;
@@ -1159,7 +1160,8 @@ static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
   struct dsplit *sp = &m->splits[i];
   sp->fh = fh;
   sp->match = ++m->next_io;
-  sp->bytes = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
+  sp->bytes =
+      (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
   pt_event *e = qpush(m, PT_EV_IO_BEGIN, t0);
   if (!e) return PT_ENOMEM;
   e->ref = fh;
@@ -1221,7 +1223,8 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
   const int8_t *ri = role_idx[c->label];
   int64_t comm = vi(c, ri, R_comm), root = vi(c, ri, R_root);
   int64_t me = vv(c, ri, R_commrank) ? vi(c, ri, R_commrank) : my_rank(m, comm);
-  int64_t n = vv(c, ri, R_commsize) ? vi(c, ri, R_commsize) : comm_size(m, comm);
+  int64_t n =
+      vv(c, ri, R_commsize) ? vi(c, ri, R_commsize) : comm_size(m, comm);
   int is_root = me >= 0 && me == root;
   /* an intercommunicator: counts per rank of the remote group; a rooted
    * call's root passes MPI_ROOT (Open MPI -4, MPICH -3), the rest of its
@@ -1244,10 +1247,12 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
   }
   uint64_t cnt = (uint64_t)(vi(c, ri, R_count) > 0 ? vi(c, ri, R_count) : 0) *
                  type_size(m, vi(c, ri, R_datatype));
-  uint64_t sc = (uint64_t)(vi(c, ri, R_sendcount) > 0 ? vi(c, ri, R_sendcount) : 0) *
-                type_size(m, vi(c, ri, R_sendtype));
-  uint64_t rc = (uint64_t)(vi(c, ri, R_recvcount) > 0 ? vi(c, ri, R_recvcount) : 0) *
-                type_size(m, vi(c, ri, R_recvtype));
+  uint64_t sc =
+      (uint64_t)(vi(c, ri, R_sendcount) > 0 ? vi(c, ri, R_sendcount) : 0) *
+      type_size(m, vi(c, ri, R_sendtype));
+  uint64_t rc =
+      (uint64_t)(vi(c, ri, R_recvcount) > 0 ? vi(c, ri, R_recvcount) : 0) *
+      type_size(m, vi(c, ri, R_recvtype));
   uint64_t un = n > 0 ? (uint64_t)n : 0;
   *sent = *recvd = 0;
   switch (c->f->coll) {
@@ -1301,7 +1306,8 @@ static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
                type_size(m, vi(c, ri, R_recvtype));
       break;
     case PT_COLL_ALLTOALLW: {
-      const pt__dumpi_val *a = vv(c, ri, R_sendcounts), *b = vv(c, ri, R_sendtypes);
+      const pt__dumpi_val *a = vv(c, ri, R_sendcounts),
+                          *b = vv(c, ri, R_sendtypes);
       for (uint32_t j = 0; a && b && j < a->na && j < b->na; j++)
         *sent += (uint64_t)a->a[j] * type_size(m, b->a[j]);
       a = vv(c, ri, R_recvcounts);
@@ -1361,14 +1367,15 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, R_win),
                          PT_NONE) < 0 ? PT_ENOMEM : PT_OK;
     case PT__DS_SEND:
-      return p2p_event(m, PT_EV_SEND, t0, vi(c, ri, R_dest), vi(c, ri, R_tag), comm,
-                       (uint64_t)vi(c, ri, R_count) *
-                           type_size(m, vi(c, ri, R_datatype)));
+      return p2p_event(
+          m, PT_EV_SEND, t0, vi(c, ri, R_dest), vi(c, ri, R_tag), comm,
+          (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype)));
     case PT__DS_RECV: {
       const int64_t *s = status_at(vv(c, ri, R_status), 0);
       int64_t src = vi(c, ri, R_source);
       if (src == PT__DUMPI_ROOT) return p2p_event(m, PT_EV_RECV, t1, src, 0, 0, 0);
-      uint64_t b = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
+      uint64_t b =
+          (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
       return p2p_event(m, PT_EV_RECV, t1, s && s[1] >= 0 ? s[1] : src,
                        s && s[4] >= 0 ? s[4] : vi(c, ri, R_tag), comm,
                        s && s[0] >= 0 ? (uint64_t)s[0] : b);
@@ -1382,8 +1389,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       uint64_t rb = rp ? (uint64_t)vi(c, ri, R_recvcount) *
                              type_size(m, vi(c, ri, R_recvtype))
                        : sb;
-      if ((rc = p2p_event(m, PT_EV_SEND, t0, vi(c, ri, R_dest), vi(c, ri, R_sendtag),
-                          comm, sb)) < 0)
+      if ((rc = p2p_event(m, PT_EV_SEND, t0, vi(c, ri, R_dest),
+                          vi(c, ri, R_sendtag), comm, sb)) < 0)
         return rc;
       const int64_t *s = status_at(vv(c, ri, R_status), 0);
       int64_t src = vi(c, ri, R_source);
@@ -1399,7 +1406,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       int send = f->sem == PT__DS_ISEND || f->sem == PT__DS_SEND_INIT;
       int pers = f->sem == PT__DS_SEND_INIT || f->sem == PT__DS_RECV_INIT;
       int64_t peer = send ? vi(c, ri, R_dest) : vi(c, ri, R_source);
-      uint64_t b = (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
+      uint64_t b =
+          (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
       int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT
                   : peer < 0 ? -1 : world_rank(m, comm_id(m, comm), peer);
       preq *r;
@@ -1443,8 +1451,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_WAIT:
     case PT__DS_TEST:
       if (f->sem == PT__DS_TEST && !vi(c, ri, R_flag)) return PT_OK;
-      return req_complete(m, vi(c, ri, R_request), status_at(vv(c, ri, R_status), 0),
-                          t1);
+      return req_complete(m, vi(c, ri, R_request),
+                          status_at(vv(c, ri, R_status), 0), t1);
     case PT__DS_WAITANY:
     case PT__DS_TESTANY: {
       if (f->sem == PT__DS_TESTANY && !vi(c, ri, R_flag)) return PT_OK;
@@ -1456,7 +1464,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_WAITALL:
     case PT__DS_TESTALL: {
       if (f->sem == PT__DS_TESTALL && !vi(c, ri, R_flag)) return PT_OK;
-      const pt__dumpi_val *rq = vv(c, ri, R_requests), *st = vv(c, ri, R_statuses);
+      const pt__dumpi_val *rq = vv(c, ri, R_requests),
+                          *st = vv(c, ri, R_statuses);
       for (uint32_t j = 0; rq && j < rq->na; j++)
         if ((rc = req_complete(m, rq->a[j], status_at(st, j), t1)) < 0)
           return rc;
@@ -1464,7 +1473,8 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     }
     case PT__DS_WAITSOME:
     case PT__DS_TESTSOME: {
-      const pt__dumpi_val *rq = vv(c, ri, R_requests), *ix = vv(c, ri, R_indices),
+      const pt__dumpi_val *rq = vv(c, ri, R_requests),
+                          *ix = vv(c, ri, R_indices),
                           *st = vv(c, ri, R_statuses);
       int64_t n = vi(c, ri, R_outcount);
       for (int64_t j = 0; rq && ix && j < n && (uint64_t)j < ix->na; j++) {

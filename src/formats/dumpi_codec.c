@@ -557,9 +557,12 @@ static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
   }
 }
 
+static const pt__dumpi_val val_zero;
+
 /* One argument, k-th of the function.  chk_ = 0: the function is fixed
- * and its bytes are checked; chk_ = 1: the argument's condition, bounds
- * and (for the others) decode_arg. */
+ * and its bytes are checked; chk_ = 1: the argument's condition (on
+ * earlier arguments only), bounds and (for the others) decode_arg; an
+ * argument not on the wire is all zero. */
 #define A(T, N, L, CA, CB)                                                   \
   if (!chk_) {                                                               \
     get_fixed(c, &call->v[k], AWIRE_##T);                                    \
@@ -568,10 +571,14 @@ static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
     if (AWIDTH_##T > 0) {                                                    \
       if (!need(c, AWIDTH_##T > 0 ? AWIDTH_##T : 0)) TRUNC(N);               \
       get_fixed(c, &call->v[k], AWIRE_##T);                                  \
-    } else if ((rc = decode_arg(c, &args_[k], AWIRE_##T, call, &call->v[k],  \
-                                a, err, errn)) < 0) {                        \
-      return rc;                                                             \
+    } else {                                                                 \
+      call->v[k] = val_zero;                                                 \
+      if ((rc = decode_arg(c, &args_[k], AWIRE_##T, call, &call->v[k], a,    \
+                           err, errn)) < 0)                                  \
+        return rc;                                                           \
     }                                                                        \
+  } else {                                                                   \
+    call->v[k] = val_zero;                                                   \
   }                                                                          \
   k++;
 #define X(label, name, sem, coll, order, args)                               \
@@ -580,16 +587,13 @@ static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
     const pt__dumpi_arg *args_ = args_##label;                               \
     unsigned k = 0;                                                          \
     int rc = 0;                                                              \
-    (void)args_, (void)a, (void)rc, (void)err, (void)errn;                   \
+    (void)args_, (void)a, (void)rc, (void)err, (void)errn, (void)call;       \
     if (FL_##label >= 0 && need(c, FL_##label >= 0 ? FL_##label : 0)) {      \
       const int chk_ = 0;                                                    \
       PT__EXPAND args                                                        \
       (void)chk_, (void)k;                                                   \
       return PT_OK;                                                          \
     }                                                                        \
-    memset(call->v, 0,                                                       \
-           (sizeof args_##label / sizeof args_##label[0] - 1) *              \
-               sizeof call->v[0]);                                           \
     {                                                                        \
       const int chk_ = 1;                                                    \
       k = 0;                                                                 \
