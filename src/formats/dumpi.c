@@ -2697,9 +2697,14 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
         (rc = user_comm_defs(s)) >= 0 && (rc = file_defs(s)) >= 0 &&
         (rc = streams_init(s)) < 0)
       pt__errbuf(s->err, sizeof s->err, rc, "out of memory");
+    /* both ways of handing items out, in turn (what the readers use) */
     pt_item it;
-    while (rc >= 0 && (rc = src_next(s, &it)) == PT_OK) {
-    }
+    const pt_item *its;
+    size_t nits;
+    for (uint64_t round = 0; rc >= 0; round++)
+      if ((rc = round % 2 ? src_next_batch(s, &its, &nits)
+                          : src_next(s, &it)) != PT_OK)
+        break;
     if (rc == PT_END) rc = PT_OK;
     if (rc < 0) pt__err(err, rc, "%s", s->err);
   }
