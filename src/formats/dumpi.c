@@ -2606,7 +2606,8 @@ static int src_next(void *st, pt_item *item) {
   return PT_OK;
 }
 
-/* Events of one batch at most (the calls mapped for it stay in memory). */
+/* Events in a thread's call queue before src_next_batch maps no more
+ * calls after it (the calls in it stay in memory until it is used up). */
 enum { BATCH_MAX = 256 };
 
 /* The top thread's next event and those after it that src_next would hand
@@ -2644,7 +2645,9 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   for (;;) {
     size_t qn = t->qn;
     while (!none && j < qn && t->q[j].u.event.time <= le) j++;
-    if (j < t->qn || j - first >= BATCH_MAX || k->f.ntids != 1 ||
+    /* (the queue, not the batch, is bounded: a thread that loses the top
+     * in the middle of its queue starts its next batch there) */
+    if (j < t->qn || t->qn >= BATCH_MAX || k->f.ntids != 1 ||
         k->pos >= k->f.stream_end)
       break;
     /* (st_next, mapping after the queue) */
