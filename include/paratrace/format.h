@@ -71,10 +71,10 @@ PT_API int pt_source_next(pt_source *s, pt_item *item);
  * the next call of pt_source_next or pt_source_next_batch on s, or
  * pt_source_close; the caller must not modify them.  A source hands out
  * several at once only where it holds them in memory anyway (DUMPI: the
- * events of one MPI call that come before every other rank's next event);
- * others, or a source opened with filters (window, kinds, locations),
- * give one item per call.  The two functions may be mixed freely.  Not
- * thread-safe for one source (as pt_source_next). */
+ * events of a rank's next MPI calls that come before every other rank's
+ * next event); others, or a source opened with filters (window, kinds,
+ * locations), give one item per call.  The two functions may be mixed
+ * freely.  Not thread-safe for one source (as pt_source_next). */
 PT_API int pt_source_next_batch(pt_source *s, const pt_item **items,
                                 size_t *n);
 /* Name of the source's format ("ptf", "text"...); static string. */

@@ -143,7 +143,6 @@ uint32_t pt__crc32c(uint32_t crc, const void *data, size_t n) {
 
 /* ---- arena ------------------------------------------------------------- */
 
-
 void *pt__arena_alloc_slow(pt__arena *a, size_t n) {
   n = (n + 7) & ~(size_t)7;
   if (!a->head || a->cap - a->used < n) {
