@@ -1193,12 +1193,14 @@ static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
  * MPI_Win_create (a window the trace did not create: target and
  * communicator unknown). */
 static int rma_event(mapper *m, const pt__dumpi_call *c, uint64_t t) {
-  int64_t tr = vi(c, R_targetrank);
+  const int8_t *ri = role_idx[c->label];
+  int64_t tr = vi(c, ri, R_targetrank);
   if (tr == PT__DUMPI_ROOT) return PT_OK; /* MPI_PROC_NULL: no operation */
-  uint64_t win = (uint64_t)(uint16_t)vi(c, R_win), mcomm = PT_NONE;
+  uint64_t win = (uint64_t)(uint16_t)vi(c, ri, R_win), mcomm = PT_NONE;
   pt__map_get(&m->wins, win, &mcomm);
-  int64_t n = vi(c, R_origincount);
-  uint64_t bytes = n > 0 ? (uint64_t)n * type_size(m, vi(c, R_origintype)) : 0;
+  int64_t n = vi(c, ri, R_origincount);
+  uint64_t bytes =
+      n > 0 ? (uint64_t)n * type_size(m, vi(c, ri, R_origintype)) : 0;
   pt_event *e = qpush(m, PT_EV_RMA_ATOMIC, t);
   if (!e) return PT_ENOMEM;
   e->ref = win;
@@ -1361,10 +1363,10 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_RMA_PUT: case PT__DS_RMA_GET: case PT__DS_RMA_ACC:
       return rma_event(m, c, t1);
     case PT__DS_WIN_CREATE:
-      return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, R_win),
+      return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, ri, R_win),
                          comm_id(m, comm)) < 0 ? PT_ENOMEM : PT_OK;
     case PT__DS_WIN_FREE:
-      return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, R_win),
+      return pt__map_put(&m->wins, (uint64_t)(uint16_t)vi(c, ri, R_win),
                          PT_NONE) < 0 ? PT_ENOMEM : PT_OK;
     case PT__DS_SEND:
       return p2p_event(
