@@ -421,14 +421,16 @@ else t_fail "call sites: every MPI call, resolved to file:line" "$(grep '^mpi_ca
 ok "build nofinalize" mpicc -o nofin "$SRC/tests/mpi/nofinalize.c"
 # the recorder's start belongs to MPI_Init, not to the program's time: the
 # program region of 2 ranks that only call MPI_Comm_rank lasts well under
-# 5 ms in all (the recorder's start took 13-43 ms per rank here)
+# 5 ms in all (the recorder's start took 13-43 ms per rank here); on a
+# loaded machine, where MPI_Init itself takes 10x longer and a rank can
+# wait a time slice or two, under 2% of MPI_Init's time
 ok "build initonly" mpicc -o initonly "$SRC/tests/mpi/initonly.c"
 rm -rf io.ptf
 ok "initonly run" $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/io.ptf" ./initonly
 "$PT" stats --csv io.ptf 2>/dev/null |
   awk -F, '$1 == "region" && $3 == "\"MPI_Init\"" {init = $6}
            $1 == "region" && $3 == "\"initonly\"" {prog = $6}
-           END {exit !(init > 0 && prog < 5000000)}' &&
+           END {exit !(init > 0 && (prog < 5000000 || prog < init / 50))}' &&
   t_pass "program time starts after the recorder's start" ||
   t_fail "program time starts after the recorder's start" "$("$PT" stats io.ptf 2>&1 | grep -E '^(MPI_Init|initonly) ')"
 # --force under mpirun: every rank is kept, whether the archive existed
