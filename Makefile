@@ -69,7 +69,11 @@ $(PC): scripts/paratrace.pc.in
 # Unit tests may use internal headers (src/); each is one program.
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h tests/unit/replay.h $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(STATIC) $(LIBS)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(STATIC) $(LIBS) $(TEST_LDFLAGS)
+
+# test_dumpi_oom makes allocations fail (its __wrap_malloc...)
+$(BUILD)/tests/test_dumpi_oom: TEST_LDFLAGS := -Wl,--wrap=malloc \
+  -Wl,--wrap=calloc -Wl,--wrap=realloc
 
 tests: all $(TESTS)
 

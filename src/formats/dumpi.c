@@ -2420,8 +2420,14 @@ static int st_map(dsrc *s, tstream *t, int append) {
                             k->f.cpu_off, k->f.wall_off, &k->call, &t->arena,
                             why, sizeof why);
   if (n < 0) {
-    pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
-               k->f.path, t->off, why);
+    /* (the decoder gives a reason only for a cut or corrupt record: why
+     * is not set when it ran out of memory) */
+    if (n == PT_ENOMEM)
+      pt__errbuf(s->err, sizeof s->err, PT_ENOMEM,
+                 "%s: offset %zu: out of memory", k->f.path, t->off);
+    else
+      pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
+                 k->f.path, t->off, why);
     return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
   }
   if (k->f.ntids == 1) k->pos = t->off + (size_t)n;
