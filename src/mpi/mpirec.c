@@ -2190,10 +2190,10 @@ static void complete(pt__mpi_call *c, int64_t h, const MPI_Status *st,
     }
     if (peer != INT64_MIN)
       ev_p2p(PT_EV_IRECV, t, peer, tag, r->comm, bytes, r->model);
-    /* the profile's statement: a non-persistent receive moves its bytes
-     * (the status's, not the buffer's) where it completes, from the
+    /* the profile's statement: a receive (persistent or not) moves its
+     * bytes (the status's, not the buffer's) where it completes, from the
      * source its status names, as a blocking receive does */
-    if (g_profiling && !r->persistent && peer != INT64_MIN) {
+    if (g_profiling && peer != INT64_MIN) {
       c->pbytes += bytes;
       if (peer >= 0) part_put((uint64_t)peer | PT__PROFILE_FROM, bytes);
     }
@@ -2550,14 +2550,17 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       break;
     }
     case PT_MS_START: case PT_MS_STARTALL: {
-      /* the profile's statement: what the started requests move (their
-       * partner if they share one) */
+      /* the profile's statement: what the started sends move (their
+       * partner if they share one); a started receive moves its bytes
+       * (the status's, not the buffer's) at the wait or test that
+       * completes it, as a non-persistent one does */
       const MPI_Request *hs = f->sem == PT_MS_START ? c->reqs_inline : c->reqs;
       int n = f->sem == PT_MS_START ? (c->nreqs == 1) : c->nreqs, first = 1;
       t_nparts = 0;
       for (int q = 0; ok && hs && q < n; q++) {
         req *r = req_get(c, (int64_t)(intptr_t)hs[q]);
-        if (r && r->persistent && r->peer != INT64_MIN) {
+        if (r && r->persistent && r->kind == RQ_SEND &&
+            r->peer != INT64_MIN) {
           c->pbytes += r->bytes;
           c->pdest = first || c->pdest == r->peer ? r->peer : -1;
           first = 0;

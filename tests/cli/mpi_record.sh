@@ -348,9 +348,11 @@ if grep -q 'loop p3' prof.txt && grep -q 'statement MPI_Sendrecv @ p3' prof.txt 
 else t_fail "profile: MPI statements" "-> $nto, <- $nfrom: $(head -12 prof.txt)"; fi
 grep -q 'sync' prof.txt && t_pass "profile: synchronisation delay estimated" ||
   t_fail "profile: sync" "no sync column"
-# profile mode, persistent requests: the bytes move at each start, not at
-# the Send_init / Recv_init (families: 2 ranks, 2 Startall of a 40-byte
-# send + receive, then one Start of each)
+# profile mode, persistent requests: a send's bytes move at each start,
+# not at the Send_init; a receive's at the wait that completes it
+# (families: 2 ranks, 2 Startall of a 40-byte send + receive, then one
+# Start of each; before, the starts also counted the receive buffers:
+# "0 0 320 160")
 rm -rf pf.ptf
 ok "profile families run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
   -x PARATRACE_OUTPUT="$PWD/pf.ptf" ./fam "$PWD/calls" 2 "$PWD/io.dat"
@@ -358,12 +360,13 @@ ok "profile families run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$S
   awk -F, '$3 ~ /^MPI_(Send_init|Recv_init|Startall|Start)$/ { b[$3] += $8 }
            END { printf "%d %d %d %d\n", b["MPI_Send_init"], b["MPI_Recv_init"],
                  b["MPI_Startall"], b["MPI_Start"] }' >pf.bytes
-[ "$(cat pf.bytes)" = "0 0 320 160" ] &&
-  t_pass "profile: persistent requests counted at their starts" ||
-  t_fail "profile: persistent requests counted at their starts" "init/init/startall/start bytes: $(cat pf.bytes)"
-# ... with a destination per partner and its direction: MPI_Startall of a
-# send and a receive has both (2 ranks: "-> rank" and "<- rank" lines),
-# MPI_Start of the persistent receive "<- rank", of the send "-> rank"
+[ "$(cat pf.bytes)" = "0 0 160 80" ] &&
+  t_pass "profile: persistent sends counted at their starts" ||
+  t_fail "profile: persistent sends counted at their starts" "init/init/startall/start bytes: $(cat pf.bytes)"
+# ... with a destination per partner it sends to: MPI_Startall of a send
+# and a receive has the send's (2 ranks: a "-> rank" line each), MPI_Start
+# of the persistent send "-> rank", of the receive none (its source is
+# the wait's)
 "$PT" profile --csv pf.ptf 2>/dev/null |
   awk -F, '$2 == "statement" { s = ($3 ~ /^MPI_Start(all)?$/) ? $3 " " $4 : ""
                                if (s != "") { from[s] += 0; to[s] += 0 }; next }
@@ -371,22 +374,26 @@ ok "profile families run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$S
            { s = "" }
            END { for (k in from) { split(k, w, " "); print w[1], from[k], to[k] } }' |
   sort >pf.dest
-printf 'MPI_Start 0 2\nMPI_Start 2 0\nMPI_Startall 2 2\n' >pf.want
+printf 'MPI_Start 0 0\nMPI_Start 0 2\nMPI_Startall 0 2\n' >pf.want
 if cmp -s pf.want pf.dest; then
   t_pass "profile: MPI_Start/MPI_Startall partners with their direction"
 else t_fail "profile: MPI_Start/MPI_Startall partners with their direction" "$(tr '\n' ';' <pf.dest)"; fi
-# ... and the statement keeps the bytes of a partner with no destination:
-# rank 0's MPI_Start of a 400-byte MPI_ANY_SOURCE receive (pstart.c)
+# ... and a persistent receive from MPI_ANY_SOURCE (no partner known at
+# its start): rank 0's MPI_Start of a 400-byte MPI_ANY_SOURCE receive that gets 100
+# bytes (pstart.c): a start counts the sends it starts, a started receive
+# the bytes that arrived, at its wait (before, MPI_Start counted the
+# receive's 400-byte buffer and the wait nothing: "400 160 0 0")
 ok "build pstart" mpicc -o pstart "$SRC/tests/mpi/pstart.c"
 rm -rf pst.ptf
 ok "profile pstart run" $RUN -np 2 -x PARATRACE_MODE=profile -x LD_PRELOAD="$SO" \
   -x PARATRACE_OUTPUT="$PWD/pst.ptf" ./pstart
 "$PT" profile --csv pst.ptf 2>/dev/null |
-  awk -F, '$2 == "statement" && $3 ~ /^MPI_Start(all)?$/ { b[$3] += $8 }
-           END { printf "%d %d\n", b["MPI_Start"], b["MPI_Startall"] }' >pst.bytes
-[ "$(cat pst.bytes)" = "400 160" ] &&
-  t_pass "profile: MPI_Start of an MPI_ANY_SOURCE receive keeps its bytes" ||
-  t_fail "profile: MPI_Start of an MPI_ANY_SOURCE receive keeps its bytes" "Start/Startall bytes: $(cat pst.bytes)"
+  awk -F, '$2 == "statement" && $3 ~ /^MPI_(Start|Wait)(all)?$/ { b[$3] += $8 }
+           END { printf "%d %d %d %d\n", b["MPI_Start"], b["MPI_Startall"],
+                 b["MPI_Wait"], b["MPI_Waitall"] }' >pst.bytes
+[ "$(cat pst.bytes)" = "0 80 100 80" ] &&
+  t_pass "profile: persistent sends count at their start, receives at their wait" ||
+  t_fail "profile: persistent sends count at their start, receives at their wait" "Start/Startall/Wait/Waitall bytes: $(cat pst.bytes)"
 rm -rf both.ptf
 ok "both run" $RUN -np 2 -x PARATRACE_MODE=both -x LD_PRELOAD="$SO" \
   -x PARATRACE_OUTPUT="$PWD/both.ptf" ./fig12 3

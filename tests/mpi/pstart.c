@@ -1,9 +1,12 @@
 /* Test program: profile bytes of MPI_Start / MPI_Startall.  Rank 0
- * starts a persistent MPI_ANY_SOURCE receive of 400 bytes (rank 1 sends
- * it), then every rank starts a 40-byte persistent send and receive with
- * every other rank in one MPI_Startall.  The profile's MPI_Start
- * statement must hold the 400 bytes although the receive has no known
- * partner.  Any number of ranks >= 2. */
+ * starts a persistent MPI_ANY_SOURCE receive of 400 bytes and rank 1
+ * sends it 100; then every rank starts a 40-byte persistent send and
+ * receive with every other rank in one MPI_Startall.  A start counts the
+ * bytes of the sends it starts; a started receive counts the bytes that
+ * arrived (its status's, not its buffer's) at the wait that completes
+ * it, as a non-persistent receive does: MPI_Start 0 bytes, rank 0's
+ * MPI_Wait 100 bytes (the receive has no known partner), MPI_Startall
+ * 40 per partner, MPI_Waitall 40 per partner.  Any number of ranks >= 2. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -20,7 +23,7 @@ int main(int argc, char **argv) {
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     MPI_Request_free(&r);
   } else if (rank == 1) {
-    MPI_Send(buf, 100, MPI_INT, 0, 7, MPI_COMM_WORLD);
+    MPI_Send(buf, 25, MPI_INT, 0, 7, MPI_COMM_WORLD);
   }
   int n = 2 * (size - 1), k = 0;
   MPI_Request *rq = malloc(sizeof *rq * (size_t)n);
