@@ -50,7 +50,13 @@
   X(SNAP_RECORDS, "otf2:snap.records", UINT) /* SnapshotStart: #records */   \
   X(SNAP_POS, "otf2:snap.position", UINT)    /* SnapshotEnd: read position */ \
   X(FIELD, "otf2:field", UINT)           /* a field of a generic record */   \
-  X(FIELD_I, "otf2:field.int", INT)      /* ... a signed one */
+  X(FIELD_I, "otf2:field.int", INT)      /* ... a signed one */          \
+  X(CCTX, "otf2:calling_context", UINT)  /* an ENTER / LEAVE read from a    \
+                                            CallingContextEnter / Leave:    \
+                                            the context (its region is the  \
+                                            event's) */                     \
+  X(UNWIND, "otf2:unwind", UINT)         /* ... a CallingContextEnter's     \
+                                            unwind distance */
 
 enum {
 #define PT__OTF2_C_ENUM(N, s, t) PT__OTF2_C_##N,

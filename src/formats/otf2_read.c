@@ -45,6 +45,7 @@ typedef struct osrc {
   pt__map inter_a;    /* (comm << 32 | world rank): a member of group A */
   pt__map loc_rank;   /* location -> world rank */
   pt__map win_comm;   /* RmaWin -> its communicator (OTF2 ids) */
+  pt__map cc_region;  /* CallingContext -> its region (OTF2 ids) */
   pt__map rep_attr;   /* attribute "NAME[r]" of a repeated key -> NAME's */
   pt__map ints_attr;  /* STRING attributes the sink marked as INTS */
   uint64_t *locs;
@@ -1346,6 +1347,53 @@ static OTF2_CallbackCode d_rma_win(void *u, OTF2_RmaWinRef self,
   return c;
 }
 
+/* A CallingContext: kept generically (gd_CallingContext), and its region
+ * for the ENTER / LEAVE of a CallingContextEnter / Leave. */
+static OTF2_CallbackCode d_cc(void *u, OTF2_CallingContextRef self,
+                              OTF2_RegionRef region,
+                              OTF2_SourceCodeLocationRef scl,
+                              OTF2_CallingContextRef parent) {
+  osrc *s = u;
+  OTF2_CallbackCode c = gd_CallingContext(u, self, region, scl, parent);
+  if (c == OTF2_CALLBACK_SUCCESS && region != OTF2_UNDEFINED_REGION &&
+      pt__map_put(&s->cc_region, self, region) < 0)
+    return cb_oom(s);
+  return c;
+}
+
+/* CallingContextEnter / Leave (Score-P with unwinding writes them instead
+ * of Enter / Leave, for the same instrumented regions): the ENTER / LEAVE
+ * of the context's region, as libotf2 itself hands them to a reader that
+ * asks for Enter and Leave only, with the context (and the enter's unwind
+ * distance) in carriers, from which the OTF2 sink writes the records back.
+ * A context without a region stays the generic record. */
+static OTF2_CallbackCode e_cc_enter(LOC loc, TS t, void *u, AL *al,
+                                    OTF2_CallingContextRef cc,
+                                    uint32_t unwind) {
+  osrc *s = u;
+  uint64_t r;
+  if (!pt__map_get(&s->cc_region, cc, &r))
+    return g_CallingContextEnter(loc, t, u, al, cc, unwind);
+  EV(e, PT_EV_ENTER);
+  e->ref = r;
+  ATTRS(e, al, 2);
+  carrier(e, PT__OTF2_C_CCTX, (pt_value){PT_TYPE_UINT, 0, {.u = cc}});
+  carrier(e, PT__OTF2_C_UNWIND, (pt_value){PT_TYPE_UINT, 0, {.u = unwind}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+static OTF2_CallbackCode e_cc_leave(LOC loc, TS t, void *u, AL *al,
+                                    OTF2_CallingContextRef cc) {
+  osrc *s = u;
+  uint64_t r;
+  if (!pt__map_get(&s->cc_region, cc, &r))
+    return g_CallingContextLeave(loc, t, u, al, cc);
+  EV(e, PT_EV_LEAVE);
+  e->ref = r;
+  ATTRS(e, al, 1);
+  carrier(e, PT__OTF2_C_CCTX, (pt_value){PT_TYPE_UINT, 0, {.u = cc}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 /* RmaPut, RmaGet, RmaAtomic: RMA_* events (model.h).  The target is a rank
  * in the window's communicator, made a COMM_WORLD rank as a message's
  * peer is; a window without a definition keeps it (communicator none). */
@@ -1882,6 +1930,7 @@ static int read_global_defs(osrc *s) {
   PT__OTF2_GENERIC_DEFS(G_SET)
 #undef G_SET
   SET(RmaWin, d_rma_win); /* generic, and its communicator kept */
+  SET(CallingContext, d_cc); /* generic, and its region kept */
 #undef SET
   OTF2_ErrorCode e = OTF2_Reader_RegisterGlobalDefCallbacks(s->rd, gd, cb, s);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
@@ -2003,6 +2052,8 @@ static int open_gev(osrc *s) {
   SET(RmaPut, e_rma_put);
   SET(RmaGet, e_rma_get);
   SET(RmaAtomic, e_rma_atomic);
+  SET(CallingContextEnter, e_cc_enter);
+  SET(CallingContextLeave, e_cc_leave);
 #undef SET
   OTF2_ErrorCode e =
       OTF2_Reader_RegisterGlobalEvtCallbacks(s->rd, s->gev, cb, s);
@@ -2024,6 +2075,7 @@ static void src_close(void *st) {
   pt__map_free(&s->strmap);
   pt__map_free(&s->group_def);
   pt__map_free(&s->win_comm);
+  pt__map_free(&s->cc_region);
   pt__map_free(&s->comm_group);
   pt__map_free(&s->inter_b);
   pt__map_free(&s->inter_a);

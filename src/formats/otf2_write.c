@@ -959,12 +959,23 @@ static int write_event(osnk *k, const pt_event *e) {
   OTF2_TimeStamp t = e->time;
   OTF2_ErrorCode x = OTF2_SUCCESS;
   switch (e->kind) {
-    case PT_EV_ENTER:
-      x = OTF2_EvtWriter_Enter(w, al, t, id_of(k, M_REGION, e->ref));
+    case PT_EV_ENTER: {
+      /* one read from a CallingContextEnter goes back as one */
+      const pt_value *cc = carrier_val(e, PT__OTF2_C_CCTX);
+      const pt_value *uw = carrier_val(e, PT__OTF2_C_UNWIND);
+      x = cc ? OTF2_EvtWriter_CallingContextEnter(
+                   w, al, t, ref_of(k, OTF2_TYPE_CALLING_CONTEXT, cc->v.u),
+                   uw ? (uint32_t)uw->v.u : 1)
+             : OTF2_EvtWriter_Enter(w, al, t, id_of(k, M_REGION, e->ref));
       break;
-    case PT_EV_LEAVE:
-      x = OTF2_EvtWriter_Leave(w, al, t, id_of(k, M_REGION, e->ref));
+    }
+    case PT_EV_LEAVE: {
+      const pt_value *cc = carrier_val(e, PT__OTF2_C_CCTX);
+      x = cc ? OTF2_EvtWriter_CallingContextLeave(
+                   w, al, t, ref_of(k, OTF2_TYPE_CALLING_CONTEXT, cc->v.u))
+             : OTF2_EvtWriter_Leave(w, al, t, id_of(k, M_REGION, e->ref));
       break;
+    }
     case PT_EV_SEND:
       x = OTF2_EvtWriter_MpiSend(w, al, t,
                                  local_rank(k, e->comm, e->peer),

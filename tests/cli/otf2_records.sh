@@ -53,6 +53,17 @@ grep -q 'CALLING_CONTEXT .*Parent: "main@records.c:42"' got.txt &&
   t_pass calling_context_parent ||
   t_fail calling_context_parent "$(grep CALLING_CONTEXT got.txt)"
 
+# CallingContextEnter / Leave (Score-P with unwinding writes them in place
+# of Enter / Leave) are the enter and leave of the context's region, so
+# statistics see them (each rank: main, and inside it the context of main
+# entered and left: 2 visits; before, marks: 1 visit each), and go back
+# as themselves (events_equal above)
+"$PT" stats --csv r.ptf | grep '^region,' >cc.csv
+grep -q '^region,0,"main",0,4,' cc.csv && t_pass calling_context_visits ||
+  t_fail calling_context_visits "$(cat cc.csv)"
+grep -q '^event 1026 0 enter region=0 {' r.txt && t_pass calling_context_enter ||
+  t_fail calling_context_enter "$(grep '^event 1026 ' r.txt)"
+
 # The PTF archive is valid and the records are readable as marks; the
 # message on the inter-communicator is matched (peers from the remote group)
 ok check_ptf "$PT" check r.ptf >check.out
