@@ -33,6 +33,14 @@ static const char help[] =
     "            rate of an accumulated counter; per location; per region\n"
     "            the inclusive increase of a counter sampled at enter and\n"
     "            leave (Score-P's PAPI counters: instructions per region)\n"
+    "  waits     collective wait states, as Scalasca: per blocking\n"
+    "            collective and location the time spent waiting for the\n"
+    "            last member (wait at NxN: Allreduce, Barrier, Alltoall...),\n"
+    "            for a late root (late broadcast: Bcast, Scatter) or, at the\n"
+    "            root, for the first sender (early reduce: Reduce, Gather);\n"
+    "            the calls of every member matched by communicator and order\n"
+    "            (a full scan of every rank: not with --locations, summaries\n"
+    "            or under mpirun)\n"
     "  relative  with --relative-to R: count and time of every region, and\n"
     "            count and bytes of every event kind, inside visits of R\n"
     "\n"
@@ -870,6 +878,46 @@ static void print_metrics(const ctx *c) {
 
 /* ---- table -------------------------------------------------------------------- */
 
+/* Collective wait states, per function over the locations (sum, and the
+ * location that waited longest). */
+static void print_waits(const ctx *c) {
+  const pt_stats *s = c->s;
+  size_t n = pt_stats_nwaits(s);
+  if (!n) return;
+  uint64_t maxw = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pt_stats_wait(s, i)->time > maxw) maxw = pt_stats_wait(s, i)->time;
+  unit u = pick_unit(c, maxw);
+  char nb[64];
+  printf("\nCollective wait states (as Scalasca; times in %s: waiting for "
+         "the last member, the root or the first sender)\n", u.name);
+  printf("%-20s %-14s %9s %11s %11s %6s %9s %11s %5s %9s\n", "function",
+         "pattern", "calls", "time", "wait", "wait%", "waited", "loc max",
+         "max@", "unmatched");
+  for (size_t i = 0; i < n;) {
+    const pt_stats_wait_row *r = pt_stats_wait(s, i);
+    pt_stats_wait_row t = *r;
+    uint64_t lmax = r->wait, lat = r->location;
+    size_t j = i + 1;
+    for (; j < n && pt_stats_wait(s, j)->region == r->region; j++) {
+      const pt_stats_wait_row *x = pt_stats_wait(s, j);
+      t.calls += x->calls;
+      t.time += x->time;
+      t.wait += x->wait;
+      t.waited += x->waited;
+      t.unmatched += x->unmatched;
+      if (x->wait > lmax) lmax = x->wait, lat = x->location;
+    }
+    printf("%-20.20s %-14s %9" PRIu64 " %11.6g %11.6g %6.2f %9" PRIu64
+           " %11.6g %5" PRIu64 " %9" PRIu64 "\n",
+           region_label(c, t.region, nb, sizeof nb),
+           pt_wait_pattern_name(t.pattern), t.calls, (double)t.time / u.div,
+           (double)t.wait / u.div, pct(t.wait, t.time), t.waited,
+           (double)lmax / u.div, lat, t.unmatched);
+    i = j;
+  }
+}
+
 static void print_table(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
@@ -1105,6 +1153,8 @@ static void print_table(const ctx *c) {
     comm_names_free(&cn);
   }
 
+  print_waits(c);
+
   if (c->rel != PT_NONE) {
     printf("\nInside %s (%" PRIu64 " visits, %.6g %s)\n", c->rel_name,
            c->tot.relative_count, (double)c->tot.relative_time / u.div, u.name);
@@ -1133,6 +1183,13 @@ static void print_table(const ctx *c) {
     printf("\n(from summaries written by an earlier version: the messages "
            "of each MPI function and call sites need the window's events: "
            "--no-summaries, or paratrace summarize again)\n");
+  if (c->used_summaries && c->tot.mpi_time)
+    printf("\n(from summaries: collective wait states need every rank's "
+           "events: --no-summaries)\n");
+  else if (!c->used_summaries && !(c->tot.have & PT_STATS_HAVE_WAITS) &&
+           c->tot.mpi_time)
+    printf("\n(collective wait states need every rank's events in one "
+           "scan: not with --locations, nor under mpirun)\n");
   if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries; a receive waited for its send at a "
@@ -1332,6 +1389,43 @@ static void json_io(const ctx *c) {
 }
 
 
+/* The collective wait-state rows, exact: CSV section "wait". */
+static void csv_waits(const ctx *c) {
+  char b[64];
+  printf("\nsection,region_id,function,pattern,location,calls,time,wait,"
+         "waited,unmatched\n");
+  for (size_t i = 0; i < pt_stats_nwaits(c->s); i++) {
+    const pt_stats_wait_row *r = pt_stats_wait(c->s, i);
+    printf("wait,");
+    csv_id(r->region);
+    printf(",");
+    csv_str(region_label(c, r->region, b, sizeof b));
+    printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ",%" PRIu64 "\n",
+           pt_wait_pattern_name(r->pattern), r->location, r->calls, r->time,
+           r->wait, r->waited, r->unmatched);
+  }
+}
+
+static void json_waits(const ctx *c) {
+  char b[64];
+  printf("\n  \"waits\": [");
+  for (size_t i = 0; i < pt_stats_nwaits(c->s); i++) {
+    const pt_stats_wait_row *r = pt_stats_wait(c->s, i);
+    printf("%s\n    {\"region\": ", i ? "," : "");
+    json_id(r->region);
+    printf(", \"function\": ");
+    json_str(region_label(c, r->region, b, sizeof b));
+    printf(", \"pattern\": \"%s\", \"location\": %" PRIu64
+           ", \"calls\": %" PRIu64 ", \"time\": %" PRIu64
+           ", \"wait\": %" PRIu64 ", \"waited\": %" PRIu64
+           ", \"unmatched\": %" PRIu64 "}",
+           pt_wait_pattern_name(r->pattern), r->location, r->calls, r->time,
+           r->wait, r->waited, r->unmatched);
+  }
+  printf("\n  ],");
+}
+
 static void print_csv(const ctx *c) {
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
@@ -1415,6 +1509,7 @@ static void print_csv(const ctx *c) {
     }
   }
   csv_io(c);
+  csv_waits(c);
   csv_metrics(c);
   printf("\nsection,sender,receiver,key,count,bytes,late_sender,"
          "late_receiver,matched\n");
@@ -1554,6 +1649,7 @@ static void print_json(const ctx *c) {
   }
   printf(",");
   json_io(c);
+  json_waits(c);
   json_metrics(c);
   printf("\n  \"messages\": {\"by\": \"%s\", \"cells\": [",
          c->by == PT_STATS_BY_TAG ? "tag" : c->by == PT_STATS_BY_COMM ? "comm" : "pair");

@@ -305,8 +305,10 @@ enum {
   PT_STATS_HAVE_CALLSITES = 8, /* the call-site table (pt_stats_callsite) */
   PT_STATS_HAVE_LATE = 16, /* the matrix's late_sender, late_receiver and
                               matched (by pair) */
-  PT_STATS_HAVE_METRIC_REGIONS = 32 /* the metric deltas per region
+  PT_STATS_HAVE_METRIC_REGIONS = 32, /* the metric deltas per region
                                        (pt_stats_metric_region) */
+  PT_STATS_HAVE_WAITS = 64 /* collective wait states (pt_stats_wait): a
+                              full scan of every member's events */
 };
 
 typedef struct pt_stats pt_stats;
@@ -411,6 +413,41 @@ typedef struct pt_stats_io_row {
   uint64_t ops, bytes, bytes_min, bytes_max, requested, time;
   uint64_t short_ops, unfinished;
 } pt_stats_io_row;
+
+/* Collective wait states, as Scalasca names them: the time a member of a
+ * blocking collective call spends waiting for the others.  The k-th
+ * blocking collective (COLL_END inside an MPI region that is a blocking
+ * collective: MPI_Allreduce, not MPI_Iallreduce) a location makes on a
+ * communicator is the k-th of every member of it (members: the
+ * communicator's group, MPI_COMM_WORLD's: every rank), one instance.  A
+ * member's call lasts from the enter of its MPI region to its COLL_END.
+ * Once every member's call of an instance has been seen:
+ *   NXN (Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter(_block),
+ *       Barrier): each member waits from its enter to the last member's;
+ *   LATE_BCAST (Bcast, Scatter(v)): a member other than the root waits
+ *       from its enter to the root's;
+ *   EARLY_REDUCE (Reduce, Gather(v)): the root waits from its enter to the
+ *       first other member's;
+ * each wait at most the call's own duration.  Other collectives (scans,
+ * neighbourhood ones) and non-blocking ones have no rows.  One row per
+ * (region, location), for the calls whose COLL_END is in W:
+ *   calls      the calls; time: their summed duration (ticks);
+ *   wait       the summed waiting time; waited: the calls that waited;
+ *   unmatched  calls whose instance never had all its members (a trace
+ *              cut short, a location not selected, a communicator
+ *              without members): counted in calls and time, no wait.
+ * Only a full scan of the selected locations' events gives them (flag
+ * PT_STATS_HAVE_WAITS; not from summaries, not after pt_stats_merge); a
+ * location not selected leaves its instances unmatched. */
+typedef enum pt_wait_pattern {
+  PT_WAIT_NXN = 1, PT_WAIT_LATE_BCAST = 2, PT_WAIT_EARLY_REDUCE = 3
+} pt_wait_pattern;
+typedef struct pt_stats_wait_row {
+  uint64_t region, location;
+  uint32_t pattern; /* pt_wait_pattern */
+  uint32_t pad_;
+  uint64_t calls, time, wait, waited, unmatched;
+} pt_stats_wait_row;
 
 /* Metrics, from METRIC definitions (name, unit, mode: pt_metric_mode) and
  * METRIC events (values of type INT, UINT or DOUBLE, taken as doubles;
@@ -554,6 +591,12 @@ PT_API const pt_stats_io_row *pt_stats_io(const pt_stats *s, size_t i);
 /* The order of the I/O rows (region, call site, file, mode), as a qsort
  * comparator of two pt_stats_io_row: < 0, 0, > 0. */
 PT_API int pt_stats_io_cmp(const void *a, const void *b);
+/* Collective wait-state rows, by (region, location); valid while s is
+ * (owned by s).  None without PT_STATS_HAVE_WAITS. */
+PT_API size_t pt_stats_nwaits(const pt_stats *s);
+PT_API const pt_stats_wait_row *pt_stats_wait(const pt_stats *s, size_t i);
+/* "wait at NxN", "late broadcast", "early reduce" ("" otherwise). */
+PT_API const char *pt_wait_pattern_name(uint32_t pattern);
 PT_API size_t pt_stats_nmetrics(const pt_stats *s);
 PT_API const pt_stats_metric_row *pt_stats_metric(const pt_stats *s, size_t i);
 PT_API size_t pt_stats_nmetric_locs(const pt_stats *s);

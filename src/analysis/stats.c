@@ -208,6 +208,15 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->reqs, sizeof(pt__req));
   pt__kt_init(&s->lt, sizeof(pt__late));
   pt__kt_init(&s->selranks, sizeof(u_rec));
+  /* collective wait states: every member's events are needed, so not
+   * with a selection of locations */
+  if (!(o.locations && o.nlocations)) {
+    if (pt__stats_coll_init(s) < 0) {
+      pt_stats_destroy(s);
+      return PT_ENOMEM;
+    }
+    s->have |= PT_STATS_HAVE_WAITS;
+  }
   *out = s;
   return PT_OK;
 }
@@ -240,6 +249,7 @@ void pt_stats_destroy(pt_stats *s) {
   if (!s) return;
   free_output(s);
   pt__stats_metric_free(s);
+  pt__stats_coll_free(s);
   for (size_t i = 0; i < s->regions.n; i++)
     free(((reg_rec *)pt__kt_at(&s->regions, i))->name);
   pt__names_free(&s->callsites);
@@ -311,7 +321,8 @@ static int map_loc(pt_stats *s, uint64_t id, uint64_t grp, int state);
 int pt_stats_def(pt_stats *s, const pt_def *d) {
   assert(s && d);
   if (s->finished) return PT_ESTATE;
-  if (pt__stats_io_def(s, d) < 0 || pt__stats_metric_def(s, d) < 0)
+  if (pt__stats_io_def(s, d) < 0 || pt__stats_metric_def(s, d) < 0 ||
+      pt__stats_coll_def(s, d) < 0)
     return PT_ENOMEM;
   switch (d->kind) {
     case PT_DEF_REGION: {
@@ -1112,6 +1123,9 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       }
     }
   }
+  if (ev->kind == PT_EV_COLL_END && s->coll &&
+      (rc = pt__stats_coll_event(s, L, ev, w)) < 0)
+    return rc;
   if (msg) {
     L = pt__stats_loc(s, ev->location);
     if ((rc = message(s, L, ev)) < 0) return rc;
@@ -1210,6 +1224,7 @@ int pt_stats_finish(pt_stats *s) {
     }
   }
   if ((rc = pt__stats_io_finish(s)) < 0) return rc;
+  if ((rc = pt__stats_coll_finish(s)) < 0) return rc;
   s->finished = 1;
   return PT_OK;
 }
@@ -1581,6 +1596,8 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   d->rel_count += s->rel_count;
   d->rel_time += s->rel_time;
   d->have &= s->have;
+  /* instances cannot be matched across the parts */
+  d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
   /* unmatched messages of src meet those of dst, in FIFO order */
   for (size_t i = 0; i < s->chans.n; i++) {
     const chan_rec *c = pt__kt_at(&s->chans, i);
@@ -2005,7 +2022,8 @@ static int aggregate(pt_stats *s) {
     }
     qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
   }
-  if (pt__stats_io_aggregate(s) < 0 || pt__stats_metric_aggregate(s) < 0) {
+  if (pt__stats_io_aggregate(s) < 0 || pt__stats_metric_aggregate(s) < 0 ||
+      pt__stats_coll_aggregate(s) < 0) {
     free_output(s);
     return PT_ENOMEM;
   }
@@ -2068,6 +2086,8 @@ ACCESSORS(pt_stats_nmessages, pt_stats_message, pt_stats_message_row, out_mx,
 ACCESSORS(pt_stats_nrelative, pt_stats_relative, pt_stats_relative_row, out_rel,
           nout_rel)
 ACCESSORS(pt_stats_nio, pt_stats_io, pt_stats_io_row, out_io, nout_io)
+ACCESSORS(pt_stats_nwaits, pt_stats_wait, pt_stats_wait_row, out_wait,
+          nout_wait)
 ACCESSORS(pt_stats_nmetrics, pt_stats_metric, pt_stats_metric_row, out_met,
           nout_met)
 ACCESSORS(pt_stats_nmetric_locs, pt_stats_metric_loc, pt_stats_metric_row,

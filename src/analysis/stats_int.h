@@ -236,6 +236,10 @@ typedef struct pt__span {
   uint64_t loc, region, enter, leave;
 } pt__span;
 
+/* Collective wait states (stats_coll.c): its definitions, open
+ * instances and rows. */
+typedef struct pt__coll pt__coll;
+
 /* The engine's state (struct pt_stats). */
 struct pt_stats {
   pt_stats_opts opts;
@@ -318,6 +322,10 @@ struct pt_stats {
   size_t nout_met, nout_mloc;
   pt_stats_metric_region_row *out_mreg;
   size_t nout_mreg;
+  /* collective wait states (stats_coll.c; NULL: not computed) */
+  pt__coll *coll;
+  pt_stats_wait_row *out_wait;
+  size_t nout_wait;
 };
 
 /* Mark the definitions complete (location -> rank maps). */
@@ -421,6 +429,16 @@ int pt__stats_io_finish(pt_stats *s);
 int pt__stats_io_pending(const pt_stats *s);
 /* Add the I/O rows (and file names) of src to dst. */
 int pt__stats_add_io(pt_stats *dst, const pt_stats *src);
+/* Collective wait states (stats_coll.c). */
+int pt__stats_coll_init(pt_stats *s);
+void pt__stats_coll_free(pt_stats *s);
+int pt__stats_coll_def(pt_stats *s, const pt_def *d);
+/* A COLL_END of location L (its state: the open MPI call) at w = in the
+ * window. */
+int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
+                         int w);
+int pt__stats_coll_finish(pt_stats *s);
+int pt__stats_coll_aggregate(pt_stats *s);
 /* The I/O output rows (s->out_io, allocated), sorted by key. */
 int pt__stats_io_aggregate(pt_stats *s);
 

@@ -49,3 +49,7 @@ int pt__mpi_fn_role(int id) {
   if (sem >= PT_MS_IO_READ) return PT_ROLE_FILE_IO;
   return PT_ROLE_FUNCTION;
 }
+
+int pt__mpi_fn_blocking_coll(int id) {
+  return id >= 0 && id < PT_MPI_NFUNCS && fn_sem[id] == PT_MS_COLL;
+}

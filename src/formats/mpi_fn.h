@@ -48,4 +48,8 @@ int pt__mpi_fn_role(int id);
  * MPI_Sendrecv, a wait or test)?  0 for others and ids out of range. */
 int pt__mpi_fn_receives(int id);
 
+/* Is function `id` a blocking collective (MPI_Allreduce, MPI_Barrier...;
+ * not MPI_Iallreduce)?  0 for others and ids out of range. */
+int pt__mpi_fn_blocking_coll(int id);
+
 #endif

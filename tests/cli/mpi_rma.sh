@@ -189,9 +189,9 @@ for q in 1 2 3 4 5; do
   "$PT" stats --csv --from "$from" --to "$to" rmas.ptf >w1.all
   # (computed from the summaries: the totals' last field)
   awk -F, '$1 == "totals" && $NF != 1 { exit 1 }' w1.all || same=0
-  grep -v '^totals' w1.all >w1.csv
+  grep -v '^totals' w1.all | nowaits >w1.csv
   "$PT" stats --csv --no-summaries --from "$from" --to "$to" rmas.ptf |
-    grep -v '^totals' >w2.csv
+    grep -v '^totals' | nowaits >w2.csv
   cmp -s w1.csv w2.csv || same=0
   grep -q '^message,' w1.csv && nonempty=$((nonempty + 1))
   awk -F, '$1 == "message" { b += $6 } END { print b + 0 }' w1.csv >>wb.txt
@@ -199,8 +199,9 @@ done
 # the windows cut the operations differently (not all or nothing)
 distinct=$(sort -u wb.txt | wc -l)
 # and the whole trace, where every one-sided operation is
-"$PT" stats --csv --from 0 --to 100000s rmas.ptf | grep -v '^totals' >w1.csv
-"$PT" stats --csv --no-summaries --from 0 --to 100000s rmas.ptf | grep -v '^totals' >w2.csv
+"$PT" stats --csv --from 0 --to 100000s rmas.ptf | grep -v '^totals' | nowaits >w1.csv
+"$PT" stats --csv --no-summaries --from 0 --to 100000s rmas.ptf | grep -v '^totals' |
+  nowaits >w2.csv
 if [ $same = 1 ] && [ $nonempty = 5 ] && [ "$distinct" -ge 3 ] &&
    cmp -s w1.csv w2.csv && grep -q '^message,0,1,0,10,174,' w1.csv; then
   t_pass "windows from summaries: the one-sided bytes as a scan"

@@ -1,0 +1,289 @@
+/* The collective wait states of the statistics engine
+ * (include/paratrace/analysis.h, pt_stats_wait): blocking collective
+ * calls matched into instances across the members of their communicator,
+ * and the time each member waited for the others, by the patterns
+ * Scalasca names (wait at N x N, late broadcast, early reduce).
+ *
+ * The state is the instances some but not all of whose members have been
+ * seen (normally a few: the events come in time order and a blocking
+ * collective ends on no member before the last one entered it), bounded
+ * by PENDING_MAX members in all; a call that would pass the bound is
+ * counted unmatched.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats_int.h"
+#include "formats/mpi_fn.h"
+
+/* The wait pattern of each collective operation (0: none counted). */
+#define PATTERNS(X)                                                          \
+  X(BARRIER, NXN) X(ALLGATHER, NXN) X(ALLGATHERV, NXN) X(ALLTOALL, NXN)      \
+  X(ALLTOALLV, NXN) X(ALLTOALLW, NXN) X(ALLREDUCE, NXN)                      \
+  X(REDUCE_SCATTER, NXN) X(REDUCE_SCATTER_BLOCK, NXN)                       \
+  X(BCAST, LATE_BCAST) X(SCATTER, LATE_BCAST) X(SCATTERV, LATE_BCAST)       \
+  X(REDUCE, EARLY_REDUCE) X(GATHER, EARLY_REDUCE) X(GATHERV, EARLY_REDUCE)
+static const uint8_t pattern_of[PT_COLL__COUNT] = {
+#define PAT(op, p) [PT_COLL_##op] = PT_WAIT_##p,
+    PATTERNS(PAT)
+#undef PAT
+};
+
+#define PATTERN_NAMES(X)                                                     \
+  X(NXN, "wait at NxN") X(LATE_BCAST, "late broadcast")                     \
+  X(EARLY_REDUCE, "early reduce")
+
+const char *pt_wait_pattern_name(uint32_t p) {
+  switch (p) {
+#define PN(n, text) case PT_WAIT_##n: return text;
+    PATTERN_NAMES(PN)
+#undef PN
+    default: return "";
+  }
+}
+
+enum { PENDING_MAX = 1u << 21 }; /* members of unfinished instances */
+
+typedef struct creg { uint64_t k[4]; uint8_t blocking; } creg;
+typedef struct ccomm { uint64_t k[4]; uint64_t group; } ccomm;
+typedef struct cgrp { uint64_t k[4]; uint64_t n; uint32_t type; } cgrp;
+typedef struct cseq { uint64_t k[4]; uint64_t n; } cseq;
+/* A member's call. */
+typedef struct cmem {
+  uint64_t loc, region, enter, end;
+  int64_t rank;
+  uint8_t w;
+} cmem;
+/* An instance (communicator, sequence number) and the calls seen. */
+typedef struct cinst {
+  uint64_t k[4];
+  uint64_t size, n;
+  int64_t root;
+  uint32_t pattern;
+  cmem *m;
+} cinst;
+/* Row (region, location). */
+typedef struct cwait {
+  uint64_t k[4];
+  uint32_t pattern;
+  uint64_t calls, time, wait, waited, unmatched;
+} cwait;
+
+struct pt__coll {
+  pt__ktab regs, comms, grps, seqs, insts, rows;
+  uint64_t world;    /* members of MPI_COMM_WORLD (0: unknown) */
+  uint64_t pending;  /* members held by unfinished instances */
+};
+
+int pt__stats_coll_init(pt_stats *s) {
+  pt__coll *c = calloc(1, sizeof *c);
+  if (!c) return PT_ENOMEM;
+  pt__kt_init(&c->regs, sizeof(creg));
+  pt__kt_init(&c->comms, sizeof(ccomm));
+  pt__kt_init(&c->grps, sizeof(cgrp));
+  pt__kt_init(&c->seqs, sizeof(cseq));
+  pt__kt_init(&c->insts, sizeof(cinst));
+  pt__kt_init(&c->rows, sizeof(cwait));
+  s->coll = c;
+  return PT_OK;
+}
+
+static void drop_insts(pt__coll *c) {
+  for (size_t i = 0; i < c->insts.n; i++)
+    free(((cinst *)pt__kt_at(&c->insts, i))->m);
+  pt__kt_free(&c->insts);
+  c->pending = 0;
+}
+
+void pt__stats_coll_free(pt_stats *s) {
+  pt__coll *c = s->coll;
+  if (!c) return;
+  drop_insts(c);
+  pt__ktab *t[] = {&c->regs, &c->comms, &c->grps, &c->seqs, &c->rows};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) pt__kt_free(t[i]);
+  free(c);
+  s->coll = NULL;
+  free(s->out_wait);
+  s->out_wait = NULL;
+  s->nout_wait = 0;
+}
+
+int pt__stats_coll_def(pt_stats *s, const pt_def *d) {
+  pt__coll *c = s->coll;
+  if (!c) return PT_OK;
+  switch (d->kind) {
+    case PT_DEF_REGION: {
+      int id = d->name ? pt__mpi_fn_find(d->name) : -1;
+      creg *r = pt__kt_get(&c->regs, PT__K(d->id, 0, 0, 0));
+      if (!r) return PT_ENOMEM;
+      r->blocking = (uint8_t)pt__mpi_fn_blocking_coll(id);
+      return PT_OK;
+    }
+    case PT_DEF_COMM: {
+      ccomm *r = pt__kt_get(&c->comms, PT__K(d->id, 0, 0, 0));
+      if (!r) return PT_ENOMEM;
+      r->group = d->ref;
+      return PT_OK;
+    }
+    case PT_DEF_GROUP: {
+      cgrp *r = pt__kt_get(&c->grps, PT__K(d->id, 0, 0, 0));
+      if (!r) return PT_ENOMEM;
+      r->n = d->nmembers;
+      r->type = (uint32_t)d->i0;
+      if (d->i0 == PT_GROUP_COMM_LOCATIONS && !c->world) c->world = d->nmembers;
+      return PT_OK;
+    }
+    default:
+      return PT_OK;
+  }
+}
+
+/* Members of communicator `comm`: its group's, MPI_COMM_WORLD's for one
+ * defined without a group (the MPI recorder's and the DUMPI reader's
+ * world); 0 when unknown. */
+static uint64_t comm_size(const pt__coll *c, uint64_t comm) {
+  const ccomm *r = pt__kt_find(&c->comms, PT__K(comm, 0, 0, 0));
+  if (!r) return 0;
+  if (r->group == PT_NONE) return c->world;
+  const cgrp *g = pt__kt_find(&c->grps, PT__K(r->group, 0, 0, 0));
+  if (!g) return 0;
+  return g->type == PT_GROUP_COMM_SELF ? 1 : g->n;
+}
+
+static int add_row(pt__coll *c, const cmem *m, uint32_t pattern,
+                   uint64_t wait, int unmatched) {
+  if (!m->w) return PT_OK;
+  cwait *r = pt__kt_get(&c->rows, PT__K(m->region, m->loc, 0, 0));
+  if (!r) return PT_ENOMEM;
+  uint64_t dur = m->end > m->enter ? m->end - m->enter : 0;
+  r->pattern = pattern;
+  r->calls++;
+  r->time += dur;
+  r->unmatched += unmatched != 0;
+  if (wait > dur) wait = dur;
+  r->wait += wait;
+  r->waited += wait > 0;
+  return PT_OK;
+}
+
+/* Every member of x has been seen: its waits into the rows. */
+static int resolve(pt__coll *c, const cinst *x) {
+  uint64_t last = 0, first_other = UINT64_MAX, root_enter = 0;
+  int has_root = 0;
+  for (uint64_t i = 0; i < x->n; i++) {
+    const cmem *m = &x->m[i];
+    if (m->enter > last) last = m->enter;
+    if (x->root >= 0 && m->rank == x->root) {
+      has_root = 1;
+      root_enter = m->enter;
+    } else if (m->enter < first_other) {
+      first_other = m->enter;
+    }
+  }
+  for (uint64_t i = 0; i < x->n; i++) {
+    const cmem *m = &x->m[i];
+    int is_root = has_root && m->rank == x->root;
+    uint64_t w = 0;
+    switch (x->pattern) {
+      case PT_WAIT_NXN:
+        w = last - m->enter;
+        break;
+      case PT_WAIT_LATE_BCAST:
+        if (has_root && !is_root && root_enter > m->enter)
+          w = root_enter - m->enter;
+        break;
+      case PT_WAIT_EARLY_REDUCE:
+        if (is_root && first_other != UINT64_MAX && first_other > m->enter)
+          w = first_other - m->enter;
+        break;
+      default:
+        break;
+    }
+    int rc = add_row(c, m, x->pattern, w, 0);
+    if (rc < 0) return rc;
+  }
+  return PT_OK;
+}
+
+int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
+                         int w) {
+  pt__coll *c = s->coll;
+  if (!c || !L->depth || !L->st[L->depth - 1].is_mpi) return PT_OK;
+  const pt__frame *f = &L->st[L->depth - 1];
+  const creg *rg = pt__kt_find(&c->regs, PT__K(f->region, 0, 0, 0));
+  if (!rg || !rg->blocking) return PT_OK;
+  uint32_t pattern = ev->ref < PT_COLL__COUNT ? pattern_of[ev->ref] : 0;
+  if (!pattern) return PT_OK;
+  cmem m = {ev->location, f->region, f->enter, ev->time,
+            (int64_t)pt__stats_rank_of(s, ev->location), (uint8_t)(w != 0)};
+  uint64_t size = comm_size(c, ev->comm);
+  if (size == 0) return add_row(c, &m, pattern, 0, 1);
+  cseq *q = pt__kt_get(&c->seqs, PT__K(ev->location, ev->comm, 0, 0));
+  if (!q) return PT_ENOMEM;
+  uint64_t seq = ++q->n;
+  if (size == 1) return add_row(c, &m, pattern, 0, 0); /* alone: no wait */
+  cinst *x = pt__kt_find(&c->insts, PT__K(ev->comm, seq, 0, 0));
+  if (!x) {
+    if (size > PENDING_MAX - c->pending) /* (no overflow: pending <= MAX) */
+      return add_row(c, &m, pattern, 0, 1);
+    cmem *mem = malloc(size * sizeof *mem);
+    if (!mem || !(x = pt__kt_get(&c->insts, PT__K(ev->comm, seq, 0, 0)))) {
+      free(mem);
+      return PT_ENOMEM;
+    }
+    x->size = size;
+    x->m = mem;
+    x->root = ev->peer;
+    x->pattern = pattern;
+    c->pending += size;
+  }
+  if (x->n == x->size) return add_row(c, &m, pattern, 0, 1); /* too many */
+  x->m[x->n++] = m;
+  if (x->n < x->size) return PT_OK;
+  cinst done = *x;
+  pt__kt_del(&c->insts, done.k);
+  c->pending -= done.size;
+  int rc = resolve(c, &done);
+  free(done.m);
+  return rc;
+}
+
+int pt__stats_coll_finish(pt_stats *s) {
+  pt__coll *c = s->coll;
+  if (!c) return PT_OK;
+  for (size_t i = 0; i < c->insts.n; i++) {
+    const cinst *x = pt__kt_at(&c->insts, i);
+    for (uint64_t j = 0; j < x->n; j++) {
+      int rc = add_row(c, &x->m[j], x->pattern, 0, 1);
+      if (rc < 0) return rc;
+    }
+  }
+  drop_insts(c);
+  return PT_OK;
+}
+
+static int cmp_wait(const void *a, const void *b) {
+  const pt_stats_wait_row *x = a, *y = b;
+  if (x->region != y->region) return x->region < y->region ? -1 : 1;
+  if (x->location != y->location) return x->location < y->location ? -1 : 1;
+  return 0;
+}
+
+int pt__stats_coll_aggregate(pt_stats *s) {
+  free(s->out_wait);
+  s->out_wait = NULL;
+  s->nout_wait = 0;
+  pt__coll *c = s->coll;
+  size_t n = c && (s->have & PT_STATS_HAVE_WAITS) ? c->rows.n : 0;
+  s->out_wait = calloc(n ? n : 1, sizeof *s->out_wait);
+  if (!s->out_wait) return PT_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    const cwait *r = pt__kt_at(&c->rows, i);
+    s->out_wait[s->nout_wait++] = (pt_stats_wait_row){
+        .region = r->k[0], .location = r->k[1], .pattern = r->pattern,
+        .calls = r->calls, .time = r->time, .wait = r->wait,
+        .waited = r->waited, .unmatched = r->unmatched};
+  }
+  qsort(s->out_wait, s->nout_wait, sizeof *s->out_wait, cmp_wait);
+  return PT_OK;
+}

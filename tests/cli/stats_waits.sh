@@ -1,0 +1,207 @@
+#!/bin/sh
+# stats' collective wait states (as Scalasca: wait at NxN, late broadcast,
+# early reduce): known answers on a hand-written trace (an Allreduce, a
+# Bcast, a Reduce, a non-blocking Iallreduce that has none, a Barrier on
+# a sub-communicator, an Allreduce one member never calls), windows,
+# --locations (none, and a note), JSON; a program of our own with a known
+# culprit (tests/mpi/waits.c: rank 2 late at every Barrier and at its
+# Bcast, rank 0 early at its Reduce) recorded with paratrace record, and
+# the same through DUMPI and OTF2.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+
+# ---- a hand-written trace with known answers ------------------------------
+# 3 ranks, MPI_COMM_WORLD (comm 0) and comm 1 = ranks 0 and 2.
+#   Allreduce: enters 10, 20, 40, ends 50: waits 30, 20, 0
+#   Bcast, root 1: enters 100, 130 (root), 110, ends 140: waits 30, 0, 20
+#   Reduce, root 0: enters 200 (root), 230, 260, ends 270: the root waits
+#     30 (to the first other member's enter)
+#   Iallreduce at 300: non-blocking, no row
+#   Barrier on comm 1: enters 400 (rank 0), 420 (rank 2): waits 20, 0
+#   Allreduce at 500 on ranks 0 and 1 only: unmatched (no wait)
+cat >w.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 1"
+def location_group id=2 rank=2 name="rank 2"
+def location id=2 group=2 name="thread 2"
+def region id=0 name="main"
+def region id=1 role=7 paradigm=3 name="MPI_Allreduce"
+def region id=2 role=7 paradigm=3 name="MPI_Bcast"
+def region id=3 role=7 paradigm=3 name="MPI_Reduce"
+def region id=4 role=7 paradigm=3 name="MPI_Iallreduce"
+def region id=5 role=8 paradigm=3 name="MPI_Barrier"
+def group id=0 type=4 paradigm=3 name="world locations" members=[0,1,2]
+def group id=1 type=5 paradigm=3 name="world" members=[0,1,2]
+def group id=2 type=5 paradigm=3 name="even" members=[0,2]
+def comm id=0 parent=none group=1 paradigm=3 name="MPI_COMM_WORLD"
+def comm id=1 parent=0 group=2 paradigm=3 name="even"
+event 0 0 enter region=0
+event 0 1 enter region=0
+event 0 2 enter region=0
+event 10 0 enter region=1
+event 10 0 coll_begin
+event 20 1 enter region=1
+event 20 1 coll_begin
+event 40 2 enter region=1
+event 40 2 coll_begin
+event 50 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 50 0 leave region=1
+event 50 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 50 1 leave region=1
+event 50 2 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 50 2 leave region=1
+event 100 0 enter region=2
+event 100 0 coll_begin
+event 110 2 enter region=2
+event 110 2 coll_begin
+event 130 1 enter region=2
+event 130 1 coll_begin
+event 140 0 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 140 0 leave region=2
+event 140 1 coll_end op=1 root=1 comm=0 sent=4 received=0
+event 140 1 leave region=2
+event 140 2 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 140 2 leave region=2
+event 200 0 enter region=3
+event 200 0 coll_begin
+event 230 1 enter region=3
+event 230 1 coll_begin
+event 260 2 enter region=3
+event 260 2 coll_begin
+event 270 0 coll_end op=12 root=0 comm=0 sent=8 received=24
+event 270 0 leave region=3
+event 270 1 coll_end op=12 root=0 comm=0 sent=8 received=0
+event 270 1 leave region=3
+event 270 2 coll_end op=12 root=0 comm=0 sent=8 received=0
+event 270 2 leave region=3
+event 300 0 enter region=4
+event 300 0 coll_begin
+event 300 1 enter region=4
+event 300 1 coll_begin
+event 300 2 enter region=4
+event 300 2 coll_begin
+event 305 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 305 0 leave region=4
+event 305 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 305 1 leave region=4
+event 305 2 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 305 2 leave region=4
+event 400 0 enter region=5
+event 400 0 coll_begin
+event 420 2 enter region=5
+event 420 2 coll_begin
+event 430 0 coll_end op=0 root=-1 comm=1 sent=0 received=0
+event 430 0 leave region=5
+event 430 2 coll_end op=0 root=-1 comm=1 sent=0 received=0
+event 430 2 leave region=5
+event 500 0 enter region=1
+event 500 0 coll_begin
+event 500 1 enter region=1
+event 500 1 coll_begin
+event 510 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 510 0 leave region=1
+event 510 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 510 1 leave region=1
+event 600 0 leave region=0
+event 600 1 leave region=0
+event 600 2 leave region=0
+TXT
+ok convert "$PT" -q convert w.txt -o w.ptf || t_done
+cat >w.want <<'CSV'
+wait,1,"MPI_Allreduce",wait at NxN,0,2,50,30,1,1
+wait,1,"MPI_Allreduce",wait at NxN,1,2,40,20,1,1
+wait,1,"MPI_Allreduce",wait at NxN,2,1,10,0,0,0
+wait,2,"MPI_Bcast",late broadcast,0,1,40,30,1,0
+wait,2,"MPI_Bcast",late broadcast,1,1,10,0,0,0
+wait,2,"MPI_Bcast",late broadcast,2,1,30,20,1,0
+wait,3,"MPI_Reduce",early reduce,0,1,70,30,1,0
+wait,3,"MPI_Reduce",early reduce,1,1,40,0,0,0
+wait,3,"MPI_Reduce",early reduce,2,1,10,0,0,0
+wait,5,"MPI_Barrier",wait at NxN,0,1,30,20,1,0
+wait,5,"MPI_Barrier",wait at NxN,2,1,10,0,0,0
+CSV
+for f in w.txt w.ptf; do
+  "$PT" stats --csv "$f" | grep '^wait,' >w.got
+  cmp -s w.want w.got && t_pass "known waits ($f)" ||
+    t_fail "known waits ($f)" "$(diff w.want w.got | head -6)"
+done
+"$PT" stats --csv w.ptf |
+  grep -q '^section,region_id,function,pattern,location,calls,time,wait,waited,unmatched$' &&
+  t_pass csv_header || t_fail csv_header "no wait section header"
+# the table: per function over the locations, the longest waiter
+"$PT" stats w.ptf >w.out
+grep -q '^MPI_Allreduce  *wait at NxN  *5  *100  *50  *50.00  *2  *30  *0  *2$' w.out &&
+  grep -q '^MPI_Bcast  *late broadcast  *3  *80  *50  *62.50  *2  *30  *0  *0$' w.out &&
+  grep -q '^MPI_Reduce  *early reduce  *3  *120  *30  *25.00  *1  *30  *0  *0$' w.out &&
+  t_pass table || t_fail table "$(sed -n '/^Collective/,/^$/p' w.out)"
+# a window: the calls whose COLL_END is in it (the Bcast and the Reduce)
+"$PT" stats --csv --from 95 --to 280 w.ptf | grep '^wait,' >win.got
+grep -e '"MPI_Bcast"' -e '"MPI_Reduce"' w.want >win.want
+cmp -s win.want win.got && t_pass window || t_fail window "$(diff win.want win.got | head -4)"
+# --locations: a selection cannot see every member: no rows, and the
+# table says why
+"$PT" stats --csv --locations 0,1 w.ptf | grep -c '^wait,' >sel.n
+"$PT" stats --locations 0,1 w.ptf >sel.out
+[ "$(cat sel.n)" = 0 ] && grep -q '^(collective wait states need every rank' sel.out &&
+  t_pass locations || t_fail locations "$(cat sel.n) rows; $(tail -2 sel.out)"
+# JSON: the same rows
+if command -v python3 >/dev/null 2>&1; then
+  "$PT" stats --json w.ptf >w.json
+  python3 -c '
+import json, sys
+d = json.load(open("w.json"))
+w = [(r["function"], r["location"], r["wait"]) for r in d["waits"]]
+sys.exit(0 if len(w) == 11 and ("MPI_Reduce", 0, 30) in w else 1)' &&
+    t_pass json || t_fail json "$(grep -A3 waits w.json | head -4)"
+fi
+
+# ---- a program of our own, recorded ----------------------------------------
+. "$SRC/tests/cli/mpi.inc"
+ok "build waits" mpicc $SANF -o waits "$SRC/tests/mpi/waits.c" || t_done
+rm -rf wr.ptf
+ok record $RUN -np 3 "$PT" record -o wr.ptf -- ./waits || t_done
+# (function location wait waited) in ms, from the CSV's ticks (ns)
+waits() {
+  awk -F, '$1 == "wait" { gsub(/"/, "", $3)
+                          printf "%s %d %.0f %d\n", $3, $5, $8 / 1e6, $9 }' "$1"
+}
+"$PT" stats --csv wr.ptf >wr.csv
+waits wr.csv >wr.got
+# each of 3 barriers: ranks 0 and 1 wait for rank 2's 100 ms nap; the
+# Bcast's root (2) is 100 ms late; the Reduce's root (0) 100 ms early.
+# Bounds leave room for a loaded machine: at least 80% of the naps, the
+# culprit under 20% of them.
+awk '
+  $1 == "MPI_Barrier" && $2 < 2 && ($3 < 240 || $4 != 3) { bad = bad " " $0 }
+  $1 == "MPI_Barrier" && $2 == 2 && $3 > 60 { bad = bad " " $0 }
+  $1 == "MPI_Bcast" && $2 < 2 && ($3 < 80 || $4 != 1) { bad = bad " " $0 }
+  $1 == "MPI_Bcast" && $2 == 2 && $3 != 0 { bad = bad " " $0 }
+  $1 == "MPI_Reduce" && $2 == 0 && ($3 < 80 || $4 != 1) { bad = bad " " $0 }
+  $1 == "MPI_Reduce" && $2 > 0 && $3 != 0 { bad = bad " " $0 }
+  { n++ }
+  END { if (n != 9 || bad != "") { print n, bad; exit 1 } }' wr.got >wr.bad &&
+  t_pass "recorded: the culprit found" || t_fail "recorded: the culprit found" "$(cat wr.bad)"
+# through DUMPI and OTF2: the same calls, waits within 1 ms (DUMPI keeps
+# nanoseconds; OTF2 the ticks)
+for to in meta otf2; do
+  rm -rf "wd.$to" wd wd.def
+  if ok "to $to" "$PT" -q convert wr.ptf -o "wd.$to"; then
+    "$PT" stats --csv "wd.$to" >wd.csv
+    waits wd.csv >wd.got
+    if awk 'NR == FNR { w[$1 " " $2] = $3; c[$1 " " $2] = $4; next }
+            { k = $1 " " $2; d = w[k] - $3; if (!(k in w) || d > 1 || d < -1 ||
+              c[k] != $4) exit 1; n++ }
+            END { exit n == 9 ? 0 : 1 }' wr.got wd.got; then
+      t_pass "through $to: the same waits"
+    else
+      t_fail "through $to: the same waits" "$(diff wr.got wd.got | head -4)"
+    fi
+  fi
+done
+t_done
