@@ -231,6 +231,9 @@ static void free_output(pt_stats *s) {
   free(s->out_io);
   s->out_io = NULL;
   s->nout_io = 0;
+  free(s->out_wait);
+  s->out_wait = NULL;
+  s->nout_wait = 0;
   pt__stats_metric_free_output(s);
   s->out_regions = NULL;
   s->out_rl = NULL;

@@ -103,9 +103,6 @@ void pt__stats_coll_free(pt_stats *s) {
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) pt__kt_free(t[i]);
   free(c);
   s->coll = NULL;
-  free(s->out_wait);
-  s->out_wait = NULL;
-  s->nout_wait = 0;
 }
 
 int pt__stats_coll_def(pt_stats *s, const pt_def *d) {
@@ -270,7 +267,7 @@ static int cmp_wait(const void *a, const void *b) {
 }
 
 int pt__stats_coll_aggregate(pt_stats *s) {
-  free(s->out_wait);
+  free(s->out_wait); /* (free_output's: NULL here) */
   s->out_wait = NULL;
   s->nout_wait = 0;
   pt__coll *c = s->coll;
