@@ -451,7 +451,7 @@ static const char *fit_site(const char *label, char *b, size_t n, size_t w) {
   }
   /* not even the innermost statement: it alone, shortened, and the mark
    * of the callers when there is room for both */
-  char first[256];
+  char first[sizeof sh];
   const char *fe = strstr(sh, " < ");
   snprintf(first, sizeof first, "%.*s", (int)(fe ? (size_t)(fe - sh) : k), sh);
   if (w >= 8 + ml) {
@@ -472,14 +472,28 @@ static const char *fit_one_site(const char *label, char *b, size_t n,
                                 size_t w) {
   size_t len = strlen(label);
   if (len <= w || n < w + 1) return label;
-  size_t k = drop_params(label, len, b, n);
-  if (k <= w) return b;
-  const char *sp = strrchr(b, ' ');
-  size_t tail = sp ? k - (size_t)(sp - b) : 0;
-  if (tail + 3 + 4 > w) tail = w - 3; /* no room for a head: keep the end */
-  size_t head = w - 3 - tail;
-  memmove(b + head + 3, b + k - tail, tail + 1);
-  memcpy(b + head, "...", 3);
+  /* the whole statement without its parameter list first: a C++ template
+   * instance's name can be longer than b (Boost.MPI's probe_handler<...>
+   * names run to 330 characters), and its end is what is kept */
+  char sb[512], *t = len < sizeof sb ? sb : malloc(len + 1);
+  if (!t) { /* out of memory: the end of the label as it is */
+    snprintf(b, n, "...%s", label + len - (w - 3));
+    return b;
+  }
+  size_t k = drop_params(label, len, t, len + 1);
+  if (k <= w) {
+    memcpy(b, t, k + 1);
+  } else {
+    const char *sp = strrchr(t, ' ');
+    size_t tail = sp ? k - (size_t)(sp - t) : 0;
+    if (tail + 3 + 4 > w) tail = w - 3; /* no room for a head: keep the end */
+    size_t head = w - 3 - tail;
+    memcpy(b, t, head);
+    memcpy(b + head, "...", 3);
+    memcpy(b + head + 3, t + k - tail, tail);
+    b[w] = 0;
+  }
+  if (t != sb) free(t);
   return b;
 }
 

@@ -601,6 +601,18 @@ sed -e 's/name="a.c:10"/name="CommRecv(Domain\&, int, int, int, int, int, bool, 
 "$PT" stats cs2.txt >cs2.out 2>&1
 grep -q 'CommRecv lulesh-comm.cc:10 ' cs2.out && grep -q 'CommRecv lulesh-comm.cc:20 ' cs2.out &&
   t_pass callsite_long_names || t_fail callsite_long_names "$(grep -A4 'call sites' cs2.out)"
+# a C++ template instance's name longer than the label buffer (Boost.MPI:
+# 330 characters, probe_handler<serialized_data<std::vector<std::string>>>)
+# keeps its file:line too; the end of its cut name used to be whatever
+# fell at byte 255 ("...probe_handler<bo... std::allocator<char")
+long_t='boost::mpi::request::probe_handler<boost::mpi::detail::serialized_data<std::vector<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, std::allocator<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > > > > >::test()'
+awk -v t="$long_t" '{ sub(/name="a.c:10"/, "name=\"" t " request_handlers.hpp:163\"");
+  sub(/name="a.c:20"/, "name=\"" t " request_handlers.hpp:177\""); print }' cs.txt >cs3.txt
+"$PT" stats cs3.txt >cs3.out 2>&1
+grep -q '^MPI_Send .*probe_handl.*\.\.\. request_handlers.hpp:163 ' cs3.out &&
+  grep -q '^MPI_Send .*probe_handl.*\.\.\. request_handlers.hpp:177 ' cs3.out &&
+  ! grep -q 'std::allocator<char *[0-9]' cs3.out &&
+  t_pass callsite_template_names || t_fail callsite_template_names "$(grep -A4 'call sites' cs3.out)"
 # call-site chains (PARATRACE_CALLSITES=2) too long for the table's 100
 # columns: the parameter lists go (and a caller's module when it is the
 # module of the statement before it), then the start of long function
