@@ -277,7 +277,9 @@ struct pt_stats {
   pt__ktab files;     /* id -> name (pt__name) */
   pt__ktab handles;   /* I/O handle id -> its file */
   int io_defs;        /* files, I/O handles or file-I/O regions defined */
-  int io_otf;         /* OTF 1 file operations (stats_io.c): not counted */
+  int io_otf;         /* OTF 1 file operations (stats_io.c): paired by
+                         matching id, file and operation from the end */
+  uint64_t io_otf_op, io_otf_dur; /* id + 1 of "otf:fileop" / "otf:duration" */
   uint64_t io_seen;   /* IO_BEGIN events of selected locations, any time */
   pt__ktab mets;      /* metric id -> pt__met */
   int met_acc;        /* an accumulated metric is defined */

@@ -12,10 +12,15 @@
  * they are filed under) to their IO_END; the state is the operations in
  * flight.
  *
- * OTF 1 file operations are not counted: the OTF bridge keeps them as OTF
- * has them (doc/otf.md: a begin without handle or mode, an end naming the
- * file, or one record without a begin), which do not pair by handle; a
- * trace with them (attribute "otf:fileop") has no I/O rows.
+ * OTF 1 file operations (a trace with the attribute "otf:fileop") are
+ * kept by the OTF bridge as OTF has them (doc/otf.md): a begin that names
+ * only its matching id, an end that names the file (its ref), the
+ * operation (attribute "otf:fileop", OTF_FILEOP_*) and the bytes, or one
+ * record at the end with its duration (attribute "otf:duration") and no
+ * begin.  They are paired by location and matching id; reads, writes and
+ * syncs count (as the model's read, write and flush; OTF's "other" as
+ * other), opens, closes, seeks and the like are not transfers and do not.
+ * OTF has no requested bytes: none is short.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +55,12 @@ int pt__stats_io_def(pt_stats *s, const pt_def *d) {
       s->io_defs = 1;
       return pt__names_put(&s->files, d->id, d->name);
     case PT_DEF_ATTRIBUTE:
-      s->io_otf |= d->name && strcmp(d->name, "otf:fileop") == 0;
+      if (d->name && strcmp(d->name, "otf:fileop") == 0) {
+        s->io_otf = 1;
+        s->io_otf_op = d->id + 1;
+      } else if (d->name && strcmp(d->name, "otf:duration") == 0) {
+        s->io_otf_dur = d->id + 1;
+      }
       return PT_OK;
     case PT_DEF_IO_HANDLE: {
       s->io_defs = 1;
@@ -95,9 +105,79 @@ static int io_close(pt_stats *s, const pt__ioop *op, uint64_t t,
   return PT_OK;
 }
 
+/* The unsigned value of ev's attribute key + 1 (0: none) into *v. */
+static int attr_u(const pt_event *ev, uint64_t key1, uint64_t *v) {
+  for (uint32_t i = 0; key1 && i < ev->nattrs; i++)
+    if (ev->attrs[i].key == key1 - 1 && (ev->attrs[i].val.type == PT_TYPE_UINT ||
+                                         ev->attrs[i].val.type == PT_TYPE_INT)) {
+      *v = ev->attrs[i].val.v.u;
+      return 1;
+    }
+  return 0;
+}
+
+/* The model's mode of OTF file operation op (OTF_FILEOP_* in its low 5
+ * bits, flags above), or -1 for one that moves no data. */
+static int otf_mode(uint64_t op) {
+  switch (op & 31) {
+    case 2: return PT_IO_READ;
+    case 3: return PT_IO_WRITE;
+    case 8: return PT_IO_FLUSH;
+    case 31: return PT_IO_OTHER;
+    default: return -1; /* open, close, seek, unlink, rename, dup, lock */
+  }
+}
+
+/* An OTF 1 file operation's begin or end (see the top of this file). */
+static int io_otf_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
+                        int w) {
+  const uint64_t k[4] = {ev->location, 0, ev->request, 1};
+  const pt__frame *f = L && L->depth ? &L->st[L->depth - 1] : NULL;
+  pt__ioop *op = pt__kt_find(&s->ioop, k), o;
+  memset(&o, 0, sizeof o);
+  if (ev->kind == PT_EV_IO_BEGIN) {
+    if (op) { /* a new operation with its key: the old one unfinished */
+      o = *op;
+      pt__kt_del(&s->ioop, k);
+      int rc = io_close(s, &o, ev->time, 0, 0);
+      if (rc < 0) return rc;
+    }
+    s->io_seen++;
+    if (!w) return PT_OK;
+    if (!(op = pt__kt_get(&s->ioop, k))) return PT_ENOMEM;
+    op->region = f ? f->region : PT_NONE;
+    op->callsite = f ? f->callsite : PT_NONE;
+    op->file = PT_NONE; /* the end says */
+    op->mode = PT_IO_OTHER;
+    op->requested = 0;
+    op->begin = ev->time;
+    return PT_OK;
+  }
+  uint64_t opc = 31, dur;
+  attr_u(ev, s->io_otf_op, &opc);
+  if (op) {
+    o = *op;
+    pt__kt_del(&s->ioop, k);
+  } else if (attr_u(ev, s->io_otf_dur, &dur)) { /* one record, at its end */
+    o.begin = ev->time > dur ? ev->time - dur : 0;
+    s->io_seen++;
+    if (!(o.begin >= s->lo && o.begin < s->hi)) return PT_OK;
+    o.region = f ? f->region : PT_NONE;
+    o.callsite = f ? f->callsite : PT_NONE;
+  } else {
+    return PT_OK; /* an end without its begin */
+  }
+  int mode = otf_mode(opc);
+  if (mode < 0) return PT_OK;
+  o.file = ev->ref;
+  o.mode = (uint64_t)mode;
+  o.requested = ev->size;
+  return io_close(s, &o, ev->time, ev->size, 1);
+}
+
 int pt__stats_io_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
                        int w) {
-  if (s->io_otf) return PT_OK;
+  if (s->io_otf) return io_otf_event(s, L, ev, w);
   const uint64_t k[4] = {ev->location, ev->ref, ev->request, 0};
   int end = ev->kind == PT_EV_IO_END;
   pt__ioop *op = pt__kt_find(&s->ioop, k);
@@ -124,10 +204,6 @@ int pt__stats_io_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
 }
 
 int pt__stats_io_finish(pt_stats *s) {
-  if (s->io_otf) { /* defined after some events: what they made goes */
-    pt__kt_free(&s->ioop);
-    pt__kt_free(&s->io);
-  }
   while (s->ioop.n) {
     pt__ioop o = *(const pt__ioop *)pt__kt_at(&s->ioop, s->ioop.n - 1);
     pt__kt_del(&s->ioop, o.k);
