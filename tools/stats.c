@@ -1787,6 +1787,14 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
 /* The locations of the streams rank `rank` of `size` reads (the same
  * split on every rank: it depends on the index only), restricted to the
  * user's selection.  An empty share is a list with one location no trace has. */
+typedef struct loc_grp {
+  uint64_t loc, group;
+} loc_grp;
+static int cmp_loc_grp(const void *a, const void *b) {
+  const loc_grp *x = a, *y = b;
+  return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
 static int share_locations(const char *path, int rank, int size,
                            const uint64_t *sel, size_t nsel, uint64_t **out,
                            size_t *nout) {
@@ -1811,16 +1819,44 @@ static int share_locations(const char *path, int rank, int size,
   }
   /* Contiguous runs of streams in location order (neighbours usually
    * talk to neighbours: few messages cross a cut, and unmatched ones are
-   * what the reduction has to carry), cut at equal shares of the events. */
+   * what the reduction has to carry), cut at equal shares of the events;
+   * the threads of one process (its location group) stay on one rank: a
+   * thread may complete an operation another began (MPI_THREAD_MULTIPLE),
+   * which only a whole process's events pair (the MPI recorder numbers
+   * thread t of rank r r + t * nranks, so a rank's threads are not
+   * neighbours by location). */
+  size_t nd = pt_reader_ndefs(r), nlg = 0;
+  uint64_t *grp = calloc(ns + 1, sizeof *grp);
+  loc_grp *lg = calloc(nd + 1, sizeof *lg);
+  if (!grp || !lg) {
+    free(order), free(load), free(owner), free(mine), free(grp), free(lg);
+    pt_reader_close(r);
+    return cli_fail(NULL, "out of memory");
+  }
+  for (size_t d = 0; d < nd; d++) {
+    const pt_def *def = pt_reader_def(r, d);
+    if (def->kind == PT_DEF_LOCATION)
+      lg[nlg++] = (loc_grp){def->id, def->parent};
+  }
+  qsort(lg, nlg, sizeof *lg, cmp_loc_grp);
+  for (size_t i = 0; i < ns; i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    loc_grp key = {si->nlocations ? si->locations[0] : UINT64_MAX, 0};
+    const loc_grp *f = nlg ? bsearch(&key, lg, nlg, sizeof *lg, cmp_loc_grp) : NULL;
+    /* UINT64_MAX: no group, its own process (ordered by location) */
+    grp[i] = f ? f->group : UINT64_MAX;
+  }
+  free(lg);
   for (size_t i = 0; i < ns; i++) order[i] = i;
-  for (size_t i = 1; i < ns; i++) { /* by first location */
+  for (size_t i = 1; i < ns; i++) { /* by group, then first location */
     size_t k = order[i], j = i;
     const pt_stream_info *sk = pt_reader_stream_info(r, k);
     uint64_t lk = sk->nlocations ? sk->locations[0] : UINT64_MAX;
     while (j > 0) {
       const pt_stream_info *sj = pt_reader_stream_info(r, order[j - 1]);
       uint64_t lj = sj->nlocations ? sj->locations[0] : UINT64_MAX;
-      if (lj <= lk) break;
+      uint64_t gj = grp[order[j - 1]], gk = grp[k];
+      if (gj < gk || (gj == gk && lj <= lk)) break;
       order[j] = order[j - 1];
       j--;
     }
@@ -1835,9 +1871,12 @@ static int share_locations(const char *path, int rank, int size,
     uint64_t mid = acc + e / 2;
     int q = total ? (int)((long double)mid * size / total) : 0;
     owner[order[i]] = q < size ? q : size - 1;
+    if (i && grp[order[i]] != UINT64_MAX && grp[order[i]] == grp[order[i - 1]])
+      owner[order[i]] = owner[order[i - 1]]; /* its process's rank */
     acc += e;
   }
   (void)load;
+  free(grp);
   size_t n = 0;
   for (size_t i = 0; i < ns; i++) {
     if (owner[i] != rank) continue;

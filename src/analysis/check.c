@@ -7,7 +7,7 @@
  *     matched against the other side first); empty channels are freed;
  *   - the definitions of regions, locations and location groups;
  *   - one record per distinct undefined reference (with a count);
- *   - per (location, request id) a non-blocking request started and not
+ *   - per (process, request id) a non-blocking request started and not
  *     completed yet (deleted when it completes).
  */
 #include "paratrace/analysis.h"
@@ -173,7 +173,8 @@ typedef struct chan {
 /* A request started and not completed (a count: a writer that reuses an
  * id while it is open, as some do, starts it twice). */
 typedef struct req_open {
-  uint64_t k[4]; /* location, request */
+  uint64_t k[4]; /* see req_key */
+  uint64_t loc;  /* the location that first started it */
   uint64_t time; /* when it was first started */
   uint32_t kind; /* the event that started it */
   uint32_t n;
@@ -216,7 +217,7 @@ struct pt_check {
   uint32_t pend_free;
   uint64_t pending, seq;
 
-  /* non-blocking requests open: (location, request) -> req_open */
+  /* non-blocking requests open: req_key -> req_open */
   pt__ktab reqs;
 
   /* results */
@@ -618,10 +619,25 @@ static uint64_t send_start(const pt_check *c, const loc_state *s,
   return v && (*v & CALL_BIT) ? f->time : ev->time;
 }
 
+/* The key of ev's request: requests belong to the process (the location
+ * group), since a thread may complete a request another thread started
+ * (MPI_THREAD_MULTIPLE: an MPI_Isend in one thread, its MPI_Wait in
+ * another; the MPI recorder's request ids are unique within a rank); a
+ * location without a group is its own process. */
+static void req_key(const pt_check *c, const pt_event *ev, uint64_t k[4]) {
+  const uint64_t *g = map_get(&c->loc_group, ev->location);
+  int grp = g && *g != PT_NONE;
+  k[0] = grp ? *g : ev->location;
+  k[1] = ev->request;
+  k[2] = (uint64_t)grp;
+  k[3] = 0;
+}
+
 /* A non-blocking request started by ev (ISEND, IRECV_REQUEST). */
 enum { REQS_MAX = 1 << 20 }; /* open requests tracked at most (48 MiB) */
 static int req_start(pt_check *c, const pt_event *ev) {
-  const uint64_t *k = PT__K(ev->location, ev->request, 0, 0);
+  uint64_t k[4];
+  req_key(c, ev, k);
   if (c->reqs.n >= REQS_MAX && !pt__kt_find(&c->reqs, k)) {
     /* a program that frees active requests in a loop (no event says so)
      * leaves one open per request: bounded, counted */
@@ -631,6 +647,7 @@ static int req_start(pt_check *c, const pt_event *ev) {
   req_open *r = pt__kt_get(&c->reqs, k);
   if (!r) return PT_ENOMEM;
   if (!r->n++) {
+    r->loc = ev->location;
     r->time = ev->time;
     r->kind = ev->kind;
   }
@@ -640,7 +657,8 @@ static int req_start(pt_check *c, const pt_event *ev) {
 /* ... completed or cancelled by ev (one not seen started: ignored, as a
  * trace cut after its start has them). */
 static void req_end(pt_check *c, const pt_event *ev) {
-  const uint64_t *k = PT__K(ev->location, ev->request, 0, 0);
+  uint64_t k[4];
+  req_key(c, ev, k);
   req_open *r = pt__kt_find(&c->reqs, k);
   if (r && !--r->n) pt__kt_del(&c->reqs, k);
 }
@@ -819,15 +837,15 @@ int pt_check_finish(pt_check *c) {
   /* requests never completed: a note (stats), not a problem */
   for (size_t i = 0; i < c->reqs.n; i++) {
     const req_open *r = pt__kt_at(&c->reqs, i);
-    const uint64_t *ix = map_get(&c->loc_index, r->k[0]);
+    const uint64_t *ix = map_get(&c->loc_index, r->loc);
     if (ix && c->locs[*ix].stopped) continue;
     pt_check_stats *st = &c->stats;
     if (!st->unfinished_requests || r->time < st->unfinished_time ||
         (r->time == st->unfinished_time &&
-         (r->k[0] < st->unfinished_location ||
-          (r->k[0] == st->unfinished_location &&
+         (r->loc < st->unfinished_location ||
+          (r->loc == st->unfinished_location &&
            r->k[1] < st->unfinished_request)))) {
-      st->unfinished_location = r->k[0];
+      st->unfinished_location = r->loc;
       st->unfinished_time = r->time;
       st->unfinished_request = r->k[1];
       st->unfinished_kind = r->kind;

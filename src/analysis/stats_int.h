@@ -281,6 +281,7 @@ struct pt_stats {
                          matching id, file and operation from the end */
   uint64_t io_otf_op, io_otf_dur; /* id + 1 of "otf:fileop" / "otf:duration" */
   uint64_t io_seen;   /* IO_BEGIN events of selected locations, any time */
+  int io_threads;     /* an operation begun on a process's second thread */
   pt__ktab mets;      /* metric id -> pt__met */
   int met_acc;        /* an accumulated metric is defined */
   pt__ktab locdefs;   /* id -> group */

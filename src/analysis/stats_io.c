@@ -175,12 +175,34 @@ static int io_otf_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   return io_close(s, &o, ev->time, ev->size, 1);
 }
 
+/* The operation in flight that IO_END ev completes on another location of
+ * its process, its key into k; NULL if none.  MPI_THREAD_MULTIPLE: a
+ * thread's MPI_File_iwrite_at completed by another thread's MPI_Wait (the
+ * MPI recorder's matching ids of non-blocking operations are unique within
+ * the rank).  Looked for only once a thread other than a process's first
+ * location has begun an operation, or when the end is on one. */
+static pt__ioop *other_thread_op(pt_stats *s, const pt_event *ev,
+                                 uint64_t k[4]) {
+  uint64_t me = pt__stats_proc_loc(s, ev->location);
+  if (!s->ioop.n || (!s->io_threads && me == ev->location)) return NULL;
+  for (size_t i = 0; i < s->ioop.n; i++) {
+    pt__ioop *o = pt__kt_at(&s->ioop, i);
+    if (o->k[3] || o->k[1] != ev->ref || o->k[2] != ev->request ||
+        o->k[0] == ev->location || pt__stats_proc_loc(s, o->k[0]) != me)
+      continue;
+    memcpy(k, o->k, sizeof o->k);
+    return o;
+  }
+  return NULL;
+}
+
 int pt__stats_io_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
                        int w) {
   if (s->io_otf) return io_otf_event(s, L, ev, w);
-  const uint64_t k[4] = {ev->location, ev->ref, ev->request, 0};
+  uint64_t k[4] = {ev->location, ev->ref, ev->request, 0};
   int end = ev->kind == PT_EV_IO_END;
   pt__ioop *op = pt__kt_find(&s->ioop, k);
+  if (!op && end) op = other_thread_op(s, ev, k);
   if (op) { /* its IO_END, or a new operation with its key: unfinished */
     pt__ioop o = *op;
     pt__kt_del(&s->ioop, k);
@@ -190,6 +212,8 @@ int pt__stats_io_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   if (end) return PT_OK;
   s->io_seen++;
   if (!w) return PT_OK;
+  if (!s->io_threads && pt__stats_proc_loc(s, ev->location) != ev->location)
+    s->io_threads = 1;
   if (!(op = pt__kt_get(&s->ioop, k))) return PT_ENOMEM;
   /* filed under the call that began it and that call's site */
   const pt__frame *f = L->depth ? &L->st[L->depth - 1] : NULL;

@@ -168,6 +168,16 @@ sed '/irecv callsite/d' nb.txt >nb3.txt
 if grep -q 'note: 2 non-blocking requests never completed.*location 1, irecv_request of request 5 at t=121' nb3.out
 then t_pass unfinished_requests_earliest_named
 else t_fail unfinished_requests_earliest_named "$(cat nb3.out)"; fi
+# A request started by one thread and completed by another thread of the
+# same process (MPI_THREAD_MULTIPLE: an MPI_Isend in one thread, the
+# MPI_Waitall in another; the recorder's request ids are unique within a
+# rank): completed, no note (was: "1 non-blocking request never completed")
+awk '/^def location id=1 / {print; print "def location id=2 group=0 name=\"thread 1\""; next}
+  /^event 135 0 isend_complete/ {sub(/ 0 isend_complete/, " 2 isend_complete")} {print}' nb2.txt >nb4.txt
+"$PT" check nb4.txt >nb4.out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q 'isend_complete' nb4.txt && grep -q '^event 135 2 ' nb4.txt &&
+   ! grep -q 'never completed' nb4.out; then t_pass request_completed_by_other_thread
+else t_fail request_completed_by_other_thread "exit $rc: $(cat nb4.out)"; fi
 # One rank's file of a larger run (a DUMPI .bin of a DOE mini-app): its
 # messages to and from ranks the trace does not have say so; an unmatched
 # send to a rank it has does not.

@@ -123,6 +123,49 @@ if [ $HAVE_JSON = 1 ]; then
     t_pass no_io_json || t_fail no_io_json "$(head -c 300 noio.json)"
 fi
 
+# A non-blocking operation begun by one thread and completed by another
+# thread of the same process (MPI_THREAD_MULTIPLE: MPI_File_iwrite_at in
+# one thread, MPI_Waitall in another; the recorder's matching ids of such
+# operations are unique within the rank): one operation with its bytes
+# (was: unfinished, 0 bytes).  Threads 0 and 2 are rank 0's (the
+# recorder's numbering: thread t of rank r is location r + t * nranks)
+cat >xt.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=0 group=0 name="thread 0"
+def location id=1 group=1 name="thread 0"
+def location id=2 group=0 name="thread 1"
+def region id=1 name="main"
+def region id=3 role=9 paradigm=3 name="MPI_File_iwrite_at"
+def region id=4 name="MPI_Waitall"
+def file id=9 system_node=none name="data"
+def io_handle id=5 parent=none file=9 comm=none name="data"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 0 2 enter region=1
+event 10 0 enter region=3
+event 10 0 io_begin handle=5 mode=1 bytes=128 flags=1 matching=4294967298
+event 12 0 leave region=3
+event 20 2 enter region=4
+event 30 2 io_end handle=5 bytes=128 matching=4294967298
+event 30 2 leave region=4
+event 40 1 enter region=3
+event 40 1 io_begin handle=5 mode=1 bytes=64 flags=1 matching=4294967298
+event 42 1 leave region=3
+event 50 1 enter region=4
+event 55 1 io_end handle=5 bytes=64 matching=4294967298
+event 55 1 leave region=4
+event 100 0 leave region=1
+event 100 1 leave region=1
+event 100 2 leave region=1
+TXT
+printf '%s\n' 'io,3,"MPI_File_iwrite_at",,"-",9,"data",write,2,192,64,128,192,35,0,0' >xt.want
+"$PT" stats --csv xt.txt | grep '^io,' >xt.got
+cmp -s xt.want xt.got && t_pass "operation completed by another thread" ||
+  t_fail "operation completed by another thread" "$(cat xt.got)"
+
 # ---- an MPI-IO program, recorded --------------------------------------------
 if ! command -v mpicc >/dev/null 2>&1 || [ ! -f "$B/lib/libparatrace-mpi.so" ]; then
   t_fail "mpi setup" "mpicc or $B/lib/libparatrace-mpi.so missing"; t_done
@@ -214,6 +257,14 @@ if [ -x "$B/bin/paratrace-mpi" ]; then
   nowaits par.csv >par.cmp
   cmp -s s.cmp par.cmp && t_pass "mpirun -np 2 stats" ||
     t_fail "mpirun -np 2 stats" "$(diff s.csv par.csv | head -3) $(head -2 par.err)"
+  # a process's threads stay on one rank of the parallel statistics, so
+  # the operation one began and another completed pairs there too (was,
+  # with 3 ranks: each thread's stream on its own rank, the operation
+  # unfinished)
+  ok xt_ptf "$PT" -q convert xt.txt -o xt.ptf
+  $RUN -np 3 "$PT" stats --csv xt.ptf 2>xt.err | grep '^io,' >xt.par
+  cmp -s xt.want xt.par && t_pass "mpirun -np 3 stats: a process's threads together" ||
+    t_fail "mpirun -np 3 stats: a process's threads together" "$(cat xt.par) $(head -2 xt.err)"
 fi
 
 # ---- windows: a scan and summaries give what the events say ------------------
