@@ -45,7 +45,7 @@ const char *pt_wait_pattern_name(uint32_t p) {
 enum { PENDING_MAX = 1u << 21 }; /* members of unfinished instances */
 
 typedef struct creg { uint64_t k[4]; uint8_t blocking; } creg;
-typedef struct ccomm { uint64_t k[4]; uint64_t group; } ccomm;
+typedef struct ccomm { uint64_t k[4]; uint64_t group; uint8_t inter; } ccomm;
 typedef struct cgrp { uint64_t k[4]; uint64_t n; uint32_t type; } cgrp;
 typedef struct cseq { uint64_t k[4]; uint64_t n; } cseq;
 /* A member's call. */
@@ -117,9 +117,20 @@ int pt__stats_coll_def(pt_stats *s, const pt_def *d) {
       return PT_OK;
     }
     case PT_DEF_COMM: {
+      int fresh = !pt__kt_find(&c->comms, PT__K(d->id, 0, 0, 0));
       ccomm *r = pt__kt_get(&c->comms, PT__K(d->id, 0, 0, 0));
       if (!r) return PT_ENOMEM;
       r->group = d->ref;
+      if (fresh) r->inter = 0;
+      return PT_OK;
+    }
+    case PT_DEF_KEYVAL: { /* an intercommunicator's other side */
+      if (!d->name || strcmp(d->name, "otf2:intercomm") != 0 ||
+          d->parent == PT_NONE)
+        return PT_OK;
+      ccomm *r = pt__kt_get(&c->comms, PT__K(d->parent, 0, 0, 0));
+      if (!r) return PT_ENOMEM;
+      r->inter = 1;
       return PT_OK;
     }
     case PT_DEF_GROUP: {
@@ -137,10 +148,11 @@ int pt__stats_coll_def(pt_stats *s, const pt_def *d) {
 
 /* Members of communicator `comm`: its group's, MPI_COMM_WORLD's for one
  * defined without a group (the MPI recorder's and the DUMPI reader's
- * world); 0 when unknown. */
+ * world); 0 when unknown, and for an intercommunicator (its collectives
+ * join two groups: not matched here). */
 static uint64_t comm_size(const pt__coll *c, uint64_t comm) {
   const ccomm *r = pt__kt_find(&c->comms, PT__K(comm, 0, 0, 0));
-  if (!r) return 0;
+  if (!r || r->inter) return 0;
   if (r->group == PT_NONE) return c->world;
   const cgrp *g = pt__kt_find(&c->grps, PT__K(r->group, 0, 0, 0));
   if (!g) return 0;

@@ -134,6 +134,15 @@ done
 "$PT" stats --csv w.ptf |
   grep -q '^section,region_id,function,pattern,location,calls,time,wait,waited,unmatched$' &&
   t_pass csv_header || t_fail csv_header "no wait section header"
+# an intercommunicator (KEYVAL otf2:intercomm names its other group):
+# its collectives join two groups and are not matched, only counted
+sed 's/^def comm id=1 .*/&\
+def keyval id=1 scope=1 name="otf2:intercomm" value="1"/' w.txt >wi.txt
+"$PT" stats --csv wi.txt | grep '^wait,5,' >wi.got
+printf '%s\n' 'wait,5,"MPI_Barrier",wait at NxN,0,1,30,0,0,1' \
+  'wait,5,"MPI_Barrier",wait at NxN,2,1,10,0,0,1' >wi.want
+cmp -s wi.want wi.got && t_pass intercommunicator_unmatched ||
+  t_fail intercommunicator_unmatched "$(cat wi.got)"
 # the table: per function over the locations, the longest waiter
 "$PT" stats w.ptf >w.out
 grep -q '^MPI_Allreduce  *wait at NxN  *5  *100  *50  *50.00  *2  *30  *0  *2$' w.out &&
