@@ -1923,6 +1923,97 @@ TEST(io_merge_runs_and_summaries) {
   free(dir);
 }
 
+/* ---- collective wait states --------------------------------------------- */
+
+/* 3 ranks; an Allreduce on a communicator of `members` ranks (group 7,
+ * comm 9): enters 10, 20, 40 (rank r at enter[r]), COLL_END and leave at
+ * 50; the locations fed in the order `order`. */
+static pt_stats *waits_trace(uint64_t members, const int *order,
+                             const pt_stats_opts *o) {
+  pt_stats *s = NULL;
+  if (pt_stats_create(&s, o) != PT_OK) abort();
+  def_region(s, 1, "MPI_Allreduce");
+  for (uint64_t l = 0; l < 3; l++) def_loc(s, l);
+  static const uint64_t m[3] = {0, 1, 2};
+  pt_def d;
+  pt_def_init(&d, PT_DEF_GROUP, 7);
+  d.i0 = PT_GROUP_COMM_GROUP;
+  d.nmembers = members;
+  d.members = members <= 3 ? m : NULL;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+  pt_def_init(&d, PT_DEF_COMM, 9);
+  d.ref = 7;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+  static const uint64_t enter[3] = {10, 20, 40};
+  for (int i = 0; i < 3; i++) {
+    uint64_t l = (uint64_t)order[i];
+    ev(s, enter[l], l, PT_EV_ENTER, 1);
+    pt_event e;
+    pt_event_init(&e, PT_EV_COLL_END, 50, l);
+    e.ref = PT_COLL_ALLREDUCE;
+    e.comm = 9;
+    e.peer = -1;
+    if (pt_stats_event(s, &e) != PT_OK) abort();
+    ev(s, 50, l, PT_EV_LEAVE, 1);
+  }
+  if (pt_stats_finish(s) != PT_OK) abort();
+  return s;
+}
+
+TEST(collective_wait_states) {
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  /* the waits do not depend on the order the locations come in */
+  static const int orders[2][3] = {{0, 1, 2}, {2, 0, 1}};
+  for (int k = 0; k < 2; k++) {
+    pt_stats *s = waits_trace(3, orders[k], &o);
+    pt_stats_totals t;
+    pt_stats_get_totals(s, &t);
+    ASSERT_TRUE(t.have & PT_STATS_HAVE_WAITS);
+    ASSERT_EQ_U64(pt_stats_nwaits(s), 3);
+    static const uint64_t want[3] = {30, 20, 0};
+    for (size_t i = 0; i < 3; i++) {
+      const pt_stats_wait_row *r = pt_stats_wait(s, i);
+      ASSERT_EQ_U64(r->location, i);
+      ASSERT_EQ_U64(r->pattern, PT_WAIT_NXN);
+      ASSERT_EQ_U64(r->wait, want[i]);
+      ASSERT_EQ_U64(r->unmatched, 0);
+    }
+    ASSERT_EQ_STR(pt_wait_pattern_name(PT_WAIT_NXN), "wait at NxN");
+    /* a merge cannot match calls across its parts: none after it */
+    pt_stats *b = waits_trace(3, orders[k], &o);
+    ASSERT_OK(pt_stats_merge(s, b));
+    pt_stats_get_totals(s, &t);
+    ASSERT_TRUE(!(t.have & PT_STATS_HAVE_WAITS));
+    ASSERT_EQ_U64(pt_stats_nwaits(s), 0);
+    pt_stats_destroy(b);
+    pt_stats_destroy(s);
+  }
+  /* a communicator claiming more members than can ever come (hostile
+   * input): no allocation of that size, the calls unmatched */
+  static const int order[3] = {0, 1, 2};
+  uint64_t huge[] = {4, UINT64_C(1) << 40, UINT64_MAX};
+  for (size_t k = 0; k < 3; k++) {
+    pt_stats *s = waits_trace(huge[k], order, &o);
+    ASSERT_EQ_U64(pt_stats_nwaits(s), 3);
+    for (size_t i = 0; i < 3; i++) {
+      ASSERT_EQ_U64(pt_stats_wait(s, i)->unmatched, 1);
+      ASSERT_EQ_U64(pt_stats_wait(s, i)->wait, 0);
+    }
+    pt_stats_destroy(s);
+  }
+  /* a selection of locations: none */
+  uint64_t sel[2] = {0, 1};
+  o.locations = sel;
+  o.nlocations = 2;
+  pt_stats *s = waits_trace(3, order, &o);
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_TRUE(!(t.have & PT_STATS_HAVE_WAITS));
+  ASSERT_EQ_U64(pt_stats_nwaits(s), 0);
+  pt_stats_destroy(s);
+}
+
 int main(void) {
   RUN(inclusive_exclusive_nesting);
   RUN(window_clips_straddling_regions);
@@ -1953,5 +2044,6 @@ int main(void) {
   RUN(metrics_deserialize_bad_values);
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
+  RUN(collective_wait_states);
   return test_summary();
 }
