@@ -820,17 +820,61 @@ static int recv_waits(pt_stats *s, uint64_t sender) {
   return pt__kt_find(&s->selranks, K(sender, 0, 0, 0)) != NULL;
 }
 
+/* The channel at ck's slot (NULL: none). */
+static chan_rec *chan_at(pt__ktab *ct, const uint64_t ck[4], size_t *slot) {
+  *slot = ct->cap ? kslot(ct, ck) : 0;
+  return ct->cap && ct->slot[*slot]
+             ? (chan_rec *)(void *)(ct->rec +
+                                    (size_t)(ct->slot[*slot] - 1) * ct->rsize)
+             : NULL;
+}
+
+/* A receive with MPI_ANY_TAG and no recorded status (tag -1: a DUMPI
+ * trace's MPI_Recv with MPI_STATUS_IGNORE) takes the oldest waiting send
+ * from its sender on its communicator, whatever the tag, as MPI matches
+ * it (and as paratrace check does); one that finds none waits on the
+ * channel of tag -1, where the next such send finds it when its own
+ * channel has no receive waiting.  The key of that send's channel into
+ * mk; 0 when there is none. */
+static int any_tag_send(const pt_stats *s, const uint64_t ck[4],
+                        uint64_t mk[4]) {
+  const chan_rec *best = NULL;
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const chan_rec *x = pt__kt_at(&s->chans, i);
+    if (x->recvs || x->head == NIL || x->k[0] != ck[0] || x->k[1] != ck[1] ||
+        x->k[2] != ck[2] || (int64_t)x->k[3] < 0)
+      continue;
+    const pt__pend *a = &s->pends[x->head];
+    const pt__pend *b = best ? &s->pends[best->head] : NULL;
+    if (!b || a->ev.time < b->ev.time ||
+        (a->ev.time == b->ev.time &&
+         (a->src < b->src || (a->src == b->src && x->k[3] < best->k[3]))))
+      best = x;
+  }
+  if (best) memcpy(mk, best->k, sizeof best->k);
+  return best != NULL;
+}
+
 /* Add a send (is_recv 0) or receive to channel ck: match it against the
  * oldest waiting partner or queue it. */
 static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
                       int is_recv, uint32_t *queued) {
   if (queued) *queued = NIL;
   pt__ktab *ct = &s->chans;
-  size_t slot = ct->cap ? kslot(ct, ck) : 0;
-  chan_rec *c = ct->cap && ct->slot[slot]
-                    ? (chan_rec *)(void *)(ct->rec + (size_t)(ct->slot[slot] - 1) *
-                                                         ct->rsize)
-                    : NULL;
+  size_t slot;
+  chan_rec *c = chan_at(ct, ck, &slot);
+  const uint64_t *mk = ck; /* the matched pair's channel */
+  uint64_t ak[4];
+  if (is_recv && (int64_t)ck[3] < 0 && (!c || c->head == NIL || c->recvs) &&
+      any_tag_send(s, ck, ak)) {
+    c = chan_at(ct, ak, &slot);
+    mk = ak;
+  } else if (!is_recv && (!c || c->head == NIL || !c->recvs)) {
+    const uint64_t wk[4] = {ck[0], ck[1], ck[2], UINT64_MAX};
+    size_t ws;
+    chan_rec *w = chan_at(ct, wk, &ws);
+    if (w && w->head != NIL && w->recvs) c = w, slot = ws;
+  }
   if (c && c->head != NIL && c->recvs != is_recv) {
     uint32_t i = c->head;
     pt__pend other = s->pends[i];
@@ -840,7 +884,7 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     s->pends[i].used = 0;
     s->pends[i].next = s->pend_free;
     s->pend_free = i;
-    return is_recv ? matched(s, ck, &other, p) : matched(s, ck, p, &other);
+    return is_recv ? matched(s, mk, &other, p) : matched(s, mk, p, &other);
   }
   uint32_t i = pend_new(s);
   if (i == NIL) return PT_ENOMEM;
@@ -916,7 +960,10 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
       p->brecv += ev->size;
     }
   }
-  if (ev->peer < 0 || ev->tag < 0) return PT_OK;
+  /* (a receive's tag -1: MPI_ANY_TAG without a status, see
+   * any_tag_send) */
+  if (ev->peer < 0 || (ev->tag < 0 && (is_send || ev->tag != -1)))
+    return PT_OK;
   uint64_t me = L->rank, peer = (uint64_t)ev->peer;
   uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
                     (uint64_t)ev->tag};
