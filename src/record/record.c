@@ -6,8 +6,9 @@
  * becomes a block.  Stop policy: the same, until the thread has recorded
  * `buffer` bytes (estimated from the encoded size bound), then one
  * BUFFER_OVERFLOW event and nothing more.  Ring policy: events are kept
- * serialised in a byte ring of `buffer` bytes, the oldest dropped when a
- * new one does not fit; the ring is written when recording stops. */
+ * encoded as in a block in a byte ring of `buffer` bytes, the oldest
+ * dropped when a new one does not fit; the ring is written when recording
+ * stops (see ring_put). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,14 +39,17 @@ typedef struct rthread {
   uint64_t last_time;
   uint64_t bytes;   /* stop policy: bytes recorded (estimate) */
   int stopped;      /* stop policy: buffer full */
-  uint8_t *ring;    /* ring policy */
-  size_t cap, head, tail, used; /* head: oldest record; tail: next write */
+  uint8_t *ring;    /* ring policy: `cap` bytes, records from `head` on
+                     * (wrapping), `used` bytes of them (see ring_push) */
+  size_t cap, head, used;
+  uint64_t ring_base; /* time of the record before the oldest kept */
+  uint64_t ring_prev; /* time of the newest record */
   uint64_t lost;
   pt__open_call *open; /* the thread's call in progress (its TLS slot);
                         * NULL once the thread has ended (under g_mu) */
   int busy;             /* writing to s now (atomic; see quiesce()) */
   uint64_t generation;  /* g_generation of the recording it belongs to */
-  pt__buf scratch;  /* ring: decoding area */
+  pt__buf scratch;  /* ring: encoding and decoding area */
   struct rthread *next;
 } rthread;
 
@@ -224,7 +228,7 @@ uint64_t pt_rec_attribute(const char *name, int type) {
   return id;
 }
 
-/* ---- ring serialisation -------------------------------------------------- */
+/* ---- stop policy: an event's size --------------------------------------- */
 
 static size_t value_size(const pt_value *v, int type) {
   switch (type) {
@@ -241,101 +245,6 @@ static size_t event_size(const pt_event *ev) {
   for (uint32_t i = 0; i < ev->nattrs; i++)
     n += 8 + 1 + value_size(&ev->attrs[i].val, ev->attrs[i].val.type);
   return (n + 7) & ~(size_t)7;
-}
-
-static uint8_t *put_value(uint8_t *p, const pt_value *v, int type) {
-  switch (type) {
-    case PT_TYPE_STRING: {
-      uint32_t n = v->v.s ? (uint32_t)strlen(v->v.s) + 1 : 0;
-      memcpy(p, &n, 4);
-      if (n) memcpy(p + 4, v->v.s, n);
-      return p + 4 + n;
-    }
-    case PT_TYPE_INTS:
-      { uint64_t c = v->count; memcpy(p, &c, 8); }
-      p += 8;
-      p += (8 - ((uintptr_t)p & 7)) & 7; /* elements 8-aligned in place */
-      if (v->count) memcpy(p, v->v.ints, 8 * (size_t)v->count);
-      return p + 8 * (size_t)v->count;
-    case PT_TYPE_NONE: return p;
-    default: memcpy(p, &v->v.u, 8); return p + 8;
-  }
-}
-
-static const uint8_t *get_value(const uint8_t *p, pt_value *v, int type) {
-  memset(v, 0, sizeof *v);
-  v->type = (uint32_t)type;
-  switch (type) {
-    case PT_TYPE_STRING: {
-      uint32_t n;
-      memcpy(&n, p, 4);
-      v->v.s = n ? (const char *)p + 4 : NULL;
-      return p + 4 + n;
-    }
-    case PT_TYPE_INTS:
-      { uint64_t c; memcpy(&c, p, 8); v->count = (uint32_t)c; }
-      p += 8;
-      p += (8 - ((uintptr_t)p & 7)) & 7;
-      v->v.ints = v->count ? (const int64_t *)(const void *)p : NULL;
-      return p + 8 * (size_t)v->count;
-    case PT_TYPE_NONE: return p;
-    default: memcpy(&v->v.u, p, 8); return p + 8;
-  }
-}
-
-static void put_event(uint8_t *p, const pt_event *ev, uint32_t size) {
-  memcpy(p, &size, 4);
-  p += 4;
-  uint64_t f[11] = {ev->time, ev->location, ev->kind, ev->nattrs, ev->ref,
-                    (uint64_t)ev->peer, ev->comm, (uint64_t)ev->tag, ev->size,
-                    ev->size2, ev->request};
-  memcpy(p, f, sizeof f);
-  p += sizeof f;
-  *p++ = (uint8_t)ev->value.type;
-  p = put_value(p, &ev->value, (int)ev->value.type);
-  pt_value t = {.type = PT_TYPE_STRING, .v.s = ev->text};
-  p = put_value(p, &t, PT_TYPE_STRING);
-  for (uint32_t i = 0; i < ev->nattrs; i++) {
-    memcpy(p, &ev->attrs[i].key, 8);
-    p[8] = (uint8_t)ev->attrs[i].val.type;
-    p = put_value(p + 9, &ev->attrs[i].val, (int)ev->attrs[i].val.type);
-  }
-}
-
-/* Decode a record; attrs go to `scratch`.  Pointers into the ring. */
-static int get_event(const uint8_t *p, pt_event *ev, pt__buf *scratch) {
-  p += 4;
-  uint64_t f[11];
-  memcpy(f, p, sizeof f);
-  p += sizeof f;
-  memset(ev, 0, sizeof *ev);
-  ev->time = f[0];
-  ev->location = f[1];
-  ev->kind = (uint32_t)f[2];
-  ev->nattrs = (uint32_t)f[3];
-  ev->ref = f[4];
-  ev->peer = (int64_t)f[5];
-  ev->comm = f[6];
-  ev->tag = (int64_t)f[7];
-  ev->size = f[8];
-  ev->size2 = f[9];
-  ev->request = f[10];
-  int vt = *p++;
-  p = get_value(p, &ev->value, vt);
-  pt_value t;
-  p = get_value(p, &t, PT_TYPE_STRING);
-  ev->text = t.v.s;
-  scratch->len = 0;
-  if (ev->nattrs) {
-    if (pt__buf_reserve(scratch, ev->nattrs * sizeof(pt_attr))) return -1;
-    pt_attr *a = (pt_attr *)(void *)scratch->p;
-    for (uint32_t i = 0; i < ev->nattrs; i++) {
-      memcpy(&a[i].key, p, 8);
-      p = get_value(p + 9, &a[i].val, p[8]);
-    }
-    ev->attrs = a;
-  }
-  return 0;
 }
 
 /* ---- threads ------------------------------------------------------------- */
@@ -428,77 +337,150 @@ static void overflow_event(rthread *t, int policy, uint64_t lost,
   write_event(t, &ev);
 }
 
-/* Drop the oldest record of the ring. */
-static void ring_pop(rthread *t) {
-  uint32_t n;
-  memcpy(&n, t->ring + t->head, 4);
-  if (n == 0) { /* wrap marker */
-    t->used -= t->cap - t->head;
-    t->head = 0;
-    memcpy(&n, t->ring, 4);
-  }
-  t->head += n;
-  t->used -= n;
-  if (t->head == t->cap) t->head = 0;
+/* The ring holds each event as the writer encodes it in a block (the
+ * same bytes pt__rec_event_enc gets: header byte, fields, attributes;
+ * no location, no time), after two varints: the body's length and the
+ * time since the ring's previous record.  So a ring of `buffer` bytes
+ * keeps about as many events as a flush-policy block of `buffer` bytes
+ * (1-2 length bytes more per event; the block's time deltas take 1-3
+ * bytes too); records wrap around the end of the ring as bytes do.  It
+ * used to keep a fixed-layout copy of each pt_event (96 bytes before
+ * attributes: 27 level-3 MPI events in 4 KiB where a block holds 203).
+ * Memory: the ring, plus the scratch area of the largest event. */
+#define RING_HDR_MAX (2 * PT_VARINT_MAX)
+
+/* Copy n bytes at ring offset `at` (wrapping) to out. */
+static void ring_read(const rthread *t, size_t at, uint8_t *out, size_t n) {
+  size_t first = t->cap - at < n ? t->cap - at : n;
+  memcpy(out, t->ring + at, first);
+  memcpy(out + first, t->ring, n - first);
 }
 
-static int ring_push(rthread *t, const pt_event *ev) {
-  size_t n = event_size(ev);
-  if (n + 8 > t->cap) { /* larger than the whole ring: lost */
+/* The oldest record's body length and time delta; *hdr: their bytes. */
+static void ring_head(const rthread *t, uint64_t *len, uint64_t *dt,
+                      size_t *hdr) {
+  uint8_t b[RING_HDR_MAX];
+  size_t n = t->used < RING_HDR_MAX ? t->used : RING_HDR_MAX;
+  ring_read(t, t->head, b, n);
+  const uint8_t *q = b;
+  /* written by ring_put: cannot fail */
+  (void)pt__varint_get(&q, b + n, len);
+  (void)pt__varint_get(&q, b + n, dt);
+  *hdr = (size_t)(q - b);
+}
+
+/* Drop the oldest record of the ring. */
+static void ring_pop(rthread *t) {
+  uint64_t len, dt;
+  size_t hdr;
+  ring_head(t, &len, &dt, &hdr);
+  t->head = (t->head + hdr + (size_t)len) % t->cap;
+  t->used -= hdr + (size_t)len;
+  t->ring_base += dt;
+}
+
+/* Append an encoded event (body, len: see pt__rec_event_enc) at `time`,
+ * dropping the oldest records until it fits. */
+static int ring_put(rthread *t, uint64_t time, const uint8_t *body,
+                    size_t len) {
+  uint8_t h[RING_HDR_MAX];
+  size_t hn = pt__varint_put(h, len);
+  hn += pt__varint_put(h + hn, time - t->ring_prev);
+  if (hn + len > t->cap) { /* larger than the whole ring: lost */
     t->lost++;
     return PT_OK;
   }
-  for (;;) {
-    size_t room_end = t->cap - t->tail;
-    if (t->used == 0) t->head = t->tail = 0, room_end = t->cap;
-    int wraps = n + 4 > room_end; /* keep 4 bytes for a wrap marker */
-    size_t need = wraps ? room_end + n : n;
-    if (t->used + need + 4 <= t->cap) {
-      if (wraps) {
-        memset(t->ring + t->tail, 0, 4);
-        t->used += room_end;
-        t->tail = 0;
-      }
-      put_event(t->ring + t->tail, ev, (uint32_t)n);
-      t->tail += n;
-      t->used += n;
-      return PT_OK;
-    }
+  while (t->used + hn + len > t->cap) {
     ring_pop(t);
     t->lost++;
   }
+  size_t at = (t->head + t->used) % t->cap;
+  for (int part = 0; part < 2; part++) {
+    const uint8_t *src = part ? body : h;
+    size_t n = part ? len : hn;
+    size_t first = t->cap - at < n ? t->cap - at : n;
+    memcpy(t->ring + at, src, first);
+    memcpy(t->ring, src + first, n - first);
+    at = (at + n) % t->cap;
+  }
+  t->used += hn + len;
+  t->ring_prev = time;
+  return PT_OK;
+}
+
+/* An event of the thread into the ring, encoded as the writer would. */
+static int ring_push(rthread *t, const pt_event *ev) {
+  size_t bound = pt__event_bound(ev);
+  if (!bound) return write_event(t, ev); /* invalid: the writer says why */
+  t->scratch.len = 0;
+  if (pt__buf_reserve(&t->scratch, bound)) return PT_ENOMEM;
+  uint64_t prev_time = ev->time, prev_loc = t->loc, dt;
+  size_t n = pt__event_put(t->scratch.p, ev, &prev_time, &prev_loc, &dt);
+  return ring_put(t, ev->time, t->scratch.p, n);
+}
+
+/* Hand an encoded event (no location, no time) at `time` to fn as a
+ * pt_event: the header gets the location, a zero time delta follows,
+ * and the reader's decoder does the rest. */
+static int body_event(rthread *t, uint64_t time, const uint8_t *body,
+                      size_t len, int (*fn)(rthread *, pt_event *)) {
+  if (!len || len > SIZE_MAX - 2 * PT_VARINT_MAX) return PT_EINVAL;
+  uint8_t *buf = malloc(len + 2 * PT_VARINT_MAX);
+  if (!buf) return PT_ENOMEM;
+  size_t n = 0;
+  buf[n++] = (uint8_t)(body[0] | PT__EVH_LOC);
+  n += pt__varint_put(buf + n, t->loc);
+  buf[n++] = 0; /* time delta */
+  memcpy(buf + n, body + 1, len - 1);
+  n += len - 1;
+  pt__arena ar = {0};
+  pt__dec d;
+  pt__dec_init(&d, buf, n, time, &ar);
+  pt_event ev;
+  const char *why = NULL;
+  int rc = pt__event_get_slow(&d, &ev, &why);
+  if (rc == PT_OK) rc = fn(t, &ev);
+  pt__arena_free(&ar);
+  free(buf);
+  return rc;
+}
+
+static int write_decoded(rthread *t, pt_event *ev) {
+  return write_event(t, ev);
+}
+
+/* An encoded event to the stream: as it is where the block takes it. */
+static int write_body(rthread *t, uint64_t time, const uint8_t *body,
+                      size_t len) {
+  int rc = pt__stream_event_enc(t->s, t->loc, time, body, len);
+  if (rc == 1) return body_event(t, time, body, len, write_decoded);
+  if (rc) fail_once(pt_stream_errmsg(t->s));
+  return rc;
 }
 
 static int ring_drain(rthread *t) {
   int rc = PT_OK;
-  uint64_t last = 0;
+  uint64_t last = 0, time = t->ring_base;
   int64_t depth = 0;
   while (t->used && rc == PT_OK) {
-    uint32_t n;
-    memcpy(&n, t->ring + t->head, 4);
-    if (n == 0) {
-      t->used -= t->cap - t->head;
-      t->head = 0;
-      continue;
-    }
-    pt_event ev;
-    if (get_event(t->ring + t->head, &ev, &t->scratch)) return PT_ENOMEM;
-    if (t->lost && last == 0) overflow_event(t, PT_REC_RING, t->lost, ev.time);
-    last = ev.time;
+    uint64_t len, dt;
+    size_t hdr;
+    ring_head(t, &len, &dt, &hdr);
+    t->scratch.len = 0;
+    if (pt__buf_reserve(&t->scratch, (size_t)len)) return PT_ENOMEM;
+    ring_read(t, (t->head + hdr) % t->cap, t->scratch.p, (size_t)len);
+    t->head = (t->head + hdr + (size_t)len) % t->cap;
+    t->used -= hdr + (size_t)len;
+    time += dt;
+    uint32_t kind = t->scratch.p[0] & PT__EVH_KIND;
+    if (t->lost && last == 0) overflow_event(t, PT_REC_RING, t->lost, time);
+    last = time;
     /* The oldest regions lost their ENTER: their LEAVE is dropped too, so
      * that the kept events nest. */
-    if (ev.kind == PT_EV_ENTER) depth++;
-    if (ev.kind == PT_EV_LEAVE && depth == 0 && t->lost) {
-      t->head += n;
-      t->used -= n;
-      if (t->head == t->cap) t->head = 0;
-      continue;
-    }
-    if (ev.kind == PT_EV_LEAVE) depth--;
-    rc = write_event(t, &ev);
-    t->head += n;
-    t->used -= n;
-    if (t->head == t->cap) t->head = 0;
+    if (kind == PT_EV_ENTER) depth++;
+    if (kind == PT_EV_LEAVE && depth == 0 && t->lost) continue;
+    if (kind == PT_EV_LEAVE) depth--;
+    rc = write_body(t, time, t->scratch.p, (size_t)len);
   }
   if (t->lost && last == 0)
     overflow_event(t, PT_REC_RING, t->lost, t->last_time);
@@ -587,32 +569,6 @@ static inline void busy_end(rthread *t) {
   __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
 }
 
-/* The way back from an encoded event to a pt_event (the policies other
- * than flush, a block's first event): the header gets the location, a
- * zero time delta follows, and the reader's decoder does the rest. */
-static int event_decoded(rthread *t, uint64_t time, const uint8_t *body,
-                         size_t len) {
-  if (!len || len > SIZE_MAX - 2 * PT_VARINT_MAX) return PT_EINVAL;
-  uint8_t *buf = malloc(len + 2 * PT_VARINT_MAX);
-  if (!buf) return PT_ENOMEM;
-  size_t n = 0;
-  buf[n++] = (uint8_t)(body[0] | PT__EVH_LOC);
-  n += pt__varint_put(buf + n, t->loc);
-  buf[n++] = 0; /* time delta */
-  memcpy(buf + n, body + 1, len - 1);
-  n += len - 1;
-  pt__arena ar = {0};
-  pt__dec d;
-  pt__dec_init(&d, buf, n, time, &ar);
-  pt_event ev;
-  const char *why = NULL;
-  int rc = pt__event_get_slow(&d, &ev, &why);
-  if (rc == PT_OK) rc = event_for(t, &ev);
-  pt__arena_free(&ar);
-  free(buf);
-  return rc;
-}
-
 int pt_rec_event(pt_event *ev) {
   if (!pt_rec_enabled()) return PT_ESTATE;
   rthread *t = self();
@@ -639,10 +595,14 @@ int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len) {
       if (time < t->last_time) time = t->last_time;
       t->last_time = time;
       rc = pt__stream_event_enc(t->s, t->loc, time, body, len);
+    } else if (g_o.policy == PT_REC_RING && len) {
+      if (time < t->last_time) time = t->last_time;
+      t->last_time = time;
+      rc = ring_put(t, time, body, len);
     } else {
       rc = 1;
     }
-    if (rc == 1) rc = event_decoded(t, time, body, len);
+    if (rc == 1) rc = body_event(t, time, body, len, event_for);
   }
   busy_end(t);
   return rc;

@@ -13,7 +13,11 @@
 #include "paratrace/reader.h"
 #include "paratrace/record.h"
 #include "record/open_call.h"
+#include "store/block.h"
 #include "test.h"
+
+/* record.c's entry for events the MPI wrappers encode themselves */
+int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
 
 static char dir[256];
 
@@ -223,6 +227,78 @@ TEST(policy_flush_keeps_all) {
   policy_run("flush.ptf", PT_REC_FLUSH, &c);
   ASSERT_EQ_U64(c.kind[PT_EV_MARK], 10000);
   ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 0);
+}
+
+/* n calls of a region, as the MPI wrappers record them (encoded, with a
+ * send in the middle and an int attribute on the ENTER: enc = 1) or
+ * through pt_rec_event (enc = 0); returns the number of events. */
+static uint64_t calls(int enc, int n) {
+  uint64_t reg = pt_rec_region("MPI_Send", PT_ROLE_FUNCTION, PT_PARADIGM_MPI);
+  uint64_t key = pt_rec_attribute("count", PT_TYPE_INT);
+  pt__codec_init();
+  for (int i = 0; i < n; i++) {
+    uint64_t t = pt_rec_now();
+    pt_attr a = {key, {.type = PT_TYPE_INT, .v.i = i % 1000}};
+    pt_event evs[3] = {
+        {.time = t, .kind = PT_EV_ENTER, .ref = reg, .nattrs = 1, .attrs = &a},
+        {.time = t + 5, .kind = PT_EV_SEND, .peer = i % 4, .comm = 2,
+         .tag = 7, .size = 64},
+        {.time = t + 9, .kind = PT_EV_LEAVE, .ref = reg}};
+    for (int k = 0; k < 3; k++) {
+      if (!enc) {
+        pt_rec_event(&evs[k]);
+        continue;
+      }
+      uint8_t b[256];
+      uint64_t pt = evs[k].time, pl = PT_NONE, dt;
+      evs[k].location = PT_NONE;
+      size_t len = pt__event_put(b, &evs[k], &pt, &pl, &dt);
+      pt__rec_event_enc(evs[k].time, b, len);
+    }
+  }
+  return 3 * (uint64_t)n;
+}
+
+/* The ring keeps about as many of the newest events as a flush-policy
+ * block of the same buffer size holds: it kept a fixed 96-byte-plus
+ * copy of each event, 5 to 8 times fewer. */
+TEST(ring_keeps_a_buffer_of_events) {
+  for (int enc = 0; enc < 2; enc++) {
+    char p[300], q[300];
+    path_of(p, sizeof p, enc ? "ringcmp-enc.ptf" : "ringcmp.ptf");
+    path_of(q, sizeof q, enc ? "ringenc.ptf" : "ringfull.ptf");
+    pt_error err = {0};
+    pt_rec_opts o = {.path = p, .buffer = 4096, .policy = PT_REC_FLUSH};
+    ASSERT_OK(pt_rec_start(&o, &err));
+    uint64_t made = calls(enc, 20000);
+    ASSERT_OK(pt_rec_stop(&err));
+    pt_reader *r;
+    ASSERT_OK(pt_reader_open(&r, p, NULL, &err));
+    const pt_stream_info *si = pt_reader_stream_info(r, 0);
+    ASSERT_TRUE(si && si->blocks > 10);
+    ASSERT_EQ_U64(si->events, made);
+    /* the full blocks' events (the last one may be short) */
+    double per_block = (double)si->events / (double)si->blocks;
+    pt_reader_close(r);
+
+    o.path = q;
+    o.policy = PT_REC_RING;
+    ASSERT_OK(pt_rec_start(&o, &err));
+    calls(enc, 20000);
+    ASSERT_OK(pt_rec_stop(&err));
+    counts c;
+    ASSERT_OK(read_counts(q, &c));
+    uint64_t kept = c.total - c.kind[PT_EV_BUFFER_OVERFLOW];
+    fprintf(stderr, "  %s: flush block %.1f events, ring kept %llu\n",
+            enc ? "encoded" : "pt_event", per_block,
+            (unsigned long long)kept);
+    ASSERT_TRUE((double)kept >= 0.9 * per_block);
+    ASSERT_TRUE((double)kept <= 1.1 * per_block); /* bounded by the buffer */
+    ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 1);
+    /* kept + lost = made, less the LEAVEs whose ENTER was lost */
+    ASSERT_TRUE(c.lost + kept <= made && c.lost + kept + 1 >= made);
+    ASSERT_TRUE(c.ordered);
+  }
 }
 
 TEST(ring_with_arrays) {
@@ -548,6 +624,7 @@ int main(int argc, char **argv) {
   RUN(policy_stop);
   RUN(policy_ring);
   RUN(policy_flush_keeps_all);
+  RUN(ring_keeps_a_buffer_of_events);
   RUN(ring_with_arrays);
   RUN(joined_writers);
   RUN(unwritable_directory);
