@@ -611,14 +611,19 @@ static uint64_t comm_id(int64_t handle) {
  * call's only 'C' argument (MPI_Comm_dup's, _split's, _create's,
  * MPI_Cart_create's, MPI_Intercomm_merge's...), as OTF2 and the DUMPI
  * reader have it. */
-static comm_info *comm_made(const pt__mpi_call *c, int64_t h) {
+static uint64_t comm_parent(const pt__mpi_call *c) {
   const fninfo *f = &g_fn[c->id];
   int cj = f->pos['C'][0];
-  uint64_t p = cj >= 0 && f->pos['C'][1] < 0 ? comm_id(c->v[cj]) : PT_NONE;
-  g_comm_parent = p;
+  return cj >= 0 && f->pos['C'][1] < 0 ? comm_id(c->v[cj]) : PT_NONE;
+}
+static comm_info *comm_made_from(uint64_t parent, int64_t h) {
+  g_comm_parent = parent;
   comm_info *ci = comm_get(h);
   g_comm_parent = PT_NONE;
   return ci;
+}
+static comm_info *comm_made(const pt__mpi_call *c, int64_t h) {
+  return comm_made_from(comm_parent(c), h);
 }
 
 void pt__mpi_before_free(const pt__mpi_call *c) {
@@ -725,7 +730,10 @@ static void win_forget(int64_t handle) {
 
 /* RQ_IO: a non-blocking MPI-IO operation (comm = the I/O handle id, tag =
  * the pt_io_mode, bytes = requested) */
-enum { RQ_OTHER, RQ_SEND, RQ_RECV, RQ_COLL, RQ_IO };
+/* RQ_COMM: MPI_Comm_idup's (comm = the parent's id, comm_handle = the
+ * address of the program's MPI_Comm that holds the new communicator once
+ * the request completes) */
+enum { RQ_OTHER, RQ_SEND, RQ_RECV, RQ_COLL, RQ_IO, RQ_COMM };
 /* A non-blocking I/O operation's matching id: its request id, above the
  * function ids that blocking ones use */
 #define IO_MATCH(model) ((UINT64_C(1) << 32) | (model))
@@ -2197,6 +2205,11 @@ static void complete(pt__mpi_call *c, int64_t h, const MPI_Status *st,
       c->pbytes += bytes;
       if (peer >= 0) part_put((uint64_t)peer | PT__PROFILE_FROM, bytes);
     }
+  } else if (r->kind == RQ_COMM && r->comm_handle) {
+    /* MPI_Comm_idup's communicator exists now: defined (first sight)
+     * with the one it duplicates as parent, as MPI_Comm_dup's is */
+    MPI_Comm nc = *(MPI_Comm *)(intptr_t)r->comm_handle;
+    if (nc != MPI_COMM_NULL) comm_made_from(r->comm, (int64_t)(intptr_t)nc);
   } else if (r->kind == RQ_IO) {
     uint64_t bytes = r->bytes;
     if (st) status_bytes(st, &bytes);
@@ -2774,9 +2787,18 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
    * completion is recognised and ids stay unique. */
   if (ok && (f->sem == PT_MS_NONE || f->sem == PT_MS_NOREG ||
              (f->sem >= PT_MS_RMA_PUT && f->sem <= PT_MS_RMA_CAS)) &&
-      ARG('r', 0) >= 0 && c->v[ARG('r', 0)])
-    req_new((int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ARG('r', 0)],
-            RQ_OTHER);
+      ARG('r', 0) >= 0 && c->v[ARG('r', 0)]) {
+    /* a communicator made by a request (MPI_Comm_idup): valid once the
+     * request completes, registered then (see complete()) */
+    int made = f->sem == PT_MS_NOREG && ARG('c', 0) >= 0 && c->v[ARG('c', 0)];
+    req *r = req_new(
+        (int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[ARG('r', 0)],
+        made ? RQ_COMM : RQ_OTHER);
+    if (r && made) {
+      r->comm = comm_parent(c);
+      r->comm_handle = c->v[ARG('c', 0)];
+    }
+  }
   /* New communicators: registered in creation order (same on all members). */
   if (ok && f->sem != PT_MS_NOREG && f->sem != PT_MS_COMM_FREE &&
       ARG('c', 0) >= 0 && c->addr[ARG('c', 0)])

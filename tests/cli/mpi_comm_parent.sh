@@ -1,0 +1,47 @@
+#!/bin/sh
+# Communicators made by MPI_Comm_idup have the communicator they
+# duplicate as parent in their COMM definition, as MPI_Comm_dup's have:
+# the recorder registers the new communicator when the request completes
+# (MPI_Wait, MPI_Waitall, MPI_Test; tests/mpi/commidup.c).  Before, an
+# idup'ed communicator was defined at its first use, with no parent.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+. "$SRC/tests/cli/mpi.inc"
+ok "build commidup" mpicc $SANF -o commidup "$SRC/tests/mpi/commidup.c"
+for lvl in 3 1; do
+  rm -rf ci$lvl.ptf
+  if $RUN -np 4 -x PARATRACE_LEVEL=$lvl "$PT" record -o ci$lvl.ptf -- ./commidup \
+       >ci$lvl.out 2>ci$lvl.err && [ "$(grep -c '^done' ci$lvl.out)" = 4 ]; then
+    t_pass "level $lvl: commidup runs unchanged when recorded"
+  else
+    t_fail "level $lvl: commidup runs" "$(cat ci$lvl.out; tail -3 ci$lvl.err)"
+    continue
+  fi
+  ok "level $lvl: check" "$PT" check ci$lvl.ptf
+  "$PT" dump ci$lvl.ptf | sed 's/^def@[0-9]* /def /' |
+    awk '$1 == "def" && $2 == "comm"' | sort -u >ci$lvl.comms
+  # COMM_WORLD (2) and COMM_SELF (3) have none; the two halves and the
+  # idup of COMM_WORLD have COMM_WORLD; each half's dup and three idups
+  # have their half
+  res=$(awk '{ id = $3; sub(/id=/, "", id); p = $4; sub(/parent=/, "", p)
+               par[id] = p; n++ }
+             END {
+               for (id in par) {
+                 p = par[id]
+                 if (id == 2 || id == 3) { if (p != "none") bad++; continue }
+                 if (p == "none") none++
+                 else if (p == 2) world++
+                 else if (par[p] == 2) half++
+                 else bad++
+               }
+               printf "%d comms, %d without parent, %d from world, %d from a half, %d odd", n, none, world, half, bad
+             }' ci$lvl.comms)
+  if [ "$res" = "13 comms, 0 without parent, 3 from world, 8 from a half, 0 odd" ]; then
+    t_pass "level $lvl: idup'ed communicators have their parent ($res)"
+  else
+    t_fail "level $lvl: idup'ed communicators have their parent" "$res: $(cat ci$lvl.comms)"
+  fi
+done
+t_done
