@@ -15,7 +15,7 @@
   X(DURATION, "otf:duration") X(HANDLE, "otf:handle")                     \
   X(FILEOP, "otf:fileop") X(COUNT, "otf:count") X(COMM, "otf:comm")       \
   X(ROOT, "otf:root") X(SENT, "otf:sent") X(RECVD, "otf:recvd")           \
-  X(FILE, "otf:file")
+  X(FILE, "otf:file") X(ORIGIN, "otf:origin")
 
 enum {
 #define OTF__XA_ENUM(id, name) OTF_XA_##id,

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,6 +530,7 @@ typedef struct otf_src {
   uint64_t stk_proc; /* the process of stk_last (a cache) */
   size_t stk_last;   /* SIZE_MAX: none */
   uint64_t nwarn;
+  uint64_t rma_skipped[2]; /* RMAPutRemoteEnd (U), RMAEnd (M) records */
   char where[600];
   char err[1024];
 } otf_src;
@@ -1602,11 +1604,35 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
       if (scl && attr_x(k, OTF_XA_SCL, scl)) goto toomany;
       break;
     case OTF_R_RMAPUT:
+    case OTF_R_RMAGET: {
+      /* T / G origin P target C comm T tag L bytes [X scl]: a put or get
+       * issued by this process; the tag is the window (as our writer and
+       * VampirTrace write it).  An origin other than 0 (a transfer on
+       * behalf of another process) is kept in otf:origin. */
+      int pf = FIELD(ln, P) ? OTF_F_P : OTF_F_PROC;
+      uint64_t target = fopt(ln, pf, &bad), comm = fopt(ln, OTF_F_C, &bad),
+               tag = fopt(ln, OTF_F_T, &bad), len = fopt(ln, OTF_F_L, &bad);
+      if (!(ln->present & (UINT64_C(1) << pf)) || !FIELD(ln, C) ||
+          !FIELD(ln, T) || !FIELD(ln, L))
+        goto missing;
+      it->type = PT_ITEM_EVENT;
+      pt_event_init(ev, r == OTF_R_RMAPUT ? PT_EV_RMA_PUT : PT_EV_RMA_GET,
+                    k->time, k->proc);
+      ev->ref = tag;
+      ev->peer = target ? peer_of(s, target, where) : -1;
+      ev->comm = comm ? comm : PT_NONE;
+      if (r == OTF_R_RMAPUT) ev->size = len;
+      else ev->size2 = len;
+      if ((a && a != k->proc && attr_x(k, OTF_XA_ORIGIN, a)) ||
+          (scl && attr_x(k, OTF_XA_SCL, scl)))
+        goto toomany;
+      break;
+    }
     case OTF_R_RMAPUTRE:
-    case OTF_R_RMAGET:
     case OTF_R_RMAEND:
-      warnf(s, "%s: RMA record %s not mapped to the model; skipped", where,
-            rec_short[r]);
+      /* the target side of a put, the completion of puts and gets: the
+       * model has no such events (counted, said at the end) */
+      s->rma_skipped[r == OTF_R_RMAEND]++;
       attrs_reset(s, k);
       return 0;
     /* ---- snapshots ---- */
@@ -2150,6 +2176,12 @@ static int src_next(void *st, pt_item *item) {
         s->phase++;
         if (s->phase == PH_DONE) {
           free_cursors(s);
+          if (s->rma_skipped[0] + s->rma_skipped[1])
+            warnf(s, "%s: %" PRIu64 " RMA put remote-end (U) and %" PRIu64
+                  " RMA end (M) records skipped: the model has no event for "
+                  "a put's arrival at its target or for the end of one-sided "
+                  "transfers (the puts and gets themselves are read)",
+                  s->master, s->rma_skipped[0], s->rma_skipped[1]);
           return PT_END;
         }
         rc = start_phase(s, s->phase == PH_STATS ? OTF_CL_STAT : OTF_CL_SNAP);

@@ -703,6 +703,28 @@ static int write_event(otf_sink *k, const pt_event *ev) {
       if (has_scl) FLD(b, SCL, x);
       break;
     }
+    case PT_EV_RMA_PUT:
+    case PT_EV_RMA_GET: {
+      /* T / G: origin 0 (this process, unless otf:origin says another),
+       * target process, the window's communicator, the window as the tag
+       * (OTF pairs a transfer with its RMAEnd by communicator and tag; the
+       * model has no end, none is written), bytes.  OTF's tag is 32 bits:
+       * a larger window id has no place (counted as dropped). */
+      uint64_t origin = 0;
+      if (ev->ref > UINT32_MAX) {
+        k->dropped[ev->kind]++;
+        goto nothing;
+      }
+      xattr(k, ev, OTF_XA_ORIGIN, &origin);
+      if (ev->kind == PT_EV_RMA_PUT) REC(b, RMAPUT); else REC(b, RMAGET);
+      put_hex(b, origin);
+      FLD(b, P, ev->peer >= 0 ? peer_tok(k, ev->peer) : 0);
+      FLD(b, C, ev->comm == PT_NONE ? 0 : gtok(k, ev->comm));
+      FLD(b, T, ev->ref);
+      FLD(b, L, ev->kind == PT_EV_RMA_PUT ? ev->size : ev->size2);
+      if (has_scl) FLD(b, SCL, x);
+      break;
+    }
     case PT_EV_MESSAGE:
       REC(b, EVTCOMMENT);
       put_str(b, ev->text ? ev->text : "");

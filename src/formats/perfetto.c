@@ -10,7 +10,11 @@
  *   - messages as flow events: "s" at the send, "f" (bp "e") at the
  *     matching receive, paired FIFO per (sender, receiver, communicator,
  *     tag) as MPI matches them, a receive with tag -1 taking any tag;
- *   - metric samples as "C" counter events of the process.
+ *   - metric samples as "C" counter events of the process;
+ *   - one-sided operations (RMA_PUT / RMA_GET / RMA_ATOMIC) as "i" instant
+ *     events of category "rma" at the origin, named put / get / the
+ *     atomic's kind, with window, target, communicator and bytes in args
+ *     (no flow: the model has no event at the target to bind one to).
  * Timestamps are microseconds since the first event, printed with enough
  * decimals to keep the clock's resolution (3 for a 1 GHz clock).  The
  * trace's absolute start tick and resolution are in "metadata".
@@ -424,6 +428,40 @@ static double value_num(const pt_value *v) {
   }
 }
 
+/* RMA_ATOMIC.tag names (pt_rma_atomic), lower case */
+#define PF_RMA_NAME(NAME) #NAME,
+static const char *const pf_atomic[] = {PT_RMA_ATOMICS(PF_RMA_NAME)};
+#undef PF_RMA_NAME
+
+/* A one-sided operation at its origin: an instant event. */
+static void rma_event(pf_sink *k, const pt_event *e) {
+  char nm[40];
+  if (e->kind == PT_EV_RMA_ATOMIC) {
+    const char *a = e->tag >= 0 && e->tag < PT_RMA__COUNT
+                        ? pf_atomic[e->tag] : "atomic";
+    size_t i = 0;
+    for (; a[i] && i + 1 < sizeof nm; i++)
+      nm[i] = (char)(a[i] >= 'A' && a[i] <= 'Z' ? a[i] - 'A' + 'a' : a[i]);
+    nm[i] = 0;
+  } else {
+    snprintf(nm, sizeof nm, "%s", e->kind == PT_EV_RMA_PUT ? "put" : "get");
+  }
+  head(k, "i", e);
+  fputs(",\"s\":\"t\",\"cat\":\"rma\",\"name\":", k->f);
+  jstr(k->f, nm);
+  fprintf(k->f, ",\"args\":{\"window\":%" PRIu64 ",\"target\":%" PRId64,
+          e->ref, e->peer);
+  if (e->comm != PT_NONE) fprintf(k->f, ",\"comm\":%" PRIu64, e->comm);
+  if (e->kind != PT_EV_RMA_GET)
+    fprintf(k->f, ",\"%s\":%" PRIu64,
+            e->kind == PT_EV_RMA_PUT ? "bytes" : "sent", e->size);
+  if (e->kind != PT_EV_RMA_PUT)
+    fprintf(k->f, ",\"%s\":%" PRIu64,
+            e->kind == PT_EV_RMA_GET ? "bytes" : "received", e->size2);
+  if (e->request) fprintf(k->f, ",\"matching\":%" PRIu64, e->request);
+  fputs("}}", k->f);
+}
+
 static int pf_event(pf_sink *k, const pt_event *e) {
   if (!k->events++) {
     k->t0 = e->time;
@@ -505,6 +543,11 @@ static int pf_event(pf_sink *k, const pt_event *e) {
       jstr(k->f, pt_event_kind_name(e->kind));
       args_common(k, e);
       fputs("}", k->f);
+      return 0;
+    case PT_EV_RMA_PUT:
+    case PT_EV_RMA_GET:
+    case PT_EV_RMA_ATOMIC:
+      rma_event(k, e);
       return 0;
     default: /* requests, collective begins, threads: no visual form */
       return 0;
