@@ -4,7 +4,7 @@
  * Flush policy: events go straight into the thread's pt_stream, whose
  * block buffer (opts.buffer bytes) is the thread's buffer: a full buffer
  * becomes a block.  Stop policy: the same, until the thread has recorded
- * `buffer` bytes (estimated from the encoded size bound), then one
+ * `buffer` bytes (as a block encodes its events), then one
  * BUFFER_OVERFLOW event and nothing more.  Ring policy: events are kept
  * encoded as in a block in a byte ring of `buffer` bytes, the oldest
  * dropped when a new one does not fit; the ring is written when recording
@@ -37,7 +37,7 @@ typedef struct rthread {
   pt_stream *s;
   uint64_t loc;
   uint64_t last_time;
-  uint64_t bytes;   /* stop policy: bytes recorded (estimate) */
+  uint64_t bytes;   /* stop policy: bytes recorded, as encoded */
   int stopped;      /* stop policy: buffer full */
   uint8_t *ring;    /* ring policy: `cap` bytes, records from `head` on
                      * (wrapping), `used` bytes of them (see ring_push) */
@@ -49,7 +49,7 @@ typedef struct rthread {
                         * NULL once the thread has ended (under g_mu) */
   int busy;             /* writing to s now (atomic; see quiesce()) */
   uint64_t generation;  /* g_generation of the recording it belongs to */
-  pt__buf scratch;  /* ring: encoding and decoding area */
+  pt__buf scratch;  /* ring, stop: encoding and decoding area */
   struct rthread *next;
 } rthread;
 
@@ -226,25 +226,6 @@ uint64_t pt_rec_attribute(const char *name, int type) {
   }
   mu_unlock();
   return id;
-}
-
-/* ---- stop policy: an event's size --------------------------------------- */
-
-static size_t value_size(const pt_value *v, int type) {
-  switch (type) {
-    case PT_TYPE_STRING: return 4 + (v->v.s ? strlen(v->v.s) + 1 : 0);
-    case PT_TYPE_INTS: return 8 + 7 + 8 * (size_t)v->count; /* + padding */
-    case PT_TYPE_NONE: return 0;
-    default: return 8;
-  }
-}
-
-static size_t event_size(const pt_event *ev) {
-  size_t n = 4 + 11 * 8 + 1 + value_size(&ev->value, ev->value.type) + 4 +
-             (ev->text ? strlen(ev->text) + 1 : 0);
-  for (uint32_t i = 0; i < ev->nattrs; i++)
-    n += 8 + 1 + value_size(&ev->attrs[i].val, ev->attrs[i].val.type);
-  return (n + 7) & ~(size_t)7;
 }
 
 /* ---- threads ------------------------------------------------------------- */
@@ -488,6 +469,20 @@ static int ring_drain(rthread *t) {
   return rc;
 }
 
+/* The stop policy's measure of an event: its bytes as a block counts them
+ * (the encoding, and 2 bytes for its time delta, as the writer reserves
+ * per event for the block's delta planes), so that `buffer` bytes are a
+ * flush-policy block's events.  It was a fixed-layout size, 96 bytes
+ * before attributes, which stopped 5 to 8 times too early. */
+static size_t encoded_size(rthread *t, const pt_event *ev) {
+  size_t bound = pt__event_bound(ev);
+  if (!bound) return 0; /* invalid: the writer says why */
+  t->scratch.len = 0;
+  if (pt__buf_reserve(&t->scratch, bound)) return bound;
+  uint64_t loc = t->loc, prev = ev->time, dt;
+  return pt__event_put(t->scratch.p, ev, &prev, &loc, &dt) + 2;
+}
+
 static int event_for(rthread *t, pt_event *ev) {
   if (t->stopped) return PT_ESTATE;
   ev->location = t->loc;
@@ -496,7 +491,7 @@ static int event_for(rthread *t, pt_event *ev) {
   switch (g_o.policy) {
     case PT_REC_RING: return ring_push(t, ev);
     case PT_REC_STOP: {
-      t->bytes += event_size(ev);
+      t->bytes += encoded_size(t, ev);
       if (t->bytes > g_o.buffer) {
         t->stopped = 1;
         overflow_event(t, PT_REC_STOP, 0, ev->time);

@@ -259,45 +259,77 @@ static uint64_t calls(int enc, int n) {
   return 3 * (uint64_t)n;
 }
 
+/* Events per flush-policy block of a 4 KiB buffer for calls(enc, n). */
+static double per_block(int enc, int n, const char *name) {
+  char p[300];
+  path_of(p, sizeof p, name);
+  pt_error err = {0};
+  pt_rec_opts o = {.path = p, .buffer = 4096, .policy = PT_REC_FLUSH};
+  if (pt_rec_start(&o, &err)) return -1;
+  uint64_t made = calls(enc, n);
+  pt_rec_stop(&err);
+  pt_reader *r;
+  if (pt_reader_open(&r, p, NULL, &err)) return -1;
+  const pt_stream_info *si = pt_reader_stream_info(r, 0);
+  /* the full blocks' events (the last one may be short) */
+  double v = si && si->blocks > 10 && si->events == made
+                 ? (double)si->events / (double)si->blocks
+                 : -1;
+  pt_reader_close(r);
+  return v;
+}
+
 /* The ring keeps about as many of the newest events as a flush-policy
  * block of the same buffer size holds: it kept a fixed 96-byte-plus
  * copy of each event, 5 to 8 times fewer. */
 TEST(ring_keeps_a_buffer_of_events) {
   for (int enc = 0; enc < 2; enc++) {
-    char p[300], q[300];
-    path_of(p, sizeof p, enc ? "ringcmp-enc.ptf" : "ringcmp.ptf");
+    double pb = per_block(enc, 20000, enc ? "ringcmp-enc.ptf" : "ringcmp.ptf");
+    ASSERT_TRUE(pb > 0);
+    char q[300];
     path_of(q, sizeof q, enc ? "ringenc.ptf" : "ringfull.ptf");
     pt_error err = {0};
-    pt_rec_opts o = {.path = p, .buffer = 4096, .policy = PT_REC_FLUSH};
+    pt_rec_opts o = {.path = q, .buffer = 4096, .policy = PT_REC_RING};
     ASSERT_OK(pt_rec_start(&o, &err));
     uint64_t made = calls(enc, 20000);
-    ASSERT_OK(pt_rec_stop(&err));
-    pt_reader *r;
-    ASSERT_OK(pt_reader_open(&r, p, NULL, &err));
-    const pt_stream_info *si = pt_reader_stream_info(r, 0);
-    ASSERT_TRUE(si && si->blocks > 10);
-    ASSERT_EQ_U64(si->events, made);
-    /* the full blocks' events (the last one may be short) */
-    double per_block = (double)si->events / (double)si->blocks;
-    pt_reader_close(r);
-
-    o.path = q;
-    o.policy = PT_REC_RING;
-    ASSERT_OK(pt_rec_start(&o, &err));
-    calls(enc, 20000);
     ASSERT_OK(pt_rec_stop(&err));
     counts c;
     ASSERT_OK(read_counts(q, &c));
     uint64_t kept = c.total - c.kind[PT_EV_BUFFER_OVERFLOW];
     fprintf(stderr, "  %s: flush block %.1f events, ring kept %llu\n",
-            enc ? "encoded" : "pt_event", per_block,
-            (unsigned long long)kept);
-    ASSERT_TRUE((double)kept >= 0.9 * per_block);
-    ASSERT_TRUE((double)kept <= 1.1 * per_block); /* bounded by the buffer */
+            enc ? "encoded" : "pt_event", pb, (unsigned long long)kept);
+    ASSERT_TRUE((double)kept >= 0.9 * pb);
+    ASSERT_TRUE((double)kept <= 1.1 * pb); /* bounded by the buffer */
     ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 1);
     /* kept + lost = made, less the LEAVEs whose ENTER was lost */
     ASSERT_TRUE(c.lost + kept <= made && c.lost + kept + 1 >= made);
     ASSERT_TRUE(c.ordered);
+  }
+}
+
+/* The stop policy stops after about a flush-policy block's events: it
+ * counted each event as a fixed-layout 96-byte-plus record and stopped 5
+ * to 8 times too early. */
+TEST(stop_keeps_a_buffer_of_events) {
+  for (int enc = 0; enc < 2; enc++) {
+    double pb = per_block(enc, 20000, enc ? "stopcmp-enc.ptf" : "stopcmp.ptf");
+    ASSERT_TRUE(pb > 0);
+    char q[300];
+    path_of(q, sizeof q, enc ? "stopenc.ptf" : "stopfull.ptf");
+    pt_error err = {0};
+    pt_rec_opts o = {.path = q, .buffer = 4096, .policy = PT_REC_STOP};
+    ASSERT_OK(pt_rec_start(&o, &err));
+    calls(enc, 5000);
+    ASSERT_OK(pt_rec_stop(&err));
+    counts c;
+    ASSERT_OK(read_counts(q, &c));
+    uint64_t kept = c.total - c.kind[PT_EV_BUFFER_OVERFLOW];
+    fprintf(stderr, "  %s: flush block %.1f events, stop kept %llu\n",
+            enc ? "encoded" : "pt_event", pb, (unsigned long long)kept);
+    ASSERT_TRUE((double)kept >= 0.9 * pb);
+    ASSERT_TRUE((double)kept <= 1.1 * pb);
+    ASSERT_EQ_U64(c.kind[PT_EV_BUFFER_OVERFLOW], 1);
+    ASSERT_EQ_U64(c.overflow_policy, PT_REC_STOP);
   }
 }
 
@@ -625,6 +657,7 @@ int main(int argc, char **argv) {
   RUN(policy_ring);
   RUN(policy_flush_keeps_all);
   RUN(ring_keeps_a_buffer_of_events);
+  RUN(stop_keeps_a_buffer_of_events);
   RUN(ring_with_arrays);
   RUN(joined_writers);
   RUN(unwritable_directory);
