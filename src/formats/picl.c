@@ -2162,6 +2162,9 @@ typedef struct picl_sink {
   char *line;
   size_t linecap;
 } picl_sink;
+_Static_assert(PT_EV_RMA_GET == PT_EV_RMA_PUT + 1 &&
+                   PT_EV_RMA_ATOMIC == PT_EV_RMA_PUT + 2,
+               "rma_dropped is indexed by kind - PT_EV_RMA_PUT");
 
 static int sk_err(picl_sink *k, int status, const char *fmt, ...)
     PT_PRINTF(3, 4);
@@ -3295,9 +3298,6 @@ static int picl_sink_write(void *st, const pt_item *item) {
       rc = sk_point(k, l, ev);
       break;
     case PT_EV_RMA_PUT: case PT_EV_RMA_GET: case PT_EV_RMA_ATOMIC:
-      _Static_assert(PT_EV_RMA_GET == PT_EV_RMA_PUT + 1 &&
-                         PT_EV_RMA_ATOMIC == PT_EV_RMA_PUT + 2,
-                     "RMA kinds in a row");
       k->rma_dropped[ev->kind - PT_EV_RMA_PUT]++;
       return 0;
     default:
