@@ -40,7 +40,7 @@ typedef struct rthread {
   uint64_t bytes;   /* stop policy: bytes recorded, as encoded */
   int stopped;      /* stop policy: buffer full */
   uint8_t *ring;    /* ring policy: `cap` bytes, records from `head` on
-                     * (wrapping), `used` bytes of them (see ring_push) */
+                     * (wrapping), `used` bytes of them (see ring_put) */
   size_t cap, head, used;
   uint64_t ring_base; /* time of the record before the oldest kept */
   uint64_t ring_prev; /* time of the newest record */
