@@ -91,6 +91,14 @@ static int file_open_label; /* MPI_File_open */
  * communicator calls), and the offset of its communicator argument among
  * them when the reader maps the call to events (-1: none). */
 static int16_t fix_len[PT__DUMPI_NFUNCS], fix_comm[PT__DUMPI_NFUNCS];
+/* The other labels the walk sizes without decoding: their arguments are
+ * fixed-width values, integer arrays and status lists without a condition
+ * (MPI_Waitall...); walk_wire: each argument's wire encoding, walk_comm:
+ * the communicator argument read when the call maps to events (-1:
+ * none).  walk_nargs 0: decoded (replay calls, MPI_File_open, strings). */
+static uint8_t walk_nargs[PT__DUMPI_NFUNCS];
+static uint8_t walk_wire[PT__DUMPI_NFUNCS][PT__DUMPI_MAX_ARGS];
+static int8_t walk_comm[PT__DUMPI_NFUNCS];
 /* Per label, for map_call: each argument's model type (arg_mtype), and
  * which arguments are status lists (bit k). */
 static uint8_t arg_mt[PT__DUMPI_NLABELS][PT__DUMPI_MAX_ARGS];
@@ -136,6 +144,19 @@ static void role_init(void) {
     }
     fix_len[l] = (int16_t)len;
     fix_comm[l] = (int16_t)(len >= 0 ? comm : -1);
+    int ok = f && len < 0 && !pt__dcomm_label(l) && (int)l != file_open_label;
+    for (unsigned k = 0; ok && k < f->nargs; k++) {
+      unsigned w = pt__dumpi_atype_wire(f->args[k].type);
+      walk_wire[l][k] = (uint8_t)w;
+      ok = f->args[k].ca < 0 &&
+           (pt__dumpi_wire_width(w) || w == PT__DW_STATUS ||
+            w == PT__DW_I32ARR || w == PT__DW_H16ARR || w == PT__DW_U8ARR);
+      if (ok && (int)k == role_idx[l][R_comm] && f->sem != PT__DS_NONE)
+        ok = w == PT__DW_H16;
+    }
+    walk_nargs[l] = (uint8_t)(ok && f->nargs ? f->nargs : 0);
+    walk_comm[l] = (int8_t)(ok && f->sem != PT__DS_NONE ? role_idx[l][R_comm]
+                                                        : -1);
   }
 }
 
@@ -454,6 +475,35 @@ static int walk_file_open(dfile *f, size_t pos, size_t end,
   return PT_OK;
 }
 
+/* The size of the record at r[0..avail) of a walk_nargs label, whose
+ * arguments start at h, as pt__dumpi_decode would find it, its
+ * communicator argument in *comm (when walk_comm says); 0: not sized here
+ * (cut short: the decoder says where). */
+static size_t walk_size(const uint8_t *r, size_t avail, size_t h, unsigned l,
+                        int32_t *comm) {
+  size_t o = h;
+  for (unsigned k = 0; k < walk_nargs[l]; k++) {
+    unsigned w = walk_wire[l][k], es = pt__dumpi_wire_width(w);
+    if (es) {
+      if (avail - o < es) return 0;
+      if ((int)k == walk_comm[l]) *comm = r[o] << 8 | r[o + 1];
+      o += es;
+      continue;
+    }
+    if (w == PT__DW_STATUS && !(r[2] & PT__DUMPI_MASK_STATUS)) continue;
+    if (avail - o < 4) return 0;
+    int32_t n = (int32_t)((uint32_t)r[o] << 24 | (uint32_t)r[o + 1] << 16 |
+                          (uint32_t)r[o + 2] << 8 | r[o + 3]);
+    o += 4;
+    uint64_t b = (uint64_t)(n > 0 ? n : 0) *
+                 (w == PT__DW_STATUS ? 14 : w == PT__DW_I32ARR ? 4
+                  : w == PT__DW_H16ARR ? 2 : 1);
+    if (avail - o < b) return 0;
+    o += (size_t)b;
+  }
+  return o;
+}
+
 static int walk_stream(dfile *f, pt_error *err) {
   pthread_once(&role_once, role_init);
   char reason[256], why[200];
@@ -509,6 +559,29 @@ static int walk_stream(dfile *f, pt_error *err) {
           f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
         }
         pos += h + (size_t)fix_len[l];
+        continue;
+      }
+    }
+    /* the others the walk can size (MPI_Waitall...): the same, stepping
+     * over their arrays */
+    if (l < PT__DUMPI_NFUNCS && walk_nargs[l] &&
+        !(r[2] & PT__DUMPI_MASK_PERF)) {
+      uint8_t mask = r[2];
+      size_t h = 3 + (mask & PT__DUMPI_MASK_THREAD ? 2 : 0) +
+                 (mask & PT__DUMPI_MASK_CPU ? 12 : 0) +
+                 (mask & PT__DUMPI_MASK_WALL ? 12 : 0);
+      int32_t u = -1;
+      size_t len = h <= end - pos ? walk_size(r, end - pos, h, l, &u) : 0;
+      if (len) {
+        int32_t th = mask & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
+        f->label_count[l]++;
+        f->ncalls++;
+        if (th != tprev) {
+          tseen[th / 8] |= (uint8_t)(1u << (th % 8));
+          tprev = th;
+        }
+        if (u >= 0) f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+        pos += len;
         continue;
       }
     }
@@ -745,8 +818,10 @@ typedef struct mapper {
   const uint32_t *extra_id;
   uint64_t next_req;
   uint64_t next_io; /* matching ids of blocking I/O calls */
+  /* outstanding requests, oldest first, at reqs[reqh .. nreqs): the
+   * oldest completes first in the common case, by moving reqh (no copy) */
   preq *reqs;
-  size_t nreqs, capreqs;
+  size_t reqh, nreqs, capreqs;
   /* split collectives begun (MPI_File_*_begin), one per file at a time */
   struct dsplit {
     uint64_t fh, match, bytes;
@@ -953,11 +1028,17 @@ static PT_ALWAYS_INLINE int req_add(mapper *m, int32_t id, int send,
                                     int persistent, int64_t peer, int64_t tag,
                                     uint64_t comm, uint64_t bytes,
                                     preq **out) {
-  for (size_t i = 0; i < m->nreqs; i++)
+  for (size_t i = m->reqh; i < m->nreqs; i++)
     if (m->reqs[i].id == id && (!m->reqs[i].persistent || m->reqs[i].active))
       dwarn(m->f, W_REQREUSE, "request id %d reused while still "
             "outstanding (the MPI library handed out the same handle); "
             "completions match the oldest first", (int)id);
+  if (m->nreqs == m->capreqs && m->reqh) { /* room at the front: use it */
+    memmove(m->reqs, m->reqs + m->reqh,
+            (m->nreqs - m->reqh) * sizeof *m->reqs);
+    m->nreqs -= m->reqh;
+    m->reqh = 0;
+  }
   if (PT_GROW(m->reqs, m->capreqs, m->nreqs + 1, 16)) return PT_ENOMEM;
   preq *r = &m->reqs[m->nreqs++];
   r->id = id;
@@ -975,7 +1056,12 @@ static PT_ALWAYS_INLINE int req_add(mapper *m, int32_t id, int send,
   return PT_OK;
 }
 
-static void req_remove(mapper *m, size_t i) {
+/* Remove reqs[i], keeping the order of the others. */
+static PT_ALWAYS_INLINE void req_remove(mapper *m, size_t i) {
+  if (i == m->reqh) {
+    if (++m->reqh == m->nreqs) m->reqh = m->nreqs = 0;
+    return;
+  }
   memmove(&m->reqs[i], &m->reqs[i + 1], (m->nreqs - i - 1) * sizeof *m->reqs);
   m->nreqs--;
 }
@@ -985,12 +1071,12 @@ static PT_ALWAYS_INLINE int req_complete(mapper *m, int64_t id,
                                          const int64_t *s, uint64_t t) {
   if (id == PT__DUMPI_REQUEST_NULL || id == 0) return PT_OK;
   size_t i;
-  for (i = 0; i < m->nreqs; i++)
+  for (i = m->reqh; i < m->nreqs; i++)
     if (m->reqs[i].id == id && m->reqs[i].active) break;
   if (i == m->nreqs) {
     /* a persistent request made but not started (or already completed):
      * waiting on an inactive request is legal and completes nothing */
-    for (i = 0; i < m->nreqs; i++)
+    for (i = m->reqh; i < m->nreqs; i++)
       if (m->reqs[i].id == id && m->reqs[i].persistent) return PT_OK;
     dwarn(m->f, W_REQUNKNOWN, "completion of request id %lld that no "
           "recorded call created (e.g. an MPI-3 call DUMPI does not record)",
@@ -1031,7 +1117,7 @@ static PT_ALWAYS_INLINE int req_complete(mapper *m, int64_t id,
 }
 
 static int start_req(mapper *m, int64_t id, uint64_t t) {
-  for (size_t i = 0; i < m->nreqs; i++) {
+  for (size_t i = m->reqh; i < m->nreqs; i++) {
     preq *r = &m->reqs[i];
     if (r->id != id || !r->persistent) continue;
     r->active = 1;
@@ -1492,7 +1578,7 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
        * the MPI recorder has it): forgotten, so that a later request with
        * the same DUMPI id is not taken for it */
       int64_t id = vi(c, ri, R_request);
-      for (size_t i = 0; i < m->nreqs; i++)
+      for (size_t i = m->reqh; i < m->nreqs; i++)
         if (m->reqs[i].id == id &&
             (m->reqs[i].persistent || m->reqs[i].active)) {
           req_remove(m, i);
@@ -1504,7 +1590,7 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       /* the completion that follows reports it (REQUEST_CANCELLED), as
        * the MPI recorder does */
       int64_t id = vi(c, ri, R_request);
-      for (size_t i = 0; i < m->nreqs; i++)
+      for (size_t i = m->reqh; i < m->nreqs; i++)
         if (m->reqs[i].id == id && m->reqs[i].active) {
           m->reqs[i].cancel = 1;
           break;
