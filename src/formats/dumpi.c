@@ -2502,9 +2502,12 @@ static int st_map(dsrc *s, tstream *t, int append) {
   if (!append) pt__arena_reset(&t->arena);
   k->f.cur_off = t->off;
   k->f.cur_call = t->call;
-  long n = pt__dumpi_decode(k->f.data + t->off, k->f.stream_end - t->off,
-                            k->f.cpu_off, k->f.wall_off, &k->call, &t->arena,
-                            why, sizeof why);
+  /* (map_call reads only present and i of a fixed-argument call's
+   * arguments) */
+  long n = pt__dumpi_decode_scalars(k->f.data + t->off,
+                                    k->f.stream_end - t->off, k->f.cpu_off,
+                                    k->f.wall_off, &k->call, &t->arena, why,
+                                    sizeof why);
   if (n < 0) {
     /* (the decoder gives a reason only for a cut or corrupt record: why
      * is not set when it ran out of memory) */

@@ -235,6 +235,15 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *c,
                       pt__arena *scratch, char *err, size_t errn);
 
+/* pt__dumpi_decode for a reader that reads only `present` and `i` of the
+ * arguments of a function whose arguments all have a fixed width and no
+ * condition (pt__dumpi_fixed_args >= 0): of those it stores only these
+ * two fields (the others keep what *c held); every other record is decoded
+ * as pt__dumpi_decode decodes it. */
+long pt__dumpi_decode_scalars(const uint8_t *p, size_t n, uint32_t cpu_off,
+                              uint32_t wall_off, pt__dumpi_call *c,
+                              pt__arena *scratch, char *err, size_t errn);
+
 /* Append the record of *c to out (inverse of decode; seconds are stored as
  * (sec - offset) mod 65536).  Returns PT_OK or PT_ENOMEM. */
 int pt__dumpi_encode(pt__buf *out, const pt__dumpi_call *c, uint32_t cpu_off,

@@ -467,7 +467,8 @@ static PT_ALWAYS_INLINE int decode_arg(cur *c, const pt__dumpi_arg *arg,
   return PT_ECORRUPT;
 }
 
-static void get_clock(cur *c, uint32_t off, pt__dumpi_clock *k) {
+static PT_ALWAYS_INLINE void get_clock(cur *c, uint32_t off,
+                                       pt__dumpi_clock *k) {
   k->sec = (int64_t)off + g16(c);
   k->nsec = g32(c);
 }
@@ -557,15 +558,29 @@ static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
   }
 }
 
+/* The same, only `present` and `i` stored (pt__dumpi_decode_scalars). */
+static PT_ALWAYS_INLINE void get_scalar(cur *c, pt__dumpi_val *v, int wire) {
+  v->present = 1;
+  switch (wire) {
+    case PT__DW_I32: v->i = (int32_t)g32(c); break;
+    case PT__DW_I64: v->i = (int64_t)g64(c); break;
+    case PT__DW_H16: v->i = (int16_t)g16(c); break;
+    case PT__DW_U8: v->i = g8(c); break;
+    case PT__DW_S8: v->i = (int8_t)g8(c); break;
+    default: break; /* (not a fixed width: never used) */
+  }
+}
+
 static const pt__dumpi_val val_zero;
 
 /* One argument, k-th of the function.  chk_ = 0: the function is fixed
- * and its bytes are checked; chk_ = 1: the argument's condition (on
+ * and its bytes are checked (lite_: only present and i stored); chk_ = 1: the argument's condition (on
  * earlier arguments only), bounds and (for the others) decode_arg; an
  * argument not on the wire is all zero. */
 #define A(T, N, L, CA, CB)                                                   \
   if (!chk_) {                                                               \
-    get_fixed(c, &call->v[k], AWIRE_##T);                                    \
+    if (lite_) get_scalar(c, &call->v[k], AWIRE_##T);                        \
+    else get_fixed(c, &call->v[k], AWIRE_##T);                               \
   } else if ((CA) < 0 ||                                                     \
              call->v[(CA) & 15].i == call->v[(CB) & 15].i) {                 \
     if (AWIDTH_##T > 0) {                                                    \
@@ -583,22 +598,30 @@ static const pt__dumpi_val val_zero;
   k++;
 #define X(label, name, sem, coll, order, args)                               \
   static int dec_##label(cur *c, pt__dumpi_call *call, pt__arena *a,         \
-                         char *err, size_t errn) {                           \
+                         char *err, size_t errn, int lite) {                 \
     const pt__dumpi_arg *args_ = args_##label;                               \
     unsigned k = 0;                                                          \
     int rc = 0;                                                              \
     (void)args_, (void)a, (void)rc, (void)err, (void)errn, (void)call;       \
     if (FL_##label >= 0 && need(c, FL_##label >= 0 ? FL_##label : 0)) {      \
       const int chk_ = 0;                                                    \
-      PT__EXPAND args                                                        \
+      if (lite) {                                                            \
+        const int lite_ = 1;                                                 \
+        PT__EXPAND args                                                      \
+        (void)lite_;                                                         \
+      } else {                                                               \
+        const int lite_ = 0;                                                 \
+        PT__EXPAND args                                                      \
+        (void)lite_;                                                         \
+      }                                                                      \
       (void)chk_, (void)k;                                                   \
       return PT_OK;                                                          \
     }                                                                        \
     {                                                                        \
-      const int chk_ = 1;                                                    \
+      const int chk_ = 1, lite_ = 0;                                         \
       k = 0;                                                                 \
       PT__EXPAND args                                                        \
-      (void)chk_, (void)k;                                                   \
+      (void)chk_, (void)lite_, (void)k;                                      \
     }                                                                        \
     return PT_OK;                                                            \
   }
@@ -607,7 +630,7 @@ PT__DUMPI_FUNCS(X)
 #undef A
 
 typedef int (*dec_fn)(cur *c, pt__dumpi_call *call, pt__arena *a, char *err,
-                      size_t errn);
+                      size_t errn, int lite);
 /* In table order (funcs[]). */
 #define X(label, name, sem, coll, order, args) dec_##label,
 static const dec_fn dec_tab[] = {PT__DUMPI_FUNCS(X)};
@@ -615,9 +638,10 @@ static const dec_fn dec_tab[] = {PT__DUMPI_FUNCS(X)};
 _Static_assert(sizeof dec_tab / sizeof dec_tab[0] == NTABLE,
                "one decoder per table entry");
 
-long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
-                      uint32_t wall_off, pt__dumpi_call *call,
-                      pt__arena *scratch, char *err, size_t errn) {
+static PT_ALWAYS_INLINE long decode(const uint8_t *p, size_t n,
+                                   uint32_t cpu_off, uint32_t wall_off,
+                                   pt__dumpi_call *call, pt__arena *scratch,
+                                   char *err, size_t errn, int lite) {
   cur c = {p, p + n};
   /* Clear only what this record can use (the 16 argument slots are most of
    * the struct; hot path), field by field: gcc makes a memset of this size
@@ -669,9 +693,21 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
       }
     }
   }
-  int rc = dec_tab[call->f - funcs](&c, call, scratch, err, errn);
+  int rc = dec_tab[call->f - funcs](&c, call, scratch, err, errn, lite);
   if (rc < 0) return rc;
   return (long)(c.p - p);
+}
+
+long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
+                      uint32_t wall_off, pt__dumpi_call *call,
+                      pt__arena *scratch, char *err, size_t errn) {
+  return decode(p, n, cpu_off, wall_off, call, scratch, err, errn, 0);
+}
+
+long pt__dumpi_decode_scalars(const uint8_t *p, size_t n, uint32_t cpu_off,
+                              uint32_t wall_off, pt__dumpi_call *call,
+                              pt__arena *scratch, char *err, size_t errn) {
+  return decode(p, n, cpu_off, wall_off, call, scratch, err, errn, 1);
 }
 
 /* ---- encoding ------------------------------------------------------------ */
