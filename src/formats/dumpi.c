@@ -1670,7 +1670,8 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   uint32_t cap = EX__COUNT + 2u * f->nargs;
   if (has_str[c->label])
     for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
-  pt_attr *at = pt__arena_alloc(arena, cap * sizeof *at);
+  /* (and, after them, the LEAVE's two) */
+  pt_attr *at = pt__arena_alloc(arena, (cap + 2) * sizeof *at);
   if (!at) return PT_ENOMEM;
   uint32_t n = 0;
   const uint32_t *ids = m->attr_id[c->label];
@@ -1769,8 +1770,7 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   if (rc < 0) return rc;
 
   /* LEAVE */
-  pt_attr *lat = pt__arena_alloc(arena, 2 * sizeof *lat);
-  if (!lat) return PT_ENOMEM;
+  pt_attr *lat = at + cap;
   uint32_t ln = 0;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(lat, &ln, m->extra_id[EX_CPU_STOP], PT_TYPE_INT)->val.v.i =
@@ -2740,8 +2740,11 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   }
   rankst *k = &s->r[t->rank];
   for (;;) {
-    size_t qn = t->qn;
-    while (!none && j < qn && t->q[j].u.event.time <= le) j++;
+    if (!none) {
+      const pt_item *q = t->q;
+      size_t qn = t->qn;
+      while (j < qn && q[j].u.event.time <= le) j++;
+    }
     /* (the queue, not the batch, is bounded: a thread that loses the top
      * in the middle of its queue starts its next batch there) */
     if (j < t->qn || t->qn >= BATCH_MAX || k->f.ntids != 1 ||
