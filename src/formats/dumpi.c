@@ -97,6 +97,9 @@ static int16_t fix_len[PT__DUMPI_NFUNCS], fix_comm[PT__DUMPI_NFUNCS];
  * the communicator argument read when the call maps to events (-1:
  * none).  walk_nargs 0: decoded (replay calls, MPI_File_open, strings). */
 static uint8_t walk_nargs[PT__DUMPI_NFUNCS];
+/* The bytes before a record's arguments (label, mask, thread, clocks) by
+ * its mask; 0 for a mask with perf counters (those records are decoded). */
+static uint8_t hdr_len[256];
 static uint8_t walk_wire[PT__DUMPI_NFUNCS][PT__DUMPI_MAX_ARGS];
 static int8_t walk_comm[PT__DUMPI_NFUNCS];
 /* Per label, for map_call: each argument's model type (arg_mtype), and
@@ -128,6 +131,11 @@ static void role_init(void) {
           role_idx[l][r] = (int8_t)k;
     }
   }
+  for (unsigned m = 0; m < 256; m++)
+    hdr_len[m] = (uint8_t)(m & PT__DUMPI_MASK_PERF ? 0
+                           : 3 + (m & PT__DUMPI_MASK_THREAD ? 2 : 0) +
+                                 (m & PT__DUMPI_MASK_CPU ? 12 : 0) +
+                                 (m & PT__DUMPI_MASK_WALL ? 12 : 0));
   for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
     all_int[l] = f && pt__dumpi_fixed_args(l) >= 0;
@@ -518,6 +526,38 @@ static int walk_stream(dfile *f, pt_error *err) {
   uint8_t tseen[65536 / 8] = {0};
   int32_t tprev = -1; /* thread of the previous record */
   for (;;) {
+    /* most records: all arguments of a fixed width, sized and checked
+     * (the bytes pt__dumpi_decode would need) without decoding them; then
+     * those the walk can size by stepping over their arrays (MPI_Waitall...).
+     * (Neither is END_OF_STREAM, label 293; a record cut short is decoded
+     * below, which says where.) */
+    const uint8_t *r = f->data + pos;
+    unsigned l = end - pos >= 3 ? (unsigned)r[0] << 8 | r[1] : PT__DUMPI_NFUNCS;
+    size_t h = l < PT__DUMPI_NFUNCS ? hdr_len[r[2]] : 0, len = 0;
+    int32_t u = -1;
+    if (h && fix_len[l] >= 0) {
+      if (h + (size_t)fix_len[l] <= end - pos) {
+        len = h + (size_t)fix_len[l];
+        if (fix_comm[l] >= 0) {
+          const uint8_t *q = r + h + fix_comm[l];
+          u = q[0] << 8 | q[1];
+        }
+      }
+    } else if (h && walk_nargs[l] && h <= end - pos) {
+      len = walk_size(r, end - pos, h, l, &u);
+    }
+    if (len) {
+      int32_t th = r[2] & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
+      f->label_count[l]++;
+      f->ncalls++;
+      if (th != tprev) {
+        tseen[th / 8] |= (uint8_t)(1u << (th % 8));
+        tprev = th;
+      }
+      if (u >= 0) f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+      pos += len;
+      continue;
+    }
     if (pos + 2 <= (f->has_index ? end + 2 : end) &&
         f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
         f->data[pos + 1] == (PT__DUMPI_END_OF_STREAM & 0xff)) {
@@ -534,56 +574,6 @@ static int walk_stream(dfile *f, pt_error *err) {
       rc = FERR(PT_ECORRUPT, pos, "call stream does not end with "
                 "DUMPI_END_OF_STREAM");
       break;
-    }
-    /* most records: all arguments of a fixed width, sized and checked
-     * (the bytes pt__dumpi_decode would need) without decoding them */
-    const uint8_t *r = f->data + pos;
-    unsigned l = pos + 3 <= end ? (unsigned)r[0] << 8 | r[1] : PT__DUMPI_NFUNCS;
-    if (l < PT__DUMPI_NFUNCS && fix_len[l] >= 0 &&
-        !(r[2] & PT__DUMPI_MASK_PERF)) {
-      uint8_t mask = r[2];
-      size_t h = 3 + (mask & PT__DUMPI_MASK_THREAD ? 2 : 0) +
-                 (mask & PT__DUMPI_MASK_CPU ? 12 : 0) +
-                 (mask & PT__DUMPI_MASK_WALL ? 12 : 0);
-      if (h + (size_t)fix_len[l] <= end - pos) {
-        int32_t th = mask & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
-        f->label_count[l]++;
-        f->ncalls++;
-        if (th != tprev) {
-          tseen[th / 8] |= (uint8_t)(1u << (th % 8));
-          tprev = th;
-        }
-        if (fix_comm[l] >= 0) {
-          const uint8_t *q = r + h + fix_comm[l];
-          uint16_t u = (uint16_t)(q[0] << 8 | q[1]);
-          f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
-        }
-        pos += h + (size_t)fix_len[l];
-        continue;
-      }
-    }
-    /* the others the walk can size (MPI_Waitall...): the same, stepping
-     * over their arrays */
-    if (l < PT__DUMPI_NFUNCS && walk_nargs[l] &&
-        !(r[2] & PT__DUMPI_MASK_PERF)) {
-      uint8_t mask = r[2];
-      size_t h = 3 + (mask & PT__DUMPI_MASK_THREAD ? 2 : 0) +
-                 (mask & PT__DUMPI_MASK_CPU ? 12 : 0) +
-                 (mask & PT__DUMPI_MASK_WALL ? 12 : 0);
-      int32_t u = -1;
-      size_t len = h <= end - pos ? walk_size(r, end - pos, h, l, &u) : 0;
-      if (len) {
-        int32_t th = mask & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
-        f->label_count[l]++;
-        f->ncalls++;
-        if (th != tprev) {
-          tseen[th / 8] |= (uint8_t)(1u << (th % 8));
-          tprev = th;
-        }
-        if (u >= 0) f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
-        pos += len;
-        continue;
-      }
     }
     long n = pt__dumpi_decode(f->data + pos, end - pos, f->cpu_off,
                               f->wall_off, &c, NULL, why, sizeof why);
@@ -630,8 +620,8 @@ static int walk_stream(dfile *f, pt_error *err) {
     pos += (size_t)n;
     int k = role_idx[c.label][R_comm];
     if (c.f->sem != PT__DS_NONE && k >= 0 && c.v[k].present) {
-      uint16_t u = (uint16_t)c.v[k].i;
-      f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+      uint16_t cu = (uint16_t)c.v[k].i;
+      f->comms_used[cu / 8] |= (uint8_t)(1u << (cu % 8));
     }
   }
   pt__arena_free(&scratch);
