@@ -922,17 +922,24 @@ static int uc_apply(mapper *m, uint64_t call) {
   return PT_OK;
 }
 
-static uint64_t comm_id(const mapper *m, int64_t dumpi_comm) {
+static uint64_t comm_id_slow(const mapper *m, int64_t dumpi_comm) {
   if (dumpi_comm == PT__DUMPI_COMM_WORLD || dumpi_comm == PT__DUMPI_COMM_SELF)
     return (uint64_t)dumpi_comm;
   const ucomm *u = uc_get(m, dumpi_comm);
   if (u) return UCOMM + (uint64_t)u->comm;
   return ((m->rank + 1) << 16) | (uint16_t)dumpi_comm;
 }
+/* (inline for the common communicators, every call asks) */
+static PT_ALWAYS_INLINE uint64_t comm_id(const mapper *m, int64_t dumpi_comm) {
+  if (dumpi_comm == PT__DUMPI_COMM_WORLD || dumpi_comm == PT__DUMPI_COMM_SELF)
+    return (uint64_t)dumpi_comm;
+  return comm_id_slow(m, dumpi_comm);
+}
 
 /* The COMM_WORLD rank of rank `local` of model communicator `comm` (as it
  * is when the communicator's members are unknown). */
-static int64_t world_rank(const mapper *m, uint64_t comm, int64_t local) {
+static int64_t world_rank_slow(const mapper *m, uint64_t comm,
+                               int64_t local) {
   if (local < 0) return local;
   if (comm == PT__DUMPI_COMM_SELF) return local == 0 ? (int64_t)m->rank : local;
   if (m->dc && comm >= UCOMM && comm - UCOMM < m->dc->ncomms) {
@@ -944,18 +951,32 @@ static int64_t world_rank(const mapper *m, uint64_t comm, int64_t local) {
   }
   return local;
 }
+/* (inline: a rank of COMM_WORLD or of a communicator without members is
+ * itself) */
+static PT_ALWAYS_INLINE int64_t world_rank(const mapper *m, uint64_t comm,
+                                           int64_t local) {
+  if (local < 0 || (comm < UCOMM && comm != PT__DUMPI_COMM_SELF))
+    return local;
+  return world_rank_slow(m, comm, local);
+}
 
 static const int64_t default_sizes[28] = {0, 0, 1, 1, 1, 1, 4, 2, 2, 4,
                                           4, 8, 8, 4, 8, 16, 8, 8, 8, 1,
                                           0, 0, 8, 12, 16, 6, 8, 20};
 
-static uint64_t type_size(mapper *m, int64_t dt) {
+static uint64_t type_size_slow(mapper *m, int64_t dt) {
   dfile *f = m->f;
   if (dt >= 0 && (uint64_t)dt < f->nsizes) return (uint64_t)f->sizes[dt];
   if (dt >= 0 && dt < 28) return (uint64_t)default_sizes[dt];
   dwarn(f, W_DTYPE, "datatype %lld has no size in the trace; bytes counted "
         "as 0", (long long)dt);
   return 0;
+}
+/* (inline: the trace's size table, every message asks) */
+static PT_ALWAYS_INLINE uint64_t type_size(mapper *m, int64_t dt) {
+  const dfile *f = m->f;
+  if (dt >= 0 && (uint64_t)dt < f->nsizes) return (uint64_t)f->sizes[dt];
+  return type_size_slow(m, dt);
 }
 
 /* The value of the argument with a role (an absent argument's i is 0:
@@ -1486,11 +1507,12 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
       int64_t peer = send ? vi(c, ri, R_dest) : vi(c, ri, R_source);
       uint64_t b =
           (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
+      uint64_t mc = comm_id(m, comm);
       int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT
-                  : peer < 0 ? -1 : world_rank(m, comm_id(m, comm), peer);
+                  : peer < 0 ? -1 : world_rank(m, mc, peer);
       preq *r;
       if ((rc = req_add(m, (int32_t)vi(c, ri, R_request), send, pers, p,
-                        vi(c, ri, R_tag), comm_id(m, comm), b, &r)) < 0)
+                        vi(c, ri, R_tag), mc, b, &r)) < 0)
         return rc;
       if (pers) return PT_OK;
       if (p == PT__DUMPI_ROOT) {
