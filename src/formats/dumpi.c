@@ -812,6 +812,9 @@ typedef struct mapper {
    * oldest completes first in the common case, by moving reqh (no copy) */
   preq *reqs;
   size_t reqh, nreqs, capreqs;
+  /* how many of them have an id of each value mod 64: a new request whose
+   * bucket is empty reuses no outstanding id (no scan) */
+  uint32_t reqcnt[64];
   /* split collectives begun (MPI_File_*_begin), one per file at a time */
   struct dsplit {
     uint64_t fh, match, bytes;
@@ -1039,7 +1042,8 @@ static PT_ALWAYS_INLINE int req_add(mapper *m, int32_t id, int send,
                                     int persistent, int64_t peer, int64_t tag,
                                     uint64_t comm, uint64_t bytes,
                                     preq **out) {
-  for (size_t i = m->reqh; i < m->nreqs; i++)
+  uint32_t *cnt = &m->reqcnt[(uint32_t)id % 64];
+  for (size_t i = *cnt ? m->reqh : m->nreqs; i < m->nreqs; i++)
     if (m->reqs[i].id == id && (!m->reqs[i].persistent || m->reqs[i].active))
       dwarn(m->f, W_REQREUSE, "request id %d reused while still "
             "outstanding (the MPI library handed out the same handle); "
@@ -1051,6 +1055,7 @@ static PT_ALWAYS_INLINE int req_add(mapper *m, int32_t id, int send,
     m->reqh = 0;
   }
   if (PT_GROW(m->reqs, m->capreqs, m->nreqs + 1, 16)) return PT_ENOMEM;
+  (*cnt)++;
   preq *r = &m->reqs[m->nreqs++];
   r->id = id;
   r->model = persistent ? 0 : ++m->next_req;
@@ -1069,6 +1074,7 @@ static PT_ALWAYS_INLINE int req_add(mapper *m, int32_t id, int send,
 
 /* Remove reqs[i], keeping the order of the others. */
 static PT_ALWAYS_INLINE void req_remove(mapper *m, size_t i) {
+  m->reqcnt[(uint32_t)m->reqs[i].id % 64]--;
   if (i == m->reqh) {
     if (++m->reqh == m->nreqs) m->reqh = m->nreqs = 0;
     return;
