@@ -597,8 +597,11 @@ static const pt__dumpi_val val_zero;
   }                                                                          \
   k++;
 #define X(label, name, sem, coll, order, args)                               \
-  static int dec_##label(cur *c, pt__dumpi_call *call, pt__arena *a,         \
+  static int dec_##label(cur *cin, pt__dumpi_call *call, pt__arena *a,       \
                          char *err, size_t errn, int lite) {                 \
+    /* (a local cursor: in a register on the fixed path; written back on   \
+     * success) */                                                           \
+    cur lc_ = *cin, *c = &lc_;                                               \
     const pt__dumpi_arg *args_ = args_##label;                               \
     unsigned k = 0;                                                          \
     int rc = 0;                                                              \
@@ -615,6 +618,7 @@ static const pt__dumpi_val val_zero;
         (void)lite_;                                                         \
       }                                                                      \
       (void)chk_, (void)k;                                                   \
+      cin->p = c->p;                                                         \
       return PT_OK;                                                          \
     }                                                                        \
     {                                                                        \
@@ -623,6 +627,7 @@ static const pt__dumpi_val val_zero;
       PT__EXPAND args                                                        \
       (void)chk_, (void)lite_, (void)k;                                      \
     }                                                                        \
+    cin->p = c->p;                                                           \
     return PT_OK;                                                            \
   }
 PT__DUMPI_FUNCS(X)
