@@ -239,7 +239,8 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
  * arguments of a function whose arguments all have a fixed width and no
  * condition (pt__dumpi_fixed_args >= 0): of those it stores only these
  * two fields (the others keep what *c held); every other record is decoded
- * as pt__dumpi_decode decodes it. */
+ * as pt__dumpi_decode decodes it.  On an error *c is left part-written
+ * (pt__dumpi_decode clears it first). */
 long pt__dumpi_decode_scalars(const uint8_t *p, size_t n, uint32_t cpu_off,
                               uint32_t wall_off, pt__dumpi_call *c,
                               pt__arena *scratch, char *err, size_t errn);

@@ -652,14 +652,16 @@ static PT_ALWAYS_INLINE long decode(const uint8_t *p, size_t n,
    * the struct; hot path), field by field: gcc makes a memset of this size
    * a `rep stos`, slow to start. */
   static const pt__dumpi_clock zclock;
-  call->label = 0;
-  call->mask = 0;
+  if (!lite) {
+    call->label = 0;
+    call->mask = 0;
+    call->f = NULL;
+    call->cpu_start = call->cpu_stop = zclock;
+    call->wall_start = call->wall_stop = zclock;
+  } /* (lite: a field the record has is set once, below) */
   call->thread = 0;
-  call->cpu_start = call->cpu_stop = zclock;
-  call->wall_start = call->wall_stop = zclock;
   call->nperf = 0;
   call->perf_in = call->perf_out = NULL;
-  call->f = NULL;
   if (!need(&c, 3)) TRUNC("the record prefix");
   call->label = g16(&c);
   call->f = pt__dumpi_func_get(call->label);
@@ -676,11 +678,15 @@ static PT_ALWAYS_INLINE long decode(const uint8_t *p, size_t n,
     if (!need(&c, 12)) TRUNC("the cpu times");
     get_clock(&c, cpu_off, &call->cpu_start);
     get_clock(&c, cpu_off, &call->cpu_stop);
+  } else if (lite) {
+    call->cpu_start = call->cpu_stop = zclock;
   }
   if (call->mask & PT__DUMPI_MASK_WALL) {
     if (!need(&c, 12)) TRUNC("the wall times");
     get_clock(&c, wall_off, &call->wall_start);
     get_clock(&c, wall_off, &call->wall_stop);
+  } else if (lite) {
+    call->wall_start = call->wall_stop = zclock;
   }
   if (call->mask & PT__DUMPI_MASK_PERF) {
     if (!need(&c, 1)) TRUNC("the perf counters");
