@@ -21,7 +21,10 @@ static const char help[] =
     "            application time and of the MPI time; messages and bytes\n"
     "            sent (as mpiP), bytes received apart; one-sided calls\n"
     "            (MPI_Put, MPI_Get, accumulates, atomics) with the bytes\n"
-    "            their origin sent and received\n"
+    "            their origin sent and received; per call site also the\n"
+    "            shortest, mean and longest call and the location of the\n"
+    "            longest (mpiP's Callsite Time statistics), per location\n"
+    "            with --site-locations\n"
     "  messages  sender x receiver: count, bytes, late-sender and\n"
     "            late-receiver waiting time; one-sided bytes go from the\n"
     "            origin to the target (put) or back (get), no late times\n"
@@ -61,7 +64,8 @@ static const char help[] =
     "On a native archive with summaries (paratrace summarize) a window is\n"
     "computed from summary differences and the events near its edges\n"
     "only; the result equals a full scan.  Summaries hold the profile with\n"
-    "per-visit min/max, the MPI call sites and message sizes, per-location\n"
+    "per-visit min/max, the MPI call sites with their calls' and messages'\n"
+    "min/max, per-location\n"
     "message totals, the pair matrix with late sender/receiver (when no\n"
     "receive waited for its send at the summary times used or at the\n"
     "first one after each edge); --by and --relative-to need a full scan\n"
@@ -74,6 +78,9 @@ static const char help[] =
     "  --locations L        only these locations (0,2,5-9)\n"
     "  --relative-to R      relative statistics inside region R (name or id)\n"
     "  --by tag|comm        split the message matrix by tag or communicator\n"
+    "  --site-locations     the call-site tables per location too (each\n"
+    "                       location's row, then * for all; CSV and JSON\n"
+    "                       always have them: mpi_callsite_location rows)\n"
     "  --csv                CSV (exact ticks and bytes), one block per section\n"
     "  --json               JSON (exact ticks and bytes)\n"
     "  --no-summaries       always scan the events\n"
@@ -82,14 +89,16 @@ static const char help[] =
     "  -h, --help\n";
 
 enum {
-  O_FROM = 1, O_TO, O_LOCS, O_REL, O_BY, O_CSV, O_JSON, O_NOSUM, O_REQSUM
+  O_FROM = 1, O_TO, O_LOCS, O_REL, O_BY, O_CSV, O_JSON, O_NOSUM, O_REQSUM,
+  O_SITELOCS
 };
 static const cli_option options[] = {
     {"from", 0, 1, O_FROM},       {"to", 0, 1, O_TO},
     {"locations", 0, 1, O_LOCS},  {"relative-to", 0, 1, O_REL},
     {"by", 0, 1, O_BY},           {"csv", 0, 0, O_CSV},
     {"json", 0, 0, O_JSON},       {"no-summaries", 0, 0, O_NOSUM},
-    {"require-summaries", 0, 0, O_REQSUM}, {0, 0, 0, 0}};
+    {"require-summaries", 0, 0, O_REQSUM},
+    {"site-locations", 0, 0, O_SITELOCS}, {0, 0, 0, 0}};
 
 enum { OUT_TABLE, OUT_CSV, OUT_JSON };
 
@@ -103,6 +112,7 @@ typedef struct ctx {
   const char *rel_name;
   int by;
   int used_summaries;
+  int site_locs; /* --site-locations: call-site rows per location */
   uint64_t events_read;
 } ctx;
 
@@ -529,6 +539,39 @@ static mpi_msgs msgs_of(const pt_stats *s, uint64_t region) {
   return m;
 }
 
+/* The per-location rows of (region, call site): [*b, *e) of
+ * pt_stats_callsite_loc (sorted by region, call site, location). */
+static void loc_rows(const pt_stats *s, const pt_stats_callsite_row *r,
+                     size_t *b, size_t *e) {
+  size_t lo = 0, hi = pt_stats_ncallsite_locs(s);
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    const pt_stats_callsite_row *x = pt_stats_callsite_loc(s, m);
+    if (x->region < r->region ||
+        (x->region == r->region && x->callsite < r->callsite))
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  *b = *e = lo;
+  while (*e < pt_stats_ncallsite_locs(s)) {
+    const pt_stats_callsite_row *x = pt_stats_callsite_loc(s, *e);
+    if (x->region != r->region || x->callsite != r->callsite) break;
+    (*e)++;
+  }
+}
+
+/* The application and MPI time of a location (0 when not listed). */
+static void loc_times(const pt_stats *s, uint64_t loc, uint64_t *app,
+                      uint64_t *mpi) {
+  *app = *mpi = 0;
+  for (size_t i = 0; i < pt_stats_nlocations(s); i++)
+    if (pt_stats_location(s, i)->location == loc) {
+      *app = pt_stats_location(s, i)->app_time;
+      *mpi = pt_stats_location(s, i)->mpi_time;
+    }
+}
+
 /* MPI_Init / MPI_Finalize are outside mpiP's application time: no
  * percentages for them when that definition is used. */
 static int outside_app(const ctx *c, uint64_t region) {
@@ -933,6 +976,7 @@ static void print_waits(const ctx *c) {
 }
 
 static void print_table(const ctx *c) {
+  int calltimes = (c->tot.have & PT_STATS_HAVE_CALL_TIMES) != 0;
   const pt_stats *s = c->s;
   int detail = (c->tot.have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (c->tot.have & PT_STATS_HAVE_VISITS) != 0;
@@ -1055,10 +1099,13 @@ static void print_table(const ctx *c) {
             c, pt_stats_callsite(s, i)->callsite, b4, sizeof b4));
         if (l > (size_t)w) w = l > (size_t)wmax ? wmax : (int)l;
       }
-      printf("\nMPI call sites\n");
-      printf("%-*s %-*s %9s %11s %7s %7s %9s %11s %10s %10s %11s\n",
-             fw, "function", w, "call site", "calls", "time", "%app", "%mpi",
-             "sent", "bytes", "min", "max", "received");
+      int lcol = c->site_locs; /* a location column */
+      printf("\nMPI call sites%s\n",
+             lcol ? " (per location, then * = all of them)" : "");
+      printf("%-*s %-*s", fw, "function", w, "call site");
+      if (lcol) printf(" %*s", lw, "loc");
+      printf(" %9s %11s %7s %7s %9s %11s %10s %10s %11s\n", "calls", "time",
+             "%app", "%mpi", "sent", "bytes", "min", "max", "received");
       /* as mpiP: the functions in the order of the table above, each
        * one's sites by time, longest first */
       size_t ncs = pt_stats_ncallsites(s);
@@ -1072,22 +1119,69 @@ static void print_table(const ctx *c) {
       }
       if (ord) qsort(ord, ncs, sizeof *ord, cmp_site_order);
       for (size_t i = 0; i < ncs; i++) {
-        const pt_stats_callsite_row *r = ord ? ord[i].row : pt_stats_callsite(s, i);
-        printf("%-*.*s %-*.*s %9" PRIu64 " %11.6g", fw, fw,
-               region_label(c, r->region, nb, sizeof nb), w, w,
-               fit_site(callsite_label(c, r->callsite, b4, sizeof b4), fb,
-                        sizeof fb, (size_t)w),
-               r->calls,
-               (double)r->time / u.div);
-        if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
-        else
-          printf(" %7.2f %7.2f", pct(r->time, c->tot.app_time),
-                 pct(r->time, c->tot.mpi_time));
-        printf(" %9" PRIu64 " %11s %10s %10s %11s\n", r->messages,
-               fmt_bytes(b1, sizeof b1, (double)r->bytes),
-               fmt_bytes(b2, sizeof b2, (double)r->bytes_min),
-               fmt_bytes(b3, sizeof b3, (double)r->bytes_max),
-               fmt_bytes(b4, sizeof b4, (double)r->bytes_received));
+        const pt_stats_callsite_row *a = ord ? ord[i].row : pt_stats_callsite(s, i);
+        size_t lb = 0, le = 0;
+        if (lcol) loc_rows(s, a, &lb, &le);
+        for (size_t j = lb; j <= le; j++) {
+          const pt_stats_callsite_row *r = j < le ? pt_stats_callsite_loc(s, j) : a;
+          uint64_t app = c->tot.app_time, mpi = c->tot.mpi_time;
+          if (j < le) loc_times(s, r->location, &app, &mpi);
+          printf("%-*.*s %-*.*s", fw, fw,
+                 region_label(c, r->region, nb, sizeof nb), w, w,
+                 fit_site(callsite_label(c, r->callsite, b4, sizeof b4), fb,
+                          sizeof fb, (size_t)w));
+          if (lcol)
+            printf(" %*s", lw, j < le ? loc_name(b1, sizeof b1, r->location) : "*");
+          printf(" %9" PRIu64 " %11.6g", r->calls, (double)r->time / u.div);
+          if (outside_app(c, r->region)) printf(" %7s %7s", "-", "-");
+          else printf(" %7.2f %7.2f", pct(r->time, app), pct(r->time, mpi));
+          printf(" %9" PRIu64 " %11s %10s %10s %11s\n", r->messages,
+                 fmt_bytes(b1, sizeof b1, (double)r->bytes),
+                 fmt_bytes(b2, sizeof b2, (double)r->bytes_min),
+                 fmt_bytes(b3, sizeof b3, (double)r->bytes_max),
+                 fmt_bytes(b4, sizeof b4, (double)r->bytes_received));
+        }
+      }
+      /* mpiP's "Callsite Time statistics": one call's time */
+      uint64_t tmax = 0;
+      for (size_t i = 0; i < ncs; i++)
+        if (pt_stats_callsite(s, i)->call_max > tmax)
+          tmax = pt_stats_callsite(s, i)->call_max;
+      unit cu = pick_unit(c, tmax);
+      printf("\nMPI call-site times (one call, in %s; max@ = the location of "
+             "the longest%s)\n", cu.name,
+             lcol ? "; per location, then * = all of them" : "");
+      if (!calltimes)
+        printf("(min and max not computed: the summaries predate them)\n");
+      printf("%-*s %-*s", fw, "function", w, "call site");
+      if (lcol) printf(" %*s", lw, "loc");
+      printf(" %9s %10s %10s %10s %*s\n", "calls", "min", "mean", "max",
+             lw - 2, "max@");
+      for (size_t i = 0; i < ncs; i++) {
+        const pt_stats_callsite_row *a = ord ? ord[i].row : pt_stats_callsite(s, i);
+        size_t lb = 0, le = 0;
+        if (lcol) loc_rows(s, a, &lb, &le);
+        for (size_t j = lb; j <= le; j++) {
+          const pt_stats_callsite_row *r = j < le ? pt_stats_callsite_loc(s, j) : a;
+          char mn[32] = "-", mx[32] = "-", me[32] = "-";
+          if (r->calls)
+            snprintf(me, sizeof me, "%.4g", (double)r->time / (double)r->calls / cu.div);
+          if (calltimes && r->calls) {
+            snprintf(mn, sizeof mn, "%.4g", (double)r->call_min / cu.div);
+            snprintf(mx, sizeof mx, "%.4g", (double)r->call_max / cu.div);
+          }
+          printf("%-*.*s %-*.*s", fw, fw,
+                 region_label(c, r->region, nb, sizeof nb), w, w,
+                 fit_site(callsite_label(c, r->callsite, b4, sizeof b4), fb,
+                          sizeof fb, (size_t)w));
+          if (lcol)
+            printf(" %*s", lw, j < le ? loc_name(b1, sizeof b1, r->location) : "*");
+          printf(" %9" PRIu64 " %10s %10s %10s %*s\n", r->calls, mn, me, mx,
+                 lw - 2,
+                 calltimes && r->calls
+                     ? loc_name(b2, sizeof b2, r->call_max_location)
+                     : "-");
+        }
       }
       free(ord);
     }
@@ -1499,12 +1593,21 @@ static void print_csv(const ctx *c) {
            l->received, l->bytes_received);
   }
   if (sites) {
+    int ct = (c->tot.have & PT_STATS_HAVE_CALL_TIMES) != 0;
     printf("\nsection,region_id,function,callsite_id,callsite,calls,time,"
            "pct_app,pct_mpi,messages,bytes,bytes_min,bytes_max,received,"
-           "bytes_received\n");
-    for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
-      const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
-      printf("mpi_callsite,%" PRIu64 ",", r->region);
+           "bytes_received,location,call_min,call_mean,call_max,"
+           "call_max_location\n");
+    /* summed over the locations (mpi_callsite), then per location
+     * (mpi_callsite_location: percentages of the location's times) */
+    size_t n1 = pt_stats_ncallsites(s), n2 = pt_stats_ncallsite_locs(s);
+    for (size_t i = 0; i < n1 + n2; i++) {
+      const pt_stats_callsite_row *r =
+          i < n1 ? pt_stats_callsite(s, i) : pt_stats_callsite_loc(s, i - n1);
+      uint64_t app = c->tot.app_time, mpi = c->tot.mpi_time;
+      if (i >= n1) loc_times(s, r->location, &app, &mpi);
+      printf("%s,%" PRIu64 ",", i < n1 ? "mpi_callsite" : "mpi_callsite_location",
+             r->region);
       csv_str(region_label(c, r->region, nb, sizeof nb));
       printf(",");
       if (r->callsite != PT_NONE) printf("%" PRIu64, r->callsite);
@@ -1512,14 +1615,24 @@ static void print_csv(const ctx *c) {
       csv_str(callsite_label(c, r->callsite, b2, sizeof b2));
       printf(",%" PRIu64 ",%" PRIu64 ",", r->calls, r->time);
       if (!outside_app(c, r->region))
-        printf("%.17g,%.17g", pct(r->time, c->tot.app_time),
-               pct(r->time, c->tot.mpi_time));
+        printf("%.17g,%.17g", pct(r->time, app), pct(r->time, mpi));
       else
         printf(",");
       printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-             ",%" PRIu64 "\n",
+             ",%" PRIu64 ",",
              r->messages, r->bytes, r->bytes_min, r->bytes_max, r->received,
              r->bytes_received);
+      csv_id(r->location);
+      printf(",");
+      if (ct && r->calls) printf("%" PRIu64, r->call_min);
+      printf(",");
+      if (r->calls) printf("%.17g", (double)r->time / (double)r->calls);
+      printf(",");
+      if (ct && r->calls)
+        printf("%" PRIu64 ",%" PRIu64, r->call_max, r->call_max_location);
+      else
+        printf(",");
+      printf("\n");
     }
   }
   csv_io(c);
@@ -1580,6 +1693,8 @@ static void print_json(const ctx *c) {
   printf(",\n  \"from_summaries\": %s,\n", c->used_summaries ? "true" : "false");
   printf("  \"detail\": %s,\n", detail ? "true" : "false");
   printf("  \"visit_extremes\": %s,\n", visits ? "true" : "false");
+  printf("  \"call_time_extremes\": %s,\n",
+         c->tot.have & PT_STATS_HAVE_CALL_TIMES ? "true" : "false");
   printf("  \"late_times\": %s,\n", late ? "true" : "false");
   printf("  \"totals\": {\"locations\": %zu, \"events\": ",
          pt_stats_nlocations(s));
@@ -1631,14 +1746,26 @@ static void print_json(const ctx *c) {
            i ? "," : "", l->location, l->app_time, l->mpi_time, l->sent,
            l->bytes_sent, l->received, l->bytes_received);
   }
-  printf("\n  ],\n  \"mpi_callsites\": ");
-  if (!sites) printf("null");
-  else {
+  int ct = (c->tot.have & PT_STATS_HAVE_CALL_TIMES) != 0;
+  for (int part = 0; part < 2; part++) {
+    printf(part ? ",\n  \"mpi_callsite_locations\": "
+                : "\n  ],\n  \"mpi_callsites\": ");
+    if (!sites) {
+      printf("null");
+      continue;
+    }
     printf("[");
-    for (size_t i = 0; i < pt_stats_ncallsites(s); i++) {
-      const pt_stats_callsite_row *r = pt_stats_callsite(s, i);
-      printf("%s\n    {\"region\": %" PRIu64 ", \"function\": ", i ? "," : "",
-             r->region);
+    size_t n = part ? pt_stats_ncallsite_locs(s) : pt_stats_ncallsites(s);
+    for (size_t i = 0; i < n; i++) {
+      const pt_stats_callsite_row *r =
+          part ? pt_stats_callsite_loc(s, i) : pt_stats_callsite(s, i);
+      uint64_t app = c->tot.app_time, mpi = c->tot.mpi_time;
+      printf("%s\n    {", i ? "," : "");
+      if (part) {
+        printf("\"location\": %" PRIu64 ", ", r->location);
+        loc_times(s, r->location, &app, &mpi);
+      }
+      printf("\"region\": %" PRIu64 ", \"function\": ", r->region);
       json_str(region_label(c, r->region, nb, sizeof nb));
       printf(", \"callsite\": ");
       if (r->callsite == PT_NONE) printf("null");
@@ -1648,11 +1775,17 @@ static void print_json(const ctx *c) {
       }
       printf(", \"calls\": %" PRIu64 ", \"time\": %" PRIu64, r->calls,
              r->time);
+      if (r->calls)
+        printf(", \"call_mean\": %.17g", (double)r->time / (double)r->calls);
+      if (ct && r->calls)
+        printf(", \"call_min\": %" PRIu64 ", \"call_max\": %" PRIu64
+               ", \"call_max_location\": %" PRIu64,
+               r->call_min, r->call_max, r->call_max_location);
       if (outside_app(c, r->region))
         printf(", \"pct_app\": null, \"pct_mpi\": null");
       else
-        printf(", \"pct_app\": %.17g, \"pct_mpi\": %.17g",
-               pct(r->time, c->tot.app_time), pct(r->time, c->tot.mpi_time));
+        printf(", \"pct_app\": %.17g, \"pct_mpi\": %.17g", pct(r->time, app),
+               pct(r->time, mpi));
       printf(", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
              ", \"bytes_min\": %" PRIu64 ", \"bytes_max\": %" PRIu64
              ", \"received\": %" PRIu64 ", \"bytes_received\": %" PRIu64 "}",
@@ -1902,6 +2035,7 @@ int cmd_stats(int argc, char **argv) {
   const char *val, *path = NULL, *rel = NULL, *locs = NULL;
   cli_time from = {0}, to = {0};
   int out = OUT_TABLE, by = PT_STATS_BY_PAIR, nosum = 0, reqsum = 0, id;
+  int site_locs = 0;
   while ((id = cli_next(&p, &val)) != CLI_END) {
     switch (id) {
       case CLI_HELP: return cli_help(help);
@@ -1926,6 +2060,7 @@ int cmd_stats(int argc, char **argv) {
         break;
       case O_NOSUM: nosum = 1; break;
       case O_REQSUM: reqsum = 1; break;
+      case O_SITELOCS: site_locs = 1; break;
       case CLI_ARG:
         if (path) return cli_usage("one trace at a time");
         path = val;
@@ -1957,6 +2092,7 @@ int cmd_stats(int argc, char **argv) {
   c.path = path;
   c.out = out;
   c.by = by;
+  c.site_locs = site_locs;
   c.rel = PT_NONE;
   c.rel_name = rel;
   int status = scan_defs(path, rel, &c.rel, &c.tps);

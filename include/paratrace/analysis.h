@@ -307,8 +307,11 @@ enum {
                               matched (by pair) */
   PT_STATS_HAVE_METRIC_REGIONS = 32, /* the metric deltas per region
                                        (pt_stats_metric_region) */
-  PT_STATS_HAVE_WAITS = 64 /* collective wait states (pt_stats_wait): a
-                              full scan of every member's events */
+  PT_STATS_HAVE_CALL_TIMES = 64, /* the call-site rows' per-call time
+                                    extremes (call_min, call_max,
+                                    call_max_location) */
+  PT_STATS_HAVE_WAITS = 128 /* collective wait states (pt_stats_wait): a
+                               full scan of every member's events */
 };
 
 typedef struct pt_stats pt_stats;
@@ -348,18 +351,27 @@ typedef struct pt_stats_location_row {
   uint64_t sent, bytes_sent, received, bytes_received;
 } pt_stats_location_row;
 
-/* One (MPI region, call site): callsite = PT_NONE when unknown.  Calls,
- * time: visits of the region whose call site is known from an event inside
- * the visit (or PT_NONE).  Messages are what the function sent, as mpiP's
+/* One (MPI region, call site), summed over the locations
+ * (pt_stats_callsite: location = PT_NONE), or one (MPI region, call site,
+ * location) (pt_stats_callsite_loc).  callsite = PT_NONE when unknown.
+ * Calls, time: visits of the region whose call site is known from an
+ * event inside the visit (or PT_NONE); call_min / call_max: the shortest
+ * and longest of those calls (a call's inclusive time, cut at the end of
+ * the window, over the calls entered in it: as a region's visit_min /
+ * visit_max; CALL_TIMES only, else 0) and call_max_location the location
+ * of the longest (lowest id on ties; PT_NONE without CALL_TIMES); the mean
+ * is time / calls.  Messages are what the function sent, as mpiP's
  * "Aggregate Sent Message Size": SEND/ISEND events and COLL_END events
  * (bytes: size, the sent part) inside it; bytes_min/max over those.
  * received / bytes_received: RECV/IRECV events inside it (size) and the
  * received part (size2) of collectives, counted apart.  One-sided
  * operations (RMA_* events) count as collectives do: size sent, size2
- * received.  DETAIL only. */
+ * received. */
 typedef struct pt_stats_callsite_row {
   uint64_t region, callsite;
+  uint64_t location; /* PT_NONE in the rows summed over the locations */
   uint64_t calls, time;
+  uint64_t call_min, call_max, call_max_location; /* CALL_TIMES only */
   uint64_t messages, bytes, bytes_min, bytes_max; /* sent */
   uint64_t received, bytes_received;
 } pt_stats_callsite_row;
@@ -549,7 +561,9 @@ PT_API int pt_stats_merge(pt_stats *dst, const pt_stats *src);
 
 /* Serialize a finished object into one buffer (for a reduction over MPI:
  * each rank serializes, the root deserializes and merges).  The format is
- * private to this library version (magic "PTST", version 1).  Returns
+ * private to this library (magic "PTST", version 8; pt_stats_deserialize
+ * also reads version 7, whose call-site rows are summed over the
+ * locations and have no per-call time extremes).  Returns
  * PT_OK with *buf / *len (free with pt_stats_buffer_free), PT_ESTATE
  * (unfinished), PT_ENOMEM. */
 PT_API int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len);
@@ -580,6 +594,13 @@ PT_API const pt_stats_location_row *pt_stats_location(const pt_stats *s,
 PT_API size_t pt_stats_ncallsites(const pt_stats *s);
 PT_API const pt_stats_callsite_row *pt_stats_callsite(const pt_stats *s,
                                                   size_t i);
+/* The call-site rows per location (mpiP's per-rank "Callsite Time" and
+ * "Callsite Message Sent" statistics), by (region, call site, location);
+ * summed over the locations they give pt_stats_callsite's rows.  None in
+ * an object deserialized from a buffer of an earlier version. */
+PT_API size_t pt_stats_ncallsite_locs(const pt_stats *s);
+PT_API const pt_stats_callsite_row *pt_stats_callsite_loc(const pt_stats *s,
+                                                          size_t i);
 PT_API size_t pt_stats_nmessages(const pt_stats *s);
 PT_API const pt_stats_message_row *pt_stats_message(const pt_stats *s,
                                                 size_t i);

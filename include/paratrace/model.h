@@ -454,7 +454,15 @@ typedef enum pt_summary_kind {
    * target ref (as PT_SUM_MESSAGES' peer): count = those that sent bytes
    * to it, bytes_sent = those bytes; excl_time = those that received
    * bytes from it, bytes_recv = those bytes (RMA_* events' size, size2). */
-  PT_SUM_RMA
+  PT_SUM_RMA,
+  /* Not cumulative, as PT_SUM_VISITS per call site of an MPI function:
+   * ref = call site (PT_NONE: unknown), bytes_sent = the MPI region; count
+   * = its calls entered and left inside the interval [bytes_recv, time),
+   * incl_time / excl_time = the shortest / longest of them (ticks).  (A
+   * PT_SUM_SPAN of an MPI call has bytes_recv = 1 and its call site in
+   * bytes_sent; the PT_SUM_VISITS marker has bytes_recv = 1 when the
+   * location's records at t include these.) */
+  PT_SUM_CALL_VISITS
 } pt_summary_kind;
 
 /* A cumulative, monotone counter of one (location, kind, ref) valid at

@@ -178,7 +178,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   s->pend_free = NIL;
   s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS |
             PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_LATE |
-            PT_STATS_HAVE_METRIC_REGIONS;
+            PT_STATS_HAVE_METRIC_REGIONS | PT_STATS_HAVE_CALL_TIMES;
   if (o.locations && o.nlocations) {
     s->sel = malloc(o.nlocations * sizeof *s->sel);
     if (!s->sel) {
@@ -226,6 +226,7 @@ static void free_output(pt_stats *s) {
   free(s->out_rl);
   free(s->out_locs);
   free(s->out_cs);
+  free(s->out_csl);
   free(s->out_mx);
   free(s->out_rel);
   free(s->out_io);
@@ -239,10 +240,11 @@ static void free_output(pt_stats *s) {
   s->out_rl = NULL;
   s->out_locs = NULL;
   s->out_cs = NULL;
+  s->out_csl = NULL;
   s->out_mx = NULL;
   s->out_rel = NULL;
-  s->nout_regions = s->nout_rl = s->nout_locs = s->nout_cs = s->nout_mx =
-      s->nout_rel = 0;
+  s->nout_regions = s->nout_rl = s->nout_locs = s->nout_cs = s->nout_csl =
+      s->nout_mx = s->nout_rel = 0;
   s->aggregated = 0;
 }
 
@@ -635,16 +637,15 @@ int pt__stats_set_callsite(pt_stats *s, uint64_t loc, uint64_t depth,
   return 1;
 }
 
-/* The call-site row of (region, callsite), through L's cache (rows of
- * the call-site table are never deleted). */
+/* The call-site row of (region, callsite) of L, through L's cache (rows
+ * of the call-site table are never deleted). */
 static cs_rec *cs_row(pt_stats *s, pt__loc *L, uint64_t region,
                       uint64_t callsite) {
   size_t ci = (size_t)(region ^ (region >> 9) ^ callsite) & (PT__MSGCACHE - 1);
   if (L->cc_reg[ci] == region + 1 && region != UINT64_MAX &&
       L->cc_site[ci] == callsite)
     return pt__kt_at(&s->cs, L->cc_row[ci]);
-  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite,
-                                   s->track_iv ? L->k[0] + 1 : 0, 0));
+  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, L->k[0] + 1, 0));
   if (!c) return NULL;
   L->cc_reg[ci] = region + 1;
   L->cc_site[ci] = callsite;
@@ -652,14 +653,19 @@ static cs_rec *cs_row(pt_stats *s, pt__loc *L, uint64_t region,
   return c;
 }
 
-/* Summarizing: a visit [enter, t) of (loc, region) ended. */
+/* Summarizing: a visit [enter, t) of (loc, region) ended; c: its call-site
+ * row when it is an MPI call (of site callsite), else NULL. */
 static int iv_visit(pt_stats *s, uint64_t loc, uint64_t region,
-                    uint64_t enter, uint64_t t) {
+                    uint64_t enter, uint64_t t, cs_rec *c, uint64_t callsite) {
   if (enter >= s->iv_start) { /* inside the current interval */
     pt__iv *v = pt__kt_get(&s->iv, K(loc, region, 0, 0));
     if (!v) return PT_ENOMEM;
     pt__fold_ext(&v->vmin, &v->vmax, v->count != 0, t - enter, t - enter);
     v->count++;
+    if (c) {
+      pt__fold_ext(&c->itmin, &c->itmax, c->itn != 0, t - enter, t - enter);
+      c->itn++;
+    }
     return PT_OK;
   }
   if (s->nspans == s->spans_cap) {
@@ -669,7 +675,7 @@ static int iv_visit(pt_stats *s, uint64_t loc, uint64_t region,
     s->spans = q;
     s->spans_cap = nc;
   }
-  s->spans[s->nspans++] = (pt__span){loc, region, enter, t};
+  s->spans[s->nspans++] = (pt__span){loc, region, enter, t, callsite, c != NULL};
   return PT_OK;
 }
 
@@ -680,7 +686,10 @@ void pt__stats_track_visits(pt_stats *s) {
 
 void pt__stats_new_interval(pt_stats *s, uint64_t t) {
   pt__kt_free(&s->iv); /* keeps its record size */
-  for (size_t i = 0; i < s->cs.n; i++) ((cs_rec *)pt__kt_at(&s->cs, i))->inb = 0;
+  for (size_t i = 0; i < s->cs.n; i++) {
+    cs_rec *c = pt__kt_at(&s->cs, i);
+    c->inb = c->itn = 0;
+  }
   s->nspans = 0;
   s->iv_start = t;
 }
@@ -719,27 +728,33 @@ static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   }
   r->incl += incl;
   r->excl += excl;
-  if (f.enter >= s->mm_lo && f.enter < s->hi) {
+  /* visits entered in [mm_lo, hi) count for the per-visit extremes */
+  int ext = f.enter >= s->mm_lo && f.enter < s->hi;
+  uint64_t v = ext ? clip(s, t) - f.enter : 0;
+  if (ext) {
     /* from the enter even when that is before lo (a window made of
      * summaries counts visits entered before the scan started) */
-    uint64_t v = clip(s, t) - f.enter;
     pt__fold_ext(&r->vmin, &r->vmax, r->vset, v, v);
     r->vset = 1;
   }
-  if (PT_UNLIKELY(s->track_iv)) {
-    int rc = iv_visit(s, L->k[0], f.region, f.enter, t);
-    if (rc < 0) return rc;
-  }
-  if (f.is_mpi && (incl || counted)) {
-    cs_rec *c = cs_row(s, L, f.region, f.callsite);
-    if (!c) return PT_ENOMEM;
+  cs_rec *c = NULL;
+  if (f.is_mpi && (incl || counted || ext || PT_UNLIKELY(s->track_iv))) {
+    if (!(c = cs_row(s, L, f.region, f.callsite))) return PT_ENOMEM;
     c->calls += (uint64_t)counted;
     c->time += incl;
+    if (ext) { /* the call's time, as the region's visit above */
+      pt__fold_ext(&c->tmin, &c->tmax, c->tset, v, v);
+      c->tset = 1;
+    }
+  }
+  if (PT_UNLIKELY(s->track_iv)) {
+    int rc = iv_visit(s, L->k[0], f.region, f.enter, t, c, f.callsite);
+    if (rc < 0) return rc;
   }
   if (f.in_rel && (incl || counted)) {
-    rel_rec *c = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, f.region, 0, 0));
-    if (!c) return PT_ENOMEM;
-    c->time += incl;
+    rel_rec *rr = pt__kt_get(&s->rel, K(PT_STATS_REL_REGION, f.region, 0, 0));
+    if (!rr) return PT_ENOMEM;
+    rr->time += incl;
   }
   if (f.region == s->opts.relative_to) {
     L->rel_depth--;
@@ -1344,14 +1359,14 @@ int pt__stats_add_summary(pt_stats *s, const pt_summary *m, int sign) {
     r->incl += sg * m->incl_time;
     r->excl += sg * m->excl_time;
   } else if (m->kind == PT_SUM_CALLSITE) {
-    cs_rec *c = pt__kt_get(&s->cs, K(m->excl_time, m->ref, 0, 0));
+    cs_rec *c = pt__kt_get(&s->cs, K(m->excl_time, m->ref, m->location + 1, 0));
     if (!c) return PT_ENOMEM;
     c->calls += sg * m->count;
     c->time += sg * m->incl_time;
     c->bytes += sg * m->bytes_sent;
     c->rbytes += sg * m->bytes_recv;
   } else if (m->kind == PT_SUM_CALLSITE_MSGS) {
-    cs_rec *c = pt__kt_get(&s->cs, K(m->excl_time, m->ref, 0, 0));
+    cs_rec *c = pt__kt_get(&s->cs, K(m->excl_time, m->ref, m->location + 1, 0));
     if (!c) return PT_ENOMEM;
     c->msgs += sg * m->count;
     c->rmsgs += sg * m->incl_time;
@@ -1431,11 +1446,20 @@ int pt__stats_sites_pending(const pt_stats *s, uint64_t t) {
   return 0;
 }
 
-int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
-                          uint64_t bmin, uint64_t bmax) {
-  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, 0, 0));
+int pt__stats_msg_extreme(pt_stats *s, uint64_t loc, uint64_t region,
+                          uint64_t callsite, uint64_t bmin, uint64_t bmax) {
+  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, loc + 1, 0));
   if (!c) return PT_ENOMEM;
   pt__fold_ext(&c->bmin, &c->bmax, c->nb++ != 0, bmin, bmax);
+  return PT_OK;
+}
+
+int pt__stats_call_extreme(pt_stats *s, uint64_t loc, uint64_t region,
+                           uint64_t callsite, uint64_t tmin, uint64_t tmax) {
+  cs_rec *c = pt__kt_get(&s->cs, K(region, callsite, loc + 1, 0));
+  if (!c) return PT_ENOMEM;
+  pt__fold_ext(&c->tmin, &c->tmax, c->tset, tmin, tmax);
+  c->tset = 1;
   return PT_OK;
 }
 
@@ -1629,10 +1653,15 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   }
   for (size_t i = 0; i < s->cs.n; i++) {
     const cs_rec *x = pt__kt_at(&s->cs, i);
-    if (!x->nb) continue; /* counters: pt__stats_add_rows */
-    cs_rec *c = pt__kt_find(&d->cs, x->k);
-    pt__fold_ext(&c->bmin, &c->bmax, c->nb != 0, x->bmin, x->bmax);
-    c->nb += x->nb;
+    cs_rec *c = pt__kt_find(&d->cs, x->k); /* counters: pt__stats_add_rows */
+    if (x->nb) {
+      pt__fold_ext(&c->bmin, &c->bmax, c->nb != 0, x->bmin, x->bmax);
+      c->nb += x->nb;
+    }
+    if (x->tset) {
+      pt__fold_ext(&c->tmin, &c->tmax, c->tset, x->tmin, x->tmax);
+      c->tset = 1;
+    }
   }
   for (size_t i = 0; i < s->rel.n; i++) {
     const rel_rec *x = pt__kt_at(&s->rel, i);
@@ -1680,9 +1709,12 @@ static int cmp_k3(const uint64_t *x, const uint64_t *y) {
     if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
   return 0;
 }
+/* by region, call site, location (PT_NONE last: the summed rows of a
+ * version-7 buffer) */
 static int cmp_cs(const void *a, const void *b) {
   const pt_stats_callsite_row *x = a, *y = b;
-  uint64_t p[3] = {x->region, x->callsite, 0}, q[3] = {y->region, y->callsite, 0};
+  uint64_t p[3] = {x->region, x->callsite, x->location},
+           q[3] = {y->region, y->callsite, y->location};
   return cmp_k3(p, q);
 }
 static int cmp_mx(const void *a, const void *b) {
@@ -1935,10 +1967,11 @@ static int aggregate(pt_stats *s) {
   s->out_rl = calloc(s->rl.n ? s->rl.n : 1, sizeof *s->out_rl);
   s->out_regions = calloc(s->rl.n ? s->rl.n : 1, sizeof *s->out_regions);
   s->out_cs = calloc(s->cs.n ? s->cs.n : 1, sizeof *s->out_cs);
+  s->out_csl = calloc(s->cs.n ? s->cs.n : 1, sizeof *s->out_csl);
   s->out_mx = calloc(s->mx.n ? s->mx.n : 1, sizeof *s->out_mx);
   s->out_rel = calloc(s->rel.n ? s->rel.n : 1, sizeof *s->out_rel);
   if (!s->out_locs || !s->out_rl || !s->out_regions || !s->out_cs ||
-      !s->out_mx || !s->out_rel) {
+      !s->out_csl || !s->out_mx || !s->out_rel) {
     free_output(s);
     return PT_ENOMEM;
   }
@@ -2055,14 +2088,25 @@ static int aggregate(pt_stats *s) {
   free(act);
   qsort(s->out_regions, s->nout_regions, sizeof *s->out_regions, cmp_region);
   if (s->have & PT_STATS_HAVE_CALLSITES) {
+    int times = (s->have & PT_STATS_HAVE_CALL_TIMES) != 0;
+    /* per location (rows keyed by location + 1 = 0, from a version-7
+     * buffer, are already summed: location PT_NONE, listed with the
+     * others only in the sums) */
     for (size_t i = 0; i < s->cs.n; i++) {
       const cs_rec *x = pt__kt_at(&s->cs, i);
       if (!x->calls && !x->time && !x->msgs && !x->rmsgs) continue;
-      pt_stats_callsite_row *o = &s->out_cs[s->nout_cs++];
+      pt_stats_callsite_row *o = &s->out_csl[s->nout_csl++];
       o->region = x->k[0];
       o->callsite = x->k[1];
+      o->location = x->k[2] - 1; /* 0 - 1 = PT_NONE */
       o->calls = x->calls;
       o->time = x->time;
+      o->call_max_location = PT_NONE;
+      if (times && x->calls && x->tset) {
+        o->call_min = x->tmin;
+        o->call_max = x->tmax;
+        o->call_max_location = o->location;
+      }
       o->messages = x->msgs;
       o->bytes = x->bytes;
       o->bytes_min = x->nb ? x->bmin : 0;
@@ -2070,7 +2114,46 @@ static int aggregate(pt_stats *s) {
       o->received = x->rmsgs;
       o->bytes_received = x->rbytes;
     }
-    qsort(s->out_cs, s->nout_cs, sizeof *s->out_cs, cmp_cs);
+    qsort(s->out_csl, s->nout_csl, sizeof *s->out_csl, cmp_cs);
+    /* summed over the locations (in location order: the max's location is
+     * the lowest id on ties) */
+    for (size_t i = 0; i < s->nout_csl;) {
+      const pt_stats_callsite_row *x = &s->out_csl[i];
+      pt_stats_callsite_row *o = &s->out_cs[s->nout_cs++];
+      *o = *x;
+      o->location = PT_NONE;
+      int tset = o->call_max_location != PT_NONE;
+      for (i++; i < s->nout_csl && s->out_csl[i].region == o->region &&
+                s->out_csl[i].callsite == o->callsite;
+           i++) {
+        x = &s->out_csl[i];
+        o->calls += x->calls;
+        o->time += x->time;
+        if (x->call_max_location != PT_NONE) {
+          if (!tset || x->call_min < o->call_min) o->call_min = x->call_min;
+          if (!tset || x->call_max > o->call_max) {
+            o->call_max = x->call_max;
+            o->call_max_location = x->call_max_location;
+          }
+          tset = 1;
+        }
+        if (x->messages) {
+          if (!o->messages || x->bytes_min < o->bytes_min)
+            o->bytes_min = x->bytes_min;
+          if (!o->messages || x->bytes_max > o->bytes_max)
+            o->bytes_max = x->bytes_max;
+        }
+        o->messages += x->messages;
+        o->bytes += x->bytes;
+        o->received += x->received;
+        o->bytes_received += x->bytes_received;
+      }
+    }
+    /* a version-7 buffer's summed rows stand for locations unknown */
+    size_t k = 0;
+    for (size_t i = 0; i < s->nout_csl; i++)
+      if (s->out_csl[i].location != PT_NONE) s->out_csl[k++] = s->out_csl[i];
+    s->nout_csl = k;
   }
   if (pt__stats_io_aggregate(s) < 0 || pt__stats_metric_aggregate(s) < 0 ||
       pt__stats_coll_aggregate(s) < 0) {
@@ -2131,6 +2214,8 @@ ACCESSORS(pt_stats_nlocations, pt_stats_location, pt_stats_location_row,
           out_locs, nout_locs)
 ACCESSORS(pt_stats_ncallsites, pt_stats_callsite, pt_stats_callsite_row, out_cs,
           nout_cs)
+ACCESSORS(pt_stats_ncallsite_locs, pt_stats_callsite_loc, pt_stats_callsite_row,
+          out_csl, nout_csl)
 ACCESSORS(pt_stats_nmessages, pt_stats_message, pt_stats_message_row, out_mx,
           nout_mx)
 ACCESSORS(pt_stats_nrelative, pt_stats_relative, pt_stats_relative_row, out_rel,
@@ -2185,7 +2270,8 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
  * << 32, name, unit), the (metric, location) rows and the (metric,
  * region) rows (doubles as their IEEE bits). */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 7
+#define SER_VERSION 8 /* 8: call-site rows per location, with call times */
+#define SER_VERSION_MIN 7
 
 static uint64_t dbits(double d) {
   uint64_t u;
@@ -2271,8 +2357,9 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
        x->vset ? x->vmin : UINT64_MAX, x->vset ? x->vmax : 0)
   ROWS(s->pm, pt__pm, 3, x->sent, x->bsent, x->recv, x->brecv)
   ROWS(s->mx, mx_rec, 3, x->count, x->bytes, x->ls, x->lr, x->matched)
-  ROWS(s->cs, cs_rec, 2, x->calls, x->time, x->msgs, x->bytes, x->bmin,
-       x->bmax, x->rmsgs, x->rbytes)
+  ROWS(s->cs, cs_rec, 3, x->calls, x->time, x->msgs, x->bytes, x->bmin,
+       x->bmax, x->rmsgs, x->rbytes, x->tset ? x->tmin : UINT64_MAX,
+       x->tset ? x->tmax : 0)
   ROWS(s->rel, rel_rec, 2, x->count, x->time, x->bytes)
   ROWS(s->io, pt__io, 4, x->ops, x->bytes, x->bmin, x->bmax, x->requested,
        x->time, x->shorts, x->unfinished)
@@ -2383,7 +2470,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   *out = NULL;
   rd r = {buf, (const uint8_t *)buf + len, 0};
   if (len < 8 || memcmp(buf, SER_MAGIC, 4) != 0) return PT_EFORMAT;
-  if (r.p[4] != SER_VERSION) return PT_EVERSION;
+  int ver = r.p[4];
+  if (ver < SER_VERSION_MIN || ver > SER_VERSION) return PT_EVERSION;
   r.p += 8;
   uint64_t head[9];
   for (int i = 0; i < 9; i++) head[i] = get64(&r);
@@ -2402,7 +2490,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   s->have = (uint32_t)head[5] & (PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL |
                                  PT_STATS_HAVE_VISITS | PT_STATS_HAVE_CALLSITES |
                                  PT_STATS_HAVE_LATE |
-                                 PT_STATS_HAVE_METRIC_REGIONS);
+                                 PT_STATS_HAVE_METRIC_REGIONS |
+                                 (ver >= 8 ? PT_STATS_HAVE_CALL_TIMES : 0));
   s->events = head[6];
   s->rel_count = head[7];
   s->rel_time = head[8];
@@ -2452,9 +2541,17 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
        x->brecv = v[3], r.bad |= k[2] > 1) /* k[2]: 1 = one-sided */
   ROWS(s->mx, mx_rec, 3, 5, x->count = v[0], x->bytes = v[1], x->ls = v[2],
        x->lr = v[3], x->matched = v[4])
-  ROWS(s->cs, cs_rec, 2, 8, x->calls = v[0], x->time = v[1], x->msgs = v[2],
-       x->bytes = v[3], x->bmin = v[4], x->bmax = v[5], x->rmsgs = v[6],
-       x->rbytes = v[7], x->nb = x->msgs)
+  if (ver >= 8) { /* (region, call site, location + 1) */
+    ROWS(s->cs, cs_rec, 3, 10, x->calls = v[0], x->time = v[1],
+         x->msgs = v[2], x->bytes = v[3], x->bmin = v[4], x->bmax = v[5],
+         x->rmsgs = v[6], x->rbytes = v[7], x->nb = x->msgs, x->tmin = v[8],
+         x->tmax = v[9], x->tset = v[8] != UINT64_MAX,
+         r.bad |= k[2] == 0 || (x->tset && x->tmin > x->tmax))
+  } else { /* 7: (region, call site), summed over the locations */
+    ROWS(s->cs, cs_rec, 2, 8, x->calls = v[0], x->time = v[1],
+         x->msgs = v[2], x->bytes = v[3], x->bmin = v[4], x->bmax = v[5],
+         x->rmsgs = v[6], x->rbytes = v[7], x->nb = x->msgs)
+  }
   ROWS(s->rel, rel_rec, 2, 3, x->count = v[0], x->time = v[1],
        x->bytes = v[2])
   ROWS(s->io, pt__io, 4, 8, x->ops = v[0], x->bytes = v[1], x->bmin = v[2],

@@ -108,14 +108,20 @@ typedef struct pt__loc {
   uint8_t has_init, has_fin;
 } pt__loc;
 
-/* Call-site row: key (region, callsite, location + 1 when summarizing,
- * else 0). */
+/* Call-site row: key (region, callsite, location + 1); location + 1 = 0
+ * only in an object deserialized from a version-7 buffer (rows summed over
+ * the locations). */
 typedef struct pt__cs {
   uint64_t k[4];
   uint64_t calls, time, msgs, bytes; /* msgs, bytes: sent */
   uint64_t rmsgs, rbytes;            /* received */
   uint64_t bmin, bmax, nb;           /* extremes of nb sent sizes */
   uint64_t ibmin, ibmax, inb;        /* summarizing: those of the interval */
+  /* per-call time extremes (tset: a call counted for them, as a region
+   * row's vmin / vmax); summarizing: those of the calls entered and left
+   * in the current interval (itn of them) */
+  uint64_t tmin, tmax, itmin, itmax, itn;
+  uint8_t tset;
 } pt__cs;
 
 /* An I/O operation begun in the window and not yet ended: key
@@ -231,9 +237,11 @@ typedef struct pt__iv {
   uint64_t k[4];
   uint64_t count, vmin, vmax;
 } pt__iv;
-/* Summarizing: a visit that crossed a summary time. */
+/* Summarizing: a visit that crossed a summary time (an MPI call: with
+ * its call site, is_mpi set). */
 typedef struct pt__span {
-  uint64_t loc, region, enter, leave;
+  uint64_t loc, region, enter, leave, callsite;
+  int is_mpi;
 } pt__span;
 
 /* Collective wait states (stats_coll.c): its definitions, open
@@ -313,8 +321,8 @@ struct pt_stats {
   size_t nout_rl;
   pt_stats_location_row *out_locs;
   size_t nout_locs;
-  pt_stats_callsite_row *out_cs;
-  size_t nout_cs;
+  pt_stats_callsite_row *out_cs, *out_csl; /* csl: per location */
+  size_t nout_cs, nout_csl;
   pt_stats_message_row *out_mx;
   size_t nout_mx;
   pt_stats_relative_row *out_rel;
@@ -398,9 +406,12 @@ int pt__stats_set_app_span(pt_stats *s, uint64_t loc, uint64_t flags,
                            uint64_t init_end, uint64_t fin_start);
 /* The location id that speaks for loc's process in the matrix. */
 uint64_t pt__stats_proc_loc(const pt_stats *s, uint64_t loc);
-/* Fold sent-message size extremes into the call-site row. */
-int pt__stats_msg_extreme(pt_stats *s, uint64_t region, uint64_t callsite,
-                          uint64_t bmin, uint64_t bmax);
+/* Fold sent-message size extremes into the call-site row of loc. */
+int pt__stats_msg_extreme(pt_stats *s, uint64_t loc, uint64_t region,
+                          uint64_t callsite, uint64_t bmin, uint64_t bmax);
+/* Fold per-call time extremes into the call-site row of loc. */
+int pt__stats_call_extreme(pt_stats *s, uint64_t loc, uint64_t region,
+                           uint64_t callsite, uint64_t tmin, uint64_t tmax);
 /* Rebuild per-location totals and the pair matrix from the pm rows, and
  * with track_late its late times from the lt rows (for an object made of
  * summaries). */

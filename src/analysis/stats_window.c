@@ -80,8 +80,9 @@ static int cmp_cs(const void *a, const void *b) {
 
 /* The call-site counters of location loc at t (cs: the rows keyed by
  * location + 1, sorted), with its open MPI calls counted up to t. */
-static int put_callsites(pt_aux_writer *aw, uint64_t t, uint64_t loc,
-                         const pt__cs *cs, size_t ncs, const pt__loc *L) {
+static int put_callsites(pt_aux_writer *aw, uint64_t t, uint64_t start,
+                         uint64_t loc, const pt__cs *cs, size_t ncs,
+                         const pt__loc *L) {
   size_t b = first_of(cs, ncs, sizeof *cs, offsetof(pt__cs, k[2]), loc + 1),
          e = b;
   while (e < ncs && cs[e].k[2] == loc + 1) e++;
@@ -108,7 +109,7 @@ static int put_callsites(pt_aux_writer *aw, uint64_t t, uint64_t loc,
   int rc = PT_OK;
   for (size_t i = 0; i < n && rc == PT_OK; i++) {
     const pt__cs *c = &rows[i];
-    if (!c->calls && !c->time && !c->msgs && !c->rmsgs) continue;
+    if (!c->calls && !c->time && !c->msgs && !c->rmsgs && !c->itn) continue;
     rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
                                    .kind = PT_SUM_CALLSITE, .ref = c->k[1],
                                    .count = c->calls, .incl_time = c->time,
@@ -123,6 +124,15 @@ static int put_callsites(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                            .excl_time = c->k[0],
                            .bytes_sent = c->inb ? c->ibmin : UINT64_MAX,
                            .bytes_recv = c->inb ? c->ibmax : 0});
+    /* the extremes of the calls entered and left in the interval */
+    if (rc == PT_OK && c->itn)
+      rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
+                                     .kind = PT_SUM_CALL_VISITS,
+                                     .ref = c->k[1], .count = c->itn,
+                                     .incl_time = c->itmin,
+                                     .excl_time = c->itmax,
+                                     .bytes_sent = c->k[0],
+                                     .bytes_recv = start});
   }
   free(rows);
   return rc;
@@ -189,10 +199,12 @@ static int cmp_span(const void *a, const void *b) {
 static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
                       uint64_t start, const pt__iv *ivs, size_t niv,
                       const pt__span *sp, size_t nsp, int cs_ok) {
+  /* bytes_recv 1: the records of the MPI calls per call site are here
+   * too (PT_SUM_CALL_VISITS, call sites of PT_SUM_SPAN records) */
   int rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
                                      .kind = PT_SUM_VISITS, .ref = PT_NONE,
                                      .count = (uint64_t)cs_ok,
-                                     .bytes_sent = start});
+                                     .bytes_sent = start, .bytes_recv = 1});
   for (size_t i = first_of(ivs, niv, sizeof *ivs, offsetof(pt__iv, k[0]), loc);
        i < niv && ivs[i].k[0] == loc && rc == PT_OK; i++)
     rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
@@ -206,7 +218,10 @@ static int put_visits(pt_aux_writer *aw, uint64_t t, uint64_t loc,
     rc = put_sum(aw, &(pt_summary){.time = t, .location = loc,
                                    .kind = PT_SUM_SPAN, .ref = sp[i].region,
                                    .count = 1, .incl_time = sp[i].enter,
-                                   .excl_time = sp[i].leave});
+                                   .excl_time = sp[i].leave,
+                                   .bytes_sent = sp[i].is_mpi ? sp[i].callsite
+                                                              : 0,
+                                   .bytes_recv = (uint64_t)sp[i].is_mpi});
   return rc;
 }
 
@@ -381,7 +396,8 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
                                        .incl_time = f->enter,
                                        .excl_time = f->region});
         }
-        if (rc == PT_OK) rc = put_callsites(so[k].sums, t, loc, css, ncs, L);
+        if (rc == PT_OK)
+          rc = put_callsites(so[k].sums, t, s->iv_start, loc, css, ncs, L);
         if (rc == PT_OK)
           rc = put_late(so[k].sums, s, t, loc, lts, nlt, nrecvq, pss, np);
         for (size_t i = 0; i < s->pm.n && rc == PT_OK; i++) {
@@ -580,6 +596,7 @@ out:
 typedef struct tmark {
   uint64_t time, loc, depth, enters;
   int has_marker, has_visits, has_sites;
+  int has_calls; /* a PT_SUM_VISITS marker saying it has call records */
   int has_late, late_ok; /* a PT_SUM_PENDING marker; with count 0 */
 } tmark;
 
@@ -879,15 +896,23 @@ static int recorded_extreme(const pt_summary *m, const pt_stats_opts *o,
       m->time > n1 && m->bytes_sent >= n1)
     return pt__stats_visit_extreme(acc, m->location, m->ref, m->incl_time,
                                    m->excl_time);
+  if (m->kind == PT_SUM_CALL_VISITS && m->count && m->time > n1 &&
+      m->bytes_recv >= n1 && m->incl_time <= m->excl_time)
+    return pt__stats_call_extreme(acc, m->location, m->bytes_sent, m->ref,
+                                  m->incl_time, m->excl_time);
   if (m->kind == PT_SUM_CALLSITE_MSGS && m->time > n1 &&
       m->bytes_sent <= m->bytes_recv)
-    return pt__stats_msg_extreme(acc, m->excl_time, m->ref, m->bytes_sent,
-                                 m->bytes_recv);
+    return pt__stats_msg_extreme(acc, m->location, m->excl_time, m->ref,
+                                 m->bytes_sent, m->bytes_recv);
   if (m->kind == PT_SUM_SPAN && m->incl_time >= o->from && m->incl_time < to &&
-      m->excl_time < sb && m->excl_time >= m->incl_time)
-    return pt__stats_visit_extreme(acc, m->location, m->ref,
-                                   m->excl_time - m->incl_time,
-                                   m->excl_time - m->incl_time);
+      m->excl_time < sb && m->excl_time >= m->incl_time) {
+    uint64_t d = m->excl_time - m->incl_time;
+    int rc = pt__stats_visit_extreme(acc, m->location, m->ref, d, d);
+    if (rc == PT_OK && m->bytes_recv == 1) /* an MPI call */
+      rc = pt__stats_call_extreme(acc, m->location, m->ref, m->bytes_sent, d,
+                                  d);
+    return rc;
+  }
   return PT_OK;
 }
 
@@ -902,7 +927,11 @@ static int add_extremes(pt_stats *dst, const pt_stats *src) {
   for (size_t i = 0; rc == PT_OK && i < src->cs.n; i++) {
     const pt__cs *x = pt__kt_at(&src->cs, i);
     if (x->nb)
-      rc = pt__stats_msg_extreme(dst, x->k[0], x->k[1], x->bmin, x->bmax);
+      rc = pt__stats_msg_extreme(dst, x->k[2] - 1, x->k[0], x->k[1], x->bmin,
+                                 x->bmax);
+    if (rc == PT_OK && x->tset)
+      rc = pt__stats_call_extreme(dst, x->k[2] - 1, x->k[0], x->k[1], x->tmin,
+                                  x->tmax);
   }
   return rc;
 }
@@ -1021,7 +1050,8 @@ widen:
       }
       tm[ntm++] = (tmark){t, loc, mark ? it.u.summary.count : 0,
                           mark || vis || late ? 0 : 1, mark, vis,
-                          vis && it.u.summary.count == 1, late,
+                          vis && it.u.summary.count == 1,
+                          vis && it.u.summary.bytes_recv == 1, late,
                           late && it.u.summary.count == 0};
     }
     if (rc != PT_END) goto fail;
@@ -1068,6 +1098,7 @@ widen:
    * enter count */
   size_t nu = 0;
   int visits_ok = 1; /* every marker has its visit records */
+  int calls_ok = 1;  /* ... and its call records per call site */
   /* call-site records complete at a usable time (marker count 1 for
    * every selected location): the window needs them at its two states */
   uint8_t *usable_sites = malloc(ntm ? ntm : 1);
@@ -1089,6 +1120,7 @@ widen:
     while (i < ntm && tm[i].time == t) {
       uint64_t loc = tm[i].loc, depth = 0, enters = 0;
       int marker = 0, vmarker = 0, smarker = 0, lmarker = 0, lok = 0;
+      int cmarker = 0;
       for (; i < ntm && tm[i].time == t && tm[i].loc == loc; i++) {
         if (tm[i].has_marker) {
           marker++;
@@ -1096,11 +1128,13 @@ widen:
         }
         vmarker += tm[i].has_visits;
         smarker += tm[i].has_sites;
+        cmarker += tm[i].has_calls;
         lmarker += tm[i].has_late;
         lok += tm[i].late_ok;
         enters += tm[i].enters;
       }
       if (marker && vmarker != 1) visits_ok = 0;
+      if (marker && cmarker != 1) calls_ok = 0;
       if (marker && smarker != 1) t_sites = 0;
       if (marker && (lmarker != 1 || lok != 1)) t_late = 0;
       if (marker == 1 && depth == enters) good++;
@@ -1253,6 +1287,7 @@ widen:
   pt__stats_invalidate(gb);
   gb->have = PT_STATS_HAVE_PROFILE | (visits_ok ? PT_STATS_HAVE_VISITS : 0) |
              (sites_ok ? PT_STATS_HAVE_CALLSITES : 0) |
+             (sites_ok && calls_ok ? PT_STATS_HAVE_CALL_TIMES : 0) |
              (late_ok ? PT_STATS_HAVE_LATE : 0) | PT_STATS_HAVE_METRIC_REGIONS;
   gb->lo = o.from;
   gb->hi = to;

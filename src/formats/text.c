@@ -64,7 +64,7 @@ static const slot_info def_slot[PT_DSLOT__COUNT] = {
   X(SPAN, "span") X(CALLSITE, "callsite")                                \
   X(CALLSITE_MSGS, "callsite_msgs") X(LATE, "late") X(PENDING, "pending")  \
   X(POSTED, "posted") X(CALL_OPEN, "call_open") X(APP_SPAN, "app_span")   \
-  X(RMA, "rma")
+  X(RMA, "rma") X(CALL_VISITS, "call_visits")
 
 #define TX_SUMMARY_FIELDS(X)                                               \
   X(ref, "ref") X(count, "count") X(incl_time, "incl")                    \

@@ -91,7 +91,7 @@ size_t pt__def_put(uint8_t *p, const pt_def *d);
 /* A kind a summary may have (pt_summary_kind): no format can say
  * another, and the text form refuses it. */
 static inline int pt__summary_kind_ok(uint32_t kind) {
-  return kind >= PT_SUM_REGION && kind <= PT_SUM_RMA;
+  return kind >= PT_SUM_REGION && kind <= PT_SUM_CALL_VISITS;
 }
 size_t pt__summary_put(uint8_t *p, const pt_summary *s, uint64_t *prev_time);
 

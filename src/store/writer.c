@@ -727,7 +727,7 @@ int pt_stream_summary(pt_stream *s, const pt_summary *sum) {
     return serr(s, PT_EINVAL, "stream %" PRIu64 ": summary at %" PRIu64
                 ": kind %u is not a pt_summary_kind (%d..%d)", s->id,
                 sum->time, (unsigned)sum->kind, PT_SUM_REGION,
-                PT_SUM_RMA);
+                PT_SUM_CALL_VISITS);
   /* one of this stream's locations (a reader takes a location's
    * summaries from the stream that holds its events) */
   if (sum->location != s->cur_loc) {

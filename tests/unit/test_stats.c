@@ -557,6 +557,161 @@ TEST(callsite_bytes_are_sent_bytes) {
   pt_stats_destroy(s);
 }
 
+/* mpiP's "Callsite Time statistics": per call site and location the
+ * shortest, mean and longest call, and over the locations the location of
+ * the longest (lowest id on ties).  MPI_Send (region 1) from a.c:10 (site
+ * 1) and a.c:20 (site 2), each call's site named by its message:
+ *   location 0: site 1 [0,5) [10,17) [20,50); site 2 [60,69)
+ *   location 1: site 1 [0,2) [100,140); site 2 [200,209); [300,303)
+ *               without a message (site unknown). */
+static void site_call(pt_stats *s, uint64_t loc, uint64_t t0, uint64_t t1,
+                      uint64_t site) {
+  ev(s, t0, loc, PT_EV_ENTER, 1);
+  if (site != PT_NONE) {
+    pt_event e;
+    pt_event_init(&e, PT_EV_SEND, t0, loc);
+    e.ref = site;
+    e.peer = (int64_t)(1 - loc);
+    e.tag = 1;
+    e.size = 8 * (t1 - t0); /* sizes differ per call */
+    if (pt_stats_event(s, &e) != PT_OK) abort();
+  }
+  ev(s, t1, loc, PT_EV_LEAVE, 1);
+}
+static void call_times_trace(pt_stats *s) {
+  def_region(s, 1, "MPI_Send");
+  def_site(s, 1, PT_NONE, NULL, "a.c", 10);
+  def_site(s, 2, PT_NONE, NULL, "a.c", 20);
+  def_loc(s, 0);
+  def_loc(s, 1);
+  site_call(s, 0, 0, 5, 1);
+  site_call(s, 0, 10, 17, 1);
+  site_call(s, 0, 20, 50, 1);
+  site_call(s, 0, 60, 69, 2);
+  site_call(s, 1, 0, 2, 1);
+  site_call(s, 1, 100, 140, 1);
+  site_call(s, 1, 200, 209, 2);
+  site_call(s, 1, 300, 303, PT_NONE);
+}
+static void check_site(const pt_stats_callsite_row *r, uint64_t site,
+                       uint64_t loc, uint64_t calls, uint64_t time,
+                       uint64_t mn, uint64_t mx, uint64_t mx_at) {
+  ASSERT_TRUE(r != NULL);
+  ASSERT_EQ_U64(r->region, 1);
+  ASSERT_EQ_U64(r->callsite, site);
+  ASSERT_EQ_U64(r->location, loc);
+  ASSERT_EQ_U64(r->calls, calls);
+  ASSERT_EQ_U64(r->time, time);
+  ASSERT_EQ_U64(r->call_min, mn);
+  ASSERT_EQ_U64(r->call_max, mx);
+  ASSERT_EQ_U64(r->call_max_location, mx_at);
+}
+TEST(callsite_call_times) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  call_times_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  pt_stats_totals t;
+  pt_stats_get_totals(s, &t);
+  ASSERT_TRUE(t.have & PT_STATS_HAVE_CALL_TIMES);
+  /* summed over the locations: by call site, the unknown one last */
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 3);
+  check_site(pt_stats_callsite(s, 0), 1, PT_NONE, 5, 84, 2, 40, 1);
+  check_site(pt_stats_callsite(s, 1), 2, PT_NONE, 2, 18, 9, 9, 0); /* tie */
+  check_site(pt_stats_callsite(s, 2), PT_NONE, PT_NONE, 1, 3, 3, 3, 1);
+  ASSERT_EQ_U64(pt_stats_callsite(s, 0)->bytes_min, 16);
+  ASSERT_EQ_U64(pt_stats_callsite(s, 0)->bytes_max, 320);
+  /* per location */
+  ASSERT_EQ_U64(pt_stats_ncallsite_locs(s), 5);
+  check_site(pt_stats_callsite_loc(s, 0), 1, 0, 3, 42, 5, 30, 0);
+  check_site(pt_stats_callsite_loc(s, 1), 1, 1, 2, 42, 2, 40, 1);
+  check_site(pt_stats_callsite_loc(s, 2), 2, 0, 1, 9, 9, 9, 0);
+  check_site(pt_stats_callsite_loc(s, 3), 2, 1, 1, 9, 9, 9, 1);
+  check_site(pt_stats_callsite_loc(s, 4), PT_NONE, 1, 1, 3, 3, 3, 1);
+  ASSERT_EQ_U64(pt_stats_callsite_loc(s, 0)->messages, 3);
+  ASSERT_EQ_U64(pt_stats_callsite_loc(s, 0)->bytes_min, 40);
+  ASSERT_EQ_U64(pt_stats_callsite_loc(s, 0)->bytes_max, 240);
+  ASSERT_EQ_U64(pt_stats_callsite_loc(s, 1)->bytes_min, 16);
+  /* a version-8 buffer keeps the rows per location and the extremes */
+  void *buf = NULL;
+  size_t len = 0;
+  pt_stats *d = NULL;
+  ASSERT_OK(pt_stats_serialize(s, &buf, &len));
+  ASSERT_OK(pt_stats_deserialize(&d, buf, len));
+  pt_stats_buffer_free(buf);
+  ASSERT_EQ_U64(pt_stats_ncallsite_locs(d), 5);
+  for (size_t i = 0; i < 5; i++)
+    ASSERT_TRUE(!memcmp(pt_stats_callsite_loc(s, i), pt_stats_callsite_loc(d, i),
+                        sizeof(pt_stats_callsite_row)));
+  check_site(pt_stats_callsite(d, 0), 1, PT_NONE, 5, 84, 2, 40, 1);
+  pt_stats_destroy(d);
+  pt_stats_destroy(s);
+  /* the window [15, 45): location 0's call [20, 50) counts, cut at 45
+   * (25); [10, 17) adds its time in the window (2) but is no call of it */
+  s = mk(15, 45, PT_NONE);
+  call_times_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 1);
+  check_site(pt_stats_callsite(s, 0), 1, PT_NONE, 1, 27, 25, 25, 0);
+  ASSERT_EQ_U64(pt_stats_ncallsite_locs(s), 1);
+  check_site(pt_stats_callsite_loc(s, 0), 1, 0, 1, 27, 25, 25, 0);
+  pt_stats_destroy(s);
+}
+
+/* A version-7 buffer (before the rows per location) is still read: its
+ * call-site rows summed over the locations, without call times. */
+TEST(callsite_deserialize_version_7) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  call_times_trace(s);
+  ASSERT_OK(pt_stats_finish(s));
+  void *buf = NULL;
+  size_t len = 0;
+  ASSERT_OK(pt_stats_serialize(s, &buf, &len));
+  /* rewrite it as version 7: the call-site rows without the location key
+   * and the two extremes (3 + 10 words -> 2 + 8), summed per (region,
+   * site).  Find the call-site table: its count (5) followed by the first
+   * row's key (region 1, site 1, location 0 + 1). */
+  unsigned char *b = buf;
+  size_t at = SIZE_MAX;
+  for (size_t o = 8; o + 32 <= len && at == SIZE_MAX; o += 8) {
+    uint64_t w[4];
+    memcpy(w, b + o, sizeof w);
+    if (w[0] == 5 && w[1] == 1 && w[2] == 1 && w[3] == 1) at = o;
+  }
+  ASSERT_TRUE(at != SIZE_MAX);
+  unsigned char *out = malloc(len);
+  ASSERT_TRUE(out != NULL);
+  memcpy(out, b, at);
+  out[4] = 7;
+  size_t n = at;
+  uint64_t cnt = 3; /* (1, 1), (1, 2), (1, none) */
+  memcpy(out + n, &cnt, 8);
+  n += 8;
+  for (int site = 0; site < 3; site++) {
+    const pt_stats_callsite_row *r = pt_stats_callsite(s, (size_t)site);
+    uint64_t w[10] = {r->region, r->callsite, r->calls, r->time, r->messages,
+                      r->bytes, r->bytes_min, r->bytes_max, r->received,
+                      r->bytes_received};
+    memcpy(out + n, w, sizeof w);
+    n += sizeof w;
+  }
+  size_t rest = at + 8 + 5 * 13 * 8;
+  memcpy(out + n, b + rest, len - rest);
+  n += len - rest;
+  pt_stats_buffer_free(buf);
+  pt_stats *d = NULL;
+  ASSERT_OK(pt_stats_deserialize(&d, out, n));
+  free(out);
+  pt_stats_totals t;
+  pt_stats_get_totals(d, &t);
+  ASSERT_TRUE(!(t.have & PT_STATS_HAVE_CALL_TIMES));
+  ASSERT_EQ_U64(pt_stats_ncallsite_locs(d), 0);
+  ASSERT_EQ_U64(pt_stats_ncallsites(d), 3);
+  check_site(pt_stats_callsite(d, 0), 1, PT_NONE, 5, 84, 0, 0, PT_NONE);
+  ASSERT_EQ_U64(pt_stats_callsite(d, 0)->bytes_max, 320);
+  pt_stats_destroy(d);
+  pt_stats_destroy(s);
+}
+
 /* A barrier moves no message; a broadcast's root sends, the others
  * receive (no 0-byte sends on them). */
 TEST(collectives_without_bytes_are_not_messages) {
@@ -914,11 +1069,17 @@ static int same_visits(const pt_stats *a, const pt_stats *b) {
   return 1;
 }
 
-/* The call-site tables of two objects are equal. */
+/* The call-site tables of two objects are equal: summed over the
+ * locations and per location, per-call time extremes included. */
 static int same_callsites(const pt_stats *a, const pt_stats *b) {
   if (pt_stats_ncallsites(a) != pt_stats_ncallsites(b)) return 0;
   for (size_t i = 0; i < pt_stats_ncallsites(a); i++)
     if (memcmp(pt_stats_callsite(a, i), pt_stats_callsite(b, i),
+               sizeof(pt_stats_callsite_row)))
+      return 0;
+  if (pt_stats_ncallsite_locs(a) != pt_stats_ncallsite_locs(b)) return 0;
+  for (size_t i = 0; i < pt_stats_ncallsite_locs(a); i++)
+    if (memcmp(pt_stats_callsite_loc(a, i), pt_stats_callsite_loc(b, i),
                sizeof(pt_stats_callsite_row)))
       return 0;
   return 1;
@@ -991,6 +1152,7 @@ TEST(merge_of_halves_equals_one_pass) {
     pt_stats_destroy(h2b);
     if (w == 0) ASSERT_TRUE(pt_stats_nmessages(all) > 0);
     ASSERT_TRUE(same_stats(all, h1, 1));
+    ASSERT_TRUE(same_callsites(all, h1));
     pt_stats_destroy(all);
     pt_stats_destroy(h1);
     pt_stats_destroy(h2);
@@ -1528,7 +1690,8 @@ TEST(summaries_window_equals_full_scan) {
     pt_stats_get_totals(w, &t);
     ASSERT_EQ_U64(t.have & ~(uint32_t)PT_STATS_HAVE_LATE,
                   PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_VISITS |
-                      PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_METRIC_REGIONS);
+                      PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_METRIC_REGIONS |
+                      PT_STATS_HAVE_CALL_TIMES);
     if (k == 0) ASSERT_TRUE(pt_stats_ncallsites(w) > 0);
     if (t.have & PT_STATS_HAVE_LATE) {
       with_late++;
@@ -2026,6 +2189,8 @@ int main(void) {
   RUN(relative_statistics);
   RUN(relative_rows_sorted);
   RUN(callsite_bytes_are_sent_bytes);
+  RUN(callsite_call_times);
+  RUN(callsite_deserialize_version_7);
   RUN(callsite_file_with_plus0x_not_an_address);
   RUN(callsite_long_chain_name_resolved_whole);
   RUN(collectives_without_bytes_are_not_messages);

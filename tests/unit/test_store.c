@@ -400,7 +400,7 @@ TEST(summary_kind_checked) {
   ASSERT_CONTAINS(pt_stream_errmsg(s), "kind 999 is not a pt_summary_kind");
   sum.kind = 0;
   ASSERT_STATUS(pt_stream_summary(s, &sum), PT_EINVAL);
-  sum.kind = PT_SUM_RMA;
+  sum.kind = PT_SUM_CALL_VISITS;
   ASSERT_OK(pt_stream_summary(s, &sum));
   /* a location whose events another stream holds is refused (a reader
    * takes a location's summaries and snapshots from its events' stream;
@@ -427,10 +427,10 @@ TEST(summary_kind_checked) {
   memset(&it, 0, sizeof it);
   it.type = PT_ITEM_SUMMARY;
   it.u.summary = sum;
-  it.u.summary.kind = PT_SUM_RMA + 1;
+  it.u.summary.kind = PT_SUM_CALL_VISITS + 1;
   ASSERT_STATUS(pt_aux_add(a, &it), PT_EINVAL);
   /* the aux writer says why (it had no *_errmsg before) */
-  ASSERT_CONTAINS(pt_aux_errmsg(a), "unknown kind 16");
+  ASSERT_CONTAINS(pt_aux_errmsg(a), "unknown kind 17");
   ASSERT_CONTAINS(pt_aux_errmsg(a), ".sums");
   it.u.summary.kind = PT_SUM_REGION;
   ASSERT_OK(pt_aux_add(a, &it));
