@@ -51,7 +51,8 @@ else
 fi
 "$PT" stats fp.ptf >st.out 2>st.err
 for f in MPI_Comm_rank MPI_Comm_size; do
-  got=$(awk -v f=$f '$1 == f && $2 == "call_through" { print $4 }' st.out)
+  got=$(awk -v f=$f '/^MPI call sites/ { on = 1; next } /^$/ { on = 0 }
+                    on && $1 == f && $2 == "call_through" { print $4 }' st.out)
   if [ "$got" = 20 ]; then t_pass "stats: $f through the pointer, 20 calls"
   else t_fail "stats: $f through the pointer" "got '${got:-no row}' calls"; fi
 done
@@ -74,7 +75,8 @@ for loc in 0 1; do
       "$defs definitions of $ids call sites, want 644 (640 + 4)"
   fi
 done
-got=$("$PT" stats ms.ptf | awk '$1 == "MPI_Comm_rank" && $2 == "many" { n++; c += $4 }
+got=$("$PT" stats ms.ptf | awk '/^MPI call sites/ { on = 1; next } /^$/ { on = 0 }
+                                on && $1 == "MPI_Comm_rank" && $2 == "many" { n++; c += $4 }
                                 END { print n + 0, c + 0 }')
 if [ "$got" = "640 3840" ]; then t_pass "many call sites: 640 rows in stats, 3 calls each per rank"
 else t_fail "many call sites: stats rows" "rows and calls: $got, want 640 3840"; fi

@@ -415,8 +415,9 @@ grep -q '^totals,.*,2000,40,init_finalize,,0$' mi.csv &&
 grep -v -e 'region=2$' mp.txt >mr.txt
 "$PT" stats --csv mr.txt 2>&1 | grep -q '^totals,.*,2000,40,init_finalize,,0$' &&
   t_pass mp_program_region_lost || t_fail mp_program_region_lost "$("$PT" stats --csv mr.txt 2>&1 | grep '^totals')"
-# 4 Sendrecv of 4 bytes each sent 16 bytes (and received 16)
-grep -q '^mpi_callsite,3,"MPI_Sendrecv",,"-",4,40,2,100,4,16,4,4,4,16$' mp.csv &&
+# 4 Sendrecv of 4 bytes each sent 16 bytes (and received 16); each
+# call lasted 10 ticks, the longest (a tie) on location 0
+grep -q '^mpi_callsite,3,"MPI_Sendrecv",,"-",4,40,2,100,4,16,4,4,4,16,,10,10,10,0$' mp.csv &&
   t_pass mp_sent_bytes || t_fail mp_sent_bytes "$(grep '^mpi_callsite' mp.csv)"
 ok mp_table "$PT" stats mp.txt >mp.out
 grep -q "program region 'prog'" mp.out && t_pass mp_table_says_definition ||
@@ -583,7 +584,7 @@ event 40 2 leave region=1
 TXT
 ok lsite_ptf "$PT" -q convert lsite.txt -o lsite.ptf
 ok lsite_summarize "$PT" -q summarize --every 10 lsite.ptf
-for w in "--to 12" "--from 12 --to 30" "--from 12"; do
+for w in "--to 12" "--from 12 --to 30" "--from 12" "--to 30" "--from 3 --to 35"; do
   "$PT" -q stats --csv --require-summaries $w lsite.ptf >lsite.fast.csv 2>&1 &&
     "$PT" -q stats --csv --no-summaries $w lsite.ptf >lsite.full.csv 2>&1 ||
     { t_fail "lsite window $w" "$(cat lsite.fast.csv lsite.full.csv | head -3)"; continue; }
@@ -633,7 +634,7 @@ chain_rows() { # FILE INNER OUTER1 OUTER2: two MPI_Send sites, chains
     }
     { print }' cs.txt >"$1.txt"
   "$PT" -q stats "$1.txt" >"$1.out" 2>&1
-  awk '/^MPI call sites/ {on = 1; next} on && /^MPI_Send / {print substr($0, 22, 100)}' "$1.out"
+  awk '/^MPI call sites/ {on = 1; next} /^$/ {on = 0} on && /^MPI_Send / {print substr($0, 22, 100)}' "$1.out"
 }
 chain_rows csa 'remap_3d(double*, double*, double*, remap_plan_3d*) (liblammps.so.0+0x7bbac9)' \
   'fft_3d (liblammps.so.0+0x7108e9)' 'fft_3d (liblammps.so.0+0x710913)' >csa.rows
@@ -663,10 +664,73 @@ chain_rows csc 'hypre_FinalizeCommunication (libHYPRE-2.26.0.so+0x3bb76d)' \
   t_fail callsite_chain_one_module "$(cat csc.rows csc.out | head -20)"
 # the call-site table lists each function's sites by time, longest first
 # (a.c:10 holds the long calls: i % 7 == 3 is odd or even in turn)
-"$PT" stats cs.txt | awk '/^MPI call sites/ {on = 1; next}
+"$PT" stats cs.txt | awk '/^MPI call sites/ {on = 1; next} /^$/ {on = 0}
   on && $1 == "MPI_Send" {print $2, $4}' >cs.order
 awk 'NR > 1 && $2 + 0 > prev + 0 {bad = 1} {prev = $2} END {exit bad || NR != 2}' cs.order &&
   t_pass callsite_order_by_time || t_fail callsite_order_by_time "$(cat cs.order)"
+
+# the time of one call per call site (mpiP's "Callsite Time statistics"):
+# a.c:10 / a.c:20 hold the calls i even / odd on location 0, of 5 + i % 4
+# ticks, or 95 when i % 7 == 3; a.c:30 the 60 receives of 3 ticks on
+# location 1.  Count, time, min, mean, max and the location of the max,
+# summed (mpi_callsite) and per location (mpi_callsite_location: here one
+# location per site, the same figures)
+awk 'BEGIN {
+  for (i = 0; i < 60; i++) {
+    d = i % 7 == 3 ? 95 : 5 + i % 4; s = 10 + i % 2
+    n[s]++; t[s] += d
+    if (!(s in mn) || d < mn[s]) mn[s] = d
+    if (d > mx[s]) mx[s] = d
+  }
+  n[12] = 60; t[12] = 180; mn[12] = mx[12] = 3
+  for (s = 10; s <= 12; s++)
+    printf "%d %d %d %d %.6f %d %d\n", s, n[s], t[s], mn[s], t[s] / n[s], mx[s], s == 12
+}' >ct.want
+"$PT" -q stats --csv cs.txt >ct.csv 2>&1
+for sec in mpi_callsite mpi_callsite_location; do
+  awk -F, -v sec=$sec '$1 == sec { printf "%d %d %d %d %.6f %d %d\n", $4, $6, $7, $17, $18, $19, $20 }' ct.csv >ct.got
+  cmp -s ct.want ct.got && t_pass "call_times $sec" ||
+    t_fail "call_times $sec" "$(paste -d'|' ct.want ct.got)"
+done
+awk -F, '$1 == "mpi_callsite_location" { print $16 }' ct.csv | tr '\n' ' ' | grep -q '^0 0 1 $' &&
+  t_pass call_times_locations || t_fail call_times_locations "$(grep '^mpi_callsite' ct.csv)"
+"$PT" -q stats --json cs.txt | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+r = {c["callsite"]: (c["calls"], c["call_min"], c["call_max"], c["call_max_location"])
+     for c in d["mpi_callsites"]}
+assert d["call_time_extremes"] is True, d["call_time_extremes"]
+assert r == {10: (30, 5, 95, 0), 11: (30, 6, 95, 0), 12: (60, 3, 3, 1)}, r
+assert len(d["mpi_callsite_locations"]) == 3' 2>ct.err &&
+  t_pass call_times_json || t_fail call_times_json "$(tail -2 ct.err)"
+# the table, per location with --site-locations: a.c:10's row of
+# location 0, then its * row (calls, min, mean, max in ns, max@)
+"$PT" -q stats --site-locations cs.txt >ct.out 2>&1
+awk '/^MPI call-site times/ {on = 1; next} /^$/ {on = 0}
+  on && $1 == "MPI_Send" && $2 == "a.c:10" {print $3, $4, $5, $6, $7, $8}' ct.out >ct.rows
+printf '0 30 5 %s 95 0\n* 30 5 %s 95 0\n' "$(sed -n 1p ct.want | awk '{printf "%.4g", $5}')" \
+  "$(sed -n 1p ct.want | awk '{printf "%.4g", $5}')" >ct.rows.want
+cmp -s ct.rows ct.rows.want && t_pass call_times_table ||
+  t_fail call_times_table "$(cat ct.rows; grep -A6 'call-site times' ct.out)"
+# windows from summaries: the call times equal a full scan's (above, cs
+# window ...); from summaries written before the call records (no kind 16,
+# no call site on a span, the visit marker without recv=1) the window
+# leaves them out and keeps the rest of the call-site table
+"$PT" -q convert cs.ptf -o ct_sum.txt &&
+  grep -v '^summary .* call_visits ' ct_sum.txt |
+  sed -e '/^summary .* visits ref=none /s/ recv=1$/ recv=0/' \
+      -e '/^summary .* span /s/ sent=[0-9]* recv=1$/ sent=0 recv=0/' >ct_old.txt &&
+  "$PT" -q convert ct_old.txt -o ct_old.ptf &&
+  "$PT" -q stats --json --require-summaries --from 150 --to 4410 ct_old.ptf >ct_old.json &&
+  "$PT" -q stats --csv --require-summaries --from 150 --to 4410 ct_old.ptf >ct_old.csv &&
+  "$PT" -q stats --csv --no-summaries --from 150 --to 4410 cs.ptf >ct_full.csv &&
+  python3 -c 'import json, sys
+d = json.load(open("ct_old.json"))
+assert d["call_time_extremes"] is False
+assert all("call_min" not in c for c in d["mpi_callsites"])' &&
+  [ "$(awk -F, '$1 ~ /^mpi_callsite/ {print $1,$4,$6,$7,$10,$11,$16}' ct_old.csv)" = \
+    "$(awk -F, '$1 ~ /^mpi_callsite/ {print $1,$4,$6,$7,$10,$11,$16}' ct_full.csv)" ] &&
+  t_pass call_times_old_summaries ||
+  t_fail call_times_old_summaries "$(grep -c call_visits ct_old.txt) $(head -c 300 ct_old.json)"
 
 # ---- slices -------------------------------------------------------------------
 ok slice_nosnap "$PT" -q slice --from 10ms --to 20ms -o s1.ptf g2.ptf
