@@ -1078,7 +1078,8 @@ static void print_table(const ctx *c) {
     int known = 0;
     for (size_t i = 0; i < pt_stats_ncallsites(s); i++)
       known |= pt_stats_callsite(s, i)->callsite != PT_NONE;
-    if (known || c->site_locs) { /* (--site-locations: even without sites) */
+    /* (--site-locations: even when no site is known) */
+    if (known || (c->site_locs && pt_stats_ncallsites(s))) {
       /* as wide as the longest site (up to 60): sites that differ only
        * in their line must not look alike */
       int w = 24, fw = 20;
