@@ -665,7 +665,9 @@ PT_API void pt_stats_destroy(pt_stats *s);
  *     computed from these (model.h);
  *   PT_SUM_CALLSITE and PT_SUM_CALLSITE_MSGS per MPI function and call
  *     site, PT_SUM_CALL_OPEN per open MPI call: the call-site table
- *     (model.h);
+ *     (model.h); PT_SUM_CALL_VISITS per MPI function and call site with
+ *     calls entered and left since the previous summary time, and the
+ *     call site on an MPI call's PT_SUM_SPAN: its per-call extremes;
  *   PT_SUM_LATE per sending location, PT_SUM_PENDING (a marker and the
  *     unmatched sends) and PT_SUM_POSTED (open receive requests): late
  *     sender/receiver; PT_SUM_APP_SPAN once at the last summary time: the
@@ -690,7 +692,8 @@ PT_API int pt_archive_summarize(const char *path, uint64_t every,
  * summaries have visit records (PT_SUM_VISITS markers; then the events
  * from `from` to the first summary time after it are read too) and
  * PT_STATS_HAVE_CALLSITES when they have call-site records (marker count
- * 1), PT_STATS_HAVE_LATE when they have late records, no receive
+ * 1), PT_STATS_HAVE_CALL_TIMES when they also have the per-call records
+ * (PT_SUM_VISITS marker bytes_recv 1), PT_STATS_HAVE_LATE when they have late records, no receive
  * waited for its send (PT_SUM_PENDING marker count 0) at the two summary
  * times used nor at the first summary time at or after each edge, and the
  * selection does not split a process, and
