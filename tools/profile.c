@@ -34,7 +34,8 @@ static const char help[] =
     "  --depth D       print D levels\n"
     "  --no-resolve    do not run addr2line\n"
     "  --csv           one CSV row per node (depth,kind,name,site,count,\n"
-    "                  incl_ns,excl_ns,bytes,trans_ns,sync_ns)\n"
+    "                  incl_ns,excl_ns,bytes,trans_ns,sync_ns,max_ns: a\n"
+    "                  statement's longest call)\n"
     "  -h, --help\n";
 
 enum { O_FOCUS = 1, O_RANK, O_MINPCT, O_DEPTH, O_NORESOLVE, O_CSV };

@@ -90,6 +90,8 @@ typedef struct pt_profile_node {
   uint64_t bytes;     /* COMM/DEST: bytes moved */
   uint64_t trans_ns;  /* COMM/DEST: transmission time */
   uint64_t sync_ns;   /* COMM/DEST: synchronisation delay */
+  uint64_t max_ns;    /* COMM: the longest single call (as mpiP's
+                         Callsite Time Max); 0 in a file written before */
 } pt_profile_node;
 
 typedef struct pt_profile pt_profile;
@@ -194,7 +196,8 @@ typedef struct pt_profile_report_opts {
   int max_depth;      /* 0 = unlimited */
   int resolve;        /* 1: resolve sites to function/file:line (addr2line) */
   int csv;            /* 1: CSV rows (depth,kind,name,site,count,incl_ns,
-                         excl_ns,bytes,trans_ns,sync_ns) instead of a tree */
+                         excl_ns,bytes,trans_ns,sync_ns,max_ns) instead of
+                         a tree */
 } pt_profile_report_opts;
 
 /* Print the top-down tree: per node count, inclusive time and % of the

@@ -10,7 +10,9 @@
  *   u64 nnodes  u64 dropped  u64 strings_bytes
  *   strings: NUL-terminated, concatenated (offset 0 is "")
  *   nnodes x 88 bytes: u32 parent, u32 kind, u64 key, u32 name, u32 module,
- *     u64 offset, count, incl_ns, child_ns, bytes, trans_ns, sync_ns
+ *     u64 offset, count, incl_ns, child_ns, bytes, trans_ns, sync_ns,
+ *     max_ns (a statement's longest call; reserved, 0, in files written
+ *     before: the layout is version 1's)
  *   u32 CRC32C of everything before it
  * Parents precede their children; the root is node 0.  Counters are fixed
  * width so the size depends only on the tree, never on the run length. */
@@ -368,6 +370,7 @@ int pt_profile_comm(pt_profile *p, uint64_t key, const char *name,
     n->offset = offset;
   }
   account(p, id, dur, bytes, sync_ns);
+  if (dur > n->max_ns) n->max_ns = dur; /* the statement's longest call */
   p->nodes[cur].child_ns += dur;
   if (dest < 0) return PT_OK;
   uint32_t did = pt__profile_child(p, id, PT_PROFILE_DEST, (uint64_t)dest,
@@ -608,7 +611,7 @@ int pt__profile_encode(pt_profile *p, pt__buf *out) {
     pt__put_u64(q + 56, n->bytes);
     pt__put_u64(q + 64, n->trans_ns);
     pt__put_u64(q + 72, n->sync_ns);
-    pt__put_u64(q + 80, 0); /* reserved */
+    pt__put_u64(q + 80, n->max_ns); /* reserved (0) before */
   }
   pt__put_u32(q, pt__crc32c(0, b, (size_t)(q - b)));
   out->len += total;
@@ -750,6 +753,7 @@ int pt__profile_decode(pt_profile **out, const uint8_t *b, size_t len,
     n->bytes = pt__get_u64(q + 56);
     n->trans_ns = pt__get_u64(q + 64);
     n->sync_ns = pt__get_u64(q + 72);
+    n->max_ns = pt__get_u64(q + 80); /* 0 in files written before */
   }
   *out = p;
   return PT_OK;
@@ -815,6 +819,7 @@ int pt_profile_merge(pt_profile *dst, const pt_profile *src) {
     d->bytes += s->bytes;
     d->trans_ns += s->trans_ns;
     d->sync_ns += s->sync_ns;
+    if (s->max_ns > d->max_ns) d->max_ns = s->max_ns;
   }
   dst->dropped += src->dropped;
   free(map);

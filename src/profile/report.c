@@ -410,7 +410,15 @@ static void print_node(rep *r, uint32_t id, int depth) {
     fmt_bytes(by, sizeof by, nd->bytes);
     fmt_time(tr, sizeof tr, nd->trans_ns);
     fmt_time(sy, sizeof sy, nd->sync_ns);
-    snprintf(comm, sizeof comm, "  [%s, trans %s, sync %s]", by, tr, sy);
+    int k = snprintf(comm, sizeof comm, "  [%s, trans %s, sync %s", by, tr, sy);
+    if (nd->kind == PT_PROFILE_COMM && nd->max_ns && k > 0 &&
+        (size_t)k < sizeof comm) { /* the longest call (mpiP's Max) */
+      char mx[32];
+      fmt_time(mx, sizeof mx, nd->max_ns);
+      k += snprintf(comm + k, sizeof comm - (size_t)k, ", max %s", mx);
+    }
+    if (k > 0 && (size_t)k < sizeof comm)
+      snprintf(comm + k, sizeof comm - (size_t)k, "]");
   }
   if (r->o->csv) {
     const char *where = r->where ? r->where[id] : NULL;
@@ -437,8 +445,13 @@ static void print_node(rep *r, uint32_t id, int depth) {
       csv_str(r->out, where ? where : "");
     fprintf(r->out,
             ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-            ",%" PRIu64 "\n",
+            ",%" PRIu64 ",",
             nd->count, nd->incl_ns, excl, nd->bytes, nd->trans_ns, nd->sync_ns);
+    /* a statement's longest call; empty where unknown (other kinds, files
+     * written before) */
+    if (nd->kind == PT_PROFILE_COMM && nd->max_ns)
+      fprintf(r->out, "%" PRIu64, nd->max_ns);
+    fputc('\n', r->out);
   } else {
     label(r, id, lab, sizeof lab);
     fprintf(r->out, "%6.1f%% %6.1f%% %10s %10s %10" PRIu64 "  %*s%s%s\n", pct,
@@ -482,7 +495,7 @@ int pt_profile_report(const pt_profile *p, FILE *out,
   }
   if (r.o->csv)
     fprintf(out, "depth,kind,name,site,count,incl_ns,excl_ns,bytes,trans_ns,"
-                 "sync_ns\n");
+                 "sync_ns,max_ns\n");
   else
     fprintf(out, "%7s %7s %10s %10s %10s  %s\n", "incl%", "excl%", "incl",
             "excl", "count", "node");

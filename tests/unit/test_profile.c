@@ -236,6 +236,67 @@ TEST(save_load_merge) {
   pt_profile_destroy(m);
 }
 
+/* A statement keeps its longest call (mpiP's Callsite Time Max): through
+ * a saved file (the version-1 node's reserved word) and a merge of two
+ * ranks' profiles; destinations do not have one. */
+static long stmt_max(uint64_t id, const uint64_t *durs, size_t n) {
+  pt_profile *p;
+  if (pt_profile_create(&p, 0)) return -1;
+  uint64_t t = 100;
+  pt_profile_enter(p, PT_PROFILE_PROC, P_MAIN, "main", t);
+  for (size_t i = 0; i < n; i++, t += 1000)
+    pt_profile_comm(p, 78, "MPI_Send", "", 0, 1, 8, t, t + durs[i], 0);
+  pt_profile_leave(p, t);
+  pt_error err = {0};
+  int rc = pt_profile_save(p, tmpdir, id, &err);
+  pt_profile_destroy(p);
+  return rc;
+}
+TEST(statement_longest_call) {
+  const uint64_t a_d[] = {5, 40, 12}, b_d[] = {70, 3};
+  ASSERT_TRUE(stmt_max(41, a_d, 3) == 0);
+  ASSERT_TRUE(stmt_max(42, b_d, 2) == 0);
+  char path[512];
+  pt_profile *a, *b, *m;
+  pt_error err = {0};
+  snprintf(path, sizeof path, "%s/profile.41", tmpdir);
+  ASSERT_OK(pt_profile_load(&a, path, &err));
+  snprintf(path, sizeof path, "%s/profile.42", tmpdir);
+  ASSERT_OK(pt_profile_load(&b, path, &err));
+  long st = child(a, (size_t)child(a, 0, PT_PROFILE_PROC, P_MAIN),
+                  PT_PROFILE_COMM, 78);
+  ASSERT_TRUE(st > 0);
+  ASSERT_EQ_U64(pt_profile_node_at(a, (size_t)st)->count, 3);
+  ASSERT_EQ_U64(pt_profile_node_at(a, (size_t)st)->incl_ns, 57);
+  ASSERT_EQ_U64(pt_profile_node_at(a, (size_t)st)->max_ns, 40);
+  long de = child(a, (size_t)st, PT_PROFILE_DEST, 1);
+  ASSERT_TRUE(de > 0);
+  ASSERT_EQ_U64(pt_profile_node_at(a, (size_t)de)->max_ns, 0);
+  ASSERT_OK(pt_profile_create(&m, 64));
+  ASSERT_OK(pt_profile_merge(m, a));
+  ASSERT_OK(pt_profile_merge(m, b));
+  st = child(m, (size_t)child(m, 0, PT_PROFILE_PROC, P_MAIN), PT_PROFILE_COMM,
+             78);
+  ASSERT_TRUE(st > 0);
+  ASSERT_EQ_U64(pt_profile_node_at(m, (size_t)st)->count, 5);
+  ASSERT_EQ_U64(pt_profile_node_at(m, (size_t)st)->max_ns, 70);
+  /* the CSV's last column */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  pt_profile_report_opts o = {0};
+  o.csv = 1;
+  ASSERT_OK(pt_profile_report(m, f, &o, &err));
+  fflush(f);
+  ASSERT_CONTAINS(text, ",sync_ns,max_ns\n");
+  ASSERT_CONTAINS(text, ",statement,MPI_Send,,5,130,130,40,130,0,70\n");
+  fclose(f);
+  free(text);
+  pt_profile_destroy(a);
+  pt_profile_destroy(b);
+  pt_profile_destroy(m);
+}
+
 static int load_bytes(const uint8_t *b, size_t n, pt_error *err) {
   char path[512];
   snprintf(path, sizeof path, "%s/bad", tmpdir);
@@ -352,7 +413,7 @@ TEST(report_and_focus) {
   ASSERT_CONTAINS(text, "procedure main");
   ASSERT_CONTAINS(text, "statement MPI_Recv");
   ASSERT_CONTAINS(text, "<- rank 3"); /* a receive: where it came from */
-  ASSERT_CONTAINS(text, "trans 10ns, sync 30ns");
+  ASSERT_CONTAINS(text, "trans 10ns, sync 30ns, max 40ns]");
   fclose(f);
   free(text);
   f = open_memstream(&text, &len);
@@ -387,6 +448,7 @@ int main(void) {
   RUN(compensation);
   RUN(sites_are_stable);
   RUN(report_and_focus);
+  RUN(statement_longest_call);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
