@@ -544,21 +544,8 @@ int pt__dumpi_fixed_args(unsigned label) {
   return label < PT__DUMPI_NFUNCS ? fix_len[label] : -1;
 }
 
-/* A fixed-width value (wire: a constant at every use), bounds checked. */
-static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
-  static const pt__dumpi_val one = {.present = 1};
-  *v = one;
-  switch (wire) {
-    case PT__DW_I32: v->i = (int32_t)g32(c); break;
-    case PT__DW_I64: v->i = (int64_t)g64(c); break;
-    case PT__DW_H16: v->i = (int16_t)g16(c); break;
-    case PT__DW_U8: v->i = g8(c); break;
-    case PT__DW_S8: v->i = (int8_t)g8(c); break;
-    default: break; /* (not a fixed width: never used) */
-  }
-}
-
-/* The same, only `present` and `i` stored (pt__dumpi_decode_scalars). */
+/* A fixed-width value (wire: a constant at every use), bounds checked:
+ * only `present` and `i` stored (pt__dumpi_decode_scalars). */
 static PT_ALWAYS_INLINE void get_scalar(cur *c, pt__dumpi_val *v, int wire) {
   v->present = 1;
   switch (wire) {
@@ -569,6 +556,13 @@ static PT_ALWAYS_INLINE void get_scalar(cur *c, pt__dumpi_val *v, int wire) {
     case PT__DW_S8: v->i = (int8_t)g8(c); break;
     default: break; /* (not a fixed width: never used) */
   }
+}
+
+/* The same, the rest of the slot cleared. */
+static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
+  static const pt__dumpi_val one = {.present = 1};
+  *v = one;
+  get_scalar(c, v, wire);
 }
 
 static const pt__dumpi_val val_zero;
