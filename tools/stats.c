@@ -1225,7 +1225,7 @@ static void print_table(const ctx *c) {
     if (late) printf("\nMessages (late sender/receiver in %s)\n", lu.name);
     else printf("\nMessages\n");
     /* communicators by their names (MPI_COMM_WORLD, the recorder's
-     * "comm 6edd96cd0e140001", the DUMPI reader's "MPI_Comm_dup #2"), as
+     * "MPI_Comm_split 6edd96cd0e140001", the DUMPI reader's "MPI_Comm_dup #2"), as
      * wide as the longest (up to 40); their ids are in --csv / --json */
     comm_names cn = {0, NULL};
     int kw = 8;

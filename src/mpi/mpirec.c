@@ -473,8 +473,10 @@ static int min_rank(const int *v, int n) {
 }
 
 /* While comm_made defines a new communicator: the id of the one it was
- * made from (PT_NONE otherwise).  Under the recorder's lock. */
+ * made from (PT_NONE otherwise) and the function that made it (NULL
+ * otherwise).  Under the recorder's lock. */
 static uint64_t g_comm_parent = PT_NONE;
+static const char *g_comm_maker;
 
 /* The communicator's definition, the same on every member: an
  * intracommunicator's group; for an intercommunicator (as OTF2 has it)
@@ -488,8 +490,13 @@ static void def_comm(const comm_info *ci, const int *local, const int *remote) {
     na = ci->rsize, nb = ci->size;
   }
   uint64_t gid = def_group(a, na);
-  char name[64];
-  snprintf(name, sizeof name, "comm %llx", (unsigned long long)ci->id);
+  /* named after the call that made it, which every member of an
+   * intracommunicator made with the same function (the sides of an
+   * intercommunicator may not: MPI_Comm_accept / MPI_Comm_connect) */
+  char name[96];
+  snprintf(name, sizeof name, "%s %llx",
+           g_comm_maker && !ci->inter ? g_comm_maker : "comm",
+           (unsigned long long)ci->id);
   if (ci->inter) {
     /* (an id is a KEYVAL value, a signed integer: bit 63 is clear) */
     uint64_t bid = def_group(b, nb);
@@ -616,14 +623,17 @@ static uint64_t comm_parent(const pt__mpi_call *c) {
   int cj = f->pos['C'][0];
   return cj >= 0 && f->pos['C'][1] < 0 ? comm_id(c->v[cj]) : PT_NONE;
 }
-static comm_info *comm_made_from(uint64_t parent, int64_t h) {
+static comm_info *comm_made_from(uint64_t parent, const char *maker,
+                                  int64_t h) {
   g_comm_parent = parent;
+  g_comm_maker = maker;
   comm_info *ci = comm_get(h);
   g_comm_parent = PT_NONE;
+  g_comm_maker = NULL;
   return ci;
 }
 static comm_info *comm_made(const pt__mpi_call *c, int64_t h) {
-  return comm_made_from(comm_parent(c), h);
+  return comm_made_from(comm_parent(c), pt__mpi_fn_names[c->id], h);
 }
 
 void pt__mpi_before_free(const pt__mpi_call *c) {
@@ -2209,7 +2219,8 @@ static void complete(pt__mpi_call *c, int64_t h, const MPI_Status *st,
     /* MPI_Comm_idup's communicator exists now: defined (first sight)
      * with the one it duplicates as parent, as MPI_Comm_dup's is */
     MPI_Comm nc = *(MPI_Comm *)(intptr_t)r->comm_handle;
-    if (nc != MPI_COMM_NULL) comm_made_from(r->comm, (int64_t)(intptr_t)nc);
+    if (nc != MPI_COMM_NULL)
+      comm_made_from(r->comm, "MPI_Comm_idup", (int64_t)(intptr_t)nc);
   } else if (r->kind == RQ_IO) {
     uint64_t bytes = r->bytes;
     if (st) status_bytes(st, &bytes);

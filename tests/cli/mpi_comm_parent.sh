@@ -43,5 +43,15 @@ for lvl in 3 1; do
   else
     t_fail "level $lvl: idup'ed communicators have their parent" "$res: $(cat ci$lvl.comms)"
   fi
+  # each is named after the call that made it (before: "comm <id>"):
+  # the halves by MPI_Comm_split, the rest by MPI_Comm_dup and
+  # MPI_Comm_idup (4 of them: one of COMM_WORLD, three per half)
+  names=$(sed -n 's/.* name="\([A-Za-z_]*\) [0-9a-f]*"$/\1/p' ci$lvl.comms |
+          sort | uniq -c | awk '{printf "%s %s;", $2, $1}')
+  if [ "$names" = "MPI_Comm_dup 2;MPI_Comm_idup 7;MPI_Comm_split 2;" ]; then
+    t_pass "level $lvl: communicators named after the call that made them"
+  else
+    t_fail "level $lvl: communicators named after the call that made them" "$names"
+  fi
 done
 t_done
