@@ -227,7 +227,10 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
             (int64_t)pt__stats_rank_of(s, ev->location), (uint8_t)(w != 0)};
   uint64_t size = comm_size(c, ev->comm);
   if (size == 0) return add_row(c, &m, pattern, 0, 1);
-  cseq *q = pt__kt_get(&c->seqs, PT__K(ev->location, ev->comm, 0, 0));
+  /* numbered per process, not per location: MPI orders a communicator's
+   * collectives per process, whichever of its threads calls them */
+  cseq *q = pt__kt_get(
+      &c->seqs, PT__K(pt__stats_proc_loc(s, ev->location), ev->comm, 0, 0));
   if (!q) return PT_ENOMEM;
   uint64_t seq = ++q->n;
   if (size == 1) return add_row(c, &m, pattern, 0, 0); /* alone: no wait */

@@ -170,6 +170,46 @@ sys.exit(0 if len(w) == 11 and ("MPI_Reduce", 0, 30) in w else 1)' &&
     t_pass json || t_fail json "$(grep -A3 waits w.json | head -4)"
 fi
 
+# two threads of one rank (locations 0 and 2 of rank 0) take turns at
+# the collectives on a communicator (MPI_THREAD_SERIALIZED, an OpenMP
+# single): MPI orders them per process, so the second Allreduce of rank 1
+# meets thread 1's first (was: numbered per location, both unmatched)
+cat >th.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location id=2 group=0 name="thread 1"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 0"
+def region id=1 role=7 paradigm=3 name="MPI_Allreduce"
+def group id=0 type=4 paradigm=3 name="world locations" members=[0,1]
+def group id=1 type=5 paradigm=3 name="world" members=[0,1]
+def comm id=0 parent=none group=1 paradigm=3 name="MPI_COMM_WORLD"
+event 10 0 enter region=1
+event 10 0 coll_begin
+event 20 1 enter region=1
+event 20 1 coll_begin
+event 30 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 30 0 leave region=1
+event 30 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 30 1 leave region=1
+event 100 2 enter region=1
+event 100 2 coll_begin
+event 130 1 enter region=1
+event 130 1 coll_begin
+event 140 2 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 140 2 leave region=1
+event 140 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 140 1 leave region=1
+TXT
+"$PT" stats --csv th.txt | grep '^wait,' >th.got
+printf '%s\n' 'wait,1,"MPI_Allreduce",wait at NxN,0,1,20,10,1,0' \
+  'wait,1,"MPI_Allreduce",wait at NxN,1,2,20,0,0,0' \
+  'wait,1,"MPI_Allreduce",wait at NxN,2,1,40,30,1,0' >th.want
+cmp -s th.want th.got && t_pass threads_of_one_process ||
+  t_fail threads_of_one_process "$(diff th.want th.got | head -6)"
+
 # ---- a program of our own, recorded ----------------------------------------
 . "$SRC/tests/cli/mpi.inc"
 # a parallel run (each rank reads a share of the streams) cannot match the
