@@ -446,11 +446,11 @@ typedef struct pt_stats_io_row {
  *   calls      the calls; time: their summed duration (ticks);
  *   wait       the summed waiting time; waited: the calls that waited;
  *   unmatched  calls whose instance never had all its members (a trace
- *              cut short, a location not selected, a communicator
- *              without members): counted in calls and time, no wait.
- * Only a full scan of the selected locations' events gives them (flag
- * PT_STATS_HAVE_WAITS; not from summaries, not after pt_stats_merge); a
- * location not selected leaves its instances unmatched. */
+ *              cut short, a communicator without members): counted in
+ *              calls and time, no wait.
+ * Only a full scan of every location's events gives them (flag
+ * PT_STATS_HAVE_WAITS; not with a selection of locations, not from
+ * summaries, not after pt_stats_merge). */
 typedef enum pt_wait_pattern {
   PT_WAIT_NXN = 1, PT_WAIT_LATE_BCAST = 2, PT_WAIT_EARLY_REDUCE = 3
 } pt_wait_pattern;
