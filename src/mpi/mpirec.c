@@ -477,6 +477,9 @@ static int min_rank(const int *v, int n) {
  * otherwise).  Under the recorder's lock. */
 static uint64_t g_comm_parent = PT_NONE;
 static const char *g_comm_maker;
+/* >= 0: the sequence number the next new communicator takes (one an
+ * MPI_Comm_idup reserved at its call, see comm_seq_reserve) */
+static int64_t g_comm_seq_forced = -1;
 
 /* The communicator's definition, the same on every member: an
  * intracommunicator's group; for an intercommunicator (as OTF2 has it)
@@ -588,8 +591,13 @@ static comm_info *comm_get(int64_t handle) {
       h = pt__mix64(pt__mix64(h < r ? h : r) + (h < r ? r : h));
     }
     h |= 1;
-    hent *s = hput(&g_comm_seq, (uintptr_t)h);
-    uint64_t seq = s ? s->id++ : 0;
+    uint64_t seq = 0;
+    if (g_comm_seq_forced >= 0) {
+      seq = (uint64_t)g_comm_seq_forced;
+    } else {
+      hent *s = hput(&g_comm_seq, (uintptr_t)h);
+      seq = s ? s->id++ : 0;
+    }
     ci->id = (h & ~UINT64_C(0xffff)) | (seq & 0xffff) | (UINT64_C(1) << 62);
     ci->id &= ~(UINT64_C(1) << 63);
     def_comm(ci, local, ci->world);
@@ -634,6 +642,19 @@ static comm_info *comm_made_from(uint64_t parent, const char *maker,
 }
 static comm_info *comm_made(const pt__mpi_call *c, int64_t h) {
   return comm_made_from(comm_parent(c), pt__mpi_fn_names[c->id], h);
+}
+/* The sequence number of the communicator an MPI_Comm_idup of the
+ * intracommunicator `parent` (a handle) makes, taken at the call: the
+ * idups come in the same order on every member, their completions need
+ * not (-1: none reserved; an intercommunicator's is taken when it
+ * completes).  The duplicate has the parent's members, so the same
+ * hash as comm_get's. */
+static int64_t comm_seq_reserve(int64_t parent) {
+  comm_info *ci = comm_get(parent);
+  if (!ci || ci->inter) return -1;
+  uint64_t h = pt__mix64(fnv(1469598103934665603ULL, ci->world, ci->size));
+  hent *s = hput(&g_comm_seq, (uintptr_t)(h | 1));
+  return s ? (int64_t)(s->id++ & 0xffff) : -1;
 }
 
 void pt__mpi_before_free(const pt__mpi_call *c) {
@@ -2219,8 +2240,10 @@ static void complete(pt__mpi_call *c, int64_t h, const MPI_Status *st,
     /* MPI_Comm_idup's communicator exists now: defined (first sight)
      * with the one it duplicates as parent, as MPI_Comm_dup's is */
     MPI_Comm nc = *(MPI_Comm *)(intptr_t)r->comm_handle;
+    g_comm_seq_forced = r->tag;
     if (nc != MPI_COMM_NULL)
       comm_made_from(r->comm, "MPI_Comm_idup", (int64_t)(intptr_t)nc);
+    g_comm_seq_forced = -1;
   } else if (r->kind == RQ_IO) {
     uint64_t bytes = r->bytes;
     if (st) status_bytes(st, &bytes);
@@ -2808,6 +2831,9 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     if (r && made) {
       r->comm = comm_parent(c);
       r->comm_handle = c->v[ARG('c', 0)];
+      /* (tag: its sequence number, reserved now) */
+      int cj = g_fn[c->id].pos['C'][0];
+      r->tag = cj >= 0 ? comm_seq_reserve(c->v[cj]) : -1;
     }
   }
   /* New communicators: registered in creation order (same on all members). */

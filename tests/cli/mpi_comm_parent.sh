@@ -54,4 +54,26 @@ for lvl in 3 1; do
     t_fail "level $lvl: communicators named after the call that made them" "$names"
   fi
 done
+# two idups of COMM_WORLD completed in a different order on the two ranks
+# (tests/mpi/idup_order.c): each communicator keeps the id the order of
+# the idup calls gives it, so the message on each is matched (was: ids by
+# completion order, swapped on rank 1, one recv_before_send)
+if ok "build idup_order" mpicc $SANF -o idup_order "$SRC/tests/mpi/idup_order.c"; then
+  rm -rf io.ptf
+  if $RUN -np 2 "$PT" record -o io.ptf -- ./idup_order >io.out 2>io.err &&
+     [ "$(grep -c '^done' io.out)" = 2 ]; then
+    # rank 0's sends and rank 1's receives, in program order: a then b
+    "$PT" dump io.ptf | awk '$1 == "event" && (($3 == 0 && $4 == "send") ||
+                                               ($3 == 1 && $4 == "recv")) {
+        for (i = 5; i <= NF; i++) if ($i ~ /^comm=/) c[$3] = c[$3] " " $i }
+      END { print c[0] "|" c[1] }' >io.comms
+    if awk -F'|' '{ exit !($1 == $2 && $1 != "") }' io.comms; then
+      t_pass "idups completed out of order: same ids on every rank"
+    else
+      t_fail "idups completed out of order: same ids on every rank" "$(cat io.comms)"
+    fi
+  else
+    t_fail "idup_order runs" "$(cat io.out; tail -3 io.err)"
+  fi
+fi
 t_done
