@@ -430,9 +430,10 @@ typedef struct pt_stats_io_row {
  * blocking collective call spends waiting for the others.  The k-th
  * blocking collective (COLL_END inside an MPI region that is a blocking
  * collective: MPI_Allreduce, not MPI_Iallreduce) a process (any of its
- * locations) makes on a communicator is the k-th of every member of it (members: the
- * communicator's group, MPI_COMM_WORLD's: every rank), one instance.  A
- * member's call lasts from the enter of its MPI region to its COLL_END.
+ * locations) makes on a communicator is the k-th of every member of it
+ * (members: the communicator's group, MPI_COMM_WORLD's: every rank), one
+ * instance.  A member's call lasts from the enter of its MPI region to its
+ * COLL_END.
  * Once every member's call of an instance has been seen:
  *   NXN (Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter(_block),
  *       Barrier): each member waits from its enter to the last member's;
