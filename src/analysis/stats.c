@@ -155,6 +155,12 @@ typedef struct rel_rec {
   uint64_t count, time, bytes;
 } rel_rec;
 typedef pt__chan chan_rec;
+/* the tags >= 0 of a (sender, receiver, communicator)'s send channels */
+typedef struct tags_rec {
+  uint64_t k[4]; /* sender, receiver, communicator, 0 */
+  uint64_t *tag;
+  size_t n, cap;
+} tags_rec;
 
 #define NIL UINT32_MAX
 #define K PT__K /* a key of four words */
@@ -205,6 +211,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__stats_metric_init(s);
   pt__kt_init(&s->iv, sizeof(pt__iv));
   pt__kt_init(&s->chans, sizeof(chan_rec));
+  pt__kt_init(&s->sendtags, sizeof(tags_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
   pt__kt_init(&s->lt, sizeof(pt__late));
   pt__kt_init(&s->selranks, sizeof(u_rec));
@@ -261,10 +268,13 @@ void pt_stats_destroy(pt_stats *s) {
   pt__names_free(&s->files);
   for (size_t i = 0; i < s->locs.n; i++)
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
+  for (size_t i = 0; i < s->sendtags.n; i++)
+    free(((tags_rec *)pt__kt_at(&s->sendtags, i))->tag);
   pt__ktab *tabs[] = {&s->regions, &s->handles, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
-                      &s->iv, &s->lt, &s->selranks, &s->io, &s->ioop};
+                      &s->iv, &s->lt, &s->selranks, &s->io, &s->ioop,
+                      &s->sendtags};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
   free(s->spans);
   free(s->pends);
@@ -851,14 +861,16 @@ static chan_rec *chan_at(pt__ktab *ct, const uint64_t ck[4], size_t *slot) {
  * channel of tag -1, where the next such send finds it when its own
  * channel has no receive waiting.  The key of that send's channel into
  * mk; 0 when there is none. */
-static int any_tag_send(const pt_stats *s, const uint64_t ck[4],
-                        uint64_t mk[4]) {
+static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4]) {
   const chan_rec *best = NULL;
-  for (size_t i = 0; i < s->chans.n; i++) {
-    const chan_rec *x = pt__kt_at(&s->chans, i);
-    if (x->recvs || x->head == NIL || x->k[0] != ck[0] || x->k[1] != ck[1] ||
-        x->k[2] != ck[2] || (int64_t)x->k[3] < 0)
-      continue;
+  /* the channels of the pair that hold sends (an index, not a scan of
+   * every channel: that made such receives quadratic) */
+  const tags_rec *tr = pt__kt_find(&s->sendtags, K(ck[0], ck[1], ck[2], 0));
+  for (size_t i = 0; tr && i < tr->n; i++) {
+    size_t slot;
+    const chan_rec *x =
+        chan_at(&s->chans, K(ck[0], ck[1], ck[2], tr->tag[i]), &slot);
+    if (!x || x->recvs || x->head == NIL) continue;
     const pt__pend *a = &s->pends[x->head];
     const pt__pend *b = best ? &s->pends[best->head] : NULL;
     if (!b || a->ev.time < b->ev.time ||
@@ -868,6 +880,32 @@ static int any_tag_send(const pt_stats *s, const uint64_t ck[4],
   }
   if (best) memcpy(mk, best->k, sizeof best->k);
   return best != NULL;
+}
+
+/* Channel k (tag >= 0) begins to hold sends. */
+static int send_chan_new(pt_stats *s, const uint64_t k[4]) {
+  tags_rec *t = pt__kt_get(&s->sendtags, K(k[0], k[1], k[2], 0));
+  if (!t) return PT_ENOMEM;
+  if (t->n == t->cap) {
+    size_t nc = t->cap ? t->cap * 2 : 4;
+    uint64_t *q = realloc(t->tag, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    t->tag = q;
+    t->cap = nc;
+  }
+  t->tag[t->n++] = k[3];
+  return PT_OK;
+}
+
+/* Send channel k is deleted (empty). */
+static void send_chan_gone(pt_stats *s, const uint64_t k[4]) {
+  if ((int64_t)k[3] < 0) return;
+  tags_rec *t = pt__kt_find(&s->sendtags, K(k[0], k[1], k[2], 0));
+  for (size_t i = 0; t && i < t->n; i++)
+    if (t->tag[i] == k[3]) {
+      t->tag[i] = t->tag[--t->n];
+      return;
+    }
 }
 
 /* Add a send (is_recv 0) or receive to channel ck: match it against the
@@ -895,7 +933,10 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     pt__pend other = s->pends[i];
     if (other.waits) s->rq_wait--;
     c->head = other.next;
-    if (c->head == NIL) kt_del_slot(ct, slot);
+    if (c->head == NIL) {
+      if (!c->recvs) send_chan_gone(s, c->k);
+      kt_del_slot(ct, slot);
+    }
     s->pends[i].used = 0;
     s->pends[i].next = s->pend_free;
     s->pend_free = i;
@@ -914,6 +955,10 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     s->rq_wait++;
   }
   if (!c->live) {
+    if (!is_recv && (int64_t)ck[3] >= 0 && send_chan_new(s, ck) < 0) {
+      pt__kt_del(&s->chans, ck); /* (not live: no queue to keep) */
+      return PT_ENOMEM;
+    }
     c->live = 1;
     c->head = c->tail = i;
   } else {

@@ -310,6 +310,9 @@ struct pt_stats {
   uint64_t met_async, met_sync;
   /* open state */
   pt__ktab chans, reqs, ioop;
+  /* (sender, receiver, communicator) -> the tags >= 0 of its channels
+   * holding sends (stats.c, any_tag_send) */
+  pt__ktab sendtags;
   pt__pend *pends;
   size_t npends, pends_cap;
   uint32_t pend_free;
