@@ -168,6 +168,10 @@ typedef struct chan {
   uint32_t head, tail; /* queue of pend */
   uint32_t hnext;      /* next chan in the bucket, or free list */
   int recvs;           /* 1: the queue holds receives, 0: sends */
+  /* a send channel of tag >= 0: its neighbours in the list of the send
+   * channels of its (src, dst, comm) (pair_head), for MPI_ANY_TAG
+   * receives */
+  uint32_t pnext, pprev;
 } chan;
 
 /* A request started and not completed (a count: a writer that reuses an
@@ -209,6 +213,7 @@ struct pt_check {
   /* message matching */
   uint32_t *buckets;
   size_t nbuckets;
+  u64map pair_head; /* pair_key -> first send chan of the pair, or NIL */
   chan *chans;
   size_t nchans_used, chans_cap;
   uint32_t chan_free;
@@ -468,6 +473,34 @@ static chan *chan_find(pt_check *c, const msg_key *k, uint32_t **link) {
   return NULL;
 }
 
+/* The send channels (tag >= 0) of one (src, dst, comm), in a list per
+ * hash of the three (pair_key; a list may hold other pairs' channels of
+ * the same hash, which its readers skip). */
+static uint64_t pair_key(const msg_key *k) {
+  msg_key p = {k->src, k->dst, k->comm, INT64_MIN};
+  return key_hash(&p);
+}
+static int pair_link(pt_check *c, uint32_t ix) {
+  chan *ch = &c->chans[ix];
+  uint64_t pk = pair_key(&ch->key);
+  const uint64_t *h = map_get(&c->pair_head, pk);
+  uint32_t head = h ? (uint32_t)*h : NIL;
+  ch->pprev = NIL;
+  ch->pnext = head;
+  if (head != NIL) c->chans[head].pprev = ix;
+  return map_put(&c->pair_head, pk, ix);
+}
+static void pair_unlink(pt_check *c, uint32_t ix) {
+  chan *ch = &c->chans[ix];
+  if (ch->pnext != NIL) c->chans[ch->pnext].pprev = ch->pprev;
+  if (ch->pprev != NIL) c->chans[ch->pprev].pnext = ch->pnext;
+  else { /* the head: its slot exists (pair_link put it) */
+    uint64_t *h = map_get(&c->pair_head, pair_key(&ch->key));
+    if (h) *h = ch->pnext;
+  }
+}
+static int in_pairs(const chan *ch) { return !ch->recvs && ch->key.tag >= 0; }
+
 static chan *chan_new(pt_check *c, const msg_key *k) {
   uint32_t ix;
   if (c->chan_free != NIL) {
@@ -527,6 +560,7 @@ static pend pend_pop(pt_check *c, chan *ch, uint32_t *link) {
   if (ch->head == NIL) {
     ch->tail = NIL;
     uint32_t self = *link;
+    if (in_pairs(ch)) pair_unlink(c, self);
     *link = ch->hnext;
     ch->hnext = c->chan_free;
     c->chan_free = self;
@@ -553,19 +587,20 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
   chan *ch = chan_find(c, &k, &link);
   if (!ch && is_recv && k.tag < 0) {
     /* MPI_ANY_TAG without a recorded status: the oldest pending send on
-     * (sender, receiver, comm) with any tag, as MPI would match it. */
+     * (sender, receiver, comm) with any tag, as MPI would match it; from
+     * the pair's list of send channels (a scan of every channel made such
+     * receives quadratic) */
     uint64_t best = UINT64_MAX;
-    for (size_t b = 0; b < c->nbuckets; b++)
-      for (uint32_t *l = &c->buckets[b]; *l != NIL; l = &c->chans[*l].hnext) {
-        chan *x = &c->chans[*l];
-        if (!x->recvs && x->head != NIL && x->key.src == k.src &&
-            x->key.dst == k.dst && x->key.comm == k.comm &&
-            c->pends[x->head].seq < best) {
-          best = c->pends[x->head].seq;
-          ch = x;
-          link = l;
-        }
+    const uint64_t *h = map_get(&c->pair_head, pair_key(&k));
+    for (uint32_t x = h ? (uint32_t)*h : NIL; x != NIL; x = c->chans[x].pnext) {
+      chan *y = &c->chans[x];
+      if (y->head != NIL && y->key.src == k.src && y->key.dst == k.dst &&
+          y->key.comm == k.comm && c->pends[y->head].seq < best) {
+        best = c->pends[y->head].seq;
+        ch = y;
       }
+    }
+    if (ch) chan_find(c, &ch->key, &link);
   } else if (!ch && !is_recv) {
     msg_key w = k; /* a pending MPI_ANY_TAG receive takes any tag */
     w.tag = -1;
@@ -604,6 +639,8 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
     ch = chan_new(c, &k);
     if (!ch) return PT_ENOMEM;
     ch->recvs = is_recv;
+    if (in_pairs(ch) && pair_link(c, (uint32_t)(ch - c->chans)) < 0)
+      return PT_ENOMEM; /* (the channel stays empty: never a candidate) */
   }
   return pend_push(c, ch, ev, time);
 }
@@ -892,6 +929,7 @@ void pt_check_get_stats(const pt_check *c, pt_check_stats *st) {
 void pt_check_destroy(pt_check *c) {
   if (!c) return;
   map_free(&c->region_name);
+  map_free(&c->pair_head);
   map_free(&c->loc_group);
   map_free(&c->group_rank);
   map_free(&c->rank_seen);
