@@ -77,8 +77,10 @@ if make -j"$JOBS" fuzz-build >"$LOG/fuzz-build.log" 2>&1; then
   for fz in build-fuzz/fuzz/fuzz_*; do
     n=$(basename "$fz"); c=tests/fuzz/corpus/${n#fuzz_}
     [ -d "$c" ] || { bad "fuzz/$n (no corpus $c)"; continue; }
-    if "$fz" -runs=0 "$c" >"$LOG/$n.log" 2>&1 &&
-       "$fz" -max_total_time="${FUZZ_CHECK_SECONDS:-10}" -rss_limit_mb=1024 \
+    # (-timeout: an input that runs for a minute is a failure, reported
+    # as such, not a make check that waits libFuzzer's 20 minutes)
+    if "$fz" -runs=0 -timeout=60 "$c" >"$LOG/$n.log" 2>&1 &&
+       "$fz" -max_total_time="${FUZZ_CHECK_SECONDS:-10}" -timeout=60 -rss_limit_mb=1024 \
          "$(mktemp -d)" "$c" >>"$LOG/$n.log" 2>&1; then
       ok "fuzz/$n"
     else bad "fuzz/$n"; tail -n 30 "$LOG/$n.log"; fi

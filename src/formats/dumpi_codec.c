@@ -932,10 +932,13 @@ static void print_arg(FILE *f, const pt__dumpi_call *call,
         return;
       }
       /* dumpi2ascii: every row ends in "]\n", the list in "]" (no
-       * newline); rows are printed with 3 elements each. */
+       * newline); rows are printed with 3 elements each.  A row takes at
+       * least its length element: no more rows than the array holds (a
+       * corrupt count asked for 2^31 rows of a 1 KB record) */
+      int64_t rows = len < (int64_t)v->na ? len : (int64_t)v->na;
       fputc('[', f);
       uint32_t k = 0;
-      for (int64_t r = 0; r < len; r++) {
+      for (int64_t r = 0; r < rows; r++) {
         int64_t m = k < v->na ? v->a[k++] : 0;
         fputc('[', f);
         for (int j = 0; j < 3; j++) {
@@ -945,7 +948,7 @@ static void print_arg(FILE *f, const pt__dumpi_call *call,
         }
         k += m > 0 ? (uint32_t)m : 0;
         fputs("]\n", f);
-        if (r < len - 1) fputs(", ", f);
+        if (r < rows - 1) fputs(", ", f);
       }
       fputc(']', f);
       return;

@@ -908,8 +908,56 @@ TEST(table) {
   }
 }
 
+/* A corrupt record whose count asks for 2^31-odd rows of a two-level
+ * integer array (PT__DA_INTS2, MPI_Group_range_incl's ranges) printed
+ * them all: `dump --style dumpi` of a 1,240-byte input did not end (found
+ * by fuzz_dumpi; the file is in its seed corpus).  The rows are bounded by
+ * the array the record holds. */
+TEST(print_rows_bounded_by_the_record) {
+  const char *src = getenv("PT_SRCDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/fuzz/corpus/dumpi/ints2_rows_count.bin",
+           src ? src : ".");
+  FILE *in = fopen(path, "rb");
+  ASSERT_TRUE(in != NULL);
+  uint8_t data[4096];
+  size_t size = fread(data, 1, sizeof data, in);
+  fclose(in);
+  ASSERT_TRUE(size > 16);
+  uint32_t cpu = ((uint32_t)data[8] << 24) | ((uint32_t)data[9] << 16) |
+                 ((uint32_t)data[10] << 8) | data[11];
+  uint32_t wall = ((uint32_t)data[12] << 24) | ((uint32_t)data[13] << 16) |
+                  ((uint32_t)data[14] << 8) | data[15];
+  FILE *out = tmpfile();
+  ASSERT_TRUE(out != NULL);
+  alarm(60); /* before the fix the print never returned: die, not hang */
+  pt__arena a = {0};
+  size_t pos = 16;
+  int calls = 0;
+  while (pos < size && calls < 10000) {
+    pt__dumpi_call c;
+    char why[200];
+    pt__arena_reset(&a);
+    long n = pt__dumpi_decode(data + pos, size - pos, cpu, wall, &c, &a, why,
+                              sizeof why);
+    if (n <= 0) break;
+    pt__dumpi_print_call(out, &c, NULL);
+    /* (before: billions of rows; a bound far above what 1 KB can hold) */
+    if (ftell(out) > (1L << 22)) break;
+    pos += (size_t)n;
+    calls++;
+  }
+  alarm(0);
+  long printed = ftell(out);
+  fclose(out);
+  pt__arena_free(&a);
+  ASSERT_TRUE(calls > 0);
+  ASSERT_TRUE(printed < (1L << 22));
+}
+
 int main(void) {
   RUN(table);
+  RUN(print_rows_bounded_by_the_record);
   RUN(threads_read_back);
   if (!have_testdata()) {
     printf("SKIP dumpi test vectors: %s not found (set PT_SRCDIR)\n",
