@@ -170,9 +170,14 @@ typedef struct chan {
   int recvs;           /* 1: the queue holds receives, 0: sends */
   /* a send channel of tag >= 0: its neighbours in the list of the send
    * channels of its (src, dst, comm) (pair_head), for MPI_ANY_TAG
-   * receives */
-  uint32_t pnext, pprev;
+   * receives, and in that of its (dst, comm) (dst_head), for
+   * MPI_ANY_SOURCE receives */
+  uint32_t pnext, pprev, dnext, dprev;
 } chan;
+
+/* The sender of a receive from MPI_ANY_SOURCE without a recorded status
+ * (peer -1), in a channel's key */
+#define ANY_SRC UINT64_MAX
 
 /* A request started and not completed (a count: a writer that reuses an
  * id while it is open, as some do, starts it twice). */
@@ -214,6 +219,8 @@ struct pt_check {
   uint32_t *buckets;
   size_t nbuckets;
   u64map pair_head; /* pair_key -> first send chan of the pair, or NIL */
+  u64map dst_head;  /* dst_key -> first send chan to (dst, comm), or NIL */
+  uint64_t wild_src; /* receives from MPI_ANY_SOURCE queued */
   chan *chans;
   size_t nchans_used, chans_cap;
   uint32_t chan_free;
@@ -480,15 +487,29 @@ static uint64_t pair_key(const msg_key *k) {
   msg_key p = {k->src, k->dst, k->comm, INT64_MIN};
   return key_hash(&p);
 }
+/* Likewise the send channels to one (dst, comm), for MPI_ANY_SOURCE. */
+static uint64_t dst_key(const msg_key *k) {
+  msg_key p = {ANY_SRC, k->dst, k->comm, INT64_MIN};
+  return key_hash(&p);
+}
 static int pair_link(pt_check *c, uint32_t ix) {
   chan *ch = &c->chans[ix];
-  uint64_t pk = pair_key(&ch->key);
+  uint64_t pk = pair_key(&ch->key), dk = dst_key(&ch->key);
   const uint64_t *h = map_get(&c->pair_head, pk);
-  uint32_t head = h ? (uint32_t)*h : NIL;
-  ch->pprev = NIL;
-  ch->pnext = head;
-  if (head != NIL) c->chans[head].pprev = ix;
-  return map_put(&c->pair_head, pk, ix);
+  uint32_t ph = h ? (uint32_t)*h : NIL;
+  h = map_get(&c->dst_head, dk);
+  uint32_t dh = h ? (uint32_t)*h : NIL;
+  /* both slots first (nothing linked when one cannot be made) */
+  if (map_put(&c->pair_head, pk, ph) < 0 || map_put(&c->dst_head, dk, dh) < 0)
+    return PT_ENOMEM;
+  *map_get(&c->pair_head, pk) = ix;
+  *map_get(&c->dst_head, dk) = ix;
+  ch->pprev = ch->dprev = NIL;
+  ch->pnext = ph;
+  ch->dnext = dh;
+  if (ph != NIL) c->chans[ph].pprev = ix;
+  if (dh != NIL) c->chans[dh].dprev = ix;
+  return PT_OK;
 }
 static void pair_unlink(pt_check *c, uint32_t ix) {
   chan *ch = &c->chans[ix];
@@ -497,6 +518,12 @@ static void pair_unlink(pt_check *c, uint32_t ix) {
   else { /* the head: its slot exists (pair_link put it) */
     uint64_t *h = map_get(&c->pair_head, pair_key(&ch->key));
     if (h) *h = ch->pnext;
+  }
+  if (ch->dnext != NIL) c->chans[ch->dnext].dprev = ch->dprev;
+  if (ch->dprev != NIL) c->chans[ch->dprev].dnext = ch->dnext;
+  else {
+    uint64_t *h = map_get(&c->dst_head, dst_key(&ch->key));
+    if (h) *h = ch->dnext;
   }
 }
 static int in_pairs(const chan *ch) { return !ch->recvs && ch->key.tag >= 0; }
@@ -579,13 +606,32 @@ static pend pend_pop(pt_check *c, chan *ch, uint32_t *link) {
  * about the call. */
 static int do_message(pt_check *c, const pt_event *ev, int is_recv,
                       uint64_t time) {
-  if (ev->peer < 0) return PT_OK; /* unknown partner: nothing to match */
+  /* unknown partner: nothing to match, except a receive from
+   * MPI_ANY_SOURCE without a recorded status (peer -1) */
+  if (ev->peer < 0 && (!is_recv || ev->peer != -1)) return PT_OK;
   uint64_t me = rank_of(c, ev->location);
-  msg_key k = {is_recv ? (uint64_t)ev->peer : me,
-               is_recv ? me : (uint64_t)ev->peer, ev->comm, ev->tag};
+  uint64_t peer = ev->peer < 0 ? ANY_SRC : (uint64_t)ev->peer;
+  msg_key k = {is_recv ? peer : me, is_recv ? me : peer, ev->comm, ev->tag};
   uint32_t *link = NULL;
   chan *ch = chan_find(c, &k, &link);
-  if (!ch && is_recv && k.tag < 0) {
+  if (!ch && is_recv && k.src == ANY_SRC) {
+    /* MPI_ANY_SOURCE without a recorded status: the oldest pending send
+     * to this rank on the communicator with the tag (any tag for -1),
+     * whoever sent it (the trace does not say which message MPI gave it;
+     * the first sent is the one a receive posted after them all gets);
+     * from the list of the send channels to (dst, comm) */
+    uint64_t best = UINT64_MAX;
+    const uint64_t *h = map_get(&c->dst_head, dst_key(&k));
+    for (uint32_t x = h ? (uint32_t)*h : NIL; x != NIL; x = c->chans[x].dnext) {
+      chan *y = &c->chans[x];
+      if (y->head != NIL && y->key.dst == k.dst && y->key.comm == k.comm &&
+          (k.tag < 0 || y->key.tag == k.tag) && c->pends[y->head].seq < best) {
+        best = c->pends[y->head].seq;
+        ch = y;
+      }
+    }
+    if (ch) chan_find(c, &ch->key, &link);
+  } else if (!ch && is_recv && k.tag < 0) {
     /* MPI_ANY_TAG without a recorded status: the oldest pending send on
      * (sender, receiver, comm) with any tag, as MPI would match it; from
      * the pair's list of send channels (a scan of every channel made such
@@ -602,16 +648,25 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
     }
     if (ch) chan_find(c, &ch->key, &link);
   } else if (!ch && !is_recv) {
-    msg_key w = k; /* a pending MPI_ANY_TAG receive takes any tag */
-    w.tag = -1;
-    uint32_t *wl = NULL;
-    chan *x = chan_find(c, &w, &wl);
-    if (x && x->recvs) {
-      ch = x;
-      link = wl;
+    /* a pending receive with MPI_ANY_TAG from this sender, or from
+     * MPI_ANY_SOURCE with this tag or any: the one posted first */
+    const msg_key w[3] = {{k.src, k.dst, k.comm, -1},
+                          {ANY_SRC, k.dst, k.comm, k.tag},
+                          {ANY_SRC, k.dst, k.comm, -1}};
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < (c->wild_src ? 3 : 1); i++) {
+      uint32_t *wl = NULL;
+      chan *x = chan_find(c, &w[i], &wl);
+      if (x && x->recvs && x->head != NIL && c->pends[x->head].seq < best) {
+        best = c->pends[x->head].seq;
+        ch = x;
+        link = wl;
+      }
     }
   }
   if (ch && ch->recvs != is_recv) {
+    if (ch->key.src == ANY_SRC) c->wild_src--;
+    const msg_key sk = is_recv ? ch->key : k; /* the send's */
     pend other = pend_pop(c, ch, link);
     c->stats.messages_matched++;
     uint64_t send_time = is_recv ? other.time : time;
@@ -632,7 +687,7 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
              send_time, 1,
              "receive from %" PRIu64 " (comm %" PRIu64 ", tag %" PRId64
              ") ended before its send began at t=%" PRIu64,
-             k.src, k.comm, k.tag, send_time);
+             sk.src, sk.comm, sk.tag, send_time);
     return PT_OK;
   }
   if (!ch) {
@@ -642,7 +697,9 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
     if (in_pairs(ch) && pair_link(c, (uint32_t)(ch - c->chans)) < 0)
       return PT_ENOMEM; /* (the channel stays empty: never a candidate) */
   }
-  return pend_push(c, ch, ev, time);
+  int rc = pend_push(c, ch, ev, time);
+  if (rc == PT_OK && is_recv && k.src == ANY_SRC) c->wild_src++;
+  return rc;
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -849,11 +906,17 @@ int pt_check_finish(pt_check *c) {
         continue;
       }
       uint64_t peer = l->recv ? l->k.src : l->k.dst;
-      const char *out = map_get(&have_rank, peer)
+      const char *out = peer == ANY_SRC || map_get(&have_rank, peer)
                             ? ""
                             : " (no location of the trace is that rank: "
                               "part of a larger run?)";
-      if (l->recv)
+      if (l->recv && peer == ANY_SRC)
+        report(c, PT_CHECK_UNMATCHED_RECV, l->p.location, l->p.time, PT_NONE,
+               l->p.time, 1,
+               "receive from any source (comm %" PRIu64 ", tag %" PRId64
+               ") has no matching send",
+               l->k.comm, l->k.tag);
+      else if (l->recv)
         report(c, PT_CHECK_UNMATCHED_RECV, l->p.location, l->p.time, PT_NONE,
                l->p.time, 1,
                "receive from %" PRIu64 " (comm %" PRIu64 ", tag %" PRId64
@@ -930,6 +993,7 @@ void pt_check_destroy(pt_check *c) {
   if (!c) return;
   map_free(&c->region_name);
   map_free(&c->pair_head);
+  map_free(&c->dst_head);
   map_free(&c->loc_group);
   map_free(&c->group_rank);
   map_free(&c->rank_seen);

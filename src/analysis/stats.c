@@ -157,10 +157,16 @@ typedef struct rel_rec {
 typedef pt__chan chan_rec;
 /* the tags >= 0 of a (sender, receiver, communicator)'s send channels */
 typedef struct tags_rec {
-  uint64_t k[4]; /* sender, receiver, communicator, 0 */
+  /* sendtags: sender, receiver, communicator, 0 -> tags (n of them);
+   * sendsrcs: receiver, communicator, 0, 0 -> (sender, tag) pairs (2n) */
+  uint64_t k[4];
   uint64_t *tag;
   size_t n, cap;
 } tags_rec;
+
+/* The sender of a receive from MPI_ANY_SOURCE without a recorded status
+ * (peer -1), in a channel's key */
+#define ANY_SRC UINT64_MAX
 
 #define NIL UINT32_MAX
 #define K PT__K /* a key of four words */
@@ -212,6 +218,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->iv, sizeof(pt__iv));
   pt__kt_init(&s->chans, sizeof(chan_rec));
   pt__kt_init(&s->sendtags, sizeof(tags_rec));
+  pt__kt_init(&s->sendsrcs, sizeof(tags_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
   pt__kt_init(&s->lt, sizeof(pt__late));
   pt__kt_init(&s->selranks, sizeof(u_rec));
@@ -270,11 +277,13 @@ void pt_stats_destroy(pt_stats *s) {
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
   for (size_t i = 0; i < s->sendtags.n; i++)
     free(((tags_rec *)pt__kt_at(&s->sendtags, i))->tag);
+  for (size_t i = 0; i < s->sendsrcs.n; i++)
+    free(((tags_rec *)pt__kt_at(&s->sendsrcs, i))->tag);
   pt__ktab *tabs[] = {&s->regions, &s->handles, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
                       &s->iv, &s->lt, &s->selranks, &s->io, &s->ioop,
-                      &s->sendtags};
+                      &s->sendtags, &s->sendsrcs};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
   free(s->spans);
   free(s->pends);
@@ -854,14 +863,114 @@ static chan_rec *chan_at(pt__ktab *ct, const uint64_t ck[4], size_t *slot) {
              : NULL;
 }
 
+/* Whether send channel x's oldest send is older than best's (NULL: none):
+ * by time, then location, then tag, so that every path picks alike. */
+static int older_send(const pt_stats *s, const chan_rec *x,
+                      const chan_rec *best) {
+  if (!best) return 1;
+  const pt__pend *a = &s->pends[x->head], *b = &s->pends[best->head];
+  if (a->ev.time != b->ev.time) return a->ev.time < b->ev.time;
+  if (a->src != b->src) return a->src < b->src;
+  return x->k[3] < best->k[3];
+}
+
+/* The lists of the send channels that hold sends (tag >= 0), for the
+ * receives that may take any of them: sendtags, per (sender, receiver,
+ * comm), their tags (MPI_ANY_TAG); sendsrcs, per (receiver, comm), their
+ * (sender, tag) pairs (MPI_ANY_SOURCE).  Each is kept from the first
+ * receive that needs it on (a trace without such receives pays nothing);
+ * a channel knows its place in them (ti, si), so leaving is O(1). */
+static int list_add(tags_rec *t, const uint64_t *v, size_t w, uint32_t *at) {
+  if (t->n == t->cap) {
+    size_t nc = t->cap ? t->cap * 2 : 4;
+    if (nc > UINT32_MAX) return PT_ENOMEM;
+    uint64_t *q = realloc(t->tag, nc * w * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    t->tag = q;
+    t->cap = nc;
+  }
+  memcpy(t->tag + t->n * w, v, w * sizeof *v);
+  *at = (uint32_t)t->n++;
+  return PT_OK;
+}
+
+static int idx_tags_add(pt_stats *s, chan_rec *c) {
+  tags_rec *t = pt__kt_get(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0));
+  return t ? list_add(t, &c->k[3], 1, &c->ti) : PT_ENOMEM;
+}
+
+static int idx_srcs_add(pt_stats *s, chan_rec *c) {
+  const uint64_t st[2] = {c->k[0], c->k[3]};
+  tags_rec *t = pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0));
+  return t ? list_add(t, st, 2, &c->si) : PT_ENOMEM;
+}
+
+/* Whether channel c is in the lists: it holds sends, of a tag >= 0. */
+static int indexed(const chan_rec *c) {
+  return c->live && !c->recvs && c->head != NIL && (int64_t)c->k[3] >= 0;
+}
+
+/* Start keeping list `which` (0 sendtags, 1 sendsrcs): every channel
+ * holding sends now goes in. */
+static int idx_start(pt_stats *s, int which) {
+  if (which ? s->idx_srcs : s->idx_tags) return PT_OK;
+  for (size_t i = 0; i < s->chans.n; i++) {
+    chan_rec *c = pt__kt_at(&s->chans, i);
+    if (!indexed(c)) continue;
+    int rc = which ? idx_srcs_add(s, c) : idx_tags_add(s, c);
+    if (rc < 0) return rc;
+  }
+  if (which)
+    s->idx_srcs = 1;
+  else
+    s->idx_tags = 1;
+  return PT_OK;
+}
+
+/* Channel c (tag >= 0) begins to hold sends. */
+static int send_chan_new(pt_stats *s, chan_rec *c) {
+  int rc = PT_OK;
+  if (s->idx_tags) rc = idx_tags_add(s, c);
+  if (rc == PT_OK && s->idx_srcs) rc = idx_srcs_add(s, c);
+  return rc;
+}
+
+/* Send channel c is deleted (empty): out of the lists, the last entry of
+ * each taking its place. */
+static void send_chan_gone(pt_stats *s, const chan_rec *c) {
+  if ((int64_t)c->k[3] < 0) return;
+  size_t slot;
+  tags_rec *t;
+  if (s->idx_tags &&
+      (t = pt__kt_find(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0))) &&
+      c->ti < t->n) {
+    uint64_t moved = t->tag[--t->n];
+    t->tag[c->ti] = moved;
+    chan_rec *m = chan_at(&s->chans, K(c->k[0], c->k[1], c->k[2], moved), &slot);
+    if (m && m != c) m->ti = c->ti;
+  }
+  if (s->idx_srcs &&
+      (t = pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0))) &&
+      c->si < t->n) {
+    t->n--;
+    uint64_t ms = t->tag[2 * t->n], mt = t->tag[2 * t->n + 1];
+    t->tag[2 * c->si] = ms;
+    t->tag[2 * c->si + 1] = mt;
+    chan_rec *m = chan_at(&s->chans, K(ms, c->k[1], c->k[2], mt), &slot);
+    if (m && m != c) m->si = c->si;
+  }
+}
+
 /* A receive with MPI_ANY_TAG and no recorded status (tag -1: a DUMPI
  * trace's MPI_Recv with MPI_STATUS_IGNORE) takes the oldest waiting send
  * from its sender on its communicator, whatever the tag, as MPI matches
  * it (and as paratrace check does); one that finds none waits on the
  * channel of tag -1, where the next such send finds it when its own
  * channel has no receive waiting.  The key of that send's channel into
- * mk; 0 when there is none. */
-static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4]) {
+ * mk; 0 when there is none (or out of memory: *rc). */
+static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
+                        int *rc) {
+  if ((*rc = idx_start(s, 0)) < 0) return 0;
   const chan_rec *best = NULL;
   /* the channels of the pair that hold sends (an index, not a scan of
    * every channel: that made such receives quadratic) */
@@ -870,42 +979,58 @@ static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4]) {
     size_t slot;
     const chan_rec *x =
         chan_at(&s->chans, K(ck[0], ck[1], ck[2], tr->tag[i]), &slot);
-    if (!x || x->recvs || x->head == NIL) continue;
-    const pt__pend *a = &s->pends[x->head];
-    const pt__pend *b = best ? &s->pends[best->head] : NULL;
-    if (!b || a->ev.time < b->ev.time ||
-        (a->ev.time == b->ev.time &&
-         (a->src < b->src || (a->src == b->src && x->k[3] < best->k[3]))))
-      best = x;
+    if (x && !x->recvs && x->head != NIL && older_send(s, x, best)) best = x;
   }
   if (best) memcpy(mk, best->k, sizeof best->k);
   return best != NULL;
 }
 
-/* Channel k (tag >= 0) begins to hold sends. */
-static int send_chan_new(pt_stats *s, const uint64_t k[4]) {
-  tags_rec *t = pt__kt_get(&s->sendtags, K(k[0], k[1], k[2], 0));
-  if (!t) return PT_ENOMEM;
-  if (t->n == t->cap) {
-    size_t nc = t->cap ? t->cap * 2 : 4;
-    uint64_t *q = realloc(t->tag, nc * sizeof *q);
-    if (!q) return PT_ENOMEM;
-    t->tag = q;
-    t->cap = nc;
+/* A receive from MPI_ANY_SOURCE without a recorded status (peer -1: a
+ * DUMPI trace's MPI_Recv(MPI_ANY_SOURCE, ..., MPI_STATUS_IGNORE), a
+ * master collecting results) takes the oldest waiting send to its rank on
+ * its communicator with its tag (any tag for tag -1), whoever sent it:
+ * the trace does not say which message MPI gave it, and the first sent is
+ * the one a receive posted after them all would get.  One that finds none
+ * waits on the channel (ANY_SRC, receiver, comm, tag), where the next
+ * such send finds it when its own channel has no receive waiting.  The
+ * key of that send's channel into mk; 0 when there is none (or out of
+ * memory: *rc). */
+static int any_source_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
+                           int *rc) {
+  if ((*rc = idx_start(s, 1)) < 0) return 0;
+  const chan_rec *best = NULL;
+  const tags_rec *tr = pt__kt_find(&s->sendsrcs, K(ck[1], ck[2], 0, 0));
+  for (size_t i = 0; tr && i < tr->n; i++) {
+    uint64_t src = tr->tag[2 * i], tag = tr->tag[2 * i + 1];
+    if ((int64_t)ck[3] >= 0 && tag != ck[3]) continue;
+    size_t slot;
+    const chan_rec *x = chan_at(&s->chans, K(src, ck[1], ck[2], tag), &slot);
+    if (x && !x->recvs && x->head != NIL && older_send(s, x, best)) best = x;
   }
-  t->tag[t->n++] = k[3];
-  return PT_OK;
+  if (best) memcpy(mk, best->k, sizeof best->k);
+  return best != NULL;
 }
 
-/* Send channel k is deleted (empty). */
-static void send_chan_gone(pt_stats *s, const uint64_t k[4]) {
-  if ((int64_t)k[3] < 0) return;
-  tags_rec *t = pt__kt_find(&s->sendtags, K(k[0], k[1], k[2], 0));
-  for (size_t i = 0; t && i < t->n; i++)
-    if (t->tag[i] == k[3]) {
-      t->tag[i] = t->tag[--t->n];
-      return;
-    }
+/* The oldest receive waiting on one of the wildcard channels a send of
+ * channel ck can match (MPI_ANY_TAG from its sender, MPI_ANY_SOURCE with
+ * its tag or any tag): the one posted first; its channel and slot. */
+static chan_rec *wild_recv(pt_stats *s, const uint64_t ck[4], size_t *slot) {
+  const uint64_t wk[3][4] = {{ck[0], ck[1], ck[2], UINT64_MAX},
+                             {ANY_SRC, ck[1], ck[2], ck[3]},
+                             {ANY_SRC, ck[1], ck[2], UINT64_MAX}};
+  chan_rec *best = NULL;
+  int n = s->nwild_src ? 3 : 1;
+  for (int i = 0; i < n; i++) {
+    size_t ws;
+    chan_rec *w = chan_at(&s->chans, wk[i], &ws);
+    if (!w || w->head == NIL || !w->recvs) continue;
+    const pt__pend *a = &s->pends[w->head];
+    const pt__pend *b = best ? &s->pends[best->head] : NULL;
+    if (!b || a->enter < b->enter ||
+        (a->enter == b->enter && a->ev.time < b->ev.time))
+      best = w, *slot = ws;
+  }
+  return best;
 }
 
 /* Add a send (is_recv 0) or receive to channel ck: match it against the
@@ -918,23 +1043,26 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
   chan_rec *c = chan_at(ct, ck, &slot);
   const uint64_t *mk = ck; /* the matched pair's channel */
   uint64_t ak[4];
-  if (is_recv && (int64_t)ck[3] < 0 && (!c || c->head == NIL || c->recvs) &&
-      any_tag_send(s, ck, ak)) {
+  int rc = PT_OK;
+  if (is_recv && (!c || c->head == NIL || c->recvs) &&
+      (ck[0] == ANY_SRC ? any_source_send(s, ck, ak, &rc)
+                        : (int64_t)ck[3] < 0 && any_tag_send(s, ck, ak, &rc))) {
     c = chan_at(ct, ak, &slot);
     mk = ak;
-  } else if (!is_recv && (!c || c->head == NIL || !c->recvs)) {
-    const uint64_t wk[4] = {ck[0], ck[1], ck[2], UINT64_MAX};
+  }
+  if (rc < 0) return rc; else if (!is_recv && (!c || c->head == NIL || !c->recvs)) {
     size_t ws;
-    chan_rec *w = chan_at(ct, wk, &ws);
-    if (w && w->head != NIL && w->recvs) c = w, slot = ws;
+    chan_rec *w = wild_recv(s, ck, &ws);
+    if (w) c = w, slot = ws;
   }
   if (c && c->head != NIL && c->recvs != is_recv) {
     uint32_t i = c->head;
     pt__pend other = s->pends[i];
     if (other.waits) s->rq_wait--;
+    if (c->k[0] == ANY_SRC) s->nwild_src--;
     c->head = other.next;
     if (c->head == NIL) {
-      if (!c->recvs) send_chan_gone(s, c->k);
+      if (!c->recvs) send_chan_gone(s, c);
       kt_del_slot(ct, slot);
     }
     s->pends[i].used = 0;
@@ -950,22 +1078,26 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
   s->pends[i].used = 1;
   s->pends[i].next = NIL;
   s->pends[i].waits = 0;
-  if (is_recv && s->track_late && p->in_w && recv_waits(s, ck[0])) {
+  if (is_recv && s->track_late && p->in_w &&
+      (ck[0] == ANY_SRC ? 1 : recv_waits(s, ck[0]))) {
     s->pends[i].waits = 1;
     s->rq_wait++;
   }
   if (!c->live) {
-    if (!is_recv && (int64_t)ck[3] >= 0 && send_chan_new(s, ck) < 0) {
+    c->live = 1;
+    c->head = c->tail = i;
+    c->recvs = is_recv;
+    if (!is_recv && (int64_t)ck[3] >= 0 && send_chan_new(s, c) < 0) {
+      c->live = 0;
       pt__kt_del(&s->chans, ck); /* (not live: no queue to keep) */
       return PT_ENOMEM;
     }
-    c->live = 1;
-    c->head = c->tail = i;
   } else {
     s->pends[c->tail].next = i;
     c->tail = i;
   }
   c->recvs = is_recv;
+  if (is_recv && ck[0] == ANY_SRC) s->nwild_src++;
   if (queued) *queued = i;
   return PT_OK;
 }
@@ -1021,10 +1153,11 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
     }
   }
   /* (a receive's tag -1: MPI_ANY_TAG without a status, see
-   * any_tag_send) */
-  if (ev->peer < 0 || (ev->tag < 0 && (is_send || ev->tag != -1)))
+   * any_tag_send; its peer -1: MPI_ANY_SOURCE, see any_source_send) */
+  if ((ev->peer < 0 && (is_send || ev->peer != -1)) ||
+      (ev->tag < 0 && (is_send || ev->tag != -1)))
     return PT_OK;
-  uint64_t me = L->rank, peer = (uint64_t)ev->peer;
+  uint64_t me = L->rank, peer = ev->peer < 0 ? ANY_SRC : (uint64_t)ev->peer;
   uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
                     (uint64_t)ev->tag};
   pt__pend p;
@@ -1638,6 +1771,20 @@ int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
 
 /* ---- merge ------------------------------------------------------------------- */
 
+/* A queued message of the part merged in: its time, its place in the
+ * part's queues, its channel and pend. */
+typedef struct merge_pend {
+  uint64_t time;
+  size_t seq;
+  uint32_t chan, pend;
+} merge_pend;
+
+static int cmp_merge_pend(const void *a, const void *b) {
+  const merge_pend *x = a, *y = b;
+  if (x->time != y->time) return x->time < y->time ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   assert(d && s && d != s);
   if (!d->finished || !s->finished) return PT_ESTATE;
@@ -1722,19 +1869,35 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   d->have &= s->have;
   /* instances cannot be matched across the parts */
   d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
-  /* unmatched messages of src meet those of dst, in FIFO order */
+  /* unmatched messages of src meet those of dst in time order (each
+   * channel's in FIFO order), so that a receive from MPI_ANY_SOURCE or
+   * with MPI_ANY_TAG waiting in dst takes the send a scan of both would
+   * give it: the oldest */
+  size_t np = 0;
   for (size_t i = 0; i < s->chans.n; i++) {
     const chan_rec *c = pt__kt_at(&s->chans, i);
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) np++;
+  }
+  if (!np) return PT_OK;
+  merge_pend *mp = malloc(np * sizeof *mp);
+  if (!mp) return PT_ENOMEM;
+  np = 0;
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const chan_rec *c = pt__kt_at(&s->chans, i);
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next, np++)
+      mp[np] = (merge_pend){s->pends[j].ev.time, np, (uint32_t)i, j};
+  }
+  qsort(mp, np, sizeof *mp, cmp_merge_pend);
+  rc = PT_OK;
+  for (size_t x = 0; x < np && rc == PT_OK; x++) {
+    const chan_rec *c = pt__kt_at(&s->chans, mp[x].chan);
     uint64_t ck[4];
     memcpy(ck, c->k, sizeof ck);
-    int recvs = c->recvs;
-    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) {
-      pt__pend p = s->pends[j];
-      if ((rc = chan_add(d, ck, &p, recvs)) < 0) return rc;
-      c = pt__kt_at(&s->chans, i);
-    }
+    pt__pend p = s->pends[mp[x].pend];
+    rc = chan_add(d, ck, &p, c->recvs);
   }
-  return PT_OK;
+  free(mp);
+  return rc < 0 ? rc : PT_OK;
 }
 
 /* ---- output ------------------------------------------------------------------- */

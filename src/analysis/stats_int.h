@@ -229,6 +229,9 @@ typedef struct pt__chan {
   uint64_t k[4]; /* sender rank, receiver rank, comm, tag */
   uint32_t head, tail;
   int recvs, live;
+  /* a send channel of tag >= 0: its place in the lists of sendtags and
+   * sendsrcs, once they are kept */
+  uint32_t ti, si;
 } pt__chan;
 
 /* Summarizing: the extremes of the visits entered and left in the current
@@ -311,8 +314,14 @@ struct pt_stats {
   /* open state */
   pt__ktab chans, reqs, ioop;
   /* (sender, receiver, communicator) -> the tags >= 0 of its channels
-   * holding sends (stats.c, any_tag_send) */
-  pt__ktab sendtags;
+   * holding sends (stats.c, any_tag_send); (receiver, communicator) ->
+   * the (sender, tag) pairs of its channels holding sends (any_source_send)
+   */
+  pt__ktab sendtags, sendsrcs;
+  /* whether they are kept: from the first receive that needs them on */
+  int idx_tags, idx_srcs;
+  /* receives from MPI_ANY_SOURCE without a status (peer -1) queued */
+  uint64_t nwild_src;
   pt__pend *pends;
   size_t npends, pends_cap;
   uint32_t pend_free;

@@ -1,0 +1,135 @@
+#!/bin/sh
+# stats and check match a receive from MPI_ANY_SOURCE without a recorded
+# status (peer -1: what a DUMPI trace keeps of MPI_Recv(MPI_ANY_SOURCE,
+# ..., MPI_STATUS_IGNORE), a master collecting results) with the oldest
+# waiting send to its rank on its communicator with its tag (any tag for
+# tag -1), and a send with such a waiting receive.  Known answers on a
+# hand-written trace, a parallel run equal to one process, a recorded
+# master / worker program read back from DUMPI equal to its PTF.  Before,
+# such receives were never matched (check: every send unmatched).
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$SRC/tests/cli/common.inc"
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$SRC/$B ;; esac
+# ranks 1 and 2 send to rank 0: rank 2 tag 7 at 30, rank 1 tag 7 at 40
+# (blocking, each left 1 tick later), rank 1 tag 9 at 200; rank 0
+# receives from any source in calls entered at 10 (tag 7, ends 50: rank
+# 2's send, the oldest: late sender 20), 60 (any tag, ends 70: rank 1's
+# tag-7 send, late receiver 1: it returned at 41) and 100 (tag 9, ends
+# 110, before the send at 200 is seen: it waits, and that send takes it:
+# late sender 100)
+cat >a.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 1"
+def location_group id=2 rank=2 name="rank 2"
+def location id=2 group=2 name="thread 2"
+def region id=1 name="main"
+def region id=2 role=6 paradigm=3 name="MPI_Send"
+def region id=3 role=6 paradigm=3 name="MPI_Recv"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 0 2 enter region=1
+event 10 0 enter region=3
+event 30 2 enter region=2
+event 30 2 send callsite=none peer=0 comm=0 tag=7 bytes=8
+event 31 2 leave region=2
+event 40 1 enter region=2
+event 40 1 send callsite=none peer=0 comm=0 tag=7 bytes=16
+event 41 1 leave region=2
+event 50 0 recv callsite=none peer=-1 comm=0 tag=7 bytes=8
+event 50 0 leave region=3
+event 60 0 enter region=3
+event 70 0 recv callsite=none peer=-1 comm=0 tag=-1 bytes=16
+event 70 0 leave region=3
+event 100 0 enter region=3
+event 110 0 recv callsite=none peer=-1 comm=0 tag=9 bytes=4
+event 110 0 leave region=3
+event 200 1 enter region=2
+event 200 1 send callsite=none peer=0 comm=0 tag=9 bytes=4
+event 201 1 leave region=2
+event 300 0 leave region=1
+event 300 1 leave region=1
+event 300 2 leave region=1
+TXT
+ok convert "$PT" -q convert a.txt -o a.ptf || t_done
+printf '%s\n' 'message,1,0,0,2,20,100,1,2' 'message,2,0,0,1,8,20,0,1' >m.want
+for f in a.txt a.ptf; do
+  "$PT" stats --csv "$f" | grep '^message,' >m.got
+  cmp -s m.want m.got && t_pass "matched with late times ($f)" ||
+    t_fail "matched with late times ($f)" "$(cat m.got | tr '\n' ' ')"
+done
+"$PT" stats --csv --by tag a.ptf | grep '^message,' >tag.got
+printf '%s\n' 'message,1,0,7,1,16,0,1,1' 'message,1,0,9,1,4,100,0,1' \
+  'message,2,0,7,1,8,20,0,1' >tag.want
+cmp -s tag.want tag.got && t_pass "by tag: under the send's tag" ||
+  t_fail "by tag: under the send's tag" "$(cat tag.got | tr '\n' ' ')"
+"$PT" check a.ptf >chk.out && grep -q '3 messages matched' chk.out &&
+  t_pass "check agrees" || t_fail "check agrees" "$(tail -1 chk.out)"
+# a receive from any source that nothing sends to: said as such
+sed 's/^event 200 1 send .*$/event 200 1 send callsite=none peer=2 comm=0 tag=9 bytes=4/' \
+  a.txt >u.txt
+"$PT" check u.txt >u.out 2>&1
+grep -q 'unmatched_recv: location 0, t=110: receive from any source (comm 0, tag 9) has no matching send' u.out &&
+  t_pass "check: an unmatched receive from any source" ||
+  t_fail "check: an unmatched receive from any source" "$(grep unmatched u.out | head -2)"
+# many senders, many receives from any source: each takes the oldest
+# send (the one just before it), in time (an index of the send channels
+# per receiver, not a scan of every channel)
+awk 'BEGIN { n = 200000; r = 64
+  print "# paratrace text 1"; print "def clock ticks_per_second=1000000000"
+  for (i = 0; i <= r; i++) {
+    printf "def location_group id=%d rank=%d name=\"r%d\"\n", i, i, i
+    printf "def location id=%d group=%d name=\"t%d\"\n", i, i, i }
+  for (i = 0; i < n; i++)   # sends to rank 1 that nobody receives
+    printf "event %d %d send peer=1 comm=0 tag=%d bytes=4\n", 10 + i, 2 + i % (r - 1), i
+  for (i = 0; i < n; i++) {
+    printf "event %d %d send peer=0 comm=0 tag=5 bytes=4\n", 10 + n + 2 * i, 1 + i % r
+    printf "event %d 0 recv peer=-1 comm=0 tag=5 bytes=4\n", 11 + n + 2 * i }
+}' >many.txt
+if timeout 60 "$PT" stats --csv many.txt >many.csv; then
+  [ "$(grep -c '^message,[0-9]*,0,0,3125,12500,0,3125,3125$' many.csv)" = 64 ] &&
+    t_pass "many senders: receives from any source in time" ||
+    t_fail "many senders: receives from any source" "$(grep '^message,.*,0,0,' many.csv | head -3)"
+else
+  t_fail "many senders: receives from any source in time" "not done in 60 s"
+fi
+if timeout 60 "$PT" check many.txt >many.chk 2>&1 ||
+   grep -q 'problems in' many.chk; then
+  grep -q ': 200000 problems in 600000 events: 200000 unmatched_send$' many.chk &&
+    t_pass "check: many senders in time" ||
+    t_fail "check: many senders" "$(tail -2 many.chk)"
+else
+  t_fail "check: many senders in time" "not done in 60 s"
+fi
+rm -f many.txt many.csv many.chk
+. "$SRC/tests/cli/mpi.inc"
+"$PT" stats --csv a.ptf >one.csv
+$RUN -np 2 "$PT" stats --csv a.ptf >par.csv 2>par.err
+nowaits one.csv >one.cmp
+nowaits par.csv >par.cmp
+cmp -s one.cmp par.cmp && t_pass "mpirun -np 2: the same" ||
+  t_fail "mpirun -np 2: the same" "$(diff one.cmp par.cmp | head -4) $(head -2 par.err)"
+# a master / worker program: recorded, the receives know their sender;
+# written as DUMPI (source MPI_ANY_SOURCE, status ignored, as SST DUMPI
+# keeps them) and read back, they do not, and are matched alike
+ok "build anysrc" mpicc $SANF -o anysrc "$SRC/tests/mpi/anysrc.c" || t_done
+ok record $RUN -np 4 "$PT" record -o r.ptf -- ./anysrc >prog.out || t_done
+printf 'from %d: %d bytes\n' 1 48 2 72 3 96 >prog.want
+cmp -s prog.want prog.out && t_pass "the program's own result" ||
+  t_fail "the program's own result" "$(cat prog.out | tr '\n' ' ')"
+ok "to DUMPI" "$PT" -q convert r.ptf -o d.meta || t_done
+"$PT" dump d.meta | grep -c ' i*recv .*peer=-1 ' >n.got
+[ "$(cat n.got)" = 18 ] && t_pass "DUMPI: 18 receives from any source" ||
+  t_fail "DUMPI: 18 receives from any source" "$(cat n.got)"
+"$PT" check d.meta >d.chk 2>&1 && grep -q '18 messages matched' d.chk &&
+  t_pass "check of the DUMPI: every message matched" ||
+  t_fail "check of the DUMPI: every message matched" "$(tail -1 d.chk)"
+"$PT" stats --csv r.ptf | grep '^message,' | cut -d, -f1-6,9 >r.msg
+"$PT" stats --csv d.meta | grep '^message,' | cut -d, -f1-6,9 >d.msg
+[ -s r.msg ] && cmp -s r.msg d.msg && t_pass "stats of the DUMPI: the same matrix" ||
+  t_fail "stats of the DUMPI: the same matrix" "$(diff r.msg d.msg | head -4)"
+t_done
