@@ -83,6 +83,8 @@ pt_timeline *pt_timeline_new(const pt_timeline_opts *o) {
   pt_timeline *tl = calloc(1, sizeof *tl);
   if (!tl) return NULL;
   tl->o = *o;
+  pt__kt_init(&tl->pairs, sizeof(tl_list));
+  pt__kt_init(&tl->dsts, sizeof(tl_list));
   if (tl->o.to <= tl->o.from) tl->o.to = tl->o.from + 1;
   if (!tl->o.bins) tl->o.bins = 2000;
   if (!tl->o.util_bins) tl->o.util_bins = 400;
@@ -123,6 +125,12 @@ void pt_timeline_free(pt_timeline *tl) {
   free(tl->colls);
   for (size_t i = 0; i < tl->chcap; i++) free(tl->ch[i].q);
   free(tl->ch);
+  for (size_t i = 0; i < tl->pairs.n; i++)
+    free(((tl_list *)pt__kt_at(&tl->pairs, i))->v);
+  for (size_t i = 0; i < tl->dsts.n; i++)
+    free(((tl_list *)pt__kt_at(&tl->dsts, i))->v);
+  pt__kt_free(&tl->pairs);
+  pt__kt_free(&tl->dsts);
   idx_free(&tl->row_of);
   idx_free(&tl->region_of);
   idx_free(&tl->locdef_of);
@@ -390,6 +398,55 @@ static tl_chan *chan_find(pt_timeline *tl, uint64_t s, uint64_t d, uint64_t c,
   return x;
 }
 
+/* Append v (w words) to list l, its place into *at. */
+static int list_add(tl_list *l, const uint64_t *v, size_t w, uint32_t *at) {
+  if (!l) return PT_ENOMEM;
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? l->cap * 2 : 4;
+    if (nc > UINT32_MAX) return PT_ENOMEM;
+    uint64_t *q = realloc(l->v, nc * w * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    l->v = q;
+    l->cap = nc;
+  }
+  memcpy(l->v + l->n * w, v, w * sizeof *v);
+  *at = (uint32_t)l->n++;
+  return PT_OK;
+}
+
+/* Channel c (tag >= 0) begins to hold sends: into the lists of its pair
+ * and of its destination. */
+static int lists_add(pt_timeline *tl, tl_chan *c) {
+  const uint64_t st[2] = {c->src, (uint64_t)c->tag};
+  int rc = list_add(pt__kt_get(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0)),
+                    st + 1, 1, &c->ti);
+  if (rc == PT_OK)
+    rc = list_add(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), st, 2,
+                  &c->si);
+  return rc;
+}
+
+/* Channel c holds no more sends: out of both lists (the last entry of
+ * each takes its place). */
+static void lists_del(pt_timeline *tl, const tl_chan *c) {
+  tl_list *l = pt__kt_find(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0));
+  if (l && c->ti < l->n) {
+    uint64_t moved = l->v[--l->n];
+    l->v[c->ti] = moved;
+    tl_chan *m = chan_find(tl, c->src, c->dst, c->comm, (int64_t)moved, 0);
+    if (m && m != c) m->ti = c->ti;
+  }
+  l = pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, 0, 0));
+  if (l && c->si < l->n) {
+    l->n--;
+    uint64_t ms = l->v[2 * l->n], mt = l->v[2 * l->n + 1];
+    l->v[2 * c->si] = ms;
+    l->v[2 * c->si + 1] = mt;
+    tl_chan *m = chan_find(tl, ms, c->dst, c->comm, (int64_t)mt, 0);
+    if (m && m != c) m->si = c->si;
+  }
+}
+
 static int on_send(pt_timeline *tl, uint32_t row, const pt_event *e) {
   uint64_t dl = peer_loc(tl, e->peer);
   if (dl == PT_NONE || tl->pending >= (1u << 22)) return PT_OK;
@@ -407,6 +464,7 @@ static int on_send(pt_timeline *tl, uint32_t row, const pt_event *e) {
     c->cap = nc;
     c->head = 0;
   }
+  if (!c->n && c->tag >= 0 && lists_add(tl, c) < 0) return PT_ENOMEM;
   tl_pend *p = &c->q[(c->head + c->n) % c->cap];
   p->t = e->time;
   p->bytes = e->size;
@@ -417,22 +475,36 @@ static int on_send(pt_timeline *tl, uint32_t row, const pt_event *e) {
 }
 
 static int on_recv(pt_timeline *tl, uint32_t row, const pt_event *e) {
-  if (e->peer < 0) return PT_OK;
-  uint64_t s = tl->by_rank ? (uint64_t)e->peer : peer_loc(tl, e->peer);
+  /* peer -1: MPI_ANY_SOURCE without a status, tag -1: MPI_ANY_TAG
+   * without one: the oldest pending send (to this location on the
+   * communicator with the tag, of the pair), as stats matches them */
+  if (e->peer < -1 || (e->peer == -1 && e->tag < -1)) return PT_OK;
   uint64_t me = loc_key(tl, e->location);
-  tl_chan *c = e->tag >= 0 ? chan_find(tl, s, me, e->comm, e->tag, 0) : NULL;
-  if (e->tag < 0) /* any tag: the oldest pending send of the pair */
-    for (size_t i = 0; i < tl->chcap; i++) {
-      tl_chan *x = &tl->ch[i];
-      if (x->used && x->n && x->src == s && x->dst == me &&
-          x->comm == e->comm &&
-          (!c || x->q[x->head].t < c->q[c->head].t))
-        c = x;
+  tl_chan *c = NULL;
+  if (e->peer == -1) {
+    const tl_list *l = pt__kt_find(&tl->dsts, PT__K(me, e->comm, 0, 0));
+    for (size_t i = 0; l && i < l->n; i++) {
+      if (e->tag >= 0 && l->v[2 * i + 1] != (uint64_t)e->tag) continue;
+      tl_chan *x = chan_find(tl, l->v[2 * i], me, e->comm,
+                             (int64_t)l->v[2 * i + 1], 0);
+      if (x && x->n && (!c || x->q[x->head].t < c->q[c->head].t)) c = x;
     }
+  } else {
+    uint64_t s = tl->by_rank ? (uint64_t)e->peer : peer_loc(tl, e->peer);
+    if (e->tag >= 0) c = chan_find(tl, s, me, e->comm, e->tag, 0);
+    const tl_list *l = e->tag < 0 ? pt__kt_find(&tl->pairs,
+                                                PT__K(s, me, e->comm, 0))
+                                  : NULL;
+    for (size_t i = 0; l && i < l->n; i++) {
+      tl_chan *x = chan_find(tl, s, me, e->comm, (int64_t)l->v[i], 0);
+      if (x && x->n && (!c || x->q[x->head].t < c->q[c->head].t)) c = x;
+    }
+  }
   if (!c || !c->n) return PT_OK;
   tl_pend p = c->q[c->head];
   c->head = (c->head + 1) % c->cap;
   c->n--;
+  if (!c->n && c->tag >= 0) lists_del(tl, c);
   tl->pending--;
   tl->matched++;
   if (tl->matched % tl->sample) return PT_OK;

@@ -4,6 +4,7 @@
 #define PT_ANALYSIS_TIMELINE_INT_H
 
 #include "paratrace/timeline.h"
+#include "stats_int.h" /* pt__ktab */
 
 typedef struct tl_idx { /* u64 id -> u32 index */
   uint64_t *k;
@@ -60,7 +61,18 @@ typedef struct tl_chan { /* pending sends of (src, dst, comm, tag) */
   int64_t tag;
   tl_pend *q;
   size_t head, n, cap;
+  /* while it holds sends: its place in the lists of pairs and dsts */
+  uint32_t ti, si;
 } tl_chan;
+
+/* The channels holding sends, per (src, dst, comm): their tags (for
+ * MPI_ANY_TAG receives); per (dst, comm): their (src, tag) pairs (for
+ * MPI_ANY_SOURCE) */
+typedef struct tl_list {
+  uint64_t k[4];
+  uint64_t *v;
+  size_t n, cap;
+} tl_list;
 
 struct pt_timeline {
   pt_timeline_opts o;
@@ -84,6 +96,7 @@ struct pt_timeline {
   size_t ncolls, capcolls;
   tl_chan *ch;
   size_t nch, chcap;
+  pt__ktab pairs, dsts; /* tl_list records */
 };
 
 #endif

@@ -1,5 +1,5 @@
 #!/bin/sh
-# stats and check match a receive from MPI_ANY_SOURCE without a recorded
+# stats, check (and timeline's message lines) match a receive from MPI_ANY_SOURCE without a recorded
 # status (peer -1: what a DUMPI trace keeps of MPI_Recv(MPI_ANY_SOURCE,
 # ..., MPI_STATUS_IGNORE), a master collecting results) with the oldest
 # waiting send to its rank on its communicator with its tag (any tag for
@@ -69,6 +69,11 @@ cmp -s tag.want tag.got && t_pass "by tag: under the send's tag" ||
   t_fail "by tag: under the send's tag" "$(cat tag.got | tr '\n' ' ')"
 "$PT" check a.ptf >chk.out && grep -q '3 messages matched' chk.out &&
   t_pass "check agrees" || t_fail "check agrees" "$(tail -1 chk.out)"
+# (the timeline draws a receive's line from a send seen before it: not
+# the third, which ends before its send)
+"$PT" timeline a.ptf -o a.html >a.tl 2>&1 && grep -q ' 2 messages,' a.tl &&
+  t_pass "timeline: 2 message lines" ||
+  t_fail "timeline: 2 message lines" "$(cat a.tl)"
 # a receive from any source that nothing sends to: said as such
 sed 's/^event 200 1 send .*$/event 200 1 send callsite=none peer=2 comm=0 tag=9 bytes=4/' \
   a.txt >u.txt
@@ -128,6 +133,9 @@ ok "to DUMPI" "$PT" -q convert r.ptf -o d.meta || t_done
 "$PT" check d.meta >d.chk 2>&1 && grep -q '18 messages matched' d.chk &&
   t_pass "check of the DUMPI: every message matched" ||
   t_fail "check of the DUMPI: every message matched" "$(tail -1 d.chk)"
+"$PT" timeline d.meta -o d.html >d.tl 2>&1 && grep -q ' 18 messages,' d.tl &&
+  t_pass "timeline of the DUMPI: 18 message lines" ||
+  t_fail "timeline of the DUMPI: 18 message lines" "$(cat d.tl)"
 "$PT" stats --csv r.ptf | grep '^message,' | cut -d, -f1-6,9 >r.msg
 "$PT" stats --csv d.meta | grep '^message,' | cut -d, -f1-6,9 >d.msg
 [ -s r.msg ] && cmp -s r.msg d.msg && t_pass "stats of the DUMPI: the same matrix" ||
