@@ -72,6 +72,7 @@ typedef struct cwait {
 struct pt__coll {
   pt__ktab regs, comms, grps, seqs, insts, rows;
   uint64_t world;    /* members of MPI_COMM_WORLD (0: unknown) */
+  int world_mpi;     /* world is from the MPI paradigm's group */
   uint64_t pending;  /* members held by unfinished instances */
 };
 
@@ -138,7 +139,13 @@ int pt__stats_coll_def(pt_stats *s, const pt_def *d) {
       if (!r) return PT_ENOMEM;
       r->n = d->nmembers;
       r->type = (uint32_t)d->i0;
-      if (d->i0 == PT_GROUP_COMM_LOCATIONS && !c->world) c->world = d->nmembers;
+      /* MPI_COMM_WORLD's locations: the MPI paradigm's group (a trace of
+       * MPI with CUDA or OpenMP has one per paradigm), else the first */
+      if (d->i0 == PT_GROUP_COMM_LOCATIONS &&
+          (d->i1 == PT_PARADIGM_MPI ? !c->world_mpi : !c->world)) {
+        c->world = d->nmembers;
+        c->world_mpi = d->i1 == PT_PARADIGM_MPI;
+      }
       return PT_OK;
     }
     default:

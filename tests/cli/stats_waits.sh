@@ -131,6 +131,17 @@ for f in w.txt w.ptf; do
   cmp -s w.want w.got && t_pass "known waits ($f)" ||
     t_fail "known waits ($f)" "$(diff w.want w.got | head -6)"
 done
+# MPI_COMM_WORLD defined without a group (as the MPI recorder and the
+# DUMPI reader define it): its members are the MPI paradigm's locations
+# group, not another paradigm's defined before it (a CUDA stream's in a
+# Score-P trace of MPI + CUDA; before, the first group was taken, and no
+# instance here had its 1 member: every call unmatched)
+sed -e 's/^def group id=0 type=4 paradigm=3 name="world locations" members=\[0,1,2\]$/def group id=9 type=4 paradigm=1 name="GPU locations" members=[1]\
+&/' -e 's/^def comm id=0 parent=none group=1 /def comm id=0 parent=none group=none /' w.txt >wp.txt
+"$PT" stats --csv wp.txt | grep '^wait,' >wp.got
+grep -q 'GPU locations' wp.txt && cmp -s w.want wp.got &&
+  t_pass "world from the MPI paradigm's locations group" ||
+  t_fail "world from the MPI paradigm's locations group" "$(diff w.want wp.got | head -4)"
 "$PT" stats --csv w.ptf |
   grep -q '^section,region_id,function,pattern,location,calls,time,wait,waited,unmatched$' &&
   t_pass csv_header || t_fail csv_header "no wait section header"
