@@ -2146,8 +2146,17 @@ static int app_times(pt_stats *s) {
     pt_stats_location_row *l = &s->out_locs[i];
     const app_acc *x = &a[i];
     const pt__loc *L = pt__kt_find(&s->locs, K(l->location, 0, 0, 0));
+    /* a thread of an MPI process (no MPI_Init of its own): the process's
+     * MPI_Init..MPI_Finalize, as its other threads run inside it */
+    if (s->app_def != PT_STATS_APP_REGIONS && L && !L->has_init) {
+      uint64_t pl = pt__stats_proc_loc(s, l->location);
+      const pt__loc *P =
+          pl != l->location ? pt__kt_find(&s->locs, K(pl, 0, 0, 0)) : NULL;
+      if (P && P->has_init) L = P;
+    }
     /* per location the first that applies: its program region, its
-     * MPI_Init..MPI_Finalize (0 in a window inside either), its regions */
+     * (process's) MPI_Init..MPI_Finalize (0 in a window inside either),
+     * its regions */
     if (s->app_def == PT_STATS_APP_PROGRAM && x->prog_row) {
       l->app_time = x->prog;
       l->mpi_time = x->mpi_inside;

@@ -613,6 +613,15 @@ if [ -s thr.mx ] && awk -F, '$2 > 2 || $3 > 2 || $5 != $9 || $5 == 0 {bad = 1}
                            END {exit bad}' thr.mx; then
   t_pass "threads: message matrix between ranks"
 else t_fail "threads: message matrix between ranks" "$(head -4 thr.mx)"; fi
+# a thread's application time is its process's (MPI_Init .. MPI_Finalize),
+# not its time in MPI calls (which made every thread 100% MPI): three
+# ranks, three application times; each thread less in MPI than that
+"$PT" stats --csv thr.ptf | awk -F, '$1 == "location"' >thr.loc
+if [ "$(wc -l <thr.loc)" = 9 ] &&
+   [ "$(cut -d, -f3 thr.loc | sort -u | wc -l)" = 3 ] &&
+   awk -F, '$4 >= $3 {bad = 1} END {exit bad}' thr.loc; then
+  t_pass "threads: the process's application time"
+else t_fail "threads: the process's application time" "$(tr '\n' ' ' <thr.loc)"; fi
 # to SST DUMPI: one file per rank, every thread's calls in it (overlapping
 # ones too) with the thread's id
 rm -f thd.meta thd-*.bin
