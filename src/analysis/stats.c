@@ -1049,8 +1049,9 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
                         : (int64_t)ck[3] < 0 && any_tag_send(s, ck, ak, &rc))) {
     c = chan_at(ct, ak, &slot);
     mk = ak;
-  }
-  if (rc < 0) return rc; else if (!is_recv && (!c || c->head == NIL || !c->recvs)) {
+  } else if (rc < 0) {
+    return rc;
+  } else if (!is_recv && (!c || c->head == NIL || !c->recvs)) {
     size_t ws;
     chan_rec *w = wild_recv(s, ck, &ws);
     if (w) c = w, slot = ws;

@@ -1,8 +1,9 @@
 /* libFuzzer target for the analyses fed by any source: the statistics
  * engine (pt_stats_*: profile, MPI view, messages with late times, I/O,
  * metrics, collective wait states, relative statistics) and the checker
- * (pt_check_*), on the items of a text trace (src/formats/text.c) parsed
- * from the input.  Definitions and events may contradict each other in
+ * (pt_check_*) and the timeline layout (pt_timeline_*: bars, message
+ * lines, aggregation), on the items of a text trace (src/formats/text.c)
+ * parsed from the input.  Definitions and events may contradict each other in
  * every way a hostile trace can (undefined references, events out of
  * order, communicators claiming any number of members, unbalanced
  * regions): the engines must never crash, hang or allocate without bound,
@@ -16,6 +17,7 @@
 
 #include "formats/text.h"
 #include "paratrace/analysis.h"
+#include "paratrace/timeline.h"
 
 #define MAX_ITEMS 4096
 #define MAX_LINE ((size_t)1 << 16)
@@ -63,12 +65,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o[1].relative_to = 1;
   o[1].matrix_by = PT_STATS_BY_TAG;
   pt_check *ck = NULL;
-  if (pt_stats_create(&st[0], &o[0]) || pt_stats_create(&st[1], &o[1]) ||
+  /* a timeline of [0, 5000) that aggregates above 64 items */
+  pt_timeline_opts to = {0};
+  to.to = 5000;
+  to.max_items = 64;
+  to.expected_bars = 100;
+  to.bins = 50;
+  to.util_bins = 20;
+  pt_timeline *tl = pt_timeline_new(&to);
+  if (!tl || pt_stats_create(&st[0], &o[0]) || pt_stats_create(&st[1], &o[1]) ||
       pt_check_create(&ck, NULL)) {
     fprintf(stderr, "fuzz_stats: create failed\n");
     abort();
   }
-  int ok[3] = {1, 1, 1};
+  int ok[4] = {1, 1, 1, 1};
   pt_item it;
   size_t n = 0;
   while (n++ < MAX_ITEMS && f->src_next(src, &it) == PT_OK) {
@@ -76,10 +86,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       for (int k = 0; k < 2; k++)
         if (ok[k] && pt_stats_def(st[k], &it.u.def) < 0) ok[k] = 0;
       if (ok[2] && pt_check_def(ck, &it.u.def) < 0) ok[2] = 0;
+      if (ok[3] && pt_timeline_def(tl, &it.u.def) < 0) ok[3] = 0;
     } else if (it.type == PT_ITEM_EVENT) {
       for (int k = 0; k < 2; k++)
         if (ok[k] && pt_stats_event(st[k], &it.u.event) < 0) ok[k] = 0;
       if (ok[2] && pt_check_event(ck, &it.u.event) < 0) ok[2] = 0;
+      if (ok[3] && pt_timeline_event(tl, &it.u.event) < 0) ok[3] = 0;
     }
   }
   f->src_close(src);
@@ -91,5 +103,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < pt_check_nreports(ck); i++)
       sink_ += pt_check_report(ck, i)->time;
   pt_check_destroy(ck);
+  if (ok[3] && pt_timeline_finish(tl) == PT_OK) {
+    const pt_timeline_bar *b = pt_timeline_bars(tl);
+    for (size_t i = 0; i < pt_timeline_nbars(tl); i++) sink_ += b[i].t1;
+    const pt_timeline_msg *m = pt_timeline_msgs(tl);
+    for (size_t i = 0; i < pt_timeline_nmsgs(tl); i++) sink_ += m[i].bytes;
+    for (size_t i = 0; i < pt_timeline_nrows(tl); i++)
+      sink_ += pt_timeline_row_location(tl, i);
+  }
+  pt_timeline_free(tl);
   return 0;
 }
