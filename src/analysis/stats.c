@@ -156,13 +156,9 @@ typedef struct rel_rec {
 } rel_rec;
 typedef pt__chan chan_rec;
 /* the tags >= 0 of a (sender, receiver, communicator)'s send channels */
-typedef struct tags_rec {
-  /* sendtags: sender, receiver, communicator, 0 -> tags (n of them);
-   * sendsrcs: receiver, communicator, 0, 0 -> (sender, tag) pairs (2n) */
-  uint64_t k[4];
-  uint64_t *tag;
-  size_t n, cap;
-} tags_rec;
+/* sendtags: (sender, receiver, communicator, 0) -> tags (1 word each);
+ * sendsrcs: (receiver, communicator, 0, 0) -> (sender, tag) pairs */
+typedef pt__klist tags_rec;
 
 /* The sender of a receive from MPI_ANY_SOURCE without a recorded status
  * (peer -1), in a channel's key */
@@ -276,9 +272,9 @@ void pt_stats_destroy(pt_stats *s) {
   for (size_t i = 0; i < s->locs.n; i++)
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
   for (size_t i = 0; i < s->sendtags.n; i++)
-    free(((tags_rec *)pt__kt_at(&s->sendtags, i))->tag);
+    free(((tags_rec *)pt__kt_at(&s->sendtags, i))->v);
   for (size_t i = 0; i < s->sendsrcs.n; i++)
-    free(((tags_rec *)pt__kt_at(&s->sendsrcs, i))->tag);
+    free(((tags_rec *)pt__kt_at(&s->sendsrcs, i))->v);
   pt__ktab *tabs[] = {&s->regions, &s->handles, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
@@ -880,29 +876,39 @@ static int older_send(const pt_stats *s, const chan_rec *x,
  * (sender, tag) pairs (MPI_ANY_SOURCE).  Each is kept from the first
  * receive that needs it on (a trace without such receives pays nothing);
  * a channel knows its place in them (ti, si), so leaving is O(1). */
-static int list_add(tags_rec *t, const uint64_t *v, size_t w, uint32_t *at) {
-  if (t->n == t->cap) {
-    size_t nc = t->cap ? t->cap * 2 : 4;
+int pt__klist_add(pt__klist *l, const uint64_t *e, size_t w, uint32_t *at) {
+  if (!l) return PT_ENOMEM;
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? l->cap * 2 : 4;
     if (nc > UINT32_MAX) return PT_ENOMEM;
-    uint64_t *q = realloc(t->tag, nc * w * sizeof *q);
+    uint64_t *q = realloc(l->v, nc * w * sizeof *q);
     if (!q) return PT_ENOMEM;
-    t->tag = q;
-    t->cap = nc;
+    l->v = q;
+    l->cap = nc;
   }
-  memcpy(t->tag + t->n * w, v, w * sizeof *v);
-  *at = (uint32_t)t->n++;
+  memcpy(l->v + l->n * w, e, w * sizeof *e);
+  *at = (uint32_t)l->n++;
   return PT_OK;
 }
 
+int pt__klist_del(pt__klist *l, uint32_t at, size_t w, uint64_t *moved) {
+  if (!l || at >= l->n) return -1;
+  l->n--;
+  if (at == l->n) return 0;
+  memcpy(l->v + (size_t)at * w, l->v + l->n * w, w * sizeof *moved);
+  memcpy(moved, l->v + (size_t)at * w, w * sizeof *moved);
+  return 1;
+}
+
 static int idx_tags_add(pt_stats *s, chan_rec *c) {
-  tags_rec *t = pt__kt_get(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0));
-  return t ? list_add(t, &c->k[3], 1, &c->ti) : PT_ENOMEM;
+  return pt__klist_add(pt__kt_get(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0)),
+                       &c->k[3], 1, &c->ti);
 }
 
 static int idx_srcs_add(pt_stats *s, chan_rec *c) {
   const uint64_t st[2] = {c->k[0], c->k[3]};
-  tags_rec *t = pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0));
-  return t ? list_add(t, st, 2, &c->si) : PT_ENOMEM;
+  return pt__klist_add(pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)), st,
+                       2, &c->si);
 }
 
 /* Whether channel c is in the lists: it holds sends, of a tag >= 0. */
@@ -940,24 +946,18 @@ static int send_chan_new(pt_stats *s, chan_rec *c) {
 static void send_chan_gone(pt_stats *s, const chan_rec *c) {
   if ((int64_t)c->k[3] < 0) return;
   size_t slot;
-  tags_rec *t;
+  uint64_t m[2];
   if (s->idx_tags &&
-      (t = pt__kt_find(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0))) &&
-      c->ti < t->n) {
-    uint64_t moved = t->tag[--t->n];
-    t->tag[c->ti] = moved;
-    chan_rec *m = chan_at(&s->chans, K(c->k[0], c->k[1], c->k[2], moved), &slot);
-    if (m && m != c) m->ti = c->ti;
+      pt__klist_del(pt__kt_find(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0)),
+                    c->ti, 1, m) == 1) {
+    chan_rec *x = chan_at(&s->chans, K(c->k[0], c->k[1], c->k[2], m[0]), &slot);
+    if (x) x->ti = c->ti;
   }
   if (s->idx_srcs &&
-      (t = pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0))) &&
-      c->si < t->n) {
-    t->n--;
-    uint64_t ms = t->tag[2 * t->n], mt = t->tag[2 * t->n + 1];
-    t->tag[2 * c->si] = ms;
-    t->tag[2 * c->si + 1] = mt;
-    chan_rec *m = chan_at(&s->chans, K(ms, c->k[1], c->k[2], mt), &slot);
-    if (m && m != c) m->si = c->si;
+      pt__klist_del(pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)),
+                    c->si, 2, m) == 1) {
+    chan_rec *x = chan_at(&s->chans, K(m[0], c->k[1], c->k[2], m[1]), &slot);
+    if (x) x->si = c->si;
   }
 }
 
@@ -978,7 +978,7 @@ static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
   for (size_t i = 0; tr && i < tr->n; i++) {
     size_t slot;
     const chan_rec *x =
-        chan_at(&s->chans, K(ck[0], ck[1], ck[2], tr->tag[i]), &slot);
+        chan_at(&s->chans, K(ck[0], ck[1], ck[2], tr->v[i]), &slot);
     if (x && !x->recvs && x->head != NIL && older_send(s, x, best)) best = x;
   }
   if (best) memcpy(mk, best->k, sizeof best->k);
@@ -1001,7 +1001,7 @@ static int any_source_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
   const chan_rec *best = NULL;
   const tags_rec *tr = pt__kt_find(&s->sendsrcs, K(ck[1], ck[2], 0, 0));
   for (size_t i = 0; tr && i < tr->n; i++) {
-    uint64_t src = tr->tag[2 * i], tag = tr->tag[2 * i + 1];
+    uint64_t src = tr->v[2 * i], tag = tr->v[2 * i + 1];
     if ((int64_t)ck[3] >= 0 && tag != ck[3]) continue;
     size_t slot;
     const chan_rec *x = chan_at(&s->chans, K(src, ck[1], ck[2], tag), &slot);

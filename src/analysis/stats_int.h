@@ -26,6 +26,21 @@ void pt__kt_del(pt__ktab *t, const uint64_t k[4]);
 static inline void *pt__kt_at(const pt__ktab *t, size_t i) {
   return t->rec + i * t->rsize;
 }
+
+/* A pt__ktab record holding a list of entries of w words each: v holds
+ * n of them (room for cap).  The caller frees v. */
+typedef struct pt__klist {
+  uint64_t k[4];
+  uint64_t *v;
+  size_t n, cap;
+} pt__klist;
+/* Append entry e (w words) to l (NULL: out of memory), its index into
+ * *at.  PT_OK or PT_ENOMEM. */
+int pt__klist_add(pt__klist *l, const uint64_t *e, size_t w, uint32_t *at);
+/* Remove entry `at` of l (w words): the last entry moves into its place
+ * and is copied to *moved (w words); returns 1 when an entry moved, 0
+ * when `at` was the last, -1 when `at` is out of range. */
+int pt__klist_del(pt__klist *l, uint32_t at, size_t w, uint64_t *moved);
 #define PT__K(a, b, c, d) ((const uint64_t[4]){(a), (b), (c), (d)})
 
 /* Fold [lo, hi] into the extremes *mn / *mx (unset when !set). */

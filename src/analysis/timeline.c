@@ -83,8 +83,8 @@ pt_timeline *pt_timeline_new(const pt_timeline_opts *o) {
   pt_timeline *tl = calloc(1, sizeof *tl);
   if (!tl) return NULL;
   tl->o = *o;
-  pt__kt_init(&tl->pairs, sizeof(tl_list));
-  pt__kt_init(&tl->dsts, sizeof(tl_list));
+  pt__kt_init(&tl->pairs, sizeof(pt__klist));
+  pt__kt_init(&tl->dsts, sizeof(pt__klist));
   if (tl->o.to <= tl->o.from) tl->o.to = tl->o.from + 1;
   if (!tl->o.bins) tl->o.bins = 2000;
   if (!tl->o.util_bins) tl->o.util_bins = 400;
@@ -126,9 +126,9 @@ void pt_timeline_free(pt_timeline *tl) {
   for (size_t i = 0; i < tl->chcap; i++) free(tl->ch[i].q);
   free(tl->ch);
   for (size_t i = 0; i < tl->pairs.n; i++)
-    free(((tl_list *)pt__kt_at(&tl->pairs, i))->v);
+    free(((pt__klist *)pt__kt_at(&tl->pairs, i))->v);
   for (size_t i = 0; i < tl->dsts.n; i++)
-    free(((tl_list *)pt__kt_at(&tl->dsts, i))->v);
+    free(((pt__klist *)pt__kt_at(&tl->dsts, i))->v);
   pt__kt_free(&tl->pairs);
   pt__kt_free(&tl->dsts);
   idx_free(&tl->row_of);
@@ -398,52 +398,32 @@ static tl_chan *chan_find(pt_timeline *tl, uint64_t s, uint64_t d, uint64_t c,
   return x;
 }
 
-/* Append v (w words) to list l, its place into *at. */
-static int list_add(tl_list *l, const uint64_t *v, size_t w, uint32_t *at) {
-  if (!l) return PT_ENOMEM;
-  if (l->n == l->cap) {
-    size_t nc = l->cap ? l->cap * 2 : 4;
-    if (nc > UINT32_MAX) return PT_ENOMEM;
-    uint64_t *q = realloc(l->v, nc * w * sizeof *q);
-    if (!q) return PT_ENOMEM;
-    l->v = q;
-    l->cap = nc;
-  }
-  memcpy(l->v + l->n * w, v, w * sizeof *v);
-  *at = (uint32_t)l->n++;
-  return PT_OK;
-}
-
 /* Channel c (tag >= 0) begins to hold sends: into the lists of its pair
  * and of its destination. */
 static int lists_add(pt_timeline *tl, tl_chan *c) {
   const uint64_t st[2] = {c->src, (uint64_t)c->tag};
-  int rc = list_add(pt__kt_get(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0)),
-                    st + 1, 1, &c->ti);
+  int rc = pt__klist_add(
+      pt__kt_get(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0)), st + 1, 1,
+      &c->ti);
   if (rc == PT_OK)
-    rc = list_add(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), st, 2,
-                  &c->si);
+    rc = pt__klist_add(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), st,
+                       2, &c->si);
   return rc;
 }
 
 /* Channel c holds no more sends: out of both lists (the last entry of
  * each takes its place). */
 static void lists_del(pt_timeline *tl, const tl_chan *c) {
-  tl_list *l = pt__kt_find(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0));
-  if (l && c->ti < l->n) {
-    uint64_t moved = l->v[--l->n];
-    l->v[c->ti] = moved;
-    tl_chan *m = chan_find(tl, c->src, c->dst, c->comm, (int64_t)moved, 0);
-    if (m && m != c) m->ti = c->ti;
+  uint64_t m[2];
+  if (pt__klist_del(pt__kt_find(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0)),
+                    c->ti, 1, m) == 1) {
+    tl_chan *x = chan_find(tl, c->src, c->dst, c->comm, (int64_t)m[0], 0);
+    if (x) x->ti = c->ti;
   }
-  l = pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, 0, 0));
-  if (l && c->si < l->n) {
-    l->n--;
-    uint64_t ms = l->v[2 * l->n], mt = l->v[2 * l->n + 1];
-    l->v[2 * c->si] = ms;
-    l->v[2 * c->si + 1] = mt;
-    tl_chan *m = chan_find(tl, ms, c->dst, c->comm, (int64_t)mt, 0);
-    if (m && m != c) m->si = c->si;
+  if (pt__klist_del(pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), c->si,
+                    2, m) == 1) {
+    tl_chan *x = chan_find(tl, m[0], c->dst, c->comm, (int64_t)m[1], 0);
+    if (x) x->si = c->si;
   }
 }
 
@@ -482,7 +462,7 @@ static int on_recv(pt_timeline *tl, uint32_t row, const pt_event *e) {
   uint64_t me = loc_key(tl, e->location);
   tl_chan *c = NULL;
   if (e->peer == -1) {
-    const tl_list *l = pt__kt_find(&tl->dsts, PT__K(me, e->comm, 0, 0));
+    const pt__klist *l = pt__kt_find(&tl->dsts, PT__K(me, e->comm, 0, 0));
     for (size_t i = 0; l && i < l->n; i++) {
       if (e->tag >= 0 && l->v[2 * i + 1] != (uint64_t)e->tag) continue;
       tl_chan *x = chan_find(tl, l->v[2 * i], me, e->comm,
@@ -492,7 +472,7 @@ static int on_recv(pt_timeline *tl, uint32_t row, const pt_event *e) {
   } else {
     uint64_t s = tl->by_rank ? (uint64_t)e->peer : peer_loc(tl, e->peer);
     if (e->tag >= 0) c = chan_find(tl, s, me, e->comm, e->tag, 0);
-    const tl_list *l = e->tag < 0 ? pt__kt_find(&tl->pairs,
+    const pt__klist *l = e->tag < 0 ? pt__kt_find(&tl->pairs,
                                                 PT__K(s, me, e->comm, 0))
                                   : NULL;
     for (size_t i = 0; l && i < l->n; i++) {

@@ -65,14 +65,7 @@ typedef struct tl_chan { /* pending sends of (src, dst, comm, tag) */
   uint32_t ti, si;
 } tl_chan;
 
-/* The channels holding sends, per (src, dst, comm): their tags (for
- * MPI_ANY_TAG receives); per (dst, comm): their (src, tag) pairs (for
- * MPI_ANY_SOURCE) */
-typedef struct tl_list {
-  uint64_t k[4];
-  uint64_t *v;
-  size_t n, cap;
-} tl_list;
+
 
 struct pt_timeline {
   pt_timeline_opts o;
@@ -96,7 +89,10 @@ struct pt_timeline {
   size_t ncolls, capcolls;
   tl_chan *ch;
   size_t nch, chcap;
-  pt__ktab pairs, dsts; /* tl_list records */
+  /* the channels holding sends (tag >= 0), per (src, dst, comm): their
+   * tags (for MPI_ANY_TAG receives); per (dst, comm): their (src, tag)
+   * pairs (for MPI_ANY_SOURCE); pt__klist records */
+  pt__ktab pairs, dsts;
 };
 
 #endif
