@@ -167,11 +167,11 @@ $(BUILD)/bin/paratrace-mpi: $(TOOL_OBJS) $(BUILD)/obj/tools/mpi/parallel.o $(STA
 	$(CC) $(CFLAGS) -o $@ $(TOOL_OBJS) $(BUILD)/obj/tools/mpi/parallel.o $(STATIC) $(LIBS) $(MPI_LINK)
 $(BUILD)/mpiobj/src/mpi/%.o: src/mpi/%.c src/mpi/mpi_table.h src/mpi/mpi_ftable.h src/mpi/mpi_sem.h src/mpi/mpirec.h src/formats/mpi_fn.h src/record/open_call.h
 	@mkdir -p $(dir $@)
-	OMPI_CC=$(CC) $(MPICC) $(MPI_CFLAGS) -c $< -o $@
+	OMPI_CC=$(CC) $(MPICC) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/mpiobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
 $(MPI_SO): $(MPI_OBJS) $(MPI_LIBOBJS)
 	@mkdir -p $(dir $@)
 	OMPI_CC=$(CC) $(MPICC) -shared -o $@ $(MPI_OBJS) $(MPI_LIBOBJS) -lotf2 -lzstd -lz -lm -pthread
--include $(MPI_LIBOBJS:.o=.d)
+-include $(MPI_LIBOBJS:.o=.d) $(MPI_OBJS:.o=.d)

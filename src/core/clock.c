@@ -19,9 +19,8 @@ static uint64_t mono_ns(void) {
  * time since the first sample (at most 100 ms): the counter never drifts
  * from CLOCK_MONOTONIC by more than the reading noise, so processes on one
  * host agree.  PARATRACE_CLOCK=monotonic reads CLOCK_MONOTONIC instead. */
-#if defined(__x86_64__) || defined(__i386__)
+#if PT_CLOCK_TSC
 #include <cpuid.h>
-#include <x86intrin.h>
 #define PT_HAVE_TSC 1
 static inline uint64_t tsc_read(void) { return __rdtsc(); }
 #else
@@ -29,13 +28,9 @@ static inline uint64_t tsc_read(void) { return __rdtsc(); }
 static inline uint64_t tsc_read(void) { return 0; }
 #endif
 
-static struct {
-  int mode;      /* 0 unknown, 1 CLOCK_MONOTONIC, 2 TSC */
-  uint32_t seq;  /* seqlock: odd while the anchor changes */
-  int busy;      /* a thread is re-anchoring */
-  uint64_t tsc0, ns0, tsc_a, ns_a, limit;
-  uint64_t kbits; /* ns per tick, a double's bits (atomic access) */
-} g_clk;
+/* (clock.h: read inline by pt__clock_ns) */
+pt__clk_state pt__clk;
+#define g_clk pt__clk
 
 static void k_store(double k) {
   uint64_t b;
@@ -120,13 +115,12 @@ static void clk_reanchor(void) {
   __atomic_store_n(&g_clk.busy, 0, __ATOMIC_RELEASE);
 }
 
-/* The last value this thread read: a re-anchoring may move the clock back
- * by a few ns, a thread's readings never go back. */
-static __thread __attribute__((tls_model("initial-exec"))) uint64_t t_last;
+__thread __attribute__((tls_model("initial-exec"))) uint64_t pt__clk_last;
+#define t_last pt__clk_last
 
 static uint64_t tsc_ns(void);
 
-uint64_t pt__clock_ns(void) {
+uint64_t pt__clock_ns_slow(void) {
   int mode = __atomic_load_n(&g_clk.mode, __ATOMIC_ACQUIRE);
   if (mode == 0) {
     pthread_once(&g_clk_once, clk_init);
