@@ -100,6 +100,7 @@ typedef struct fninfo {
   uint8_t level;      /* per-function detail (0 = global) */
   uint8_t handles;    /* makes or frees a communicator or group ('c', 'g') */
   uint8_t nargs;
+  uint8_t rare;       /* RARE_*: the per-call steps this function needs */
   int8_t flag;        /* the output argument named "flag", or -1 */
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
@@ -112,7 +113,22 @@ typedef struct fninfo {
   uint64_t rref; /* region as events store it (varint of region), packed */
 } fninfo;
 
+/* fninfo.rare: what pt__mpi_end and semantics() do for a few functions
+ * only, found once (a bit tested per call instead of a few comparisons
+ * per step): an error handler to stand in for (PT_ERRH_GET / NEW),
+ * MPI_Finalize, MPI_Init(_thread), a file / window / group handle freed
+ * (handle_freed), and the steps after semantics()'s switch (a message
+ * handed out, a request without a semantic class, a new communicator). */
+enum {
+  RARE_ERRH = 1,
+  RARE_FINALIZE = 2,
+  RARE_INIT = 4,
+  RARE_FREED = 8,
+  RARE_SEMTAIL = 16
+};
+
 static fninfo g_fn[PT_MPI_NFUNCS];
+static int handle_freed(int id);
 uint64_t pt__mpi_region[PT_MPI_NFUNCS];
 unsigned char pt__mpi_sem[PT_MPI_NFUNCS];
 unsigned char pt__mpi_on[PT_MPI_NFUNCS];
@@ -149,6 +165,10 @@ typedef struct hent {
 typedef struct hmap {
   hent *e;
   size_t cap, n;
+  /* the entry last found by hfind_last (key 0: none): entries move when
+   * the map changes, so hput and hdel clear it */
+  uintptr_t last_k;
+  hent *last_e;
 } hmap;
 
 static size_t hslot(uintptr_t k, size_t cap) {
@@ -169,6 +189,7 @@ static hent *hfind(const hmap *m, uintptr_t k) {
 
 static hent *hput(hmap *m, uintptr_t k) {
   if (!k) return NULL;
+  m->last_k = 0;
   if ((m->n + 1) * 2 > m->cap) {
     size_t nc = m->cap ? m->cap * 2 : 64;
     hent *ne = calloc(nc, sizeof *ne);
@@ -196,6 +217,7 @@ static hent *hput(hmap *m, uintptr_t k) {
 static void hdel(hmap *m, uintptr_t k) {
   hent *e = hfind(m, k);
   if (!e) return;
+  m->last_k = 0;
   size_t i = (size_t)(e - m->e), mask = m->cap - 1;
   for (size_t j = (i + 1) & mask; m->e[j].key; j = (j + 1) & mask) {
     size_t h = hslot(m->e[j].key, m->cap);
@@ -312,9 +334,20 @@ static void type_forget(uintptr_t h) {
   hdel(&g_types, h);
 }
 
-/* Id and size of a datatype (user types numbered on first sight). */
-static hent *type_get(MPI_Datatype t) {
+/* Id and size of a datatype (user types numbered on first sight): the
+ * type last asked for inline (a program sends one or two in turn, and a
+ * traced send asks two or three times), the rest in type_get_slow. */
+static hent *type_get_slow(MPI_Datatype t);
+static inline hent *type_get(MPI_Datatype t) {
+  if (PT_LIKELY(g_types.last_k == (uintptr_t)t && t)) return g_types.last_e;
+  return type_get_slow(t);
+}
+static __attribute__((noinline)) hent *type_get_slow(MPI_Datatype t) {
   hent *e = hfind(&g_types, (uintptr_t)t);
+  if (e) {
+    g_types.last_k = (uintptr_t)t;
+    g_types.last_e = e;
+  }
   if (e || !t) return e; /* NULL: no type (not MPI_DATATYPE_NULL) */
   /* MPI_Type_size_x: a type of 2 GiB or more has no int size */
   MPI_Count sz = 0;
@@ -542,8 +575,14 @@ static void translate(MPI_Group g, int n, int *out) {
 static int64_t g_comm_last_h;
 static comm_info *g_comm_last;
 
-static comm_info *comm_get(int64_t handle) {
-  if (g_comm_last && handle == g_comm_last_h) return g_comm_last;
+static comm_info *comm_get_slow(int64_t handle);
+/* (inline: the common case costs a comparison, not the prologue and
+ * epilogue of the whole lookup) */
+static inline comm_info *comm_get(int64_t handle) {
+  if (PT_LIKELY(g_comm_last && handle == g_comm_last_h)) return g_comm_last;
+  return comm_get_slow(handle);
+}
+static __attribute__((noinline)) comm_info *comm_get_slow(int64_t handle) {
   MPI_Comm c = (MPI_Comm)(intptr_t)handle;
   hent *e = hfind(&g_comms, (uintptr_t)handle);
   if (e) {
@@ -1101,6 +1140,21 @@ static void tables_init(void) {
   g_fn[PT_MPI_ID_##name].coll = PT_COLL_##K;
 #include "mpi_sem.h"
 #undef PT_MPI_SEM
+  for (int i = 0; i < PT_MPI_NFUNCS; i++) {
+    fninfo *f = &g_fn[i];
+    int sem = f->sem, r = f->pos['r'][0] >= 0, cm = f->pos['c'][0] >= 0;
+    f->rare = (uint8_t)(
+        (pt__mpi_errh[i] == PT_ERRH_GET || pt__mpi_errh[i] == PT_ERRH_NEW
+             ? RARE_ERRH : 0) |
+        (i == PT_MPI_ID_Finalize ? RARE_FINALIZE : 0) |
+        (i == PT_MPI_ID_Init || i == PT_MPI_ID_Init_thread ? RARE_INIT : 0) |
+        (handle_freed(i) ? RARE_FREED : 0) |
+        (i == PT_MPI_ID_Mprobe || i == PT_MPI_ID_Improbe ||
+                 ((sem == PT_MS_NONE || sem == PT_MS_NOREG ||
+                   (sem >= PT_MS_RMA_PUT && sem <= PT_MS_RMA_CAS)) && r) ||
+                 (sem != PT_MS_NOREG && sem != PT_MS_COMM_FREE && cm)
+             ? RARE_SEMTAIL : 0));
+  }
 }
 
 /* ---- the per-call path -------------------------------------------------- */
@@ -1792,14 +1846,20 @@ static int handle_freed(int id) {
          id == PT_MPI_ID_Group_free;
 }
 
-static void add_args(const pt__mpi_call *c, int level, int ret) {
+/* (c and fi restrict: the attributes' bytes, stored through uint8_t
+ * pointers, change neither, so the compiler keeps the call's id, values
+ * and function entry in registers instead of reloading them after each
+ * attribute) */
+static void add_args(const pt__mpi_call *restrict c, int level, int ret) {
+  const int id = c->id;
+  const fninfo *restrict fi = &g_fn[id];
   int ok = ret == MPI_SUCCESS;
-  const char *k = pt__mpi_kinds[c->id];
+  const char *k = pt__mpi_kinds[id];
   int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
-  int coll = g_fn[c->id].sem == PT_MS_COLL || g_fn[c->id].sem == PT_MS_ICOLL;
+  int coll = fi->sem == PT_MS_COLL || fi->sem == PT_MS_ICOLL;
   coll_shape sh = {0};
   if (coll) {
-    int cj = g_fn[c->id].pos['C'][0];
+    int cj = fi->pos['C'][0];
     sh = shape_of(c, cj >= 0 ? comm_get(c->v[cj]) : NULL);
   }
   for (int j = 0; j < n; j++) {
@@ -1811,57 +1871,57 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
       case 'C': case 'c': {
         int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)v
                                 : v;
-        if (k[j] == 'c' && g_fn[c->id].sem == PT_MS_COMM_FREE)
+        if (k[j] == 'c' && fi->sem == PT_MS_COMM_FREE)
           memcpy(&h, &c->reqs_inline[0], sizeof(void *));
-        else if (k[j] == 'c' && (!ok || g_fn[c->id].sem == PT_MS_NOREG))
+        else if (k[j] == 'c' && (!ok || fi->sem == PT_MS_NOREG))
           h = (int64_t)(intptr_t)MPI_COMM_NULL; /* not valid (yet) */
         else if (k[j] == 'c' && (MPI_Comm)(intptr_t)h != MPI_COMM_NULL)
           comm_made(c, h); /* made by this call: defined with its parent */
-        enc_int(c->id, j, (int64_t)comm_id(h));
+        enc_int(id, j, (int64_t)comm_id(h));
         break;
       }
       case 'D': case 'd': {
         int64_t h = k[j] == 'd'
                         ? (int64_t)(intptr_t)*(MPI_Datatype *)(intptr_t)v
                         : v;
-        if (k[j] == 'd' && g_fn[c->id].sem == PT_MS_TYPE_FREE)
+        if (k[j] == 'd' && fi->sem == PT_MS_TYPE_FREE)
           memcpy(&h, &c->reqs_inline[0], sizeof(void *));
         else if (k[j] == 'd' && !ok)
           h = (int64_t)(intptr_t)MPI_DATATYPE_NULL;
         hent *e = type_get((MPI_Datatype)(intptr_t)h);
-        enc_int(c->id, j, e ? (int64_t)e->id : 0);
+        enc_int(id, j, e ? (int64_t)e->id : 0);
         break;
       }
       case 'O':
-        enc_int(c->id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
+        enc_int(id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
         break;
       case 'o': /* MPI_Op_create's new op; MPI_Op_free's, before the call */
-        if (c->id == PT_MPI_ID_Op_free)
-          enc_int(c->id, j, (int64_t)misc_id(&g_ops, &g_next_op, c->hpre));
+        if (id == PT_MPI_ID_Op_free)
+          enc_int(id, j, (int64_t)misc_id(&g_ops, &g_next_op, c->hpre));
         else if (ok && v)
-          enc_int(c->id, j,
+          enc_int(id, j,
                   (int64_t)misc_id(&g_ops, &g_next_op,
                                    (int64_t)(intptr_t)*(MPI_Op *)(intptr_t)v));
         break;
       case 'G':
-        enc_int(c->id, j, (int64_t)group_hid(v));
+        enc_int(id, j, (int64_t)group_hid(v));
         break;
       case 'W': case 'F':
-        enc_int(c->id, j, (int64_t)misc_id(&g_misc, &g_next_misc, v));
+        enc_int(id, j, (int64_t)misc_id(&g_misc, &g_next_misc, v));
         break;
       case 'g':
-        if (handle_freed(c->id)) /* the group freed, not MPI_GROUP_NULL */
-          enc_int(c->id, j, (int64_t)group_hid(c->hpre));
+        if (handle_freed(id)) /* the group freed, not MPI_GROUP_NULL */
+          enc_int(id, j, (int64_t)group_hid(c->hpre));
         else if (ok)
-          enc_int(c->id, j,
+          enc_int(id, j,
                   (int64_t)group_hid(
                       (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
         break;
       case 'k': case 't': case 'n': case 'i': case 'l':
         /* (the calls made inline only where there is something to do) */
-        enc_int(c->id, j, k[j] == 'i' && g_fn[c->id].enumk[j]
-                              ? dumpi_enum(g_fn[c->id].enumk[j], v) : v);
-        if (k[j] == 'i' && g_fn[c->id].enumk[j] == EN_AMODE)
+        enc_int(id, j, k[j] == 'i' && fi->enumk[j]
+                              ? dumpi_enum(fi->enumk[j], v) : v);
+        if (k[j] == 'i' && fi->enumk[j] == EN_AMODE)
           amode_flags((int)v);
         break;
       case 'A': { /* MPI_Aint / MPI_Offset / MPI_Count: array or output */
@@ -1869,71 +1929,71 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         int len = array_len(c, j);
         if (len < 0 || (uintptr_t)p <= 4096) break;
         if (len == 0) {
-          if (ok) enc_int(c->id, j, *p);
+          if (ok) enc_int(id, j, *p);
           break;
         }
         if (len > 4096) len = 4096;
-        enc_ints(c->id, j, p, (size_t)len);
+        enc_ints(id, j, p, (size_t)len);
         break;
       }
       case 'f': case 'w': { /* MPI_File *, MPI_Win *: created or freed */
         int64_t h = c->hpre; /* a close or free: the handle before */
-        if (!handle_freed(c->id)) {
+        if (!handle_freed(id)) {
           if (!ok || !v) break;
           h = k[j] == 'f' ? (int64_t)(intptr_t)*(MPI_File *)(intptr_t)v
                           : (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)v;
         }
-        enc_int(c->id, j, (int64_t)misc_id(&g_misc, &g_next_misc, h));
+        enc_int(id, j, (int64_t)misc_id(&g_misc, &g_next_misc, h));
         break;
       }
       case 'x': /* MPI_Init's argv: its strings, one attribute each */
-        if ((c->id == PT_MPI_ID_Init || c->id == PT_MPI_ID_Init_thread) &&
+        if ((id == PT_MPI_ID_Init || id == PT_MPI_ID_Init_thread) &&
             ok && v && *(char ***)(intptr_t)v && c->v[0]) {
           char **argv = *(char ***)(intptr_t)v;
           int argc = *(const int *)(intptr_t)c->v[0];
           for (int q = 0; q < argc && q < 32 && argv[q]; q++)
-            enc_str(c->id, j, argv[q], strnlen(argv[q], 1024));
+            enc_str(id, j, argv[q], strnlen(argv[q], 1024));
         }
         break;
       case 'z': { /* a string the call reads (file name, info key...) */
         const char *str = (const char *)(intptr_t)v;
         if ((uintptr_t)str <= 4096) break;
-        enc_str(c->id, j, str, strnlen(str, 4096));
+        enc_str(id, j, str, strnlen(str, 4096));
         break;
       }
       case 'a': {
         const int *p = (const int *)(intptr_t)v;
-        int len = g_fn[c->id].plural[j] ? array_len(c, j) : 0;
+        int len = fi->plural[j] ? array_len(c, j) : 0;
         if (len == ARR_EMPTY) {
-          enc_ints(c->id, j, NULL, 0);
+          enc_ints(id, j, NULL, 0);
           break;
         }
         if (len < 0) break; /* not meaningful here, or length unknown */
         if (len == 0) {
           if ((uintptr_t)p > 4096)
-            enc_int(c->id, j, g_fn[c->id].enumk[j]
-                                  ? dumpi_enum(g_fn[c->id].enumk[j], *p) : *p);
+            enc_int(id, j, fi->enumk[j]
+                                  ? dumpi_enum(fi->enumk[j], *p) : *p);
           break;
         }
         if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
         if (len > 4096) len = 4096;
         int64_t *o = ints_alloc((size_t)len);
         if (!o) break;
-        int ek = g_fn[c->id].enumk[j];
+        int ek = fi->enumk[j];
         for (int q = 0; q < len; q++) o[q] = ek ? dumpi_enum(ek, p[q]) : p[q];
-        enc_ints(c->id, j, o, (size_t)len);
+        enc_ints(id, j, o, (size_t)len);
         break;
       }
       case 'r': case 'q': {
         req *r = NULL;
-        int sem = g_fn[c->id].sem;
+        int sem = fi->sem;
         if (k[j] == 'r' && sem != PT_MS_WAIT && sem != PT_MS_TEST &&
             sem != PT_MS_START && sem != PT_MS_REQUEST_FREE &&
             sem != PT_MS_CANCEL) {
           /* a request this call creates: semantics() (next) gives it the
            * next id */
           MPI_Request h = v ? *(MPI_Request *)(intptr_t)v : MPI_REQUEST_NULL;
-          enc_int(c->id, j,
+          enc_int(id, j,
                   !ok ? 0 : h != MPI_REQUEST_NULL ? (int64_t)g_next_req : 1);
           break;
         }
@@ -1944,7 +2004,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         else if (v)
           h = *(MPI_Request *)(intptr_t)v;
         r = req_get(c, (int64_t)(intptr_t)h);
-        enc_int(c->id, j, r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0);
+        enc_int(id, j, r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0);
         break;
       }
       case 'R': {
@@ -1964,19 +2024,19 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           o[q] = r ? (int64_t)r->hid
                    : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
         }
-        enc_ints(c->id, j, o, (size_t)len);
+        enc_ints(id, j, o, (size_t)len);
         break;
       }
       case 's':
         /* MPI leaves the status undefined when the flag is false */
-        if (g_fn[c->id].flag >= 0 && g_fn[c->id].flag < j &&
-            !int_value((void *)(intptr_t)c->v[g_fn[c->id].flag]))
+        if (fi->flag >= 0 && fi->flag < j &&
+            !int_value((void *)(intptr_t)c->v[fi->flag]))
           break;
         /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
         if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
           int64_t o[5];
           status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-          enc_ints(c->id, j, o, 5);
+          enc_ints(id, j, o, 5);
         }
         break;
       case 'u': /* a status the call reads (MPI_Get_count...); its error
@@ -1984,7 +2044,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (level >= 3 && (uintptr_t)v > 4096) {
           int64_t o[5];
           status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-          enc_ints(c->id, j, o, 5);
+          enc_ints(id, j, o, 5);
         }
         break;
       case 'T': { /* datatypes the call reads, one per entry */
@@ -1998,7 +2058,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
           hent *e = type_get(p[q]);
           o[q] = e ? (int64_t)e->id : 0;
         }
-        enc_ints(c->id, j, o, (size_t)len);
+        enc_ints(id, j, o, (size_t)len);
         break;
       }
       case 'S': {
@@ -2006,14 +2066,14 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         if (c->sts && v == (int64_t)(intptr_t)c->sts) break; /* IGNORE */
         int len = c->count > 819 ? 819 : c->count;
         /* Waitsome/Testsome: only the first outcount statuses are set */
-        int oc = g_fn[c->id].pos['a'][0];
-        if ((g_fn[c->id].sem == PT_MS_WAITSOME ||
-             g_fn[c->id].sem == PT_MS_TESTSOME) && oc >= 0) {
+        int oc = fi->pos['a'][0];
+        if ((fi->sem == PT_MS_WAITSOME ||
+             fi->sem == PT_MS_TESTSOME) && oc >= 0) {
           int o = int_value((void *)(intptr_t)c->v[oc]);
           len = o > 0 && o < len ? o : (o > 0 ? len : 0);
         }
-        if (g_fn[c->id].sem == PT_MS_TESTALL) {
-          int fl = g_fn[c->id].pos['a'][0];
+        if (fi->sem == PT_MS_TESTALL) {
+          int fl = fi->pos['a'][0];
           if (fl >= 0 && !int_value((void *)(intptr_t)c->v[fl])) len = 0;
         }
         if (!len) break;
@@ -2022,7 +2082,7 @@ static void add_args(const pt__mpi_call *c, int level, int ret) {
         for (int q = 0; q < len; q++)
           status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q,
                       ret == MPI_ERR_IN_STATUS);
-        enc_ints(c->id, j, o, 5 * (size_t)len);
+        enc_ints(id, j, o, 5 * (size_t)len);
         break;
       }
       default:
@@ -2807,6 +2867,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     default:
       break;
   }
+  if (PT_LIKELY(!(f->rare & RARE_SEMTAIL))) return;
   /* A matched probe hands out a message: remember its communicator. */
   if (ok && (c->id == PT_MPI_ID_Mprobe || c->id == PT_MPI_ID_Improbe) &&
       ARG('x', 0) >= 0 && c->v[ARG('x', 0)]) {
@@ -3152,8 +3213,7 @@ static uint64_t fn_region(int id) {
   return f->region;
 }
 
-static uint64_t on_rank0_clock(uint64_t raw) {
-  int64_t off = pt__rec_offset();
+static uint64_t on_rank0_clock(uint64_t raw, int64_t off) {
   return off < 0 && (uint64_t)-off > raw ? 0 : raw + (uint64_t)off;
 }
 
@@ -3170,17 +3230,20 @@ static void fatal_win_created(int64_t out);
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
+  int rare = f->rare;
   /* events: on rank 0's time base (the offset measured at MPI_Init) */
-  uint64_t t0 = on_rank0_clock(raw0), t1 = on_rank0_clock(raw1);
+  int64_t off = pt__rec_offset();
+  uint64_t t0 = on_rank0_clock(raw0, off), t1 = on_rank0_clock(raw1, off);
   if (g_counting) __atomic_add_fetch(&g_calls[c->id], 1, __ATOMIC_RELAXED);
   int level = f->level && f->level <= 3 ? f->level : g_level;
-  if (level > pt_rec_level()) level = pt_rec_level();
+  int rlevel = pt__rec_level_now();
+  if (level > rlevel) level = rlevel;
   /* at level 1 too, the calls that make or free communicators and groups
    * record their arguments (which communicator they made, from what):
    * rare calls, and without them a reader of the trace's DUMPI form
    * cannot tell which communicator a message's ranks are in */
   if (level == 1 && !f->level && f->handles) level = 2;
-  int rec = f->level != 255 && level >= 1 && pt_rec_enabled();
+  int rec = f->level != 255 && level >= 1 && pt__rec_enabled_now();
   /* the call is no longer open once its ENTER is written (pend_flush,
    * below); one not recorded, now */
   if (!rec) __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
@@ -3194,16 +3257,18 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     fd = g_site_depth > 1 && fr[0] ? site_frames(fr[0], fr) : 1;
   }
   LOCK();
-  if (pt__mpi_errh[c->id] == PT_ERRH_GET && ret == MPI_SUCCESS)
-    fatal_as_predefined(c->v[1]);
-  if (pt__mpi_errh[c->id] == PT_ERRH_NEW && ret == MPI_SUCCESS &&
-      f->pos['w'][0] >= 0 && c->v[f->pos['w'][0]]) {
-    fatal_win_created(c->v[f->pos['w'][0]]);
-    /* its communicator, for the targets of its operations */
-    win_created((int64_t)(intptr_t)*(MPI_Win *)(intptr_t)c->v[f->pos['w'][0]],
-                f->pos['C'][0] >= 0 ? c->v[f->pos['C'][0]] : 0);
+  if (PT_UNLIKELY(rare & RARE_ERRH) && ret == MPI_SUCCESS) {
+    if (pt__mpi_errh[c->id] == PT_ERRH_GET) fatal_as_predefined(c->v[1]);
+    if (pt__mpi_errh[c->id] == PT_ERRH_NEW && f->pos['w'][0] >= 0 &&
+        c->v[f->pos['w'][0]]) {
+      fatal_win_created(c->v[f->pos['w'][0]]);
+      /* its communicator, for the targets of its operations */
+      win_created(
+          (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)c->v[f->pos['w'][0]],
+          f->pos['C'][0] >= 0 ? c->v[f->pos['C'][0]] : 0);
+    }
   }
-  if (c->id == PT_MPI_ID_Finalize && g_app_region) {
+  if (PT_UNLIKELY(rare & RARE_FINALIZE) && g_app_region) {
     /* the program's own time ends where MPI_Finalize begins */
     pt_event e = ev_zero;
     e.time = t0;
@@ -3253,7 +3318,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   t_site = PT_NONE;
   /* a freed file, window or group handle: the next one MPI hands out may
    * be the same pointer, it gets a new id */
-  if (handle_freed(c->id) && c->hpre && ret == MPI_SUCCESS) {
+  if (PT_UNLIKELY(rare & RARE_FREED) && c->hpre && ret == MPI_SUCCESS) {
     hmap *m = c->id == PT_MPI_ID_Group_free ? &g_ghandles : &g_misc;
     if (c->id == PT_MPI_ID_Win_free) win_forget(c->hpre);
     if (hfind(m, (uintptr_t)c->hpre)) hdel(m, (uintptr_t)c->hpre);
@@ -3288,8 +3353,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       pt__rec_event_enc(t1, lv, n);
     }
   }
-  if ((c->id == PT_MPI_ID_Init || c->id == PT_MPI_ID_Init_thread) &&
-      pt_rec_enabled() && !g_app_region) {
+  if (PT_UNLIKELY(rare & RARE_INIT) && pt_rec_enabled() && !g_app_region) {
     /* The program's own time (mpiP's application time) runs from the end
      * of MPI_Init to the start of MPI_Finalize: a region named after the
      * program, so that time outside MPI calls is counted. */
@@ -3302,9 +3366,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     pt_rec_event(&e);
   }
   UNLOCK();
-  if (g_profiling && (c->id == PT_MPI_ID_Init ||
-                      c->id == PT_MPI_ID_Init_thread ||
-                      c->id == PT_MPI_ID_Finalize)) {
+  if (g_profiling && (rare & (RARE_INIT | RARE_FINALIZE))) {
     /* the program's time in the profile, as in the trace: from the end of
      * MPI_Init to the start of MPI_Finalize, not from the first to the
      * last communication statement */
@@ -3356,8 +3418,10 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       p->probe_ns = pe, p->leave_ns = pl;
     }
   }
-  if (c->owned & 1) free(c->sts);
-  if (c->owned & 2) free(c->reqs);
+  if (PT_UNLIKELY(c->owned)) {
+    if (c->owned & 1) free(c->sts);
+    if (c->owned & 2) free(c->reqs);
+  }
 }
 
 /* ---- start, clock synchronisation, stop --------------------------------- */
@@ -3528,7 +3592,8 @@ static void fatal_close(const char *what, const char *name, int code,
   if (r && g_tracing && pt_rec_enabled()) {
     /* the call that failed: entered, never left (as when killed in it) */
     pt_event e;
-    ev_set(&e, on_rank0_clock(pt__rec_open.time), PT_EV_ENTER, r - 1);
+    ev_set(&e, on_rank0_clock(pt__rec_open.time, pt__rec_offset()), PT_EV_ENTER,
+           r - 1);
     pt_rec_event(&e);
   }
   __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);

@@ -17,6 +17,21 @@ typedef struct pt__open_call {
 extern __thread pt__open_call pt__rec_open
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
+/* The recorder's switches: recording, measurement on (pt_trace_measure),
+ * the detail level; atomic.  Read inline on the MPI recorder's per-call
+ * path (pt__rec_enabled_now, pt__rec_level_now: pt_rec_enabled and
+ * pt_rec_level without a call). */
+extern int pt__rec_on __attribute__((visibility("hidden")));
+extern int pt__rec_measure __attribute__((visibility("hidden")));
+extern int pt__rec_lvl __attribute__((visibility("hidden")));
+static inline int pt__rec_enabled_now(void) {
+  return __atomic_load_n(&pt__rec_on, __ATOMIC_RELAXED) &&
+         __atomic_load_n(&pt__rec_measure, __ATOMIC_RELAXED);
+}
+static inline int pt__rec_level_now(void) {
+  return __atomic_load_n(&pt__rec_lvl, __ATOMIC_RELAXED);
+}
+
 /* Bumped by each start and stop of a recording. */
 extern uint64_t pt__rec_generation __attribute__((visibility("hidden")));
 

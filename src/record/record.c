@@ -59,9 +59,13 @@ static pt_rec_opts g_o;
 static char *g_path;
 static char *g_replaced; /* an archive being replaced, moved aside
                           (pt_rec_start) */
-static int g_on;          /* recording (atomic) */
-static int g_measure = 1; /* measurement switched on (atomic) */
-static int g_level = 3;
+/* (open_call.h: read inline by the MPI recorder) */
+int pt__rec_on;          /* recording (atomic) */
+int pt__rec_measure = 1; /* measurement switched on (atomic) */
+int pt__rec_lvl = 3;
+#define g_on pt__rec_on
+#define g_measure pt__rec_measure
+#define g_level pt__rec_lvl
 static int64_t g_offset;
 static int g_failed;
 static rthread *g_threads;
