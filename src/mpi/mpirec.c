@@ -2568,11 +2568,12 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
     case PT_MS_SEND: {
       comm_info *ci = comm_get(VAL('C', 0));
       int64_t p = world_rank(ci, (int)VAL('k', 0));
+      uint64_t bytes = count_bytes(c, 0);
       if (ok && p != INT64_MIN)
-        ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE,
-               count_bytes(c, 0), 0);
+        ev_p2p(PT_EV_SEND, t0, p, VAL('t', 0), ci ? ci->id : PT_NONE, bytes,
+               0);
       c->pdest = p == INT64_MIN ? -1 : p;
-      c->pbytes = count_bytes(c, 0);
+      c->pbytes = bytes;
       break;
     }
     case PT_MS_RECV: {
@@ -3312,7 +3313,10 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     }
   }
   t_quiet = !rec;
-  semantics(c, t0, t1, ret);
+  /* (a function without a semantic class and none of the steps after
+   * its switch, such as MPI_Iprobe, has nothing there: no call) */
+  if (f->sem != PT_MS_NONE || (rare & RARE_SEMTAIL))
+    semantics(c, t0, t1, ret);
   if (g_multi) unclaim(c);
   t_quiet = 0;
   t_site = PT_NONE;
