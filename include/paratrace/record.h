@@ -18,7 +18,10 @@
  *   PT_REC_STOP   stop recording this thread and write a BUFFER_OVERFLOW
  *                 event (PICL -913: tracing stopped);
  *   PT_REC_RING   keep the newest events: the oldest are overwritten and a
- *                 BUFFER_OVERFLOW event (PICL -914) says how many were lost.
+ *                 BUFFER_OVERFLOW event (PICL -914) says how many were lost;
+ *                 the regions open where the kept events begin (whose
+ *                 ENTER was lost) are entered again right after it, at its
+ *                 time, without their ENTER's attributes.
  * Memory per thread is bounded by `buffer` (plus one block being encoded).
  *
  * Time: nanoseconds of CLOCK_MONOTONIC, read from the invariant cycle

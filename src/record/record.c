@@ -341,17 +341,25 @@ static void ring_read(const rthread *t, size_t at, uint8_t *out, size_t n) {
   memcpy(out + first, t->ring, n - first);
 }
 
-/* The oldest record's body length and time delta; *hdr: their bytes. */
-static void ring_head(const rthread *t, uint64_t *len, uint64_t *dt,
-                      size_t *hdr) {
+/* The body length and time delta of the record at ring offset `at`,
+ * `avail` bytes of records from there on; *hdr: their bytes. */
+static void ring_rec(const rthread *t, size_t at, size_t avail,
+                     uint64_t *len, uint64_t *dt, size_t *hdr) {
   uint8_t b[RING_HDR_MAX];
-  size_t n = t->used < RING_HDR_MAX ? t->used : RING_HDR_MAX;
-  ring_read(t, t->head, b, n);
+  size_t n = avail < RING_HDR_MAX ? avail : RING_HDR_MAX;
+  ring_read(t, at, b, n);
   const uint8_t *q = b;
+  *len = *dt = 0;
   /* written by ring_put: cannot fail */
   (void)pt__varint_get(&q, b + n, len);
   (void)pt__varint_get(&q, b + n, dt);
   *hdr = (size_t)(q - b);
+}
+
+/* The oldest record's body length and time delta; *hdr: their bytes. */
+static void ring_head(const rthread *t, uint64_t *len, uint64_t *dt,
+                      size_t *hdr) {
+  ring_rec(t, t->head, t->used, len, dt, hdr);
 }
 
 /* Drop the oldest record of the ring. */
@@ -443,10 +451,57 @@ static int write_body(rthread *t, uint64_t time, const uint8_t *body,
   return rc;
 }
 
+/* The regions open where the kept records begin: those whose LEAVE the
+ * ring kept and whose ENTER it lost (a LEAVE met at depth 0), innermost
+ * first, into refs[0..max) (the region of an ENTER or LEAVE body is its
+ * first field: see pt__event_put_fields); returns how many there are
+ * (more than max: only max written). */
+static size_t ring_open_at_start(const rthread *t, uint64_t *refs,
+                                 size_t max) {
+  size_t at = t->head, left = t->used, n = 0;
+  uint64_t depth = 0;
+  while (left) {
+    uint64_t len, dt;
+    size_t hdr;
+    ring_rec(t, at, left, &len, &dt, &hdr);
+    size_t body = (at + hdr) % t->cap;
+    uint32_t kind = t->ring[body] & PT__EVH_KIND;
+    if (kind == PT_EV_ENTER) depth++;
+    else if (kind == PT_EV_LEAVE && depth) depth--;
+    else if (kind == PT_EV_LEAVE) {
+      uint8_t b[1 + 2 * PT_VARINT_MAX];
+      size_t m = len < sizeof b ? (size_t)len : sizeof b;
+      ring_read(t, body, b, m);
+      const uint8_t *q = b + 1;
+      uint64_t ref = 0;
+      if ((b[0] & PT__EVH_LOC) && pt__varint_get(&q, b + m, &ref)) m = 0;
+      if (m > 1 && pt__varint_get(&q, b + m, &ref) == 0 && ref) {
+        if (n < max) refs[n] = ref - 1; /* stored + 1 */
+        n++;
+      }
+    }
+    at = (at + hdr + (size_t)len) % t->cap;
+    left -= hdr + (size_t)len;
+  }
+  return n;
+}
+
+/* Write the ring out.  When it lost its oldest records, the regions open
+ * where the kept ones begin (the program's region, the MPI call then in
+ * progress) are entered again at the first kept record's time, after the
+ * BUFFER_OVERFLOW mark, as a slice enters the regions open at its start:
+ * their LEAVEs used to be dropped instead, and a ring trace of an MPI
+ * program lost its program region (`stats` then counted all of its time
+ * as MPI time).  Without memory for that list, the LEAVEs are dropped. */
 static int ring_drain(rthread *t) {
   int rc = PT_OK;
   uint64_t last = 0, time = t->ring_base;
   int64_t depth = 0;
+  uint64_t *open = NULL;
+  size_t nopen = 0;
+  if (t->lost && (nopen = ring_open_at_start(t, NULL, 0)) &&
+      (open = malloc(nopen * sizeof *open)))
+    ring_open_at_start(t, open, nopen);
   while (t->used && rc == PT_OK) {
     uint64_t len, dt;
     size_t hdr;
@@ -458,15 +513,25 @@ static int ring_drain(rthread *t) {
     t->used -= hdr + (size_t)len;
     time += dt;
     uint32_t kind = t->scratch.p[0] & PT__EVH_KIND;
-    if (t->lost && last == 0) overflow_event(t, PT_REC_RING, t->lost, time);
+    if (t->lost && last == 0) {
+      overflow_event(t, PT_REC_RING, t->lost, time);
+      for (size_t i = nopen; open && i-- > 0 && rc == PT_OK;) {
+        pt_event ev = {.time = time, .location = t->loc,
+                       .kind = PT_EV_ENTER, .ref = open[i]};
+        rc = write_event(t, &ev);
+      }
+      if (open) depth = (int64_t)nopen;
+      if (rc) break;
+    }
     last = time;
-    /* The oldest regions lost their ENTER: their LEAVE is dropped too, so
-     * that the kept events nest. */
+    /* Without the ENTERs above, the LEAVEs of the regions whose ENTER was
+     * lost are dropped, so that the kept events nest. */
     if (kind == PT_EV_ENTER) depth++;
     if (kind == PT_EV_LEAVE && depth == 0 && t->lost) continue;
     if (kind == PT_EV_LEAVE) depth--;
     rc = write_body(t, time, t->scratch.p, (size_t)len);
   }
+  free(open);
   if (t->lost && last == 0)
     overflow_event(t, PT_REC_RING, t->lost, t->last_time);
   t->lost = 0;
