@@ -102,6 +102,7 @@ typedef struct fninfo {
   uint8_t nargs;
   uint8_t rare;       /* RARE_*: the per-call steps this function needs */
   int8_t flag;        /* the output argument named "flag", or -1 */
+  uint8_t file_io;    /* an MPI_File_* call: its status says bytes only */
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
   int8_t lenpos[PT_MPI_MAXARGS];  /* the argument giving its length, or -1 */
@@ -1085,6 +1086,7 @@ static void tables_init(void) {
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++)
       if (k[j] == 'a' && f->names[j] && !strcmp(f->names[j], "flag"))
         f->flag = (int8_t)j;
+    f->file_io = !strncmp(pt__mpi_fn_names[i], "MPI_File_", 9);
     /* which int-pointer arguments are arrays: plural names */
     for (int j = 0; j < f->nargs && j < PT_MPI_MAXARGS; j++) {
       const char *nm = f->names[j];
@@ -2036,6 +2038,15 @@ static void add_args(const pt__mpi_call *restrict c, int level, int ret) {
         if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
           int64_t o[5];
           status_vals((const MPI_Status *)(intptr_t)v, o, 0);
+          /* an MPI-IO status defines the count only: OpenMPI leaves the
+           * source, tag and cancel flag as the program's memory held them
+           * (PnetCDF's writes recorded cancelled=-50, source=-1548765344):
+           * MPI_ANY_SOURCE, MPI_ANY_TAG and 0, not that garbage */
+          if (fi->file_io) {
+            o[1] = MPI_ANY_SOURCE;
+            o[2] = 0;
+            o[4] = MPI_ANY_TAG;
+          }
           enc_ints(id, j, o, 5);
         }
         break;
