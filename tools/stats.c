@@ -303,11 +303,35 @@ static const char *comm_name_of(const comm_names *cn, uint64_t id) {
 static const char *fit_one_site(const char *label, char *b, size_t n,
                                 size_t w);
 
+/* The bytes of the C++ qualifiers of a member function at s[0..len) (" const",
+ * " volatile", " &", " &&", in any number, each followed by a blank or the
+ * end), which demangled names put after the parameter list. */
+static size_t cv_quals(const char *s, size_t len) {
+  static const char *const q[] = {" const", " volatile", " &&", " &"};
+  size_t at = 0;
+  for (int again = 1; again;) {
+    again = 0;
+    for (size_t j = 0; j < sizeof q / sizeof *q; j++) {
+      size_t l = strlen(q[j]);
+      if (len - at >= l && !memcmp(s + at, q[j], l) &&
+          (at + l == len || s[at + l] == ' ')) {
+        at += l;
+        again = 1;
+        break;
+      }
+    }
+  }
+  return at;
+}
+
 /* The statement s[0..len) into b[n] without its first C++ parameter list:
  * the first balanced "(...)" that follows a name directly ("f(int, int)
  * file:line" -> "f file:line"; the " (module+0xoff)" of a statement
- * without debug information follows a blank and stays).  Returns the
- * length written; an unbalanced list is kept as it is. */
+ * without debug information follows a blank and stays), and the
+ * qualifiers after it ("S::f(int) const" -> "S::f": cut from the front,
+ * "...::f const (lib.so+0x5fe53e)" kept " const" and lost the name, as
+ * OpenFOAM's "Foam::PCG::scalarSolve(...) const" did).  Returns the length
+ * written; an unbalanced list is kept as it is. */
 static size_t drop_params(const char *s, size_t len, char *b, size_t n) {
   size_t k = 0;
   int depth = 0, dropped = 0;
@@ -317,7 +341,10 @@ static size_t drop_params(const char *s, size_t len, char *b, size_t n) {
     if (ch == '(' && !dropped && !depth && i > 0 && s[i - 1] != ' ') depth++;
     else if (ch == '(' && depth) depth++;
     if (!depth) b[k++] = ch;
-    if (ch == ')' && depth && --depth == 0) dropped = 1;
+    if (ch == ')' && depth && --depth == 0) {
+      dropped = 1;
+      i += cv_quals(s + i + 1, len - i - 1);
+    }
   }
   if (depth) { /* unbalanced: keep the statement as it was */
     k = len < n - 1 ? len : n - 1;

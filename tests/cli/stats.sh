@@ -650,6 +650,18 @@ chain_rows csb 'LAMMPS_NS::CommBrick::reverse_comm() (liblammps.so.0+0x2b0cab)' 
   grep -q '^\.\.\..*::reverse_comm (liblammps.so.0+0x2b0cab) < \.\.\..*setup_verlet_run (libmd-driver.so.1+0x5c529f) *$' csb.rows &&
   t_pass callsite_chain_shared_width ||
   t_fail callsite_chain_shared_width "$(cat csb.rows csb.out | head -20)"
+# const member functions (OpenFOAM 1912's solvers, PARATRACE_CALLSITES=3):
+# the qualifier after the parameter list goes with it, or cutting the
+# front of "Foam::PCG::scalarSolve const" left "... const" and no name
+chain_rows csd 'Foam::reduce(double&, Foam::sumOp<double> const&, int, int) (libPstream.so+0x6daa)' \
+  'Foam::PCG::scalarSolve(Foam::Field<double>&, Foam::Field<double> const&, unsigned char) const (libOpenFOAM.so+0x5fe53e) < Foam::PCG::solve(Foam::Field<double>&, Foam::Field<double> const&, unsigned char) const (libOpenFOAM.so+0x5ff274)' \
+  'Foam::PCG::scalarSolve(Foam::Field<double>&, Foam::Field<double> const&, unsigned char) const (libOpenFOAM.so+0x5fe401) < Foam::PCG::solve(Foam::Field<double>&, Foam::Field<double> const&, unsigned char) const (libOpenFOAM.so+0x5ff274)' >csd.rows
+[ "$(sort -u csd.rows | wc -l)" = 2 ] &&
+  grep -q 'Solve (libOpenFOAM.so+0x5fe53e) < .*::solve (+0x5ff274)' csd.rows &&
+  grep -q 'Solve (libOpenFOAM.so+0x5fe401) < .*::solve (+0x5ff274)' csd.rows &&
+  ! grep -q 'const' csd.rows &&
+  t_pass callsite_chain_const_members ||
+  t_fail callsite_chain_const_members "$(cat csd.rows csd.out | head -20)"
 # three statements of one module without debug information (hypre's
 # communication under two solver phases, PARATRACE_CALLSITES=3): the
 # callers' module is said once, so that every statement keeps its offset
