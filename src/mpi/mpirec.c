@@ -1414,6 +1414,54 @@ static int int_value(const void *p) {
 #define ARG(kind, nth) (g_fn[c->id].pos[(unsigned char)(kind)][nth])
 #define VAL(kind, nth) (ARG(kind, nth) >= 0 ? c->v[ARG(kind, nth)] : 0)
 
+/* An MPI-IO status defines the count only: OpenMPI leaves its source, tag
+ * and cancel flag as the program's memory held them (PnetCDF's writes
+ * recorded cancelled=-50, source=-1548765344), so they are recorded as
+ * MPI_ANY_SOURCE, MPI_ANY_TAG and 0. */
+static void io_status_vals(int64_t *o) {
+  o[1] = MPI_ANY_SOURCE;
+  o[2] = 0;
+  o[4] = MPI_ANY_TAG;
+}
+
+/* The request whose completion status number q of wait or test c
+ * returns, or MPI_REQUEST_NULL (not a wait or test, or none). */
+static MPI_Request status_req(const pt__mpi_call *c, int q) {
+  switch (g_fn[c->id].sem) {
+    case PT_MS_WAIT: case PT_MS_TEST:
+      return c->nreqs == 1 && q == 0 ? c->reqs_inline[0] : MPI_REQUEST_NULL;
+    case PT_MS_WAITANY: case PT_MS_TESTANY: {
+      int ix = int_value((void *)(intptr_t)VAL('a', 0));
+      return c->reqs && q == 0 && ix >= 0 && ix < c->nreqs ? c->reqs[ix]
+                                                           : MPI_REQUEST_NULL;
+    }
+    case PT_MS_WAITALL: case PT_MS_TESTALL:
+      return c->reqs && q < c->nreqs ? c->reqs[q] : MPI_REQUEST_NULL;
+    case PT_MS_WAITSOME: case PT_MS_TESTSOME: {
+      const int *ix = (const int *)(intptr_t)VAL('a', 1);
+      return c->reqs && (uintptr_t)ix > 4096 && ix[q] >= 0 && ix[q] < c->nreqs
+                 ? c->reqs[ix[q]]
+                 : MPI_REQUEST_NULL;
+    }
+    default:
+      return MPI_REQUEST_NULL;
+  }
+}
+
+/* Status number q of call c is an MPI-IO operation's: the call is an
+ * MPI_File_* function, or a wait or test completing a non-blocking
+ * MPI-IO request. */
+static int g_io_reqs; /* a non-blocking MPI-IO request was ever made */
+static int io_status(const pt__mpi_call *c, int q) {
+  if (g_fn[c->id].file_io) return 1;
+  /* (a program without non-blocking MPI-IO pays no request lookup per
+   * status of its waits) */
+  if (!__atomic_load_n(&g_io_reqs, __ATOMIC_RELAXED)) return 0;
+  MPI_Request h = status_req(c, q);
+  req *r = h != MPI_REQUEST_NULL ? req_nth(c, (int64_t)(intptr_t)h, 0) : NULL;
+  return r && r->kind == RQ_IO;
+}
+
 /* ---- collectives: which arguments count, and their lengths ------------- */
 
 /* A rank's part in a rooted collective on an intercommunicator: the
@@ -2038,15 +2086,7 @@ static void add_args(const pt__mpi_call *restrict c, int level, int ret) {
         if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
           int64_t o[5];
           status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-          /* an MPI-IO status defines the count only: OpenMPI leaves the
-           * source, tag and cancel flag as the program's memory held them
-           * (PnetCDF's writes recorded cancelled=-50, source=-1548765344):
-           * MPI_ANY_SOURCE, MPI_ANY_TAG and 0, not that garbage */
-          if (fi->file_io) {
-            o[1] = MPI_ANY_SOURCE;
-            o[2] = 0;
-            o[4] = MPI_ANY_TAG;
-          }
+          if (io_status(c, 0)) io_status_vals(o);
           enc_ints(id, j, o, 5);
         }
         break;
@@ -2090,9 +2130,11 @@ static void add_args(const pt__mpi_call *restrict c, int level, int ret) {
         if (!len) break;
         int64_t *o = ints_alloc(5 * (size_t)len);
         if (!o) break;
-        for (int q = 0; q < len; q++)
+        for (int q = 0; q < len; q++) {
           status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q,
                       ret == MPI_ERR_IN_STATUS);
+          if (io_status(c, q)) io_status_vals(o + 5 * q);
+        }
         enc_ints(id, j, o, 5 * (size_t)len);
         break;
       }
@@ -2823,6 +2865,7 @@ static void semantics(pt__mpi_call *c, uint64_t t0, uint64_t t1, int ret) {
       req *r = req_new(
           (int64_t)(intptr_t)*(MPI_Request *)(intptr_t)c->v[rj], RQ_IO);
       if (!r) break;
+      __atomic_store_n(&g_io_reqs, 1, __ATOMIC_RELAXED);
       r->comm = io_handle_id(VAL('F', 0));
       r->tag = f->sem == PT_MS_IO_IREAD ? PT_IO_READ : PT_IO_WRITE;
       r->bytes = count_bytes(c, 0);
