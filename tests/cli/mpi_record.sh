@@ -216,8 +216,14 @@ for pol in stop ring; do
   # events take at most the two rings' 8 KiB and a little (the stop
   # policy's blocks store time deltas as wide as their widest)
   raw=$("$PT" info $pol.ptf | awk '$1 == "size" {for (i = 2; i <= NF; i++) if ($i == "raw") print $(i - 1)}')
+  # (a block stores its time deltas in planes as wide as the widest delta:
+  # 2 bytes each up to 65 us, 3 up to 16 ms, 4 up to 4 s, so one gap on a
+  # loaded machine makes every delta wider: 8,422 raw bytes in an ASan run
+  # at load 15 where a quiet one gives 8,024; so up to two bytes per event
+  # beyond the rings, and the ENTERs of the regions open where the kept
+  # events begin)
   if [ "$e" -ge 300 ] && [ "$e" -le 500 ] &&
-     { [ $pol = stop ] || [ "$raw" -le 8400 ]; }; then
+     { [ $pol = stop ] || [ "$raw" -le $((8192 + 2 * e + 64)) ]; }; then
     t_pass "$pol keeps a buffer's worth ($e events, $raw raw bytes)"
   else t_fail "$pol keeps a buffer's worth" "$e events, $raw raw bytes"; fi
 done
