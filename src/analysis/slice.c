@@ -265,6 +265,15 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
       pt_event e;
       pt_event_init(&e, PT_EV_ENTER, from, loc);
       e.ref = lv[i]->st[j].region;
+      /* an MPI call keeps its call site (the slice's `stats` listed the
+       * calls open at `from` under call site "-") */
+      pt_attr cs;
+      if (pre->cs_attr && lv[i]->st[j].callsite != PT_NONE) {
+        cs = (pt_attr){pre->cs_attr - 1,
+                       {.type = PT_TYPE_UINT, .v.u = lv[i]->st[j].callsite}};
+        e.attrs = &cs;
+        e.nattrs = 1;
+      }
       if ((rc = put_event(k, post, &e)) < 0) goto fail;
       rep.enters++;
     }

@@ -754,6 +754,16 @@ ok slice_snap_check "$PT" -q check s2.ptf >/dev/null
 "$PT" dump s2.ptf >s2.txt
 cmp -s s1.txt s2.txt && t_pass slice_snapshot_same ||
   t_fail slice_snapshot_same "$(diff s1.txt s2.txt | head -4)"
+# an MPI call open at `from` keeps its call site (its re-created ENTER had
+# no attribute: the slice's stats listed it under call site "-"; PETSc's
+# SNES ex19 sliced at 600-700 ms had 2 such MPI_Allgather and MPI_Allreduce
+# rows); cs.txt's 4th MPI_Send, at a.c:20, runs from 400 to 495
+ok slice_callsite "$PT" -q slice --from 410 --to 430 -o slcs.ptf cs.ptf
+"$PT" -q stats --csv slcs.ptf >slcs.csv 2>&1
+if grep -q '^mpi_callsite,[0-9]*,"MPI_Send",[0-9]*,"a.c:20",1,' slcs.csv &&
+   ! grep -q '^mpi_callsite,[0-9]*,"MPI_Send",[0-9]*,"-"' slcs.csv; then
+  t_pass slice_keeps_callsite
+else t_fail slice_keeps_callsite "$(grep '^mpi_callsite,' slcs.csv)"; fi
 # a message sent before the window and received inside keeps both ends
 cat >late.txt <<'TXT'
 # paratrace text 1
