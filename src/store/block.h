@@ -26,6 +26,10 @@ enum {
   PT__BLK_SNAPS = 4
 };
 enum { PT__CODEC_RAW = 0, PT__CODEC_ZSTD = 1 };
+/* zstd window (log2 bytes) of events blocks written at levels up to
+ * PT__EVENTS_WLOG_LEVEL_MAX (the fast ones; pt__blk_build says why). */
+#define PT__EVENTS_WLOG 16
+#define PT__EVENTS_WLOG_LEVEL_MAX 3
 
 /* Event header byte. */
 #define PT__EVH_KIND 0x3fu

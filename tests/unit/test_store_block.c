@@ -193,6 +193,58 @@ TEST(event_codec_roundtrip) {
   }
 }
 
+/* The zstd window of a frame header (RFC 8878 3.1.1.1), or 0 when the
+ * frame is single-segment (its window is the content size). */
+static uint64_t zstd_window(const uint8_t *f, size_t n) {
+  if (n < 6) return 0;
+  uint8_t fhd = f[4];
+  if (fhd & 0x20) return 0; /* single segment */
+  uint8_t wd = f[5];
+  uint64_t base = (uint64_t)1 << (10 + (wd >> 3));
+  return base + (base / 8) * (wd & 7);
+}
+
+/* Events blocks are compressed with a 64 KiB zstd window at the fast
+ * levels (smaller and quicker to decompress on trace data; block.c); any
+ * zstd decoder reads them.  Other block types keep zstd's default. */
+TEST(events_block_zstd_window) {
+  pt__buf raw = {0}, out = {0}, dec = {0};
+  rng_seed(4242);
+  /* 200 KB shaped like an events payload: a low-entropy part and rows */
+  size_t n = 200000;
+  ASSERT_OK(pt__buf_reserve(&raw, n));
+  for (size_t i = 0; i < n; i++)
+    raw.p[i] = (uint8_t)(i < n / 2 ? rndn(256) : (i & 1) ? 2 : 1 + rndn(16));
+  raw.len = n;
+  ZSTD_CCtx *cc = ZSTD_createCCtx();
+  ZSTD_DCtx *dc = ZSTD_createDCtx();
+  for (int type = PT__BLK_EVENTS; type <= PT__BLK_DEFS; type++) {
+    pt__blkhdr h = {.type = (uint8_t)type,
+                    .first_ts = 1,
+                    .last_ts = 2,
+                    .count = 1000};
+    ASSERT_OK(pt__blk_build(&h, raw.p, raw.len, cc, 1, &out));
+    ASSERT_EQ_U64(h.codec, PT__CODEC_ZSTD);
+    uint64_t win = zstd_window(out.p + PT__BLK_HDR, h.stored);
+    if (type == PT__BLK_EVENTS)
+      ASSERT_EQ_U64(win, (uint64_t)1 << PT__EVENTS_WLOG);
+    else
+      ASSERT_TRUE(win == 0 || win > ((uint64_t)1 << PT__EVENTS_WLOG));
+    pt__blkhdr g;
+    const char *why = "";
+    const uint8_t *rp;
+    ASSERT_OK(pt__blkhdr_parse(out.p, &g, &why));
+    ASSERT_OK(pt__blk_payload(&g, out.p + PT__BLK_HDR, dc, &dec, &rp, &why));
+    ASSERT_EQ_U64(g.raw, n);
+    ASSERT_TRUE(memcmp(rp, raw.p, n) == 0);
+  }
+  ZSTD_freeCCtx(cc);
+  ZSTD_freeDCtx(dc);
+  pt__buf_free(&raw);
+  pt__buf_free(&out);
+  pt__buf_free(&dec);
+}
+
 TEST(def_sum_snap_codec_roundtrip) {
   pt__arena a = {0}, scratch = {0};
   rng_seed(77);
@@ -340,6 +392,7 @@ int main(void) {
   RUN(grow_doubling);
   RUN(block_header);
   RUN(event_codec_roundtrip);
+  RUN(events_block_zstd_window);
   RUN(def_sum_snap_codec_roundtrip);
   RUN(event_decode_garbage_never_crashes);
   RUN(index_build_parse);
