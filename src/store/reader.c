@@ -382,13 +382,48 @@ static uint32_t filter_run(pt_reader *r, cursor *c, uint32_t a, uint32_t b) {
  * anything odd: the general decoder then looks at it and names the
  * damage).  The decoder state stays in registers across events.  Returns
  * the new n. */
-static inline uint32_t fast_run(cursor *c, uint32_t n, uint32_t lim) {
+static inline __attribute__((always_inline)) uint32_t
+fast_run_tb(cursor *c, uint32_t n, uint32_t lim, const unsigned tb) {
   pt__dec *d = &c->dec;
   const uint8_t *p = d->p, *end = d->end, *tp = d->tp;
   const uint64_t tc = d->tcount;
-  const unsigned tb = d->tb;
   uint64_t t = d->prev_time, ti = d->ti;
   const uint32_t ref_only = 1u << PT_ESLOT_REF;
+  /* First the events that cannot reach the end of the rows or of the
+   * planes (a common event takes at most 3 bytes here): no bounds checks. */
+  uint64_t safe = lim - n;
+  if (tc - ti < safe) safe = tc - ti;
+  if ((uint64_t)(end - p) / 3 < safe) safe = (uint64_t)(end - p) / 3;
+  for (const uint32_t lim1 = n + (uint32_t)safe; n < lim1;) {
+    uint32_t h = *p;
+    if (PT_UNLIKELY(h & (PT__EVH_LOC | PT__EVH_ATTRS)) ||
+        PT_UNLIKELY(pt__ev_mask[h] != ref_only))
+      goto out;
+    uint64_t dt = tp[ti];
+    if (tb > 1) dt |= (uint64_t)tp[ti + tc] << 8;
+    if (tb > 2) dt |= (uint64_t)tp[ti + 2 * tc] << 16;
+    for (unsigned j = 3; PT_UNLIKELY(j < tb); j++)
+      dt |= (uint64_t)tp[ti + j * tc] << (8 * j);
+    uint64_t ref;
+    const uint8_t *q;
+    if (PT_LIKELY(p[1] < 0x80)) {
+      ref = p[1];
+      q = p + 2;
+    } else if (p[2] < 0x80) {
+      ref = (uint64_t)(p[1] & 0x7f) | (uint64_t)p[2] << 7;
+      q = p + 3;
+    } else {
+      goto out;
+    }
+    if (PT_UNLIKELY(dt > UINT64_MAX - t)) goto out;
+    p = q;
+    t += dt;
+    ti++;
+    c->bt[n] = t;
+    c->bref[n] = ref - 1; /* references are stored + 1 (PT_NONE -> 0) */
+    c->bkind[n] = (uint8_t)h;
+    n++;
+  }
   while (n < lim && p < end && ti < tc) {
     uint32_t h = *p;
     if (PT_UNLIKELY(h & (PT__EVH_LOC | PT__EVH_ATTRS)) ||
@@ -419,11 +454,22 @@ static inline uint32_t fast_run(cursor *c, uint32_t n, uint32_t lim) {
     c->bkind[n] = (uint8_t)h;
     n++;
   }
+out:
   d->p = p;
   d->prev_time = t;
   d->ti = ti;
   d->scratch_dirty = 0;
   return n;
+}
+
+/* fast_run for the common plane widths, each with its width constant. */
+static uint32_t fast_run(cursor *c, uint32_t n, uint32_t lim) {
+  switch (c->dec.tb) {
+    case 1: return fast_run_tb(c, n, lim, 1);
+    case 2: return fast_run_tb(c, n, lim, 2);
+    case 3: return fast_run_tb(c, n, lim, 3);
+    default: return fast_run_tb(c, n, lim, c->dec.tb);
+  }
 }
 
 /* The checks at a block's last event. */
@@ -560,7 +606,12 @@ static void tree_replay(pt_reader *r) {
  * time.  Ties go to the lower index, as in the tree; a live key at time
  * UINT64_MAX loses to nothing but is found by the second pass. */
 #define LINEAR_MAX 8
-static inline uint32_t linear_winner(const mkey *keys, size_t K) {
+/* The keys array has at least this many entries (KEY_DONE past K), so
+ * that up to LINEAR_MIN streams are merged by a scan of constant width
+ * the compiler unrolls. */
+#define LINEAR_MIN 4
+static inline __attribute__((always_inline)) uint32_t
+linear_winner(const mkey *keys, size_t K) {
   uint64_t bt = keys[0].t;
   uint32_t bw = 0;
   for (uint32_t k = 1; k < K; k++) {
@@ -613,7 +664,7 @@ static int position(pt_reader *r, uint64_t t) {
   return PT_OK;
 }
 
-static const pt_event ev_zero;
+static int next_slow(pt_reader *r);
 
 /* Step past the event (or run) handed out last and find the stream with
  * the earliest next event.  Returns PT_OK with *wout, PT_END or an error. */
@@ -638,7 +689,10 @@ static inline __attribute__((always_inline)) int advance(pt_reader *r,
       return rc;
     }
     r->pending = 0;
-    if (r->K <= LINEAR_MAX) {
+    if (r->K <= LINEAR_MIN) {
+      w = linear_winner(r->keys, LINEAR_MIN);
+      r->tree[0] = w;
+    } else if (r->K <= LINEAR_MAX) {
       w = linear_winner(r->keys, r->K);
       r->tree[0] = w;
     } else if (!r->ru_valid || !key_less(r->keys[w], r->ru)) {
@@ -659,21 +713,63 @@ static inline __attribute__((always_inline)) int advance(pt_reader *r,
 
 int pt_reader_next(pt_reader *r, pt_event *ev) {
   uint32_t w;
-  int rc = advance(r, &w);
-  if (PT_UNLIKELY(rc)) return rc;
-  const cursor *c = &r->curs[w];
-  uint32_t i = c->bi;
+  const cursor *c;
+  uint32_t i;
+  /* The common step: few streams, and the stream of the event handed out
+   * last has more events in its batch.  Everything else (a refill, the
+   * first event, an error, the loser tree) is advance()'s, kept out of
+   * this path so that it needs no saved registers. */
+  if (PT_LIKELY(r->pending && !r->failed && r->K <= LINEAR_MIN)) {
+    w = r->tree[0];
+    cursor *cw = &r->curs[w];
+    i = cw->bi + 1;
+    if (PT_LIKELY(i < cw->bn)) {
+      cw->bi = i;
+      r->keys[w].t = cw->bt[i];
+      w = linear_winner(r->keys, LINEAR_MIN);
+      r->tree[0] = w;
+      r->pending = 0;
+      if (PT_UNLIKELY(r->keys[w].o == UINT64_MAX)) return PT_END;
+      goto emit;
+    }
+  }
+  {
+    int rc = next_slow(r);
+    if (PT_UNLIKELY(rc)) return rc;
+    w = r->tree[0]; /* advance leaves the winner there */
+  }
+emit:
+  c = &r->curs[w];
+  i = c->bi;
   if (PT_LIKELY(i != c->bslow)) {
-    *ev = ev_zero;
+    /* field by field: a whole-struct initialiser becomes a rep stos */
     ev->time = c->bt[i];
     ev->location = c->bloc;
     ev->kind = c->bkind[i];
+    ev->nattrs = 0;
     ev->ref = c->bref[i];
+    ev->peer = 0;
+    ev->comm = 0;
+    ev->tag = 0;
+    ev->size = 0;
+    ev->size2 = 0;
+    ev->request = 0;
+    ev->value.type = PT_TYPE_NONE;
+    ev->value.count = 0;
+    ev->value.v.u = 0;
+    ev->text = NULL;
+    ev->attrs = NULL;
   } else {
     *ev = c->ev;
   }
   r->pending = 1;
   return PT_OK;
+}
+
+/* pt_reader_next's path for everything but its common step. */
+static __attribute__((noinline)) int next_slow(pt_reader *r) {
+  uint32_t w;
+  return advance(r, &w);
 }
 
 int pt_reader_next_run(pt_reader *r, pt_event_run *run) {
@@ -1157,13 +1253,17 @@ int pt_reader_open(pt_reader **out, const char *path,
   r->curs = calloc(nsel ? nsel : 1, sizeof *r->curs);
   r->K = 1;
   while (r->K < nsel) r->K *= 2;
-  r->keys = calloc(r->K, sizeof *r->keys);
+  /* at least LINEAR_MIN keys: the linear merge scans a fixed width (the
+   * keys past K stay KEY_DONE) */
+  r->keys = calloc(r->K < LINEAR_MIN ? LINEAR_MIN : r->K, sizeof *r->keys);
   r->tree = calloc(r->K, sizeof *r->tree);
   r->win = calloc(2 * r->K, sizeof *r->win);
   if (!r->curs || !r->keys || !r->tree || !r->win) {
     rc = rerr(r, PT_ENOMEM, "out of memory");
     goto fail;
   }
+  for (size_t k = 0; k < (r->K < LINEAR_MIN ? LINEAR_MIN : r->K); k++)
+    r->keys[k] = KEY_DONE;
   for (size_t i = 0; i < r->nstreams; i++) {
     if (!r->streams[i].selected) continue;
     cursor *c = &r->curs[r->ncurs];

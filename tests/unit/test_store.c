@@ -676,6 +676,45 @@ TEST(common_event_paths) {
   free(dir);
 }
 
+/* One location per stream and almost only enter/leave: the reader's
+ * common step (a scan of a fixed four keys when there are at most four
+ * streams, the unchecked part of a batch fill) does nearly all the work,
+ * with 1, 2, 3 and 4 streams (keys past the streams stay done) and with
+ * more than four (the general path), whole and filtered. */
+TEST(few_streams_common_step) {
+  static const unsigned ns[] = {1, 2, 3, 4, 5};
+  for (size_t v = 0; v < sizeof ns / sizeof ns[0]; v++) {
+    rng_seed(9100 + v);
+    char *dir = test_tmpdir("few");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/a.ptf", dir);
+    model m;
+    g_simple = 60;
+    int rc = write_model(path, &m, ns[v], 1, 30000, 2048, 1, 40);
+    g_simple = 0;
+    ASSERT_OK(rc);
+    if (!check_read(path, &m, NULL))
+      TEST_FAIL_("%u streams: merged read differs", ns[v]);
+    uint64_t tmax = m.x[m.n - 1].ev.time;
+    for (int round = 0; round < 10; round++) {
+      pt_reader_opts o = {0};
+      uint64_t sel[2] = {m.locs[rndn(m.nlocs)], m.locs[rndn(m.nlocs)]};
+      if (rndn(2)) {
+        o.locations = sel;
+        o.nlocations = 1 + rndn(2);
+      }
+      o.from = rndn(tmax + 10);
+      if (rndn(2)) o.to = o.from + 1 + rndn(tmax / 2 + 1);
+      if (!check_read(path, &m, &o))
+        TEST_FAIL_("%u streams, round %d: filtered read differs", ns[v],
+                   round);
+    }
+    model_free(&m);
+    pt__rmtree(dir);
+    free(dir);
+  }
+}
+
 /* Every file but the anchor, byte for byte. */
 static int same_files(const char *a, const char *b) {
   DIR *d = opendir(a);
@@ -1281,6 +1320,7 @@ int main(void) {
   RUN(overwrite_and_abort);
   RUN(filters_and_seek);
   RUN(common_event_paths);
+  RUN(few_streams_common_step);
   RUN(compression_threads_same_archive);
   RUN(prefetch_threads_same_events);
   RUN(many_streams_few_files);
