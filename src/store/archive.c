@@ -506,19 +506,36 @@ int pt__bw_open(pt__bw *bw, const char *path, uint8_t type, int keep_open) {
 static int events_payload(const pt__buf *raw, const pt__buf *dts,
                           uint64_t count, pt__buf *cols) {
   const uint64_t *dt = (const uint64_t *)dts->p;
+  /* One pass writes planes 0..2 (the widths of nearly every block) and
+   * finds the width; a plane the width does not need is overwritten by
+   * the next part, wider deltas get their planes 3.. in a second pass.
+   * Room for three planes whatever the width. */
+  cols->len = 0;
+  if (pt__buf_reserve(cols, 1 + 3 * (size_t)count + raw->len))
+    return PT_ENOMEM;
+  uint8_t *o = cols->p + 1, *o1 = o + count, *o2 = o1 + count;
   uint64_t all = 0;
-  for (uint64_t i = 0; i < count; i++) all |= dt[i];
+  for (uint64_t i = 0; i < count; i++) {
+    uint64_t v = dt[i];
+    all |= v;
+    o[i] = (uint8_t)v;
+    o1[i] = (uint8_t)(v >> 8);
+    o2[i] = (uint8_t)(v >> 16);
+  }
   unsigned tb = 1;
   while (tb < 8 && (all >> (8 * tb))) tb++;
-  cols->len = 0;
-  size_t need = 1 + (size_t)tb * count + raw->len;
-  if (pt__buf_reserve(cols, need)) return PT_ENOMEM;
-  uint8_t *o = cols->p;
-  *o++ = (uint8_t)tb;
-  for (unsigned j = 0; j < tb; j++)
-    for (uint64_t i = 0; i < count; i++) *o++ = (uint8_t)(dt[i] >> (8 * j));
-  memcpy(o, raw->p, raw->len);
-  cols->len = need;
+  if (tb > 3) {
+    cols->len = 1 + 3 * (size_t)count; /* kept by the reserve */
+    if (pt__buf_reserve(cols, (size_t)(tb - 3) * count + raw->len))
+      return PT_ENOMEM;
+    o = cols->p + 1;
+  }
+  cols->p[0] = (uint8_t)tb;
+  for (unsigned j = 3; j < tb; j++)
+    for (uint64_t i = 0; i < count; i++)
+      o[j * count + i] = (uint8_t)(dt[i] >> (8 * j));
+  memcpy(o + (size_t)tb * count, raw->p, raw->len);
+  cols->len = 1 + (size_t)tb * count + raw->len;
   return PT_OK;
 }
 

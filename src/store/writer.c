@@ -553,6 +553,8 @@ static int event_fast(pt_stream *s, const pt_event *ev, uint32_t m) {
   return 1;
 }
 
+static int event_other(pt_stream *s, const pt_event *ev);
+
 /* An enter, leave or other event with only a reference, no attributes, of
  * the stream's current location, into a block that has room: the header
  * byte, the reference and the time delta, nothing else to decide. */
@@ -581,6 +583,15 @@ int pt_stream_event(pt_stream *s, const pt_event *ev) {
     s->last_time = ev->time;
     return PT_OK;
   }
+  return event_other(s, ev);
+}
+
+/* pt_stream_event's path for every other event: kept out of line so that
+ * the shortcut above saves no registers. */
+static __attribute__((noinline)) int event_other(pt_stream *s,
+                                                 const pt_event *ev) {
+  pt__bw *bw = &s->ev;
+  uint32_t kind = ev->kind;
   if (kind < PT_EV__COUNT && kind != PT_EV_INVALID && ev->time >= s->last_time &&
       ev->location == bw->prev_loc && !s->failed && bw->count &&
       !(pt__ev_mask[kind] &

@@ -715,6 +715,54 @@ TEST(few_streams_common_step) {
   }
 }
 
+/* Blocks whose widest time delta takes 1 to 8 bytes (the writer lays out
+ * planes 0-2 in one pass and the wider ones after it, with and without a
+ * compression thread): every time reads back. */
+TEST(delta_widths_roundtrip) {
+  for (unsigned wbytes = 1; wbytes <= 8; wbytes++)
+    for (int threads = 0; threads <= 1; threads++) {
+      rng_seed(300 + wbytes);
+      char *dir = test_tmpdir("dw");
+      char path[4200];
+      snprintf(path, sizeof path, "%s/a.ptf", dir);
+      pt_writer_opts o = {.threads = threads, .block_size = 4096};
+      pt_writer *w;
+      pt_stream *st;
+      ASSERT_OK(pt_writer_open(&w, path, &o, NULL));
+      ASSERT_OK(pt_writer_stream(w, 0, &st));
+      enum { N = 6000 };
+      static uint64_t times[N];
+      uint64_t t = 5;
+      for (int i = 0; i < N; i++) {
+        /* one wide delta every 997 events (6 of them: no overflow) */
+        if (i % 997 == 500)
+          t += ((uint64_t)1 << (wbytes == 8 ? 56 : 8 * wbytes - 1)) + rndn(99);
+        else
+          t += rndn(300);
+        times[i] = t;
+        pt_event ev;
+        pt_event_init(&ev, i & 1 ? PT_EV_LEAVE : PT_EV_ENTER, t, 3);
+        ev.ref = (uint64_t)rndn(200);
+        ASSERT_OK(pt_stream_event(st, &ev));
+      }
+      ASSERT_OK(pt_writer_close(w, NULL));
+      pt_reader *r;
+      ASSERT_OK(pt_reader_open(&r, path, NULL, NULL));
+      pt_event ev;
+      for (int i = 0; i < N; i++) {
+        ASSERT_OK(pt_reader_next(r, &ev));
+        if (ev.time != times[i])
+          TEST_FAIL_("width %u, threads %d: event %d at %llu, not %llu",
+                     wbytes, threads, i, (unsigned long long)ev.time,
+                     (unsigned long long)times[i]);
+      }
+      ASSERT_STATUS(pt_reader_next(r, &ev), PT_END);
+      pt_reader_close(r);
+      pt__rmtree(dir);
+      free(dir);
+    }
+}
+
 /* Every file but the anchor, byte for byte. */
 static int same_files(const char *a, const char *b) {
   DIR *d = opendir(a);
@@ -1321,6 +1369,7 @@ int main(void) {
   RUN(filters_and_seek);
   RUN(common_event_paths);
   RUN(few_streams_common_step);
+  RUN(delta_widths_roundtrip);
   RUN(compression_threads_same_archive);
   RUN(prefetch_threads_same_events);
   RUN(many_streams_few_files);
