@@ -606,10 +606,10 @@ static void tree_replay(pt_reader *r) {
  * time.  Ties go to the lower index, as in the tree; a live key at time
  * UINT64_MAX loses to nothing but is found by the second pass. */
 #define LINEAR_MAX 8
-/* The keys array has at least this many entries (KEY_DONE past K), so
- * that up to LINEAR_MIN streams are merged by a scan of constant width
- * the compiler unrolls. */
-#define LINEAR_MIN 4
+/* Kept a loop over the actual K: unrolled for a constant 4, the compiler
+ * turned the selects into a branch that goes whichever way the streams
+ * interleave, mispredicted about half the time (measured: 15% slower
+ * reads with 20% fewer instructions). */
 static inline __attribute__((always_inline)) uint32_t
 linear_winner(const mkey *keys, size_t K) {
   uint64_t bt = keys[0].t;
@@ -689,10 +689,7 @@ static inline __attribute__((always_inline)) int advance(pt_reader *r,
       return rc;
     }
     r->pending = 0;
-    if (r->K <= LINEAR_MIN) {
-      w = linear_winner(r->keys, LINEAR_MIN);
-      r->tree[0] = w;
-    } else if (r->K <= LINEAR_MAX) {
+    if (r->K <= LINEAR_MAX) {
       w = linear_winner(r->keys, r->K);
       r->tree[0] = w;
     } else if (!r->ru_valid || !key_less(r->keys[w], r->ru)) {
@@ -719,14 +716,14 @@ int pt_reader_next(pt_reader *r, pt_event *ev) {
    * last has more events in its batch.  Everything else (a refill, the
    * first event, an error, the loser tree) is advance()'s, kept out of
    * this path so that it needs no saved registers. */
-  if (PT_LIKELY(r->pending && !r->failed && r->K <= LINEAR_MIN)) {
+  if (PT_LIKELY(r->pending && !r->failed && r->K <= LINEAR_MAX)) {
     w = r->tree[0];
     cursor *cw = &r->curs[w];
     i = cw->bi + 1;
     if (PT_LIKELY(i < cw->bn)) {
       cw->bi = i;
       r->keys[w].t = cw->bt[i];
-      w = linear_winner(r->keys, LINEAR_MIN);
+      w = linear_winner(r->keys, r->K);
       r->tree[0] = w;
       r->pending = 0;
       if (PT_UNLIKELY(r->keys[w].o == UINT64_MAX)) return PT_END;
@@ -1253,17 +1250,13 @@ int pt_reader_open(pt_reader **out, const char *path,
   r->curs = calloc(nsel ? nsel : 1, sizeof *r->curs);
   r->K = 1;
   while (r->K < nsel) r->K *= 2;
-  /* at least LINEAR_MIN keys: the linear merge scans a fixed width (the
-   * keys past K stay KEY_DONE) */
-  r->keys = calloc(r->K < LINEAR_MIN ? LINEAR_MIN : r->K, sizeof *r->keys);
+  r->keys = calloc(r->K, sizeof *r->keys);
   r->tree = calloc(r->K, sizeof *r->tree);
   r->win = calloc(2 * r->K, sizeof *r->win);
   if (!r->curs || !r->keys || !r->tree || !r->win) {
     rc = rerr(r, PT_ENOMEM, "out of memory");
     goto fail;
   }
-  for (size_t k = 0; k < (r->K < LINEAR_MIN ? LINEAR_MIN : r->K); k++)
-    r->keys[k] = KEY_DONE;
   for (size_t i = 0; i < r->nstreams; i++) {
     if (!r->streams[i].selected) continue;
     cursor *c = &r->curs[r->ncurs];
