@@ -30,6 +30,9 @@ enum { PT__CODEC_RAW = 0, PT__CODEC_ZSTD = 1 };
  * PT__EVENTS_WLOG_LEVEL_MAX (the fast ones; pt__blk_build says why). */
 #define PT__EVENTS_WLOG 16
 #define PT__EVENTS_WLOG_LEVEL_MAX 3
+/* zstd hash table (log2 entries) of events blocks written at level 1 and
+ * below. */
+#define PT__EVENTS_HLOG 11
 
 /* Event header byte. */
 #define PT__EVH_KIND 0x3fu

@@ -205,8 +205,9 @@ static uint64_t zstd_window(const uint8_t *f, size_t n) {
 }
 
 /* Events blocks are compressed with a 64 KiB zstd window at the fast
- * levels (smaller and quicker to decompress on trace data; block.c); any
- * zstd decoder reads them.  Other block types keep zstd's default. */
+ * levels and a 2^11-entry match table at level 1 (smaller and quicker on
+ * trace data; block.c); any zstd decoder reads them.  Other block types
+ * keep zstd's defaults. */
 TEST(events_block_zstd_window) {
   pt__buf raw = {0}, out = {0}, dec = {0};
   rng_seed(4242);
@@ -230,6 +231,23 @@ TEST(events_block_zstd_window) {
       ASSERT_EQ_U64(win, (uint64_t)1 << PT__EVENTS_WLOG);
     else
       ASSERT_TRUE(win == 0 || win > ((uint64_t)1 << PT__EVENTS_WLOG));
+    if (type == PT__BLK_EVENTS) {
+      /* exactly what zstd makes with the documented parameters: level 1,
+       * the 64 KiB window and the 2^11-entry table */
+      ZSTD_CCtx *ref = ZSTD_createCCtx();
+      size_t cap = ZSTD_compressBound(n);
+      uint8_t *z = malloc(cap);
+      ASSERT_TRUE(ref && z);
+      ZSTD_CCtx_setParameter(ref, ZSTD_c_compressionLevel, 1);
+      ZSTD_CCtx_setParameter(ref, ZSTD_c_windowLog, PT__EVENTS_WLOG);
+      ZSTD_CCtx_setParameter(ref, ZSTD_c_hashLog, PT__EVENTS_HLOG);
+      size_t zn = ZSTD_compress2(ref, z, cap, raw.p, n);
+      ASSERT_TRUE(!ZSTD_isError(zn));
+      ASSERT_EQ_U64(h.stored, zn);
+      ASSERT_TRUE(memcmp(out.p + PT__BLK_HDR, z, zn) == 0);
+      free(z);
+      ZSTD_freeCCtx(ref);
+    }
     pt__blkhdr g;
     const char *why = "";
     const uint8_t *rp;
