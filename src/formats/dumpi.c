@@ -2759,9 +2759,15 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   rankst *k = &s->r[t->rank];
   for (;;) {
     if (!none) {
+      /* the queue's last event (a LEAVE) has its latest time: each call's
+       * events have its ENTER's or its LEAVE's time, and a call starts
+       * after the previous one left; so when the last is <= le, all are
+       * (no scan) */
       const pt_item *q = t->q;
       size_t qn = t->qn;
-      while (j < qn && q[j].u.event.time <= le) j++;
+      if (j < qn && q[qn - 1].u.event.time <= le) j = qn;
+      else
+        while (j < qn && q[j].u.event.time <= le) j++;
     }
     /* (the queue, not the batch, is bounded: a thread that loses the top
      * in the middle of its queue starts its next batch there) */
