@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -109,8 +110,10 @@ static uint16_t status_args[PT__DUMPI_NLABELS];
 /* Labels with a string argument (the only ones whose values have ns). */
 static uint8_t has_str[PT__DUMPI_NLABELS];
 /* Labels whose arguments all have a fixed width and no condition: every
- * argument of a decoded record is present and an INT attribute. */
-static uint8_t all_int[PT__DUMPI_NLABELS];
+ * argument of a decoded record is present and an INT attribute, stored
+ * there by the decoder; at_cap: the attributes map_call makes of such a
+ * call (the ENTER's and the LEAVE's), 0 for the other labels. */
+static uint8_t at_cap[PT__DUMPI_NLABELS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
   file_open_label = pt__dumpi_label_from_name("MPI_File_open");
@@ -138,7 +141,8 @@ static void role_init(void) {
                                  (m & PT__DUMPI_MASK_WALL ? 12 : 0));
   for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
-    all_int[l] = f && pt__dumpi_fixed_args(l) >= 0;
+    if (f && pt__dumpi_fixed_args(l) >= 0)
+      at_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
     int len = f && !pt__dcomm_label(l) ? pt__dumpi_fixed_args(l) : -1;
     int comm = -1, off = 0;
     /* the communicator's offset, when the call maps to events */
@@ -987,12 +991,23 @@ static PT_ALWAYS_INLINE uint64_t type_size(mapper *m, int64_t dt) {
  * call. */
 static int64_t vi(const pt__dumpi_call *c, const int8_t *ri, int role) {
   int k = ri[role];
-  return k >= 0 ? c->v[k].i : 0;
+  return k >= 0 ? c->iv[(size_t)k * c->is] : 0;
 }
+/* (a call whose arguments are attributes has only present scalars) */
+static const pt__dumpi_val present_scalar = {.present = 1};
+enum { V_STRIDE = sizeof(pt__dumpi_val) / sizeof(int64_t),
+       AT_STRIDE = sizeof(pt_attr) / sizeof(int64_t) };
+_Static_assert(sizeof(pt__dumpi_val) % sizeof(int64_t) == 0 &&
+               sizeof(pt_attr) % sizeof(int64_t) == 0 &&
+               offsetof(pt__dumpi_val, i) % sizeof(int64_t) == 0 &&
+               offsetof(pt_attr, val.v.i) % sizeof(int64_t) == 0,
+               "argument values at a stride of int64_t");
 static const pt__dumpi_val *vv(const pt__dumpi_call *c, const int8_t *ri,
                                int role) {
   int k = ri[role];
-  return k >= 0 && c->v[k].present ? &c->v[k] : NULL;
+  if (k < 0) return NULL;
+  if (c->is != V_STRIDE) return &present_scalar;
+  return c->v[k].present ? &c->v[k] : NULL;
 }
 static int64_t sum_ints(const pt__dumpi_val *v) {
   int64_t s = 0;
@@ -1653,8 +1668,10 @@ static pt_attr *attr_push(pt_attr *at, uint32_t *n, uint64_t key,
 }
 
 /* Map call c of this rank into m->q (ENTER, semantic events, LEAVE), on
- * the location of thread m->th. */
-static int map_call(mapper *m, const pt__dumpi_call *c) {
+ * the location of thread m->th.  at: the attributes
+ * pt__dumpi_decode_scalars stored the arguments of a fixed-argument call
+ * in (room for at_cap[label]), else NULL. */
+static int map_call(mapper *m, pt__dumpi_call *c, pt_attr *at) {
   const pt__dumpi_func *f = c->f;
   if (c->label == (unsigned)file_open_label && file_opened(m) < 0)
     return PT_ENOMEM;
@@ -1684,26 +1701,22 @@ static int map_call(mapper *m, const pt__dumpi_call *c) {
   }
   *last_time = t1;
 
-  /* attributes of the ENTER */
+  /* attributes of the ENTER (and, after them, the LEAVE's two) */
   uint32_t cap = EX__COUNT + 2u * f->nargs;
-  if (has_str[c->label])
-    for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
-  /* (and, after them, the LEAVE's two) */
-  pt_attr *at = pt__arena_alloc(arena, (cap + 2) * sizeof *at);
-  if (!at) return PT_ENOMEM;
   uint32_t n = 0;
   const uint32_t *ids = m->attr_id[c->label];
   const uint8_t *mts = arg_mt[c->label];
-  if (all_int[c->label]) { /* (most calls) */
-    unsigned na = f->nargs; /* (a byte: the stores below may alias it) */
-    for (unsigned k = 0; k < na; k++) {
-      at[k].key = ids[k];
-      at[k].val.type = PT_TYPE_INT;
-      at[k].val.count = 0;
-      at[k].val.v.i = c->v[k].i;
-    }
-    n = na;
+  if (at) { /* (most calls: the arguments are there) */
+    n = f->nargs;
+    c->iv = &at[0].val.v.i;
+    c->is = AT_STRIDE;
   } else {
+    if (has_str[c->label])
+      for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
+    if (!(at = pt__arena_alloc(arena, (cap + 2) * sizeof *at)))
+      return PT_ENOMEM;
+    c->iv = &c->v[0].i;
+    c->is = V_STRIDE;
     for (unsigned k = 0; k < f->nargs; k++) {
       const pt__dumpi_val *v = &c->v[k];
       if (!v->present) continue;
@@ -2520,12 +2533,20 @@ static int st_map(dsrc *s, tstream *t, int append) {
   if (!append) pt__arena_reset(&t->arena);
   k->f.cur_off = t->off;
   k->f.cur_call = t->call;
-  /* (map_call reads only present and i of a fixed-argument call's
-   * arguments) */
-  long n = pt__dumpi_decode_scalars(k->f.data + t->off,
-                                    k->f.stream_end - t->off, k->f.cpu_off,
-                                    k->f.wall_off, &k->call, &t->arena, why,
-                                    sizeof why);
+  /* a fixed-argument call's arguments: decoded into its attributes */
+  const uint8_t *p = k->f.data + t->off;
+  size_t avail = k->f.stream_end - t->off;
+  unsigned l = avail >= 2 ? (unsigned)p[0] << 8 | p[1] : PT__DUMPI_NLABELS;
+  pt_attr *at = NULL;
+  long n;
+  if (l < PT__DUMPI_NLABELS && at_cap[l] &&
+      !(at = pt__arena_alloc(&t->arena, at_cap[l] * sizeof *at)))
+    n = PT_ENOMEM;
+  else
+    n = pt__dumpi_decode_scalars(p, avail, k->f.cpu_off, k->f.wall_off,
+                                 &k->call, &t->arena, at,
+                                 at ? k->m.attr_id[l] : NULL, why,
+                                 sizeof why);
   if (n < 0) {
     /* (the decoder gives a reason only for a cut or corrupt record: why
      * is not set when it ran out of memory) */
@@ -2547,7 +2568,7 @@ static int st_map(dsrc *s, tstream *t, int append) {
   k->m.qcap = t->qcap;
   k->m.arena = &t->arena;
   int rc = uc_apply(&k->m, t->call);
-  if (rc == PT_OK) rc = map_call(&k->m, &k->call);
+  if (rc == PT_OK) rc = map_call(&k->m, &k->call, at);
   t->q = k->m.q;
   t->qi = append ? t->qn : 0;
   t->qn = k->m.qn;

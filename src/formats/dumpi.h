@@ -214,6 +214,10 @@ typedef struct pt__dumpi_call {
   uint64_t *perf_in, *perf_out;
   const pt__dumpi_func *f;
   pt__dumpi_val v[PT__DUMPI_MAX_ARGS];
+  /* (the reader's mapping, not the codec: argument k's scalar value is
+   * iv[k * is], in v or in at) */
+  const int64_t *iv;
+  uint32_t is;
 } pt__dumpi_call;
 
 /* The thread id and wall start time of the record at p[0..n) without
@@ -235,15 +239,17 @@ long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *c,
                       pt__arena *scratch, char *err, size_t errn);
 
-/* pt__dumpi_decode for a reader that reads only `present` and `i` of the
- * arguments of a function whose arguments all have a fixed width and no
- * condition (pt__dumpi_fixed_args >= 0): of those it stores only these
- * two fields (the others keep what *c held); every other record is decoded
- * as pt__dumpi_decode decodes it.  On an error *c is left part-written
- * (pt__dumpi_decode clears it first). */
+/* pt__dumpi_decode for the reader: a record of a function whose arguments
+ * all have a fixed width and no condition (pt__dumpi_fixed_args >= 0) has
+ * its arguments stored as INT attributes, argument k as at[k] (key
+ * keys[k]), not in c->v (left as it was); at NULL: stored in c->v.  Every
+ * other record is decoded as pt__dumpi_decode decodes it (at unused).  On
+ * an error *c (and at) are left part-written (pt__dumpi_decode clears *c
+ * first). */
 long pt__dumpi_decode_scalars(const uint8_t *p, size_t n, uint32_t cpu_off,
                               uint32_t wall_off, pt__dumpi_call *c,
-                              pt__arena *scratch, char *err, size_t errn);
+                              pt__arena *scratch, pt_attr *at,
+                              const uint32_t *keys, char *err, size_t errn);
 
 /* Append the record of *c to out (inverse of decode; seconds are stored as
  * (sec - offset) mod 65536).  Returns PT_OK or PT_ENOMEM. */

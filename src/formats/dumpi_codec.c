@@ -545,7 +545,7 @@ int pt__dumpi_fixed_args(unsigned label) {
 }
 
 /* A fixed-width value (wire: a constant at every use), bounds checked:
- * only `present` and `i` stored (pt__dumpi_decode_scalars). */
+ * only `present` and `i` stored (get_fixed clears the rest). */
 static PT_ALWAYS_INLINE void get_scalar(cur *c, pt__dumpi_val *v, int wire) {
   v->present = 1;
   switch (wire) {
@@ -565,15 +565,33 @@ static PT_ALWAYS_INLINE void get_fixed(cur *c, pt__dumpi_val *v, int wire) {
   get_scalar(c, v, wire);
 }
 
+/* A fixed-width value stored as an INT attribute (key: its key), not in
+ * the call (pt__dumpi_decode_scalars with attributes). */
+static PT_ALWAYS_INLINE void put_attr(cur *c, pt_attr *at, uint32_t key,
+                                      int wire) {
+  at->key = key;
+  at->val.type = PT_TYPE_INT;
+  at->val.count = 0;
+  switch (wire) {
+    case PT__DW_I32: at->val.v.i = (int32_t)g32(c); break;
+    case PT__DW_I64: at->val.v.i = (int64_t)g64(c); break;
+    case PT__DW_H16: at->val.v.i = (int16_t)g16(c); break;
+    case PT__DW_U8: at->val.v.i = g8(c); break;
+    case PT__DW_S8: at->val.v.i = (int8_t)g8(c); break;
+    default: break; /* (not a fixed width: never used) */
+  }
+}
+
 static const pt__dumpi_val val_zero;
 
 /* One argument, k-th of the function.  chk_ = 0: the function is fixed
- * and its bytes are checked (lite_: only present and i stored); chk_ = 1: the argument's condition (on
+ * and its bytes are checked (lite_: stored as attribute at_[k], not in the
+ * call); chk_ = 1: the argument's condition (on
  * earlier arguments only), bounds and (for the others) decode_arg; an
  * argument not on the wire is all zero. */
 #define A(T, N, L, CA, CB)                                                   \
   if (!chk_) {                                                               \
-    if (lite_) get_scalar(c, &call->v[k], AWIRE_##T);                        \
+    if (lite_) put_attr(c, &at_[k], keys_[k], AWIRE_##T);                    \
     else get_fixed(c, &call->v[k], AWIRE_##T);                               \
   } else if ((CA) < 0 ||                                                     \
              call->v[(CA) & 15].i == call->v[(CB) & 15].i) {                 \
@@ -592,7 +610,8 @@ static const pt__dumpi_val val_zero;
   k++;
 #define X(label, name, sem, coll, order, args)                               \
   static int dec_##label(cur *cin, pt__dumpi_call *call, pt__arena *a,       \
-                         char *err, size_t errn, int lite) {                 \
+                         char *err, size_t errn, pt_attr *at_,               \
+                         const uint32_t *keys_) {                            \
     /* (a local cursor: in a register on the fixed path; written back on   \
      * success) */                                                           \
     cur lc_ = *cin, *c = &lc_;                                               \
@@ -600,9 +619,10 @@ static const pt__dumpi_val val_zero;
     unsigned k = 0;                                                          \
     int rc = 0;                                                              \
     (void)args_, (void)a, (void)rc, (void)err, (void)errn, (void)call;       \
+    (void)keys_;                                                             \
     if (FL_##label >= 0 && need(c, FL_##label >= 0 ? FL_##label : 0)) {      \
       const int chk_ = 0;                                                    \
-      if (lite) {                                                            \
+      if (at_) {                                                             \
         const int lite_ = 1;                                                 \
         PT__EXPAND args                                                      \
         (void)lite_;                                                         \
@@ -629,7 +649,7 @@ PT__DUMPI_FUNCS(X)
 #undef A
 
 typedef int (*dec_fn)(cur *c, pt__dumpi_call *call, pt__arena *a, char *err,
-                      size_t errn, int lite);
+                      size_t errn, pt_attr *at, const uint32_t *keys);
 /* In table order (funcs[]). */
 #define X(label, name, sem, coll, order, args) dec_##label,
 static const dec_fn dec_tab[] = {PT__DUMPI_FUNCS(X)};
@@ -640,6 +660,7 @@ _Static_assert(sizeof dec_tab / sizeof dec_tab[0] == NTABLE,
 static PT_ALWAYS_INLINE long decode(const uint8_t *p, size_t n,
                                    uint32_t cpu_off, uint32_t wall_off,
                                    pt__dumpi_call *call, pt__arena *scratch,
+                                   pt_attr *at, const uint32_t *keys,
                                    char *err, size_t errn, int lite) {
   cur c = {p, p + n};
   /* Clear only what this record can use (the 16 argument slots are most of
@@ -698,7 +719,7 @@ static PT_ALWAYS_INLINE long decode(const uint8_t *p, size_t n,
       }
     }
   }
-  int rc = dec_tab[call->f - funcs](&c, call, scratch, err, errn, lite);
+  int rc = dec_tab[call->f - funcs](&c, call, scratch, err, errn, at, keys);
   if (rc < 0) return rc;
   return (long)(c.p - p);
 }
@@ -706,13 +727,16 @@ static PT_ALWAYS_INLINE long decode(const uint8_t *p, size_t n,
 long pt__dumpi_decode(const uint8_t *p, size_t n, uint32_t cpu_off,
                       uint32_t wall_off, pt__dumpi_call *call,
                       pt__arena *scratch, char *err, size_t errn) {
-  return decode(p, n, cpu_off, wall_off, call, scratch, err, errn, 0);
+  return decode(p, n, cpu_off, wall_off, call, scratch, NULL, NULL, err, errn,
+                0);
 }
 
 long pt__dumpi_decode_scalars(const uint8_t *p, size_t n, uint32_t cpu_off,
                               uint32_t wall_off, pt__dumpi_call *call,
-                              pt__arena *scratch, char *err, size_t errn) {
-  return decode(p, n, cpu_off, wall_off, call, scratch, err, errn, 1);
+                              pt__arena *scratch, pt_attr *at,
+                              const uint32_t *keys, char *err, size_t errn) {
+  return decode(p, n, cpu_off, wall_off, call, scratch, at, keys, err, errn,
+                1);
 }
 
 /* ---- encoding ------------------------------------------------------------ */

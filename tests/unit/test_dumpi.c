@@ -203,6 +203,102 @@ TEST(print_records_equal_dumpi2ascii) {
   }
 }
 
+/* The reader's decoder stores a fixed-argument call's arguments as INT
+ * attributes (argument k as at[k], key keys[k]), the call's argument
+ * slots untouched, with the header and the record length of
+ * pt__dumpi_decode; any other call it decodes as pt__dumpi_decode (at
+ * untouched).  Every record of the test vectors, and each fixed-argument
+ * record cut short (an error naming the argument, not a read past it). */
+TEST(decode_into_attributes) {
+  uint32_t keys[PT__DUMPI_MAX_ARGS];
+  for (unsigned k = 0; k < PT__DUMPI_MAX_ARGS; k++) keys[k] = 1000 + k;
+  int fixed_seen = 0, other_seen = 0;
+  for (int cs = 0; cs < NCASES; cs++) {
+    char *meta = case_file(cases[cs], ".meta");
+    for (int r = 0;; r++) {
+      char bin[4300];
+      bin_path(bin, sizeof bin, meta, r, "");
+      size_t n;
+      uint8_t *data = (uint8_t *)slurp(bin, &n);
+      if (!data) break;
+      const uint8_t *ix = data + n - 64;
+      uint64_t hdr = 0;
+      for (int i = 0; i < 8; i++) hdr = (hdr << 8) | ix[32 + i];
+      uint32_t cpu = ((uint32_t)data[8] << 24) | ((uint32_t)data[9] << 16) |
+                     ((uint32_t)data[10] << 8) | data[11];
+      uint32_t wall = ((uint32_t)data[12] << 24) |
+                      ((uint32_t)data[13] << 16) |
+                      ((uint32_t)data[14] << 8) | data[15];
+      pt__arena a = {0}, b = {0};
+      size_t pos = 16;
+      while (pos < hdr - 2) {
+        static pt__dumpi_call full, lite, mark;
+        pt_attr at[PT__DUMPI_MAX_ARGS + 1], at0[PT__DUMPI_MAX_ARGS + 1];
+        char why[200];
+        pt__arena_reset(&a);
+        pt__arena_reset(&b);
+        memset(&mark, 0x5a, sizeof mark);
+        lite = mark;
+        memset(at, 0xa5, sizeof at);
+        memcpy(at0, at, sizeof at);
+        long k = pt__dumpi_decode(data + pos, hdr - 2 - pos, cpu, wall,
+                                  &full, &a, why, sizeof why);
+        ASSERT_TRUE(k > 0);
+        long kl = pt__dumpi_decode_scalars(data + pos, hdr - 2 - pos, cpu,
+                                           wall, &lite, &b, at, keys, why,
+                                           sizeof why);
+        ASSERT_EQ_I64(kl, k);
+        ASSERT_EQ_I64(lite.label, full.label);
+        ASSERT_EQ_I64(lite.mask, full.mask);
+        ASSERT_EQ_I64(lite.thread, full.thread);
+        ASSERT_EQ_I64(lite.wall_start.sec, full.wall_start.sec);
+        ASSERT_EQ_I64(lite.wall_stop.nsec, full.wall_stop.nsec);
+        ASSERT_EQ_I64(lite.cpu_stop.sec, full.cpu_stop.sec);
+        ASSERT_TRUE(lite.f == full.f);
+        unsigned na = full.f->nargs;
+        if (pt__dumpi_fixed_args(full.label) >= 0) {
+          fixed_seen++;
+          for (unsigned j = 0; j < na; j++) {
+            ASSERT_EQ_I64(at[j].key, keys[j]);
+            ASSERT_EQ_I64(at[j].val.type, PT_TYPE_INT);
+            ASSERT_EQ_I64(at[j].val.count, 0);
+            ASSERT_EQ_I64(at[j].val.v.i, full.v[j].i);
+          }
+          ASSERT_TRUE(memcmp(lite.v, mark.v, sizeof lite.v) == 0);
+          ASSERT_TRUE(memcmp(&at[na], &at0[na], sizeof at[na]) == 0);
+          /* cut in its arguments: an error, at[] not written past them */
+          for (long cut = k - 1; cut >= k - 2 && cut > 0; cut--) {
+            lite = mark;
+            memcpy(at, at0, sizeof at);
+            long e = pt__dumpi_decode_scalars(data + pos, (size_t)cut, cpu,
+                                              wall, &lite, &b, at, keys, why,
+                                              sizeof why);
+            ASSERT_EQ_I64(e, PT_ETRUNCATED);
+            ASSERT_TRUE(memcmp(&at[na], &at0[na], sizeof at[na]) == 0);
+          }
+        } else {
+          other_seen++;
+          ASSERT_TRUE(memcmp(at, at0, sizeof at) == 0);
+          for (unsigned j = 0; j < na; j++) {
+            ASSERT_EQ_I64(lite.v[j].present, full.v[j].present);
+            ASSERT_EQ_I64(lite.v[j].i, full.v[j].i);
+            ASSERT_EQ_I64(lite.v[j].na, full.v[j].na);
+            ASSERT_EQ_I64(lite.v[j].ns, full.v[j].ns);
+            for (uint32_t e = 0; e < full.v[j].na; e++)
+              ASSERT_EQ_I64(lite.v[j].a[e], full.v[j].a[e]);
+          }
+        }
+        pos += (size_t)k;
+      }
+      pt__arena_free(&a);
+      pt__arena_free(&b);
+      free(data);
+    }
+    free(meta);
+  }
+  ASSERT_TRUE(fixed_seen > 0 && other_seen > 0);
+}
+
 /* The model stream printed by pt__dumpi_printer (what `paratrace dump
  * --style dumpi` shows) equals dumpi2ascii, rank by rank. */
 TEST(print_model_equal_dumpi2ascii) {
@@ -966,6 +1062,7 @@ int main(void) {
   }
   RUN(footer_counts);
   RUN(print_records_equal_dumpi2ascii);
+  RUN(decode_into_attributes);
   RUN(print_model_equal_dumpi2ascii);
   RUN(writer_byte_identical);
   RUN(model_round_trip_equal);
