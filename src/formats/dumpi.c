@@ -782,7 +782,7 @@ typedef struct tstream {
   size_t rank;
   uint64_t loc;
   uint64_t last_time; /* end of the thread's previous call */
-  int64_t wall_wrap, wall_last, cpu_wrap, cpu_last;
+  int64_t wall_base, wall_last, cpu_base, cpu_last; /* (unwrap) */
   size_t ti;       /* next record: tcall[ti] of a several-thread file */
   int pending;     /* the next record is found, not yet mapped: */
   size_t off;      /* its offset */
@@ -867,11 +867,14 @@ static PT_ALWAYS_INLINE pt_event *qpush(mapper *m, uint32_t kind,
   return e;
 }
 
-/* Absolute seconds with 16-bit wrap-around tracking. */
-static int64_t unwrap(int64_t sec, int64_t *wrap, int64_t *last) {
-  int64_t s = sec + 65536 * *wrap;
-  if (*last && s < *last - 32768) {
-    (*wrap)++;
+/* Absolute seconds with 16-bit wrap-around tracking: *base is 65536 x the
+ * wraps seen, *last the previous result.  (sec >= 0, the body offset plus
+ * 16 bits: with no previous result, *last 0, there is no wrap.) */
+static PT_ALWAYS_INLINE int64_t unwrap(int64_t sec, int64_t *base,
+                                       int64_t *last) {
+  int64_t s = sec + *base;
+  if (s < *last - 32768) {
+    *base += 65536;
     s += 65536;
   }
   *last = s;
@@ -1681,9 +1684,9 @@ static int map_call(mapper *m, pt__dumpi_call *c, pt_attr *at) {
   int64_t ws = 0, we = 0;
   int have_wall = (c->mask & PT__DUMPI_MASK_WALL) != 0;
   if (have_wall) {
-    ws = unwrap(c->wall_start.sec, &m->th->wall_wrap, &m->th->wall_last) * NS +
+    ws = unwrap(c->wall_start.sec, &m->th->wall_base, &m->th->wall_last) * NS +
          c->wall_start.nsec;
-    we = unwrap(c->wall_stop.sec, &m->th->wall_wrap, &m->th->wall_last) * NS +
+    we = unwrap(c->wall_stop.sec, &m->th->wall_base, &m->th->wall_last) * NS +
          c->wall_stop.nsec;
   }
   uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : *last_time;
@@ -1748,7 +1751,7 @@ static int map_call(mapper *m, pt__dumpi_call *c, pt_attr *at) {
     attr_push(at, &n, m->extra_id[EX_MASK], PT_TYPE_INT)->val.v.i = c->mask;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(at, &n, m->extra_id[EX_CPU_START], PT_TYPE_INT)->val.v.i =
-        unwrap(c->cpu_start.sec, &m->th->cpu_wrap, &m->th->cpu_last) * NS +
+        unwrap(c->cpu_start.sec, &m->th->cpu_base, &m->th->cpu_last) * NS +
         c->cpu_start.nsec;
   int64_t *perf = NULL;
   if (c->mask & PT__DUMPI_MASK_PERF) {
@@ -1805,7 +1808,7 @@ static int map_call(mapper *m, pt__dumpi_call *c, pt_attr *at) {
   uint32_t ln = 0;
   if (c->mask & PT__DUMPI_MASK_CPU)
     attr_push(lat, &ln, m->extra_id[EX_CPU_STOP], PT_TYPE_INT)->val.v.i =
-        unwrap(c->cpu_stop.sec, &m->th->cpu_wrap, &m->th->cpu_last) * NS +
+        unwrap(c->cpu_stop.sec, &m->th->cpu_base, &m->th->cpu_last) * NS +
         c->cpu_stop.nsec;
   if (perf) {
     pt_attr *a = attr_push(lat, &ln, m->extra_id[EX_PERF], PT_TYPE_INTS);
@@ -2519,7 +2522,7 @@ static uint64_t st_start(const dsrc *s, tstream *t) {
   uint64_t t0 = t->last_time;
   if (pt__dumpi_peek(f->data + t->off, f->stream_end - t->off, f->wall_off,
                      &tid, &ws) == 1) {
-    int64_t v = unwrap(ws.sec, &t->wall_wrap, &t->wall_last) * NS + ws.nsec;
+    int64_t v = unwrap(ws.sec, &t->wall_base, &t->wall_last) * NS + ws.nsec;
     if (v >= 0 && (uint64_t)v > t0) t0 = (uint64_t)v;
   }
   return t0;
