@@ -66,6 +66,17 @@ static uint32_t arg_mtype(unsigned atype) {
   }
 }
 
+/* Argument values, for the mapping: in int64_t from the first one's. */
+enum { V_STRIDE = sizeof(pt__dumpi_val) / sizeof(int64_t),
+       AT_STRIDE = sizeof(pt_attr) / sizeof(int64_t) };
+_Static_assert(sizeof(pt__dumpi_val) % sizeof(int64_t) == 0 &&
+               sizeof(pt_attr) % sizeof(int64_t) == 0 &&
+               offsetof(pt__dumpi_val, i) % sizeof(int64_t) == 0 &&
+               offsetof(pt_attr, val.v.i) % sizeof(int64_t) == 0 &&
+               (PT__DUMPI_MAX_ARGS - 1) * V_STRIDE <= 127 &&
+               (PT__DUMPI_MAX_ARGS - 1) * AT_STRIDE <= 127,
+               "argument values at int8_t offsets of int64_t");
+
 /* Argument roles used by the mapping, found by name in each function. */
 #define ROLES(X)                                                             \
   X(count) X(datatype) X(dest) X(source) X(tag) X(comm) X(request)           \
@@ -86,6 +97,10 @@ static const char *const role_names[] = {
 #undef R_NAME
 };
 static int8_t role_idx[PT__DUMPI_NLABELS][R__COUNT];
+/* The same as offsets, in int64_t, of the arguments' values from the
+ * call's iv: [0] in its argument slots (v[k].i), [1] in its attributes
+ * (at[k].val.v.i, a fixed-argument call); -1: no such argument. */
+static int8_t role_off[2][PT__DUMPI_NLABELS][R__COUNT];
 static int file_open_label; /* MPI_File_open */
 /* For the walk at open: the argument bytes of a label whose arguments all
  * have a fixed width and no condition (-1: decoded; so are the replay's
@@ -132,6 +147,9 @@ static void role_init(void) {
       for (unsigned k = 0; f && k < f->nargs; k++)
         if (strcmp(f->args[k].name, role_names[r]) == 0)
           role_idx[l][r] = (int8_t)k;
+      int k = role_idx[l][r];
+      role_off[0][l][r] = (int8_t)(k < 0 ? -1 : k * (int)V_STRIDE);
+      role_off[1][l][r] = (int8_t)(k < 0 ? -1 : k * (int)AT_STRIDE);
     }
   }
   for (unsigned m = 0; m < 256; m++)
@@ -990,26 +1008,19 @@ static PT_ALWAYS_INLINE uint64_t type_size(mapper *m, int64_t dt) {
 }
 
 /* The value of the argument with a role (an absent argument's i is 0:
- * pt__dumpi_decode), or the argument; ri: role_idx[c->label], once per
- * call. */
+ * pt__dumpi_decode), or the argument; ri: c->ro (the role offsets of the
+ * call's label, where its values are), once per call. */
 static int64_t vi(const pt__dumpi_call *c, const int8_t *ri, int role) {
-  int k = ri[role];
-  return k >= 0 ? c->iv[(size_t)k * c->is] : 0;
+  int o = ri[role];
+  return o >= 0 ? c->iv[o] : 0;
 }
 /* (a call whose arguments are attributes has only present scalars) */
 static const pt__dumpi_val present_scalar = {.present = 1};
-enum { V_STRIDE = sizeof(pt__dumpi_val) / sizeof(int64_t),
-       AT_STRIDE = sizeof(pt_attr) / sizeof(int64_t) };
-_Static_assert(sizeof(pt__dumpi_val) % sizeof(int64_t) == 0 &&
-               sizeof(pt_attr) % sizeof(int64_t) == 0 &&
-               offsetof(pt__dumpi_val, i) % sizeof(int64_t) == 0 &&
-               offsetof(pt_attr, val.v.i) % sizeof(int64_t) == 0,
-               "argument values at a stride of int64_t");
 static const pt__dumpi_val *vv(const pt__dumpi_call *c, const int8_t *ri,
                                int role) {
-  int k = ri[role];
-  if (k < 0) return NULL;
-  if (c->is != V_STRIDE) return &present_scalar;
+  if (ri[role] < 0) return NULL;
+  if (c->iv != &c->v[0].i) return &present_scalar;
+  int k = role_idx[c->label][role];
   return c->v[k].present ? &c->v[k] : NULL;
 }
 static int64_t sum_ints(const pt__dumpi_val *v) {
@@ -1215,7 +1226,7 @@ static int file_opened(mapper *m) {
  * IO_BEGIN and a request that IO_END completes). */
 static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                    uint64_t t1) {
-  const int8_t *ri = role_idx[c->label];
+  const int8_t *ri = c->ro;
   pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
   int nb = sem == PT__DS_IO_IREAD || sem == PT__DS_IO_IWRITE;
   uint64_t fh = io_handle(m, vi(c, ri, R_file));
@@ -1256,7 +1267,7 @@ static int io_call(mapper *m, const pt__dumpi_call *c, uint64_t t0,
  * collective).  An end without its begin maps to nothing. */
 static int io_split(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                     uint64_t t1) {
-  const int8_t *ri = role_idx[c->label];
+  const int8_t *ri = c->ro;
   pt__dumpi_sem sem = (pt__dumpi_sem)c->f->sem;
   uint64_t fh = io_handle(m, vi(c, ri, R_file));
   size_t i;
@@ -1314,7 +1325,7 @@ static int p2p_event(mapper *m, uint32_t kind, uint64_t t, int64_t peer,
  * MPI_Win_create (a window the trace did not create: target and
  * communicator unknown). */
 static int rma_event(mapper *m, const pt__dumpi_call *c, uint64_t t) {
-  const int8_t *ri = role_idx[c->label];
+  const int8_t *ri = c->ro;
   int64_t tr = vi(c, ri, R_targetrank);
   if (tr == PT__DUMPI_ROOT) return PT_OK; /* MPI_PROC_NULL: no operation */
   uint64_t win = (uint64_t)(uint16_t)vi(c, ri, R_win), mcomm = PT_NONE;
@@ -1343,7 +1354,7 @@ static int rma_event(mapper *m, const pt__dumpi_call *c, uint64_t t) {
 /* Bytes sent / received by a collective, from counts x datatype sizes. */
 static void coll_bytes(mapper *m, const pt__dumpi_call *c, uint64_t *sent,
                        uint64_t *recvd) {
-  const int8_t *ri = role_idx[c->label];
+  const int8_t *ri = c->ro;
   int64_t comm = vi(c, ri, R_comm), root = vi(c, ri, R_root);
   int64_t me = vv(c, ri, R_commrank) ? vi(c, ri, R_commrank) : my_rank(m, comm);
   int64_t n =
@@ -1474,7 +1485,7 @@ static int64_t coll_root(const mapper *m, int64_t comm, uint64_t mcomm,
 /* The semantic events of call c between its ENTER (t0) and LEAVE (t1). */
 static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                          uint64_t t1) {
-  const int8_t *ri = role_idx[c->label];
+  const int8_t *ri = c->ro;
   const pt__dumpi_func *f = c->f;
   int rc = PT_OK;
   int64_t comm = vi(c, ri, R_comm);
@@ -1712,14 +1723,14 @@ static int map_call(mapper *m, pt__dumpi_call *c, pt_attr *at) {
   if (at) { /* (most calls: the arguments are there) */
     n = f->nargs;
     c->iv = &at[0].val.v.i;
-    c->is = AT_STRIDE;
+    c->ro = role_off[1][c->label];
   } else {
     if (has_str[c->label])
       for (unsigned k = 0; k < f->nargs; k++) cap += c->v[k].ns;
     if (!(at = pt__arena_alloc(arena, (cap + 2) * sizeof *at)))
       return PT_ENOMEM;
     c->iv = &c->v[0].i;
-    c->is = V_STRIDE;
+    c->ro = role_off[0][c->label];
     for (unsigned k = 0; k < f->nargs; k++) {
       const pt__dumpi_val *v = &c->v[k];
       if (!v->present) continue;

@@ -214,10 +214,11 @@ typedef struct pt__dumpi_call {
   uint64_t *perf_in, *perf_out;
   const pt__dumpi_func *f;
   pt__dumpi_val v[PT__DUMPI_MAX_ARGS];
-  /* (the reader's mapping, not the codec: argument k's scalar value is
-   * iv[k * is], in v or in at) */
+  /* (the reader's mapping, not the codec: where it finds the scalar
+   * arguments, in v or in the attributes pt__dumpi_decode_scalars stored
+   * them in; the value of an argument with offset o in ro is iv[o]) */
   const int64_t *iv;
-  uint32_t is;
+  const int8_t *ro;
 } pt__dumpi_call;
 
 /* The thread id and wall start time of the record at p[0..n) without
