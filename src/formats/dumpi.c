@@ -2575,16 +2575,19 @@ static int st_map(dsrc *s, tstream *t, int append) {
   if (k->f.ntids == 1) k->pos = t->off + (size_t)n;
   else t->ti++;
   t->pending = 0;
+  size_t q0 = append ? t->qn : 0; /* (the call's first event) */
   k->m.th = t;
   k->m.loc = t->loc;
   k->m.q = t->q;
-  k->m.qn = append ? t->qn : 0;
+  k->m.qn = q0;
   k->m.qcap = t->qcap;
   k->m.arena = &t->arena;
-  int rc = uc_apply(&k->m, t->call);
+  int rc = PT_OK;
+  if (k->m.bi < k->m.nbind && k->m.bind[k->m.bi].call <= t->call)
+    rc = uc_apply(&k->m, t->call); /* (a binding is due: rare) */
   if (rc == PT_OK) rc = map_call(&k->m, &k->call, at);
   t->q = k->m.q;
-  t->qi = append ? t->qn : 0;
+  t->qi = q0;
   t->qn = k->m.qn;
   t->qcap = k->m.qcap;
   if (rc < 0) {
