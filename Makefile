@@ -1,5 +1,6 @@
 # paratrace build.  One command: make (library + CLI), make check, make demo.
 #   make SAN=1 BUILD=build-asan   AddressSanitizer + UBSan build
+#   make SAN=1 SAN_MPI=1 ...      the same with the MPI recorder sanitized
 #   make CC=clang                 build with clang
 #   make fuzz                     long libFuzzer runs (clang)
 #   make bench                    the PTF vs OTF2 benchmark
@@ -151,6 +152,15 @@ clean:
 MPICC   ?= $(shell command -v mpicc 2>/dev/null)
 MPI_SO  := $(BUILD)/lib/libparatrace-mpi.so
 MPI_CFLAGS := -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -fPIC -fvisibility=hidden -fno-semantic-interposition -pthread
+# SAN_MPI=1 (with SAN=1): the recorder sanitized too.  Not in make check:
+# a sanitized libparatrace-mpi.so preloaded into a program built without
+# the sanitizers (the Fortran, LD_PRELOAD and mpi4py tests) stops at
+# start, ASan's runtime not being first in its library list.
+MPI_SAN_LD :=
+ifeq ($(SAN_MPI),1)
+MPI_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+MPI_SAN_LD := -fsanitize=address,undefined
+endif
 MPI_LIBOBJS := $(LIB_SRCS:%.c=$(BUILD)/mpiobj/%.o)
 MPI_OBJS := $(BUILD)/mpiobj/src/mpi/wrappers.o $(BUILD)/mpiobj/src/mpi/mpirec.o
 ifneq ($(MPICC),)
@@ -173,5 +183,5 @@ $(BUILD)/mpiobj/%.o: %.c
 	$(CC) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
 $(MPI_SO): $(MPI_OBJS) $(MPI_LIBOBJS)
 	@mkdir -p $(dir $@)
-	OMPI_CC=$(CC) $(MPICC) -shared -o $@ $(MPI_OBJS) $(MPI_LIBOBJS) -lotf2 -lzstd -lz -lm -pthread
+	OMPI_CC=$(CC) $(MPICC) -shared -o $@ $(MPI_OBJS) $(MPI_LIBOBJS) -lotf2 -lzstd -lz -lm -pthread $(MPI_SAN_LD)
 -include $(MPI_LIBOBJS:.o=.d) $(MPI_OBJS:.o=.d)

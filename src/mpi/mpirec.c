@@ -473,6 +473,7 @@ static uint64_t group_id(const int *members, int n) {
  * those outside COMM_WORLD (spawned or connected processes, -1) are left
  * out and counted in the name.  Returns its id. */
 static uint64_t def_group(const int *members, int n) {
+  if (n < 0) n = 0;
   uint64_t id = group_id(members, n);
   if (hfind(&g_groups, (uintptr_t)id)) return id;
   uint64_t *m = malloc(sizeof *m * (size_t)(n ? n : 1));
