@@ -79,5 +79,11 @@ int cmd_slice(int argc, char **argv) {
             out, rep.events_written, f, t, rep.events_read,
             rep.used_snapshot ? "the snapshot at" : "the start,", rep.start,
             rep.enters, rep.sends, rep.recvs, rep.leaves, rep.end);
+  if (!cli.quiet && rep.colls_dropped)
+    fprintf(stderr,
+            "%s: left out %" PRIu64
+            " collective ends of instances a member ended before %" PRIu64
+            "\n",
+            out, rep.colls_dropped, f);
   return CLI_OK;
 }

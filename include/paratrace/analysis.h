@@ -729,6 +729,9 @@ typedef struct pt_slice_report {
   uint64_t enters, leaves; /* synthetic ENTERs at `from`, LEAVEs at the end */
   uint64_t sends, recvs;   /* synthetic SENDs at `from`, RECVs at the end */
   uint64_t end;            /* time of the synthetic LEAVEs / RECVs */
+  uint64_t colls_dropped;  /* COLL_ENDs of the window left out: their
+                              collective instance had a member end it
+                              before `from` */
 } pt_slice_report;
 
 /* Write the events of [from, to) of the trace at `in` (any readable
@@ -742,7 +745,12 @@ typedef struct pt_slice_report {
  *     re-sent (its original SEND / ISEND at time `from`: a message sent
  *     before the window and received inside keeps both ends) and every
  *     open receive request is re-posted (IRECV_REQUEST at `from`);
- *   - events with from <= time < to are copied as they are;
+ *   - events with from <= time < to are copied as they are, except the
+ *     COLL_END of a blocking collective call whose instance a member had
+ *     ended before `from` (a member still in the call at `from`, or one
+ *     that entered it later): the call stays, as a region visit without
+ *     its collective, so every later instance on the communicator has
+ *     all its members' calls in the slice (report->colls_dropped);
  *   - at the end (`to` if the trace goes on, else its last event), a send
  *     of the slice still unmatched gets a RECV on the receiver's location
  *     (when the receiver is known), and every region still open is left,

@@ -300,8 +300,21 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
       cut = 1;
       break;
     }
-    if ((rc = put_event(k, post, &ev)) < 0) goto fail;
-    rep.events_written++;
+    /* the COLL_END of a collective call whose instance some member ended
+     * before `from` is left out (the call stays a visit, without its
+     * collective): kept, it took the place of the member's next instance,
+     * so the slice matched every later call of the communicator with a
+     * different instance on each member */
+    if (ev.kind == PT_EV_COLL_END &&
+        (rc = pt__stats_coll_ended_before(
+             pre, pt__kt_find(&post->locs, (const uint64_t[4]){ev.location, 0, 0, 0}),
+             &ev)) != 0) {
+      if (rc < 0) goto fail;
+      rep.colls_dropped++;
+    } else {
+      if ((rc = put_event(k, post, &ev)) < 0) goto fail;
+      rep.events_written++;
+    }
     if (ev.time > end) end = ev.time;
     rc = next_event(&in, &ev);
     if (rc == PT_END) break;

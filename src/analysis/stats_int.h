@@ -478,6 +478,15 @@ int pt__stats_coll_def(pt_stats *s, const pt_def *d);
  * window. */
 int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
                          int w);
+/* For a slice (slice.c): whether the COLL_END ev of the window belongs
+ * to a collective instance that some member had ended before it.  pre:
+ * the engine fed the events before the window (and nothing after); L:
+ * ev's location in the engine of what the slice wrote (its open call
+ * holds ev).  Each blocking collective's COLL_END advances pre's numbering
+ * of its process's calls on the communicator, so call it on every COLL_END
+ * of the window in order.  1 yes, 0 no, PT_ENOMEM. */
+int pt__stats_coll_ended_before(pt_stats *pre, const pt__loc *L,
+                                const pt_event *ev);
 int pt__stats_coll_finish(pt_stats *s);
 int pt__stats_coll_aggregate(pt_stats *s);
 /* The I/O output rows (s->out_io, allocated), sorted by key. */

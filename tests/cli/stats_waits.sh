@@ -221,6 +221,130 @@ printf '%s\n' 'wait,1,"MPI_Allreduce",wait at NxN,0,1,20,10,1,0' \
 cmp -s th.want th.got && t_pass threads_of_one_process ||
   t_fail threads_of_one_process "$(diff th.want th.got | head -6)"
 
+# ---- a slice: the same instances as the window ------------------------------
+# Rank 0 is still in the first Allreduce at `from` = 60, which ranks 1 and
+# 2 had left at 50.  The slice re-enters rank 0's call at 60; it kept the
+# call's COLL_END (at 70), so rank 0's first Allreduce in the slice was
+# that instance and ranks 1 and 2's the next: every later Allreduce
+# differed (PETSc's SNES ex19 sliced at 600-700 ms).  Now that COLL_END is
+# left out and the slice's rows are the window's for the calls entered
+# in it: stats --from 75 (after the partial call's end) on the whole
+# trace.
+#   Allreduce 2: enters 100, 80, 90, ends 110: waits 0, 20, 10
+#   Bcast, root 1: enters 120, 150 (root), 130, ends 160: waits 30, 0, 20
+#   Barrier: enters 200, 210, 240, ends 250: waits 40, 30, 0
+cat >sl.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 1"
+def location_group id=2 rank=2 name="rank 2"
+def location id=2 group=2 name="thread 2"
+def region id=0 name="main"
+def region id=1 role=7 paradigm=3 name="MPI_Allreduce"
+def region id=2 role=7 paradigm=3 name="MPI_Bcast"
+def region id=5 role=8 paradigm=3 name="MPI_Barrier"
+def group id=0 type=4 paradigm=3 name="world locations" members=[0,1,2]
+def group id=1 type=5 paradigm=3 name="world" members=[0,1,2]
+def comm id=0 parent=none group=1 paradigm=3 name="MPI_COMM_WORLD"
+event 0 0 enter region=0
+event 0 1 enter region=0
+event 0 2 enter region=0
+event 10 0 enter region=1
+event 10 0 coll_begin
+event 20 1 enter region=1
+event 20 1 coll_begin
+event 40 2 enter region=1
+event 40 2 coll_begin
+event 50 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 50 1 leave region=1
+event 50 2 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 50 2 leave region=1
+event 70 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 70 0 leave region=1
+event 80 1 enter region=1
+event 80 1 coll_begin
+event 90 2 enter region=1
+event 90 2 coll_begin
+event 100 0 enter region=1
+event 100 0 coll_begin
+event 110 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 110 0 leave region=1
+event 110 1 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 110 1 leave region=1
+event 110 2 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 110 2 leave region=1
+event 120 0 enter region=2
+event 120 0 coll_begin
+event 130 2 enter region=2
+event 130 2 coll_begin
+event 150 1 enter region=2
+event 150 1 coll_begin
+event 160 0 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 160 0 leave region=2
+event 160 1 coll_end op=1 root=1 comm=0 sent=4 received=0
+event 160 1 leave region=2
+event 160 2 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 160 2 leave region=2
+event 200 0 enter region=5
+event 200 0 coll_begin
+event 210 1 enter region=5
+event 210 1 coll_begin
+event 240 2 enter region=5
+event 240 2 coll_begin
+event 250 0 coll_end op=0 root=-1 comm=0 sent=0 received=0
+event 250 0 leave region=5
+event 250 1 coll_end op=0 root=-1 comm=0 sent=0 received=0
+event 250 1 leave region=5
+event 250 2 coll_end op=0 root=-1 comm=0 sent=0 received=0
+event 250 2 leave region=5
+event 400 0 leave region=0
+event 400 1 leave region=0
+event 400 2 leave region=0
+TXT
+cat >sl.want <<'CSV'
+wait,1,"MPI_Allreduce",wait at NxN,0,1,10,0,0,0
+wait,1,"MPI_Allreduce",wait at NxN,1,1,30,20,1,0
+wait,1,"MPI_Allreduce",wait at NxN,2,1,20,10,1,0
+wait,2,"MPI_Bcast",late broadcast,0,1,40,30,1,0
+wait,2,"MPI_Bcast",late broadcast,1,1,10,0,0,0
+wait,2,"MPI_Bcast",late broadcast,2,1,30,20,1,0
+wait,5,"MPI_Barrier",wait at NxN,0,1,50,40,1,0
+wait,5,"MPI_Barrier",wait at NxN,1,1,40,30,1,0
+wait,5,"MPI_Barrier",wait at NxN,2,1,10,0,0,0
+CSV
+"$PT" stats --csv --from 75 --to 300 sl.txt | grep '^wait,' >slw.got
+cmp -s sl.want slw.got && t_pass "slice: the window's waits" ||
+  t_fail "slice: the window's waits" "$(diff sl.want slw.got | head -4)"
+for o in sl1.ptf sl1.txt; do
+  rm -rf "$o"
+  if ok "slice_partial_$o" "$PT" slice --from 60 --to 300 -o "$o" sl.txt; then
+    "$PT" stats --csv "$o" | grep '^wait,' >sl.got
+    cmp -s sl.want sl.got && t_pass "slice: waits as the window's ($o)" ||
+      t_fail "slice: waits as the window's ($o)" "$(diff sl.want sl.got | head -6)"
+    grep -q 'left out 1 collective ends' "$SCRATCH/slice_partial_$o.err" &&
+      t_pass "slice: reports the left-out end ($o)" ||
+      t_fail "slice: reports the left-out end ($o)" "$(cat "$SCRATCH/slice_partial_$o.err")"
+    "$PT" -q check "$o" >sl.chk 2>&1 && t_pass "slice: check ($o)" ||
+      t_fail "slice: check ($o)" "$(tail -2 sl.chk)"
+  fi
+done
+# a member still in an instance at `from` that others enter after it
+# (the Barrier at 220: rank 2 enters at 240) keeps its call: the instance
+# is whole in the slice (waits from the re-created enters at 220)
+rm -rf sl2.ptf
+if ok slice_open_coll_kept "$PT" slice --from 220 --to 300 -o sl2.ptf sl.txt; then
+  "$PT" stats --csv sl2.ptf | grep '^wait,' >sl2.got
+  printf '%s\n' 'wait,5,"MPI_Barrier",wait at NxN,0,1,30,20,1,0' \
+    'wait,5,"MPI_Barrier",wait at NxN,1,1,30,20,1,0' \
+    'wait,5,"MPI_Barrier",wait at NxN,2,1,10,0,0,0' >sl2.want
+  cmp -s sl2.want sl2.got && ! grep -q 'left out' "$SCRATCH/slice_open_coll_kept.err" &&
+    t_pass "slice: an instance entered across from kept" ||
+    t_fail "slice: an instance entered across from kept" "$(diff sl2.want sl2.got | head -4)"
+fi
+
 # ---- a program of our own, recorded ----------------------------------------
 . "$SRC/tests/cli/mpi.inc"
 # a parallel run (each rank reads a share of the streams) cannot match the
