@@ -305,10 +305,10 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
      * collective): kept, it took the place of the member's next instance,
      * so the slice matched every later call of the communicator with a
      * different instance on each member */
-    if (ev.kind == PT_EV_COLL_END &&
-        (rc = pt__stats_coll_ended_before(
-             pre, pt__kt_find(&post->locs, (const uint64_t[4]){ev.location, 0, 0, 0}),
-             &ev)) != 0) {
+    const uint64_t lk[4] = {ev.location, 0, 0, 0};
+    const pt__loc *PL =
+        ev.kind == PT_EV_COLL_END ? pt__kt_find(&post->locs, lk) : NULL;
+    if (PL && (rc = pt__stats_coll_ended_before(pre, PL, &ev)) != 0) {
       if (rc < 0) goto fail;
       rep.colls_dropped++;
     } else {

@@ -323,10 +323,12 @@ for o in sl1.ptf sl1.txt; do
   if ok "slice_partial_$o" "$PT" slice --from 60 --to 300 -o "$o" sl.txt; then
     "$PT" stats --csv "$o" | grep '^wait,' >sl.got
     cmp -s sl.want sl.got && t_pass "slice: waits as the window's ($o)" ||
-      t_fail "slice: waits as the window's ($o)" "$(diff sl.want sl.got | head -6)"
+      t_fail "slice: waits as the window's ($o)" \
+        "$(diff sl.want sl.got | head -6)"
     grep -q 'left out 1 collective ends' "$SCRATCH/slice_partial_$o.err" &&
       t_pass "slice: reports the left-out end ($o)" ||
-      t_fail "slice: reports the left-out end ($o)" "$(cat "$SCRATCH/slice_partial_$o.err")"
+      t_fail "slice: reports the left-out end ($o)" \
+        "$(cat "$SCRATCH/slice_partial_$o.err")"
     "$PT" -q check "$o" >sl.chk 2>&1 && t_pass "slice: check ($o)" ||
       t_fail "slice: check ($o)" "$(tail -2 sl.chk)"
   fi
@@ -335,14 +337,17 @@ done
 # (the Barrier at 220: rank 2 enters at 240) keeps its call: the instance
 # is whole in the slice (waits from the re-created enters at 220)
 rm -rf sl2.ptf
-if ok slice_open_coll_kept "$PT" slice --from 220 --to 300 -o sl2.ptf sl.txt; then
+if ok slice_open_coll_kept "$PT" slice --from 220 --to 300 -o sl2.ptf \
+  sl.txt; then
   "$PT" stats --csv sl2.ptf | grep '^wait,' >sl2.got
   printf '%s\n' 'wait,5,"MPI_Barrier",wait at NxN,0,1,30,20,1,0' \
     'wait,5,"MPI_Barrier",wait at NxN,1,1,30,20,1,0' \
     'wait,5,"MPI_Barrier",wait at NxN,2,1,10,0,0,0' >sl2.want
-  cmp -s sl2.want sl2.got && ! grep -q 'left out' "$SCRATCH/slice_open_coll_kept.err" &&
+  cmp -s sl2.want sl2.got &&
+    ! grep -q 'left out' "$SCRATCH/slice_open_coll_kept.err" &&
     t_pass "slice: an instance entered across from kept" ||
-    t_fail "slice: an instance entered across from kept" "$(diff sl2.want sl2.got | head -4)"
+    t_fail "slice: an instance entered across from kept" \
+      "$(diff sl2.want sl2.got | head -4)"
 fi
 
 # ---- a program of our own, recorded ----------------------------------------
