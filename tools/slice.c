@@ -85,5 +85,11 @@ int cmd_slice(int argc, char **argv) {
             " collective ends of instances a member ended before %" PRIu64
             "\n",
             out, rep.colls_dropped, f);
+  if (!cli.quiet && rep.colls_added)
+    fprintf(stderr,
+            "%s: added %" PRIu64
+            " collective ends at %" PRIu64
+            " (read after it) of instances a member ended inside\n",
+            out, rep.colls_added, rep.end);
   return CLI_OK;
 }

@@ -732,6 +732,8 @@ typedef struct pt_slice_report {
   uint64_t colls_dropped;  /* COLL_ENDs of the window left out: their
                               collective instance had a member end it
                               before `from` */
+  uint64_t colls_added;    /* COLL_ENDs read after `to`, added at the end:
+                              their instance had a member end it inside */
 } pt_slice_report;
 
 /* Write the events of [from, to) of the trace at `in` (any readable
@@ -753,8 +755,10 @@ typedef struct pt_slice_report {
  *     all its members' calls in the slice (report->colls_dropped);
  *   - at the end (`to` if the trace goes on, else its last event), a send
  *     of the slice still unmatched gets a RECV on the receiver's location
- *     (when the receiver is known), and every region still open is left,
- *     innermost first.
+ *     (when the receiver is known), a blocking collective call still
+ *     open whose instance a member ended inside gets its COLL_END (read
+ *     on after `to`, moved to the end; report->colls_added), and every
+ *     region still open is left, innermost first.
  * Hence regions balance and sends match; `paratrace check` passes on a
  * slice of a consistent trace.  A receive inside the window whose send
  * comes later in time than the receive cannot be repaired and is kept as

@@ -308,7 +308,7 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
     const uint64_t lk[4] = {ev.location, 0, 0, 0};
     const pt__loc *PL =
         ev.kind == PT_EV_COLL_END ? pt__kt_find(&post->locs, lk) : NULL;
-    if (PL && (rc = pt__stats_coll_ended_before(pre, PL, &ev)) != 0) {
+    if (PL && (rc = pt__stats_coll_ended_before(pre, PL, &ev, 1)) != 0) {
       if (rc < 0) goto fail;
       rep.colls_dropped++;
     } else {
@@ -323,6 +323,47 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
   }
   if (cut) end = to;
   rep.end = end;
+  /* a blocking collective call open at `to` whose instance a member ended
+   * inside gets its COLL_END (read on) at the end, so that the instance
+   * is whole in the slice (else the calls ended inside were unmatched) */
+  if (cut && post->coll) {
+    size_t nc = 0, nl = post->locs.n; /* (no location is added here) */
+    unsigned char *cand = calloc(nl ? nl : 1, 1);
+    if (!cand) goto nomem;
+    for (size_t i = 0; i < nl; i++)
+      if (pt__stats_coll_in_blocking(post, pt__kt_at(&post->locs, i)))
+        cand[i] = 1, nc++;
+    while (nc) {
+      size_t i = nl;
+      const uint64_t lk[4] = {ev.location, 0, 0, 0};
+      const pt__loc *PL = pt__kt_find(&post->locs, lk);
+      if (PL) i = (size_t)(PL - (const pt__loc *)pt__kt_at(&post->locs, 0));
+      if (i < nl && cand[i] &&
+          (ev.kind == PT_EV_ENTER || ev.kind == PT_EV_LEAVE ||
+           ev.kind == PT_EV_COLL_END)) {
+        cand[i] = 0, nc--;
+        if (ev.kind == PT_EV_COLL_END &&
+            (rc = pt__stats_coll_ended_before(post, PL, &ev, 0)) != 0) {
+          pt_event e = ev;
+          e.time = end;
+          e.attrs = NULL, e.nattrs = 0;
+          if (rc < 0 || (rc = put_event(k, post, &e)) < 0) {
+            free(cand);
+            goto fail;
+          }
+          rep.colls_added++;
+        }
+      }
+      rc = next_event(&in, &ev);
+      if (rc == PT_END) break;
+      if (rc < 0) {
+        free(cand);
+        goto fail;
+      }
+      rep.events_read++;
+    }
+    free(cand);
+  }
   /* balance: receives for unmatched sends, each inside the deepest open
    * region of its receiver that can hold it (not an MPI call that
    * completes no receive: a receiver in its own MPI_Send at `to` showed

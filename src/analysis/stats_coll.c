@@ -267,23 +267,34 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   return rc;
 }
 
-int pt__stats_coll_ended_before(pt_stats *pre, const pt__loc *L,
-                                const pt_event *ev) {
-  pt__coll *c = pre->coll;
-  if (!c || ev->kind != PT_EV_COLL_END || !L || !L->depth ||
-      !L->st[L->depth - 1].is_mpi)
-    return 0;
+int pt__stats_coll_in_blocking(const pt_stats *s, const pt__loc *L) {
+  const pt__coll *c = s->coll;
+  if (!c || !L || !L->depth || !L->st[L->depth - 1].is_mpi) return 0;
   const creg *rg =
       pt__kt_find(&c->regs, PT__K(L->st[L->depth - 1].region, 0, 0, 0));
-  if (!rg || !rg->blocking) return 0;
+  return rg && rg->blocking;
+}
+
+int pt__stats_coll_ended_before(pt_stats *pre, const pt__loc *L,
+                                const pt_event *ev, int advance) {
+  pt__coll *c = pre->coll;
+  if (ev->kind != PT_EV_COLL_END || !pt__stats_coll_in_blocking(pre, L))
+    return 0;
   if (!(ev->ref < PT_COLL__COUNT ? pattern_of[ev->ref] : 0)) return 0;
   if (comm_size(c, ev->comm) < 2) return 0; /* not matched, or alone */
   /* the call's number in the whole trace: the calls pre saw, plus those
    * of the window so far (counted here, as pt__stats_coll_event would) */
-  cseq *q = pt__kt_get(
-      &c->seqs, PT__K(pt__stats_proc_loc(pre, ev->location), ev->comm, 0, 0));
-  if (!q) return PT_ENOMEM;
-  uint64_t seq = ++q->n;
+  const uint64_t *qk =
+      PT__K(pt__stats_proc_loc(pre, ev->location), ev->comm, 0, 0);
+  uint64_t seq;
+  if (advance) {
+    cseq *q = pt__kt_get(&c->seqs, qk);
+    if (!q) return PT_ENOMEM;
+    seq = ++q->n;
+  } else {
+    const cseq *q = pt__kt_find(&c->seqs, qk);
+    seq = (q ? q->n : 0) + 1;
+  }
   /* an instance pre holds unfinished had a member end it before */
   return pt__kt_find(&c->insts, PT__K(ev->comm, seq, 0, 0)) != NULL;
 }

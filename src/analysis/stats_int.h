@@ -484,9 +484,13 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
  * ev's location in the engine of what the slice wrote (its open call
  * holds ev).  Each blocking collective's COLL_END advances pre's numbering
  * of its process's calls on the communicator, so call it on every COLL_END
- * of the window in order.  1 yes, 0 no, PT_ENOMEM. */
+ * of the window in order (advance = 1; 0: look only, for a COLL_END
+ * that will be given to pre).  1 yes, 0 no, PT_ENOMEM. */
 int pt__stats_coll_ended_before(pt_stats *pre, const pt__loc *L,
-                                const pt_event *ev);
+                                const pt_event *ev, int advance);
+/* Whether location L of s is in a blocking collective call (its innermost
+ * open region). */
+int pt__stats_coll_in_blocking(const pt_stats *s, const pt__loc *L);
 int pt__stats_coll_finish(pt_stats *s);
 int pt__stats_coll_aggregate(pt_stats *s);
 /* The I/O output rows (s->out_io, allocated), sorted by key. */

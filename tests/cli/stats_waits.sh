@@ -350,6 +350,26 @@ if ok slice_open_coll_kept "$PT" slice --from 220 --to 300 -o sl2.ptf \
       "$(diff sl2.want sl2.got | head -4)"
 fi
 
+# the mirror at `to`: rank 2 ends the Barrier at 260, ranks 0 and 1 at
+# 250; a slice to 255 had their calls unmatched (no wait), the window
+# matches them.  The slice reads on to rank 2's COLL_END and adds it at
+# 255: the Barrier's rows of ranks 0 and 1 are the window's, and rank 2's
+# call (open at 255) counts, 240-255, no wait
+sed -e 's/^event 250 2 /event 260 2 /' sl.txt >sl3.txt
+rm -rf sl3.ptf
+if ok slice_coll_to "$PT" slice --from 60 --to 255 -o sl3.ptf sl3.txt; then
+  "$PT" stats --csv sl3.ptf | grep '^wait,5,' >sl3.got
+  "$PT" stats --csv --from 75 --to 255 sl3.txt | grep '^wait,5,' >sl3w.got
+  printf '%s\n' 'wait,5,"MPI_Barrier",wait at NxN,2,1,15,0,0,0' >>sl3w.got
+  cmp -s sl3w.got sl3.got &&
+    grep -q 'added 1 collective ends at 255' "$SCRATCH/slice_coll_to.err" &&
+    t_pass "slice: an instance cut at to completed" ||
+    t_fail "slice: an instance cut at to completed" \
+      "$(diff sl3w.got sl3.got | head -4)"
+  "$PT" -q check sl3.ptf >sl3.chk 2>&1 && t_pass "slice: check (cut at to)" ||
+    t_fail "slice: check (cut at to)" "$(tail -2 sl3.chk)"
+fi
+
 # ---- a program of our own, recorded ----------------------------------------
 . "$SRC/tests/cli/mpi.inc"
 # a parallel run (each rank reads a share of the streams) cannot match the
