@@ -342,12 +342,16 @@ int pt_slice(const char *inpath, const char *out, uint64_t from, uint64_t to,
           (ev.kind == PT_EV_ENTER || ev.kind == PT_EV_LEAVE ||
            ev.kind == PT_EV_COLL_END)) {
         cand[i] = 0, nc--;
+        /* (not a call of an instance partial at `from` as well: its
+         * COLL_END is left out, and post numbered the call not; looking
+         * only (advance 0) cannot fail) */
         if (ev.kind == PT_EV_COLL_END &&
-            (rc = pt__stats_coll_ended_before(post, PL, &ev, 0)) != 0) {
+            pt__stats_coll_ended_before(post, PL, &ev, 0) > 0 &&
+            pt__stats_coll_ended_before(pre, PL, &ev, 0) == 0) {
           pt_event e = ev;
           e.time = end;
           e.attrs = NULL, e.nattrs = 0;
-          if (rc < 0 || (rc = put_event(k, post, &e)) < 0) {
+          if ((rc = put_event(k, post, &e)) < 0) {
             free(cand);
             goto fail;
           }
