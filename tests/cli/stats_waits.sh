@@ -370,6 +370,56 @@ if ok slice_coll_to "$PT" slice --from 60 --to 255 -o sl3.ptf sl3.txt; then
     t_fail "slice: check (cut at to)" "$(tail -2 sl3.chk)"
 fi
 
+# a call open at both ends whose instance was partial at `from` gets no
+# COLL_END at `to`: rank 0 is in the first Bcast (root 1) from 15 to 100,
+# which ranks 1 and 2 (eager) left before 25 and whose second they end
+# inside [25, 50); rank 0's COLL_END at 100 is the first's, not the
+# second's (it would have made a whole second instance of it): ranks 1
+# and 2's calls stay unmatched (rank 0 enters the second at 110)
+cat >sl4.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 1"
+def location_group id=2 rank=2 name="rank 2"
+def location id=2 group=2 name="thread 2"
+def region id=2 role=7 paradigm=3 name="MPI_Bcast"
+def group id=0 type=4 paradigm=3 name="world locations" members=[0,1,2]
+def group id=1 type=5 paradigm=3 name="world" members=[0,1,2]
+def comm id=0 parent=none group=1 paradigm=3 name="MPI_COMM_WORLD"
+event 10 1 enter region=2
+event 11 2 enter region=2
+event 12 1 coll_end op=1 root=1 comm=0 sent=4 received=0
+event 12 1 leave region=2
+event 15 0 enter region=2
+event 20 2 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 20 2 leave region=2
+event 30 1 enter region=2
+event 32 1 coll_end op=1 root=1 comm=0 sent=4 received=0
+event 32 1 leave region=2
+event 33 2 enter region=2
+event 40 2 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 40 2 leave region=2
+event 100 0 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 100 0 leave region=2
+event 110 0 enter region=2
+event 120 0 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 120 0 leave region=2
+TXT
+rm -rf sl4.ptf
+if ok slice_coll_both "$PT" slice --from 25 --to 50 -o sl4.ptf sl4.txt; then
+  "$PT" stats --csv sl4.ptf | grep '^wait,' >sl4.got
+  printf '%s\n' 'wait,2,"MPI_Bcast",late broadcast,1,1,2,0,0,1' \
+    'wait,2,"MPI_Bcast",late broadcast,2,1,7,0,0,1' >sl4.want
+  cmp -s sl4.want sl4.got &&
+    ! grep -q 'collective ends at' "$SCRATCH/slice_coll_both.err" &&
+    t_pass "slice: no collective end at to for a call partial at from" ||
+    t_fail "slice: no collective end at to for a call partial at from" \
+      "$(diff sl4.want sl4.got | head -4)"
+fi
+
 # ---- a program of our own, recorded ----------------------------------------
 . "$SRC/tests/cli/mpi.inc"
 # a parallel run (each rank reads a share of the streams) cannot match the
