@@ -1772,18 +1772,63 @@ int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
 
 /* ---- merge ------------------------------------------------------------------- */
 
-/* A queued message of the part merged in: its time, its place in the
- * part's queues, its channel and pend. */
+/* A queued message of either part: its time, location and place in its
+ * part's queues, its channel's key and side, the message. */
 typedef struct merge_pend {
-  uint64_t time;
+  uint64_t time, loc;
   size_t seq;
-  uint32_t chan, pend;
+  uint64_t k[4];
+  int recvs;
+  pt__pend p;
 } merge_pend;
 
 static int cmp_merge_pend(const void *a, const void *b) {
   const merge_pend *x = a, *y = b;
   if (x->time != y->time) return x->time < y->time ? -1 : 1;
+  if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Append the queued messages of s to mp at *np. */
+static void merge_collect(const pt_stats *s, merge_pend *mp, size_t *np) {
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const chan_rec *c = pt__kt_at(&s->chans, i);
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next, (*np)++) {
+      merge_pend *m = &mp[*np];
+      m->time = s->pends[j].ev.time;
+      m->loc = s->pends[j].src;
+      m->seq = *np;
+      memcpy(m->k, c->k, sizeof m->k);
+      m->recvs = c->recvs;
+      m->p = s->pends[j];
+    }
+  }
+}
+
+static size_t merge_count(const pt_stats *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->chans.n; i++) {
+    const chan_rec *c = pt__kt_at(&s->chans, i);
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) n++;
+  }
+  return n;
+}
+
+/* Empty the message queues of finished s (no frame refers to a queued
+ * send any more) and the lists of its send channels. */
+static void queues_clear(pt_stats *s) {
+  pt__kt_free(&s->chans);
+  for (size_t i = 0; i < s->sendtags.n; i++)
+    free(((tags_rec *)pt__kt_at(&s->sendtags, i))->v);
+  for (size_t i = 0; i < s->sendsrcs.n; i++)
+    free(((tags_rec *)pt__kt_at(&s->sendsrcs, i))->v);
+  pt__kt_free(&s->sendtags);
+  pt__kt_free(&s->sendsrcs);
+  s->idx_tags = s->idx_srcs = 0;
+  s->npends = 0;
+  s->pend_free = NIL;
+  s->rq_wait = 0;
+  s->nwild_src = 0;
 }
 
 int pt_stats_merge(pt_stats *d, const pt_stats *s) {
@@ -1870,33 +1915,23 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   d->have &= s->have;
   /* instances cannot be matched across the parts */
   d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
-  /* unmatched messages of src meet those of dst in time order (each
-   * channel's in FIFO order), so that a receive from MPI_ANY_SOURCE or
-   * with MPI_ANY_TAG waiting in dst takes the send a scan of both would
-   * give it: the oldest */
-  size_t np = 0;
-  for (size_t i = 0; i < s->chans.n; i++) {
-    const chan_rec *c = pt__kt_at(&s->chans, i);
-    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) np++;
-  }
-  if (!np) return PT_OK;
+  /* the unmatched messages of both meet in time order (each channel's in
+   * FIFO order): dst's are taken out of its queues and queued again with
+   * src's, so that a send meets the receive a single scan gives it (not
+   * one dst queued later while an older wildcard receive waits), and a
+   * receive from MPI_ANY_SOURCE or with MPI_ANY_TAG the oldest send */
+  size_t nd = merge_count(d), np = nd + merge_count(s);
+  if (!merge_count(s)) return PT_OK;
   merge_pend *mp = malloc(np * sizeof *mp);
   if (!mp) return PT_ENOMEM;
   np = 0;
-  for (size_t i = 0; i < s->chans.n; i++) {
-    const chan_rec *c = pt__kt_at(&s->chans, i);
-    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next, np++)
-      mp[np] = (merge_pend){s->pends[j].ev.time, np, (uint32_t)i, j};
-  }
+  merge_collect(d, mp, &np);
+  merge_collect(s, mp, &np);
   qsort(mp, np, sizeof *mp, cmp_merge_pend);
+  queues_clear(d);
   rc = PT_OK;
-  for (size_t x = 0; x < np && rc == PT_OK; x++) {
-    const chan_rec *c = pt__kt_at(&s->chans, mp[x].chan);
-    uint64_t ck[4];
-    memcpy(ck, c->k, sizeof ck);
-    pt__pend p = s->pends[mp[x].pend];
-    rc = chan_add(d, ck, &p, c->recvs);
-  }
+  for (size_t x = 0; x < np && rc == PT_OK; x++)
+    rc = chan_add(d, mp[x].k, &mp[x].p, mp[x].recvs);
   free(mp);
   return rc < 0 ? rc : PT_OK;
 }

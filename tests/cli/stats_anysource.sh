@@ -118,6 +118,54 @@ nowaits one.csv >one.cmp
 nowaits par.csv >par.cmp
 cmp -s one.cmp par.cmp && t_pass "mpirun -np 2: the same" ||
   t_fail "mpirun -np 2: the same" "$(diff one.cmp par.cmp | head -4) $(head -2 par.err)"
+# two ranks, one per part: every message is matched in the merge, where a
+# send of one part meets the oldest wildcard receive of the other, not a
+# receive the other part queued later (rank 1's send at 168 takes rank
+# 0's receive from any source at 47, not its receive from 1 at 816);
+# before, one message fewer was matched than in one process
+cat >w.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 1"
+def region id=1 name="main"
+def region id=2 role=6 paradigm=3 name="MPI_Send"
+def region id=3 role=6 paradigm=3 name="MPI_Recv"
+event 0 0 enter region=1
+event 0 1 enter region=1
+event 47 0 recv callsite=none peer=-1 comm=0 tag=-1 bytes=8
+event 84 0 recv callsite=none peer=-1 comm=0 tag=-1 bytes=8
+event 168 1 send callsite=none peer=0 comm=0 tag=0 bytes=8
+event 184 0 recv callsite=none peer=-1 comm=0 tag=1 bytes=8
+event 200 0 send callsite=none peer=1 comm=0 tag=0 bytes=8
+event 208 0 send callsite=none peer=1 comm=0 tag=1 bytes=8
+event 368 0 send callsite=none peer=1 comm=0 tag=0 bytes=8
+event 417 1 recv callsite=none peer=-1 comm=0 tag=-1 bytes=8
+event 436 1 send callsite=none peer=0 comm=0 tag=1 bytes=8
+event 493 1 recv callsite=none peer=-1 comm=0 tag=0 bytes=8
+event 527 1 send callsite=none peer=0 comm=0 tag=1 bytes=8
+event 578 0 send callsite=none peer=1 comm=0 tag=1 bytes=8
+event 628 1 recv callsite=none peer=0 comm=0 tag=1 bytes=8
+event 699 1 recv callsite=none peer=-1 comm=0 tag=-1 bytes=8
+event 740 1 send callsite=none peer=0 comm=0 tag=1 bytes=8
+event 743 1 send callsite=none peer=0 comm=0 tag=0 bytes=8
+event 814 0 recv callsite=none peer=-1 comm=0 tag=0 bytes=8
+event 816 0 recv callsite=none peer=1 comm=0 tag=0 bytes=8
+event 839 0 recv callsite=none peer=1 comm=0 tag=1 bytes=8
+event 1019 1 send callsite=none peer=0 comm=0 tag=0 bytes=8
+event 1029 0 leave region=1
+event 1029 1 leave region=1
+TXT
+ok "convert w" "$PT" -q convert w.txt -o w.ptf || t_done
+"$PT" stats --csv w.ptf >w1.csv
+$RUN -np 2 "$PT" stats --csv w.ptf >w2.csv 2>w2.err
+nowaits w1.csv >w1.cmp
+nowaits w2.csv >w2.cmp
+[ "$(grep '^message,' w1.csv | awk -F, '{ s += $NF } END { print s }')" = 10 ] &&
+  cmp -s w1.cmp w2.cmp && t_pass "mpirun -np 2, wildcards across the parts: the same" ||
+  t_fail "mpirun -np 2, wildcards across the parts: the same" "$(diff w1.cmp w2.cmp | head -4) $(head -2 w2.err)"
 # a master / worker program: recorded, the receives know their sender;
 # written as DUMPI (source MPI_ANY_SOURCE, status ignored, as SST DUMPI
 # keeps them) and read back, they do not, and are matched alike
