@@ -1044,7 +1044,9 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
   const uint64_t *mk = ck; /* the matched pair's channel */
   uint64_t ak[4];
   int rc = PT_OK;
-  if (is_recv && (!c || c->head == NIL || c->recvs) &&
+  /* (a wildcard receive whose channel holds receives already finds no
+   * send: a send that one of them could take would have taken it) */
+  if (is_recv && (!c || c->head == NIL) &&
       (ck[0] == ANY_SRC ? any_source_send(s, ck, ak, &rc)
                         : (int64_t)ck[3] < 0 && any_tag_send(s, ck, ak, &rc))) {
     c = chan_at(ct, ak, &slot);
