@@ -173,6 +173,9 @@ typedef struct chan {
    * receives, and in that of its (dst, comm) (dst_head), for
    * MPI_ANY_SOURCE receives */
   uint32_t pnext, pprev, dnext, dprev;
+  /* and in that of its (dst, comm, tag) (tag_head), for MPI_ANY_SOURCE
+   * receives with a tag */
+  uint32_t tnext, tprev;
 } chan;
 
 /* The sender of a receive from MPI_ANY_SOURCE without a recorded status
@@ -220,6 +223,7 @@ struct pt_check {
   size_t nbuckets;
   u64map pair_head; /* pair_key -> first send chan of the pair, or NIL */
   u64map dst_head;  /* dst_key -> first send chan to (dst, comm), or NIL */
+  u64map tag_head;  /* tag_key -> first send chan to (dst, comm, tag) */
   uint64_t wild_src; /* receives from MPI_ANY_SOURCE queued */
   chan *chans;
   size_t nchans_used, chans_cap;
@@ -492,23 +496,35 @@ static uint64_t dst_key(const msg_key *k) {
   msg_key p = {ANY_SRC, k->dst, k->comm, INT64_MIN};
   return key_hash(&p);
 }
+/* And those to one (dst, comm, tag), for MPI_ANY_SOURCE with a tag. */
+static uint64_t tag_key(const msg_key *k) {
+  msg_key p = {ANY_SRC, k->dst, k->comm, k->tag};
+  return key_hash(&p);
+}
 static int pair_link(pt_check *c, uint32_t ix) {
   chan *ch = &c->chans[ix];
-  uint64_t pk = pair_key(&ch->key), dk = dst_key(&ch->key);
+  uint64_t pk = pair_key(&ch->key), dk = dst_key(&ch->key),
+           tk = tag_key(&ch->key);
   const uint64_t *h = map_get(&c->pair_head, pk);
   uint32_t ph = h ? (uint32_t)*h : NIL;
   h = map_get(&c->dst_head, dk);
   uint32_t dh = h ? (uint32_t)*h : NIL;
-  /* both slots first (nothing linked when one cannot be made) */
-  if (map_put(&c->pair_head, pk, ph) < 0 || map_put(&c->dst_head, dk, dh) < 0)
+  h = map_get(&c->tag_head, tk);
+  uint32_t th = h ? (uint32_t)*h : NIL;
+  /* every slot first (nothing linked when one cannot be made) */
+  if (map_put(&c->pair_head, pk, ph) < 0 ||
+      map_put(&c->dst_head, dk, dh) < 0 || map_put(&c->tag_head, tk, th) < 0)
     return PT_ENOMEM;
   *map_get(&c->pair_head, pk) = ix;
   *map_get(&c->dst_head, dk) = ix;
-  ch->pprev = ch->dprev = NIL;
+  *map_get(&c->tag_head, tk) = ix;
+  ch->pprev = ch->dprev = ch->tprev = NIL;
   ch->pnext = ph;
   ch->dnext = dh;
+  ch->tnext = th;
   if (ph != NIL) c->chans[ph].pprev = ix;
   if (dh != NIL) c->chans[dh].dprev = ix;
+  if (th != NIL) c->chans[th].tprev = ix;
   return PT_OK;
 }
 static void pair_unlink(pt_check *c, uint32_t ix) {
@@ -524,6 +540,12 @@ static void pair_unlink(pt_check *c, uint32_t ix) {
   else {
     uint64_t *h = map_get(&c->dst_head, dst_key(&ch->key));
     if (h) *h = ch->dnext;
+  }
+  if (ch->tnext != NIL) c->chans[ch->tnext].tprev = ch->tprev;
+  if (ch->tprev != NIL) c->chans[ch->tprev].tnext = ch->tnext;
+  else {
+    uint64_t *h = map_get(&c->tag_head, tag_key(&ch->key));
+    if (h) *h = ch->tnext;
   }
 }
 static int in_pairs(const chan *ch) { return !ch->recvs && ch->key.tag >= 0; }
@@ -621,8 +643,12 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
      * the first sent is the one a receive posted after them all gets);
      * from the list of the send channels to (dst, comm) */
     uint64_t best = UINT64_MAX;
-    const uint64_t *h = map_get(&c->dst_head, dst_key(&k));
-    for (uint32_t x = h ? (uint32_t)*h : NIL; x != NIL; x = c->chans[x].dnext) {
+    /* (with a tag, the list of that tag's channels) */
+    const int any = k.tag < 0;
+    const uint64_t *h = any ? map_get(&c->dst_head, dst_key(&k))
+                            : map_get(&c->tag_head, tag_key(&k));
+    for (uint32_t x = h ? (uint32_t)*h : NIL; x != NIL;
+         x = any ? c->chans[x].dnext : c->chans[x].tnext) {
       chan *y = &c->chans[x];
       if (y->head != NIL && y->key.dst == k.dst && y->key.comm == k.comm &&
           (k.tag < 0 || y->key.tag == k.tag) && c->pends[y->head].seq < best) {
@@ -994,6 +1020,7 @@ void pt_check_destroy(pt_check *c) {
   map_free(&c->region_name);
   map_free(&c->pair_head);
   map_free(&c->dst_head);
+  map_free(&c->tag_head);
   map_free(&c->loc_group);
   map_free(&c->group_rank);
   map_free(&c->rank_seen);

@@ -157,7 +157,8 @@ typedef struct rel_rec {
 typedef pt__chan chan_rec;
 /* the tags >= 0 of a (sender, receiver, communicator)'s send channels */
 /* sendtags: (sender, receiver, communicator, 0) -> tags (1 word each);
- * sendsrcs: (receiver, communicator, 0, 0) -> (sender, tag) pairs */
+ * sendsrcs: (receiver, communicator, 0, 0) -> (sender, tag) pairs, and
+ * (receiver, communicator, tag, 1) -> senders */
 typedef pt__klist tags_rec;
 
 /* The sender of a receive from MPI_ANY_SOURCE without a recorded status
@@ -907,8 +908,13 @@ static int idx_tags_add(pt_stats *s, chan_rec *c) {
 
 static int idx_srcs_add(pt_stats *s, chan_rec *c) {
   const uint64_t st[2] = {c->k[0], c->k[3]};
-  return pt__klist_add(pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)), st,
-                       2, &c->si);
+  int rc = pt__klist_add(pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)),
+                         st, 2, &c->si);
+  if (rc == PT_OK)
+    rc = pt__klist_add(
+        pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)), st, 1,
+        &c->ui);
+  return rc;
 }
 
 /* Whether channel c is in the lists: it holds sends, of a tag >= 0. */
@@ -959,6 +965,13 @@ static void send_chan_gone(pt_stats *s, const chan_rec *c) {
     chan_rec *x = chan_at(&s->chans, K(m[0], c->k[1], c->k[2], m[1]), &slot);
     if (x) x->si = c->si;
   }
+  if (s->idx_srcs &&
+      pt__klist_del(
+          pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)), c->ui,
+          1, m) == 1) {
+    chan_rec *x = chan_at(&s->chans, K(m[0], c->k[1], c->k[2], c->k[3]), &slot);
+    if (x) x->ui = c->ui;
+  }
 }
 
 /* A receive with MPI_ANY_TAG and no recorded status (tag -1: a DUMPI
@@ -999,10 +1012,13 @@ static int any_source_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
                            int *rc) {
   if ((*rc = idx_start(s, 1)) < 0) return 0;
   const chan_rec *best = NULL;
-  const tags_rec *tr = pt__kt_find(&s->sendsrcs, K(ck[1], ck[2], 0, 0));
+  /* with a tag, the list of its senders; else that of every channel */
+  const int any = (int64_t)ck[3] < 0;
+  const size_t w = any ? 2 : 1;
+  const tags_rec *tr = pt__kt_find(
+      &s->sendsrcs, any ? K(ck[1], ck[2], 0, 0) : K(ck[1], ck[2], ck[3], 1));
   for (size_t i = 0; tr && i < tr->n; i++) {
-    uint64_t src = tr->v[2 * i], tag = tr->v[2 * i + 1];
-    if ((int64_t)ck[3] >= 0 && tag != ck[3]) continue;
+    uint64_t src = tr->v[w * i], tag = any ? tr->v[w * i + 1] : ck[3];
     size_t slot;
     const chan_rec *x = chan_at(&s->chans, K(src, ck[1], ck[2], tag), &slot);
     if (x && !x->recvs && x->head != NIL && older_send(s, x, best)) best = x;

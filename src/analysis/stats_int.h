@@ -245,8 +245,9 @@ typedef struct pt__chan {
   uint32_t head, tail;
   int recvs, live;
   /* a send channel of tag >= 0: its place in the lists of sendtags and
-   * sendsrcs, once they are kept */
-  uint32_t ti, si;
+   * sendsrcs (si: of its receiver, ui: of its receiver and tag), once
+   * they are kept */
+  uint32_t ti, si, ui;
 } pt__chan;
 
 /* Summarizing: the extremes of the visits entered and left in the current

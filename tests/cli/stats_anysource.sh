@@ -133,6 +133,33 @@ else
   t_fail "receives from any source that find no send: in time" "not done in 20 s"
 fi
 rm -f nosend.txt nosend.csv
+# receives from any source with one tag, each just after a send with it,
+# beside 200000 waiting sends of other tags to the same rank: each finds
+# its send from the list of that tag's senders (before, from every send
+# channel to the rank: about 40 s)
+awk 'BEGIN { n = 200000
+  print "# paratrace text 1"; print "def clock ticks_per_second=1000000000"
+  for (i = 0; i <= 2; i++) {
+    printf "def location_group id=%d rank=%d name=\"r%d\"\n", i, i, i
+    printf "def location id=%d group=%d name=\"t%d\"\n", i, i, i }
+  for (i = 0; i < n; i++)
+    printf "event %d 1 send peer=0 comm=0 tag=%d bytes=4\n", 10 + i, i
+  for (i = 0; i < n; i++) {
+    printf "event %d 2 send peer=0 comm=0 tag=%d bytes=4\n", 10 + n + 2 * i, n + 5
+    printf "event %d 0 recv peer=-1 comm=0 tag=%d bytes=4\n", 11 + n + 2 * i, n + 5 }
+}' >onetag.txt
+if timeout 20 "$PT" stats --csv onetag.txt >onetag.out; then
+  grep -q '^message,2,0,0,200000,800000,0,.*,200000$' onetag.out &&
+    t_pass "stats: receives from any source with a tag, among many others: in time" ||
+    t_fail "stats: receives from any source with a tag, among many others" "$(grep '^message,' onetag.out | head -3)"
+else
+  t_fail "stats: receives from any source with a tag, among many others: in time" "not done in 20 s"
+fi
+timeout 20 "$PT" check onetag.txt >onetag.out 2>&1
+grep -q ': 200000 problems in 600000 events: 200000 unmatched_send$' onetag.out &&
+  t_pass "check: receives from any source with a tag, among many others: in time" ||
+  t_fail "check: receives from any source with a tag, among many others: in time" "$(tail -1 onetag.out)"
+rm -f onetag.txt onetag.out
 . "$SRC/tests/cli/mpi.inc"
 "$PT" stats --csv a.ptf >one.csv
 $RUN -np 2 "$PT" stats --csv a.ptf >par.csv 2>par.err
