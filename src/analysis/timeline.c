@@ -408,6 +408,10 @@ static int lists_add(pt_timeline *tl, tl_chan *c) {
   if (rc == PT_OK)
     rc = pt__klist_add(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), st,
                        2, &c->si);
+  if (rc == PT_OK)
+    rc = pt__klist_add(
+        pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)), st,
+        1, &c->ui);
   return rc;
 }
 
@@ -424,6 +428,12 @@ static void lists_del(pt_timeline *tl, const tl_chan *c) {
                     2, m) == 1) {
     tl_chan *x = chan_find(tl, m[0], c->dst, c->comm, (int64_t)m[1], 0);
     if (x) x->si = c->si;
+  }
+  if (pt__klist_del(
+          pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)),
+          c->ui, 1, m) == 1) {
+    tl_chan *x = chan_find(tl, m[0], c->dst, c->comm, c->tag, 0);
+    if (x) x->ui = c->ui;
   }
 }
 
@@ -462,11 +472,15 @@ static int on_recv(pt_timeline *tl, uint32_t row, const pt_event *e) {
   uint64_t me = loc_key(tl, e->location);
   tl_chan *c = NULL;
   if (e->peer == -1) {
-    const pt__klist *l = pt__kt_find(&tl->dsts, PT__K(me, e->comm, 0, 0));
+    /* with a tag, the list of that tag's senders */
+    const int any = e->tag < 0;
+    const size_t w = any ? 2 : 1;
+    const pt__klist *l = pt__kt_find(
+        &tl->dsts, any ? PT__K(me, e->comm, 0, 0)
+                       : PT__K(me, e->comm, (uint64_t)e->tag, 1));
     for (size_t i = 0; l && i < l->n; i++) {
-      if (e->tag >= 0 && l->v[2 * i + 1] != (uint64_t)e->tag) continue;
-      tl_chan *x = chan_find(tl, l->v[2 * i], me, e->comm,
-                             (int64_t)l->v[2 * i + 1], 0);
+      tl_chan *x = chan_find(tl, l->v[w * i], me, e->comm,
+                             any ? (int64_t)l->v[w * i + 1] : e->tag, 0);
       if (x && x->n && (!c || x->q[x->head].t < c->q[c->head].t)) c = x;
     }
   } else {

@@ -61,8 +61,9 @@ typedef struct tl_chan { /* pending sends of (src, dst, comm, tag) */
   int64_t tag;
   tl_pend *q;
   size_t head, n, cap;
-  /* while it holds sends: its place in the lists of pairs and dsts */
-  uint32_t ti, si;
+  /* while it holds sends: its place in the lists of pairs and dsts (si:
+   * of its dst, ui: of its dst and tag) */
+  uint32_t ti, si, ui;
 } tl_chan;
 
 
@@ -91,7 +92,8 @@ struct pt_timeline {
   size_t nch, chcap;
   /* the channels holding sends (tag >= 0), per (src, dst, comm): their
    * tags (for MPI_ANY_TAG receives); per (dst, comm): their (src, tag)
-   * pairs (for MPI_ANY_SOURCE); pt__klist records */
+   * pairs (for MPI_ANY_SOURCE), and per (dst, comm, tag, 1) their
+   * senders (MPI_ANY_SOURCE with a tag); pt__klist records */
   pt__ktab pairs, dsts;
 };
 

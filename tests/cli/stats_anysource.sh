@@ -159,6 +159,11 @@ timeout 20 "$PT" check onetag.txt >onetag.out 2>&1
 grep -q ': 200000 problems in 600000 events: 200000 unmatched_send$' onetag.out &&
   t_pass "check: receives from any source with a tag, among many others: in time" ||
   t_fail "check: receives from any source with a tag, among many others: in time" "$(tail -1 onetag.out)"
+timeout 20 "$PT" timeline onetag.txt -o onetag.html >onetag.out 2>&1 &&
+  grep -q ' messages (a sample),' onetag.out &&
+  t_pass "timeline: receives from any source with a tag, among many others: in time" ||
+  t_fail "timeline: receives from any source with a tag, among many others: in time" "$(tail -1 onetag.out)"
+rm -f onetag.html
 rm -f onetag.txt onetag.out
 . "$SRC/tests/cli/mpi.inc"
 "$PT" stats --csv a.ptf >one.csv
