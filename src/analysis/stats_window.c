@@ -311,7 +311,10 @@ static int emit(pt_stats *s, stream_out *so, size_t nso, uint64_t t,
   uint64_t nrecvq = 0;
   for (size_t i = 0; i < s->chans.n; i++) {
     const pt__chan *c = pt__kt_at(&s->chans, i);
-    int live = !c->recvs || pt__stats_rank_exists(s, c->k[0]);
+    /* (a receive from MPI_ANY_SOURCE without a status, sender
+     * UINT64_MAX: any send to it) */
+    int live = !c->recvs || c->k[0] == UINT64_MAX ||
+               pt__stats_rank_exists(s, c->k[0]);
     for (uint32_t j = c->head; j != UINT32_MAX; j = s->pends[j].next) {
       if (c->recvs) nrecvq += (uint64_t)live;
       else np++;

@@ -62,6 +62,16 @@ for f in a.txt a.ptf; do
   cmp -s m.want m.got && t_pass "matched with late times ($f)" ||
     t_fail "matched with late times ($f)" "$(cat m.got | tr '\n' ' ')"
 done
+# summarized at 25-tick steps: at 150 the receive from any source of 110
+# still waits, so a window from 150 cannot take its late times from the
+# summaries (before, they said no receive waited: the window counted the
+# receive of 110, outside it, with its late time 100)
+cp -r a.ptf s.ptf
+ok summarize "$PT" -q summarize --every 25 s.ptf || t_done
+"$PT" stats --csv --from 150 --to 300 s.ptf | grep '^message,' >w.got
+[ "$(cat w.got)" = 'message,1,0,0,1,4,,,' ] &&
+  t_pass "window from summaries: a waiting receive from any source" ||
+  t_fail "window from summaries: a waiting receive from any source" "$(cat w.got)"
 "$PT" stats --csv --by tag a.ptf | grep '^message,' >tag.got
 printf '%s\n' 'message,1,0,7,1,16,0,1,1' 'message,1,0,9,1,4,100,0,1' \
   'message,2,0,7,1,8,20,0,1' >tag.want
