@@ -559,22 +559,7 @@ int pt__event_get_slow(pt__dec *d, pt_event *ev, const char **why) {
     return PT_ECORRUPT;
   }
   d->prev_time += u;
-  ev->time = d->prev_time;
-  ev->location = d->prev_loc;
-  ev->kind = kind;
-  ev->nattrs = 0;
-  ev->ref = 0;
-  ev->peer = 0;
-  ev->comm = 0;
-  ev->tag = 0;
-  ev->size = 0;
-  ev->size2 = 0;
-  ev->request = 0;
-  ev->value.type = PT_TYPE_NONE;
-  ev->value.count = 0;
-  ev->value.v.u = 0;
-  ev->text = NULL;
-  ev->attrs = NULL;
+  pt__event_blank(ev, d->prev_time, d->prev_loc, kind, 0);
   if (m & EM(REF)) {
     GETV(d, ev->ref, "event");
     ev->ref -= 1; /* stored + 1 */

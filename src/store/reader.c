@@ -739,23 +739,7 @@ emit:
   c = &r->curs[w];
   i = c->bi;
   if (PT_LIKELY(i != c->bslow)) {
-    /* field by field: a whole-struct initialiser becomes a rep stos */
-    ev->time = c->bt[i];
-    ev->location = c->bloc;
-    ev->kind = c->bkind[i];
-    ev->nattrs = 0;
-    ev->ref = c->bref[i];
-    ev->peer = 0;
-    ev->comm = 0;
-    ev->tag = 0;
-    ev->size = 0;
-    ev->size2 = 0;
-    ev->request = 0;
-    ev->value.type = PT_TYPE_NONE;
-    ev->value.count = 0;
-    ev->value.v.u = 0;
-    ev->text = NULL;
-    ev->attrs = NULL;
+    pt__event_blank(ev, c->bt[i], c->bloc, c->bkind[i], c->bref[i]);
   } else {
     *ev = c->ev;
   }
