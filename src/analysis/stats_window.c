@@ -488,8 +488,21 @@ int pt_archive_summarize(const char *path, uint64_t every, unsigned what,
   /* More summary times than events is a slip (ticks for milliseconds):
    * each would repeat every counter of every location for nothing. */
   uint64_t events = 0, first = trace_start(r), last = trace_end(r);
-  for (size_t i = 0; i < nso; i++)
-    events += pt_reader_stream_info(r, i)->events;
+  for (size_t i = 0; i < nso; i++) {
+    const pt_stream_info *si = pt_reader_stream_info(r, i);
+    events += si->events;
+    /* summaries are per location of a stream: a stream whose writer died
+     * before writing its manifest has no list (no window could use what
+     * would be written) */
+    if (si->events && !si->nlocations) {
+      uint64_t id = si->stream;
+      pt_reader_close(r);
+      return pt__err(err, PT_EINVAL,
+                     "stream %" PRIu64 " has events but no location list "
+                     "(its writer died before closing): run `paratrace "
+                     "recover` on the archive first", id);
+    }
+  }
   uint64_t times = last > first ? (last - first) / every : 0;
   if (times > 10000 && times > events) {
     pt_reader_close(r);

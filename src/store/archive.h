@@ -85,6 +85,14 @@ int pt__aux_refresh_files(const char *dir);
 int pt__anchor_store(const char *dir, const pt__anchor_info *info,
                      pt_error *err);
 
+/* Parse a joined writer's manifest `path` (part.<id>: one line per stream,
+ * "stream ID events N blocks N first T last T raw N locs L,L,...") and
+ * append its streams to (*descs, *ndescs, *capdescs); each one's locs is
+ * malloc'd (the caller frees it and *descs).  PT_OK, PT_ECORRUPT, PT_EIO,
+ * PT_ENOMEM with the detail in err. */
+int pt__manifest_parse(const char *path, pt__stream_desc **descs, size_t *ndescs,
+                       size_t *capdescs, pt_error *err);
+
 /* ---- index ------------------------------------------------------------- */
 
 #define PT__IDX_MAGIC "PTIX"

@@ -889,8 +889,59 @@ static int add_stream(pt_reader *r, pt__map *seen, uint64_t id,
   return PT_OK;
 }
 
+/* The location lists of streams the anchor does not name, from the
+ * manifests (part.<id>) of joined writers that closed after the leader:
+ * a program that ends without MPI_Finalize (exit, a crash, a launcher's
+ * SIGTERM) closes each rank on its own, and rank 0's anchor lists only
+ * the parts present then; the leader removes the manifests it merged, so
+ * those left are the late ones.  A manifest that cannot be read is said
+ * and skipped (its streams stay without a list, as before). */
+static int late_manifests(pt_reader *r) {
+  int missing = 0;
+  for (size_t i = 0; i < r->nstreams; i++) missing |= !r->streams[i].locs_known;
+  if (!missing) return PT_OK;
+  DIR *d = opendir(r->path);
+  if (!d) return rerr(r, PT_EIO, "%s: %s", r->path, strerror(errno));
+  int rc = PT_OK;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    const char *nm = e->d_name;
+    if (strncmp(nm, "part.", 5) != 0 || !nm[5] ||
+        strspn(nm + 5, "0123456789") != strlen(nm + 5))
+      continue;
+    char *mp = pt__path(r->path, "%s", nm);
+    if (!mp) {
+      rc = rerr(r, PT_ENOMEM, "out of memory");
+      break;
+    }
+    pt__stream_desc *sd = NULL;
+    size_t n = 0, cap = 0;
+    pt_error err = {0};
+    int mrc = pt__manifest_parse(mp, &sd, &n, &cap, &err);
+    if (mrc == PT_ENOMEM) rc = rerr(r, mrc, "out of memory");
+    else if (mrc) rwarn(r, "%s", err.msg);
+    for (size_t k = 0; !mrc && k < n; k++) {
+      for (size_t i = 0; i < r->nstreams; i++) {
+        rstream *st = &r->streams[i];
+        if (st->info.stream != sd[k].id || st->locs_known) continue;
+        free(st->locs);
+        st->locs = (uint64_t *)sd[k].locs;
+        sd[k].locs = NULL;
+        st->info.nlocations = sd[k].nlocs;
+        st->locs_known = 1;
+      }
+    }
+    for (size_t k = 0; k < n; k++) free((void *)sd[k].locs);
+    free(sd);
+    free(mp);
+  }
+  closedir(d);
+  return rc;
+}
+
 /* Streams named by the anchor ("stream.<id> = locations") and by the
- * directory (s<id>.events, for archives whose writer died). */
+ * directory (s<id>.events, for archives whose writer died), with the
+ * location lists of the latter from late manifests. */
 static int find_streams(pt_reader *r) {
   pt__map seen = {0};
   size_t cap = 0;
@@ -934,6 +985,7 @@ static int find_streams(pt_reader *r) {
       closedir(d);
     }
   }
+  if (!rc) rc = late_manifests(r);
   pt__map_free(&seen);
   if (rc == PT_ECORRUPT && !r->err[0])
     rerr(r, rc, "%s/anchor: stream id out of range", r->path);

@@ -841,79 +841,8 @@ static void parts_free(parts *p) {
   free(p->files);
 }
 
-/* "key value" -> value after `key ` in line, or NULL. */
-static const char *field(const char *line, const char *key) {
-  size_t k = strlen(key);
-  for (const char *c = line; (c = strstr(c, key)); c += k)
-    if ((c == line || c[-1] == ' ') && c[k] == ' ') return c + k + 1;
-  return NULL;
-}
-
-static int field_u64(const char *line, const char *key, uint64_t *out) {
-  const char *v = field(line, key);
-  if (!v) return -1;
-  size_t n = strcspn(v, " \n");
-  return pt__parse_u64(v, n, out);
-}
-
 static int parse_manifest(parts *p, const char *path, pt_error *err) {
-  char *text = NULL;
-  size_t len = 0;
-  int rc = pt__read_file(path, 64u << 20, &text, &len);
-  if (rc) return pt__err(err, rc, "%s: %s", path, pt_strerror(rc));
-  size_t lineno = 0;
-  for (char *line = text; rc == PT_OK && line < text + len; lineno++) {
-    char *nl = memchr(line, '\n', (size_t)(text + len - line));
-    if (!nl) {
-      rc = pt__err(err, PT_ECORRUPT, "%s: line %zu: no end of line", path,
-                   lineno + 1);
-      break;
-    }
-    *nl = '\0';
-    pt__stream_desc d = {0};
-    uint64_t blocks = 0;
-    const char *locs = field(line, "locs");
-    if (field_u64(line, "stream", &d.id) || field_u64(line, "events", &d.events) ||
-        field_u64(line, "blocks", &blocks) ||
-        field_u64(line, "first", &d.first) || field_u64(line, "last", &d.last) ||
-        field_u64(line, "raw", &d.raw_bytes) || !locs ||
-        d.id >= PT__MAX_STREAMS) {
-      rc = pt__err(err, PT_ECORRUPT, "%s: line %zu: not a stream manifest",
-                   path, lineno + 1);
-      break;
-    }
-    d.blocks = blocks;
-    uint64_t *l = NULL;
-    size_t nl_ = 0;
-    if (*locs) {
-      /* comma-separated -> the space-separated list parser */
-      char *copy = strdup(locs);
-      if (!copy) {
-        rc = pt__err(err, PT_ENOMEM, "out of memory");
-        break;
-      }
-      for (char *c = copy; *c; c++)
-        if (*c == ',') *c = ' ';
-      int prc = pt__parse_u64_list(copy, &l, &nl_);
-      free(copy);
-      if (prc) {
-        rc = pt__err(err, PT_ECORRUPT, "%s: line %zu: bad location list",
-                     path, lineno + 1);
-        break;
-      }
-    }
-    d.locs = l;
-    d.nlocs = nl_;
-    if (PT_GROW(p->d, p->cap, p->n + 1, 16)) {
-      free(l);
-      rc = pt__err(err, PT_ENOMEM, "out of memory");
-      break;
-    }
-    p->d[p->n++] = d;
-    line = nl + 1;
-  }
-  free(text);
-  return rc;
+  return pt__manifest_parse(path, &p->d, &p->n, &p->cap, err);
 }
 
 static int read_manifests(pt_writer *w, parts *p, pt_error *err) {

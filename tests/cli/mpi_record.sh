@@ -487,6 +487,19 @@ $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nf.ptf" ./nofin >/dev/n
 if ! grep -q damaged nf.check && "$PT" info nf.ptf | grep -q 'locations *2 defined, 2 with events'; then
   t_pass "no MPI_Finalize: both ranks kept, not called damaged"
 else t_fail "no MPI_Finalize: both ranks kept, not called damaged" "$(tail -2 nf.check)"; fi
+# ... with rank 1's part written after rank 0's anchor (rank 1 lingers):
+# its stream is not in the anchor, its location list is in its manifest,
+# so summaries cover it and a window is computed from them (before:
+# summarize wrote none for rank 1 and --require-summaries failed)
+rm -rf nfl.ptf
+$RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nfl.ptf" ./nofin 2 >/dev/null 2>&1
+if [ -f nfl.ptf/part.1 ] && ! grep -q '^stream\.1 ' nfl.ptf/anchor; then
+  "$PT" summarize --every 1ms nfl.ptf >nfl.out 2>&1 &&
+    "$PT" stats --require-summaries --from 1ms --to 2ms nfl.ptf >>nfl.out 2>&1 &&
+    [ -s nfl.ptf/s1.sums ] &&
+    t_pass "no MPI_Finalize, a late part: summaries for its stream too" ||
+    t_fail "no MPI_Finalize, a late part: summaries for its stream too" "$(tail -2 nfl.out)"
+else t_fail "no MPI_Finalize, a late part: rank 1's part was not late" "$(ls nfl.ptf | tr '\n' ' ')"; fi
 # in OTF2 (which has no attribute type for call sites) the call site is a
 # string attribute naming the site, not an id nothing defines
 rm -rf cs.otf2 cs.def cs

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paratrace/analysis.h"
 #include "test.h"
 #include "test_store_util.h"
 #include "store/archive.h"
@@ -1080,6 +1081,97 @@ TEST(summaries_and_snapshots) {
   free(dir);
 }
 
+/* A joined writer that closes after the leader (an MPI program ending
+ * without MPI_Finalize: each rank closes on its own) leaves its manifest
+ * part.<id>; the anchor does not name its stream.  The reader takes the
+ * stream's location list from the manifest, so a location subset picks
+ * the stream and summaries can be written for it (before: the stream had
+ * no list, and `paratrace summarize` wrote no summaries for it).  A
+ * damaged manifest is said and skipped. */
+TEST(late_joiner_locations) {
+  char *dir = test_tmpdir("late");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer *lead, *join;
+  ASSERT_OK(pt_writer_open(&lead, path, NULL, NULL));
+  pt_writer_opts jo = {.join = 1, .part = 1};
+  ASSERT_OK(pt_writer_open(&join, path, &jo, NULL));
+  pt_stream *s0, *s1;
+  ASSERT_OK(pt_writer_stream(lead, 0, &s0));
+  ASSERT_OK(pt_writer_stream(join, 1, &s1));
+  pt_event ev;
+  for (uint64_t t = 10; t < 40; t += 10) {
+    pt_event_init(&ev, PT_EV_MARK, t, 100);
+    ASSERT_OK(pt_stream_event(s0, &ev));
+    pt_event_init(&ev, PT_EV_MARK, t + 1, 200);
+    ASSERT_OK(pt_stream_event(s1, &ev));
+    pt_event_init(&ev, PT_EV_MARK, t + 2, 201);
+    ASSERT_OK(pt_stream_event(s1, &ev));
+  }
+  ASSERT_OK(pt_writer_close(lead, NULL)); /* the leader first */
+  ASSERT_OK(pt_writer_close(join, NULL));
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) { /* a damaged manifest: said, the stream read without it */
+      char mp[4300];
+      snprintf(mp, sizeof mp, "%s/part.1", path);
+      FILE *f = fopen(mp, "w");
+      ASSERT_TRUE(f != NULL);
+      fputs("stream 1 events", f);
+      fclose(f);
+    }
+    warnings = 0;
+    pt_reader_opts all = {.warn = count_warn};
+    pt_reader *r;
+    ASSERT_OK(pt_reader_open(&r, path, &all, NULL));
+    ASSERT_EQ_U64(pt_reader_nstreams(r), 2);
+    const pt_stream_info *si = pt_reader_stream_info(r, 1);
+    ASSERT_EQ_U64(si->stream, 1);
+    if (!pass) {
+      ASSERT_EQ_I64(warnings, 0);
+      ASSERT_EQ_U64(si->nlocations, 2);
+      ASSERT_EQ_U64(si->locations[0], 200);
+      ASSERT_EQ_U64(si->locations[1], 201);
+    } else {
+      ASSERT_EQ_I64(warnings, 1);
+      ASSERT_EQ_U64(si->nlocations, 0);
+    }
+    pt_reader_close(r);
+    /* a subset: only the joiner's location 201, all of its events */
+    uint64_t only = 201;
+    pt_reader_opts o = {.locations = &only, .nlocations = 1,
+                        .warn = count_warn};
+    ASSERT_OK(pt_reader_open(&r, path, &o, NULL));
+    size_t n = 0;
+    while (pt_reader_next(r, &ev) == PT_OK) {
+      ASSERT_EQ_U64(ev.location, 201);
+      n++;
+    }
+    ASSERT_EQ_U64(n, 3);
+    pt_reader_close(r);
+    /* summaries: for the joiner's locations too; without its list,
+     * refused with the way out (before: written for stream 0 only) */
+    pt_error err = {0};
+    int src = pt_archive_summarize(path, 5, PT_STATS_SUMMARIES, &err);
+    if (pass) {
+      ASSERT_STATUS(src, PT_EINVAL);
+      ASSERT_TRUE(strstr(err.msg, "paratrace recover") != NULL);
+      continue;
+    }
+    ASSERT_OK(src);
+    ASSERT_OK(pt_reader_open(&r, path, &o, NULL));
+    pt_item it;
+    n = 0;
+    while (pt_reader_aux_next(r, PT_ITEM_SUMMARY, &it) == PT_OK) {
+      ASSERT_EQ_U64(it.u.summary.location, 201);
+      n++;
+    }
+    ASSERT_TRUE(n > 0);
+    pt_reader_close(r);
+  }
+  pt__rmtree(dir);
+  free(dir);
+}
+
 TEST(multithreaded_streams_compile_time_contract) {
   /* Streams share nothing: two children of the same writer in one thread
    * interleave freely; definitions added between blocks land before them. */
@@ -1439,6 +1531,7 @@ int main(void) {
   RUN(prefetch_threads_same_events);
   RUN(many_streams_few_files);
   RUN(summaries_and_snapshots);
+  RUN(late_joiner_locations);
   RUN(fork_while_sets_are_shared);
   RUN(signal_handler_gets_a_set);
   RUN(multithreaded_streams_compile_time_contract);
