@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ static const char help[] =
     "is drawn; the page says so.  --svg writes the same drawing, static.\n"
     "\n"
     "options:\n"
-    "  -o, --output OUT     the HTML page\n"
+    "  -o, --output OUT     the HTML page (OUT.svg: the static SVG)\n"
     "  --svg OUT            a static SVG\n"
     "  --from T, --to T     window (ticks, or 1.5s/200ms/... from the start)\n"
     "  --locations L        only these locations (0,2,5-9)\n"
@@ -275,6 +276,16 @@ int cmd_timeline(int argc, char **argv) {
   }
   if (!path) return cli_usage("missing TRACE");
   if (!out && !svg) return cli_usage("missing -o VIEW.html (or --svg OUT.svg)");
+  /* -o NAME.svg: the static SVG, as the name says (it was the HTML page
+   * under an .svg name, which no SVG viewer opens) */
+  size_t ol = out ? strlen(out) : 0;
+  if (ol > 4 && strcasecmp(out + ol - 4, ".svg") == 0) {
+    if (svg)
+      return cli_usage("-o %s names an SVG: give the HTML page an .html "
+                       "name, or leave out -o", out);
+    svg = out;
+    out = NULL;
+  }
   job j = {.path = path};
   uint64_t *sel = NULL;
   size_t nsel = 0;

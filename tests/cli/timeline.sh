@@ -26,6 +26,16 @@ python3 - v.svg <<'PY' && t_pass "svg is XML" || t_fail "svg is XML" "parse erro
 import sys, xml.dom.minidom
 xml.dom.minidom.parse(sys.argv[1])
 PY
+# -o NAME.svg writes the SVG the name says, byte for byte what --svg
+# writes (before: the HTML page under an .svg name); with --svg as well,
+# a usage error
+ok "svg by -o" "$PT" timeline g.ptf -o o.svg
+cmp -s o.svg v.svg && t_pass "-o NAME.svg: the SVG" ||
+  t_fail "-o NAME.svg: the SVG" "$(head -c 40 o.svg)"
+"$PT" timeline g.ptf -o o2.svg --svg o3.svg 2>err; rc=$?
+[ $rc = 2 ] && [ ! -e o2.svg ] && [ ! -e o3.svg ] &&
+  t_pass "-o NAME.svg with --svg: usage error" ||
+  t_fail "-o NAME.svg with --svg: usage error" "exit $rc $(cat err)"
 "$PT" timeline g.ptf -o v.html 2>err; rc=$?
 [ $rc != 0 ] && grep -q 'exists' err && t_pass "existing output kept" ||
   t_fail "existing output kept" "exit $rc"
