@@ -266,6 +266,18 @@ int cmd_record(int argc, char **argv) {
   const char *rv = getenv("OMPI_COMM_WORLD_RANK");
   if (!rv) rv = getenv("PMIX_RANK");
   if (!rv) rv = getenv("PMI_RANK");
+  /* Nothing at OUT (no archive, no profile), or only one older than this
+   * run (--force): the preloaded library saw no MPI_Init and the program
+   * marked nothing.  Said, as an exit status of 0 and no file leave a
+   * user guessing (met with a package whose "MPI" binary is not linked
+   * with MPI: each process ran alone, untraced). */
+  int none = lstat(out, &sb) != 0 ? errno == ENOENT : sb.st_mtime < started - 1;
+  if (!cli.quiet && code != 127 && (!rv || strcmp(rv, "0") == 0) && none)
+    fprintf(stderr, "paratrace record: warning: no trace written to %s: %s "
+                    "called no MPI function that libparatrace-mpi.so saw "
+                    "(not an MPI program, MPI linked statically, or it ended "
+                    "before MPI_Init) and marked nothing with the user API\n",
+            out, argv[prog]);
   /* (an archive with events: profile mode alone writes no anchor) */
   char anchor[PATH_MAX + 8];
   snprintf(anchor, sizeof anchor, "%s/anchor", out);

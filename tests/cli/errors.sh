@@ -266,6 +266,18 @@ fails_cleanly force_keeps_dir_as_text 1 'is a directory; not replaced' \
   "$PT" convert small.ptf -o userdir --to text --force
 fails_cleanly force_keeps_otf2_side_dir 1 'holds other files; not replaced' \
   "$PT" convert small.ptf -o userotf.otf2 --force
+# a program that makes no MPI call the recorder sees and marks nothing:
+# its exit status, no archive, and a warning saying why (before: silence)
+"$PT" record -o nothing.ptf -- true 2>nothing.err; rc=$?
+[ $rc = 0 ] && [ ! -e nothing.ptf ] && grep -q 'no trace written to .*nothing.ptf' nothing.err &&
+  t_pass record_nothing_said || t_fail record_nothing_said "exit $rc: $(cat nothing.err)"
+"$PT" -q generate -o old.ptf --locations 2 --events 10 && touch -d '2 hours ago' old.ptf &&
+  "$PT" record --force -o old.ptf -- true 2>nothing.err &&
+  grep -q 'no trace written to .*old.ptf' nothing.err &&
+  t_pass record_nothing_force_said || t_fail record_nothing_force_said "$(cat nothing.err)"
+"$PT" record -q -o nothing.ptf -- sh -c 'exit 3' 2>nothing.err; rc=$?
+[ $rc = 3 ] && [ ! -s nothing.err ] && t_pass record_nothing_quiet ||
+  t_fail record_nothing_quiet "exit $rc: $(cat nothing.err)"
 fails_cleanly record_force_keeps_dir 1 'not a paratrace archive or profile; not replaced' \
   "$PT" record --force -o userdir -- true
 [ -f userdir/results.csv ] && [ -d userdir/sub ] && [ "$(cat userfile.txt)" = keep ] &&
