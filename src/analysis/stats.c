@@ -367,6 +367,9 @@ int pt_stats_def(pt_stats *s, const pt_def *d) {
           (d->i0 == PT_TYPE_UINT || d->i0 == PT_TYPE_INT)) {
         s->cs_attr = d->id + 1;
         s->cs_attr_type = (uint32_t)d->i0;
+      } else if (d->name && !strcmp(d->name, "callsite") &&
+                 d->i0 == PT_TYPE_STRING) {
+        s->cs_str_attr = d->id + 1;
       }
       break;
     case PT_DEF_CALLSITE: {
@@ -627,6 +630,31 @@ uint64_t pt__stats_enter_callsite(const pt_stats *s, const pt_event *ev) {
     if (ev->attrs[i].key == s->cs_attr - 1 &&
         pt__kt_find(&s->callsites, K(ev->attrs[i].val.v.u, 0, 0, 0)))
       return ev->attrs[i].val.v.u;
+  return PT_NONE;
+}
+
+/* The call site an ENTER event names by its text (a STRING attribute
+ * "callsite": the MPI recorder's sites as paratrace writes them to OTF2,
+ * "/path/module+0xoffset" or a chain "a < b"), or PT_NONE; the text is a
+ * call site of its own, its id a hash of the text (equal texts, one site,
+ * in any part of a parallel run) above the ids of defined call sites.
+ * PT_ENOMEM as an error. */
+static uint64_t enter_callsite_text(pt_stats *s, const pt_event *ev, int *rc) {
+  for (uint32_t i = 0; i < ev->nattrs; i++) {
+    if (ev->attrs[i].key != s->cs_str_attr - 1 ||
+        ev->attrs[i].val.type != PT_TYPE_STRING || !ev->attrs[i].val.v.s ||
+        !*ev->attrs[i].val.v.s)
+      continue;
+    const char *t = ev->attrs[i].val.v.s;
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (const unsigned char *c = (const unsigned char *)t; *c; c++)
+      h = (h ^ *c) * UINT64_C(1099511628211);
+    h |= UINT64_C(1) << 63;
+    if (h == PT_NONE) h--;
+    const char *have = pt__names_get(&s->callsites, h);
+    if (!have && (*rc = pt__names_put(&s->callsites, h, t)) < 0) return PT_NONE;
+    return h;
+  }
   return PT_NONE;
 }
 
@@ -1307,6 +1335,11 @@ int pt_stats_event(pt_stats *s, const pt_event *ev) {
       if (rc >= 0 && ev->nattrs && s->cs_attr && L->depth &&
           L->st[L->depth - 1].is_mpi)
         L->st[L->depth - 1].callsite = pt__stats_enter_callsite(s, ev);
+      /* ... or with its text (an OTF2 archive paratrace wrote) */
+      if (rc >= 0 && ev->nattrs && s->cs_str_attr && L->depth &&
+          L->st[L->depth - 1].is_mpi &&
+          L->st[L->depth - 1].callsite == PT_NONE)
+        L->st[L->depth - 1].callsite = enter_callsite_text(s, ev, &rc);
       return rc;
     }
     case PT_EV_LEAVE:

@@ -301,6 +301,8 @@ struct pt_stats {
   pt__ktab callsites; /* id -> name */
   uint64_t cs_attr;   /* id + 1 of the attribute "callsite" (MPI calls), or 0 */
   uint32_t cs_attr_type; /* its pt_type */
+  uint64_t cs_str_attr; /* id + 1 of a STRING attribute "callsite" (the
+                           site's text, as written to OTF2), or 0 */
   pt__ktab files;     /* id -> name (pt__name) */
   pt__ktab handles;   /* I/O handle id -> its file */
   int io_defs;        /* files, I/O handles or file-I/O regions defined */

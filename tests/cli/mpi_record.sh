@@ -509,6 +509,16 @@ if command -v otf2-print >/dev/null 2>&1; then
     t_pass "call sites in OTF2: named strings" ||
     t_fail "call sites in OTF2: named strings" "$(otf2-print cs.otf2 2>&1 | grep -m1 callsite)"
 fi
+# ... and read back, stats has the same call-site table (the texts are
+# call sites again, resolved as the recorder's: "main families.c:N");
+# before, OTF2 -> stats had no call-site rows
+sites() { "$PT" stats --csv "$1" | awk -F, '$1 == "mpi_callsite" {$2 = ""; $4 = ""; print}' | sort; }
+sites cs.ptf >cs.sites.ptf
+sites cs.otf2 >cs.sites.otf2
+if [ -s cs.sites.ptf ] && cmp -s cs.sites.ptf cs.sites.otf2 &&
+   grep -q 'MPI_Sendrecv.*main families.c:[0-9]' cs.sites.otf2; then
+  t_pass "call sites read back from OTF2: the same table"
+else t_fail "call sites read back from OTF2: the same table" "$(diff cs.sites.ptf cs.sites.otf2 | head -4)"; fi
 # a stripped program: a call without line information is named after a
 # function only when the address is inside it (ELF symbol sizes), not
 # after the nearest exported symbol below it, as addr2line would; with
