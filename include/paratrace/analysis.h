@@ -353,7 +353,11 @@ typedef struct pt_stats_location_row {
 
 /* One (MPI region, call site), summed over the locations
  * (pt_stats_callsite: location = PT_NONE), or one (MPI region, call site,
- * location) (pt_stats_callsite_loc).  callsite = PT_NONE when unknown.
+ * location) (pt_stats_callsite_loc).  callsite = PT_NONE when unknown:
+ * a CALLSITE id (the enter's attribute "callsite", or the first message's
+ * ref), or, for a STRING attribute "callsite" (a site's text, as paratrace
+ * writes it to OTF2), an id above 2^63 hashed from the text, whose name
+ * (pt_stats_callsite_name) is the text.
  * Calls, time: visits of the region whose call site is known from an
  * event inside the visit (or PT_NONE); call_min / call_max: the shortest
  * and longest of those calls (a call's inclusive time, cut at the end of

@@ -557,6 +557,67 @@ TEST(callsite_bytes_are_sent_bytes) {
   pt_stats_destroy(s);
 }
 
+/* A STRING attribute "callsite" (the recorder's sites as paratrace writes
+ * them to OTF2) names an MPI call's site by its text: equal texts are one
+ * site on every location, the name is the text; a call without it, or
+ * with an empty text, has no site.  (Before: no site at all.) */
+static void enter_text(pt_stats *s, uint64_t t, uint64_t loc, uint64_t region,
+                       const char *site) {
+  pt_event e;
+  pt_event_init(&e, PT_EV_ENTER, t, loc);
+  e.ref = region;
+  pt_attr a = {7, {.type = PT_TYPE_STRING, .v.s = site}};
+  if (site) {
+    e.attrs = &a;
+    e.nattrs = 1;
+  }
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+TEST(callsite_text_attribute) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  def_region(s, 1, "MPI_Send");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  pt_def d;
+  pt_def_init(&d, PT_DEF_ATTRIBUTE, 7);
+  d.name = "callsite";
+  d.i0 = PT_TYPE_STRING;
+  ASSERT_OK(pt_stats_def(s, &d));
+  const char *a = "/nonexistent/app+0x1f",
+             *b = "/nonexistent/app+0x2f < /nonexistent/app+0x3f";
+  const char *site[5] = {a, b, a, NULL, ""};
+  for (uint64_t i = 0; i < 5; i++) {
+    uint64_t t = 100 * i, l = i % 2;
+    enter_text(s, t, l, 1, site[i]);
+    msg(s, t + 1, l, PT_EV_SEND, (int64_t)(1 - l), 0, 10 * (i + 1));
+    ev(s, t + 2, l, PT_EV_LEAVE, 1);
+  }
+  ASSERT_OK(pt_stats_finish(s));
+  ASSERT_EQ_U64(pt_stats_ncallsites(s), 3);
+  uint64_t seen = 0;
+  for (size_t i = 0; i < 3; i++) {
+    const pt_stats_callsite_row *c = pt_stats_callsite(s, i);
+    const char *n =
+        c->callsite == PT_NONE ? NULL : pt_stats_callsite_name(s, c->callsite);
+    if (n && !strcmp(n, a)) { /* calls 0 and 2 (location 0) */
+      ASSERT_EQ_U64(c->calls, 2);
+      ASSERT_EQ_U64(c->bytes, 10 + 30);
+      seen |= 1;
+    } else if (n && !strcmp(n, b)) {
+      ASSERT_EQ_U64(c->calls, 1);
+      ASSERT_EQ_U64(c->bytes, 20);
+      seen |= 2;
+    } else {
+      ASSERT_EQ_U64(c->callsite, PT_NONE); /* no text, an empty one */
+      ASSERT_EQ_U64(c->calls, 2);
+      ASSERT_EQ_U64(c->bytes, 40 + 50);
+      seen |= 4;
+    }
+  }
+  ASSERT_EQ_U64(seen, 7);
+  pt_stats_destroy(s);
+}
+
 /* mpiP's "Callsite Time statistics": per call site and location the
  * shortest, mean and longest call, and over the locations the location of
  * the longest (lowest id on ties).  MPI_Send (region 1) from a.c:10 (site
@@ -2189,6 +2250,7 @@ int main(void) {
   RUN(relative_statistics);
   RUN(relative_rows_sorted);
   RUN(callsite_bytes_are_sent_bytes);
+  RUN(callsite_text_attribute);
   RUN(callsite_call_times);
   RUN(callsite_deserialize_version_7);
   RUN(callsite_file_with_plus0x_not_an_address);
