@@ -492,7 +492,7 @@ else t_fail "no MPI_Finalize: both ranks kept, not called damaged" "$(tail -2 nf
 # so summaries cover it and a window is computed from them (before:
 # summarize wrote none for rank 1 and --require-summaries failed)
 rm -rf nfl.ptf
-$RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nfl.ptf" ./nofin 2 >/dev/null 2>&1
+$RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nfl.ptf" ./nofin 120 >/dev/null 2>&1
 if [ -f nfl.ptf/part.1 ] && ! grep -q '^stream\.1 ' nfl.ptf/anchor; then
   "$PT" summarize --every 1ms nfl.ptf >nfl.out 2>&1 &&
     "$PT" stats --require-summaries --from 1ms --to 2ms nfl.ptf >>nfl.out 2>&1 &&
