@@ -168,14 +168,6 @@ typedef struct chan {
   uint32_t head, tail; /* queue of pend */
   uint32_t hnext;      /* next chan in the bucket, or free list */
   int recvs;           /* 1: the queue holds receives, 0: sends */
-  /* a send channel of tag >= 0: its neighbours in the list of the send
-   * channels of its (src, dst, comm) (pair_head), for MPI_ANY_TAG
-   * receives, and in that of its (dst, comm) (dst_head), for
-   * MPI_ANY_SOURCE receives */
-  uint32_t pnext, pprev, dnext, dprev;
-  /* and in that of its (dst, comm, tag) (tag_head), for MPI_ANY_SOURCE
-   * receives with a tag */
-  uint32_t tnext, tprev;
 } chan;
 
 /* The sender of a receive from MPI_ANY_SOURCE without a recorded status
@@ -221,9 +213,13 @@ struct pt_check {
   /* message matching */
   uint32_t *buckets;
   size_t nbuckets;
-  u64map pair_head; /* pair_key -> first send chan of the pair, or NIL */
-  u64map dst_head;  /* dst_key -> first send chan to (dst, comm), or NIL */
-  u64map tag_head;  /* tag_key -> first send chan to (dst, comm, tag) */
+  /* heaps (oheap.h) of the send channels (tag >= 0), kept from the first
+   * receive that needs them on (lists): per (dst, comm, src, 0) for
+   * MPI_ANY_TAG receives (pairs), per (dst, comm, 0, 0) and (dst, comm,
+   * tag, 1) for MPI_ANY_SOURCE (dsts); their oldest send is the one
+   * queued first (seq) */
+  pt__ktab pairs, dsts;
+  int lists;
   uint64_t wild_src; /* receives from MPI_ANY_SOURCE queued */
   chan *chans;
   size_t nchans_used, chans_cap;
@@ -256,6 +252,8 @@ int pt_check_create(pt_check **out, const pt_check_opts *opts) {
   c->ranks_distinct = 1;
   c->chan_free = c->pend_free = NIL;
   pt__kt_init(&c->reqs, sizeof(req_open));
+  pt__kt_init(&c->pairs, sizeof(pt__oheap));
+  pt__kt_init(&c->dsts, sizeof(pt__oheap));
   *out = c;
   return PT_OK;
 }
@@ -484,71 +482,62 @@ static chan *chan_find(pt_check *c, const msg_key *k, uint32_t **link) {
   return NULL;
 }
 
-/* The send channels (tag >= 0) of one (src, dst, comm), in a list per
- * hash of the three (pair_key; a list may hold other pairs' channels of
- * the same hash, which its readers skip). */
-static uint64_t pair_key(const msg_key *k) {
-  msg_key p = {k->src, k->dst, k->comm, INT64_MIN};
-  return key_hash(&p);
-}
-/* Likewise the send channels to one (dst, comm), for MPI_ANY_SOURCE. */
-static uint64_t dst_key(const msg_key *k) {
-  msg_key p = {ANY_SRC, k->dst, k->comm, INT64_MIN};
-  return key_hash(&p);
-}
-/* And those to one (dst, comm, tag), for MPI_ANY_SOURCE with a tag. */
-static uint64_t tag_key(const msg_key *k) {
-  msg_key p = {ANY_SRC, k->dst, k->comm, k->tag};
-  return key_hash(&p);
-}
-static int pair_link(pt_check *c, uint32_t ix) {
-  chan *ch = &c->chans[ix];
-  uint64_t pk = pair_key(&ch->key), dk = dst_key(&ch->key),
-           tk = tag_key(&ch->key);
-  const uint64_t *h = map_get(&c->pair_head, pk);
-  uint32_t ph = h ? (uint32_t)*h : NIL;
-  h = map_get(&c->dst_head, dk);
-  uint32_t dh = h ? (uint32_t)*h : NIL;
-  h = map_get(&c->tag_head, tk);
-  uint32_t th = h ? (uint32_t)*h : NIL;
-  /* every slot first (nothing linked when one cannot be made) */
-  if (map_put(&c->pair_head, pk, ph) < 0 ||
-      map_put(&c->dst_head, dk, dh) < 0 || map_put(&c->tag_head, tk, th) < 0)
-    return PT_ENOMEM;
-  *map_get(&c->pair_head, pk) = ix;
-  *map_get(&c->dst_head, dk) = ix;
-  *map_get(&c->tag_head, tk) = ix;
-  ch->pprev = ch->dprev = ch->tprev = NIL;
-  ch->pnext = ph;
-  ch->dnext = dh;
-  ch->tnext = th;
-  if (ph != NIL) c->chans[ph].pprev = ix;
-  if (dh != NIL) c->chans[dh].dprev = ix;
-  if (th != NIL) c->chans[th].tprev = ix;
-  return PT_OK;
-}
-static void pair_unlink(pt_check *c, uint32_t ix) {
-  chan *ch = &c->chans[ix];
-  if (ch->pnext != NIL) c->chans[ch->pnext].pprev = ch->pprev;
-  if (ch->pprev != NIL) c->chans[ch->pprev].pnext = ch->pnext;
-  else { /* the head: its slot exists (pair_link put it) */
-    uint64_t *h = map_get(&c->pair_head, pair_key(&ch->key));
-    if (h) *h = ch->pnext;
-  }
-  if (ch->dnext != NIL) c->chans[ch->dnext].dprev = ch->dprev;
-  if (ch->dprev != NIL) c->chans[ch->dprev].dnext = ch->dnext;
-  else {
-    uint64_t *h = map_get(&c->dst_head, dst_key(&ch->key));
-    if (h) *h = ch->dnext;
-  }
-  if (ch->tnext != NIL) c->chans[ch->tnext].tprev = ch->tprev;
-  if (ch->tprev != NIL) c->chans[ch->tprev].tnext = ch->tnext;
-  else {
-    uint64_t *h = map_get(&c->tag_head, tag_key(&ch->key));
-    if (h) *h = ch->tnext;
-  }
+/* Whether e is the current entry of its channel (the channel's oldest
+ * send is the one e names). */
+static int send_valid(void *user, const pt__oheap *h, const pt__oh_ent *e) {
+  pt_check *c = user;
+  const msg_key k = {e->ch[0], h->k[0], h->k[1], (int64_t)e->ch[1]};
+  const chan *ch = chan_find(c, &k, NULL);
+  return ch && !ch->recvs && ch->head != NIL &&
+         c->pends[ch->head].seq == e->serial;
 }
 static int in_pairs(const chan *ch) { return !ch->recvs && ch->key.tag >= 0; }
+/* Send channel ch (tag >= 0, holding sends) into the heaps of its pair,
+ * its destination and its destination's tag (is_new: it begins to hold
+ * sends; else its oldest send changed). */
+static int lists_push(pt_check *c, const chan *ch, int is_new) {
+  const uint64_t seq = c->pends[ch->head].seq;
+  const msg_key *k = &ch->key;
+  const pt__oh_ent e = {{seq, 0, 0, 0}, {k->src, (uint64_t)k->tag}, seq};
+  int rc = pt__oh_push(pt__kt_get(&c->pairs, PT__K(k->dst, k->comm, k->src, 0)),
+                       &e, is_new, send_valid, c);
+  if (rc == PT_OK)
+    rc = pt__oh_push(pt__kt_get(&c->dsts, PT__K(k->dst, k->comm, 0, 0)), &e,
+                     is_new, send_valid, c);
+  if (rc == PT_OK)
+    rc = pt__oh_push(
+        pt__kt_get(&c->dsts, PT__K(k->dst, k->comm, (uint64_t)k->tag, 1)), &e,
+        is_new, send_valid, c);
+  return rc;
+}
+/* Send channel ch holds no more sends: its entries are stale. */
+static void lists_gone(pt_check *c, const chan *ch) {
+  const msg_key *k = &ch->key;
+  pt__oh_gone(pt__kt_find(&c->pairs, PT__K(k->dst, k->comm, k->src, 0)));
+  pt__oh_gone(pt__kt_find(&c->dsts, PT__K(k->dst, k->comm, 0, 0)));
+  pt__oh_gone(
+      pt__kt_find(&c->dsts, PT__K(k->dst, k->comm, (uint64_t)k->tag, 1)));
+}
+/* Start keeping the heaps: every send channel holding sends goes in (a
+ * free channel's queue is empty). */
+static int lists_start(pt_check *c) {
+  if (c->lists) return PT_OK;
+  for (size_t i = 0; i < c->nchans_used; i++) {
+    const chan *ch = &c->chans[i];
+    if (ch->head != NIL && in_pairs(ch) && lists_push(c, ch, 1) < 0)
+      return PT_ENOMEM;
+  }
+  c->lists = 1;
+  return PT_OK;
+}
+/* The channel of the oldest send of heap h (NULL: none), its bucket
+ * link into *link; NULL when none. */
+static chan *heap_oldest(pt_check *c, pt__oheap *h, uint32_t **link) {
+  const pt__oh_ent *e = pt__oh_top(h, send_valid, c);
+  if (!e) return NULL;
+  const msg_key k = {e->ch[0], h->k[0], h->k[1], (int64_t)e->ch[1]};
+  return chan_find(c, &k, link);
+}
 
 static chan *chan_new(pt_check *c, const msg_key *k) {
   uint32_t ix;
@@ -600,24 +589,29 @@ static int pend_push(pt_check *c, chan *ch, const pt_event *ev,
   return PT_OK;
 }
 
-/* Take the oldest message of a non-empty channel; frees the channel when
- * it becomes empty (link points at the channel's slot in its bucket). */
-static pend pend_pop(pt_check *c, chan *ch, uint32_t *link) {
+/* Take the oldest message of a non-empty channel into *out; frees the
+ * channel when it becomes empty (link points at the channel's slot in its
+ * bucket).  PT_OK or PT_ENOMEM (the heaps). */
+static int pend_pop(pt_check *c, chan *ch, uint32_t *link, pend *out) {
   uint32_t ix = ch->head;
   pend p = c->pends[ix];
+  int rc = PT_OK;
   ch->head = p.next;
   if (ch->head == NIL) {
     ch->tail = NIL;
     uint32_t self = *link;
-    if (in_pairs(ch)) pair_unlink(c, self);
+    if (in_pairs(ch) && c->lists) lists_gone(c, ch);
     *link = ch->hnext;
     ch->hnext = c->chan_free;
     c->chan_free = self;
+  } else if (in_pairs(ch) && c->lists) {
+    rc = lists_push(c, ch, 0); /* its oldest send changed */
   }
   c->pends[ix].next = c->pend_free;
   c->pend_free = ix;
   c->pending--;
-  return p;
+  *out = p;
+  return rc;
 }
 
 /* A send or receive; `time` is when it counts for the clock condition: a
@@ -636,43 +630,29 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
   msg_key k = {is_recv ? peer : me, is_recv ? me : peer, ev->comm, ev->tag};
   uint32_t *link = NULL;
   chan *ch = chan_find(c, &k, &link);
+  if (!ch && is_recv && (k.src == ANY_SRC || k.tag < 0) &&
+      lists_start(c) < 0)
+    return PT_ENOMEM;
   if (!ch && is_recv && k.src == ANY_SRC) {
     /* MPI_ANY_SOURCE without a recorded status: the oldest pending send
      * to this rank on the communicator with the tag (any tag for -1),
      * whoever sent it (the trace does not say which message MPI gave it;
      * the first sent is the one a receive posted after them all gets);
-     * from the list of the send channels to (dst, comm) */
-    uint64_t best = UINT64_MAX;
-    /* (with a tag, the list of that tag's channels) */
-    const int any = k.tag < 0;
-    const uint64_t *h = any ? map_get(&c->dst_head, dst_key(&k))
-                            : map_get(&c->tag_head, tag_key(&k));
-    for (uint32_t x = h ? (uint32_t)*h : NIL; x != NIL;
-         x = any ? c->chans[x].dnext : c->chans[x].tnext) {
-      chan *y = &c->chans[x];
-      if (y->head != NIL && y->key.dst == k.dst && y->key.comm == k.comm &&
-          (k.tag < 0 || y->key.tag == k.tag) && c->pends[y->head].seq < best) {
-        best = c->pends[y->head].seq;
-        ch = y;
-      }
-    }
-    if (ch) chan_find(c, &ch->key, &link);
+     * from the heap of the send channels to (dst, comm), or with a tag to
+     * (dst, comm, tag) */
+    ch = heap_oldest(c,
+                     pt__kt_find(&c->dsts,
+                                 k.tag < 0
+                                     ? PT__K(k.dst, k.comm, 0, 0)
+                                     : PT__K(k.dst, k.comm, (uint64_t)k.tag, 1)),
+                     &link);
   } else if (!ch && is_recv && k.tag < 0) {
     /* MPI_ANY_TAG without a recorded status: the oldest pending send on
      * (sender, receiver, comm) with any tag, as MPI would match it; from
-     * the pair's list of send channels (a scan of every channel made such
+     * the pair's heap of send channels (a scan of every channel made such
      * receives quadratic) */
-    uint64_t best = UINT64_MAX;
-    const uint64_t *h = map_get(&c->pair_head, pair_key(&k));
-    for (uint32_t x = h ? (uint32_t)*h : NIL; x != NIL; x = c->chans[x].pnext) {
-      chan *y = &c->chans[x];
-      if (y->head != NIL && y->key.src == k.src && y->key.dst == k.dst &&
-          y->key.comm == k.comm && c->pends[y->head].seq < best) {
-        best = c->pends[y->head].seq;
-        ch = y;
-      }
-    }
-    if (ch) chan_find(c, &ch->key, &link);
+    ch = heap_oldest(c, pt__kt_find(&c->pairs, PT__K(k.dst, k.comm, k.src, 0)),
+                     &link);
   } else if (!ch && !is_recv) {
     /* a pending receive with MPI_ANY_TAG from this sender, or from
      * MPI_ANY_SOURCE with this tag or any: the one posted first */
@@ -693,7 +673,8 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
   if (ch && ch->recvs != is_recv) {
     if (ch->key.src == ANY_SRC) c->wild_src--;
     const msg_key sk = is_recv ? ch->key : k; /* the send's */
-    pend other = pend_pop(c, ch, link);
+    pend other;
+    if (pend_pop(c, ch, link, &other) < 0) return PT_ENOMEM;
     c->stats.messages_matched++;
     uint64_t send_time = is_recv ? other.time : time;
     uint64_t recv_time = is_recv ? time : other.time;
@@ -720,10 +701,10 @@ static int do_message(pt_check *c, const pt_event *ev, int is_recv,
     ch = chan_new(c, &k);
     if (!ch) return PT_ENOMEM;
     ch->recvs = is_recv;
-    if (in_pairs(ch) && pair_link(c, (uint32_t)(ch - c->chans)) < 0)
-      return PT_ENOMEM; /* (the channel stays empty: never a candidate) */
   }
   int rc = pend_push(c, ch, ev, time);
+  if (rc == PT_OK && ch->head == ch->tail && in_pairs(ch) && c->lists)
+    rc = lists_push(c, ch, 1); /* it begins to hold sends */
   if (rc == PT_OK && is_recv && k.src == ANY_SRC) c->wild_src++;
   return rc;
 }
@@ -1018,9 +999,10 @@ void pt_check_get_stats(const pt_check *c, pt_check_stats *st) {
 void pt_check_destroy(pt_check *c) {
   if (!c) return;
   map_free(&c->region_name);
-  map_free(&c->pair_head);
-  map_free(&c->dst_head);
-  map_free(&c->tag_head);
+  for (size_t i = 0; i < c->pairs.n; i++) pt__oh_free(pt__kt_at(&c->pairs, i));
+  for (size_t i = 0; i < c->dsts.n; i++) pt__oh_free(pt__kt_at(&c->dsts, i));
+  pt__kt_free(&c->pairs);
+  pt__kt_free(&c->dsts);
   map_free(&c->loc_group);
   map_free(&c->group_rank);
   map_free(&c->rank_seen);

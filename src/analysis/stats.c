@@ -155,11 +155,10 @@ typedef struct rel_rec {
   uint64_t count, time, bytes;
 } rel_rec;
 typedef pt__chan chan_rec;
-/* the tags >= 0 of a (sender, receiver, communicator)'s send channels */
-/* sendtags: (sender, receiver, communicator, 0) -> tags (1 word each);
- * sendsrcs: (receiver, communicator, 0, 0) -> (sender, tag) pairs, and
- * (receiver, communicator, tag, 1) -> senders */
-typedef pt__klist tags_rec;
+/* heaps of send channels (see any_source_send): sendtags (receiver,
+ * communicator, sender, 0); sendsrcs (receiver, communicator, 0, 0) and
+ * (receiver, communicator, tag, 1) */
+typedef pt__oheap tags_rec;
 
 /* The sender of a receive from MPI_ANY_SOURCE without a recorded status
  * (peer -1), in a channel's key */
@@ -273,9 +272,9 @@ void pt_stats_destroy(pt_stats *s) {
   for (size_t i = 0; i < s->locs.n; i++)
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
   for (size_t i = 0; i < s->sendtags.n; i++)
-    free(((tags_rec *)pt__kt_at(&s->sendtags, i))->v);
+    pt__oh_free(pt__kt_at(&s->sendtags, i));
   for (size_t i = 0; i < s->sendsrcs.n; i++)
-    free(((tags_rec *)pt__kt_at(&s->sendsrcs, i))->v);
+    pt__oh_free(pt__kt_at(&s->sendsrcs, i));
   pt__ktab *tabs[] = {&s->regions, &s->handles, &s->locdefs, &s->groups,
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
@@ -888,76 +887,59 @@ static chan_rec *chan_at(pt__ktab *ct, const uint64_t ck[4], size_t *slot) {
              : NULL;
 }
 
-/* Whether send channel x's oldest send is older than best's (NULL: none):
- * by time, then location, then tag, so that every path picks alike. */
-static int older_send(const pt_stats *s, const chan_rec *x,
-                      const chan_rec *best) {
-  if (!best) return 1;
-  const pt__pend *a = &s->pends[x->head], *b = &s->pends[best->head];
-  if (a->ev.time != b->ev.time) return a->ev.time < b->ev.time;
-  if (a->src != b->src) return a->src < b->src;
-  return x->k[3] < best->k[3];
+/* The heaps of the send channels that hold sends (tag >= 0), for the
+ * receives that may take any of them (oheap.h): sendtags, per (receiver,
+ * comm, sender), for MPI_ANY_TAG; sendsrcs, per (receiver, comm) and per
+ * (receiver, comm, tag), for MPI_ANY_SOURCE.  Each is kept from the first
+ * receive that needs it on (a trace without such receives pays nothing).
+ * A channel's entry is its oldest send: by time, then location, then tag
+ * (then sender), so that every path picks alike; its serial is the
+ * send's ord. */
+static int send_valid(void *user, const pt__oheap *h, const pt__oh_ent *e) {
+  pt_stats *s = user;
+  size_t slot;
+  const chan_rec *c =
+      chan_at(&s->chans, K(e->ch[0], h->k[0], h->k[1], e->ch[1]), &slot);
+  if (!c || !c->live || c->recvs || c->head == NIL) return 0;
+  const pt__pend *p = &s->pends[c->head];
+  return p->ord == e->serial && p->ev.time == e->key[0] && p->src == e->key[1];
 }
 
-/* The lists of the send channels that hold sends (tag >= 0), for the
- * receives that may take any of them: sendtags, per (sender, receiver,
- * comm), their tags (MPI_ANY_TAG); sendsrcs, per (receiver, comm), their
- * (sender, tag) pairs (MPI_ANY_SOURCE).  Each is kept from the first
- * receive that needs it on (a trace without such receives pays nothing);
- * a channel knows its place in them (ti, si), so leaving is O(1). */
-int pt__klist_add(pt__klist *l, const uint64_t *e, size_t w, uint32_t *at) {
-  if (!l) return PT_ENOMEM;
-  if (l->n == l->cap) {
-    size_t nc = l->cap ? l->cap * 2 : 4;
-    if (nc > UINT32_MAX) return PT_ENOMEM;
-    uint64_t *q = realloc(l->v, nc * w * sizeof *q);
-    if (!q) return PT_ENOMEM;
-    l->v = q;
-    l->cap = nc;
-  }
-  memcpy(l->v + l->n * w, e, w * sizeof *e);
-  *at = (uint32_t)l->n++;
-  return PT_OK;
-}
-
-int pt__klist_del(pt__klist *l, uint32_t at, size_t w, uint64_t *moved) {
-  if (!l || at >= l->n) return -1;
-  l->n--;
-  if (at == l->n) return 0;
-  memcpy(l->v + (size_t)at * w, l->v + l->n * w, w * sizeof *moved);
-  memcpy(moved, l->v + (size_t)at * w, w * sizeof *moved);
-  return 1;
-}
-
-static int idx_tags_add(pt_stats *s, chan_rec *c) {
-  return pt__klist_add(pt__kt_get(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0)),
-                       &c->k[3], 1, &c->ti);
-}
-
-static int idx_srcs_add(pt_stats *s, chan_rec *c) {
-  const uint64_t st[2] = {c->k[0], c->k[3]};
-  int rc = pt__klist_add(pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)),
-                         st, 2, &c->si);
-  if (rc == PT_OK)
-    rc = pt__klist_add(
-        pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)), st, 1,
-        &c->ui);
+/* Push channel c's current entry (is_new: it begins to hold sends) into
+ * the heaps named. */
+static int idx_push(pt_stats *s, const chan_rec *c, int is_new, int tags,
+                    int srcs) {
+  const pt__pend *p = &s->pends[c->head];
+  const pt__oh_ent e = {{p->ev.time, p->src, c->k[3], c->k[0]},
+                        {c->k[0], c->k[3]},
+                        p->ord};
+  int rc = PT_OK;
+  if (tags)
+    rc = pt__oh_push(pt__kt_get(&s->sendtags, K(c->k[1], c->k[2], c->k[0], 0)),
+                     &e, is_new, send_valid, s);
+  if (rc == PT_OK && srcs)
+    rc = pt__oh_push(pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)), &e,
+                     is_new, send_valid, s);
+  if (rc == PT_OK && srcs)
+    rc = pt__oh_push(
+        pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)), &e, is_new,
+        send_valid, s);
   return rc;
 }
 
-/* Whether channel c is in the lists: it holds sends, of a tag >= 0. */
+/* Whether channel c is in the heaps: it holds sends, of a tag >= 0. */
 static int indexed(const chan_rec *c) {
   return c->live && !c->recvs && c->head != NIL && (int64_t)c->k[3] >= 0;
 }
 
-/* Start keeping list `which` (0 sendtags, 1 sendsrcs): every channel
+/* Start keeping heap `which` (0 sendtags, 1 sendsrcs): every channel
  * holding sends now goes in. */
 static int idx_start(pt_stats *s, int which) {
   if (which ? s->idx_srcs : s->idx_tags) return PT_OK;
   for (size_t i = 0; i < s->chans.n; i++) {
     chan_rec *c = pt__kt_at(&s->chans, i);
     if (!indexed(c)) continue;
-    int rc = which ? idx_srcs_add(s, c) : idx_tags_add(s, c);
+    int rc = idx_push(s, c, 1, !which, which);
     if (rc < 0) return rc;
   }
   if (which)
@@ -967,39 +949,34 @@ static int idx_start(pt_stats *s, int which) {
   return PT_OK;
 }
 
-/* Channel c (tag >= 0) begins to hold sends. */
-static int send_chan_new(pt_stats *s, chan_rec *c) {
-  int rc = PT_OK;
-  if (s->idx_tags) rc = idx_tags_add(s, c);
-  if (rc == PT_OK && s->idx_srcs) rc = idx_srcs_add(s, c);
-  return rc;
+/* Channel c (tag >= 0) begins to hold sends (is_new), or its oldest send
+ * changed. */
+static int send_chan_new(pt_stats *s, const chan_rec *c, int is_new) {
+  if (!s->idx_tags && !s->idx_srcs) return PT_OK;
+  return idx_push(s, c, is_new, s->idx_tags, s->idx_srcs);
 }
 
-/* Send channel c is deleted (empty): out of the lists, the last entry of
- * each taking its place. */
+/* Send channel c is deleted (empty): its entries are stale. */
 static void send_chan_gone(pt_stats *s, const chan_rec *c) {
   if ((int64_t)c->k[3] < 0) return;
-  size_t slot;
-  uint64_t m[2];
-  if (s->idx_tags &&
-      pt__klist_del(pt__kt_find(&s->sendtags, K(c->k[0], c->k[1], c->k[2], 0)),
-                    c->ti, 1, m) == 1) {
-    chan_rec *x = chan_at(&s->chans, K(c->k[0], c->k[1], c->k[2], m[0]), &slot);
-    if (x) x->ti = c->ti;
+  if (s->idx_tags)
+    pt__oh_gone(pt__kt_find(&s->sendtags, K(c->k[1], c->k[2], c->k[0], 0)));
+  if (s->idx_srcs) {
+    pt__oh_gone(pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)));
+    pt__oh_gone(pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)));
   }
-  if (s->idx_srcs &&
-      pt__klist_del(pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)),
-                    c->si, 2, m) == 1) {
-    chan_rec *x = chan_at(&s->chans, K(m[0], c->k[1], c->k[2], m[1]), &slot);
-    if (x) x->si = c->si;
-  }
-  if (s->idx_srcs &&
-      pt__klist_del(
-          pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)), c->ui,
-          1, m) == 1) {
-    chan_rec *x = chan_at(&s->chans, K(m[0], c->k[1], c->k[2], c->k[3]), &slot);
-    if (x) x->ui = c->ui;
-  }
+}
+
+/* The channel key of the oldest send of heap h (NULL: none) into mk; 0
+ * when there is none. */
+static int heap_oldest(pt_stats *s, pt__oheap *h, uint64_t mk[4]) {
+  const pt__oh_ent *e = pt__oh_top(h, send_valid, s);
+  if (!e) return 0;
+  mk[0] = e->ch[0];
+  mk[1] = h->k[0];
+  mk[2] = h->k[1];
+  mk[3] = e->ch[1];
+  return 1;
 }
 
 /* A receive with MPI_ANY_TAG and no recorded status (tag -1: a DUMPI
@@ -1012,18 +989,8 @@ static void send_chan_gone(pt_stats *s, const chan_rec *c) {
 static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
                         int *rc) {
   if ((*rc = idx_start(s, 0)) < 0) return 0;
-  const chan_rec *best = NULL;
-  /* the channels of the pair that hold sends (an index, not a scan of
-   * every channel: that made such receives quadratic) */
-  const tags_rec *tr = pt__kt_find(&s->sendtags, K(ck[0], ck[1], ck[2], 0));
-  for (size_t i = 0; tr && i < tr->n; i++) {
-    size_t slot;
-    const chan_rec *x =
-        chan_at(&s->chans, K(ck[0], ck[1], ck[2], tr->v[i]), &slot);
-    if (x && !x->recvs && x->head != NIL && older_send(s, x, best)) best = x;
-  }
-  if (best) memcpy(mk, best->k, sizeof best->k);
-  return best != NULL;
+  return heap_oldest(s, pt__kt_find(&s->sendtags, K(ck[1], ck[2], ck[0], 0)),
+                     mk);
 }
 
 /* A receive from MPI_ANY_SOURCE without a recorded status (peer -1: a
@@ -1039,20 +1006,13 @@ static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
 static int any_source_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
                            int *rc) {
   if ((*rc = idx_start(s, 1)) < 0) return 0;
-  const chan_rec *best = NULL;
-  /* with a tag, the list of its senders; else that of every channel */
+  /* with a tag, the heap of its senders; else that of every channel */
   const int any = (int64_t)ck[3] < 0;
-  const size_t w = any ? 2 : 1;
-  const tags_rec *tr = pt__kt_find(
-      &s->sendsrcs, any ? K(ck[1], ck[2], 0, 0) : K(ck[1], ck[2], ck[3], 1));
-  for (size_t i = 0; tr && i < tr->n; i++) {
-    uint64_t src = tr->v[w * i], tag = any ? tr->v[w * i + 1] : ck[3];
-    size_t slot;
-    const chan_rec *x = chan_at(&s->chans, K(src, ck[1], ck[2], tag), &slot);
-    if (x && !x->recvs && x->head != NIL && older_send(s, x, best)) best = x;
-  }
-  if (best) memcpy(mk, best->k, sizeof best->k);
-  return best != NULL;
+  return heap_oldest(
+      s,
+      pt__kt_find(&s->sendsrcs,
+                  any ? K(ck[1], ck[2], 0, 0) : K(ck[1], ck[2], ck[3], 1)),
+      mk);
 }
 
 /* The oldest receive waiting on one of the wildcard channels a send of
@@ -1111,6 +1071,9 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     if (c->head == NIL) {
       if (!c->recvs) send_chan_gone(s, c);
       kt_del_slot(ct, slot);
+    } else if (!c->recvs && (int64_t)c->k[3] >= 0) {
+      /* its oldest send changed */
+      if ((rc = send_chan_new(s, c, 0)) < 0) return rc;
     }
     s->pends[i].used = 0;
     s->pends[i].next = s->pend_free;
@@ -1134,7 +1097,7 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     c->live = 1;
     c->head = c->tail = i;
     c->recvs = is_recv;
-    if (!is_recv && (int64_t)ck[3] >= 0 && send_chan_new(s, c) < 0) {
+    if (!is_recv && (int64_t)ck[3] >= 0 && send_chan_new(s, c, 1) < 0) {
       c->live = 0;
       pt__kt_del(&s->chans, ck); /* (not live: no queue to keep) */
       return PT_ENOMEM;
@@ -1223,6 +1186,7 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
       p.enter = q->post;
   }
   p.in_w = (uint8_t)w;
+  p.ord = s->nord++;
   evcopy(&p.ev, ev);
   if (ev->kind != PT_EV_SEND || !L->depth) return chan_add(s, ck, &p, !is_send);
   /* a blocking send left queued: its call's leave bounds its late receiver */
@@ -1783,6 +1747,7 @@ int pt__stats_push_send(pt_stats *s, uint64_t loc, int64_t peer,
   p.loc = pt__stats_proc_loc(s, loc);
   p.src = loc;
   p.enter = p.wait = enter;
+  p.ord = s->nord++;
   p.blocking = (uint8_t)(blocking != 0);
   p.ev.time = time;
   p.ev.kind = blocking ? PT_EV_SEND : PT_EV_ISEND;
@@ -1870,9 +1835,9 @@ static size_t merge_count(const pt_stats *s) {
 static void queues_clear(pt_stats *s) {
   pt__kt_free(&s->chans);
   for (size_t i = 0; i < s->sendtags.n; i++)
-    free(((tags_rec *)pt__kt_at(&s->sendtags, i))->v);
+    pt__oh_free(pt__kt_at(&s->sendtags, i));
   for (size_t i = 0; i < s->sendsrcs.n; i++)
-    free(((tags_rec *)pt__kt_at(&s->sendsrcs, i))->v);
+    pt__oh_free(pt__kt_at(&s->sendsrcs, i));
   pt__kt_free(&s->sendtags);
   pt__kt_free(&s->sendsrcs);
   s->idx_tags = s->idx_srcs = 0;
@@ -2917,6 +2882,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
       p.ev.request = get64(&r);
       p.left = get64(&r) != 0;
       p.leave = get64(&r);
+      p.ord = s->nord++;
       if (r.bad) break;
       /* queued as they were: a channel holds one side only */
       if ((rc = chan_add(s, ck, &p, recvs)) < 0) goto fail;

@@ -4,6 +4,7 @@
 #ifndef PT_ANALYSIS_STATS_INT_H
 #define PT_ANALYSIS_STATS_INT_H
 
+#include "analysis/oheap.h"
 #include "paratrace/analysis.h"
 
 /* A table of fixed-size records keyed by four u64 (the first member of
@@ -27,20 +28,6 @@ static inline void *pt__kt_at(const pt__ktab *t, size_t i) {
   return t->rec + i * t->rsize;
 }
 
-/* A pt__ktab record holding a list of entries of w words each: v holds
- * n of them (room for cap).  The caller frees v. */
-typedef struct pt__klist {
-  uint64_t k[4];
-  uint64_t *v;
-  size_t n, cap;
-} pt__klist;
-/* Append entry e (w words) to l (NULL: out of memory), its index into
- * *at.  PT_OK or PT_ENOMEM. */
-int pt__klist_add(pt__klist *l, const uint64_t *e, size_t w, uint32_t *at);
-/* Remove entry `at` of l (w words): the last entry moves into its place
- * and is copied to *moved (w words); returns 1 when an entry moved, 0
- * when `at` was the last, -1 when `at` is out of range. */
-int pt__klist_del(pt__klist *l, uint32_t at, size_t w, uint64_t *moved);
 #define PT__K(a, b, c, d) ((const uint64_t[4]){(a), (b), (c), (d)})
 
 /* Fold [lo, hi] into the extremes *mn / *mx (unset when !set). */
@@ -229,6 +216,9 @@ typedef struct pt__pend {
   uint64_t leave;
   uint32_t next;
   uint32_t qpos; /* summarizing: its position in its channel's queue */
+  /* its message event's place in the order the engine was fed them (the
+   * serial of its entry in the heaps of send channels) */
+  uint64_t ord;
 } pt__pend;
 
 /* (receiving location, sending location): matched messages received in
@@ -244,10 +234,6 @@ typedef struct pt__chan {
   uint64_t k[4]; /* sender rank, receiver rank, comm, tag */
   uint32_t head, tail;
   int recvs, live;
-  /* a send channel of tag >= 0: its place in the lists of sendtags and
-   * sendsrcs (si: of its receiver, ui: of its receiver and tag), once
-   * they are kept */
-  uint32_t ti, si, ui;
 } pt__chan;
 
 /* Summarizing: the extremes of the visits entered and left in the current
@@ -331,15 +317,16 @@ struct pt_stats {
   uint64_t met_async, met_sync;
   /* open state */
   pt__ktab chans, reqs, ioop;
-  /* (sender, receiver, communicator) -> the tags >= 0 of its channels
-   * holding sends (stats.c, any_tag_send); (receiver, communicator) ->
-   * the (sender, tag) pairs of its channels holding sends (any_source_send)
-   */
+  /* heaps (oheap.h) of the channels holding sends of tags >= 0:
+   * per (receiver, communicator, sender) (stats.c, any_tag_send); per
+   * (receiver, communicator) and per (receiver, communicator, tag)
+   * (any_source_send) */
   pt__ktab sendtags, sendsrcs;
   /* whether they are kept: from the first receive that needs them on */
   int idx_tags, idx_srcs;
   /* receives from MPI_ANY_SOURCE without a status (peer -1) queued */
   uint64_t nwild_src;
+  uint64_t nord; /* message events fed (pt__pend.ord) */
   pt__pend *pends;
   size_t npends, pends_cap;
   uint32_t pend_free;

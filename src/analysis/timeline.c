@@ -83,8 +83,8 @@ pt_timeline *pt_timeline_new(const pt_timeline_opts *o) {
   pt_timeline *tl = calloc(1, sizeof *tl);
   if (!tl) return NULL;
   tl->o = *o;
-  pt__kt_init(&tl->pairs, sizeof(pt__klist));
-  pt__kt_init(&tl->dsts, sizeof(pt__klist));
+  pt__kt_init(&tl->pairs, sizeof(pt__oheap));
+  pt__kt_init(&tl->dsts, sizeof(pt__oheap));
   if (tl->o.to <= tl->o.from) tl->o.to = tl->o.from + 1;
   if (!tl->o.bins) tl->o.bins = 2000;
   if (!tl->o.util_bins) tl->o.util_bins = 400;
@@ -126,9 +126,9 @@ void pt_timeline_free(pt_timeline *tl) {
   for (size_t i = 0; i < tl->chcap; i++) free(tl->ch[i].q);
   free(tl->ch);
   for (size_t i = 0; i < tl->pairs.n; i++)
-    free(((pt__klist *)pt__kt_at(&tl->pairs, i))->v);
+    pt__oh_free(pt__kt_at(&tl->pairs, i));
   for (size_t i = 0; i < tl->dsts.n; i++)
-    free(((pt__klist *)pt__kt_at(&tl->dsts, i))->v);
+    pt__oh_free(pt__kt_at(&tl->dsts, i));
   pt__kt_free(&tl->pairs);
   pt__kt_free(&tl->dsts);
   idx_free(&tl->row_of);
@@ -398,43 +398,63 @@ static tl_chan *chan_find(pt_timeline *tl, uint64_t s, uint64_t d, uint64_t c,
   return x;
 }
 
-/* Channel c (tag >= 0) begins to hold sends: into the lists of its pair
- * and of its destination. */
-static int lists_add(pt_timeline *tl, tl_chan *c) {
-  const uint64_t st[2] = {c->src, (uint64_t)c->tag};
-  int rc = pt__klist_add(
-      pt__kt_get(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0)), st + 1, 1,
-      &c->ti);
+/* Whether e is the current entry of its channel: the channel's oldest
+ * send is the one e names. */
+static int send_valid(void *user, const pt__oheap *h, const pt__oh_ent *e) {
+  pt_timeline *tl = user;
+  const tl_chan *c =
+      chan_find(tl, e->ch[0], h->k[0], h->k[1], (int64_t)e->ch[1], 0);
+  return c && c->n && c->q[c->head].seq == e->serial &&
+         c->q[c->head].t == e->key[0];
+}
+
+/* Channel c (tag >= 0, holding sends) into the heaps of its pair, its
+ * destination and its destination's tag: its oldest send, by time, then
+ * sender, then tag (is_new: it begins to hold sends). */
+static int lists_push(pt_timeline *tl, const tl_chan *c, int is_new) {
+  const tl_pend *p = &c->q[c->head];
+  const pt__oh_ent e = {{p->t, c->src, (uint64_t)c->tag, 0},
+                        {c->src, (uint64_t)c->tag},
+                        p->seq};
+  int rc = pt__oh_push(
+      pt__kt_get(&tl->pairs, PT__K(c->dst, c->comm, c->src, 0)), &e, is_new,
+      send_valid, tl);
   if (rc == PT_OK)
-    rc = pt__klist_add(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), st,
-                       2, &c->si);
+    rc = pt__oh_push(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), &e,
+                     is_new, send_valid, tl);
   if (rc == PT_OK)
-    rc = pt__klist_add(
-        pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)), st,
-        1, &c->ui);
+    rc = pt__oh_push(
+        pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)), &e,
+        is_new, send_valid, tl);
   return rc;
 }
 
-/* Channel c holds no more sends: out of both lists (the last entry of
- * each takes its place). */
-static void lists_del(pt_timeline *tl, const tl_chan *c) {
-  uint64_t m[2];
-  if (pt__klist_del(pt__kt_find(&tl->pairs, PT__K(c->src, c->dst, c->comm, 0)),
-                    c->ti, 1, m) == 1) {
-    tl_chan *x = chan_find(tl, c->src, c->dst, c->comm, (int64_t)m[0], 0);
-    if (x) x->ti = c->ti;
+/* Channel c holds no more sends: its entries are stale. */
+static void lists_gone(pt_timeline *tl, const tl_chan *c) {
+  pt__oh_gone(pt__kt_find(&tl->pairs, PT__K(c->dst, c->comm, c->src, 0)));
+  pt__oh_gone(pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)));
+  pt__oh_gone(
+      pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)));
+}
+
+/* Start keeping the heaps (the first receive that needs them): every
+ * channel holding sends goes in. */
+static int lists_start(pt_timeline *tl) {
+  if (tl->lists) return PT_OK;
+  for (size_t i = 0; i < tl->chcap; i++) {
+    const tl_chan *c = &tl->ch[i];
+    if (c->used && c->n && c->tag >= 0 && lists_push(tl, c, 1) < 0)
+      return PT_ENOMEM;
   }
-  if (pt__klist_del(pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), c->si,
-                    2, m) == 1) {
-    tl_chan *x = chan_find(tl, m[0], c->dst, c->comm, (int64_t)m[1], 0);
-    if (x) x->si = c->si;
-  }
-  if (pt__klist_del(
-          pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)),
-          c->ui, 1, m) == 1) {
-    tl_chan *x = chan_find(tl, m[0], c->dst, c->comm, c->tag, 0);
-    if (x) x->ui = c->ui;
-  }
+  tl->lists = 1;
+  return PT_OK;
+}
+
+/* The channel of the oldest send of heap h (NULL: none), or NULL. */
+static tl_chan *heap_oldest(pt_timeline *tl, pt__oheap *h) {
+  const pt__oh_ent *e = pt__oh_top(h, send_valid, tl);
+  return e ? chan_find(tl, e->ch[0], h->k[0], h->k[1], (int64_t)e->ch[1], 0)
+           : NULL;
 }
 
 static int on_send(pt_timeline *tl, uint32_t row, const pt_event *e) {
@@ -454,12 +474,14 @@ static int on_send(pt_timeline *tl, uint32_t row, const pt_event *e) {
     c->cap = nc;
     c->head = 0;
   }
-  if (!c->n && c->tag >= 0 && lists_add(tl, c) < 0) return PT_ENOMEM;
   tl_pend *p = &c->q[(c->head + c->n) % c->cap];
   p->t = e->time;
   p->bytes = e->size;
   p->row = row;
+  p->seq = tl->nsends++;
   c->n++;
+  if (c->n == 1 && c->tag >= 0 && tl->lists && lists_push(tl, c, 1) < 0)
+    return PT_ENOMEM;
   tl->pending++;
   return PT_OK;
 }
@@ -471,34 +493,29 @@ static int on_recv(pt_timeline *tl, uint32_t row, const pt_event *e) {
   if (e->peer < -1 || (e->peer == -1 && e->tag < -1)) return PT_OK;
   uint64_t me = loc_key(tl, e->location);
   tl_chan *c = NULL;
+  if ((e->peer == -1 || e->tag < 0) && lists_start(tl) < 0) return PT_ENOMEM;
   if (e->peer == -1) {
-    /* with a tag, the list of that tag's senders */
-    const int any = e->tag < 0;
-    const size_t w = any ? 2 : 1;
-    const pt__klist *l = pt__kt_find(
-        &tl->dsts, any ? PT__K(me, e->comm, 0, 0)
-                       : PT__K(me, e->comm, (uint64_t)e->tag, 1));
-    for (size_t i = 0; l && i < l->n; i++) {
-      tl_chan *x = chan_find(tl, l->v[w * i], me, e->comm,
-                             any ? (int64_t)l->v[w * i + 1] : e->tag, 0);
-      if (x && x->n && (!c || x->q[x->head].t < c->q[c->head].t)) c = x;
-    }
+    /* with a tag, the heap of that tag's senders */
+    c = heap_oldest(tl, pt__kt_find(&tl->dsts,
+                                    e->tag < 0
+                                        ? PT__K(me, e->comm, 0, 0)
+                                        : PT__K(me, e->comm, (uint64_t)e->tag, 1)));
   } else {
     uint64_t s = tl->by_rank ? (uint64_t)e->peer : peer_loc(tl, e->peer);
-    if (e->tag >= 0) c = chan_find(tl, s, me, e->comm, e->tag, 0);
-    const pt__klist *l = e->tag < 0 ? pt__kt_find(&tl->pairs,
-                                                PT__K(s, me, e->comm, 0))
-                                  : NULL;
-    for (size_t i = 0; l && i < l->n; i++) {
-      tl_chan *x = chan_find(tl, s, me, e->comm, (int64_t)l->v[i], 0);
-      if (x && x->n && (!c || x->q[x->head].t < c->q[c->head].t)) c = x;
-    }
+    c = e->tag >= 0 ? chan_find(tl, s, me, e->comm, e->tag, 0)
+                    : heap_oldest(tl, pt__kt_find(&tl->pairs,
+                                                  PT__K(me, e->comm, s, 0)));
   }
   if (!c || !c->n) return PT_OK;
   tl_pend p = c->q[c->head];
   c->head = (c->head + 1) % c->cap;
   c->n--;
-  if (!c->n && c->tag >= 0) lists_del(tl, c);
+  if (c->tag >= 0 && tl->lists) {
+    if (!c->n)
+      lists_gone(tl, c);
+    else if (lists_push(tl, c, 0) < 0) /* its oldest send changed */
+      return PT_ENOMEM;
+  }
   tl->pending--;
   tl->matched++;
   if (tl->matched % tl->sample) return PT_OK;

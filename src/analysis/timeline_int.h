@@ -52,6 +52,7 @@ typedef struct tl_group {
 
 typedef struct tl_pend {
   uint64_t t, bytes;
+  uint64_t seq; /* sends queued before it (its heap entry's serial) */
   uint32_t row;
 } tl_pend;
 
@@ -61,9 +62,6 @@ typedef struct tl_chan { /* pending sends of (src, dst, comm, tag) */
   int64_t tag;
   tl_pend *q;
   size_t head, n, cap;
-  /* while it holds sends: its place in the lists of pairs and dsts (si:
-   * of its dst, ui: of its dst and tag) */
-  uint32_t ti, si, ui;
 } tl_chan;
 
 
@@ -90,11 +88,13 @@ struct pt_timeline {
   size_t ncolls, capcolls;
   tl_chan *ch;
   size_t nch, chcap;
-  /* the channels holding sends (tag >= 0), per (src, dst, comm): their
-   * tags (for MPI_ANY_TAG receives); per (dst, comm): their (src, tag)
-   * pairs (for MPI_ANY_SOURCE), and per (dst, comm, tag, 1) their
-   * senders (MPI_ANY_SOURCE with a tag); pt__klist records */
+  /* heaps (oheap.h) of the channels holding sends (tag >= 0), kept from
+   * the first receive that needs them on (lists): per (dst, comm, src, 0)
+   * for MPI_ANY_TAG receives; per (dst, comm, 0, 0) and (dst, comm, tag,
+   * 1) for MPI_ANY_SOURCE */
   pt__ktab pairs, dsts;
+  int lists;
+  uint64_t nsends; /* sends queued (tl_pend.seq) */
 };
 
 #endif
