@@ -2155,6 +2155,7 @@ int cmd_stats(int argc, char **argv) {
       sel = part;
       nsel = npart;
       part = NULL;
+      o.part = 1; /* merged on rank 0: wildcard receives wait for it */
     } else if (psize > 1 && prank != 0) {
       mine = 2; /* not a native archive: rank 0 reads it alone */
     }
@@ -2173,6 +2174,7 @@ int cmd_stats(int argc, char **argv) {
     pt_stats_opts wo = o;
     wo.locations = usel;
     wo.nlocations = nusel;
+    wo.part = 0; /* computed whole */
     /* every rank computes the same window; rank 0's is the result */
     int rc = fmt && strcmp(fmt, "ptf") == 0
                  ? pt_stats_window(&s, path, &wo, &c.events_read, &err)

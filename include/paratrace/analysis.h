@@ -289,6 +289,15 @@ typedef struct pt_stats_opts {
                                 here; 0 = the last event time seen.  Give
                                 it when results of several objects are
                                 merged or compared with summaries. */
+  int part;                  /* this object's events are a part of the
+                                trace's (some processes' streams) and
+                                its results will be merged with the
+                                others' (pt_stats_merge): a receive from
+                                MPI_ANY_SOURCE without a status (peer
+                                -1), and the messages of its receiver
+                                and communicator after it, are matched
+                                only in pt_stats_complete, when every
+                                sender's messages are in */
 } pt_stats_opts;
 
 /* Parts a stats object holds (pt_stats_totals.have).  A scan of events
@@ -564,11 +573,17 @@ PT_API int pt_stats_finish(pt_stats *s);
  * `src` is not changed. */
 PT_API int pt_stats_merge(pt_stats *dst, const pt_stats *src);
 
+/* After the last pt_stats_merge of objects made with opts.part: match
+ * the messages the parts deferred (in time order, as one object fed all
+ * the events would).  Reading results does it too.  Returns PT_OK,
+ * PT_ENOMEM, PT_ESTATE (unfinished). */
+PT_API int pt_stats_complete(pt_stats *s);
+
 /* Serialize a finished object into one buffer (for a reduction over MPI:
  * each rank serializes, the root deserializes and merges).  The format is
- * private to this library (magic "PTST", version 8; pt_stats_deserialize
- * also reads version 7, whose call-site rows are summed over the
- * locations and have no per-call time extremes).  Returns
+ * private to this library (magic "PTST", version 9; pt_stats_deserialize
+ * also reads version 8, and version 7, whose call-site rows are summed
+ * over the locations and have no per-call time extremes).  Returns
  * PT_OK with *buf / *len (free with pt_stats_buffer_free), PT_ESTATE
  * (unfinished), PT_ENOMEM. */
 PT_API int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len);

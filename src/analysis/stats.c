@@ -184,6 +184,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   s->mm_lo = o.from;
   s->hi = hi;
   s->pend_free = NIL;
+  s->part = o.part != 0;
   s->have = PT_STATS_HAVE_PROFILE | PT_STATS_HAVE_DETAIL | PT_STATS_HAVE_VISITS |
             PT_STATS_HAVE_CALLSITES | PT_STATS_HAVE_LATE |
             PT_STATS_HAVE_METRIC_REGIONS | PT_STATS_HAVE_CALL_TIMES;
@@ -216,6 +217,7 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->sendtags, sizeof(tags_rec));
   pt__kt_init(&s->sendsrcs, sizeof(tags_rec));
   pt__kt_init(&s->reqs, sizeof(pt__req));
+  pt__kt_init(&s->defers, sizeof(pt__defer));
   pt__kt_init(&s->lt, sizeof(pt__late));
   pt__kt_init(&s->selranks, sizeof(u_rec));
   /* collective wait states: every member's events are needed, so not
@@ -279,8 +281,9 @@ void pt_stats_destroy(pt_stats *s) {
                       &s->loc2rank, &s->rank2loc, &s->locs, &s->rl,
                       &s->pm, &s->mx, &s->cs, &s->rel, &s->chans, &s->reqs,
                       &s->iv, &s->lt, &s->selranks, &s->io, &s->ioop,
-                      &s->sendtags, &s->sendsrcs};
+                      &s->sendtags, &s->sendsrcs, &s->defers};
   for (size_t i = 0; i < sizeof tabs / sizeof *tabs; i++) pt__kt_free(tabs[i]);
+  free(s->dmsgs);
   free(s->spans);
   free(s->pends);
   free(s->loc_direct);
@@ -1117,6 +1120,68 @@ static int chan_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
   return chan_add_q(s, ck, p, is_recv, NULL);
 }
 
+/* ---- a part's deferred messages (pt_stats_opts.part) ----------------------
+ * A part holds some processes' streams.  Until a receive from any source
+ * (peer -1) comes, the messages to a receiver on a communicator match
+ * each sender's alone, so a part matches those it holds as one object
+ * fed every event would, and the merge the others (in time order).  Such
+ * a receive takes the oldest send of any sender, which may be in another
+ * part: from the first on, the group's messages wait in dmsgs (and in the
+ * merges), and pt_stats_complete matches them once every part is in. */
+
+/* Whether (time, location, ord) a comes before b: the order a single scan
+ * meets messages in (ord among one location's, fed in order). */
+static int msg_before(uint64_t ta, uint64_t la, uint64_t oa, uint64_t tb,
+                      uint64_t lb, uint64_t ob) {
+  if (ta != tb) return ta < tb;
+  if (la != lb) return la < lb;
+  return oa < ob;
+}
+
+/* Receive p from any source of channel ck: the group's first? */
+static int defer_point(pt_stats *s, const uint64_t ck[4], const pt__pend *p) {
+  pt__defer *d = pt__kt_find(&s->defers, K(ck[1], ck[2], 0, 0));
+  if (d && !msg_before(p->ev.time, p->src, p->ord, d->time, d->src, d->ord))
+    return PT_OK;
+  if (!d && !(d = pt__kt_get(&s->defers, K(ck[1], ck[2], 0, 0))))
+    return PT_ENOMEM;
+  d->time = p->ev.time;
+  d->src = p->src;
+  d->ord = p->ord;
+  return PT_OK;
+}
+
+/* Whether message p of channel ck waits for pt_stats_complete. */
+static int deferred(const pt_stats *s, const uint64_t ck[4],
+                    const pt__pend *p) {
+  const pt__defer *d = pt__kt_find(&s->defers, K(ck[1], ck[2], 0, 0));
+  return d && !msg_before(p->ev.time, p->src, p->ord, d->time, d->src, d->ord);
+}
+
+/* Defer message p of channel ck (its pend's index into *at). */
+static int defer_add(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
+                     int is_recv, uint32_t *at) {
+  if (s->ndmsgs == s->dmsgs_cap) {
+    size_t nc = s->dmsgs_cap ? s->dmsgs_cap * 2 : 16;
+    pt__dmsg *q = realloc(s->dmsgs, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    s->dmsgs = q;
+    s->dmsgs_cap = nc;
+  }
+  uint32_t i = pend_new(s);
+  if (i == NIL) return PT_ENOMEM;
+  s->pends[i] = *p;
+  s->pends[i].used = 1;
+  s->pends[i].next = NIL;
+  s->pends[i].waits = 0;
+  pt__dmsg *m = &s->dmsgs[s->ndmsgs++];
+  memcpy(m->k, ck, sizeof m->k);
+  m->pi = i;
+  m->recv = (uint8_t)(is_recv != 0);
+  if (at) *at = i;
+  return PT_OK;
+}
+
 static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   uint64_t loc = L->k[0];
   int w = in_w(s, ev->time);
@@ -1188,10 +1253,23 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   p.in_w = (uint8_t)w;
   p.ord = s->nord++;
   evcopy(&p.ev, ev);
+  uint32_t qi;
+  int rc;
+  if (PT_UNLIKELY(s->part) && (s->defers.n || ck[0] == ANY_SRC)) {
+    /* a part: a receive from any source waits for every sender's sends,
+     * and so does what its receiver and communicator do after it */
+    if (!is_send && ck[0] == ANY_SRC &&
+        (rc = defer_point(s, ck, &p)) < 0)
+      return rc;
+    if (deferred(s, ck, &p)) {
+      if ((rc = defer_add(s, ck, &p, !is_send, &qi)) < 0) return rc;
+      if (ev->kind == PT_EV_SEND && L->depth) L->st[L->depth - 1].spend = qi;
+      return PT_OK;
+    }
+  }
   if (ev->kind != PT_EV_SEND || !L->depth) return chan_add(s, ck, &p, !is_send);
   /* a blocking send left queued: its call's leave bounds its late receiver */
-  uint32_t qi;
-  int rc = chan_add_q(s, ck, &p, 0, &qi);
+  rc = chan_add_q(s, ck, &p, 0, &qi);
   if (rc == PT_OK && qi != NIL) L->st[L->depth - 1].spend = qi;
   return rc;
 }
@@ -1791,7 +1869,7 @@ int pt__stats_push_posted(pt_stats *s, uint64_t loc, uint64_t request,
 /* A queued message of either part: its time, location and place in its
  * part's queues, its channel's key and side, the message. */
 typedef struct merge_pend {
-  uint64_t time, loc;
+  uint64_t time, loc, ord;
   size_t seq;
   uint64_t k[4];
   int recvs;
@@ -1802,27 +1880,37 @@ static int cmp_merge_pend(const void *a, const void *b) {
   const merge_pend *x = a, *y = b;
   if (x->time != y->time) return x->time < y->time ? -1 : 1;
   if (x->loc != y->loc) return x->loc < y->loc ? -1 : 1;
+  if (x->ord != y->ord) return x->ord < y->ord ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Append the queued messages of s to mp at *np. */
-static void merge_collect(const pt_stats *s, merge_pend *mp, size_t *np) {
+static void merge_put(merge_pend *m, size_t seq, const uint64_t k[4],
+                      int recvs, const pt__pend *p) {
+  m->time = p->ev.time;
+  m->loc = p->src;
+  m->ord = p->ord;
+  m->seq = seq;
+  memcpy(m->k, k, sizeof m->k);
+  m->recvs = recvs;
+  m->p = *p;
+}
+
+/* Append the queued messages of s to mp at *np (with deferred: and the
+ * deferred ones). */
+static void merge_collect(const pt_stats *s, merge_pend *mp, size_t *np,
+                          int deferred) {
   for (size_t i = 0; i < s->chans.n; i++) {
     const chan_rec *c = pt__kt_at(&s->chans, i);
-    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next, (*np)++) {
-      merge_pend *m = &mp[*np];
-      m->time = s->pends[j].ev.time;
-      m->loc = s->pends[j].src;
-      m->seq = *np;
-      memcpy(m->k, c->k, sizeof m->k);
-      m->recvs = c->recvs;
-      m->p = s->pends[j];
-    }
+    for (uint32_t j = c->head; j != NIL; j = s->pends[j].next, (*np)++)
+      merge_put(&mp[*np], *np, c->k, c->recvs, &s->pends[j]);
   }
+  for (size_t i = 0; deferred && i < s->ndmsgs; i++, (*np)++)
+    merge_put(&mp[*np], *np, s->dmsgs[i].k, s->dmsgs[i].recv,
+              &s->pends[s->dmsgs[i].pi]);
 }
 
 static size_t merge_count(const pt_stats *s) {
-  size_t n = 0;
+  size_t n = s->ndmsgs;
   for (size_t i = 0; i < s->chans.n; i++) {
     const chan_rec *c = pt__kt_at(&s->chans, i);
     for (uint32_t j = c->head; j != NIL; j = s->pends[j].next) n++;
@@ -1845,6 +1933,7 @@ static void queues_clear(pt_stats *s) {
   s->pend_free = NIL;
   s->rq_wait = 0;
   s->nwild_src = 0;
+  s->ndmsgs = 0;
 }
 
 int pt_stats_merge(pt_stats *d, const pt_stats *s) {
@@ -1931,23 +2020,64 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   d->have &= s->have;
   /* instances cannot be matched across the parts */
   d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
+  /* parts: the deferral points of both (the earlier of a group's) */
+  d->part |= s->part;
+  for (size_t i = 0; i < s->defers.n; i++) {
+    const pt__defer *x = pt__kt_at(&s->defers, i);
+    pt__defer *y = pt__kt_find(&d->defers, x->k);
+    if (y && !msg_before(x->time, x->src, x->ord, y->time, y->src, y->ord))
+      continue;
+    if (!y && !(y = pt__kt_get(&d->defers, x->k))) return PT_ENOMEM;
+    y->time = x->time;
+    y->src = x->src;
+    y->ord = x->ord;
+  }
   /* the unmatched messages of both meet in time order (each channel's in
    * FIFO order): dst's are taken out of its queues and queued again with
    * src's, so that a send meets the receive a single scan gives it (not
    * one dst queued later while an older wildcard receive waits), and a
-   * receive from MPI_ANY_SOURCE or with MPI_ANY_TAG the oldest send */
+   * receive from MPI_ANY_SOURCE or with MPI_ANY_TAG the oldest send;
+   * those of a group deferred from there on wait (pt_stats_complete) */
   size_t nd = merge_count(d), np = nd + merge_count(s);
   if (!merge_count(s)) return PT_OK;
   merge_pend *mp = malloc(np * sizeof *mp);
   if (!mp) return PT_ENOMEM;
   np = 0;
-  merge_collect(d, mp, &np);
-  merge_collect(s, mp, &np);
+  merge_collect(d, mp, &np, 1);
+  merge_collect(s, mp, &np, 1);
   qsort(mp, np, sizeof *mp, cmp_merge_pend);
   queues_clear(d);
   rc = PT_OK;
   for (size_t x = 0; x < np && rc == PT_OK; x++)
-    rc = chan_add(d, mp[x].k, &mp[x].p, mp[x].recvs);
+    rc = deferred(d, mp[x].k, &mp[x].p)
+             ? defer_add(d, mp[x].k, &mp[x].p, mp[x].recvs, NULL)
+             : chan_add(d, mp[x].k, &mp[x].p, mp[x].recvs);
+  free(mp);
+  return rc < 0 ? rc : PT_OK;
+}
+
+int pt_stats_complete(pt_stats *s) {
+  assert(s);
+  if (!s->finished) return PT_ESTATE;
+  if (!s->part) return PT_OK;
+  size_t n = s->ndmsgs, np = 0;
+  merge_pend *mp = n ? malloc(n * sizeof *mp) : NULL;
+  if (n && !mp) return PT_ENOMEM;
+  for (size_t i = 0; i < n; i++, np++) {
+    const pt__dmsg *m = &s->dmsgs[i];
+    merge_put(&mp[np], np, m->k, m->recv, &s->pends[m->pi]);
+    s->pends[m->pi].used = 0;
+    s->pends[m->pi].next = s->pend_free;
+    s->pend_free = m->pi;
+  }
+  qsort(mp, np, sizeof *mp, cmp_merge_pend);
+  s->ndmsgs = 0;
+  pt__kt_free(&s->defers);
+  s->part = 0;
+  free_output(s);
+  int rc = PT_OK;
+  for (size_t x = 0; x < np && rc == PT_OK; x++)
+    rc = chan_add(s, mp[x].k, &mp[x].p, mp[x].recvs);
   free(mp);
   return rc < 0 ? rc : PT_OK;
 }
@@ -2228,6 +2358,8 @@ static int app_times(pt_stats *s) {
 
 static int aggregate(pt_stats *s) {
   if (s->aggregated) return PT_OK;
+  int crc = s->part && s->finished ? pt_stats_complete(s) : PT_OK;
+  if (crc < 0) return crc;
   int detail = (s->have & PT_STATS_HAVE_DETAIL) != 0;
   int visits = (s->have & PT_STATS_HAVE_VISITS) != 0;
   /* locations */
@@ -2539,7 +2671,12 @@ void pt_stats_get_totals(const pt_stats *s, pt_stats_totals *t) {
  * << 32, name, unit), the (metric, location) rows and the (metric,
  * region) rows (doubles as their IEEE bits). */
 #define SER_MAGIC "PTST"
-#define SER_VERSION 8 /* 8: call-site rows per location, with call times */
+/* 8: call-site rows per location, with call times; 9: after the
+ * unmatched messages their count and each one's location and ord, then a
+ * part's flag, its deferral points (receiver, comm, time, location, ord)
+ * and its deferred messages (each its channel's key, side, message,
+ * location and ord) */
+#define SER_VERSION 9
 #define SER_VERSION_MIN 7
 
 static uint64_t dbits(double d) {
@@ -2574,6 +2711,19 @@ static int putnames(pt__buf *b, const pt__ktab *t) {
     rc = put64(b, r->k[0]);
     if (rc == PT_OK) rc = putstr(b, r->name);
   }
+  return rc;
+}
+
+/* An unmatched message (PEND_WORDS words; its location and ord apart). */
+#define PEND_WORDS 15
+static int putpend(pt__buf *b, const pt__pend *p) {
+  uint64_t w[PEND_WORDS] = {p->loc, p->enter, p->wait, p->blocking, p->in_w,
+                            p->ev.time, p->ev.kind, p->ev.ref,
+                            (uint64_t)p->ev.peer, p->ev.comm,
+                            (uint64_t)p->ev.tag, p->ev.size, p->ev.request,
+                            p->left, p->leave};
+  int rc = PT_OK;
+  for (size_t k = 0; k < PEND_WORDS && rc == PT_OK; k++) rc = put64(b, w[k]);
   return rc;
 }
 
@@ -2646,6 +2796,7 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
        dbits(x->dmax))
 #undef ROWS
   /* unmatched messages: per channel its key, side and queue */
+  uint64_t nq = 0;
   if (rc == PT_OK) rc = put64(&b, s->chans.n);
   for (size_t i = 0; i < s->chans.n && rc == PT_OK; i++) {
     const pt__chan *c = pt__kt_at(&s->chans, i);
@@ -2654,15 +2805,35 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
     for (size_t j = 0; j < 4 && rc == PT_OK; j++) rc = put64(&b, c->k[j]);
     if (rc == PT_OK) rc = put64(&b, (uint64_t)c->recvs);
     if (rc == PT_OK) rc = put64(&b, n);
+    for (uint32_t j = c->head; j != NIL && rc == PT_OK; j = s->pends[j].next)
+      rc = putpend(&b, &s->pends[j]);
+    nq += n;
+  }
+  /* version 9: their locations and ords, then a part's deferral */
+  if (rc == PT_OK) rc = put64(&b, nq);
+  for (size_t i = 0; i < s->chans.n && rc == PT_OK; i++) {
+    const pt__chan *c = pt__kt_at(&s->chans, i);
     for (uint32_t j = c->head; j != NIL && rc == PT_OK; j = s->pends[j].next) {
-      const pt__pend *p = &s->pends[j];
-      uint64_t w[] = {p->loc, p->enter, p->wait, p->blocking, p->in_w, p->ev.time,
-                      p->ev.kind, p->ev.ref, (uint64_t)p->ev.peer, p->ev.comm,
-                      (uint64_t)p->ev.tag, p->ev.size, p->ev.request,
-                      p->left, p->leave};
-      for (size_t k = 0; k < sizeof w / sizeof *w && rc == PT_OK; k++)
-        rc = put64(&b, w[k]);
+      rc = put64(&b, s->pends[j].src);
+      if (rc == PT_OK) rc = put64(&b, s->pends[j].ord);
     }
+  }
+  if (rc == PT_OK) rc = put64(&b, (uint64_t)s->part);
+  if (rc == PT_OK) rc = put64(&b, s->defers.n);
+  for (size_t i = 0; i < s->defers.n && rc == PT_OK; i++) {
+    const pt__defer *d = pt__kt_at(&s->defers, i);
+    uint64_t w[] = {d->k[0], d->k[1], d->time, d->src, d->ord};
+    for (size_t k = 0; k < sizeof w / sizeof *w && rc == PT_OK; k++)
+      rc = put64(&b, w[k]);
+  }
+  if (rc == PT_OK) rc = put64(&b, s->ndmsgs);
+  for (size_t i = 0; i < s->ndmsgs && rc == PT_OK; i++) {
+    const pt__dmsg *m = &s->dmsgs[i];
+    for (size_t j = 0; j < 4 && rc == PT_OK; j++) rc = put64(&b, m->k[j]);
+    if (rc == PT_OK) rc = put64(&b, m->recv);
+    if (rc == PT_OK) rc = putpend(&b, &s->pends[m->pi]);
+    if (rc == PT_OK) rc = put64(&b, s->pends[m->pi].src);
+    if (rc == PT_OK) rc = put64(&b, s->pends[m->pi].ord);
   }
   if (rc < 0) {
     pt__buf_free(&b);
@@ -2734,6 +2905,29 @@ static int getnames(rd *r, pt__ktab *t) {
   return PT_OK;
 }
 
+/* An unmatched message (its location its process's, its ord its place in
+ * the buffer: version 9 gives them after the queues). */
+static void getpend(rd *r, pt_stats *s, pt__pend *p) {
+  memset(p, 0, sizeof *p);
+  p->loc = get64(r);
+  p->src = p->loc;
+  p->enter = get64(r);
+  p->wait = get64(r);
+  p->blocking = get64(r) != 0;
+  p->in_w = get64(r) != 0;
+  p->ev.time = get64(r);
+  p->ev.kind = (uint32_t)get64(r);
+  p->ev.ref = get64(r);
+  p->ev.peer = (int64_t)get64(r);
+  p->ev.comm = get64(r);
+  p->ev.tag = (int64_t)get64(r);
+  p->ev.size = get64(r);
+  p->ev.request = get64(r);
+  p->left = get64(r) != 0;
+  p->leave = get64(r);
+  p->ord = s->nord++;
+}
+
 int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   assert(out && (buf || !len));
   *out = NULL;
@@ -2742,6 +2936,8 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
   int ver = r.p[4];
   if (ver < SER_VERSION_MIN || ver > SER_VERSION) return PT_EVERSION;
   r.p += 8;
+  merge_pend *q = NULL; /* the unmatched messages read */
+  size_t nq = 0, qcap = 0;
   uint64_t head[9];
   for (int i = 0; i < 9; i++) head[i] = get64(&r);
   if (r.bad || head[0] > head[1] || head[4] > PT_STATS_BY_COMM) return PT_ECORRUPT;
@@ -2865,38 +3061,66 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
     uint64_t m = getcount(&r, 120);
     for (uint64_t j = 0; j < m && !r.bad; j++) {
       pt__pend p;
-      memset(&p, 0, sizeof p);
-      p.loc = get64(&r);
-      p.src = p.loc;
-      p.enter = get64(&r);
-      p.wait = get64(&r);
-      p.blocking = get64(&r) != 0;
-      p.in_w = get64(&r) != 0;
-      p.ev.time = get64(&r);
-      p.ev.kind = (uint32_t)get64(&r);
-      p.ev.ref = get64(&r);
-      p.ev.peer = (int64_t)get64(&r);
-      p.ev.comm = get64(&r);
-      p.ev.tag = (int64_t)get64(&r);
-      p.ev.size = get64(&r);
-      p.ev.request = get64(&r);
-      p.left = get64(&r) != 0;
-      p.leave = get64(&r);
-      p.ord = s->nord++;
+      getpend(&r, s, &p);
       if (r.bad) break;
-      /* queued as they were: a channel holds one side only */
-      if ((rc = chan_add(s, ck, &p, recvs)) < 0) goto fail;
+      if (nq == qcap) {
+        size_t nc = qcap ? qcap * 2 : 16;
+        merge_pend *x = realloc(q, nc * sizeof *x);
+        if (!x) goto nomem;
+        q = x;
+        qcap = nc;
+      }
+      merge_put(&q[nq], nq, ck, recvs, &p);
+      nq++;
+    }
+  }
+  if (ver >= 9 && !r.bad) { /* their locations and ords */
+    if (getcount(&r, 16) != nq) r.bad = 1;
+    for (size_t i = 0; i < nq && !r.bad; i++) {
+      q[i].p.src = get64(&r);
+      q[i].p.ord = get64(&r);
+    }
+  }
+  /* queued as they were: a channel holds one side only */
+  for (size_t i = 0; i < nq && !r.bad; i++)
+    if ((rc = chan_add(s, q[i].k, &q[i].p, q[i].recvs)) < 0) goto fail;
+  if (ver >= 9 && !r.bad) {
+    s->part = get64(&r) != 0;
+    n = getcount(&r, 40);
+    for (uint64_t i = 0; i < n && !r.bad; i++) {
+      uint64_t w[5];
+      for (int j = 0; j < 5; j++) w[j] = get64(&r);
+      if (r.bad) break;
+      pt__defer *d = pt__kt_get(&s->defers, K(w[0], w[1], 0, 0));
+      if (!d) goto nomem;
+      d->time = w[2];
+      d->src = w[3];
+      d->ord = w[4];
+    }
+    n = getcount(&r, 40 + 8 * PEND_WORDS + 16);
+    for (uint64_t i = 0; i < n && !r.bad; i++) {
+      uint64_t ck[4];
+      for (int j = 0; j < 4; j++) ck[j] = get64(&r);
+      int recv = get64(&r) != 0;
+      pt__pend p;
+      getpend(&r, s, &p);
+      p.src = get64(&r);
+      p.ord = get64(&r);
+      if (r.bad) break;
+      if ((rc = defer_add(s, ck, &p, recv, NULL)) < 0) goto fail;
     }
   }
   if (r.bad || r.p != r.end) {
     rc = PT_ECORRUPT;
     goto fail;
   }
+  free(q);
   *out = s;
   return PT_OK;
 nomem:
   rc = PT_ENOMEM;
 fail:
+  free(q);
   pt_stats_destroy(s);
   return rc;
 }

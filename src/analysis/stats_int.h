@@ -236,6 +236,22 @@ typedef struct pt__chan {
   int recvs, live;
 } pt__chan;
 
+/* A part (pt_stats_opts.part): the first receive from MPI_ANY_SOURCE
+ * without a status of a (receiver rank, communicator), key (receiver,
+ * comm, 0, 0): its time, location and ord.  The messages of that group
+ * from there on (in the order time, location, ord) are deferred to
+ * pt_stats_complete, when every sender's are in. */
+typedef struct pt__defer {
+  uint64_t k[4];
+  uint64_t time, src, ord;
+} pt__defer;
+/* A deferred message: its channel's key, side and pend (s->pends). */
+typedef struct pt__dmsg {
+  uint64_t k[4];
+  uint32_t pi;
+  uint8_t recv;
+} pt__dmsg;
+
 /* Summarizing: the extremes of the visits entered and left in the current
  * interval, per (location, region). */
 typedef struct pt__iv {
@@ -327,6 +343,12 @@ struct pt_stats {
   /* receives from MPI_ANY_SOURCE without a status (peer -1) queued */
   uint64_t nwild_src;
   uint64_t nord; /* message events fed (pt__pend.ord) */
+  /* a part (opts.part, until pt_stats_complete): pt__defer rows, and the
+   * messages deferred (in the order fed) */
+  int part;
+  pt__ktab defers;
+  pt__dmsg *dmsgs;
+  size_t ndmsgs, dmsgs_cap;
   pt__pend *pends;
   size_t npends, pends_cap;
   uint32_t pend_free;
