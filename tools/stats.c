@@ -42,8 +42,8 @@ static const char help[] =
     "            for a late root (late broadcast: Bcast, Scatter) or, at the\n"
     "            root, for the first sender (early reduce: Reduce, Gather);\n"
     "            the calls of every member matched by communicator and order\n"
-    "            (a full scan of every rank: not with --locations, summaries\n"
-    "            or under mpirun)\n"
+    "            (a full scan of every rank: not with --locations or\n"
+    "            summaries; under mpirun the ranks' calls meet on rank 0)\n"
     "  relative  with --relative-to R: count and time of every region, and\n"
     "            count and bytes of every event kind, inside visits of R\n"
     "\n"
@@ -1325,7 +1325,7 @@ static void print_table(const ctx *c) {
   else if (!c->used_summaries && !(c->tot.have & PT_STATS_HAVE_WAITS) &&
            c->tot.mpi_time)
     printf("\n(collective wait states need every rank's events in one "
-           "scan: not with --locations, nor under mpirun)\n");
+           "scan: not with --locations)\n");
   if (c->used_summaries && visits && !late)
     printf("\n(from summaries: late sender/receiver need the window's "
            "events: --no-summaries; a receive waited for its send at a "

@@ -464,7 +464,9 @@ typedef struct pt_stats_io_row {
  *              calls and time, no wait.
  * Only a full scan of every location's events gives them (flag
  * PT_STATS_HAVE_WAITS; not with a selection of locations, not from
- * summaries, not after pt_stats_merge). */
+ * summaries, not after pt_stats_merge, except of objects made with
+ * pt_stats_opts.part: those keep the calls of the instances they did not
+ * see whole, and the merges join them). */
 typedef enum pt_wait_pattern {
   PT_WAIT_NXN = 1, PT_WAIT_LATE_BCAST = 2, PT_WAIT_EARLY_REDUCE = 3
 } pt_wait_pattern;

@@ -221,8 +221,8 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->lt, sizeof(pt__late));
   pt__kt_init(&s->selranks, sizeof(u_rec));
   /* collective wait states: every member's events are needed, so not
-   * with a selection of locations */
-  if (!(o.locations && o.nlocations)) {
+   * with a selection of locations (but in a part: the merges join them) */
+  if (!(o.locations && o.nlocations) || s->part) {
     if (pt__stats_coll_init(s) < 0) {
       pt_stats_destroy(s);
       return PT_ENOMEM;
@@ -2018,8 +2018,13 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   d->rel_count += s->rel_count;
   d->rel_time += s->rel_time;
   d->have &= s->have;
-  /* instances cannot be matched across the parts */
-  d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
+  /* instances are matched across parts only (the calls of others are
+   * not kept) */
+  if ((d->have & PT_STATS_HAVE_WAITS) && d->part && s->part) {
+    if ((rc = pt__stats_coll_merge(d, s)) < 0) return rc;
+  } else {
+    d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
+  }
   /* parts: the deferral points of both (the earlier of a group's) */
   d->part |= s->part;
   for (size_t i = 0; i < s->defers.n; i++) {
@@ -2060,6 +2065,8 @@ int pt_stats_complete(pt_stats *s) {
   assert(s);
   if (!s->finished) return PT_ESTATE;
   if (!s->part) return PT_OK;
+  int rc = pt__stats_coll_complete(s);
+  if (rc < 0) return rc;
   size_t n = s->ndmsgs, np = 0;
   merge_pend *mp = n ? malloc(n * sizeof *mp) : NULL;
   if (n && !mp) return PT_ENOMEM;
@@ -2075,7 +2082,6 @@ int pt_stats_complete(pt_stats *s) {
   pt__kt_free(&s->defers);
   s->part = 0;
   free_output(s);
-  int rc = PT_OK;
   for (size_t x = 0; x < np && rc == PT_OK; x++)
     rc = chan_add(s, mp[x].k, &mp[x].p, mp[x].recvs);
   free(mp);
@@ -2835,6 +2841,17 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
     if (rc == PT_OK) rc = put64(&b, s->pends[m->pi].src);
     if (rc == PT_OK) rc = put64(&b, s->pends[m->pi].ord);
   }
+  /* the collective wait states (a part's: with its unfinished instances) */
+  int waits = s->coll && (s->have & PT_STATS_HAVE_WAITS);
+  if (rc == PT_OK) rc = put64(&b, (uint64_t)waits);
+  if (rc == PT_OK && waits) {
+    uint64_t *w = NULL;
+    size_t nw = 0;
+    rc = pt__stats_coll_words(s, &w, &nw);
+    if (rc == PT_OK) rc = put64(&b, nw);
+    for (size_t i = 0; i < nw && rc == PT_OK; i++) rc = put64(&b, w[i]);
+    free(w);
+  }
   if (rc < 0) {
     pt__buf_free(&b);
     return rc;
@@ -3108,6 +3125,16 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
       p.ord = get64(&r);
       if (r.bad) break;
       if ((rc = defer_add(s, ck, &p, recv, NULL)) < 0) goto fail;
+    }
+    if (get64(&r) && !r.bad) { /* collective wait states */
+      size_t nw = (size_t)getcount(&r, 8);
+      uint64_t *w = r.bad ? NULL : malloc((nw ? nw : 1) * sizeof *w);
+      if (!r.bad && !w) goto nomem;
+      for (size_t i = 0; i < nw && !r.bad; i++) w[i] = get64(&r);
+      rc = r.bad ? PT_OK : pt__stats_coll_load(s, w, nw);
+      free(w);
+      if (rc < 0) goto fail;
+      if (!r.bad) s->have |= PT_STATS_HAVE_WAITS;
     }
   }
   if (r.bad || r.p != r.end) {

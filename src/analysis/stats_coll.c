@@ -9,6 +9,11 @@
  * collective ends on no member before the last one entered it), bounded
  * by PENDING_MAX members in all; a call that would pass the bound is
  * counted unmatched.
+ *
+ * A part (pt_stats_opts.part) holds some processes' calls: its unfinished
+ * instances stay (unbounded: at most its collective calls) and go with
+ * it into the merges, which join the members of both parts' instances;
+ * pt_stats_complete counts what is still unfinished as unmatched.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +62,7 @@ typedef struct cmem {
 /* An instance (communicator, sequence number) and the calls seen. */
 typedef struct cinst {
   uint64_t k[4];
-  uint64_t size, n;
+  uint64_t size, n, cap; /* cap: room in m */
   int64_t root;
   uint32_t pattern;
   cmem *m;
@@ -71,6 +76,7 @@ typedef struct cwait {
 
 struct pt__coll {
   pt__ktab regs, comms, grps, seqs, insts, rows;
+  int part;          /* a part's: instances wait for the merges */
   uint64_t world;    /* members of MPI_COMM_WORLD (0: unknown) */
   int world_mpi;     /* world is from the MPI paradigm's group */
   uint64_t pending;  /* members held by unfinished instances */
@@ -85,6 +91,7 @@ int pt__stats_coll_init(pt_stats *s) {
   pt__kt_init(&c->seqs, sizeof(cseq));
   pt__kt_init(&c->insts, sizeof(cinst));
   pt__kt_init(&c->rows, sizeof(cwait));
+  c->part = s->part;
   s->coll = c;
   return PT_OK;
 }
@@ -243,14 +250,16 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   if (size == 1) return add_row(c, &m, pattern, 0, 0); /* alone: no wait */
   cinst *x = pt__kt_find(&c->insts, PT__K(ev->comm, seq, 0, 0));
   if (!x) {
-    if (size > PENDING_MAX - c->pending) /* (no overflow: pending <= MAX) */
+    /* (pending <= MAX: no overflow; a part holds its instances until the
+     * merges, bounded by its calls) */
+    if (size > PENDING_MAX - (c->part ? 0 : c->pending))
       return add_row(c, &m, pattern, 0, 1);
     cmem *mem = malloc(size * sizeof *mem);
     if (!mem || !(x = pt__kt_get(&c->insts, PT__K(ev->comm, seq, 0, 0)))) {
       free(mem);
       return PT_ENOMEM;
     }
-    x->size = size;
+    x->size = x->cap = size;
     x->m = mem;
     x->root = ev->peer;
     x->pattern = pattern;
@@ -301,7 +310,7 @@ int pt__stats_coll_ended_before(pt_stats *pre, const pt__loc *L,
 
 int pt__stats_coll_finish(pt_stats *s) {
   pt__coll *c = s->coll;
-  if (!c) return PT_OK;
+  if (!c || c->part) return PT_OK; /* (a part's wait for the merges) */
   for (size_t i = 0; i < c->insts.n; i++) {
     const cinst *x = pt__kt_at(&c->insts, i);
     for (uint64_t j = 0; j < x->n; j++) {
@@ -337,4 +346,161 @@ int pt__stats_coll_aggregate(pt_stats *s) {
   }
   qsort(s->out_wait, s->nout_wait, sizeof *s->out_wait, cmp_wait);
   return PT_OK;
+}
+
+/* ---- parts (pt_stats_opts.part) ------------------------------------------- */
+
+/* Member m of instance (comm, seq) of size members (root, pattern) into
+ * c: resolved when it is the last. */
+static int join(pt__coll *c, uint64_t comm, uint64_t seq, uint64_t size,
+                int64_t root, uint32_t pattern, const cmem *m) {
+  cinst *x = pt__kt_find(&c->insts, PT__K(comm, seq, 0, 0));
+  if (!x) {
+    if (!(x = pt__kt_get(&c->insts, PT__K(comm, seq, 0, 0))))
+      return PT_ENOMEM;
+    x->size = size;
+    x->root = root;
+    x->pattern = pattern;
+    c->pending += size;
+  }
+  if (x->n == x->size) return add_row(c, m, pattern, 0, 1); /* too many */
+  if (x->n == x->cap) { /* (room as members come: a buffer's sizes are
+                           untrusted) */
+    uint64_t nc = x->cap ? x->cap * 2 : 4;
+    if (nc > x->size) nc = x->size;
+    cmem *q = realloc(x->m, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    x->m = q;
+    x->cap = nc;
+  }
+  x->m[x->n++] = *m;
+  if (x->n < x->size) return PT_OK;
+  cinst done = *x;
+  pt__kt_del(&c->insts, done.k);
+  c->pending -= done.size;
+  int rc = resolve(c, &done);
+  free(done.m);
+  return rc;
+}
+
+int pt__stats_coll_merge(pt_stats *d, const pt_stats *s) {
+  pt__coll *c = d->coll;
+  const pt__coll *o = s->coll;
+  if (!c || !o) return PT_OK;
+  c->part |= o->part;
+  for (size_t i = 0; i < o->rows.n; i++) {
+    const cwait *x = pt__kt_at(&o->rows, i);
+    cwait *r = pt__kt_get(&c->rows, x->k);
+    if (!r) return PT_ENOMEM;
+    r->pattern = x->pattern;
+    r->calls += x->calls;
+    r->time += x->time;
+    r->wait += x->wait;
+    r->waited += x->waited;
+    r->unmatched += x->unmatched;
+  }
+  for (size_t i = 0; i < o->insts.n; i++) {
+    const cinst *x = pt__kt_at(&o->insts, i);
+    const cinst y = *x; /* (join may move the records of c, not of o) */
+    for (uint64_t j = 0; j < y.n; j++) {
+      int rc = join(c, y.k[0], y.k[1], y.size, y.root, y.pattern, &y.m[j]);
+      if (rc < 0) return rc;
+    }
+  }
+  return PT_OK;
+}
+
+int pt__stats_coll_complete(pt_stats *s) {
+  pt__coll *c = s->coll;
+  if (!c || !c->part) return PT_OK;
+  c->part = 0;
+  return pt__stats_coll_finish(s);
+}
+
+/* Words: rows (count, then region, location, pattern, calls, time, wait,
+ * waited, unmatched each), instances (count, then comm, seq, size, root,
+ * pattern, members and each member's location, region, enter, end, rank,
+ * in-window). */
+enum { ROW_WORDS = 8, INST_WORDS = 6, MEM_WORDS = 6 };
+
+int pt__stats_coll_words(const pt_stats *s, uint64_t **out, size_t *nout) {
+  *out = NULL;
+  *nout = 0;
+  const pt__coll *c = s->coll;
+  if (!c) return PT_OK;
+  size_t n = 2 + c->rows.n * ROW_WORDS;
+  for (size_t i = 0; i < c->insts.n; i++)
+    n += INST_WORDS + ((const cinst *)pt__kt_at(&c->insts, i))->n * MEM_WORDS;
+  uint64_t *w = malloc(n * sizeof *w);
+  if (!w) return PT_ENOMEM;
+  size_t k = 0;
+  w[k++] = c->rows.n;
+  for (size_t i = 0; i < c->rows.n; i++) {
+    const cwait *r = pt__kt_at(&c->rows, i);
+    uint64_t v[ROW_WORDS] = {r->k[0], r->k[1], r->pattern, r->calls,
+                             r->time, r->wait, r->waited, r->unmatched};
+    memcpy(w + k, v, sizeof v);
+    k += ROW_WORDS;
+  }
+  w[k++] = c->insts.n;
+  for (size_t i = 0; i < c->insts.n; i++) {
+    const cinst *x = pt__kt_at(&c->insts, i);
+    uint64_t v[INST_WORDS] = {x->k[0], x->k[1], x->size, (uint64_t)x->root,
+                              x->pattern, x->n};
+    memcpy(w + k, v, sizeof v);
+    k += INST_WORDS;
+    for (uint64_t j = 0; j < x->n; j++) {
+      const cmem *m = &x->m[j];
+      uint64_t u[MEM_WORDS] = {m->loc, m->region, m->enter, m->end,
+                               (uint64_t)m->rank, m->w};
+      memcpy(w + k, u, sizeof u);
+      k += MEM_WORDS;
+    }
+  }
+  *out = w;
+  *nout = k;
+  return PT_OK;
+}
+
+int pt__stats_coll_load(pt_stats *s, const uint64_t *w, size_t n) {
+  pt__coll *c = s->coll;
+  if (!c) return PT_ECORRUPT;
+  c->part = s->part;
+  size_t k = 0;
+  if (n < 1) return PT_ECORRUPT;
+  uint64_t nr = w[k++];
+  if (nr > (n - k) / ROW_WORDS) return PT_ECORRUPT;
+  for (uint64_t i = 0; i < nr; i++, k += ROW_WORDS) {
+    const uint64_t *v = w + k;
+    if (v[2] > PT_WAIT_EARLY_REDUCE || v[6] > v[3] || v[7] > v[3])
+      return PT_ECORRUPT;
+    cwait *r = pt__kt_get(&c->rows, PT__K(v[0], v[1], 0, 0));
+    if (!r) return PT_ENOMEM;
+    r->pattern = (uint32_t)v[2];
+    r->calls += v[3];
+    r->time += v[4];
+    r->wait += v[5];
+    r->waited += v[6];
+    r->unmatched += v[7];
+  }
+  if (k >= n) return PT_ECORRUPT;
+  uint64_t ni = w[k++];
+  for (uint64_t i = 0; i < ni; i++) {
+    if (n - k < INST_WORDS) return PT_ECORRUPT;
+    const uint64_t *v = w + k;
+    k += INST_WORDS;
+    uint64_t size = v[2], nm = v[5];
+    if (v[4] < PT_WAIT_NXN || v[4] > PT_WAIT_EARLY_REDUCE || size < 2 ||
+        size > PENDING_MAX ||
+        nm == 0 || nm >= size || nm > (n - k) / MEM_WORDS ||
+        pt__kt_find(&c->insts, PT__K(v[0], v[1], 0, 0)))
+      return PT_ECORRUPT;
+    for (uint64_t j = 0; j < nm; j++, k += MEM_WORDS) {
+      const uint64_t *u = w + k;
+      const cmem m = {u[0], u[1], u[2], u[3], (int64_t)u[4], (uint8_t)(u[5] != 0)};
+      int rc = join(c, v[0], v[1], size, (int64_t)v[3], (uint32_t)v[4], &m);
+      if (rc < 0) return rc;
+    }
+  }
+  return k == n ? PT_OK : PT_ECORRUPT;
 }

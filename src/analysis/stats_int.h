@@ -504,6 +504,15 @@ int pt__stats_coll_ended_before(pt_stats *pre, const pt__loc *L,
  * open region). */
 int pt__stats_coll_in_blocking(const pt_stats *s, const pt__loc *L);
 int pt__stats_coll_finish(pt_stats *s);
+/* Parts: add the rows of s to d's and join the members of their
+ * unfinished instances (resolved when complete). */
+int pt__stats_coll_merge(pt_stats *d, const pt_stats *s);
+/* Parts, at pt_stats_complete: what is unfinished counts as unmatched. */
+int pt__stats_coll_complete(pt_stats *s);
+/* The rows and unfinished instances as words (*out: caller frees), and
+ * back into s's (empty) state: PT_OK, PT_ENOMEM, PT_ECORRUPT. */
+int pt__stats_coll_words(const pt_stats *s, uint64_t **out, size_t *nout);
+int pt__stats_coll_load(pt_stats *s, const uint64_t *w, size_t n);
 int pt__stats_coll_aggregate(pt_stats *s);
 /* The I/O output rows (s->out_io, allocated), sorted by key. */
 int pt__stats_io_aggregate(pt_stats *s);

@@ -422,16 +422,22 @@ fi
 
 # ---- a program of our own, recorded ----------------------------------------
 . "$SRC/tests/cli/mpi.inc"
-# a parallel run (each rank reads a share of the streams) cannot match the
-# calls across the shares: no rows, and the table says why
+# a parallel run (each rank reads a share of the streams): the shares send
+# their calls of the instances they did not see whole to rank 0, which
+# matches them: one process's output, wait states included (before, none,
+# "need every rank's events")
+par_same() { # par_same NAME TRACE NP OPTIONS...
+  n=$1 f=$2 np=$3
+  shift 3
+  "$PT" stats "$@" "$f" >one.out
+  $RUN -np "$np" "$PT" stats "$@" "$f" >par.out 2>par.err
+  grep -q '^wait,\|^Collective wait states\|"waits": \[$' one.out &&
+    cmp -s one.out par.out && t_pass "$n" ||
+    t_fail "$n" "$(diff one.out par.out | head -4 | tr '\n' ' ') $(head -2 par.err)"
+}
 if [ -x "$B/bin/paratrace-mpi" ]; then
-  $RUN -np 2 "$PT" stats w.ptf >par.out 2>par.err
-  if ! grep -q '^Collective wait states' par.out &&
-     grep -q '^(collective wait states need every rank' par.out; then
-    t_pass "mpirun stats: none, said"
-  else
-    t_fail "mpirun stats: none, said" "$(tail -3 par.out) $(head -2 par.err)"
-  fi
+  par_same "mpirun -np 2 stats: the wait states of one process" w.ptf 2
+  par_same "mpirun -np 3 stats --csv: the wait states of one process" w.ptf 3 --csv
 fi
 ok "build waits" mpicc $SANF -o waits "$SRC/tests/mpi/waits.c" || t_done
 rm -rf wr.ptf
@@ -443,6 +449,12 @@ waits() {
 }
 "$PT" stats --csv wr.ptf >wr.csv
 waits wr.csv >wr.got
+if [ -x "$B/bin/paratrace-mpi" ]; then
+  par_same "recorded, mpirun -np 2 stats --csv: one process's" wr.ptf 2 --csv
+  par_same "recorded, mpirun -np 3 stats --json: one process's" wr.ptf 3 --json
+  par_same "recorded, mpirun -np 3 stats --from: one process's" wr.ptf 3 \
+    --csv --no-summaries --from 50ms
+fi
 # each of 3 barriers: ranks 0 and 1 wait for rank 2's 100 ms nap; the
 # Bcast's root (2) is 100 ms late; the Reduce's root (0) 100 ms early.
 # Bounds leave room for a loaded machine: at least 80% of the naps, the
