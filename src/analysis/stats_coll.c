@@ -63,6 +63,9 @@ typedef struct cmem {
 typedef struct cinst {
   uint64_t k[4];
   uint64_t size, n, cap; /* cap: room in m */
+  /* the end and location of the member that made it (root and pattern
+   * are that call's: the first in the order one scan meets them) */
+  uint64_t first_t, first_loc;
   int64_t root;
   uint32_t pattern;
   cmem *m;
@@ -261,6 +264,8 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
     }
     x->size = x->cap = size;
     x->m = mem;
+    x->first_t = ev->time;
+    x->first_loc = ev->location;
     x->root = ev->peer;
     x->pattern = pattern;
     c->pending += size;
@@ -350,19 +355,28 @@ int pt__stats_coll_aggregate(pt_stats *s) {
 
 /* ---- parts (pt_stats_opts.part) ------------------------------------------- */
 
-/* Member m of instance (comm, seq) of size members (root, pattern) into
- * c: resolved when it is the last. */
-static int join(pt__coll *c, uint64_t comm, uint64_t seq, uint64_t size,
-                int64_t root, uint32_t pattern, const cmem *m) {
-  cinst *x = pt__kt_find(&c->insts, PT__K(comm, seq, 0, 0));
+/* Member m of instance y (its key, size, root, pattern and first call)
+ * into c: resolved when it is the last.  The root and pattern are those
+ * of the call one scan meets first (they agree unless the trace's calls
+ * do not). */
+static int join(pt__coll *c, const cinst *y, const cmem *m) {
+  cinst *x = pt__kt_find(&c->insts, y->k);
   if (!x) {
-    if (!(x = pt__kt_get(&c->insts, PT__K(comm, seq, 0, 0))))
-      return PT_ENOMEM;
-    x->size = size;
-    x->root = root;
-    x->pattern = pattern;
-    c->pending += size;
+    if (!(x = pt__kt_get(&c->insts, y->k))) return PT_ENOMEM;
+    x->size = y->size;
+    x->root = y->root;
+    x->pattern = y->pattern;
+    x->first_t = y->first_t;
+    x->first_loc = y->first_loc;
+    c->pending += y->size;
+  } else if (y->first_t < x->first_t ||
+             (y->first_t == x->first_t && y->first_loc < x->first_loc)) {
+    x->root = y->root;
+    x->pattern = y->pattern;
+    x->first_t = y->first_t;
+    x->first_loc = y->first_loc;
   }
+  const uint32_t pattern = x->pattern;
   if (x->n == x->size) return add_row(c, m, pattern, 0, 1); /* too many */
   if (x->n == x->cap) { /* (room as members come: a buffer's sizes are
                            untrusted) */
@@ -403,7 +417,7 @@ int pt__stats_coll_merge(pt_stats *d, const pt_stats *s) {
     const cinst *x = pt__kt_at(&o->insts, i);
     const cinst y = *x; /* (join may move the records of c, not of o) */
     for (uint64_t j = 0; j < y.n; j++) {
-      int rc = join(c, y.k[0], y.k[1], y.size, y.root, y.pattern, &y.m[j]);
+      int rc = join(c, &y, &y.m[j]);
       if (rc < 0) return rc;
     }
   }
@@ -419,9 +433,9 @@ int pt__stats_coll_complete(pt_stats *s) {
 
 /* Words: rows (count, then region, location, pattern, calls, time, wait,
  * waited, unmatched each), instances (count, then comm, seq, size, root,
- * pattern, members and each member's location, region, enter, end, rank,
- * in-window). */
-enum { ROW_WORDS = 8, INST_WORDS = 6, MEM_WORDS = 6 };
+ * pattern, first call's end and location, members and each member's
+ * location, region, enter, end, rank, in-window). */
+enum { ROW_WORDS = 8, INST_WORDS = 8, MEM_WORDS = 6 };
 
 int pt__stats_coll_words(const pt_stats *s, uint64_t **out, size_t *nout) {
   *out = NULL;
@@ -446,7 +460,7 @@ int pt__stats_coll_words(const pt_stats *s, uint64_t **out, size_t *nout) {
   for (size_t i = 0; i < c->insts.n; i++) {
     const cinst *x = pt__kt_at(&c->insts, i);
     uint64_t v[INST_WORDS] = {x->k[0], x->k[1], x->size, (uint64_t)x->root,
-                              x->pattern, x->n};
+                              x->pattern, x->first_t, x->first_loc, x->n};
     memcpy(w + k, v, sizeof v);
     k += INST_WORDS;
     for (uint64_t j = 0; j < x->n; j++) {
@@ -489,16 +503,18 @@ int pt__stats_coll_load(pt_stats *s, const uint64_t *w, size_t n) {
     if (n - k < INST_WORDS) return PT_ECORRUPT;
     const uint64_t *v = w + k;
     k += INST_WORDS;
-    uint64_t size = v[2], nm = v[5];
+    uint64_t size = v[2], nm = v[7];
     if (v[4] < PT_WAIT_NXN || v[4] > PT_WAIT_EARLY_REDUCE || size < 2 ||
         size > PENDING_MAX ||
         nm == 0 || nm >= size || nm > (n - k) / MEM_WORDS ||
         pt__kt_find(&c->insts, PT__K(v[0], v[1], 0, 0)))
       return PT_ECORRUPT;
+    cinst y = {{v[0], v[1], 0, 0}, size, 0, 0, v[5], v[6], (int64_t)v[3],
+               (uint32_t)v[4], NULL};
     for (uint64_t j = 0; j < nm; j++, k += MEM_WORDS) {
       const uint64_t *u = w + k;
       const cmem m = {u[0], u[1], u[2], u[3], (int64_t)u[4], (uint8_t)(u[5] != 0)};
-      int rc = join(c, v[0], v[1], size, (int64_t)v[3], (uint32_t)v[4], &m);
+      int rc = join(c, &y, &m);
       if (rc < 0) return rc;
     }
   }

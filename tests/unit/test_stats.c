@@ -2249,6 +2249,161 @@ TEST(collective_wait_states) {
   pt_stats_destroy(s);
 }
 
+/* ---- parts (pt_stats_opts.part) ------------------------------------------ */
+
+/* Four ranks: each step every rank sends to another (tags 0, 1) in an
+ * MPI_Send, receives from any source (any tag or a tag) or from a rank
+ * with any tag in an MPI_Recv, and every 4th step all meet in an
+ * MPI_Allreduce (comm 9) or an MPI_Bcast from rank 3; events in time
+ * order (then location), as a reader gives them.  A receive's call may
+ * still be open when the collective is entered (its leave unwinds the
+ * collective's frame, whose end is then no collective call): the ranks'
+ * calls fall out of step and instances join an Allreduce with a Bcast,
+ * whose pattern and root are then the first call's one scan meets. */
+typedef struct pev { pt_event e; size_t seq; } pev;
+static int cmp_pev(const void *a, const void *b) {
+  const pev *x = a, *y = b;
+  if (x->e.time != y->e.time) return x->e.time < y->e.time ? -1 : 1;
+  if (x->e.location != y->e.location) return x->e.location < y->e.location ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+static pev *parts_trace(size_t steps, size_t *n) {
+  pev *v = malloc(steps * 4 * 12 * sizeof *v);
+  if (!v) abort();
+  size_t k = 0;
+  uint64_t x = 7;
+#define R(m) (x = (x * 16807) % 2147483647, x % (m))
+#define PUSH(t, l, kind)                                                   \
+  (pt_event_init(&v[k].e, (kind), (t), (l)), v[k].e.ref = PT_NONE,           \
+   v[k].seq = k, &v[k++].e)
+  for (size_t i = 0; i < steps; i++) {
+    uint64_t t0 = 1000 * i;
+    for (uint64_t r = 0; r < 4; r++) {
+      uint64_t a = t0 + R(300), b = a + 1 + R(50);
+      PUSH(a, r, PT_EV_ENTER)->ref = 1;
+      pt_event *e = PUSH(a, r, PT_EV_SEND);
+      e->peer = (int64_t)((r + 1 + R(3)) % 4);
+      e->tag = (int64_t)R(2);
+      e->size = 8 * (r + 1);
+      PUSH(b, r, PT_EV_LEAVE)->ref = 1;
+      uint64_t c = t0 + 400 + R(200), d = c + 1 + R(300);
+      PUSH(c, r, PT_EV_ENTER)->ref = 2;
+      e = PUSH(d, r, PT_EV_RECV);
+      uint64_t kind = R(4);
+      e->peer = kind < 3 ? -1 : (int64_t)((r + 1 + R(3)) % 4);
+      e->tag = kind == 2 ? (int64_t)R(2) : -1;
+      e->size = 8;
+      PUSH(d, r, PT_EV_LEAVE)->ref = 2;
+      if (i % 4 == 3) {
+        uint64_t reg = i % 8 == 3 ? 3 : 4, f = t0 + 800 + R(100);
+        PUSH(f, r, PT_EV_ENTER)->ref = reg;
+        e = PUSH(t0 + 950, r, PT_EV_COLL_END);
+        e->ref = reg == 3 ? PT_COLL_ALLREDUCE : PT_COLL_BCAST;
+        e->comm = 9;
+        e->peer = reg == 3 ? -1 : (int64_t)(i % 4);
+        PUSH(t0 + 950, r, PT_EV_LEAVE)->ref = reg;
+      }
+    }
+  }
+#undef PUSH
+#undef R
+  qsort(v, k, sizeof *v, cmp_pev);
+  *n = k;
+  return v;
+}
+static pt_stats *parts_scan(const pev *v, size_t n, const uint64_t *sel,
+                            size_t nsel, int part) {
+  pt_stats_opts o = {0};
+  o.relative_to = PT_NONE;
+  o.locations = sel;
+  o.nlocations = nsel;
+  o.part = part;
+  pt_stats *s = NULL;
+  if (pt_stats_create(&s, &o) != PT_OK) abort();
+  def_region(s, 1, "MPI_Send");
+  def_region(s, 2, "MPI_Recv");
+  def_region(s, 3, "MPI_Allreduce");
+  def_region(s, 4, "MPI_Bcast");
+  for (uint64_t l = 0; l < 4; l++) def_loc(s, l);
+  static const uint64_t m[4] = {0, 1, 2, 3};
+  pt_def d;
+  pt_def_init(&d, PT_DEF_GROUP, 7);
+  d.i0 = PT_GROUP_COMM_GROUP;
+  d.nmembers = 4;
+  d.members = m;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+  pt_def_init(&d, PT_DEF_COMM, 9);
+  d.ref = 7;
+  if (pt_stats_def(s, &d) != PT_OK) abort();
+  for (size_t i = 0; i < n; i++)
+    if (pt_stats_event(s, &v[i].e) != PT_OK) abort();
+  if (pt_stats_finish(s) != PT_OK) abort();
+  return s;
+}
+static int same_messages_waits(const pt_stats *a, const pt_stats *b) {
+  if (pt_stats_nmessages(a) != pt_stats_nmessages(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nmessages(a); i++)
+    if (memcmp(pt_stats_message(a, i), pt_stats_message(b, i),
+               sizeof(pt_stats_message_row)))
+      return 0;
+  if (pt_stats_nwaits(a) != pt_stats_nwaits(b)) return 0;
+  for (size_t i = 0; i < pt_stats_nwaits(a); i++)
+    if (memcmp(pt_stats_wait(a, i), pt_stats_wait(b, i),
+               sizeof(pt_stats_wait_row)))
+      return 0;
+  pt_stats_totals x, y;
+  pt_stats_get_totals(a, &x);
+  pt_stats_get_totals(b, &y);
+  return x.have == y.have;
+}
+
+/* Parts (two or three, cut between ranks), each but the first through
+ * the serialized form, merged and completed: the messages (receives from
+ * any source among them) and the collective wait states of one object.
+ * Without opts.part the parts match their wildcard receives alone and
+ * keep no wait states: not the same. */
+TEST(parts_merge_as_one_object) {
+  size_t n = 0;
+  pev *v = parts_trace(200, &n);
+  pt_stats *all = parts_scan(v, n, NULL, 0, 0);
+  ASSERT_TRUE(pt_stats_nwaits(all) == 8);
+  static const uint64_t locs[4] = {0, 1, 2, 3};
+  static const size_t cuts[2][4] = {{0, 2, 4, 4}, {0, 1, 3, 4}};
+  for (int part = 1; part >= 0; part--)
+    for (int c = 0; c < 2; c++) {
+      pt_stats *d = NULL;
+      for (int p = 0; p < 3; p++) {
+        size_t lo = cuts[c][p], hi = cuts[c][p + 1];
+        if (lo == hi) continue;
+        pt_stats *s = parts_scan(v, n, locs + lo, hi - lo, part);
+        if (!d) {
+          d = s;
+          continue;
+        }
+        void *buf = NULL;
+        size_t len = 0;
+        pt_stats *sb = NULL;
+        ASSERT_OK(pt_stats_serialize(s, &buf, &len));
+        ASSERT_OK(pt_stats_deserialize(&sb, buf, len));
+        if (part && c == 1 && p == 1) /* every truncation fails cleanly */
+          for (size_t cut = 0; cut < len; cut += 1 + cut / 32) {
+            pt_stats *bad = NULL;
+            ASSERT_TRUE(pt_stats_deserialize(&bad, buf, cut) < 0);
+            ASSERT_TRUE(bad == NULL);
+          }
+        pt_stats_buffer_free(buf);
+        ASSERT_OK(pt_stats_merge(d, sb));
+        pt_stats_destroy(sb);
+        pt_stats_destroy(s);
+      }
+      if (part) ASSERT_OK(pt_stats_complete(d));
+      ASSERT_TRUE(same_messages_waits(all, d) == part);
+      pt_stats_destroy(d);
+    }
+  pt_stats_destroy(all);
+  free(v);
+}
+
 int main(void) {
   RUN(inclusive_exclusive_nesting);
   RUN(window_clips_straddling_regions);
@@ -2283,5 +2438,6 @@ int main(void) {
   RUN(io_operations);
   RUN(io_merge_runs_and_summaries);
   RUN(collective_wait_states);
+  RUN(parts_merge_as_one_object);
   return test_summary();
 }
