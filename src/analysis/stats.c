@@ -2077,7 +2077,7 @@ int pt_stats_complete(pt_stats *s) {
     s->pends[m->pi].next = s->pend_free;
     s->pend_free = m->pi;
   }
-  qsort(mp, np, sizeof *mp, cmp_merge_pend);
+  if (np) qsort(mp, np, sizeof *mp, cmp_merge_pend);
   s->ndmsgs = 0;
   pt__kt_free(&s->defers);
   s->part = 0;
