@@ -908,25 +908,33 @@ static int send_valid(void *user, const pt__oheap *h, const pt__oh_ent *e) {
   return p->ord == e->serial && p->ev.time == e->key[0] && p->src == e->key[1];
 }
 
+/* Heap i (0 sendtags, 1 and 2 sendsrcs) of send channel c (created;
+ * NULL: out of memory), its record's index cached in c. */
+static pt__oheap *chan_heap(pt_stats *s, chan_rec *c, int i) {
+  pt__ktab *t = i ? &s->sendsrcs : &s->sendtags;
+  if (c->hx[i]) return pt__kt_at(t, c->hx[i] - 1);
+  pt__oheap *h = pt__kt_get(
+      t, i == 0   ? K(c->k[1], c->k[2], c->k[0], 0)
+         : i == 1 ? K(c->k[1], c->k[2], 0, 0)
+                  : K(c->k[1], c->k[2], c->k[3], 1));
+  if (h) c->hx[i] = (uint32_t)(((char *)h - t->rec) / t->rsize) + 1;
+  return h;
+}
+
 /* Push channel c's current entry (is_new: it begins to hold sends) into
  * the heaps named. */
-static int idx_push(pt_stats *s, const chan_rec *c, int is_new, int tags,
+static int idx_push(pt_stats *s, chan_rec *c, int is_new, int tags,
                     int srcs) {
   const pt__pend *p = &s->pends[c->head];
   const pt__oh_ent e = {{p->ev.time, p->src, c->k[3], c->k[0]},
                         {c->k[0], c->k[3]},
                         p->ord};
   int rc = PT_OK;
-  if (tags)
-    rc = pt__oh_push(pt__kt_get(&s->sendtags, K(c->k[1], c->k[2], c->k[0], 0)),
-                     &e, is_new, send_valid, s);
+  if (tags) rc = pt__oh_push(chan_heap(s, c, 0), &e, is_new, send_valid, s);
   if (rc == PT_OK && srcs)
-    rc = pt__oh_push(pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)), &e,
-                     is_new, send_valid, s);
+    rc = pt__oh_push(chan_heap(s, c, 1), &e, is_new, send_valid, s);
   if (rc == PT_OK && srcs)
-    rc = pt__oh_push(
-        pt__kt_get(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)), &e, is_new,
-        send_valid, s);
+    rc = pt__oh_push(chan_heap(s, c, 2), &e, is_new, send_valid, s);
   return rc;
 }
 
@@ -954,19 +962,18 @@ static int idx_start(pt_stats *s, int which) {
 
 /* Channel c (tag >= 0) begins to hold sends (is_new), or its oldest send
  * changed. */
-static int send_chan_new(pt_stats *s, const chan_rec *c, int is_new) {
+static int send_chan_new(pt_stats *s, chan_rec *c, int is_new) {
   if (!s->idx_tags && !s->idx_srcs) return PT_OK;
   return idx_push(s, c, is_new, s->idx_tags, s->idx_srcs);
 }
 
 /* Send channel c is deleted (empty): its entries are stale. */
-static void send_chan_gone(pt_stats *s, const chan_rec *c) {
+static void send_chan_gone(pt_stats *s, chan_rec *c) {
   if ((int64_t)c->k[3] < 0) return;
-  if (s->idx_tags)
-    pt__oh_gone(pt__kt_find(&s->sendtags, K(c->k[1], c->k[2], c->k[0], 0)));
+  if (s->idx_tags) pt__oh_gone(chan_heap(s, c, 0));
   if (s->idx_srcs) {
-    pt__oh_gone(pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], 0, 0)));
-    pt__oh_gone(pt__kt_find(&s->sendsrcs, K(c->k[1], c->k[2], c->k[3], 1)));
+    pt__oh_gone(chan_heap(s, c, 1));
+    pt__oh_gone(chan_heap(s, c, 2));
   }
 }
 

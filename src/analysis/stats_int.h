@@ -234,6 +234,10 @@ typedef struct pt__chan {
   uint64_t k[4]; /* sender rank, receiver rank, comm, tag */
   uint32_t head, tail;
   int recvs, live;
+  /* a send channel of tag >= 0: its heaps' records in sendtags and
+   * sendsrcs (index + 1; 0: not looked up yet; records of those tables
+   * are never deleted while the channel lives) */
+  uint32_t hx[3];
 } pt__chan;
 
 /* A part (pt_stats_opts.part): the first receive from MPI_ANY_SOURCE
