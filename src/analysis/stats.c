@@ -922,19 +922,16 @@ static pt__oheap *chan_heap(pt_stats *s, chan_rec *c, int i) {
 }
 
 /* Push channel c's current entry (is_new: it begins to hold sends) into
- * the heaps named. */
-static int idx_push(pt_stats *s, chan_rec *c, int is_new, int tags,
-                    int srcs) {
+ * the heaps of mask (bit i: heap i of chan_heap). */
+static int idx_push(pt_stats *s, chan_rec *c, int is_new, unsigned mask) {
   const pt__pend *p = &s->pends[c->head];
   const pt__oh_ent e = {{p->ev.time, p->src, c->k[3], c->k[0]},
                         {c->k[0], c->k[3]},
                         p->ord};
   int rc = PT_OK;
-  if (tags) rc = pt__oh_push(chan_heap(s, c, 0), &e, is_new, send_valid, s);
-  if (rc == PT_OK && srcs)
-    rc = pt__oh_push(chan_heap(s, c, 1), &e, is_new, send_valid, s);
-  if (rc == PT_OK && srcs)
-    rc = pt__oh_push(chan_heap(s, c, 2), &e, is_new, send_valid, s);
+  for (int i = 0; i < 3 && rc == PT_OK; i++)
+    if (mask & (1u << i))
+      rc = pt__oh_push(chan_heap(s, c, i), &e, is_new, send_valid, s);
   return rc;
 }
 
@@ -943,38 +940,31 @@ static int indexed(const chan_rec *c) {
   return c->live && !c->recvs && c->head != NIL && (int64_t)c->k[3] >= 0;
 }
 
-/* Start keeping heap `which` (0 sendtags, 1 sendsrcs): every channel
- * holding sends now goes in. */
-static int idx_start(pt_stats *s, int which) {
-  if (which ? s->idx_srcs : s->idx_tags) return PT_OK;
-  for (size_t i = 0; i < s->chans.n; i++) {
-    chan_rec *c = pt__kt_at(&s->chans, i);
+/* Start keeping heap i (of chan_heap): every channel holding sends now
+ * goes in.  Each kind is kept from the first receive that needs it. */
+static int idx_start(pt_stats *s, int i) {
+  if (s->idx & (1u << i)) return PT_OK;
+  for (size_t j = 0; j < s->chans.n; j++) {
+    chan_rec *c = pt__kt_at(&s->chans, j);
     if (!indexed(c)) continue;
-    int rc = idx_push(s, c, 1, !which, which);
+    int rc = idx_push(s, c, 1, 1u << i);
     if (rc < 0) return rc;
   }
-  if (which)
-    s->idx_srcs = 1;
-  else
-    s->idx_tags = 1;
+  s->idx |= 1u << i;
   return PT_OK;
 }
 
 /* Channel c (tag >= 0) begins to hold sends (is_new), or its oldest send
  * changed. */
 static int send_chan_new(pt_stats *s, chan_rec *c, int is_new) {
-  if (!s->idx_tags && !s->idx_srcs) return PT_OK;
-  return idx_push(s, c, is_new, s->idx_tags, s->idx_srcs);
+  return s->idx ? idx_push(s, c, is_new, s->idx) : PT_OK;
 }
 
 /* Send channel c is deleted (empty): its entries are stale. */
 static void send_chan_gone(pt_stats *s, chan_rec *c) {
   if ((int64_t)c->k[3] < 0) return;
-  if (s->idx_tags) pt__oh_gone(chan_heap(s, c, 0));
-  if (s->idx_srcs) {
-    pt__oh_gone(chan_heap(s, c, 1));
-    pt__oh_gone(chan_heap(s, c, 2));
-  }
+  for (int i = 0; i < 3; i++)
+    if (s->idx & (1u << i)) pt__oh_gone(chan_heap(s, c, i));
 }
 
 /* The channel key of the oldest send of heap h (NULL: none) into mk; 0
@@ -1015,9 +1005,9 @@ static int any_tag_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
  * memory: *rc). */
 static int any_source_send(pt_stats *s, const uint64_t ck[4], uint64_t mk[4],
                            int *rc) {
-  if ((*rc = idx_start(s, 1)) < 0) return 0;
   /* with a tag, the heap of its senders; else that of every channel */
   const int any = (int64_t)ck[3] < 0;
+  if ((*rc = idx_start(s, any ? 1 : 2)) < 0) return 0;
   return heap_oldest(
       s,
       pt__kt_find(&s->sendsrcs,
@@ -1935,7 +1925,7 @@ static void queues_clear(pt_stats *s) {
     pt__oh_free(pt__kt_at(&s->sendsrcs, i));
   pt__kt_free(&s->sendtags);
   pt__kt_free(&s->sendsrcs);
-  s->idx_tags = s->idx_srcs = 0;
+  s->idx = 0;
   s->npends = 0;
   s->pend_free = NIL;
   s->rq_wait = 0;

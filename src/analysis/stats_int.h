@@ -342,8 +342,9 @@ struct pt_stats {
    * (receiver, communicator) and per (receiver, communicator, tag)
    * (any_source_send) */
   pt__ktab sendtags, sendsrcs;
-  /* whether they are kept: from the first receive that needs them on */
-  int idx_tags, idx_srcs;
+  /* which are kept (bit 0 the pairs', 1 the receivers', 2 the
+   * receivers' per tag): each from the first receive that needs it on */
+  unsigned idx;
   /* receives from MPI_ANY_SOURCE without a status (peer -1) queued */
   uint64_t nwild_src;
   uint64_t nord; /* message events fed (pt__pend.ord) */
