@@ -231,6 +231,8 @@ static int resolve(pt__coll *c, const cinst *x) {
   return PT_OK;
 }
 
+static int join(pt__coll *c, const cinst *y, const cmem *m);
+
 int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
                          int w) {
   pt__coll *c = s->coll;
@@ -252,10 +254,16 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   uint64_t seq = ++q->n;
   if (size == 1) return add_row(c, &m, pattern, 0, 0); /* alone: no wait */
   cinst *x = pt__kt_find(&c->insts, PT__K(ev->comm, seq, 0, 0));
+  if (c->part) {
+    /* a part holds its instances until the merges (bounded by its calls),
+     * each with room for the members it has seen */
+    if (!x && size > PENDING_MAX) return add_row(c, &m, pattern, 0, 1);
+    const cinst y = {{ev->comm, seq, 0, 0}, size, 0, 0, ev->time,
+                     ev->location, ev->peer, pattern, NULL};
+    return join(c, &y, &m);
+  }
   if (!x) {
-    /* (pending <= MAX: no overflow; a part holds its instances until the
-     * merges, bounded by its calls) */
-    if (size > PENDING_MAX - (c->part ? 0 : c->pending))
+    if (size > PENDING_MAX - c->pending) /* (no overflow: pending <= MAX) */
       return add_row(c, &m, pattern, 0, 1);
     cmem *mem = malloc(size * sizeof *mem);
     if (!mem || !(x = pt__kt_get(&c->insts, PT__K(ev->comm, seq, 0, 0)))) {
@@ -380,7 +388,7 @@ static int join(pt__coll *c, const cinst *y, const cmem *m) {
   if (x->n == x->size) return add_row(c, m, pattern, 0, 1); /* too many */
   if (x->n == x->cap) { /* (room as members come: a buffer's sizes are
                            untrusted) */
-    uint64_t nc = x->cap ? x->cap * 2 : 4;
+    uint64_t nc = x->cap ? x->cap * 2 : 2;
     if (nc > x->size) nc = x->size;
     cmem *q = realloc(x->m, nc * sizeof *q);
     if (!q) return PT_ENOMEM;
