@@ -112,6 +112,7 @@ typedef struct ctx {
   const char *rel_name;
   int by;
   int used_summaries;
+  int parts; /* shares of a native archive read by the ranks of mpirun */
   int site_locs; /* --site-locations: call-site rows per location */
   uint64_t events_read;
 } ctx;
@@ -1323,6 +1324,11 @@ static void print_table(const ctx *c) {
     printf("\n(from summaries: collective wait states need every rank's "
            "events: --no-summaries)\n");
   else if (!c->used_summaries && !(c->tot.have & PT_STATS_HAVE_WAITS) &&
+           c->tot.mpi_time && c->parts)
+    printf("\n(collective wait states: the ranks' shares of the trace "
+           "held more than 2,097,152 collective calls each for the "
+           "others; run paratrace stats in one process for them)\n");
+  else if (!c->used_summaries && !(c->tot.have & PT_STATS_HAVE_WAITS) &&
            c->tot.mpi_time)
     printf("\n(collective wait states need every rank's events in one "
            "scan: not with --locations)\n");
@@ -2156,6 +2162,7 @@ int cmd_stats(int argc, char **argv) {
       nsel = npart;
       part = NULL;
       o.part = 1; /* merged on rank 0: wildcard receives wait for it */
+      c.parts = 1;
     } else if (psize > 1 && prank != 0) {
       mine = 2; /* not a native archive: rank 0 reads it alone */
     }

@@ -298,6 +298,13 @@ typedef struct pt_stats_opts {
                                 and communicator after it, are matched
                                 only in pt_stats_complete, when every
                                 sender's messages are in */
+  uint64_t part_max_members; /* a part: the most members of collective
+                                instances it did not see whole that it
+                                holds for the merges (about 100 bytes
+                                each; 0 = 2^21); past them it gives the
+                                collective wait states up (its totals and
+                                the merged ones lose PT_STATS_HAVE_WAITS)
+                                so that its memory stays bounded */
 } pt_stats_opts;
 
 /* Parts a stats object holds (pt_stats_totals.have).  A scan of events

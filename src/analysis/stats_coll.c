@@ -11,9 +11,14 @@
  * counted unmatched.
  *
  * A part (pt_stats_opts.part) holds some processes' calls: its unfinished
- * instances stay (unbounded: at most its collective calls) and go with
- * it into the merges, which join the members of both parts' instances;
- * pt_stats_complete counts what is still unfinished as unmatched.
+ * instances stay and go with it into the merges, which join the members
+ * of both parts' instances; pt_stats_complete counts what is still
+ * unfinished as unmatched.  A part holds at most held_max members
+ * (pt_stats_opts.part_max_members, 2^21 by default; about 100 bytes
+ * each): past that it gives the wait states up (drops
+ * its instances and PT_STATS_HAVE_WAITS, which the merges then lack), so
+ * that a trace with many collective calls across the parts costs a
+ * parallel run bounded memory, as a serial one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +88,9 @@ struct pt__coll {
   uint64_t world;    /* members of MPI_COMM_WORLD (0: unknown) */
   int world_mpi;     /* world is from the MPI paradigm's group */
   uint64_t pending;  /* members held by unfinished instances */
+  uint64_t held;     /* members stored in instances (parts' bound) */
+  uint64_t held_max; /* a part's bound (pt_stats_opts.part_max_members) */
+  int gave_up;       /* a part past PART_MAX: no wait states */
 };
 
 int pt__stats_coll_init(pt_stats *s) {
@@ -95,6 +103,8 @@ int pt__stats_coll_init(pt_stats *s) {
   pt__kt_init(&c->insts, sizeof(cinst));
   pt__kt_init(&c->rows, sizeof(cwait));
   c->part = s->part;
+  c->held_max =
+      s->opts.part_max_members ? s->opts.part_max_members : (uint64_t)1 << 21;
   s->coll = c;
   return PT_OK;
 }
@@ -104,6 +114,7 @@ static void drop_insts(pt__coll *c) {
     free(((cinst *)pt__kt_at(&c->insts, i))->m);
   pt__kt_free(&c->insts);
   c->pending = 0;
+  c->held = 0;
 }
 
 void pt__stats_coll_free(pt_stats *s) {
@@ -255,8 +266,15 @@ int pt__stats_coll_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   if (size == 1) return add_row(c, &m, pattern, 0, 0); /* alone: no wait */
   cinst *x = pt__kt_find(&c->insts, PT__K(ev->comm, seq, 0, 0));
   if (c->part) {
-    /* a part holds its instances until the merges (bounded by its calls),
-     * each with room for the members it has seen */
+    /* a part holds its instances until the merges, each with room for the
+     * members it has seen, PART_MAX members in all */
+    if (c->gave_up) return PT_OK;
+    if (c->held >= c->held_max) {
+      c->gave_up = 1;
+      drop_insts(c);
+      s->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
+      return PT_OK;
+    }
     if (!x && size > PENDING_MAX) return add_row(c, &m, pattern, 0, 1);
     const cinst y = {{ev->comm, seq, 0, 0}, size, 0, 0, ev->time,
                      ev->location, ev->peer, pattern, NULL};
@@ -396,10 +414,12 @@ static int join(pt__coll *c, const cinst *y, const cmem *m) {
     x->cap = nc;
   }
   x->m[x->n++] = *m;
+  c->held++;
   if (x->n < x->size) return PT_OK;
   cinst done = *x;
   pt__kt_del(&c->insts, done.k);
   c->pending -= done.size;
+  c->held -= done.n;
   int rc = resolve(c, &done);
   free(done.m);
   return rc;

@@ -2311,9 +2311,11 @@ static pev *parts_trace(size_t steps, size_t *n) {
   *n = k;
   return v;
 }
+static uint64_t parts_max_members; /* pt_stats_opts.part_max_members */
 static pt_stats *parts_scan(const pev *v, size_t n, const uint64_t *sel,
                             size_t nsel, int part) {
   pt_stats_opts o = {0};
+  o.part_max_members = parts_max_members;
   o.relative_to = PT_NONE;
   o.locations = sel;
   o.nlocations = nsel;
@@ -2404,6 +2406,39 @@ TEST(parts_merge_as_one_object) {
   free(v);
 }
 
+/* A part that would hold more members of unfinished collective
+ * instances than part_max_members gives the wait states up, and so does
+ * the merge; below the bound they are one scan's. */
+TEST(parts_bound_their_collective_members) {
+  size_t n = 0;
+  pev *v = parts_trace(200, &n);
+  static const uint64_t locs[4] = {0, 1, 2, 3};
+  for (int small = 0; small < 2; small++) {
+    parts_max_members = small ? 50 : 0;
+    pt_stats *a = parts_scan(v, n, locs, 2, 1);
+    pt_stats *b = parts_scan(v, n, locs + 2, 2, 1);
+    void *buf = NULL;
+    size_t len = 0;
+    pt_stats *sb = NULL;
+    ASSERT_OK(pt_stats_serialize(b, &buf, &len));
+    pt_stats_totals t; /* (b's totals after it is serialized) */
+    pt_stats_get_totals(b, &t);
+    ASSERT_TRUE((!(t.have & PT_STATS_HAVE_WAITS)) == small);
+    ASSERT_OK(pt_stats_deserialize(&sb, buf, len));
+    pt_stats_buffer_free(buf);
+    ASSERT_OK(pt_stats_merge(a, sb));
+    ASSERT_OK(pt_stats_complete(a));
+    pt_stats_get_totals(a, &t);
+    ASSERT_TRUE((!(t.have & PT_STATS_HAVE_WAITS)) == small);
+    ASSERT_TRUE(small ? pt_stats_nwaits(a) == 0 : pt_stats_nwaits(a) == 8);
+    pt_stats_destroy(sb);
+    pt_stats_destroy(b);
+    pt_stats_destroy(a);
+  }
+  parts_max_members = 0;
+  free(v);
+}
+
 int main(void) {
   RUN(inclusive_exclusive_nesting);
   RUN(window_clips_straddling_regions);
@@ -2439,5 +2474,6 @@ int main(void) {
   RUN(io_merge_runs_and_summaries);
   RUN(collective_wait_states);
   RUN(parts_merge_as_one_object);
+  RUN(parts_bound_their_collective_members);
   return test_summary();
 }
