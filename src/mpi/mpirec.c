@@ -1901,23 +1901,14 @@ static int handle_freed(int id) {
  * pointers, change neither, so the compiler keeps the call's id, values
  * and function entry in registers instead of reloading them after each
  * attribute) */
-static void add_args(const pt__mpi_call *restrict c, int level, int ret) {
+static inline __attribute__((always_inline)) void add_arg(
+    const pt__mpi_call *restrict c, int j, int level, int ret) {
   const int id = c->id;
   const fninfo *restrict fi = &g_fn[id];
   int ok = ret == MPI_SUCCESS;
   const char *k = pt__mpi_kinds[id];
-  int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
-  int coll = fi->sem == PT_MS_COLL || fi->sem == PT_MS_ICOLL;
-  coll_shape sh = {0};
-  if (coll) {
-    int cj = fi->pos['C'][0];
-    sh = shape_of(c, cj >= 0 ? comm_get(c->v[cj]) : NULL);
-  }
-  for (int j = 0; j < n; j++) {
-    int64_t v = c->v[j];
-    /* a gather's receive side off the root, a scatter's send side: not
-     * meaningful there, maybe garbage: not read */
-    if (coll && !coll_significant(&sh, j)) continue;
+  int64_t v = c->v[j];
+  {
     switch (k[j]) {
       case 'C': case 'c': {
         int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)v
@@ -2144,6 +2135,115 @@ static void add_args(const pt__mpi_call *restrict c, int level, int ret) {
     }
   }
 }
+
+/* Argument j of call c, any kind (the generated encoders' path for the
+ * kinds they do not encode inline, below). */
+static __attribute__((noinline)) void add_arg_slow(
+    const pt__mpi_call *restrict c, int j, int level, int ret) {
+  add_arg(c, j, level, ret);
+}
+
+/* The arguments of a collective: those meaningful on this rank (a
+ * gather's receive side off the root, a scatter's send side are not, and
+ * may be garbage: not read). */
+static __attribute__((noinline)) void add_coll_args(
+    const pt__mpi_call *restrict c, int level, int ret) {
+  const fninfo *fi = &g_fn[c->id];
+  int n = c->n < PT_MPI_MAXARGS ? c->n : PT_MPI_MAXARGS;
+  int cj = fi->pos['C'][0];
+  coll_shape sh = shape_of(c, cj >= 0 ? comm_get(c->v[cj]) : NULL);
+  for (int j = 0; j < n; j++)
+    if (coll_significant(&sh, j)) add_arg_slow(c, j, level, ret);
+}
+
+/* Each function's arguments, encoded by a function generated from its
+ * row of mpi_table.h: one step per argument, in order, with the kind a
+ * constant, so that the common kinds (ranks, tags, counts, plain
+ * integers, communicators and datatypes, a status) are encoded inline
+ * with no loop over descriptors and no switch at run time; the rest go
+ * through add_arg_slow, collectives through add_coll_args.  The same
+ * bytes as one add_arg per argument in order. */
+static const unsigned char sem_const[PT_MPI_NFUNCS] = {
+#define PT_MPI_SEM(name, S, K) [PT_MPI_ID_##name] = PT_MS_##S,
+#include "mpi_sem.h"
+#undef PT_MPI_SEM
+};
+
+static inline __attribute__((always_inline)) void enc_kind(
+    const pt__mpi_call *restrict c, int id, char k, int j, int level,
+    int ret) {
+  const fninfo *fi = &g_fn[id];
+  int64_t v = c->v[j];
+  switch (k) {
+    case 'b': /* buffers: not recorded */
+      return;
+    case 'x': /* MPI_Init's argv (add_arg); other opaque values: none */
+      if (id != PT_MPI_ID_Init && id != PT_MPI_ID_Init_thread) return;
+      break;
+    case 'k': case 't': case 'n': case 'l':
+      enc_int(id, j, v);
+      return;
+    case 'i':
+      if (fi->enumk[j]) break;
+      enc_int(id, j, v);
+      return;
+    case 'C':
+      enc_int(id, j, (int64_t)comm_id(v));
+      return;
+    case 'D': {
+      hent *e = type_get((MPI_Datatype)(intptr_t)v);
+      enc_int(id, j, e ? (int64_t)e->id : 0);
+      return;
+    }
+    case 'a': /* one int the call reads or returns */
+      if (fi->plural[j] || fi->enumk[j]) break;
+      if ((uintptr_t)v > 4096) enc_int(id, j, *(const int *)(intptr_t)v);
+      return;
+    case 's':
+      /* MPI leaves the status undefined when the flag is false */
+      if (fi->flag >= 0 && fi->flag < j &&
+          !int_value((void *)(intptr_t)c->v[fi->flag]))
+        return;
+      /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
+      if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
+        int64_t o[5];
+        status_vals((const MPI_Status *)(intptr_t)v, o, 0);
+        if (io_status(c, 0)) io_status_vals(o);
+        enc_ints(id, j, o, 5);
+      }
+      return;
+    default:
+      break;
+  }
+  add_arg_slow(c, j, level, ret);
+}
+
+#define ENC_ARG(K, j, x) enc_kind(c, id, (K)[j], j, level, ret);
+#define PT_MPI_FN(name, rtype, params, args, kinds)                        \
+  static void enc_##name(const pt__mpi_call *restrict c, int level,         \
+                         int ret) {                                         \
+    enum { id = PT_MPI_ID_##name };                                         \
+    if (sem_const[id] == PT_MS_COLL || sem_const[id] == PT_MS_ICOLL) {      \
+      add_coll_args(c, level, ret);                                         \
+      return;                                                               \
+    }                                                                       \
+    PT_MPI_EACH(ENC_ARG, kinds, args)                                       \
+    (void)c, (void)level, (void)ret;                                        \
+  }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "mpi_table.h"
+#pragma GCC diagnostic pop
+#undef PT_MPI_FN
+#undef ENC_ARG
+
+static void (*const enc_args[PT_MPI_NFUNCS])(const pt__mpi_call *restrict,
+                                             int, int) = {
+#define PT_MPI_FN(name, rtype, params, args, kinds) \
+  [PT_MPI_ID_##name] = enc_##name,
+#include "mpi_table.h"
+#undef PT_MPI_FN
+};
 
 /* ---- semantic events ---------------------------------------------------- */
 
@@ -3339,7 +3439,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
      * its): that one's ENTER first, before its buffer is reused */
     if (PT_UNLIKELY(t_pend.n)) pend_flush();
     int have = enc_begin(f->region - 1, f->rref);
-    if (level >= 2 && have) add_args(c, level, ret);
+    if (level >= 2 && have) enc_args[c->id](c, level, ret);
     if (g_callsites) {
       const site_ent *se = site_of(fr, fd, f->region - 1);
       t_site = se ? se->id : PT_NONE;

@@ -25,6 +25,35 @@
 
 
 #define PT_MPI_MAXARGS 16
+
+/* PT_MPI_EACH(M, K, (a, b, c)) -> M(K, 0, a) M(K, 1, b) M(K, 2, c);
+ * nothing for ().  The wrappers (wrappers.c) take each argument's value
+ * with it; mpirec.c generates each function's argument encoder with it. */
+#define PT_MPI_EACH(M, K, args) PT_MPI_EACH_(M, K, PT_MPI_UNPAREN args)
+#define PT_MPI_UNPAREN(...) __VA_ARGS__
+#define PT_MPI_EACH_(M, K, ...) PT_MPI_EACH__(M, K, __VA_ARGS__)
+#define PT_MPI_EACH__(M, K, ...) PT_MPI_PICK(__VA_ARGS__ __VA_OPT__(,) PT_E16, \
+  PT_E15, PT_E14, PT_E13, PT_E12, PT_E11, PT_E10, PT_E9, PT_E8, PT_E7, PT_E6, \
+  PT_E5, PT_E4, PT_E3, PT_E2, PT_E1, PT_E0)(M, K, 0, __VA_ARGS__)
+#define PT_MPI_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13,  \
+                    _14, _15, _16, X, ...) X
+#define PT_E0(M, K, j, ...)
+#define PT_E1(M, K, j, a) M(K, j, a)
+#define PT_E2(M, K, j, a, ...) M(K, j, a) PT_E1(M, K, j + 1, __VA_ARGS__)
+#define PT_E3(M, K, j, a, ...) M(K, j, a) PT_E2(M, K, j + 1, __VA_ARGS__)
+#define PT_E4(M, K, j, a, ...) M(K, j, a) PT_E3(M, K, j + 1, __VA_ARGS__)
+#define PT_E5(M, K, j, a, ...) M(K, j, a) PT_E4(M, K, j + 1, __VA_ARGS__)
+#define PT_E6(M, K, j, a, ...) M(K, j, a) PT_E5(M, K, j + 1, __VA_ARGS__)
+#define PT_E7(M, K, j, a, ...) M(K, j, a) PT_E6(M, K, j + 1, __VA_ARGS__)
+#define PT_E8(M, K, j, a, ...) M(K, j, a) PT_E7(M, K, j + 1, __VA_ARGS__)
+#define PT_E9(M, K, j, a, ...) M(K, j, a) PT_E8(M, K, j + 1, __VA_ARGS__)
+#define PT_E10(M, K, j, a, ...) M(K, j, a) PT_E9(M, K, j + 1, __VA_ARGS__)
+#define PT_E11(M, K, j, a, ...) M(K, j, a) PT_E10(M, K, j + 1, __VA_ARGS__)
+#define PT_E12(M, K, j, a, ...) M(K, j, a) PT_E11(M, K, j + 1, __VA_ARGS__)
+#define PT_E13(M, K, j, a, ...) M(K, j, a) PT_E12(M, K, j + 1, __VA_ARGS__)
+#define PT_E14(M, K, j, a, ...) M(K, j, a) PT_E13(M, K, j + 1, __VA_ARGS__)
+#define PT_E15(M, K, j, a, ...) M(K, j, a) PT_E14(M, K, j + 1, __VA_ARGS__)
+#define PT_E16(M, K, j, a, ...) M(K, j, a) PT_E15(M, K, j + 1, __VA_ARGS__)
 #define PT_MPI_INLINE 8 /* statuses / requests kept without malloc */
 
 typedef struct pt__mpi_call {

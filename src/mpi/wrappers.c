@@ -20,34 +20,6 @@
 #define PT_MPI_ARG(K, j, x) \
   pt__mpi_arg(&pt_c_, (K)[j], PT_MPI_VAL(x), (void *)&(x));
 
-/* PT_MPI_EACH(K, (a, b, c)) -> PT_MPI_ARG(K, 0, a) PT_MPI_ARG(K, 1, b)
- * PT_MPI_ARG(K, 2, c); nothing for (). */
-#define PT_MPI_EACH(K, args) PT_MPI_EACH_(K, PT_MPI_UNPAREN args)
-#define PT_MPI_UNPAREN(...) __VA_ARGS__
-#define PT_MPI_EACH_(K, ...) PT_MPI_EACH__(K, __VA_ARGS__)
-#define PT_MPI_EACH__(K, ...) PT_MPI_PICK(__VA_ARGS__ __VA_OPT__(,) PT_E16, \
-  PT_E15, PT_E14, PT_E13, PT_E12, PT_E11, PT_E10, PT_E9, PT_E8, PT_E7, PT_E6, \
-  PT_E5, PT_E4, PT_E3, PT_E2, PT_E1, PT_E0)(K, 0, __VA_ARGS__)
-#define PT_MPI_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13,  \
-                    _14, _15, _16, M, ...) M
-#define PT_E0(K, j, ...)
-#define PT_E1(K, j, a) PT_MPI_ARG(K, j, a)
-#define PT_E2(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E1(K, j + 1, __VA_ARGS__)
-#define PT_E3(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E2(K, j + 1, __VA_ARGS__)
-#define PT_E4(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E3(K, j + 1, __VA_ARGS__)
-#define PT_E5(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E4(K, j + 1, __VA_ARGS__)
-#define PT_E6(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E5(K, j + 1, __VA_ARGS__)
-#define PT_E7(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E6(K, j + 1, __VA_ARGS__)
-#define PT_E8(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E7(K, j + 1, __VA_ARGS__)
-#define PT_E9(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E8(K, j + 1, __VA_ARGS__)
-#define PT_E10(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E9(K, j + 1, __VA_ARGS__)
-#define PT_E11(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E10(K, j + 1, __VA_ARGS__)
-#define PT_E12(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E11(K, j + 1, __VA_ARGS__)
-#define PT_E13(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E12(K, j + 1, __VA_ARGS__)
-#define PT_E14(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E13(K, j + 1, __VA_ARGS__)
-#define PT_E15(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E14(K, j + 1, __VA_ARGS__)
-#define PT_E16(K, j, a, ...) PT_MPI_ARG(K, j, a) PT_E15(K, j + 1, __VA_ARGS__)
-
 /* The integer status of a call (0 for calls that return no error code). */
 #define PT_MPI_RC(r) ((int)_Generic((r), int: (r), default: 0))
 
@@ -71,7 +43,7 @@
       /* recorded as it starts: it does not return */                         \
       pt__mpi_call pt_c_;                                                     \
       pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                \
-      PT_MPI_EACH(kinds, args)                                                \
+      PT_MPI_EACH(PT_MPI_ARG, kinds, args)                                \
       uint64_t pt_t0_ = pt__mpi_now();                                        \
       pt__mpi_end(&pt_c_, pt_t0_, pt_t0_, 0, pt_caller_);                     \
     }                                                                         \
@@ -81,7 +53,7 @@
       return PMPI_##name args;                                                \
     pt__mpi_call pt_c_;                                                       \
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
-    PT_MPI_EACH(kinds, args)                                                  \
+    PT_MPI_EACH(PT_MPI_ARG, kinds, args)                                  \
     if (pt__mpi_errh[PT_MPI_ID_##name] == PT_ERRH_SET)                        \
       pt__mpi_errhandler_in(&pt_c_);                                          \
     /* MPI_Cancel neither completes nor starts its request: no claim, or   \
