@@ -2169,9 +2169,48 @@ static const unsigned char sem_const[PT_MPI_NFUNCS] = {
 #undef PT_MPI_SEM
 };
 
+/* The generated encoders write through a cursor kept in registers (the
+ * write pointer, the last position with room for an attribute key, type
+ * and integer value, and the attribute count), stored back to the
+ * thread's buffer only around the steps that use it themselves. */
+typedef struct ecur {
+  uint8_t *w, *lim;
+  uint32_t na;
+} ecur;
+
+static inline __attribute__((always_inline)) void ecur_open(ecur *e) {
+  scratch *s = &t_scr;
+  e->w = s->b + s->len;
+  e->lim = s->b + s->cap - (8 + PT_VARINT_MAX);
+  e->na = s->na;
+}
+
+static inline __attribute__((always_inline)) void ecur_close(const ecur *e) {
+  scratch *s = &t_scr;
+  s->len = (size_t)(e->w - s->b);
+  s->na = e->na;
+}
+
+/* enc_int through the cursor */
+static inline __attribute__((always_inline)) void ecur_int(ecur *e, int id,
+                                                           int j, int64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t pre = __atomic_load_n(&g_fn[id].pre[j][0], __ATOMIC_RELAXED);
+  if (PT_LIKELY(pre && e->na < ENC_MAXATTRS && e->w <= e->lim)) {
+    uint8_t *w = put_packed(e->w, pre);
+    e->w = w + pt__varint_put(w, pt__zigzag(v));
+    e->na++;
+    return;
+  }
+#endif
+  ecur_close(e);
+  enc_int_slow(id, j, v);
+  ecur_open(e);
+}
+
 static inline __attribute__((always_inline)) void enc_kind(
-    const pt__mpi_call *restrict c, int id, char k, int j, int level,
-    int ret) {
+    const pt__mpi_call *restrict c, ecur *e, int id, char k, int j,
+    int level, int ret) {
   const fninfo *fi = &g_fn[id];
   int64_t v = c->v[j];
   switch (k) {
@@ -2181,23 +2220,23 @@ static inline __attribute__((always_inline)) void enc_kind(
       if (id != PT_MPI_ID_Init && id != PT_MPI_ID_Init_thread) return;
       break;
     case 'k': case 't': case 'n': case 'l':
-      enc_int(id, j, v);
+      ecur_int(e, id, j, v);
       return;
     case 'i':
       if (fi->enumk[j]) break;
-      enc_int(id, j, v);
+      ecur_int(e, id, j, v);
       return;
     case 'C':
-      enc_int(id, j, (int64_t)comm_id(v));
+      ecur_int(e, id, j, (int64_t)comm_id(v));
       return;
     case 'D': {
-      hent *e = type_get((MPI_Datatype)(intptr_t)v);
-      enc_int(id, j, e ? (int64_t)e->id : 0);
+      hent *h = type_get((MPI_Datatype)(intptr_t)v);
+      ecur_int(e, id, j, h ? (int64_t)h->id : 0);
       return;
     }
     case 'a': /* one int the call reads or returns */
       if (fi->plural[j] || fi->enumk[j]) break;
-      if ((uintptr_t)v > 4096) enc_int(id, j, *(const int *)(intptr_t)v);
+      if ((uintptr_t)v > 4096) ecur_int(e, id, j, *(const int *)(intptr_t)v);
       return;
     case 's':
       /* MPI leaves the status undefined when the flag is false */
@@ -2209,16 +2248,20 @@ static inline __attribute__((always_inline)) void enc_kind(
         int64_t o[5];
         status_vals((const MPI_Status *)(intptr_t)v, o, 0);
         if (io_status(c, 0)) io_status_vals(o);
+        ecur_close(e);
         enc_ints(id, j, o, 5);
+        ecur_open(e);
       }
       return;
     default:
       break;
   }
+  ecur_close(e);
   add_arg_slow(c, j, level, ret);
+  ecur_open(e);
 }
 
-#define ENC_ARG(K, j, x) enc_kind(c, id, (K)[j], j, level, ret);
+#define ENC_ARG(K, j, x) enc_kind(c, &e, id, (K)[j], j, level, ret);
 #define PT_MPI_FN(name, rtype, params, args, kinds)                        \
   static void enc_##name(const pt__mpi_call *restrict c, int level,         \
                          int ret) {                                         \
@@ -2227,7 +2270,10 @@ static inline __attribute__((always_inline)) void enc_kind(
       add_coll_args(c, level, ret);                                         \
       return;                                                               \
     }                                                                       \
+    ecur e;                                                                 \
+    ecur_open(&e);                                                          \
     PT_MPI_EACH(ENC_ARG, kinds, args)                                       \
+    ecur_close(&e);                                                         \
     (void)c, (void)level, (void)ret;                                        \
   }
 #pragma GCC diagnostic push
