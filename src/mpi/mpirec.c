@@ -2208,6 +2208,28 @@ static inline __attribute__((always_inline)) void ecur_int(ecur *e, int id,
   ecur_open(e);
 }
 
+/* enc_ints of 5 values (a status) through the cursor: key and type of an
+ * integer array, the count and the values, under enc_ints's room check
+ * (8 + PT_VARINT_MAX + 1 + 6 * PT_VARINT_MAX bytes free). */
+static inline __attribute__((always_inline)) void ecur_ints5(
+    ecur *e, int id, int j, const int64_t *o) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t pre = __atomic_load_n(&g_fn[id].pre[j][1], __ATOMIC_RELAXED);
+  if (PT_LIKELY(pre && e->na < ENC_MAXATTRS &&
+                e->w + 6 * PT_VARINT_MAX + 1 <= e->lim)) {
+    uint8_t *w = put_packed(e->w, pre);
+    *w++ = 5;
+    for (int q = 0; q < 5; q++) w += pt__varint_put(w, pt__zigzag(o[q]));
+    e->w = w;
+    e->na++;
+    return;
+  }
+#endif
+  ecur_close(e);
+  enc_ints(id, j, o, 5);
+  ecur_open(e);
+}
+
 static inline __attribute__((always_inline)) void enc_kind(
     const pt__mpi_call *restrict c, ecur *e, int id, char k, int j,
     int level, int ret) {
@@ -2248,9 +2270,7 @@ static inline __attribute__((always_inline)) void enc_kind(
         int64_t o[5];
         status_vals((const MPI_Status *)(intptr_t)v, o, 0);
         if (io_status(c, 0)) io_status_vals(o);
-        ecur_close(e);
-        enc_ints(id, j, o, 5);
-        ecur_open(e);
+        ecur_ints5(e, id, j, o);
       }
       return;
     default:
