@@ -2416,15 +2416,45 @@ static void __attribute__((noinline)) ev_p2p_slow(uint32_t kind, uint64_t t,
   emit(&e);
 }
 
+/* t_site + 1 as a varint, packed (pack_bytes), or 0 (not known, or too
+ * long to pack) */
+static __thread __attribute__((tls_model("initial-exec"))) uint64_t
+    t_site_ref;
+
+/* pt__event_put_fields inline (kind a constant where it is called), the
+ * call site's reference written from its packed form */
+static inline __attribute__((always_inline)) size_t p2p_put(
+    uint8_t *p, uint32_t kind, int64_t peer, uint64_t comm, int64_t tag,
+    uint64_t size, uint64_t request) {
+  if (kind == PT_EV_INVALID || kind >= PT_EV__COUNT || kind >= 64) return 0;
+  uint32_t m = pt__ev_mask[kind];
+  if (m & ((1u << PT_ESLOT_VALUE) | (1u << PT_ESLOT_TEXT))) return 0;
+  uint8_t *w = p;
+  *w++ = (uint8_t)kind;
+  if (m & (1u << PT_ESLOT_REF)) {
+    uint64_t r = t_site_ref;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (PT_LIKELY(r)) w = put_packed(w, r); /* 8 bytes: PLAIN_MAX allows */
+    else
+#endif
+      w += pt__varint_put(w, t_site + 1);
+  }
+  if (m & (1u << PT_ESLOT_PEER)) w += pt__varint_put(w, pt__zigzag(peer));
+  if (m & (1u << PT_ESLOT_COMM)) w += pt__varint_put(w, comm);
+  if (m & (1u << PT_ESLOT_TAG)) w += pt__varint_put(w, pt__zigzag(tag));
+  if (m & (1u << PT_ESLOT_SIZE)) w += pt__varint_put(w, size);
+  if (m & (1u << PT_ESLOT_SIZE2)) w += pt__varint_put(w, 0);
+  if (m & (1u << PT_ESLOT_REQUEST)) w += pt__varint_put(w, request);
+  return (size_t)(w - p);
+}
+
 /* A message or request event of the call being recorded: encoded behind
  * its ENTER (written with its LEAVE), or written now. */
 static inline void ev_p2p(uint32_t kind, uint64_t t, int64_t peer,
                           int64_t tag, uint64_t comm, uint64_t bytes,
                           uint64_t request) {
   uint8_t *w = t_quiet ? NULL : ext_room();
-  size_t n = w ? pt__event_put_fields(w, kind, t_site, peer, comm, tag, bytes,
-                                      0, request)
-               : 0;
+  size_t n = w ? p2p_put(w, kind, peer, comm, tag, bytes, request) : 0;
   if (n)
     ext_commit(t, n);
   else
@@ -3289,6 +3319,7 @@ typedef struct site_ent {
   uint64_t region;
   uint64_t id;
   uint64_t val; /* id as a varint, packed (see pack_bytes), or 0 */
+  uint64_t ref; /* id + 1 (a reference as events store it), packed, or 0 */
 } site_ent;
 static __thread __attribute__((tls_model("initial-exec"))) site_ent
     *t_sites;
@@ -3419,6 +3450,7 @@ static const site_ent *site_of(void *const *fr, int d, uint64_t region) {
   e->region = region;
   e->id = d > 1 ? site_chain(fr, d, region) : site_def(caller, region, PT_NONE);
   e->val = varint_pack(e->id);
+  e->ref = varint_pack(e->id + 1);
   t_site_n++;
   return e;
 }
@@ -3509,6 +3541,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     if (g_callsites) {
       const site_ent *se = site_of(fr, fd, f->region - 1);
       t_site = se ? se->id : PT_NONE;
+      t_site_ref = se ? se->ref : 0;
       if (t_site != PT_NONE && have) {
         static uint64_t pre; /* the callsite attribute's key and type */
         uint64_t p = __atomic_load_n(&pre, __ATOMIC_RELAXED);
@@ -3541,6 +3574,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
   if (g_multi) unclaim(c);
   t_quiet = 0;
   t_site = PT_NONE;
+  t_site_ref = 0;
   /* a freed file, window or group handle: the next one MPI hands out may
    * be the same pointer, it gets a new id */
   if (PT_UNLIKELY(rare & RARE_FREED) && c->hpre && ret == MPI_SUCCESS) {
