@@ -3253,7 +3253,7 @@ static void shim_put(uintptr_t a, uintptr_t g, uintptr_t off) {
 /* The application's return address for a call whose wrapper's return
  * address is caller. */
 static int g_shim_ready;
-static void *app_caller(void *caller) {
+static __attribute__((noinline)) void *app_caller_slow(void *caller) {
   if (PT_UNLIKELY(!__atomic_load_n(&g_shim_ready, __ATOMIC_ACQUIRE))) {
     pthread_once(&g_shim_once, shim_init);
     __atomic_store_n(&g_shim_ready, 1, __ATOMIC_RELEASE);
@@ -3295,6 +3295,15 @@ static void *app_caller(void *caller) {
     }
   }
   return app;
+}
+
+/* The common case inline: the shim ranges known, and none (no mpi_f08
+ * module in the process): the return address is the application's. */
+static inline __attribute__((always_inline)) void *app_caller(void *caller) {
+  if (PT_LIKELY(__atomic_load_n(&g_shim_ready, __ATOMIC_ACQUIRE) &&
+                !g_nshim))
+    return caller;
+  return app_caller_slow(caller);
 }
 
 /* ---- call sites (mpiP's view from a trace) ----------------------------- */
@@ -3481,6 +3490,60 @@ uint64_t pt__mpi_region_slow(int id) {
 static void fatal_as_predefined(int64_t out);
 static void fatal_win_created(int64_t out);
 
+/* Profile mode: the communication statement of call c (a message or
+ * collective class) at its call site; fr[0..fd) its frames when the
+ * trace found them (fd 0: not looked for). */
+static __attribute__((noinline)) void profile_call(pt__mpi_call *c,
+                                                   void **fr, int fd,
+                                                   uint64_t raw0,
+                                                   uint64_t raw1, int ret,
+                                                   void *caller) {
+  const fninfo *f = &g_fn[c->id];
+  /* profile mode: a communication statement at its call site */
+  pt_profile *p = pt_profile_self();
+  if (p) {
+    const char *mod = NULL;
+    uint64_t offs = 0;
+    void *app = fd ? fr[0] : app_caller(caller);
+    /* PARATRACE_CALLSITES above 1 in a program without procedure
+     * probes (none open): the statements that called the statement's
+     * procedure become call-site nodes above it, outermost first (the
+     * frames found for the trace, or found now) */
+    int d = 1;
+    if (g_site_depth > 1 && !p->depth && app) {
+      if (fd) d = fd;
+      else fr[0] = app, d = site_frames(app, fr);
+    }
+    /* no probes of the program's: no intrusion to compensate */
+    double pe = p->probe_ns, pl = p->leave_ns;
+    p->probe_ns = p->leave_ns = 0;
+    for (int q = d - 1; q > 0; q--) {
+      uint64_t k = pt_profile_site(p, fr[q], &mod, &offs);
+      pt_profile_enter(p, PT_PROFILE_CALL, k, NULL, raw0);
+      pt_profile_set_site(p, mod, offs);
+    }
+    p->probe_ns = pe, p->leave_ns = pl;
+    uint64_t site = pt_profile_site(p, app, &mod, &offs);
+    uint64_t key = site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id;
+    /* a start: one destination per partner, each with its direction
+     * (the statement's name does not say whether it sends); a
+     * send-receive: where it sent and where it received from */
+    if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL ||
+        f->sem == PT_MS_SENDRECV || completes(f->sem))
+      pt__profile_comm_multi(p, key, pt__mpi_fn_names[c->id], mod, offs,
+                             ret == MPI_SUCCESS ? c->pbytes : 0,
+                             t_part_key, t_part_bytes,
+                             ret == MPI_SUCCESS ? (size_t)t_nparts : 0,
+                             raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
+    else
+      pt_profile_comm(p, key, pt__mpi_fn_names[c->id], mod, offs, c->pdest,
+                      c->pbytes, raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
+    p->probe_ns = p->leave_ns = 0;
+    for (int q = 1; q < d; q++) pt_profile_leave(p, raw1);
+    p->probe_ns = pe, p->leave_ns = pl;
+  }
+}
+
 void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
                  void *caller) {
   fninfo *f = &g_fn[c->id];
@@ -3632,51 +3695,8 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     pt_profile *p = pt_profile_self();
     if (p) pt__profile_mark(p, c->id == PT_MPI_ID_Finalize ? raw0 : raw1);
   }
-  if (g_profiling && f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG) {
-    /* profile mode: a communication statement at its call site */
-    pt_profile *p = pt_profile_self();
-    if (p) {
-      const char *mod = NULL;
-      uint64_t offs = 0;
-      void *app = fd ? fr[0] : app_caller(caller);
-      /* PARATRACE_CALLSITES above 1 in a program without procedure
-       * probes (none open): the statements that called the statement's
-       * procedure become call-site nodes above it, outermost first (the
-       * frames found for the trace, or found now) */
-      int d = 1;
-      if (g_site_depth > 1 && !p->depth && app) {
-        if (fd) d = fd;
-        else fr[0] = app, d = site_frames(app, fr);
-      }
-      /* no probes of the program's: no intrusion to compensate */
-      double pe = p->probe_ns, pl = p->leave_ns;
-      p->probe_ns = p->leave_ns = 0;
-      for (int q = d - 1; q > 0; q--) {
-        uint64_t k = pt_profile_site(p, fr[q], &mod, &offs);
-        pt_profile_enter(p, PT_PROFILE_CALL, k, NULL, raw0);
-        pt_profile_set_site(p, mod, offs);
-      }
-      p->probe_ns = pe, p->leave_ns = pl;
-      uint64_t site = pt_profile_site(p, app, &mod, &offs);
-      uint64_t key = site * 0x9E3779B97F4A7C15ULL + (uint64_t)c->id;
-      /* a start: one destination per partner, each with its direction
-       * (the statement's name does not say whether it sends); a
-       * send-receive: where it sent and where it received from */
-      if (f->sem == PT_MS_START || f->sem == PT_MS_STARTALL ||
-          f->sem == PT_MS_SENDRECV || completes(f->sem))
-        pt__profile_comm_multi(p, key, pt__mpi_fn_names[c->id], mod, offs,
-                               ret == MPI_SUCCESS ? c->pbytes : 0,
-                               t_part_key, t_part_bytes,
-                               ret == MPI_SUCCESS ? (size_t)t_nparts : 0,
-                               raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
-      else
-        pt_profile_comm(p, key, pt__mpi_fn_names[c->id], mod, offs, c->pdest,
-                        c->pbytes, raw0, raw1, PT_PROFILE_SYNC_ESTIMATE);
-      p->probe_ns = p->leave_ns = 0;
-      for (int q = 1; q < d; q++) pt_profile_leave(p, raw1);
-      p->probe_ns = pe, p->leave_ns = pl;
-    }
-  }
+  if (g_profiling && f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG)
+    profile_call(c, fr, fd, raw0, raw1, ret, caller);
   if (PT_UNLIKELY(c->owned)) {
     if (c->owned & 1) free(c->sts);
     if (c->owned & 2) free(c->reqs);
