@@ -3411,6 +3411,11 @@ static size_t site_slot(uintptr_t a, uint64_t region, size_t cap) {
 }
 
 /* Twice the slots, the entries moved: 0, or -1 without memory. */
+/* The two sites last found by site_of (a loop calling one or two MPI
+ * functions finds them here without hashing), NULL when not known. */
+static __thread __attribute__((tls_model("initial-exec"))) const site_ent
+    *t_site_last[2];
+
 static int site_grow(void) {
   size_t cap = t_site_cap ? 2 * t_site_cap : SITE_CACHE;
   site_ent *n = calloc(cap, sizeof *n);
@@ -3425,6 +3430,7 @@ static int site_grow(void) {
   free(t_sites);
   t_sites = n;
   t_site_cap = cap;
+  t_site_last[0] = t_site_last[1] = NULL; /* they pointed into the old */
   return 0;
 }
 
@@ -3444,11 +3450,17 @@ static const site_ent *site_of(void *const *fr, int d, uint64_t region) {
       h = (h ^ (uintptr_t)fr[q]) * 0x9E3779B97F4A7C15ULL;
     a = (uintptr_t)(h | UINT64_C(1) << 63);
   }
+  const site_ent *l0 = t_site_last[0], *l1 = t_site_last[1];
+  if (l0 && l0->addr == a && l0->region == region) return l0;
+  if (l1 && l1->addr == a && l1->region == region) return l1;
   if (!t_sites && site_grow() < 0) return NULL;
   size_t i = site_slot(a, region, t_site_cap);
   for (; t_sites[i].addr; i = (i + 1) & (t_site_cap - 1))
-    if (t_sites[i].addr == a && t_sites[i].region == region)
+    if (t_sites[i].addr == a && t_sites[i].region == region) {
+      t_site_last[1] = l0;
+      t_site_last[0] = &t_sites[i];
       return &t_sites[i];
+    }
   if ((t_site_n + 1) * 2 > t_site_cap) {
     if (site_grow() < 0) return NULL;
     i = site_slot(a, region, t_site_cap);
@@ -3461,6 +3473,8 @@ static const site_ent *site_of(void *const *fr, int d, uint64_t region) {
   e->val = varint_pack(e->id);
   e->ref = varint_pack(e->id + 1);
   t_site_n++;
+  t_site_last[1] = t_site_last[0]; /* (a grow above cleared them) */
+  t_site_last[0] = e;
   return e;
 }
 
