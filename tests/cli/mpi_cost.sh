@@ -55,6 +55,6 @@ budget() {
     t_fail "$1: recorder instructions per call" "$per, budget $3"
   fi
 }
-budget iprobe 1 940
-budget self 2 1495
+budget iprobe 1 765
+budget self 2 1200
 t_done
