@@ -1897,7 +1897,9 @@ static int handle_freed(int id) {
          id == PT_MPI_ID_Group_free;
 }
 
-/* (c and fi restrict: the attributes' bytes, stored through uint8_t
+/* Argument j of call c as its attribute(s), any kind (the per-function
+ * encoders below call it for the kinds they do not encode inline).  (c
+ * and fi restrict: the attributes' bytes, stored through uint8_t
  * pointers, change neither, so the compiler keeps the call's id, values
  * and function entry in registers instead of reloading them after each
  * attribute) */
@@ -1908,236 +1910,233 @@ static inline __attribute__((always_inline)) void add_arg(
   int ok = ret == MPI_SUCCESS;
   const char *k = pt__mpi_kinds[id];
   int64_t v = c->v[j];
-  {
-    switch (k[j]) {
-      case 'C': case 'c': {
-        int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)v
-                                : v;
-        if (k[j] == 'c' && fi->sem == PT_MS_COMM_FREE)
-          memcpy(&h, &c->reqs_inline[0], sizeof(void *));
-        else if (k[j] == 'c' && (!ok || fi->sem == PT_MS_NOREG))
-          h = (int64_t)(intptr_t)MPI_COMM_NULL; /* not valid (yet) */
-        else if (k[j] == 'c' && (MPI_Comm)(intptr_t)h != MPI_COMM_NULL)
-          comm_made(c, h); /* made by this call: defined with its parent */
-        enc_int(id, j, (int64_t)comm_id(h));
-        break;
-      }
-      case 'D': case 'd': {
-        int64_t h = k[j] == 'd'
-                        ? (int64_t)(intptr_t)*(MPI_Datatype *)(intptr_t)v
-                        : v;
-        if (k[j] == 'd' && fi->sem == PT_MS_TYPE_FREE)
-          memcpy(&h, &c->reqs_inline[0], sizeof(void *));
-        else if (k[j] == 'd' && !ok)
-          h = (int64_t)(intptr_t)MPI_DATATYPE_NULL;
-        hent *e = type_get((MPI_Datatype)(intptr_t)h);
-        enc_int(id, j, e ? (int64_t)e->id : 0);
-        break;
-      }
-      case 'O':
-        enc_int(id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
-        break;
-      case 'o': /* MPI_Op_create's new op; MPI_Op_free's, before the call */
-        if (id == PT_MPI_ID_Op_free)
-          enc_int(id, j, (int64_t)misc_id(&g_ops, &g_next_op, c->hpre));
-        else if (ok && v)
-          enc_int(id, j,
-                  (int64_t)misc_id(&g_ops, &g_next_op,
-                                   (int64_t)(intptr_t)*(MPI_Op *)(intptr_t)v));
-        break;
-      case 'G':
-        enc_int(id, j, (int64_t)group_hid(v));
-        break;
-      case 'W': case 'F':
-        enc_int(id, j, (int64_t)misc_id(&g_misc, &g_next_misc, v));
-        break;
-      case 'g':
-        if (handle_freed(id)) /* the group freed, not MPI_GROUP_NULL */
-          enc_int(id, j, (int64_t)group_hid(c->hpre));
-        else if (ok)
-          enc_int(id, j,
-                  (int64_t)group_hid(
-                      (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
-        break;
-      case 'k': case 't': case 'n': case 'i': case 'l':
-        /* (the calls made inline only where there is something to do) */
-        enc_int(id, j, k[j] == 'i' && fi->enumk[j]
-                              ? dumpi_enum(fi->enumk[j], v) : v);
-        if (k[j] == 'i' && fi->enumk[j] == EN_AMODE)
-          amode_flags((int)v);
-        break;
-      case 'A': { /* MPI_Aint / MPI_Offset / MPI_Count: array or output */
-        const int64_t *p = (const int64_t *)(intptr_t)v;
-        int len = array_len(c, j);
-        if (len < 0 || (uintptr_t)p <= 4096) break;
-        if (len == 0) {
-          if (ok) enc_int(id, j, *p);
-          break;
-        }
-        if (len > 4096) len = 4096;
-        enc_ints(id, j, p, (size_t)len);
-        break;
-      }
-      case 'f': case 'w': { /* MPI_File *, MPI_Win *: created or freed */
-        int64_t h = c->hpre; /* a close or free: the handle before */
-        if (!handle_freed(id)) {
-          if (!ok || !v) break;
-          h = k[j] == 'f' ? (int64_t)(intptr_t)*(MPI_File *)(intptr_t)v
-                          : (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)v;
-        }
-        enc_int(id, j, (int64_t)misc_id(&g_misc, &g_next_misc, h));
-        break;
-      }
-      case 'x': /* MPI_Init's argv: its strings, one attribute each */
-        if ((id == PT_MPI_ID_Init || id == PT_MPI_ID_Init_thread) &&
-            ok && v && *(char ***)(intptr_t)v && c->v[0]) {
-          char **argv = *(char ***)(intptr_t)v;
-          int argc = *(const int *)(intptr_t)c->v[0];
-          for (int q = 0; q < argc && q < 32 && argv[q]; q++)
-            enc_str(id, j, argv[q], strnlen(argv[q], 1024));
-        }
-        break;
-      case 'z': { /* a string the call reads (file name, info key...) */
-        const char *str = (const char *)(intptr_t)v;
-        if ((uintptr_t)str <= 4096) break;
-        enc_str(id, j, str, strnlen(str, 4096));
-        break;
-      }
-      case 'a': {
-        const int *p = (const int *)(intptr_t)v;
-        int len = fi->plural[j] ? array_len(c, j) : 0;
-        if (len == ARR_EMPTY) {
-          enc_ints(id, j, NULL, 0);
-          break;
-        }
-        if (len < 0) break; /* not meaningful here, or length unknown */
-        if (len == 0) {
-          if ((uintptr_t)p > 4096)
-            enc_int(id, j, fi->enumk[j]
-                                  ? dumpi_enum(fi->enumk[j], *p) : *p);
-          break;
-        }
-        if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
-        if (len > 4096) len = 4096;
-        int64_t *o = ints_alloc((size_t)len);
-        if (!o) break;
-        int ek = fi->enumk[j];
-        for (int q = 0; q < len; q++) o[q] = ek ? dumpi_enum(ek, p[q]) : p[q];
-        enc_ints(id, j, o, (size_t)len);
-        break;
-      }
-      case 'r': case 'q': {
-        req *r = NULL;
-        int sem = fi->sem;
-        if (k[j] == 'r' && sem != PT_MS_WAIT && sem != PT_MS_TEST &&
-            sem != PT_MS_START && sem != PT_MS_REQUEST_FREE &&
-            sem != PT_MS_CANCEL) {
-          /* a request this call creates: semantics() (next) gives it the
-           * next id */
-          MPI_Request h = v ? *(MPI_Request *)(intptr_t)v : MPI_REQUEST_NULL;
-          enc_int(id, j,
-                  !ok ? 0 : h != MPI_REQUEST_NULL ? (int64_t)g_next_req : 1);
-          break;
-        }
-        MPI_Request h = MPI_REQUEST_NULL;
-        if (k[j] == 'q') h = (MPI_Request)(intptr_t)v;
-        else if (c->nreqs == 1 && c->reqs == c->reqs_inline)
-          h = c->reqs_inline[0];
-        else if (v)
-          h = *(MPI_Request *)(intptr_t)v;
-        r = req_get(c, (int64_t)(intptr_t)h);
-        enc_int(id, j, r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0);
-        break;
-      }
-      case 'R': {
-        if (!c->reqs || c->nreqs <= 0) break;
-        int len = c->nreqs > 4096 ? 4096 : c->nreqs;
-        int64_t *o = ints_alloc((size_t)len);
-        if (!o) break;
-        for (int q = 0; q < len; q++) {
-          /* a shared handle seen earlier in the array: the next of its
-           * requests (looked for only where a handle has several, so
-           * that the usual array costs O(n), not O(n^2)) */
-          hent *e = hfind(&g_reqs, (uintptr_t)c->reqs[q]);
-          int dup = 0;
-          if (e && e->info && ((req *)e->info)->next)
-            for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
-          req *r = req_nth(c, (int64_t)(intptr_t)c->reqs[q], dup);
-          o[q] = r ? (int64_t)r->hid
-                   : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
-        }
-        enc_ints(id, j, o, (size_t)len);
-        break;
-      }
-      case 's':
-        /* MPI leaves the status undefined when the flag is false */
-        if (fi->flag >= 0 && fi->flag < j &&
-            !int_value((void *)(intptr_t)c->v[fi->flag]))
-          break;
-        /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
-        if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
-          int64_t o[5];
-          status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-          if (io_status(c, 0)) io_status_vals(o);
-          enc_ints(id, j, o, 5);
-        }
-        break;
-      case 'u': /* a status the call reads (MPI_Get_count...); its error
-                 * field 0 as for the statuses calls return (unset) */
-        if (level >= 3 && (uintptr_t)v > 4096) {
-          int64_t o[5];
-          status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-          enc_ints(id, j, o, 5);
-        }
-        break;
-      case 'T': { /* datatypes the call reads, one per entry */
-        const MPI_Datatype *p = (const MPI_Datatype *)(intptr_t)v;
-        int len = array_len(c, j);
-        if (len <= 0 || (uintptr_t)p <= 4096) break;
-        if (len > 4096) len = 4096;
-        int64_t *o = ints_alloc((size_t)len);
-        if (!o) break;
-        for (int q = 0; q < len; q++) {
-          hent *e = type_get(p[q]);
-          o[q] = e ? (int64_t)e->id : 0;
-        }
-        enc_ints(id, j, o, (size_t)len);
-        break;
-      }
-      case 'S': {
-        if (level < 3 || !v || c->count <= 0) break;
-        if (c->sts && v == (int64_t)(intptr_t)c->sts) break; /* IGNORE */
-        int len = c->count > 819 ? 819 : c->count;
-        /* Waitsome/Testsome: only the first outcount statuses are set */
-        int oc = fi->pos['a'][0];
-        if ((fi->sem == PT_MS_WAITSOME ||
-             fi->sem == PT_MS_TESTSOME) && oc >= 0) {
-          int o = int_value((void *)(intptr_t)c->v[oc]);
-          len = o > 0 && o < len ? o : (o > 0 ? len : 0);
-        }
-        if (fi->sem == PT_MS_TESTALL) {
-          int fl = fi->pos['a'][0];
-          if (fl >= 0 && !int_value((void *)(intptr_t)c->v[fl])) len = 0;
-        }
-        if (!len) break;
-        int64_t *o = ints_alloc(5 * (size_t)len);
-        if (!o) break;
-        for (int q = 0; q < len; q++) {
-          status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q,
-                      ret == MPI_ERR_IN_STATUS);
-          if (io_status(c, q)) io_status_vals(o + 5 * q);
-        }
-        enc_ints(id, j, o, 5 * (size_t)len);
-        break;
-      }
-      default:
-        break; /* buffers, infos, strings, callbacks: not recorded */
+  switch (k[j]) {
+    case 'C': case 'c': {
+      int64_t h = k[j] == 'c' ? (int64_t)(intptr_t)*(MPI_Comm *)(intptr_t)v
+                              : v;
+      if (k[j] == 'c' && fi->sem == PT_MS_COMM_FREE)
+        memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+      else if (k[j] == 'c' && (!ok || fi->sem == PT_MS_NOREG))
+        h = (int64_t)(intptr_t)MPI_COMM_NULL; /* not valid (yet) */
+      else if (k[j] == 'c' && (MPI_Comm)(intptr_t)h != MPI_COMM_NULL)
+        comm_made(c, h); /* made by this call: defined with its parent */
+      enc_int(id, j, (int64_t)comm_id(h));
+      break;
     }
+    case 'D': case 'd': {
+      int64_t h = k[j] == 'd'
+                      ? (int64_t)(intptr_t)*(MPI_Datatype *)(intptr_t)v
+                      : v;
+      if (k[j] == 'd' && fi->sem == PT_MS_TYPE_FREE)
+        memcpy(&h, &c->reqs_inline[0], sizeof(void *));
+      else if (k[j] == 'd' && !ok)
+        h = (int64_t)(intptr_t)MPI_DATATYPE_NULL;
+      hent *e = type_get((MPI_Datatype)(intptr_t)h);
+      enc_int(id, j, e ? (int64_t)e->id : 0);
+      break;
+    }
+    case 'O':
+      enc_int(id, j, (int64_t)misc_id(&g_ops, &g_next_op, v));
+      break;
+    case 'o': /* MPI_Op_create's new op; MPI_Op_free's, before the call */
+      if (id == PT_MPI_ID_Op_free)
+        enc_int(id, j, (int64_t)misc_id(&g_ops, &g_next_op, c->hpre));
+      else if (ok && v)
+        enc_int(id, j,
+                (int64_t)misc_id(&g_ops, &g_next_op,
+                                 (int64_t)(intptr_t)*(MPI_Op *)(intptr_t)v));
+      break;
+    case 'G':
+      enc_int(id, j, (int64_t)group_hid(v));
+      break;
+    case 'W': case 'F':
+      enc_int(id, j, (int64_t)misc_id(&g_misc, &g_next_misc, v));
+      break;
+    case 'g':
+      if (handle_freed(id)) /* the group freed, not MPI_GROUP_NULL */
+        enc_int(id, j, (int64_t)group_hid(c->hpre));
+      else if (ok)
+        enc_int(id, j,
+                (int64_t)group_hid(
+                    (int64_t)(intptr_t)*(MPI_Group *)(intptr_t)v));
+      break;
+    case 'k': case 't': case 'n': case 'i': case 'l':
+      /* (the calls made inline only where there is something to do) */
+      enc_int(id, j, k[j] == 'i' && fi->enumk[j]
+                            ? dumpi_enum(fi->enumk[j], v) : v);
+      if (k[j] == 'i' && fi->enumk[j] == EN_AMODE)
+        amode_flags((int)v);
+      break;
+    case 'A': { /* MPI_Aint / MPI_Offset / MPI_Count: array or output */
+      const int64_t *p = (const int64_t *)(intptr_t)v;
+      int len = array_len(c, j);
+      if (len < 0 || (uintptr_t)p <= 4096) break;
+      if (len == 0) {
+        if (ok) enc_int(id, j, *p);
+        break;
+      }
+      if (len > 4096) len = 4096;
+      enc_ints(id, j, p, (size_t)len);
+      break;
+    }
+    case 'f': case 'w': { /* MPI_File *, MPI_Win *: created or freed */
+      int64_t h = c->hpre; /* a close or free: the handle before */
+      if (!handle_freed(id)) {
+        if (!ok || !v) break;
+        h = k[j] == 'f' ? (int64_t)(intptr_t)*(MPI_File *)(intptr_t)v
+                        : (int64_t)(intptr_t)*(MPI_Win *)(intptr_t)v;
+      }
+      enc_int(id, j, (int64_t)misc_id(&g_misc, &g_next_misc, h));
+      break;
+    }
+    case 'x': /* MPI_Init's argv: its strings, one attribute each */
+      if ((id == PT_MPI_ID_Init || id == PT_MPI_ID_Init_thread) &&
+          ok && v && *(char ***)(intptr_t)v && c->v[0]) {
+        char **argv = *(char ***)(intptr_t)v;
+        int argc = *(const int *)(intptr_t)c->v[0];
+        for (int q = 0; q < argc && q < 32 && argv[q]; q++)
+          enc_str(id, j, argv[q], strnlen(argv[q], 1024));
+      }
+      break;
+    case 'z': { /* a string the call reads (file name, info key...) */
+      const char *str = (const char *)(intptr_t)v;
+      if ((uintptr_t)str <= 4096) break;
+      enc_str(id, j, str, strnlen(str, 4096));
+      break;
+    }
+    case 'a': {
+      const int *p = (const int *)(intptr_t)v;
+      int len = fi->plural[j] ? array_len(c, j) : 0;
+      if (len == ARR_EMPTY) {
+        enc_ints(id, j, NULL, 0);
+        break;
+      }
+      if (len < 0) break; /* not meaningful here, or length unknown */
+      if (len == 0) {
+        if ((uintptr_t)p > 4096)
+          enc_int(id, j, fi->enumk[j]
+                                ? dumpi_enum(fi->enumk[j], *p) : *p);
+        break;
+      }
+      if ((uintptr_t)p <= 4096) break; /* MPI_UNWEIGHTED and friends */
+      if (len > 4096) len = 4096;
+      int64_t *o = ints_alloc((size_t)len);
+      if (!o) break;
+      int ek = fi->enumk[j];
+      for (int q = 0; q < len; q++) o[q] = ek ? dumpi_enum(ek, p[q]) : p[q];
+      enc_ints(id, j, o, (size_t)len);
+      break;
+    }
+    case 'r': case 'q': {
+      req *r = NULL;
+      int sem = fi->sem;
+      if (k[j] == 'r' && sem != PT_MS_WAIT && sem != PT_MS_TEST &&
+          sem != PT_MS_START && sem != PT_MS_REQUEST_FREE &&
+          sem != PT_MS_CANCEL) {
+        /* a request this call creates: semantics() (next) gives it the
+         * next id */
+        MPI_Request h = v ? *(MPI_Request *)(intptr_t)v : MPI_REQUEST_NULL;
+        enc_int(id, j,
+                !ok ? 0 : h != MPI_REQUEST_NULL ? (int64_t)g_next_req : 1);
+        break;
+      }
+      MPI_Request h = MPI_REQUEST_NULL;
+      if (k[j] == 'q') h = (MPI_Request)(intptr_t)v;
+      else if (c->nreqs == 1 && c->reqs == c->reqs_inline)
+        h = c->reqs_inline[0];
+      else if (v)
+        h = *(MPI_Request *)(intptr_t)v;
+      r = req_get(c, (int64_t)(intptr_t)h);
+      enc_int(id, j, r ? (int64_t)r->hid : h == MPI_REQUEST_NULL ? 1 : 0);
+      break;
+    }
+    case 'R': {
+      if (!c->reqs || c->nreqs <= 0) break;
+      int len = c->nreqs > 4096 ? 4096 : c->nreqs;
+      int64_t *o = ints_alloc((size_t)len);
+      if (!o) break;
+      for (int q = 0; q < len; q++) {
+        /* a shared handle seen earlier in the array: the next of its
+         * requests (looked for only where a handle has several, so
+         * that the usual array costs O(n), not O(n^2)) */
+        hent *e = hfind(&g_reqs, (uintptr_t)c->reqs[q]);
+        int dup = 0;
+        if (e && e->info && ((req *)e->info)->next)
+          for (int p = 0; p < q; p++) dup += c->reqs[p] == c->reqs[q];
+        req *r = req_nth(c, (int64_t)(intptr_t)c->reqs[q], dup);
+        o[q] = r ? (int64_t)r->hid
+                 : c->reqs[q] == MPI_REQUEST_NULL ? 1 : 0;
+      }
+      enc_ints(id, j, o, (size_t)len);
+      break;
+    }
+    case 's':
+      /* MPI leaves the status undefined when the flag is false */
+      if (fi->flag >= 0 && fi->flag < j &&
+          !int_value((void *)(intptr_t)c->v[fi->flag]))
+        break;
+      /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
+      if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
+        int64_t o[5];
+        status_vals((const MPI_Status *)(intptr_t)v, o, 0);
+        if (io_status(c, 0)) io_status_vals(o);
+        enc_ints(id, j, o, 5);
+      }
+      break;
+    case 'u': /* a status the call reads (MPI_Get_count...); its error
+               * field 0 as for the statuses calls return (unset) */
+      if (level >= 3 && (uintptr_t)v > 4096) {
+        int64_t o[5];
+        status_vals((const MPI_Status *)(intptr_t)v, o, 0);
+        enc_ints(id, j, o, 5);
+      }
+      break;
+    case 'T': { /* datatypes the call reads, one per entry */
+      const MPI_Datatype *p = (const MPI_Datatype *)(intptr_t)v;
+      int len = array_len(c, j);
+      if (len <= 0 || (uintptr_t)p <= 4096) break;
+      if (len > 4096) len = 4096;
+      int64_t *o = ints_alloc((size_t)len);
+      if (!o) break;
+      for (int q = 0; q < len; q++) {
+        hent *e = type_get(p[q]);
+        o[q] = e ? (int64_t)e->id : 0;
+      }
+      enc_ints(id, j, o, (size_t)len);
+      break;
+    }
+    case 'S': {
+      if (level < 3 || !v || c->count <= 0) break;
+      if (c->sts && v == (int64_t)(intptr_t)c->sts) break; /* IGNORE */
+      int len = c->count > 819 ? 819 : c->count;
+      /* Waitsome/Testsome: only the first outcount statuses are set */
+      int oc = fi->pos['a'][0];
+      if ((fi->sem == PT_MS_WAITSOME ||
+           fi->sem == PT_MS_TESTSOME) && oc >= 0) {
+        int o = int_value((void *)(intptr_t)c->v[oc]);
+        len = o > 0 && o < len ? o : (o > 0 ? len : 0);
+      }
+      if (fi->sem == PT_MS_TESTALL) {
+        int fl = fi->pos['a'][0];
+        if (fl >= 0 && !int_value((void *)(intptr_t)c->v[fl])) len = 0;
+      }
+      if (!len) break;
+      int64_t *o = ints_alloc(5 * (size_t)len);
+      if (!o) break;
+      for (int q = 0; q < len; q++) {
+        status_vals((const MPI_Status *)(intptr_t)v + q, o + 5 * q,
+                    ret == MPI_ERR_IN_STATUS);
+        if (io_status(c, q)) io_status_vals(o + 5 * q);
+      }
+      enc_ints(id, j, o, 5 * (size_t)len);
+      break;
+    }
+    default:
+      break; /* buffers, infos, strings, callbacks: not recorded */
   }
 }
 
-/* Argument j of call c, any kind (the generated encoders' path for the
- * kinds they do not encode inline, below). */
+/* add_arg out of line (one copy of its switch) */
 static __attribute__((noinline)) void add_arg_slow(
     const pt__mpi_call *restrict c, int j, int level, int ret) {
   add_arg(c, j, level, ret);
