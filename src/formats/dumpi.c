@@ -14,9 +14,11 @@
 
 #include "analysis/stats_int.h"
 #include "formats/dumpi.h"
+#include "formats/dumpi_table.h"
 #include "store/map.h"
 
 #define NS 1000000000LL
+#define PT__EXPAND(...) __VA_ARGS__
 /* The matching id of a non-blocking I/O operation's events (as the MPI
  * recorder numbers them: apart from the blocking calls' ids). */
 #define IO_MATCH(model) ((UINT64_C(1) << 32) | (model))
@@ -129,6 +131,9 @@ static uint8_t has_str[PT__DUMPI_NLABELS];
  * there by the decoder; at_cap: the attributes map_call makes of such a
  * call (the ENTER's and the LEAVE's), 0 for the other labels. */
 static uint8_t at_cap[PT__DUMPI_NLABELS];
+/* The same for the labels fm_tab maps (theirs and the generic path's
+ * attributes of a call have one layout). */
+static uint8_t fm_cap[PT__DUMPI_NLABELS];
 static pthread_once_t role_once = PTHREAD_ONCE_INIT;
 static void role_init(void) {
   file_open_label = pt__dumpi_label_from_name("MPI_File_open");
@@ -159,8 +164,10 @@ static void role_init(void) {
                                  (m & PT__DUMPI_MASK_WALL ? 12 : 0));
   for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
-    if (f && pt__dumpi_fixed_args(l) >= 0)
+    if (f && pt__dumpi_fixed_args(l) >= 0) {
       at_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
+    }
+    if (f) fm_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
     int len = f && !pt__dcomm_label(l) ? pt__dumpi_fixed_args(l) : -1;
     int comm = -1, off = 0;
     /* the communicator's offset, when the call maps to events */
@@ -1482,6 +1489,81 @@ static int64_t coll_root(const mapper *m, int64_t comm, uint64_t mcomm,
   return world_rank(m, mcomm, root);
 }
 
+/* A non-blocking or persistent send or receive (MPI_Isend, MPI_Irecv,
+ * MPI_Send_init...): its request, and for the non-blocking ones the
+ * ISEND or IRECV_REQUEST event at t0. */
+static PT_ALWAYS_INLINE int req_call(mapper *m, int send, int pers,
+                                     int64_t peer, int64_t tag, int64_t comm,
+                                     int64_t count, int64_t datatype,
+                                     int64_t request, uint64_t t0) {
+  uint64_t b = (uint64_t)count * type_size(m, datatype);
+  uint64_t mc = comm_id(m, comm);
+  int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT
+              : peer < 0 ? -1 : world_rank(m, mc, peer);
+  preq *r;
+  int rc = req_add(m, (int32_t)request, send, pers, p, tag, mc, b, &r);
+  if (rc < 0) return rc;
+  if (pers) return PT_OK;
+  if (p == PT__DUMPI_ROOT) {
+    peer_of(m, p); /* warn */
+    r->peer = -1;
+  }
+  pt_event *e = qpush(m, send ? PT_EV_ISEND : PT_EV_IRECV_REQUEST, t0);
+  if (!e) return PT_ENOMEM;
+  e->request = r->model;
+  if (send) {
+    e->ref = PT_NONE;
+    e->peer = r->peer;
+    e->tag = r->tag;
+    e->comm = r->comm;
+    e->size = b;
+  }
+  return PT_OK;
+}
+
+/* A wait or test call's completions at t1 (sem: which one; the arrays
+ * NULL with n 0 when the call has none or they are not recorded: rq the
+ * requests, ix the indices, st the status or statuses, 5 ints each). */
+static PT_ALWAYS_INLINE int wait_call(mapper *m, pt__dumpi_sem sem,
+                                      int64_t flag, int64_t request,
+                                      int64_t index, int64_t outcount,
+                                      const int64_t *rq, uint32_t nrq,
+                                      const int64_t *ix, uint32_t nix,
+                                      const int64_t *st, uint32_t nst,
+                                      uint64_t t1) {
+  int rc;
+#define ST_AT(j) ((uint64_t)((j) + 1) * 5 <= nst ? st + 5 * (j) : NULL)
+  switch (sem) {
+    case PT__DS_WAIT:
+    case PT__DS_TEST:
+      if (sem == PT__DS_TEST && !flag) return PT_OK;
+      return req_complete(m, request, ST_AT(0), t1);
+    case PT__DS_WAITANY:
+    case PT__DS_TESTANY:
+      if (sem == PT__DS_TESTANY && !flag) return PT_OK;
+      if (!rq || index < 0 || (uint64_t)index >= nrq) return PT_OK;
+      return req_complete(m, rq[index], ST_AT(0), t1);
+    case PT__DS_WAITALL:
+    case PT__DS_TESTALL:
+      if (sem == PT__DS_TESTALL && !flag) return PT_OK;
+      for (uint32_t j = 0; j < nrq; j++)
+        if ((rc = req_complete(m, rq[j], ST_AT(j), t1)) < 0) return rc;
+      return PT_OK;
+    case PT__DS_WAITSOME:
+    case PT__DS_TESTSOME:
+      for (int64_t j = 0; rq && ix && j < outcount && (uint64_t)j < nix;
+           j++) {
+        int64_t k = ix[j];
+        if (k < 0 || (uint64_t)k >= nrq) continue;
+        if ((rc = req_complete(m, rq[k], ST_AT(j), t1)) < 0) return rc;
+      }
+      return PT_OK;
+    default:
+      return PT_OK;
+  }
+#undef ST_AT
+}
+
 /* The semantic events of call c between its ENTER (t0) and LEAVE (t1). */
 static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
                          uint64_t t1) {
@@ -1539,32 +1621,10 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
     case PT__DS_RECV_INIT: {
       int send = f->sem == PT__DS_ISEND || f->sem == PT__DS_SEND_INIT;
       int pers = f->sem == PT__DS_SEND_INIT || f->sem == PT__DS_RECV_INIT;
-      int64_t peer = send ? vi(c, ri, R_dest) : vi(c, ri, R_source);
-      uint64_t b =
-          (uint64_t)vi(c, ri, R_count) * type_size(m, vi(c, ri, R_datatype));
-      uint64_t mc = comm_id(m, comm);
-      int64_t p = peer == PT__DUMPI_ROOT ? PT__DUMPI_ROOT
-                  : peer < 0 ? -1 : world_rank(m, mc, peer);
-      preq *r;
-      if ((rc = req_add(m, (int32_t)vi(c, ri, R_request), send, pers, p,
-                        vi(c, ri, R_tag), mc, b, &r)) < 0)
-        return rc;
-      if (pers) return PT_OK;
-      if (p == PT__DUMPI_ROOT) {
-        peer_of(m, p); /* warn */
-        r->peer = -1;
-      }
-      pt_event *e = qpush(m, send ? PT_EV_ISEND : PT_EV_IRECV_REQUEST, t0);
-      if (!e) return PT_ENOMEM;
-      e->request = r->model;
-      if (send) {
-        e->ref = PT_NONE;
-        e->peer = r->peer;
-        e->tag = r->tag;
-        e->comm = r->comm;
-        e->size = b;
-      }
-      return PT_OK;
+      return req_call(m, send, pers, send ? vi(c, ri, R_dest)
+                                          : vi(c, ri, R_source),
+                      vi(c, ri, R_tag), comm, vi(c, ri, R_count),
+                      vi(c, ri, R_datatype), vi(c, ri, R_request), t0);
     }
     case PT__DS_IO_READ:
     case PT__DS_IO_WRITE:
@@ -1583,42 +1643,18 @@ static int map_semantics(mapper *m, const pt__dumpi_call *c, uint64_t t0,
         if ((rc = start_req(m, rq->a[j], t0)) < 0) return rc;
       return PT_OK;
     }
-    case PT__DS_WAIT:
-    case PT__DS_TEST:
-      if (f->sem == PT__DS_TEST && !vi(c, ri, R_flag)) return PT_OK;
-      return req_complete(m, vi(c, ri, R_request),
-                          status_at(vv(c, ri, R_status), 0), t1);
-    case PT__DS_WAITANY:
-    case PT__DS_TESTANY: {
-      if (f->sem == PT__DS_TESTANY && !vi(c, ri, R_flag)) return PT_OK;
-      const pt__dumpi_val *rq = vv(c, ri, R_requests);
-      int64_t ix = vi(c, ri, R_index);
-      if (!rq || ix < 0 || (uint64_t)ix >= rq->na) return PT_OK;
-      return req_complete(m, rq->a[ix], status_at(vv(c, ri, R_status), 0), t1);
-    }
-    case PT__DS_WAITALL:
-    case PT__DS_TESTALL: {
-      if (f->sem == PT__DS_TESTALL && !vi(c, ri, R_flag)) return PT_OK;
-      const pt__dumpi_val *rq = vv(c, ri, R_requests),
-                          *st = vv(c, ri, R_statuses);
-      for (uint32_t j = 0; rq && j < rq->na; j++)
-        if ((rc = req_complete(m, rq->a[j], status_at(st, j), t1)) < 0)
-          return rc;
-      return PT_OK;
-    }
-    case PT__DS_WAITSOME:
-    case PT__DS_TESTSOME: {
+    case PT__DS_WAIT: case PT__DS_TEST: case PT__DS_WAITANY:
+    case PT__DS_TESTANY: case PT__DS_WAITALL: case PT__DS_TESTALL:
+    case PT__DS_WAITSOME: case PT__DS_TESTSOME: {
       const pt__dumpi_val *rq = vv(c, ri, R_requests),
                           *ix = vv(c, ri, R_indices),
                           *st = vv(c, ri, R_statuses);
-      int64_t n = vi(c, ri, R_outcount);
-      for (int64_t j = 0; rq && ix && j < n && (uint64_t)j < ix->na; j++) {
-        int64_t k = ix->a[j];
-        if (k < 0 || (uint64_t)k >= rq->na) continue;
-        if ((rc = req_complete(m, rq->a[k], status_at(st, j), t1)) < 0)
-          return rc;
-      }
-      return PT_OK;
+      if (!st) st = vv(c, ri, R_status);
+      return wait_call(m, (pt__dumpi_sem)f->sem, vi(c, ri, R_flag),
+                       vi(c, ri, R_request), vi(c, ri, R_index),
+                       vi(c, ri, R_outcount), rq ? rq->a : NULL,
+                       rq ? rq->na : 0, ix ? ix->a : NULL, ix ? ix->na : 0,
+                       st ? st->a : NULL, st ? st->na : 0, t1);
     }
     case PT__DS_REQUEST_FREE: {
       /* a persistent request is gone; an active one completes unseen (as
@@ -1832,6 +1868,328 @@ static int map_call(mapper *m, pt__dumpi_call *c, pt_attr *at) {
   e->attrs = ln ? lat : NULL;
   return PT_OK;
 }
+
+/* ======================================================================== */
+/* The commonest calls: decoded and mapped in one pass                       */
+/* ======================================================================== */
+
+/* A call whose arguments are fixed-width values, integer arrays and
+ * status lists, none with a condition, and whose meaning is none, a send,
+ * a non-blocking or persistent send or receive, a collective (the
+ * fixed-argument ones) or a wait or test (MPI_Isend, MPI_Irecv, MPI_Send,
+ * MPI_Allreduce, MPI_Wait, MPI_Waitall, MPI_Testsome, MPI_Comm_rank...):
+ * fm_<label>, generated from the table below, reads the record's header
+ * and arguments and writes the ENTER, the semantic events and the LEAVE
+ * with their attributes, as pt__dumpi_decode_scalars or pt__dumpi_decode
+ * and map_call do (the same items, attributes and warnings, in the same
+ * order), with each argument's wire encoding, attribute slot and role
+ * constants of the function.  It returns the record's bytes, or 0 for a
+ * record it does not take (perf counters, cut short: nothing written; the
+ * generic path maps it or says what is wrong), or an error. */
+typedef long (*fm_fn)(mapper *m, const uint8_t *p, size_t avail,
+                      uint32_t cpu_off, uint32_t wall_off, pt_attr *at);
+
+/* Per argument type: its wire encoding, and its width (bytes) for the
+ * fixed ones, FM_ARR for an integer array or status list, FM_VAR for the
+ * others (as in dumpi_codec.c). */
+enum { FM_VAR = -65536, FM_ARR = -256 };
+enum {
+#define FM_W(NAME, w, p, n) FMW_##NAME = PT__DW_##w,
+  PT__DUMPI_ATYPES(FM_W)
+#undef FM_W
+  FMW__END
+};
+enum {
+  FMD_I32 = 4, FMD_I64 = 8, FMD_H16 = 2, FMD_U8 = 1, FMD_S8 = 1,
+  FMD_STATUS = FM_ARR, FMD_I32ARR = FM_ARR, FMD_H16ARR = FM_VAR,
+  FMD_U8ARR = FM_VAR, FMD_I32ARR2 = FM_VAR, FMD_STR = FM_VAR,
+  FMD_STRARR = FM_VAR, FMD_STRARR2 = FM_VAR, FMD_ARGV = FM_VAR
+};
+enum {
+#define FM_D(NAME, w, p, n) FMD_##NAME##_T = FMD_##w,
+  PT__DUMPI_ATYPES(FM_D)
+#undef FM_D
+  FMD__END
+};
+/* FML_<label>: the argument bytes of a fixed function (at most 16 x 8);
+ * in (FM_VAR / 2, 0) one with arrays or status lists (each counts
+ * FM_ARR); below, the others. */
+#define A(T, N, L, CA, CB) +((CA) >= 0 ? FM_VAR : FMD_##T##_T)
+#define X(label, name, sem, coll, order, args) FML_##label = 0 PT__EXPAND args,
+enum { PT__DUMPI_FUNCS(X) FML__END };
+#undef X
+#undef A
+#define FM_WAITS(sem)                                                        \
+  ((sem) == PT__DS_WAIT || (sem) == PT__DS_TEST || (sem) == PT__DS_WAITANY || \
+   (sem) == PT__DS_TESTANY || (sem) == PT__DS_WAITALL ||                     \
+   (sem) == PT__DS_TESTALL || (sem) == PT__DS_WAITSOME ||                    \
+   (sem) == PT__DS_TESTSOME)
+/* The functions fm_ maps (the others are the generic path's). */
+#define FM_TAKES(fl, sem)                                                    \
+  ((fl) >= 0 ? (sem) == PT__DS_NONE || (sem) == PT__DS_SEND ||               \
+                   (sem) == PT__DS_ISEND || (sem) == PT__DS_IRECV ||         \
+                   (sem) == PT__DS_SEND_INIT || (sem) == PT__DS_RECV_INIT || \
+                   (sem) == PT__DS_COLL                                      \
+   : (fl) > FM_VAR / 2 ? FM_WAITS(sem) : 0)
+/* Argument name N is role s (string literals: folded by the compiler). */
+#define FM_IS(N, s) (sizeof(N) == sizeof(s) && !__builtin_memcmp(N, s, sizeof(s)))
+
+static PT_ALWAYS_INLINE uint32_t fm_be32(const uint8_t *q) {
+  return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 |
+         q[3];
+}
+static PT_ALWAYS_INLINE uint16_t fm_be16(const uint8_t *q) {
+  return (uint16_t)(q[0] << 8 | q[1]);
+}
+/* One fixed-width argument value at *q (wire: a constant), *q moved on. */
+static PT_ALWAYS_INLINE int64_t fm_arg(const uint8_t **q, int wire) {
+  const uint8_t *p = *q;
+  switch (wire) {
+    case PT__DW_I32: *q += 4; return (int32_t)fm_be32(p);
+    case PT__DW_I64:
+      *q += 8;
+      return (int64_t)((uint64_t)fm_be32(p) << 32 | fm_be32(p + 4));
+    case PT__DW_H16: *q += 2; return (int16_t)fm_be16(p);
+    case PT__DW_U8: *q += 1; return p[0];
+    case PT__DW_S8: *q += 1; return (int8_t)p[0];
+    default: return 0; /* (not a fixed width: never used) */
+  }
+}
+static PT_ALWAYS_INLINE void fm_attr(pt_attr *a, uint64_t key, int64_t v) {
+  a->key = key;
+  a->val.type = PT_TYPE_INT;
+  a->val.count = 0;
+  a->val.v.i = v;
+}
+/* An integer array (status: a status list, 5 ints per status) at *q,
+ * bounds checked against end: its elements into the arena, *n of them;
+ * 0 when cut short (*q not moved), -1 out of memory. */
+static PT_ALWAYS_INLINE int fm_ints(const uint8_t **q, const uint8_t *end,
+                                    int status, pt__arena *a, int64_t **out,
+                                    uint32_t *n) {
+  const uint8_t *p = *q;
+  if (end - p < 4) return 0;
+  int32_t c = (int32_t)fm_be32(p);
+  uint64_t k = c > 0 ? (uint64_t)c : 0;
+  p += 4;
+  if ((uint64_t)(end - p) < k * (status ? 14 : 4)) return 0;
+  int64_t *v = pt__arena_alloc(a, (size_t)(k ? k * (status ? 5 : 1) : 1) *
+                                      sizeof(int64_t));
+  if (!v) return -1;
+  if (status) {
+    for (uint64_t j = 0; j < k; j++, p += 14) {
+      v[5 * j] = (int32_t)fm_be32(p);          /* bytes */
+      v[5 * j + 1] = (int32_t)fm_be32(p + 4);  /* source */
+      v[5 * j + 2] = p[8];                     /* cancelled */
+      v[5 * j + 3] = p[9];                     /* error */
+      v[5 * j + 4] = (int32_t)fm_be32(p + 10); /* tag */
+    }
+    k *= 5;
+  } else {
+    for (uint64_t j = 0; j < k; j++, p += 4) v[j] = (int32_t)fm_be32(p);
+  }
+  *q = p;
+  *out = v;
+  *n = (uint32_t)k;
+  return 1;
+}
+
+/* The arguments' role values fm_map reads (0, or NULL and 0: the function
+ * has no such argument, or a status list not recorded). */
+typedef struct fm_roles {
+  int64_t count, datatype, dest, source, tag, comm, request, flag, index,
+      outcount;
+  const int64_t *requests, *indices, *status;
+  uint32_t nrequests, nindices, nstatus;
+  int single; /* the status list is one status (MPI_Wait...) */
+} fm_roles;
+
+/* The body of fm_<label> after its arguments: the times, the ENTER's
+ * extras, the events (label, name, meaning, argument count: constants;
+ * n: the ENTER's attributes so far, the arguments; rv: their roles). */
+static PT_ALWAYS_INLINE int fm_map(mapper *m, const uint8_t *p,
+                                   uint32_t cpu_off, uint32_t wall_off,
+                                   pt_attr *at, uint32_t n, unsigned label,
+                                   const char *name, pt__dumpi_sem sem,
+                                   unsigned nargs, const fm_roles *rv) {
+  tstream *th = m->th;
+  unsigned mask = p[2];
+  const uint8_t *q = p + 3;
+  int64_t thread = 0;
+  if (mask & PT__DUMPI_MASK_THREAD) {
+    thread = fm_be16(q);
+    q += 2;
+  }
+  const uint8_t *cpu = q;
+  if (mask & PT__DUMPI_MASK_CPU) q += 12;
+  /* times (map_call) */
+  int64_t ws = 0, we = 0;
+  int have_wall = (mask & PT__DUMPI_MASK_WALL) != 0;
+  if (have_wall) {
+    ws = unwrap((int64_t)wall_off + fm_be16(q), &th->wall_base,
+                &th->wall_last) * NS + fm_be32(q + 2);
+    we = unwrap((int64_t)wall_off + fm_be16(q + 6), &th->wall_base,
+                &th->wall_last) * NS + fm_be32(q + 8);
+  }
+  uint64_t last = th->last_time;
+  uint64_t t0 = have_wall && ws >= 0 ? (uint64_t)ws : last;
+  uint64_t t1 = have_wall && we >= 0 ? (uint64_t)we : t0;
+  int clamped = 0;
+  if (t0 < last) {
+    dwarn(m->f, W_TIME, "call %s starts before the previous call of its "
+          "thread ended; event times clamped", name);
+    t0 = last;
+    clamped = 1;
+  }
+  if (t1 < t0) {
+    t1 = t0;
+    clamped = 1;
+  }
+  th->last_time = t1;
+  /* the ENTER's extras after its arguments */
+  if (thread) fm_attr(&at[n++], m->extra_id[EX_THREAD], thread);
+  if (mask != PT__DUMPI_MASK_DEFAULT)
+    fm_attr(&at[n++], m->extra_id[EX_MASK], mask);
+  if (mask & PT__DUMPI_MASK_CPU)
+    fm_attr(&at[n++], m->extra_id[EX_CPU_START],
+            unwrap((int64_t)cpu_off + fm_be16(cpu), &th->cpu_base,
+                   &th->cpu_last) * NS + fm_be32(cpu + 2));
+  if (clamped) {
+    int64_t *w = pt__arena_alloc(m->arena, 16);
+    if (!w) return PT_ENOMEM;
+    w[0] = ws;
+    w[1] = we;
+    pt_attr *a = &at[n++];
+    a->key = m->extra_id[EX_WALL];
+    a->val.type = PT_TYPE_INTS;
+    a->val.count = 2;
+    a->val.v.ints = w;
+  }
+  pt_event *e = qpush(m, PT_EV_ENTER, t0);
+  if (!e) return PT_ENOMEM;
+  e->ref = label;
+  e->nattrs = n;
+  e->attrs = n ? at : NULL;
+  /* a status's error field (map_call) */
+  for (uint32_t j = 0; rv->status && j + 5 <= rv->nstatus; j += 5) {
+    int64_t errf = rv->status[j + 3];
+    if ((rv->single && errf != 0) || errf < 0 || errf > 1000) {
+      dwarn(m->f, W_STATUSERR, "%s: status error field %lld where MPI "
+            "leaves it unset (the writer copies an uninitialised field); "
+            "kept as stored, not read as an error", name, (long long)errf);
+      break;
+    }
+  }
+  /* the semantic events (map_semantics) */
+  int rc = PT_OK;
+  if (sem == PT__DS_SEND) {
+    rc = p2p_event(m, PT_EV_SEND, t0, rv->dest, rv->tag, rv->comm,
+                   (uint64_t)rv->count * type_size(m, rv->datatype));
+  } else if (sem == PT__DS_ISEND || sem == PT__DS_IRECV ||
+             sem == PT__DS_SEND_INIT || sem == PT__DS_RECV_INIT) {
+    int send = sem == PT__DS_ISEND || sem == PT__DS_SEND_INIT;
+    rc = req_call(m, send, sem == PT__DS_SEND_INIT || sem == PT__DS_RECV_INIT,
+                  send ? rv->dest : rv->source, rv->tag, rv->comm, rv->count,
+                  rv->datatype, rv->request, t0);
+  } else if (FM_WAITS(sem)) {
+    rc = wait_call(m, sem, rv->flag, rv->request, rv->index, rv->outcount,
+                   rv->requests, rv->nrequests, rv->indices, rv->nindices,
+                   rv->status, rv->nstatus, t1);
+  } else if (sem != PT__DS_NONE) { /* (a collective: its counts by role) */
+    pt__dumpi_call c;
+    c.label = label;
+    c.f = pt__dumpi_func_get(label);
+    c.iv = &at[0].val.v.i;
+    c.ro = role_off[1][label];
+    rc = map_semantics(m, &c, t0, t1);
+  }
+  if (rc < 0) return rc;
+  /* LEAVE */
+  pt_attr *lat = at + EX__COUNT + 2u * nargs;
+  uint32_t ln = 0;
+  if (mask & PT__DUMPI_MASK_CPU)
+    fm_attr(&lat[ln++], m->extra_id[EX_CPU_STOP],
+            unwrap((int64_t)cpu_off + fm_be16(cpu + 6), &th->cpu_base,
+                   &th->cpu_last) * NS + fm_be32(cpu + 8));
+  if (!(e = qpush(m, PT_EV_LEAVE, t1))) return PT_ENOMEM;
+  e->ref = label;
+  e->nattrs = ln;
+  e->attrs = ln ? lat : NULL;
+  return PT_OK;
+}
+
+/* The roles fm_map reads, by argument name (the last argument of a name
+ * wins, as in role_init). */
+#define FM_SCALARS(X, N)                                                     \
+  X(N, count) X(N, datatype) X(N, dest) X(N, source) X(N, tag) X(N, comm)    \
+  X(N, request) X(N, flag) X(N, index) X(N, outcount)
+#define FM_SCALAR(N, r)                                                      \
+  if (FM_IS(N, #r)) rv.r = v_;
+/* One argument, the k-th: a fixed-width value (checked with the others
+ * when the function's are all fixed: chk_ 0), or an integer array or
+ * status list (a status list only when the record's mask says so), into
+ * the ENTER's next attribute. */
+#define A(T, N, L, CA, CB)                                                   \
+  if (FMD_##T##_T > 0) {                                                     \
+    if (chk_ && end - q < (FMD_##T##_T > 0 ? FMD_##T##_T : 0)) return 0;     \
+    int64_t v_ = fm_arg(&q, FMW_##T);                                        \
+    fm_attr(&at[n], ids[k], v_);                                             \
+    n++;                                                                     \
+    FM_SCALARS(FM_SCALAR, N)                                                 \
+  } else if ((int)FMD_##T##_T == (int)FM_ARR) {                              \
+    int st_ = (int)FMW_##T == (int)PT__DW_STATUS;                            \
+    if (!st_ || (mask & PT__DUMPI_MASK_STATUS)) {                            \
+      int64_t *v_;                                                           \
+      uint32_t nv_;                                                          \
+      int r_ = fm_ints(&q, end, st_, m->arena, &v_, &nv_);                   \
+      if (r_ <= 0) return r_ < 0 ? PT_ENOMEM : 0;                            \
+      pt_attr *a_ = &at[n++];                                                \
+      a_->key = ids[k];                                                      \
+      a_->val.type = PT_TYPE_INTS;                                           \
+      a_->val.count = nv_;                                                   \
+      a_->val.v.ints = v_;                                                   \
+      if (FM_IS(N, "requests")) rv.requests = v_, rv.nrequests = nv_;        \
+      if (FM_IS(N, "indices")) rv.indices = v_, rv.nindices = nv_;           \
+      if (st_ && (FM_IS(N, "status") || FM_IS(N, "statuses"))) {             \
+        rv.status = v_;                                                      \
+        rv.nstatus = nv_;                                                    \
+        rv.single = PT__DA_##T == PT__DA_STATUS;                             \
+      }                                                                      \
+    }                                                                        \
+  }                                                                          \
+  k++;
+#define X(label, name, sem, coll, order, args)                               \
+  static long fm_##label(mapper *m, const uint8_t *p, size_t avail,         \
+                         uint32_t cpu_off, uint32_t wall_off, pt_attr *at) { \
+    const int fl_ = FML_##label;                                             \
+    const uint8_t *end = p + avail;                                          \
+    unsigned mask = p[2];                                                    \
+    size_t h = hdr_len[mask];                                                \
+    if (!FM_TAKES(fl_, PT__DS_##sem) || !h || h > avail ||                   \
+        (fl_ >= 0 && (size_t)(fl_ >= 0 ? fl_ : 0) > avail - h))              \
+      return 0;                                                              \
+    const int chk_ = fl_ < 0;                                                \
+    const uint8_t *q = p + h;                                                \
+    const uint32_t *ids = m->attr_id[label];                                 \
+    fm_roles rv = {0};                                                       \
+    unsigned k = 0;                                                          \
+    uint32_t n = 0;                                                          \
+    PT__EXPAND args                                                          \
+    (void)end, (void)chk_, (void)ids;                                        \
+    int rc = fm_map(m, p, cpu_off, wall_off, at, n, label, name,             \
+                    PT__DS_##sem, k, &rv);                                   \
+    return rc < 0 ? rc : (long)(q - p);                                      \
+  }
+PT__DUMPI_FUNCS(X)
+#undef X
+#undef A
+#undef FM_SCALAR
+
+/* Per label: its fm_, NULL where the generic path maps it. */
+#define X(label, name, sem, coll, order, args)                               \
+  [label] = FM_TAKES(FML_##label, PT__DS_##sem) ? fm_##label : NULL,
+static const fm_fn fm_tab[PT__DUMPI_NLABELS] = {PT__DUMPI_FUNCS(X)};
+#undef X
 
 /* ======================================================================== */
 /* Attribute key assignment (shared by the source and parse_mem)            */
@@ -2547,35 +2905,11 @@ static int st_map(dsrc *s, tstream *t, int append) {
   if (!append) pt__arena_reset(&t->arena);
   k->f.cur_off = t->off;
   k->f.cur_call = t->call;
-  /* a fixed-argument call's arguments: decoded into its attributes */
   const uint8_t *p = k->f.data + t->off;
   size_t avail = k->f.stream_end - t->off;
-  unsigned l = avail >= 2 ? (unsigned)p[0] << 8 | p[1] : PT__DUMPI_NLABELS;
-  pt_attr *at = NULL;
-  long n;
-  if (l < PT__DUMPI_NLABELS && at_cap[l] &&
-      !(at = pt__arena_alloc(&t->arena, at_cap[l] * sizeof *at)))
-    n = PT_ENOMEM;
-  else
-    n = pt__dumpi_decode_scalars(p, avail, k->f.cpu_off, k->f.wall_off,
-                                 &k->call, &t->arena, at,
-                                 at ? k->m.attr_id[l] : NULL, why,
-                                 sizeof why);
-  if (n < 0) {
-    /* (the decoder gives a reason only for a cut or corrupt record: why
-     * is not set when it ran out of memory) */
-    if (n == PT_ENOMEM)
-      pt__errbuf(s->err, sizeof s->err, PT_ENOMEM,
-                 "%s: offset %zu: out of memory", k->f.path, t->off);
-    else
-      pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
-                 k->f.path, t->off, why);
-    return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
-  }
-  if (k->f.ntids == 1) k->pos = t->off + (size_t)n;
-  else t->ti++;
-  t->pending = 0;
+  unsigned l = avail >= 3 ? (unsigned)p[0] << 8 | p[1] : PT__DUMPI_NLABELS;
   size_t q0 = append ? t->qn : 0; /* (the call's first event) */
+  /* where the call's events go */
   k->m.th = t;
   k->m.loc = t->loc;
   k->m.q = t->q;
@@ -2585,7 +2919,45 @@ static int st_map(dsrc *s, tstream *t, int append) {
   int rc = PT_OK;
   if (k->m.bi < k->m.nbind && k->m.bind[k->m.bi].call <= t->call)
     rc = uc_apply(&k->m, t->call); /* (a binding is due: rare) */
-  if (rc == PT_OK) rc = map_call(&k->m, &k->call, at);
+  pt_attr *at = NULL;
+  long n = 0;
+  fm_fn fm = l < PT__DUMPI_NLABELS ? fm_tab[l] : NULL;
+  if (rc < 0) {
+    n = rc;
+  } else if (fm) { /* the commonest calls: decoded and mapped at once */
+    if (!(at = pt__arena_alloc(&t->arena, fm_cap[l] * sizeof *at)))
+      n = PT_ENOMEM;
+    else if ((n = fm(&k->m, p, avail, k->f.cpu_off, k->f.wall_off, at)) < 0)
+      rc = (int)n;
+    if (!at_cap[l]) at = NULL; /* (the generic path's arguments) */
+  }
+  if (n == 0) { /* the generic path: decoded, then mapped */
+    fm = NULL;
+    /* a fixed-argument call's arguments: decoded into its attributes */
+    if (l < PT__DUMPI_NLABELS && at_cap[l] && !at &&
+        !(at = pt__arena_alloc(&t->arena, at_cap[l] * sizeof *at)))
+      n = PT_ENOMEM;
+    else
+      n = pt__dumpi_decode_scalars(p, avail, k->f.cpu_off, k->f.wall_off,
+                                   &k->call, &t->arena, at,
+                                   at ? k->m.attr_id[l] : NULL, why,
+                                   sizeof why);
+    if (n < 0) {
+      /* (the decoder gives a reason only for a cut or corrupt record: why
+       * is not set when it ran out of memory) */
+      if (n == PT_ENOMEM)
+        pt__errbuf(s->err, sizeof s->err, PT_ENOMEM,
+                   "%s: offset %zu: out of memory", k->f.path, t->off);
+      else
+        pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT, "%s: offset %zu: %s",
+                   k->f.path, t->off, why);
+      return n == PT_ENOMEM ? PT_ENOMEM : PT_ECORRUPT;
+    }
+    rc = map_call(&k->m, &k->call, at);
+  }
+  if (k->f.ntids == 1) k->pos = t->off + (size_t)(n > 0 ? n : 0);
+  else t->ti++;
+  t->pending = 0;
   t->q = k->m.q;
   t->qi = q0;
   t->qn = k->m.qn;
