@@ -2970,6 +2970,73 @@ static int st_map(dsrc *s, tstream *t, int append) {
   return PT_OK;
 }
 
+/* Events in a thread's call queue before src_next_batch maps no more
+ * calls after it (the calls in it stay in memory until it is used up). */
+enum { BATCH_MAX = 256 };
+
+/* src_next_batch's mapping: the next calls of thread t, its one-thread
+ * rank's (t->off, t->call: the first), appended to its queue while they
+ * are the commonest calls (fm_tab) with no communicator binding due, the
+ * queue's last event is at or before le (none: after one call) and it
+ * holds fewer than BATCH_MAX, as st_map(s, t, 1) maps each, with the
+ * queue lent to the mapper once.  PT_OK; 1: the next call (t->off,
+ * t->call, pending) is st_map's; or an error (t->qn: the queue before the
+ * failed call). */
+static int st_run(dsrc *s, tstream *t, uint64_t le, int none) {
+  rankst *k = &s->r[t->rank];
+  mapper *m = &k->m;
+  const uint8_t *data = k->f.data;
+  size_t end = k->f.stream_end, off = t->off;
+  uint64_t call = t->call;
+  int rc = PT_OK;
+  m->th = t;
+  m->loc = t->loc;
+  m->q = t->q;
+  m->qn = t->qn;
+  m->qcap = t->qcap;
+  m->arena = &t->arena;
+  for (;;) {
+    const uint8_t *p = data + off;
+    size_t avail = end - off;
+    unsigned l = avail >= 3 ? (unsigned)p[0] << 8 | p[1] : PT__DUMPI_NLABELS;
+    fm_fn fm = l < PT__DUMPI_NLABELS ? fm_tab[l] : NULL;
+    if (!fm || (m->bi < m->nbind && m->bind[m->bi].call <= call)) {
+      rc = 1;
+      break;
+    }
+    k->f.cur_off = off;
+    k->f.cur_call = call;
+    size_t qn = m->qn;
+    pt_attr *at = pt__arena_alloc(&t->arena, fm_cap[l] * sizeof *at);
+    long n = at ? fm(m, p, avail, k->f.cpu_off, k->f.wall_off, at)
+                : PT_ENOMEM;
+    if (n == 0) { /* (st_map's generic path: nothing was written) */
+      rc = 1;
+      break;
+    }
+    if (n < 0) {
+      rc = (int)n;
+      m->qn = qn;
+      pt__errbuf(s->err, sizeof s->err, rc, "%s: %s", k->f.path,
+                 pt_strerror(rc));
+      break;
+    }
+    k->pos = off + (size_t)n;
+    if (none || m->q[m->qn - 1].u.event.time > le || m->qn >= BATCH_MAX ||
+        k->pos >= end)
+      break;
+    off = k->pos;
+    call++;
+  }
+  t->off = off;
+  t->call = call;
+  t->pending = rc == 1;
+  t->q = m->q;
+  t->qn = m->qn;
+  t->qcap = m->qcap;
+  return rc;
+}
+
 /* The top thread has no call left: the last one takes its place (the
  * caller restores the order); returns how many remain. */
 static size_t heap_drop_top(dsrc *s) {
@@ -3131,9 +3198,6 @@ static int src_next(void *st, pt_item *item) {
   return PT_OK;
 }
 
-/* Events in a thread's call queue before src_next_batch maps no more
- * calls after it (the calls in it stay in memory until it is used up). */
-enum { BATCH_MAX = 256 };
 
 /* The top thread's next event and those after it that src_next would hand
  * out next as well: each stays below the least of the other heads
@@ -3188,9 +3252,16 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
     t->off = k->pos;
     t->call = k->f.cur_call + 1;
     t->pending = 1;
-    if ((rc = st_map(s, t, 1)) < 0) {
+    size_t q1 = t->qn;
+    if ((rc = st_run(s, t, le, none)) == 1) {
+      q1 = t->qn;
+      rc = st_map(s, t, 1);
+    }
+    if (rc < 0) {
+      /* (the events before the failed call's are all <= le, or none was
+       * mapped before it: st_run goes on only then) */
       s->deferred = rc;
-      t->qn = j; /* (what the failed call left) */
+      t->qn = j = q1 > j ? q1 : j; /* (what the failed call left) */
       break;
     }
   }
