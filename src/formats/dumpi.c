@@ -2979,10 +2979,11 @@ enum { BATCH_MAX = 256 };
  * are the commonest calls (fm_tab) with no communicator binding due, the
  * queue's last event is at or before le (none: after one call) and it
  * holds fewer than BATCH_MAX, as st_map(s, t, 1) maps each, with the
- * queue lent to the mapper once.  PT_OK; 1: the next call (t->off,
- * t->call, pending) is st_map's; or an error (t->qn: the queue before the
- * failed call). */
-static int st_run(dsrc *s, tstream *t, uint64_t le, int none) {
+ * queue lent to the mapper once; *j: raised to the queue's length after
+ * the last call whose events are all at or before le (as the caller's
+ * scan would find).  PT_OK; 1: the next call (t->off, t->call, pending)
+ * is st_map's; or an error (t->qn: the queue before the failed call). */
+static int st_run(dsrc *s, tstream *t, uint64_t le, int none, size_t *j) {
   rankst *k = &s->r[t->rank];
   mapper *m = &k->m;
   const uint8_t *data = k->f.data;
@@ -3022,9 +3023,9 @@ static int st_run(dsrc *s, tstream *t, uint64_t le, int none) {
       break;
     }
     k->pos = off + (size_t)n;
-    if (none || m->q[m->qn - 1].u.event.time > le || m->qn >= BATCH_MAX ||
-        k->pos >= end)
-      break;
+    if (none || m->q[m->qn - 1].u.event.time > le) break;
+    *j = m->qn;
+    if (m->qn >= BATCH_MAX || k->pos >= end) break;
     off = k->pos;
     call++;
   }
@@ -3253,7 +3254,7 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
     t->call = k->f.cur_call + 1;
     t->pending = 1;
     size_t q1 = t->qn;
-    if ((rc = st_run(s, t, le, none)) == 1) {
+    if ((rc = st_run(s, t, le, none, &j)) == 1) {
       q1 = t->qn;
       rc = st_map(s, t, 1);
     }
