@@ -554,13 +554,20 @@ static int walk_stream(dfile *f, pt_error *err) {
   int rc = PT_OK;
   uint8_t tseen[65536 / 8] = {0};
   int32_t tprev = -1; /* thread of the previous record */
+  /* (the fast path's state in locals: its byte stores could alias f's
+   * fields; f->ncalls is set before anything else reads it) */
+  const uint8_t *data = f->data;
+  uint8_t *cused = f->comms_used;
+  uint32_t *lcount = f->label_count;
+  uint64_t ncalls = f->ncalls;
+  int32_t uprev = -1; /* communicator of the previous sized record */
   for (;;) {
     /* most records: all arguments of a fixed width, sized and checked
      * (the bytes pt__dumpi_decode would need) without decoding them; then
      * those the walk can size by stepping over their arrays (MPI_Waitall...).
      * (Neither is END_OF_STREAM, label 293; a record cut short is decoded
      * below, which says where.) */
-    const uint8_t *r = f->data + pos;
+    const uint8_t *r = data + pos;
     unsigned l = end - pos >= 3 ? (unsigned)r[0] << 8 | r[1] : PT__DUMPI_NFUNCS;
     size_t h = l < PT__DUMPI_NFUNCS ? hdr_len[r[2]] : 0, len = 0;
     int32_t u = -1;
@@ -577,16 +584,20 @@ static int walk_stream(dfile *f, pt_error *err) {
     }
     if (len) {
       int32_t th = r[2] & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
-      f->label_count[l]++;
-      f->ncalls++;
+      lcount[l]++;
+      ncalls++;
       if (th != tprev) {
         tseen[th / 8] |= (uint8_t)(1u << (th % 8));
         tprev = th;
       }
-      if (u >= 0) f->comms_used[u / 8] |= (uint8_t)(1u << (u % 8));
+      if (u >= 0 && u != uprev) {
+        cused[u / 8] |= (uint8_t)(1u << (u % 8));
+        uprev = u;
+      }
       pos += len;
       continue;
     }
+    f->ncalls = ncalls;
     if (pos + 2 <= (f->has_index ? end + 2 : end) &&
         f->data[pos] == (PT__DUMPI_END_OF_STREAM >> 8) &&
         f->data[pos + 1] == (PT__DUMPI_END_OF_STREAM & 0xff)) {
@@ -624,7 +635,7 @@ static int walk_stream(dfile *f, pt_error *err) {
       break;
     }
     f->label_count[c.label]++;
-    f->ncalls++;
+    ncalls = ++f->ncalls;
     if (c.thread != tprev) {
       tseen[c.thread / 8] |= (uint8_t)(1u << (c.thread % 8));
       tprev = c.thread;
