@@ -2201,6 +2201,7 @@ PT__DUMPI_FUNCS(X)
   [label] = FM_TAKES(FML_##label, PT__DS_##sem) ? fm_##label : NULL,
 static const fm_fn fm_tab[PT__DUMPI_NLABELS] = {PT__DUMPI_FUNCS(X)};
 #undef X
+static const fm_fn fm_none[PT__DUMPI_NLABELS];
 
 /* ======================================================================== */
 /* Attribute key assignment (shared by the source and parse_mem)            */
@@ -2277,6 +2278,7 @@ typedef struct dsrc {
   pt_item defitem; /* src_next_batch's definition */
   int deferred;     /* src_next_batch's error, returned at the next call */
   pt__dcomm dc; /* the communicators, replayed */
+  const fm_fn *fm; /* fm_tab, or fm_none: every call the generic way (tests) */
   char err[700];
 } dsrc;
 
@@ -2768,6 +2770,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   pthread_once(&role_once, role_init);
   dsrc *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
+  s->fm = fm_tab;
   s->meta_path = strdup(path);
   if (!s->meta_path) {
     free(s);
@@ -2932,7 +2935,7 @@ static int st_map(dsrc *s, tstream *t, int append) {
     rc = uc_apply(&k->m, t->call); /* (a binding is due: rare) */
   pt_attr *at = NULL;
   long n = 0;
-  fm_fn fm = l < PT__DUMPI_NLABELS ? fm_tab[l] : NULL;
+  fm_fn fm = l < PT__DUMPI_NLABELS ? s->fm[l] : NULL;
   if (rc < 0) {
     n = rc;
   } else if (fm) { /* the commonest calls: decoded and mapped at once */
@@ -3000,6 +3003,10 @@ static int st_run(dsrc *s, tstream *t, uint64_t le, int none, size_t *j) {
   const uint8_t *data = k->f.data;
   size_t end = k->f.stream_end, off = t->off;
   uint64_t call = t->call;
+  if (s->fm != fm_tab) { /* (every call the generic way: st_map's) */
+    t->pending = 1;
+    return 1;
+  }
   int rc = PT_OK;
   m->th = t;
   m->loc = t->loc;
@@ -3290,11 +3297,52 @@ static const char *src_errmsg(void *st) { return ((dsrc *)st)->err; }
 /* In-memory parse (fuzzing, tests)                                          */
 /* ======================================================================== */
 
-int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
-                        void *wu, pt_error *err) {
+/* digest: every field of an item, its attributes' keys and values (the
+ * elements of arrays, the bytes of strings), in order. */
+static uint64_t dg_mix(uint64_t h, uint64_t v) {
+  h ^= v + UINT64_C(0x9E3779B97F4A7C15) + (h << 6) + (h >> 2);
+  return h * UINT64_C(0x100000001B3);
+}
+static uint64_t dg_str(uint64_t h, const char *p) {
+  if (!p) return dg_mix(h, 1);
+  for (; *p; p++) h = dg_mix(h, (uint8_t)*p);
+  return dg_mix(h, 2);
+}
+static uint64_t dg_value(uint64_t h, const pt_value *v) {
+  h = dg_mix(dg_mix(h, v->type), v->count);
+  if (v->type == PT_TYPE_STRING) return dg_str(h, v->v.s);
+  if (v->type == PT_TYPE_INTS) {
+    for (uint32_t j = 0; j < v->count; j++) h = dg_mix(h, (uint64_t)v->v.ints[j]);
+    return h;
+  }
+  return dg_mix(h, v->v.u);
+}
+static uint64_t dg_item(uint64_t h, const pt_item *it) {
+  h = dg_mix(h, it->type);
+  if (it->type == PT_ITEM_DEF) {
+    const pt_def *d = &it->u.def;
+    return dg_str(dg_mix(dg_mix(h, d->kind), d->id), d->name);
+  }
+  if (it->type != PT_ITEM_EVENT) return h;
+  const pt_event *e = &it->u.event;
+  uint64_t f[] = {e->time, e->location, e->kind, e->nattrs, e->ref,
+                  (uint64_t)e->peer, e->comm, (uint64_t)e->tag, e->size,
+                  e->size2, e->request};
+  for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) h = dg_mix(h, f[j]);
+  h = dg_str(dg_value(h, &e->value), e->text);
+  for (uint32_t j = 0; j < e->nattrs; j++)
+    h = dg_value(dg_mix(h, e->attrs[j].key), &e->attrs[j].val);
+  return h;
+}
+
+int pt__dumpi_parse_mem_digest(const uint8_t *data, size_t n, int generic,
+                               pt_warn_fn warn, void *wu, uint64_t *digest,
+                               pt_error *err) {
   pthread_once(&role_once, role_init);
+  uint64_t h = 0;
   dsrc *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
+  s->fm = generic ? fm_none : fm_tab;
   s->r = calloc(1, sizeof *s->r);
   if (!s->r) {
     src_close(s);
@@ -3321,16 +3369,27 @@ int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
     pt_item it;
     const pt_item *its;
     size_t nits;
-    for (uint64_t round = 0; rc >= 0; round++)
+    for (uint64_t round = 0; rc >= 0; round++) {
       if ((rc = round % 2 ? src_next_batch(s, &its, &nits)
                           : src_next(s, &it)) != PT_OK)
         break;
+      if (round % 2)
+        for (size_t j = 0; j < nits; j++) h = dg_item(h, &its[j]);
+      else
+        h = dg_item(h, &it);
+    }
     if (rc == PT_END) rc = PT_OK;
     if (rc < 0) pt__err(err, rc, "%s", s->err);
   }
   s->r[0].f.data = NULL; /* not ours */
   src_close(s);
+  if (digest) *digest = h;
   return rc;
+}
+
+int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
+                        void *wu, pt_error *err) {
+  return pt__dumpi_parse_mem_digest(data, n, 0, warn, wu, NULL, err);
 }
 
 /* ======================================================================== */

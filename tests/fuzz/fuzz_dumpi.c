@@ -2,7 +2,9 @@
  *
  * 1. pt__dumpi_parse_mem: the whole .bin path (magic, index or walk,
  *    header, footer, tables, every record, the model mapping) on the input
- *    as a .bin image; must never crash, hang or allocate without bound.
+ *    as a .bin image; must never crash, hang or allocate without bound;
+ *    and the commonest calls mapped by their fused decoder-mappers must
+ *    give what the generic way gives (items, warnings, error).
  * 2. Record codec oracle: walk the records from offset 16 with
  *    pt__dumpi_decode; every record that decodes must encode back to the
  *    same bytes, and print without crashing.
@@ -12,6 +14,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/dumpi.h"
 
@@ -19,10 +22,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *devnull;
 
+static uint64_t whash;
+static unsigned nwarn;
+static void warn_hash(void *u, const char *m) {
+  (void)u;
+  nwarn++;
+  for (; *m; m++) whash = (whash ^ (uint8_t)*m) * 0x100000001B3ULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > (1u << 20)) return 0;
-  pt_error err;
-  (void)pt__dumpi_parse_mem(data, size, NULL, NULL, &err);
+  pt_error err[2];
+  uint64_t digest[2], wh[2];
+  unsigned nw[2];
+  int rc[2];
+  for (int g = 0; g < 2; g++) {
+    whash = 0;
+    nwarn = 0;
+    err[g].msg[0] = 0;
+    rc[g] = pt__dumpi_parse_mem_digest(data, size, g, warn_hash, NULL,
+                                       &digest[g], &err[g]);
+    wh[g] = whash;
+    nw[g] = nwarn;
+  }
+  if (rc[0] != rc[1] || digest[0] != digest[1] || wh[0] != wh[1] ||
+      nw[0] != nw[1] ||
+      (rc[0] < 0 && rc[0] != PT_ENOMEM &&
+       strcmp(err[0].msg, err[1].msg) != 0))
+    abort(); /* the fused and the generic mapping disagree */
 
   if (!devnull) devnull = fopen("/dev/null", "w");
   pt__arena a = {0};

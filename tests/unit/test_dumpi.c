@@ -1051,6 +1051,212 @@ TEST(print_rows_bounded_by_the_record) {
   ASSERT_TRUE(printed < (1L << 22));
 }
 
+
+/* The reader maps the commonest calls (MPI_Isend, MPI_Irecv, MPI_Wait*,
+ * MPI_Test*, fixed-argument collectives...) by fused decoder-mappers and
+ * the others the generic way: both must give the same items, warnings and
+ * errors.  Records of every function without strings, random arguments
+ * (requests, communicators, datatypes and statuses from small sets, so
+ * that completions, unknown ids, MPI_PROC_NULL and status error fields
+ * occur), every kind of header (thread, cpu and wall times or not, status
+ * bits, perf counters, clocks going back), one thread or three; the whole
+ * image and cuts of it. */
+static uint64_t fz_seed;
+static uint32_t fz_rand(uint32_t n) {
+  fz_seed = fz_seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return n ? (uint32_t)(fz_seed >> 33) % n : 0;
+}
+static uint64_t fz_whash;
+static unsigned fz_nwarn;
+static void fz_warn(void *u, const char *m) {
+  (void)u;
+  fz_nwarn++;
+  for (; *m; m++) fz_whash = (fz_whash ^ (uint8_t)*m) * 0x100000001B3ULL;
+}
+static int fz_same(const uint8_t *d, size_t n, size_t *nev) {
+  uint64_t dg[2], wh[2];
+  unsigned nw[2];
+  int rc[2];
+  char msg[2][sizeof(((pt_error *)0)->msg)];
+  for (int g = 0; g < 2; g++) {
+    pt_error err;
+    err.msg[0] = 0;
+    fz_whash = 0;
+    fz_nwarn = 0;
+    rc[g] = pt__dumpi_parse_mem_digest(d, n, g, fz_warn, NULL, &dg[g], &err);
+    wh[g] = fz_whash;
+    nw[g] = fz_nwarn;
+    memcpy(msg[g], err.msg, sizeof msg[g]);
+  }
+  if (nev) *nev = nw[0];
+  if (rc[0] != rc[1] || dg[0] != dg[1] || wh[0] != wh[1] || nw[0] != nw[1] ||
+      (rc[0] < 0 && strcmp(msg[0], msg[1]) != 0)) {
+    fprintf(stderr, "  fused: rc %d digest %016llx warnings %u %s\n", rc[0],
+            (unsigned long long)dg[0], nw[0], rc[0] < 0 ? msg[0] : "");
+    fprintf(stderr, "  generic: rc %d digest %016llx warnings %u %s\n", rc[1],
+            (unsigned long long)dg[1], nw[1], rc[1] < 0 ? msg[1] : "");
+    return 0;
+  }
+  return 1;
+}
+static int64_t fz_scalar(const char *name) {
+  static const int64_t comms[] = {2, 2, 2, 3, 4, 9};
+  static const int64_t any[] = {-2, -1, 0, 1, 1, 2, 3, 5, 14, 100000};
+  if (!strcmp(name, "request")) return 1 + fz_rand(6);
+  if (!strcmp(name, "comm")) return comms[fz_rand(6)];
+  if (!strcmp(name, "flag")) return fz_rand(3) != 0;
+  if (!strcmp(name, "datatype") || strstr(name, "type")) return fz_rand(32);
+  return any[fz_rand(10)];
+}
+static void fz_ints(pt__arena *a, pt__dumpi_val *v, uint32_t n, int status,
+                    const char *name) {
+  uint32_t m = status ? 5 * n : n;
+  v->present = 1;
+  v->i = n;
+  v->na = m;
+  v->a = pt__arena_alloc(a, 8u * m + 8);
+  for (uint32_t j = 0; j < m; j++) {
+    if (status) {
+      static const int64_t err[] = {0, 0, 0, 0, 1, 15, -3};
+      unsigned f = j % 5;
+      v->a[j] = f == 0 ? (int64_t)fz_rand(100) : f == 1 ? (int64_t)fz_rand(5) - 1
+                : f == 2 ? (fz_rand(8) == 0) : f == 3 ? err[fz_rand(7)]
+                : (int64_t)fz_rand(4) - 1;
+    } else {
+      v->a[j] = !strcmp(name, "requests") ? 1 + fz_rand(6)
+                : !strcmp(name, "indices") ? (int64_t)fz_rand(6) - 1
+                                           : (int64_t)fz_rand(8);
+    }
+  }
+}
+/* A .bin image without index: magic, time offsets, records, end. */
+static uint8_t *fz_image(int threads, size_t ncalls, size_t *n) {
+  static const uint8_t masks[] = {0x4F, 0x4F, 0x4F, 0x4C, 0x4D, 0x0F, 0x0C,
+                                  0x08, 0x04, 0x00, 0xCF, 0x4B, 0x47};
+  pt__buf b = {0};
+  pt__arena a = {0};
+  uint8_t pre[16] = {0xFF, 0xAA, 0xDD, 0x44, 0x55, 0x4D, 0x50, 0x49,
+                     0, 0, 0, 7, 0, 0, 0, 9};
+  if (pt__buf_put(&b, pre, sizeof pre) < 0) abort();
+  int64_t t = 40;
+  for (size_t i = 0; i < ncalls; i++) {
+    unsigned l;
+    const pt__dumpi_func *f;
+    int strings;
+    do {
+      l = fz_rand(PT__DUMPI_NFUNCS);
+      f = pt__dumpi_func_get(l);
+      strings = 0;
+      for (unsigned k = 0; f && k < f->nargs; k++) {
+        unsigned w = pt__dumpi_atype_wire(f->args[k].type);
+        strings |= w == PT__DW_STR || w == PT__DW_STRARR ||
+                   w == PT__DW_STRARR2 || w == PT__DW_ARGV;
+      }
+    } while (!f || strings || pt__dcomm_label(l));
+    pt__dumpi_call c;
+    memset(&c, 0, sizeof c);
+    pt__arena_reset(&a);
+    c.label = (uint16_t)l;
+    c.f = f;
+    c.mask = masks[fz_rand(sizeof masks)];
+    if (threads > 1) c.mask |= PT__DUMPI_MASK_THREAD;
+    c.thread = (uint16_t)(c.mask & PT__DUMPI_MASK_THREAD ? fz_rand(threads) : 0);
+    t += fz_rand(50) == 0 ? -3 : (int64_t)fz_rand(3); /* (back: clamped) */
+    if (t < 10) t = 10;
+    c.wall_start.sec = t;
+    c.wall_start.nsec = fz_rand(1000000000);
+    c.wall_stop.sec = t + fz_rand(2);
+    c.wall_stop.nsec = fz_rand(1000000000);
+    c.cpu_start.sec = t / 2;
+    c.cpu_start.nsec = fz_rand(1000000000);
+    c.cpu_stop.sec = t / 2 + fz_rand(2);
+    c.cpu_stop.nsec = fz_rand(1000000000);
+    if (c.mask & PT__DUMPI_MASK_PERF) {
+      c.nperf = (uint8_t)fz_rand(3);
+      c.perf_in = pt__arena_alloc(&a, 8u * c.nperf + 8);
+      c.perf_out = pt__arena_alloc(&a, 8u * c.nperf + 8);
+      for (unsigned j = 0; j < c.nperf; j++) {
+        c.perf_in[j] = fz_rand(1000);
+        c.perf_out[j] = fz_rand(1000);
+      }
+    }
+    for (unsigned k = 0; k < f->nargs; k++) {
+      const pt__dumpi_arg *g = &f->args[k];
+      pt__dumpi_val *v = &c.v[k];
+      unsigned w = pt__dumpi_atype_wire(g->type);
+      if (pt__dumpi_wire_width(w)) {
+        v->present = 1;
+        v->i = fz_scalar(g->name);
+        if (w == PT__DW_H16) v->i = (int16_t)v->i;
+        if (w == PT__DW_U8) v->i = (uint8_t)v->i;
+        if (w == PT__DW_S8) v->i = (int8_t)v->i;
+      } else if (w == PT__DW_STATUS) {
+        fz_ints(&a, v, g->type == PT__DA_STATUS ? fz_rand(4) != 0 : fz_rand(5),
+                1, g->name);
+      } else if (w == PT__DW_I32ARR || w == PT__DW_H16ARR ||
+                 w == PT__DW_U8ARR) {
+        fz_ints(&a, v, fz_rand(5), 0, g->name);
+      } else { /* I32ARR2: rows of (length, elements) */
+        uint32_t rows = fz_rand(3);
+        v->present = 1;
+        v->i = rows;
+        v->a = pt__arena_alloc(&a, 8u * 3 * rows + 8);
+        v->na = 0;
+        for (uint32_t r = 0; r < rows; r++) {
+          v->a[v->na++] = 1;
+          v->a[v->na++] = fz_rand(9);
+        }
+      }
+    }
+    if (pt__dumpi_encode(&b, &c, 7, 9) < 0) abort();
+  }
+  uint8_t eos[2] = {PT__DUMPI_END_OF_STREAM >> 8, PT__DUMPI_END_OF_STREAM & 0xff};
+  if (pt__buf_put(&b, eos, 2) < 0) abort();
+  pt__arena_free(&a);
+  *n = b.len;
+  return b.p;
+}
+
+TEST(fused_mapping_equals_generic) {
+  for (int threads = 1; threads <= 3; threads += 2) {
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+      fz_seed = seed * 977 + (uint64_t)threads;
+      size_t n;
+      uint8_t *d = fz_image(threads, 4000, &n);
+      size_t nw;
+      if (!fz_same(d, n, &nw)) {
+        free(d);
+        TEST_FAIL_("threads %d seed %llu: the ways differ", threads,
+                   (unsigned long long)seed);
+      }
+      if (seed == 1) ASSERT_TRUE(nw > 0); /* (warnings occur) */
+      for (int c = 0; c < 60; c++) { /* cut anywhere */
+        size_t cut = 16 + fz_rand((uint32_t)(n - 16));
+        if (!fz_same(d, cut, NULL)) {
+          free(d);
+          TEST_FAIL_("threads %d seed %llu cut %zu: the ways differ", threads,
+                     (unsigned long long)seed, cut);
+        }
+      }
+      free(d);
+    }
+  }
+  /* the test vectors, rank by rank */
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *meta = case_file(cases[i], ".meta");
+    for (int r = 0; r < 2; r++) {
+      char bin[4300];
+      bin_path(bin, sizeof bin, meta, r, "");
+      size_t n;
+      uint8_t *d = (uint8_t *)slurp(bin, &n);
+      ASSERT_TRUE(d);
+      if (!fz_same(d, n, NULL)) TEST_FAIL_("%s rank %d: the ways differ", cases[i], r);
+      free(d);
+    }
+    free(meta);
+  }
+}
+
 int main(void) {
   RUN(table);
   RUN(print_rows_bounded_by_the_record);
@@ -1072,5 +1278,6 @@ int main(void) {
   RUN(truncated_and_corrupt);
   RUN(walk_cut_counts_like_decoder);
   RUN(write_synthesised);
+  RUN(fused_mapping_equals_generic);
   return test_summary();
 }
