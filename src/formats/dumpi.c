@@ -164,9 +164,8 @@ static void role_init(void) {
                                  (m & PT__DUMPI_MASK_WALL ? 12 : 0));
   for (unsigned l = 0; l < PT__DUMPI_NFUNCS; l++) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
-    if (f && pt__dumpi_fixed_args(l) >= 0) {
+    if (f && pt__dumpi_fixed_args(l) >= 0)
       at_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
-    }
     if (f) fm_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
     int len = f && !pt__dcomm_label(l) ? pt__dumpi_fixed_args(l) : -1;
     int comm = -1, off = 0;
@@ -2939,14 +2938,16 @@ static int st_map(dsrc *s, tstream *t, int append) {
   if (rc < 0) {
     n = rc;
   } else if (fm) { /* the commonest calls: decoded and mapped at once */
-    if (!(at = pt__arena_alloc(&t->arena, fm_cap[l] * sizeof *at)))
-      n = PT_ENOMEM;
-    else if ((n = fm(&k->m, p, avail, k->f.cpu_off, k->f.wall_off, at)) < 0)
+    if (!(at = pt__arena_alloc(&t->arena, fm_cap[l] * sizeof *at))) {
+      pt__errbuf(s->err, sizeof s->err, PT_ENOMEM,
+                 "%s: offset %zu: out of memory", k->f.path, t->off);
+      return PT_ENOMEM; /* (as the generic path says it) */
+    }
+    if ((n = fm(&k->m, p, avail, k->f.cpu_off, k->f.wall_off, at)) < 0)
       rc = (int)n;
     if (!at_cap[l]) at = NULL; /* (the generic path's arguments) */
   }
   if (n == 0) { /* the generic path: decoded, then mapped */
-    fm = NULL;
     /* a fixed-argument call's arguments: decoded into its attributes */
     if (l < PT__DUMPI_NLABELS && at_cap[l] && !at &&
         !(at = pt__arena_alloc(&t->arena, at_cap[l] * sizeof *at)))
@@ -3027,8 +3028,13 @@ static int st_run(dsrc *s, tstream *t, uint64_t le, int none, size_t *j) {
     k->f.cur_call = call;
     size_t qn = m->qn;
     pt_attr *at = pt__arena_alloc(&t->arena, fm_cap[l] * sizeof *at);
-    long n = at ? fm(m, p, avail, k->f.cpu_off, k->f.wall_off, at)
-                : PT_ENOMEM;
+    if (!at) { /* (as st_map says it) */
+      rc = PT_ENOMEM;
+      pt__errbuf(s->err, sizeof s->err, PT_ENOMEM,
+                 "%s: offset %zu: out of memory", k->f.path, off);
+      break;
+    }
+    long n = fm(m, p, avail, k->f.cpu_off, k->f.wall_off, at);
     if (n == 0) { /* (st_map's generic path: nothing was written) */
       rc = 1;
       break;

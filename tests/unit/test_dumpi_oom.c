@@ -4,7 +4,8 @@
  * through pt_source_next and pt_source_next_batch.  The reason the
  * decoder gives is set only for a cut or corrupt record; its buffer was
  * printed uninitialised after "offset N: " when a record's arrays could
- * not be allocated. */
+ * not be allocated.  A read that ends well although an allocation failed
+ * (an out-of-memory swallowed) fails the test. */
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -15,7 +16,11 @@ void *__real_malloc(size_t n);
 void *__real_calloc(size_t a, size_t n);
 void *__real_realloc(void *p, size_t n);
 static long g_count = -1, g_fail = -1; /* g_count < 0: no failure */
-static int fail_now(void) { return g_count >= 0 && ++g_count == g_fail; }
+static int g_failed; /* the failing allocation happened */
+static int fail_now(void) {
+  if (g_count >= 0 && ++g_count == g_fail) return g_failed = 1;
+  return 0;
+}
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t a, size_t n);
 void *__wrap_realloc(void *p, size_t n);
@@ -51,6 +56,7 @@ static int read_failing(long fail, int batch, char *msg, size_t n) {
   }
   g_fail = fail;
   g_count = 0;
+  g_failed = 0;
   for (;;) {
     if (batch) {
       const pt_item *its;
@@ -74,6 +80,11 @@ TEST(enomem_says_so) {
   for (int batch = 0; batch < 2; batch++)
     for (long fail = 1; fail <= 60; fail++) {
       int rc = read_failing(fail, batch, msg, sizeof msg);
+      /* (a read that ends although an allocation failed lost what it
+       * was for) */
+      if (rc == PT_END && g_failed)
+        TEST_FAIL_("batch %d, allocation %ld failed, the read ended well",
+                   batch, fail);
       if (rc == PT_END) continue;
       failures++;
       ASSERT_EQ_I64(rc, PT_ENOMEM);
