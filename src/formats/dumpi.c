@@ -157,6 +157,11 @@ static void role_init(void) {
       role_off[1][l][r] = (int8_t)(k < 0 ? -1 : k * (int)AT_STRIDE);
     }
   }
+  /* (every label of the table: fm_tab has Function_enter / _exit too) */
+  for (unsigned l = 0; l < PT__DUMPI_NLABELS; l++) {
+    const pt__dumpi_func *f = pt__dumpi_func_get(l);
+    if (f) fm_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
+  }
   for (unsigned m = 0; m < 256; m++)
     hdr_len[m] = (uint8_t)(m & PT__DUMPI_MASK_PERF ? 0
                            : 3 + (m & PT__DUMPI_MASK_THREAD ? 2 : 0) +
@@ -166,7 +171,6 @@ static void role_init(void) {
     const pt__dumpi_func *f = pt__dumpi_func_get(l);
     if (f && pt__dumpi_fixed_args(l) >= 0)
       at_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
-    if (f) fm_cap[l] = (uint8_t)(EX__COUNT + 2u * f->nargs + 2);
     int len = f && !pt__dcomm_label(l) ? pt__dumpi_fixed_args(l) : -1;
     int comm = -1, off = 0;
     /* the communicator's offset, when the call maps to events */

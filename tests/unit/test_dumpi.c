@@ -1144,7 +1144,7 @@ static uint8_t *fz_image(int threads, size_t ncalls, size_t *n) {
     const pt__dumpi_func *f;
     int strings;
     do {
-      l = fz_rand(PT__DUMPI_NFUNCS);
+      l = fz_rand(PT__DUMPI_NLABELS); /* (291, 292: function enter and exit) */
       f = pt__dumpi_func_get(l);
       strings = 0;
       for (unsigned k = 0; f && k < f->nargs; k++) {
