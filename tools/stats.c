@@ -2161,8 +2161,11 @@ int cmd_stats(int argc, char **argv) {
       sel = part;
       nsel = npart;
       part = NULL;
-      o.part = 1; /* merged on rank 0: wildcard receives wait for it */
-      c.parts = 1;
+      /* merged on rank 0: wildcard receives wait for it; the collective
+       * wait states too, unless the shares are of a selection (--locations:
+       * none, as in one process) */
+      o.part = nusel ? 2 : 1;
+      c.parts = !nusel;
     } else if (psize > 1 && prank != 0) {
       mine = 2; /* not a native archive: rank 0 reads it alone */
     }

@@ -297,7 +297,13 @@ typedef struct pt_stats_opts {
                                 -1), and the messages of its receiver
                                 and communicator after it, are matched
                                 only in pt_stats_complete, when every
-                                sender's messages are in */
+                                sender's messages are in.  1: the parts
+                                together hold every location (the
+                                collective wait states are kept: the
+                                merges join the instances); 2: they hold
+                                a selection of the trace's locations
+                                (as with `locations` in one object: no
+                                collective wait states) */
   uint64_t part_max_members; /* a part: the most members of collective
                                 instances it did not see whole that it
                                 holds for the merges (about 100 bytes

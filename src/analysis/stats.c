@@ -221,8 +221,9 @@ int pt_stats_create(pt_stats **out, const pt_stats_opts *opts) {
   pt__kt_init(&s->lt, sizeof(pt__late));
   pt__kt_init(&s->selranks, sizeof(u_rec));
   /* collective wait states: every member's events are needed, so not
-   * with a selection of locations (but in a part: the merges join them) */
-  if (!(o.locations && o.nlocations) || s->part) {
+   * with a selection of locations (but in a part of the whole trace: the
+   * merges join them; not in one of a selection, part 2) */
+  if (!(o.locations && o.nlocations) || o.part == 1) {
     if (pt__stats_coll_init(s) < 0) {
       pt_stats_destroy(s);
       return PT_ENOMEM;

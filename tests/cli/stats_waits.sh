@@ -438,6 +438,15 @@ par_same() { # par_same NAME TRACE NP OPTIONS...
 if [ -x "$B/bin/paratrace-mpi" ]; then
   par_same "mpirun -np 2 stats: the wait states of one process" w.ptf 2
   par_same "mpirun -np 3 stats --csv: the wait states of one process" w.ptf 3 --csv
+  # --locations: the shares of a selection see no instance whole: no wait
+  # rows, as in one process (was: every call a row, counted unmatched)
+  $RUN -np 2 "$PT" stats --csv --locations 0,1 w.ptf >psel.csv 2>psel.err
+  $RUN -np 2 "$PT" stats --locations 0,1 w.ptf >psel.out 2>>psel.err
+  grep -q '^location,' psel.csv && ! grep -q '^wait,' psel.csv &&
+    grep -q '^(collective wait states need every rank' psel.out &&
+    t_pass "mpirun -np 2 stats --locations: no wait states, as one process" ||
+    t_fail "mpirun -np 2 stats --locations: no wait states, as one process" \
+      "$(grep -c '^wait,' psel.csv) rows; $(tail -2 psel.out) $(head -2 psel.err)"
 fi
 ok "build waits" mpicc $SANF -o waits "$SRC/tests/mpi/waits.c" || t_done
 rm -rf wr.ptf
