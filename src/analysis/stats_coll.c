@@ -193,7 +193,11 @@ static int add_row(pt__coll *c, const cmem *m, uint32_t pattern,
   cwait *r = pt__kt_get(&c->rows, PT__K(m->region, m->loc, 0, 0));
   if (!r) return PT_ENOMEM;
   uint64_t dur = m->end > m->enter ? m->end - m->enter : 0;
-  r->pattern = pattern;
+  /* the row's pattern: its instances' (they differ only when a trace's
+   * calls fall out of step: then the highest, whatever the order the
+   * instances are resolved in, so that the parts' merges agree with one
+   * scan) */
+  if (pattern > r->pattern) r->pattern = pattern;
   r->calls++;
   r->time += dur;
   r->unmatched += unmatched != 0;
@@ -434,7 +438,7 @@ int pt__stats_coll_merge(pt_stats *d, const pt_stats *s) {
     const cwait *x = pt__kt_at(&o->rows, i);
     cwait *r = pt__kt_get(&c->rows, x->k);
     if (!r) return PT_ENOMEM;
-    r->pattern = x->pattern;
+    if (x->pattern > r->pattern) r->pattern = x->pattern;
     r->calls += x->calls;
     r->time += x->time;
     r->wait += x->wait;
@@ -518,7 +522,7 @@ int pt__stats_coll_load(pt_stats *s, const uint64_t *w, size_t n) {
       return PT_ECORRUPT;
     cwait *r = pt__kt_get(&c->rows, PT__K(v[0], v[1], 0, 0));
     if (!r) return PT_ENOMEM;
-    r->pattern = (uint32_t)v[2];
+    if (v[2] > r->pattern) r->pattern = (uint32_t)v[2];
     r->calls += v[3];
     r->time += v[4];
     r->wait += v[5];

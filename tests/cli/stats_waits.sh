@@ -438,6 +438,58 @@ par_same() { # par_same NAME TRACE NP OPTIONS...
 if [ -x "$B/bin/paratrace-mpi" ]; then
   par_same "mpirun -np 2 stats: the wait states of one process" w.ptf 2
   par_same "mpirun -np 3 stats --csv: the wait states of one process" w.ptf 3 --csv
+  # calls out of step (a world instance of ranks 1-3's Bcast and rank 0's
+  # Allreduce, then an Allreduce on ranks 0 and 1): a row whose instances
+  # have two patterns names the highest, in one process and in the parts
+  # (which resolve the instances in another order: the row of rank 0's
+  # Allreduce was "wait at NxN" in one process, "late broadcast" under
+  # mpirun -np 2)
+  cat >step.txt <<'TXT'
+# paratrace text 1
+def clock ticks_per_second=1000000000
+def location_group id=0 rank=0 name="rank 0"
+def location id=0 group=0 name="thread 0"
+def location_group id=1 rank=1 name="rank 1"
+def location id=1 group=1 name="thread 1"
+def location_group id=2 rank=2 name="rank 2"
+def location id=2 group=2 name="thread 2"
+def location_group id=3 rank=3 name="rank 3"
+def location id=3 group=3 name="thread 3"
+def region id=1 role=7 paradigm=3 name="MPI_Allreduce"
+def region id=2 role=7 paradigm=3 name="MPI_Bcast"
+def group id=0 type=4 paradigm=3 name="world locations" members=[0,1,2,3]
+def group id=1 type=5 paradigm=3 name="world" members=[0,1,2,3]
+def group id=2 type=5 paradigm=3 name="low" members=[0,1]
+def comm id=0 parent=none group=1 paradigm=3 name="MPI_COMM_WORLD"
+def comm id=1 parent=0 group=2 paradigm=3 name="low"
+event 10 0 enter region=1
+event 10 0 coll_begin
+event 10 1 enter region=2
+event 10 1 coll_begin
+event 10 2 enter region=2
+event 10 2 coll_begin
+event 10 3 enter region=2
+event 10 3 coll_begin
+event 20 1 coll_end op=1 root=1 comm=0 sent=4 received=0
+event 20 1 leave region=2
+event 20 2 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 20 2 leave region=2
+event 20 3 coll_end op=1 root=1 comm=0 sent=0 received=4
+event 20 3 leave region=2
+event 30 0 coll_end op=11 root=-1 comm=0 sent=8 received=8
+event 30 0 leave region=1
+event 100 0 enter region=1
+event 100 0 coll_begin
+event 105 1 enter region=1
+event 105 1 coll_begin
+event 110 0 coll_end op=11 root=-1 comm=1 sent=8 received=8
+event 110 0 leave region=1
+event 110 1 coll_end op=11 root=-1 comm=1 sent=8 received=8
+event 110 1 leave region=1
+TXT
+  ok "convert step" "$PT" -q convert step.txt -o step.ptf || t_done
+  par_same "mpirun -np 2 stats --csv, calls out of step: one process's" \
+    step.ptf 2 --csv
   # --locations: the shares of a selection see no instance whole: no wait
   # rows, as in one process (was: every call a row, counted unmatched)
   $RUN -np 2 "$PT" stats --csv --locations 0,1 w.ptf >psel.csv 2>psel.err
