@@ -2166,6 +2166,9 @@ int cmd_stats(int argc, char **argv) {
        * none, as in one process) */
       o.part = nusel ? 2 : 1;
       c.parts = !nusel;
+      /* the most messages a share defers for rank 0 (default 2^20) */
+      const char *md = getenv("PARATRACE_STATS_MAX_DEFERRED");
+      if (md && *md) o.part_max_deferred = strtoull(md, NULL, 10);
     } else if (psize > 1 && prank != 0) {
       mine = 2; /* not a native archive: rank 0 reads it alone */
     }
@@ -2209,7 +2212,6 @@ int cmd_stats(int argc, char **argv) {
                                 : "--by and --relative-to need a full scan");
   if (status == CLI_OK && mine == 1 && !s) status = scan(path, &o, &s);
   if (sel != usel) free(sel);
-  free(usel);
   if (nproc > 1 && psize > 1) {
     /* every rank takes part in the reduction, also after a failure */
     int failed = 0;
@@ -2218,6 +2220,7 @@ int cmd_stats(int argc, char **argv) {
                                  psize, &failed, why, sizeof why);
     if (prank != 0) {
       pt_stats_destroy(s);
+      free(usel);
       cli_parallel->finish();
       return status;
     }
@@ -2225,13 +2228,34 @@ int cmd_stats(int argc, char **argv) {
     if (status == CLI_OK && r != 0) status = cli_fail(path, "%s", why);
     if (status == CLI_OK && failed)
       status = cli_fail(path, "another rank failed (see its message)");
+    if (status == CLI_OK && s && pt_stats_part_overflow(s)) {
+      /* the shares deferred too many messages for receives from
+       * MPI_ANY_SOURCE without a status: rank 0 scans the trace alone */
+      pt_stats_destroy(s);
+      s = NULL;
+      o.locations = usel;
+      o.nlocations = nusel;
+      o.part = 0;
+      c.parts = 0;
+      fprintf(stderr,
+              "paratrace stats: %s: the ranks' shares deferred more than "
+              "%" PRIu64 " messages for receives from MPI_ANY_SOURCE "
+              "without a status (matched on rank 0 at the end; "
+              "PARATRACE_STATS_MAX_DEFERRED): rank 0 reads the trace "
+              "alone\n",
+              path,
+              o.part_max_deferred ? o.part_max_deferred : (uint64_t)1 << 20);
+      status = scan(path, &o, &s);
+    }
     if (status != CLI_OK) {
       pt_stats_destroy(s);
+      free(usel);
       return status;
     }
   } else if (nproc > 1) {
     cli_parallel->finish();
   }
+  free(usel);
   if (status != CLI_OK) return status;
   c.s = s;
   pt_stats_get_totals(s, &c.tot);

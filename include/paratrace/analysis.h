@@ -311,6 +311,13 @@ typedef struct pt_stats_opts {
                                 collective wait states up (its totals and
                                 the merged ones lose PT_STATS_HAVE_WAITS)
                                 so that its memory stays bounded */
+  uint64_t part_max_deferred; /* a part: the most messages it defers for
+                                pt_stats_complete (about 200 bytes each;
+                                0 = 2^20); past them it stops deferring
+                                and its results, and the merged ones, are
+                                not one scan's: pt_stats_part_overflow
+                                says so, and the caller scans the trace
+                                in one object instead */
 } pt_stats_opts;
 
 /* Parts a stats object holds (pt_stats_totals.have).  A scan of events
@@ -593,6 +600,12 @@ PT_API int pt_stats_merge(pt_stats *dst, const pt_stats *src);
  * the events would).  Reading results does it too.  Returns PT_OK,
  * PT_ENOMEM, PT_ESTATE (unfinished). */
 PT_API int pt_stats_complete(pt_stats *s);
+
+/* Whether a part merged into s (or s itself) deferred more messages than
+ * pt_stats_opts.part_max_deferred allows: then s's message matching is
+ * not one scan's and the results must not be used (scan in one object).
+ * 0 for objects not made with opts.part. */
+PT_API int pt_stats_part_overflow(const pt_stats *s);
 
 /* Serialize a finished object into one buffer (for a reduction over MPI:
  * each rank serializes, the root deserializes and merges).  The format is

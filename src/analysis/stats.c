@@ -1253,9 +1253,18 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   evcopy(&p.ev, ev);
   uint32_t qi;
   int rc;
-  if (PT_UNLIKELY(s->part) && (s->defers.n || ck[0] == ANY_SRC)) {
+  if (PT_UNLIKELY(s->part) && !s->part_overflow &&
+      (s->defers.n || ck[0] == ANY_SRC)) {
     /* a part: a receive from any source waits for every sender's sends,
-     * and so does what its receiver and communicator do after it */
+     * and so does what its receiver and communicator do after it (at
+     * most opts.part_max_deferred messages: past them the part says its
+     * results are not one scan's, and keeps its memory) */
+    uint64_t max = s->opts.part_max_deferred ? s->opts.part_max_deferred
+                                             : (uint64_t)1 << 20;
+    if (s->ndmsgs >= max) {
+      s->part_overflow = 1;
+      return chan_add(s, ck, &p, !is_send);
+    }
     if (!is_send && ck[0] == ANY_SRC &&
         (rc = defer_point(s, ck, &p)) < 0)
       return rc;
@@ -2025,6 +2034,7 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
   }
   /* parts: the deferral points of both (the earlier of a group's) */
   d->part |= s->part;
+  d->part_overflow |= s->part_overflow;
   for (size_t i = 0; i < s->defers.n; i++) {
     const pt__defer *x = pt__kt_at(&s->defers, i);
     pt__defer *y = pt__kt_find(&d->defers, x->k);
@@ -2057,6 +2067,10 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
              : chan_add(d, mp[x].k, &mp[x].p, mp[x].recvs);
   free(mp);
   return rc < 0 ? rc : PT_OK;
+}
+
+int pt_stats_part_overflow(const pt_stats *s) {
+  return s && s->part_overflow;
 }
 
 int pt_stats_complete(pt_stats *s) {
@@ -2850,6 +2864,7 @@ int pt_stats_serialize(const pt_stats *s, void **buf, size_t *len) {
     for (size_t i = 0; i < nw && rc == PT_OK; i++) rc = put64(&b, w[i]);
     free(w);
   }
+  if (rc == PT_OK) rc = put64(&b, (uint64_t)s->part_overflow);
   if (rc < 0) {
     pt__buf_free(&b);
     return rc;
@@ -3134,6 +3149,7 @@ int pt_stats_deserialize(pt_stats **out, const void *buf, size_t len) {
       if (rc < 0) goto fail;
       if (!r.bad) s->have |= PT_STATS_HAVE_WAITS;
     }
+    s->part_overflow = get64(&r) != 0;
   }
   if (r.bad || r.p != r.end) {
     rc = PT_ECORRUPT;

@@ -351,6 +351,7 @@ struct pt_stats {
   /* a part (opts.part, until pt_stats_complete): pt__defer rows, and the
    * messages deferred (in the order fed) */
   int part;
+  int part_overflow; /* deferred more than opts.part_max_deferred */
   pt__ktab defers;
   pt__dmsg *dmsgs;
   size_t ndmsgs, dmsgs_cap;

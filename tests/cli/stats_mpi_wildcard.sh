@@ -51,4 +51,19 @@ for form in "--csv" "" "--csv --by tag" "--json"; do
         "$(diff one.cmp par.cmp | head -4 | tr '\n' ' ') $(head -2 par.err)"
   done
 done
+# the shares defer at most PARATRACE_STATS_MAX_DEFERRED messages (2^20 by
+# default, about 200 bytes each): past them rank 0 reads the trace alone
+# and says so, with one process's output (before: no bound, 357 MB on
+# rank 0 for 300,000 deferred messages)
+"$PT" stats --csv w.ptf >one.out
+for np in 2 3; do
+  $RUN -np $np -x PARATRACE_STATS_MAX_DEFERRED=50 "$PT" stats --csv w.ptf \
+    >par.out 2>par.err
+  if cmp -s one.out par.out && grep -q 'deferred more than 50 messages.*rank 0 reads the trace alone' par.err; then
+    t_pass "mpirun -np $np, deferral bound: rank 0 reads alone, one process's output"
+  else
+    t_fail "mpirun -np $np, deferral bound: rank 0 reads alone, one process's output" \
+      "$(diff one.out par.out | head -4 | tr '\n' ' ') $(head -2 par.err)"
+  fi
+done
 t_done
