@@ -452,6 +452,12 @@ int pt__stats_coll_merge(pt_stats *d, const pt_stats *s) {
       int rc = join(c, &y, &y.m[j]);
       if (rc < 0) return rc;
     }
+    if (c->part && c->held > c->held_max) { /* the merge's bound too */
+      c->gave_up = 1;
+      drop_insts(c);
+      d->have &= ~(uint32_t)PT_STATS_HAVE_WAITS;
+      return PT_OK;
+    }
   }
   return PT_OK;
 }

@@ -759,14 +759,14 @@ TEST(callsite_deserialize_version_7) {
   /* without version 9's tail: the unmatched messages' count (the 7
    * sends, never received) and their locations and ords; no part,
    * deferral point or deferred message; the collective wait states (1:
-   * kept), 2 words: no row, no instance */
-  enum { TW = 1 + 2 * 7 + 3 + 4 };
+   * kept), 2 words: no row, no instance; no deferral overflow */
+  enum { TW = 1 + 2 * 7 + 3 + 4 + 1 };
   ASSERT_TRUE(len >= rest + 8 * TW);
   uint64_t tail[TW];
   memcpy(tail, b + len - sizeof tail, sizeof tail);
   ASSERT_EQ_U64(tail[0], 7);
-  const uint64_t want[7] = {0, 0, 0, 1, 2, 0, 0};
-  ASSERT_TRUE(!memcmp(tail + TW - 7, want, sizeof want));
+  const uint64_t want[8] = {0, 0, 0, 1, 2, 0, 0, 0};
+  ASSERT_TRUE(!memcmp(tail + TW - 8, want, sizeof want));
   memcpy(out + n, b + rest, len - rest - sizeof tail);
   n += len - rest - sizeof tail;
   pt_stats_buffer_free(buf);
@@ -2439,6 +2439,53 @@ TEST(parts_bound_their_collective_members) {
   free(v);
 }
 
+/* The merges keep the parts' bound too: parts each under it whose merge
+ * holds more members than it (three of four members of every instance)
+ * give the wait states up. */
+TEST(parts_merge_bounds_collective_members) {
+  size_t n = 0;
+  pev *v = parts_trace(200, &n);
+  static const uint64_t locs[4] = {0, 1, 2, 3};
+  /* (with this trace: part 0-1 holds at most 128 members, part 2 at
+   * most 64, their merge more than 128 and at most 256) */
+  for (uint64_t bound = 128; bound <= 256; bound *= 2) {
+    parts_max_members = bound;
+    pt_stats *a = parts_scan(v, n, locs, 2, 1);
+    pt_stats *b = parts_scan(v, n, locs + 2, 1, 1);
+    void *buf = NULL;
+    size_t len = 0;
+    pt_stats *sb = NULL;
+    ASSERT_OK(pt_stats_serialize(b, &buf, &len));
+    pt_stats_totals t;
+    pt_stats_get_totals(b, &t);
+    int bw = (t.have & PT_STATS_HAVE_WAITS) != 0;
+    ASSERT_OK(pt_stats_deserialize(&sb, buf, len));
+    pt_stats_buffer_free(buf);
+    ASSERT_OK(pt_stats_serialize(a, &buf, &len));
+    pt_stats *sa = NULL;
+    ASSERT_OK(pt_stats_deserialize(&sa, buf, len));
+    pt_stats_buffer_free(buf);
+    pt_stats_get_totals(sa, &t);
+    int aw = (t.have & PT_STATS_HAVE_WAITS) != 0;
+    ASSERT_OK(pt_stats_merge(a, sb));
+    ASSERT_OK(pt_stats_serialize(a, &buf, &len));
+    pt_stats *sm = NULL;
+    ASSERT_OK(pt_stats_deserialize(&sm, buf, len));
+    pt_stats_buffer_free(buf);
+    pt_stats_get_totals(sm, &t);
+    int mw = (t.have & PT_STATS_HAVE_WAITS) != 0;
+    ASSERT_TRUE(aw && bw);
+    ASSERT_TRUE(mw == (bound == 256));
+    pt_stats_destroy(sm);
+    pt_stats_destroy(sa);
+    pt_stats_destroy(sb);
+    pt_stats_destroy(b);
+    pt_stats_destroy(a);
+  }
+  parts_max_members = 0;
+  free(v);
+}
+
 int main(void) {
   RUN(inclusive_exclusive_nesting);
   RUN(window_clips_straddling_regions);
@@ -2475,5 +2522,6 @@ int main(void) {
   RUN(collective_wait_states);
   RUN(parts_merge_as_one_object);
   RUN(parts_bound_their_collective_members);
+  RUN(parts_merge_bounds_collective_members);
   return test_summary();
 }
