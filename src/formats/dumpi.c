@@ -879,8 +879,14 @@ static void mapper_free(mapper *m) {
   free(m->cinfo);
 }
 
-static PT_ALWAYS_INLINE pt_event *qpush(mapper *m, uint32_t kind,
-                                        uint64_t t) {
+/* An event at the end of the queue, every field written once (the
+ * fields not given are 0 / NULL, as pt_event_init has them). */
+static PT_ALWAYS_INLINE pt_event *qpush_ev(mapper *m, uint32_t kind,
+                                           uint64_t t, uint64_t ref,
+                                           int64_t peer, uint64_t comm,
+                                           int64_t tag, uint64_t size,
+                                           uint64_t request, uint32_t nattrs,
+                                           pt_attr *attrs) {
   if (PT_GROW(m->q, m->qcap, m->qn + 1, 16)) return NULL;
   pt_item *it = &m->q[m->qn++];
   it->type = PT_ITEM_EVENT;
@@ -891,19 +897,24 @@ static PT_ALWAYS_INLINE pt_event *qpush(mapper *m, uint32_t kind,
   e->time = t;
   e->location = m->loc;
   e->kind = kind;
-  e->nattrs = 0;
-  e->ref = 0;
-  e->peer = 0;
-  e->comm = 0;
-  e->tag = 0;
-  e->size = e->size2 = 0;
-  e->request = 0;
+  e->nattrs = nattrs;
+  e->ref = ref;
+  e->peer = peer;
+  e->comm = comm;
+  e->tag = tag;
+  e->size = size;
+  e->size2 = 0;
+  e->request = request;
   e->value.type = 0;
   e->value.count = 0;
   e->value.v.u = 0;
   e->text = NULL;
-  e->attrs = NULL;
+  e->attrs = attrs;
   return e;
+}
+static PT_ALWAYS_INLINE pt_event *qpush(mapper *m, uint32_t kind,
+                                        uint64_t t) {
+  return qpush_ev(m, kind, t, 0, 0, 0, 0, 0, 0, 0, NULL);
 }
 
 /* Absolute seconds with 16-bit wrap-around tracking: *base is 65536 x the
@@ -1167,16 +1178,16 @@ static PT_ALWAYS_INLINE int req_complete(mapper *m, int64_t id,
     if (!(e = qpush(m, PT_EV_REQUEST_CANCELLED, t))) return PT_ENOMEM;
     e->request = r->model;
   } else if (r->send) {
-    if (!(e = qpush(m, PT_EV_ISEND_COMPLETE, t))) return PT_ENOMEM;
-    e->request = r->model;
+    if (!qpush_ev(m, PT_EV_ISEND_COMPLETE, t, 0, 0, 0, 0, 0, r->model, 0,
+                  NULL))
+      return PT_ENOMEM;
   } else {
-    if (!(e = qpush(m, PT_EV_IRECV, t))) return PT_ENOMEM;
-    e->ref = PT_NONE;
-    e->peer = s && s[1] >= 0 ? world_rank(m, r->comm, s[1]) : r->peer;
-    e->tag = s && s[4] >= 0 ? s[4] : r->tag;
-    e->size = s && s[0] >= 0 ? (uint64_t)s[0] : r->bytes;
-    e->comm = r->comm;
-    e->request = r->model;
+    if (!qpush_ev(m, PT_EV_IRECV, t, PT_NONE,
+                  s && s[1] >= 0 ? world_rank(m, r->comm, s[1]) : r->peer,
+                  r->comm, s && s[4] >= 0 ? s[4] : r->tag,
+                  s && s[0] >= 0 ? (uint64_t)s[0] : r->bytes, r->model, 0,
+                  NULL))
+      return PT_ENOMEM;
   }
   if (r->persistent) r->active = 0;
   else req_remove(m, i);
@@ -1522,16 +1533,12 @@ static PT_ALWAYS_INLINE int req_call(mapper *m, int send, int pers,
     peer_of(m, p); /* warn */
     r->peer = -1;
   }
-  pt_event *e = qpush(m, send ? PT_EV_ISEND : PT_EV_IRECV_REQUEST, t0);
+  pt_event *e =
+      send ? qpush_ev(m, PT_EV_ISEND, t0, PT_NONE, r->peer, r->comm, r->tag,
+                      b, r->model, 0, NULL)
+           : qpush_ev(m, PT_EV_IRECV_REQUEST, t0, 0, 0, 0, 0, 0, r->model, 0,
+                      NULL);
   if (!e) return PT_ENOMEM;
-  e->request = r->model;
-  if (send) {
-    e->ref = PT_NONE;
-    e->peer = r->peer;
-    e->tag = r->tag;
-    e->comm = r->comm;
-    e->size = b;
-  }
   return PT_OK;
 }
 
@@ -2079,11 +2086,9 @@ static PT_ALWAYS_INLINE int fm_map(mapper *m, const uint8_t *p,
     a->val.count = 2;
     a->val.v.ints = w;
   }
-  pt_event *e = qpush(m, PT_EV_ENTER, t0);
+  pt_event *e = qpush_ev(m, PT_EV_ENTER, t0, label, 0, 0, 0, 0, 0, n,
+                         n ? at : NULL);
   if (!e) return PT_ENOMEM;
-  e->ref = label;
-  e->nattrs = n;
-  e->attrs = n ? at : NULL;
   /* a status's error field (map_call) */
   for (uint32_t j = 0; rv->status && j + 5 <= rv->nstatus; j += 5) {
     int64_t errf = rv->status[j + 3];
@@ -2125,10 +2130,9 @@ static PT_ALWAYS_INLINE int fm_map(mapper *m, const uint8_t *p,
     fm_attr(&lat[ln++], m->extra_id[EX_CPU_STOP],
             unwrap((int64_t)cpu_off + fm_be16(cpu + 6), &th->cpu_base,
                    &th->cpu_last) * NS + fm_be32(cpu + 8));
-  if (!(e = qpush(m, PT_EV_LEAVE, t1))) return PT_ENOMEM;
-  e->ref = label;
-  e->nattrs = ln;
-  e->attrs = ln ? lat : NULL;
+  if (!qpush_ev(m, PT_EV_LEAVE, t1, label, 0, 0, 0, 0, 0, ln,
+                ln ? lat : NULL))
+    return PT_ENOMEM;
   return PT_OK;
 }
 
