@@ -54,8 +54,10 @@ int64_t pt__rec_offset(void); /* record.c */
 int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
 int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
                        uint64_t t1, const uint8_t *b1, size_t n1);
-int pt__rec_event_encn(size_t n, const uint64_t *times,
-                       const uint8_t *const *body, const size_t *len);
+int pt__rec_event_call(uint64_t t0, const uint8_t *b0, size_t n0, size_t k,
+                       const uint64_t *et, const uint8_t *eb,
+                       const uint16_t *off, uint64_t t1, const uint8_t *b1,
+                       size_t n1);
 
 /* ---- tables (function names: formats/mpi_fn.h) ---------------------------- */
 
@@ -3669,20 +3671,11 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       pt__rec_event_enc2(t_pend.t, t_pend.b, n0, t1, lv, n);
       __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     } else if (t_pend.n) { /* the ENTER, the call's events, the LEAVE */
-      uint64_t tm[EXT_MAX + 2];
-      const uint8_t *bd[EXT_MAX + 2];
-      size_t ln[EXT_MAX + 2];
-      int k = t_ext.n;
-      tm[0] = t_pend.t, bd[0] = t_pend.b, ln[0] = t_pend.n;
-      for (int i = 0; i < k; i++) {
-        tm[i + 1] = t_ext.t[i];
-        bd[i + 1] = t_ext.b + t_ext.off[i];
-        ln[i + 1] = (size_t)(t_ext.off[i + 1] - t_ext.off[i]);
-      }
-      tm[k + 1] = t1, bd[k + 1] = lv, ln[k + 1] = n;
+      size_t n0 = t_pend.n, k = (size_t)t_ext.n;
       t_pend.n = 0;
       t_ext.n = 0;
-      pt__rec_event_encn((size_t)k + 2, tm, bd, ln);
+      pt__rec_event_call(t_pend.t, t_pend.b, n0, k, t_ext.t, t_ext.b,
+                         t_ext.off, t1, lv, n);
       __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     } else {
       pt__rec_event_enc(t1, lv, n);

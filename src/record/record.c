@@ -697,35 +697,40 @@ int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
   return rc ? rc : rc1;
 }
 
-/* n (<= 64) encoded events of the calling thread at non-decreasing times
- * (an MPI call's ENTER, the events the call implies, its LEAVE): as n
- * pt__rec_event_enc calls, in one when the block takes them all. */
-int pt__rec_event_encn(size_t n, const uint64_t *times,
-                       const uint8_t *const *body, const size_t *len) {
+/* An MPI call's encoded events, of the calling thread: its ENTER at t0,
+ * k (<= 64) events it implies (event i at et[i], its bytes
+ * eb[off[i]..off[i + 1]), off[0] == 0) and its LEAVE at t1, times
+ * non-decreasing as written (see pt__stream_event_call): in one append
+ * when the block takes them all, else as k + 2 pt__rec_event_enc
+ * calls. */
+int pt__rec_event_call(uint64_t t0, const uint8_t *b0, size_t n0, size_t k,
+                       const uint64_t *et, const uint8_t *eb,
+                       const uint16_t *off, uint64_t t1, const uint8_t *b1,
+                       size_t n1) {
   if (!pt_rec_enabled()) return PT_ESTATE;
   rthread *t = self();
   if (!t) return PT_ESTATE;
+  if (k > 64) return PT_EINVAL;
   int rc = PT_ESTATE;
-  if (n > 64) return PT_EINVAL;
-  uint64_t tt[64];
   if (busy_begin(t)) {
     rc = 1;
     if (PT_LIKELY(g_o.policy == PT_REC_FLUSH && !t->stopped)) {
-      uint64_t prev = t->last_time;
-      for (size_t i = 0; i < n; i++) prev = tt[i] = times[i] < prev ? prev
-                                                                     : times[i];
-      rc = pt__stream_event_encn(t->s, t->loc, n, tt, body, len);
-      if (rc == PT_OK) t->last_time = prev;
+      uint64_t s0 = t0 < t->last_time ? t->last_time : t0, s1 = t1;
+      rc = pt__stream_event_call(t->s, t->loc, s0, b0, n0, k, et, eb, off,
+                                 &s1, b1, n1);
+      if (rc == PT_OK) t->last_time = s1;
     }
   }
   busy_end(t);
   if (rc != 1) return rc;
-  rc = PT_OK;
-  for (size_t i = 0; i < n; i++) {
-    int r = pt__rec_event_enc(times[i], body[i], len[i]);
+  rc = pt__rec_event_enc(t0, b0, n0);
+  for (size_t i = 0; i < k; i++) {
+    int r = pt__rec_event_enc(et[i], eb + off[i],
+                              (size_t)(off[i + 1] - off[i]));
     if (!rc) rc = r;
   }
-  return rc;
+  int r = pt__rec_event_enc(t1, b1, n1);
+  return rc ? rc : r;
 }
 
 /* Recording off, and every other thread out of its stream.  A process

@@ -676,38 +676,44 @@ int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
   return 1;
 }
 
-int pt__stream_event_encn(pt_stream *s, uint64_t loc, size_t n,
-                          const uint64_t *times, const uint8_t *const *body,
-                          const size_t *len) {
+int pt__stream_event_call(pt_stream *s, uint64_t loc, uint64_t t0,
+                          const uint8_t *b0, size_t n0, size_t k,
+                          const uint64_t *et, const uint8_t *eb,
+                          const uint16_t *off, uint64_t *t1,
+                          const uint8_t *b1, size_t n1) {
   pt__bw *bw = &s->ev;
-  if (!n || n > 64 || times[0] < s->last_time || loc != bw->prev_loc ||
-      s->failed || !bw->count || bw->dts.cap - bw->dts.len < 8 * n)
-    return 1;
-  size_t total = 0;
-  for (size_t i = 0; i < n; i++) {
-    if ((i && times[i] < times[i - 1]) || len[i] > PT__BLK_MAX_RAW)
-      return 1;
-    total += len[i];
-  }
-  if (bw->raw.cap - bw->raw.len < total ||
-      bw->raw.len + 2 * (bw->count + n) + total > s->w->block_size)
+  size_t ne = k ? off[k] : 0, total = n0 + ne + n1;
+  if (PT_UNLIKELY(t0 < s->last_time || loc != bw->prev_loc || s->failed ||
+                  !bw->count || k > 64 || n0 > PT__BLK_MAX_RAW ||
+                  n1 > PT__BLK_MAX_RAW || ne > PT__BLK_MAX_RAW ||
+                  bw->dts.cap - bw->dts.len < 8 * (k + 2) ||
+                  bw->raw.cap - bw->raw.len < total ||
+                  bw->raw.len + 2 * (bw->count + k + 2) + total >
+                      s->w->block_size))
     return 1;
   uint8_t *w = bw->raw.p + bw->raw.len;
-  uint64_t prev = bw->prev_time;
-  for (size_t i = 0; i < n; i++) {
-    copy_short(w, body[i], len[i]);
-    w += len[i];
-    uint64_t dt = times[i] - prev;
-    memcpy(bw->dts.p + bw->dts.len + 8 * i, &dt, 8);
-    prev = times[i];
+  copy_short(w, b0, n0);
+  if (ne) copy_short(w + n0, eb, ne);
+  copy_short(w + n0 + ne, b1, n1);
+  uint8_t *d = bw->dts.p + bw->dts.len;
+  uint64_t dt = t0 - bw->prev_time, prev = t0;
+  memcpy(d, &dt, 8);
+  for (size_t i = 0; i < k; i++) {
+    uint64_t t = et[i] < prev ? prev : et[i];
+    dt = t - prev;
+    memcpy(d + 8 * (i + 1), &dt, 8);
+    prev = t;
   }
-  bw->dts.len += 8 * n;
-  bw->prev_time = prev;
+  if (*t1 < prev) *t1 = prev;
+  dt = *t1 - prev;
+  memcpy(d + 8 * (k + 1), &dt, 8);
+  bw->dts.len += 8 * (k + 2);
+  bw->prev_time = *t1;
   bw->raw.len += total;
-  bw->count += n;
-  bw->last_ts = prev;
-  s->events += n;
-  s->last_time = prev;
+  bw->count += k + 2;
+  bw->last_ts = *t1;
+  s->events += k + 2;
+  s->last_time = *t1;
   return PT_OK;
 }
 

@@ -1448,7 +1448,7 @@ TEST(encoded_event_batches) {
   ASSERT_OK(pt_writer_open(&w, path, NULL, NULL));
   pt_stream *s;
   ASSERT_OK(pt_writer_stream(w, 0, &s));
-  pt_event want[8];
+  pt_event want[12];
   size_t nw = 0;
   pt_event_init(&want[nw], PT_EV_ENTER, 10, 3);
   want[nw].ref = 1;
@@ -1476,14 +1476,41 @@ TEST(encoded_event_batches) {
     t[i] = b[i].time;
     want[nw++] = b[i];
   }
-  /* refused, nothing written: another location, times going back, a time
-   * before the stream's last */
-  ASSERT_EQ_I64(pt__stream_event_encn(s, 4, 3, t, body, len), 1);
-  uint64_t back[3] = {20, 36, 35};
-  ASSERT_EQ_I64(pt__stream_event_encn(s, 3, 3, back, body, len), 1);
-  uint64_t early[3] = {5, 20, 35};
-  ASSERT_EQ_I64(pt__stream_event_encn(s, 3, 3, early, body, len), 1);
-  ASSERT_EQ_I64(pt__stream_event_encn(s, 3, 3, t, body, len), PT_OK);
+  /* refused, nothing written: another location, an ENTER before the
+   * stream's last event */
+  uint16_t off[2] = {0, (uint16_t)len[1]};
+  uint64_t t1 = t[2];
+  ASSERT_EQ_I64(pt__stream_event_call(s, 4, t[0], body[0], len[0], 1, &t[1],
+                                      body[1], off, &t1, body[2], len[2]),
+                1);
+  ASSERT_EQ_I64(pt__stream_event_call(s, 3, 5, body[0], len[0], 1, &t[1],
+                                      body[1], off, &t1, body[2], len[2]),
+                1);
+  ASSERT_EQ_I64(pt__stream_event_call(s, 3, t[0], body[0], len[0], 1, &t[1],
+                                      body[1], off, &t1, body[2], len[2]),
+                PT_OK);
+  ASSERT_EQ_I64(t1, 35);
+  /* the same call again at 40, its SEND at 38 and its LEAVE at 39: times
+   * going back are taken as the time before them (all at 40) */
+  uint64_t ts = 38;
+  t1 = 39;
+  ASSERT_EQ_I64(pt__stream_event_call(s, 3, 40, body[0], len[0], 1, &ts,
+                                      body[1], off, &t1, body[2], len[2]),
+                PT_OK);
+  ASSERT_EQ_I64(t1, 40);
+  for (int i = 0; i < 3; i++) {
+    want[nw] = b[i];
+    want[nw++].time = 40;
+  }
+  /* no implied events: the ENTER and the LEAVE alone */
+  t1 = 45;
+  ASSERT_EQ_I64(pt__stream_event_call(s, 3, 42, body[0], len[0], 0, NULL,
+                                      NULL, off, &t1, body[2], len[2]),
+                PT_OK);
+  want[nw] = b[0];
+  want[nw++].time = 42;
+  want[nw] = b[2];
+  want[nw++].time = 45;
   /* a kind with a text slot or an event with attributes: not plain */
   pt_event m;
   pt_event_init(&m, PT_EV_MARK, 40, 3);
