@@ -54,10 +54,7 @@ int64_t pt__rec_offset(void); /* record.c */
 int pt__rec_event_enc(uint64_t time, const uint8_t *body, size_t len);
 int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
                        uint64_t t1, const uint8_t *b1, size_t n1);
-int pt__rec_event_call(uint64_t t0, const uint8_t *b0, size_t n0, size_t k,
-                       const uint64_t *et, const uint8_t *eb,
-                       const uint16_t *off, uint64_t t1, const uint8_t *b1,
-                       size_t n1);
+int pt__rec_event_call(pt__call_evs *c);
 
 /* ---- tables (function names: formats/mpi_fn.h) ---------------------------- */
 
@@ -3671,11 +3668,12 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
       pt__rec_event_enc2(t_pend.t, t_pend.b, n0, t1, lv, n);
       __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     } else if (t_pend.n) { /* the ENTER, the call's events, the LEAVE */
-      size_t n0 = t_pend.n, k = (size_t)t_ext.n;
+      pt__call_evs ce = {.t0 = t_pend.t, .t1 = t1, .b0 = t_pend.b, .b1 = lv,
+                         .n0 = t_pend.n, .n1 = n, .k = (size_t)t_ext.n,
+                         .et = t_ext.t, .eb = t_ext.b, .off = t_ext.off};
       t_pend.n = 0;
       t_ext.n = 0;
-      pt__rec_event_call(t_pend.t, t_pend.b, n0, k, t_ext.t, t_ext.b,
-                         t_ext.off, t1, lv, n);
+      pt__rec_event_call(&ce);
       __atomic_store_n(&pt__rec_open.region, 0, __ATOMIC_RELAXED);
     } else {
       pt__rec_event_enc(t1, lv, n);

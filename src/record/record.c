@@ -697,39 +697,33 @@ int pt__rec_event_enc2(uint64_t t0, const uint8_t *b0, size_t n0,
   return rc ? rc : rc1;
 }
 
-/* An MPI call's encoded events, of the calling thread: its ENTER at t0,
- * k (<= 64) events it implies (event i at et[i], its bytes
- * eb[off[i]..off[i + 1]), off[0] == 0) and its LEAVE at t1, times
- * non-decreasing as written (see pt__stream_event_call): in one append
- * when the block takes them all, else as k + 2 pt__rec_event_enc
- * calls. */
-int pt__rec_event_call(uint64_t t0, const uint8_t *b0, size_t n0, size_t k,
-                       const uint64_t *et, const uint8_t *eb,
-                       const uint16_t *off, uint64_t t1, const uint8_t *b1,
-                       size_t n1) {
+/* An MPI call's encoded events, of the calling thread (times
+ * non-decreasing as written, see pt__stream_event_call; c->t0 and c->t1
+ * may be changed to the times written): in one append when the block
+ * takes them all, else as c->k + 2 pt__rec_event_enc calls. */
+int pt__rec_event_call(pt__call_evs *c) {
   if (!pt_rec_enabled()) return PT_ESTATE;
   rthread *t = self();
   if (!t) return PT_ESTATE;
-  if (k > 64) return PT_EINVAL;
+  if (c->k > 64) return PT_EINVAL;
   int rc = PT_ESTATE;
   if (busy_begin(t)) {
     rc = 1;
     if (PT_LIKELY(g_o.policy == PT_REC_FLUSH && !t->stopped)) {
-      uint64_t s0 = t0 < t->last_time ? t->last_time : t0, s1 = t1;
-      rc = pt__stream_event_call(t->s, t->loc, s0, b0, n0, k, et, eb, off,
-                                 &s1, b1, n1);
-      if (rc == PT_OK) t->last_time = s1;
+      if (c->t0 < t->last_time) c->t0 = t->last_time;
+      rc = pt__stream_event_call(t->s, t->loc, c);
+      if (rc == PT_OK) t->last_time = c->t1;
     }
   }
   busy_end(t);
   if (rc != 1) return rc;
-  rc = pt__rec_event_enc(t0, b0, n0);
-  for (size_t i = 0; i < k; i++) {
-    int r = pt__rec_event_enc(et[i], eb + off[i],
-                              (size_t)(off[i + 1] - off[i]));
+  rc = pt__rec_event_enc(c->t0, c->b0, c->n0);
+  for (size_t i = 0; i < c->k; i++) {
+    int r = pt__rec_event_enc(c->et[i], c->eb + c->off[i],
+                              (size_t)(c->off[i + 1] - c->off[i]));
     if (!rc) rc = r;
   }
-  int r = pt__rec_event_enc(t1, b1, n1);
+  int r = pt__rec_event_enc(c->t1, c->b1, c->n1);
   return rc ? rc : r;
 }
 

@@ -157,14 +157,20 @@ int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
 /* A call's events in one go: its ENTER (b0[0..n0)) at t0, the k (<= 64)
  * events it implies, encoded back to back in eb (event i is
  * eb[off[i]..off[i + 1]), off[0] == 0) at times et[i], and its LEAVE
- * (b1[0..n1)) at *t1; an event's time below the one before it is taken as
- * that one (*t1 is updated).  One bounds check, the time deltas and the
- * bytes written directly: all written (PT_OK), or none (1). */
-int pt__stream_event_call(pt_stream *s, uint64_t loc, uint64_t t0,
-                          const uint8_t *b0, size_t n0, size_t k,
-                          const uint64_t *et, const uint8_t *eb,
-                          const uint16_t *off, uint64_t *t1,
-                          const uint8_t *b1, size_t n1);
+ * (b1[0..n1)) at t1. */
+typedef struct pt__call_evs {
+  uint64_t t0, t1;
+  const uint8_t *b0, *b1;
+  size_t n0, n1, k;
+  const uint64_t *et;
+  const uint8_t *eb;
+  const uint16_t *off;
+} pt__call_evs;
+/* c's events appended for location `loc`, an event's time below the one
+ * before it taken as that one (c->t1 updated); one bounds check, the
+ * time deltas and the bytes written directly: all written (PT_OK), or
+ * none (1). */
+int pt__stream_event_call(pt_stream *s, uint64_t loc, pt__call_evs *c);
 
 /* From now on (and after the rewind this does) pt_reader_aux_next skips,
  * without reading them, the summary and snapshot blocks whose times all

@@ -676,13 +676,11 @@ int pt__stream_event_enc2(pt_stream *s, uint64_t loc, uint64_t t0,
   return 1;
 }
 
-int pt__stream_event_call(pt_stream *s, uint64_t loc, uint64_t t0,
-                          const uint8_t *b0, size_t n0, size_t k,
-                          const uint64_t *et, const uint8_t *eb,
-                          const uint16_t *off, uint64_t *t1,
-                          const uint8_t *b1, size_t n1) {
+int pt__stream_event_call(pt_stream *s, uint64_t loc, pt__call_evs *c) {
   pt__bw *bw = &s->ev;
-  size_t ne = k ? off[k] : 0, total = n0 + ne + n1;
+  size_t k = c->k, n0 = c->n0, n1 = c->n1;
+  size_t ne = k ? c->off[k] : 0, total = n0 + ne + n1;
+  uint64_t t0 = c->t0;
   if (PT_UNLIKELY(t0 < s->last_time || loc != bw->prev_loc || s->failed ||
                   !bw->count || k > 64 || n0 > PT__BLK_MAX_RAW ||
                   n1 > PT__BLK_MAX_RAW || ne > PT__BLK_MAX_RAW ||
@@ -692,28 +690,29 @@ int pt__stream_event_call(pt_stream *s, uint64_t loc, uint64_t t0,
                       s->w->block_size))
     return 1;
   uint8_t *w = bw->raw.p + bw->raw.len;
-  copy_short(w, b0, n0);
-  if (ne) copy_short(w + n0, eb, ne);
-  copy_short(w + n0 + ne, b1, n1);
+  copy_short(w, c->b0, n0);
+  if (ne) copy_short(w + n0, c->eb, ne);
+  copy_short(w + n0 + ne, c->b1, n1);
   uint8_t *d = bw->dts.p + bw->dts.len;
   uint64_t dt = t0 - bw->prev_time, prev = t0;
   memcpy(d, &dt, 8);
   for (size_t i = 0; i < k; i++) {
-    uint64_t t = et[i] < prev ? prev : et[i];
+    uint64_t t = c->et[i] < prev ? prev : c->et[i];
     dt = t - prev;
     memcpy(d + 8 * (i + 1), &dt, 8);
     prev = t;
   }
-  if (*t1 < prev) *t1 = prev;
-  dt = *t1 - prev;
+  uint64_t t1 = c->t1 < prev ? prev : c->t1;
+  c->t1 = t1;
+  dt = t1 - prev;
   memcpy(d + 8 * (k + 1), &dt, 8);
   bw->dts.len += 8 * (k + 2);
-  bw->prev_time = *t1;
+  bw->prev_time = t1;
   bw->raw.len += total;
   bw->count += k + 2;
-  bw->last_ts = *t1;
+  bw->last_ts = t1;
   s->events += k + 2;
-  s->last_time = *t1;
+  s->last_time = t1;
   return PT_OK;
 }
 

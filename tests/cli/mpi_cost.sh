@@ -56,5 +56,5 @@ budget() {
   fi
 }
 budget iprobe 1 765
-budget self 2 1131
+budget self 2 1111
 t_done

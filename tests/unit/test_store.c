@@ -1437,6 +1437,18 @@ TEST(signal_handler_gets_a_set) {
   ASSERT_EQ_I64(WEXITSTATUS(st), 0);
 }
 
+/* pt__stream_event_call of an ENTER body[0], k events eb, a LEAVE
+ * body[2] */
+static int call_evs(pt_stream *s, uint64_t loc, pt__call_evs *ce,
+                    uint64_t t0, size_t k, const uint64_t *et,
+                    const uint8_t *eb, const uint16_t *off, uint64_t t1,
+                    const uint8_t *const *body, const size_t *len) {
+  *ce = (pt__call_evs){.t0 = t0, .t1 = t1, .b0 = body[0], .b1 = body[2],
+                       .n0 = len[0], .n1 = len[2], .k = k, .et = et,
+                       .eb = eb, .off = off};
+  return pt__stream_event_call(s, loc, ce);
+}
+
 /* Pre-encoded events in batches (the MPI recorder's ENTER, the events a
  * call implies and its LEAVE): written all or none, and read back as the
  * same events written one by one. */
@@ -1480,32 +1492,30 @@ TEST(encoded_event_batches) {
    * stream's last event */
   uint16_t off[2] = {0, (uint16_t)len[1]};
   uint64_t t1 = t[2];
-  ASSERT_EQ_I64(pt__stream_event_call(s, 4, t[0], body[0], len[0], 1, &t[1],
-                                      body[1], off, &t1, body[2], len[2]),
+  pt__call_evs ce;
+  ASSERT_EQ_I64(call_evs(s, 4, &ce, t[0], 1, &t[1], body[1], off, t1, body,
+                         len),
                 1);
-  ASSERT_EQ_I64(pt__stream_event_call(s, 3, 5, body[0], len[0], 1, &t[1],
-                                      body[1], off, &t1, body[2], len[2]),
+  ASSERT_EQ_I64(call_evs(s, 3, &ce, 5, 1, &t[1], body[1], off, t1, body, len),
                 1);
-  ASSERT_EQ_I64(pt__stream_event_call(s, 3, t[0], body[0], len[0], 1, &t[1],
-                                      body[1], off, &t1, body[2], len[2]),
+  ASSERT_EQ_I64(call_evs(s, 3, &ce, t[0], 1, &t[1], body[1], off, t1, body,
+                         len),
                 PT_OK);
-  ASSERT_EQ_I64(t1, 35);
+  ASSERT_EQ_I64(ce.t1, 35);
   /* the same call again at 40, its SEND at 38 and its LEAVE at 39: times
    * going back are taken as the time before them (all at 40) */
   uint64_t ts = 38;
   t1 = 39;
-  ASSERT_EQ_I64(pt__stream_event_call(s, 3, 40, body[0], len[0], 1, &ts,
-                                      body[1], off, &t1, body[2], len[2]),
+  ASSERT_EQ_I64(call_evs(s, 3, &ce, 40, 1, &ts, body[1], off, t1, body, len),
                 PT_OK);
-  ASSERT_EQ_I64(t1, 40);
+  ASSERT_EQ_I64(ce.t1, 40);
   for (int i = 0; i < 3; i++) {
     want[nw] = b[i];
     want[nw++].time = 40;
   }
   /* no implied events: the ENTER and the LEAVE alone */
   t1 = 45;
-  ASSERT_EQ_I64(pt__stream_event_call(s, 3, 42, body[0], len[0], 0, NULL,
-                                      NULL, off, &t1, body[2], len[2]),
+  ASSERT_EQ_I64(call_evs(s, 3, &ce, 42, 0, NULL, NULL, off, t1, body, len),
                 PT_OK);
   want[nw] = b[0];
   want[nw++].time = 42;
