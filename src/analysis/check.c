@@ -499,24 +499,13 @@ static int lists_push(pt_check *c, const chan *ch, int is_new) {
   const uint64_t seq = c->pends[ch->head].seq;
   const msg_key *k = &ch->key;
   const pt__oh_ent e = {{seq, 0, 0, 0}, {k->src, (uint64_t)k->tag}, seq};
-  int rc = pt__oh_push(pt__kt_get(&c->pairs, PT__K(k->dst, k->comm, k->src, 0)),
-                       &e, is_new, send_valid, c);
-  if (rc == PT_OK)
-    rc = pt__oh_push(pt__kt_get(&c->dsts, PT__K(k->dst, k->comm, 0, 0)), &e,
-                     is_new, send_valid, c);
-  if (rc == PT_OK)
-    rc = pt__oh_push(
-        pt__kt_get(&c->dsts, PT__K(k->dst, k->comm, (uint64_t)k->tag, 1)), &e,
-        is_new, send_valid, c);
-  return rc;
+  return pt__oh_push_chan(&c->pairs, &c->dsts, k->dst, k->comm, k->src,
+                          k->tag, &e, is_new, send_valid, c);
 }
 /* Send channel ch holds no more sends: its entries are stale. */
 static void lists_gone(pt_check *c, const chan *ch) {
   const msg_key *k = &ch->key;
-  pt__oh_gone(pt__kt_find(&c->pairs, PT__K(k->dst, k->comm, k->src, 0)));
-  pt__oh_gone(pt__kt_find(&c->dsts, PT__K(k->dst, k->comm, 0, 0)));
-  pt__oh_gone(
-      pt__kt_find(&c->dsts, PT__K(k->dst, k->comm, (uint64_t)k->tag, 1)));
+  pt__oh_gone_chan(&c->pairs, &c->dsts, k->dst, k->comm, k->src, k->tag);
 }
 /* Start keeping the heaps: every send channel holding sends goes in (a
  * free channel's queue is empty). */

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "analysis/stats_int.h"
 #include "paratrace/status.h"
 
 static int less(const pt__oh_ent *a, const pt__oh_ent *b) {
@@ -75,4 +76,26 @@ void pt__oh_free(pt__oheap *h) {
   free(h->v);
   h->v = NULL;
   h->n = h->cap = h->live = 0;
+}
+
+int pt__oh_push_chan(pt__ktab *pairs, pt__ktab *dsts, uint64_t dst,
+                     uint64_t comm, uint64_t src, int64_t tag,
+                     const pt__oh_ent *e, int is_new, pt__oh_valid ok,
+                     void *user) {
+  int rc = pt__oh_push(pt__kt_get(pairs, PT__K(dst, comm, src, 0)), e, is_new,
+                       ok, user);
+  if (rc == PT_OK)
+    rc = pt__oh_push(pt__kt_get(dsts, PT__K(dst, comm, 0, 0)), e, is_new, ok,
+                     user);
+  if (rc == PT_OK)
+    rc = pt__oh_push(pt__kt_get(dsts, PT__K(dst, comm, (uint64_t)tag, 1)), e,
+                     is_new, ok, user);
+  return rc;
+}
+
+void pt__oh_gone_chan(pt__ktab *pairs, pt__ktab *dsts, uint64_t dst,
+                      uint64_t comm, uint64_t src, int64_t tag) {
+  pt__oh_gone(pt__kt_find(pairs, PT__K(dst, comm, src, 0)));
+  pt__oh_gone(pt__kt_find(dsts, PT__K(dst, comm, 0, 0)));
+  pt__oh_gone(pt__kt_find(dsts, PT__K(dst, comm, (uint64_t)tag, 1)));
 }

@@ -53,4 +53,18 @@ const pt__oh_ent *pt__oh_top(pt__oheap *h, pt__oh_valid ok, void *user);
 /* Free the entries of h. */
 void pt__oh_free(pt__oheap *h);
 
+struct pt__ktab;
+/* The three heaps a send channel (dst, comm, src, tag >= 0) stands in,
+ * records of pt__ktabs of pt__oheap: its pair's in `pairs` (key dst,
+ * comm, src, 0), its receiver's and its receiver's tag's in `dsts` (dst,
+ * comm, 0, 0 and dst, comm, tag, 1).  Push: its current entry e into all
+ * three (is_new as pt__oh_push), PT_OK or PT_ENOMEM.  Gone: it holds no
+ * more sends. */
+int pt__oh_push_chan(struct pt__ktab *pairs, struct pt__ktab *dsts,
+                     uint64_t dst, uint64_t comm, uint64_t src, int64_t tag,
+                     const pt__oh_ent *e, int is_new, pt__oh_valid ok,
+                     void *user);
+void pt__oh_gone_chan(struct pt__ktab *pairs, struct pt__ktab *dsts,
+                      uint64_t dst, uint64_t comm, uint64_t src, int64_t tag);
+
 #endif

@@ -416,25 +416,13 @@ static int lists_push(pt_timeline *tl, const tl_chan *c, int is_new) {
   const pt__oh_ent e = {{p->t, c->src, (uint64_t)c->tag, 0},
                         {c->src, (uint64_t)c->tag},
                         p->seq};
-  int rc = pt__oh_push(
-      pt__kt_get(&tl->pairs, PT__K(c->dst, c->comm, c->src, 0)), &e, is_new,
-      send_valid, tl);
-  if (rc == PT_OK)
-    rc = pt__oh_push(pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)), &e,
-                     is_new, send_valid, tl);
-  if (rc == PT_OK)
-    rc = pt__oh_push(
-        pt__kt_get(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)), &e,
-        is_new, send_valid, tl);
-  return rc;
+  return pt__oh_push_chan(&tl->pairs, &tl->dsts, c->dst, c->comm, c->src,
+                          c->tag, &e, is_new, send_valid, tl);
 }
 
 /* Channel c holds no more sends: its entries are stale. */
 static void lists_gone(pt_timeline *tl, const tl_chan *c) {
-  pt__oh_gone(pt__kt_find(&tl->pairs, PT__K(c->dst, c->comm, c->src, 0)));
-  pt__oh_gone(pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, 0, 0)));
-  pt__oh_gone(
-      pt__kt_find(&tl->dsts, PT__K(c->dst, c->comm, (uint64_t)c->tag, 1)));
+  pt__oh_gone_chan(&tl->pairs, &tl->dsts, c->dst, c->comm, c->src, c->tag);
 }
 
 /* Start keeping the heaps (the first receive that needs them): every

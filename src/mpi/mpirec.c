@@ -1462,6 +1462,21 @@ static int io_status(const pt__mpi_call *c, int q) {
   return r && r->kind == RQ_IO;
 }
 
+/* A status argument j (value v) of call c as recorded, in o: 0 when none
+ * is (below level 3; MPI_STATUS_IGNORE, for which the recorder's own
+ * status stood in; or a false flag, with which MPI leaves it undefined). */
+static inline __attribute__((always_inline)) int status_recorded(
+    const pt__mpi_call *c, const fninfo *fi, int j, int64_t v, int level,
+    int64_t o[5]) {
+  if (fi->flag >= 0 && fi->flag < j &&
+      !int_value((void *)(intptr_t)c->v[fi->flag]))
+    return 0;
+  if (level < 3 || !v || v == (int64_t)(intptr_t)&c->st) return 0;
+  status_vals((const MPI_Status *)(intptr_t)v, o, 0);
+  if (io_status(c, 0)) io_status_vals(o);
+  return 1;
+}
+
 /* ---- collectives: which arguments count, and their lengths ------------- */
 
 /* A rank's part in a rooted collective on an intercommunicator: the
@@ -2070,16 +2085,9 @@ static inline __attribute__((always_inline)) void add_arg(
       break;
     }
     case 's':
-      /* MPI leaves the status undefined when the flag is false */
-      if (fi->flag >= 0 && fi->flag < j &&
-          !int_value((void *)(intptr_t)c->v[fi->flag]))
-        break;
-      /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
-      if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
+      {
         int64_t o[5];
-        status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-        if (io_status(c, 0)) io_status_vals(o);
-        enc_ints(id, j, o, 5);
+        if (status_recorded(c, fi, j, v, level, o)) enc_ints(id, j, o, 5);
       }
       break;
     case 'u': /* a status the call reads (MPI_Get_count...); its error
@@ -2259,16 +2267,9 @@ static inline __attribute__((always_inline)) void enc_kind(
       if ((uintptr_t)v > 4096) ecur_int(e, id, j, *(const int *)(intptr_t)v);
       return;
     case 's':
-      /* MPI leaves the status undefined when the flag is false */
-      if (fi->flag >= 0 && fi->flag < j &&
-          !int_value((void *)(intptr_t)c->v[fi->flag]))
-        return;
-      /* MPI_STATUS_IGNORE (the recorder's own status stood in): none */
-      if (level >= 3 && v && v != (int64_t)(intptr_t)&c->st) {
+      {
         int64_t o[5];
-        status_vals((const MPI_Status *)(intptr_t)v, o, 0);
-        if (io_status(c, 0)) io_status_vals(o);
-        ecur_ints5(e, id, j, o);
+        if (status_recorded(c, fi, j, v, level, o)) ecur_ints5(e, id, j, o);
       }
       return;
     default:
