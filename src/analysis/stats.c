@@ -272,8 +272,10 @@ void pt_stats_destroy(pt_stats *s) {
     free(((reg_rec *)pt__kt_at(&s->regions, i))->name);
   pt__names_free(&s->callsites);
   pt__names_free(&s->files);
-  for (size_t i = 0; i < s->locs.n; i++)
+  for (size_t i = 0; i < s->locs.n; i++) {
     free(((pt__loc *)pt__kt_at(&s->locs, i))->st);
+    free(((pt__loc *)pt__kt_at(&s->locs, i))->fix);
+  }
   for (size_t i = 0; i < s->sendtags.n; i++)
     pt__oh_free(pt__kt_at(&s->sendtags, i));
   for (size_t i = 0; i < s->sendsrcs.n; i++)
@@ -753,6 +755,17 @@ int pt__stats_visit_extreme(pt_stats *s, uint64_t loc, uint64_t region,
 /* Leave the innermost frame of L at time t. */
 static int pop(pt_stats *s, pt__loc *L, uint64_t t) {
   pt__frame f = L->st[--L->depth];
+  while (PT_UNLIKELY(L->nfix) && L->fix[L->nfix - 1].depth >= L->depth) {
+    /* a late receiver counted up to the receive's enter: bounded by this
+     * leave if it came first (see pt__lrfix) */
+    const pt__lrfix *x = &L->fix[--L->nfix];
+    if (t >= x->renter) continue;
+    uint64_t d = x->renter - (t > x->senter ? t : x->senter);
+    mx_rec *m = pt__kt_find(&s->mx, x->mx);
+    if (m) m->lr -= d;
+    pt__late *y = x->has_lt ? pt__kt_find(&s->lt, x->lt) : NULL;
+    if (y) y->lr -= d;
+  }
   if (f.spend != NIL) {
     /* its blocking send still waits for its receive: the sender waited
      * no longer than this call lasted (the slot may have been matched and
@@ -839,8 +852,44 @@ static uint32_t pend_new(pt_stats *s) {
 }
 
 /* A matched pair: late sender / receiver into the matrix. */
+/* A blocking send whose call has not been left matched receive rcv and
+ * counted rcv->enter - snd->enter as its late receiver: note it at the
+ * send's frame (the top of its location's stack when the send is the
+ * event being added, slot NIL; else the frame whose queued send was slot)
+ * for pop to bound it by the leave.  PT_OK (no frame: the bound stays, as
+ * at the end of the trace) or PT_ENOMEM. */
+static int lr_defer(pt_stats *s, const pt__pend *snd, uint32_t slot,
+                    const pt__pend *rcv, const uint64_t mx[4]) {
+  pt__loc *L = pt__kt_find(&s->locs, K(snd->src, 0, 0, 0));
+  if (!L || !L->depth) return PT_OK;
+  size_t d = L->depth;
+  if (slot == NIL) {
+    if (L->st[d - 1].enter != snd->enter) return PT_OK;
+  } else {
+    while (d && (L->st[d - 1].spend != slot || L->st[d - 1].enter != snd->enter))
+      d--;
+    if (!d) return PT_OK;
+  }
+  if (L->nfix == L->capfix) {
+    uint32_t nc = L->capfix ? L->capfix * 2 : 4;
+    pt__lrfix *q = realloc(L->fix, nc * sizeof *q);
+    if (!q) return PT_ENOMEM;
+    L->fix = q;
+    L->capfix = nc;
+  }
+  pt__lrfix *x = &L->fix[L->nfix++];
+  memcpy(x->mx, mx, sizeof x->mx);
+  x->has_lt = (uint8_t)(s->track_late != 0);
+  const uint64_t lt[4] = {rcv->src, snd->src, 0, 0};
+  memcpy(x->lt, lt, sizeof x->lt);
+  x->renter = rcv->enter;
+  x->senter = snd->enter;
+  x->depth = (uint32_t)(d - 1);
+  return PT_OK;
+}
+
 static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
-                   const pt__pend *rcv) {
+                   uint32_t sslot, const pt__pend *rcv) {
   if (!rcv->in_w) return PT_OK;
   int64_t key = s->opts.matrix_by == PT_STATS_BY_TAG    ? (int64_t)ck[3]
                 : s->opts.matrix_by == PT_STATS_BY_COMM ? (int64_t)ck[2]
@@ -864,6 +913,8 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
     x->ls += ls;
     x->lr += lr;
   }
+  if (lr && !snd->left)
+    return lr_defer(s, snd, sslot, rcv, K(snd->loc, rcv->loc, (uint64_t)key, 0));
   return PT_OK;
 }
 
@@ -1079,7 +1130,8 @@ static int chan_add_q(pt_stats *s, const uint64_t ck[4], const pt__pend *p,
     s->pends[i].used = 0;
     s->pends[i].next = s->pend_free;
     s->pend_free = i;
-    return is_recv ? matched(s, mk, &other, p) : matched(s, mk, p, &other);
+    return is_recv ? matched(s, mk, &other, i, p)
+                   : matched(s, mk, p, NIL, &other);
   }
   uint32_t i = pend_new(s);
   if (i == NIL) return PT_ENOMEM;

@@ -108,7 +108,22 @@ typedef struct pt__loc {
    * MPI_Finalize (times as recorded) */
   uint64_t init_end, fin_start;
   uint8_t has_init, has_fin;
+  /* Late-receiver times counted before a blocking send's call was left
+   * (matched with the receive's enter as its bound), innermost last: at
+   * the leave of frame `depth` the bound becomes the earlier of that
+   * leave and the receive's enter, as a time-ordered scan has it, so that
+   * runs of one location at a time give the same times. */
+  struct pt__lrfix *fix;
+  uint32_t nfix, capfix;
 } pt__loc;
+
+typedef struct pt__lrfix {
+  uint64_t mx[4]; /* the matrix row's key */
+  uint64_t lt[4]; /* the pt__late row's key (track_late), else unused */
+  uint64_t renter, senter; /* the receive's enter, the send's */
+  uint32_t depth;          /* the send's frame */
+  uint8_t has_lt;
+} pt__lrfix;
 
 /* Call-site row: key (region, callsite, location + 1); location + 1 = 0
  * only in an object deserialized from a version-7 buffer (rows summed over

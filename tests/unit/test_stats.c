@@ -237,6 +237,51 @@ TEST(nonblocking_receive_late_sender) {
   pt_stats_destroy(s);
 }
 
+/* The late receiver of a blocking send is bounded by the send's leave
+ * when that came before the receive was posted (an eager send), else by
+ * the receive's enter (a send that waited): the same whether the events
+ * come in time order or one location after the other (runs: the receive
+ * first, so the send matches a waiting receive before its call is left;
+ * also a run cut between the send and its leave). */
+static void lr_trace(pt_stats *s, int order) {
+  def_region(s, 2, "MPI_Send");
+  def_region(s, 3, "MPI_Recv");
+  def_loc(s, 0);
+  def_loc(s, 1);
+  /* eager: send [10, 12], receive entered at 20: 2 waited;
+   * rendezvous: send [100, 130], receive entered at 120: 20 waited */
+  static const struct { uint64_t t, loc; uint32_t kind; uint64_t ref; } e[] = {
+      {10, 0, PT_EV_ENTER, 2},  {11, 0, PT_EV_SEND, 0},  {12, 0, PT_EV_LEAVE, 2},
+      {100, 0, PT_EV_ENTER, 2}, {101, 0, PT_EV_SEND, 0}, {130, 0, PT_EV_LEAVE, 2},
+      {20, 1, PT_EV_ENTER, 3},  {21, 1, PT_EV_RECV, 0},  {22, 1, PT_EV_LEAVE, 3},
+      {120, 1, PT_EV_ENTER, 3}, {125, 1, PT_EV_RECV, 0}, {126, 1, PT_EV_LEAVE, 3}};
+  /* order 0: time; 1: location 1, then 0; 2: location 0 up to its first
+   * send, location 1, the rest of location 0 */
+  static const int ord[3][12] = {{0, 1, 2, 6, 7, 8, 3, 4, 9, 10, 11, 5},
+                                 {6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5},
+                                 {0, 1, 6, 7, 8, 9, 10, 11, 2, 3, 4, 5}};
+  for (int i = 0; i < 12; i++) {
+    int k = ord[order][i];
+    if (e[k].kind == PT_EV_SEND || e[k].kind == PT_EV_RECV)
+      msg(s, e[k].t, e[k].loc, e[k].kind, e[k].loc ? 0 : 1, 7, 8);
+    else
+      ev(s, e[k].t, e[k].loc, e[k].kind, e[k].ref);
+  }
+}
+TEST(late_receiver_any_order) {
+  for (int order = 0; order < 3; order++) {
+    pt_stats *s = mk(0, 0, PT_NONE);
+    lr_trace(s, order);
+    ASSERT_OK(pt_stats_finish(s));
+    ASSERT_EQ_U64(pt_stats_nmessages(s), 1);
+    const pt_stats_message_row *m = pt_stats_message(s, 0);
+    ASSERT_EQ_U64(m->matched, 2);
+    ASSERT_EQ_U64(m->late_receiver, 2 + 20);
+    ASSERT_EQ_U64(m->late_sender, 0);
+    pt_stats_destroy(s);
+  }
+}
+
 TEST(message_matrix_and_late_sender) {
   pt_stats *s = mk(0, 0, PT_NONE);
   pingpong(s);
@@ -2492,6 +2537,7 @@ int main(void) {
   RUN(open_region_ends_at_trace_end);
   RUN(imbalance_across_locations);
   RUN(message_matrix_and_late_sender);
+  RUN(late_receiver_any_order);
   RUN(nonblocking_receive_late_sender);
   RUN(unknown_peer_and_none_region);
   RUN(matrix_by_tag);
