@@ -1880,6 +1880,10 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
     so.locations = o->locations;
     so.nlocations = o->nlocations;
   }
+  /* runs of one location at a time where the source holds them (DUMPI):
+   * as with the native reader's runs below, the results do not depend on
+   * how locations interleave */
+  so.runs = 1;
   pt_source *src = NULL;
   pt_error err = {0};
   if (pt_source_open(&src, path, &so, &err) < 0)
@@ -1902,7 +1906,6 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
   cli_progress bar;
   cli_progress_start(&bar, "stats", cli_source_event_total(src));
   uint64_t n = 0;
-  pt_item it;
   int status = CLI_OK;
   if (r) {
     /* a native archive: definitions, then events straight from the
@@ -1924,17 +1927,25 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
     if (status == CLI_OK && rc < 0 && rc != PT_END)
       status = cli_fail(path, "%s", pt_reader_errmsg(r));
   } else {
-    while ((rc = pt_source_next(src, &it)) == PT_OK) {
-      int c = PT_OK;
-      if (it.type == PT_ITEM_DEF) c = pt_stats_def(s, &it.u.def);
-      else if (it.type == PT_ITEM_EVENT) {
-        c = pt_stats_event(s, &it.u.event);
-        if ((++n & 0xffff) == 0) cli_progress_update(&bar, n);
+    const pt_item *its;
+    size_t k;
+    uint64_t shown = 0;
+    while (status == CLI_OK &&
+           (rc = pt_source_next_batch(src, &its, &k)) == PT_OK) {
+      for (size_t i = 0; i < k; i++) {
+        const pt_item *it = &its[i];
+        int c = PT_OK;
+        if (it->type == PT_ITEM_DEF) c = pt_stats_def(s, &it->u.def);
+        else if (it->type == PT_ITEM_EVENT) {
+          c = pt_stats_event(s, &it->u.event);
+          n++;
+        }
+        if (c < 0) {
+          status = cli_fail(path, "%s", pt_strerror(c));
+          break;
+        }
       }
-      if (c < 0) {
-        status = cli_fail(path, "%s", pt_strerror(c));
-        break;
-      }
+      if (n - shown >= 0x10000) cli_progress_update(&bar, shown = n);
     }
     if (status == CLI_OK && rc < 0)
       status = cli_fail(path, "%s", pt_source_errmsg(src));

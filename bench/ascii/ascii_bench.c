@@ -9,10 +9,14 @@
  * .z file counts compressed) and MB/s = bytes / median time / 1e6, one
  * JSON object per (trace, reader) on stdout.
  *
- *   paratrace-ascii-bench [--repeat K] [--plain-bytes B] [--batch] TRACE...
+ *   paratrace-ascii-bench [--repeat K] [--plain-bytes B] [--batch] [--runs]
+ *                         TRACE...
  *
  * --batch reads through pt_source_next_batch (items borrowed in place)
- * instead of pt_source_next (each item copied into the caller's).
+ * instead of pt_source_next (each item copied into the caller's).  --runs
+ * (implies --batch) opens the source with pt_source_opts.runs: each
+ * location's events in time order, locations interleaved in runs (a DUMPI
+ * set: a rank's calls as its file holds them, without the merge).
  * --plain-bytes B also reports the rate over B bytes (the size of the
  * uncompressed form of a .z trace).  Any other format pt_source reads
  * works too: for a DUMPI trace set (NAME.meta, NAME-NNNN.bin) the bytes
@@ -82,6 +86,7 @@ static uint64_t trace_bytes(const char *path) {
 
 static int64_t g_enters; /* ENTER events of the last read_ours */
 static int g_batch;      /* --batch: pt_source_next_batch */
+static int g_runs;       /* --runs: pt_source_opts.runs */
 
 /* One full read through pt_source; returns the item count or -1. */
 static int64_t read_ours(const char *path) {
@@ -89,6 +94,7 @@ static int64_t read_ours(const char *path) {
   pt_error err = {0};
   pt_source_opts o = {0};
   o.warn = NULL;
+  o.runs = g_runs;
   if (pt_source_open(&s, path, &o, &err) != PT_OK) {
     fprintf(stderr, "paratrace-ascii-bench: %s: %s\n", path, err.msg);
     return -1;
@@ -219,15 +225,16 @@ int main(int argc, char **argv) {
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--batch")) g_batch = 1;
+    else if (!strcmp(argv[i], "--runs")) g_batch = g_runs = 1;
     else if (!strcmp(argv[i], "--plain-bytes") && i + 1 < argc)
       plain = strtoull(argv[++i], NULL, 10);
     else {
-      fprintf(stderr, "usage: paratrace-ascii-bench [--repeat K] [--plain-bytes B] [--batch] TRACE...\n");
+      fprintf(stderr, "usage: paratrace-ascii-bench [--repeat K] [--plain-bytes B] [--batch] [--runs] TRACE...\n");
       return 2;
     }
   }
   if (repeat < 1 || i >= argc) {
-    fprintf(stderr, "usage: paratrace-ascii-bench [--repeat K] [--plain-bytes B] [--batch] TRACE...\n");
+    fprintf(stderr, "usage: paratrace-ascii-bench [--repeat K] [--plain-bytes B] [--batch] [--runs] TRACE...\n");
     return 2;
   }
   for (; i < argc; i++) {
@@ -236,7 +243,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "paratrace-ascii-bench: %s: no such trace\n", argv[i]);
       return 1;
     }
-    report(argv[i], g_batch ? "paratrace-batch" : "paratrace", read_ours, repeat, bytes, plain);
+    report(argv[i], g_runs ? "paratrace-runs" : g_batch ? "paratrace-batch" : "paratrace", read_ours, repeat, bytes, plain);
     if (has_suffix(argv[i], ".otf")) report(argv[i], "libotf", read_libotf, repeat, bytes, plain);
   }
   return 0;

@@ -4,7 +4,8 @@
  * them).  convert, dump, merge and friends are "source -> filters -> sink".
  *
  * Item order a source yields: stream-map entries, then definitions, then
- * events in global time order, then summaries, then snapshots.  A sink
+ * events in global time order (or in runs: pt_source_opts.runs), then
+ * summaries, then snapshots.  A sink
  * accepts definitions at any time; events must come in non-decreasing time
  * per location.
  */
@@ -38,6 +39,23 @@ typedef struct pt_source_opts {
   int defs_only;             /* 1: the definitions before the first event
                                 only (PT_END at the first event; an OTF2
                                 archive's event files are not opened) */
+  int runs;                  /* 1: events may come in runs: the items
+                                of a batch of pt_source_next_batch are
+                                events of one location in time order
+                                (pt_source_next hands a run out item by
+                                item; a batch after it may be the rest of
+                                that run), and runs start in time order,
+                                so events of different locations are only
+                                roughly in time order (as
+                                pt_reader_next_run).  For consumers whose
+                                result does not depend on how locations
+                                interleave (per-location profiles, message
+                                matching by channel, a sink that writes
+                                each location apart); it skips most of the
+                                merge.  Sources that hold no runs (all but
+                                DUMPI today) keep global time order, which
+                                is one run per event.  0: global time
+                                order. */
 } pt_source_opts;
 
 typedef struct pt_sink_opts {
@@ -72,7 +90,8 @@ PT_API int pt_source_next(pt_source *s, pt_item *item);
  * pt_source_close; the caller must not modify them.  A source hands out
  * several at once only where it holds them in memory anyway (DUMPI: the
  * events of a rank's next MPI calls that come before every other rank's
- * next event); others, or a source opened with filters (window, kinds,
+ * next event; with pt_source_opts.runs, its next calls up to 256
+ * events); others, or a source opened with filters (window, kinds,
  * locations), give one item per call.  The two functions may be mixed
  * freely.  Not thread-safe for one source (as pt_source_next). */
 PT_API int pt_source_next_batch(pt_source *s, const pt_item **items,

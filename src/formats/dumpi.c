@@ -2282,6 +2282,7 @@ typedef struct dsrc {
   size_t lim_who;
   int lim_ok;
   int started;
+  int runs;        /* pt_source_opts.runs: batches not cut at the heads */
   pt_item defitem; /* src_next_batch's definition */
   int deferred;     /* src_next_batch's error, returned at the next call */
   pt__dcomm dc; /* the communicators, replayed */
@@ -2778,6 +2779,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   dsrc *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->fm = fm_tab;
+  s->runs = o && o->runs;
   s->meta_path = strdup(path);
   if (!s->meta_path) {
     free(s);
@@ -3239,7 +3241,9 @@ static int src_next(void *st, pt_item *item) {
  * next call is mapped after it in the queue, as src_next would map it
  * then.  The state afterwards is that of src_next after the last item; an
  * error mapping a call is returned at the next call (after the items
- * before it, as src_next would). */
+ * before it, as src_next would).  With runs (pt_source_opts.runs) the
+ * batch is not cut at the other heads: the top thread's queue and, for a
+ * rank's only thread, its next calls after it, up to BATCH_MAX events. */
 static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   dsrc *s = st;
   if (s->deferred) return s->deferred;
@@ -3259,7 +3263,9 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
    * time can: !none) */
   uint64_t le = s->lim_key;
   int none = 0;
-  if (s->heap[0] > s->lim_who) {
+  if (s->runs) { /* a run: the queue and the calls after it, uncut */
+    le = UINT64_MAX;
+  } else if (s->heap[0] > s->lim_who) {
     if (le) le--;
     else none = 1;
   }

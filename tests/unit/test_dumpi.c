@@ -855,6 +855,136 @@ static void batch_same(const char *meta, uint64_t *multi) {
   pt_source_close(b);
 }
 
+/* A digest of a value, an event (every field, its attributes, the bytes
+ * of strings and the elements of integer arrays). */
+static uint64_t rd_mix(uint64_t h, uint64_t v) {
+  return (h ^ v) * 0x100000001B3ULL + (h >> 29);
+}
+static uint64_t rd_value(uint64_t h, const pt_value *v) {
+  h = rd_mix(rd_mix(h, v->type), v->count);
+  if (v->type == PT_TYPE_INTS)
+    for (uint32_t i = 0; i < v->count; i++) h = rd_mix(h, (uint64_t)v->v.ints[i]);
+  else if (v->type == PT_TYPE_STRING)
+    for (const char *c = v->v.s ? v->v.s : ""; *c; c++) h = rd_mix(h, (uint8_t)*c);
+  else
+    h = rd_mix(h, v->v.u);
+  return h;
+}
+static uint64_t rd_event(uint64_t h, const pt_event *e) {
+  uint64_t f[] = {e->time, e->location, e->kind, e->nattrs, e->ref,
+                  (uint64_t)e->peer, e->comm, (uint64_t)e->tag, e->size,
+                  e->size2, e->request};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) h = rd_mix(h, f[i]);
+  h = rd_value(h, &e->value);
+  for (const char *c = e->text ? e->text : ""; *c; c++) h = rd_mix(h, (uint8_t)*c);
+  for (uint32_t i = 0; i < e->nattrs; i++)
+    h = rd_value(rd_mix(h, e->attrs[i].key), &e->attrs[i].val);
+  return h;
+}
+/* Per location: its events' count and the digest of their sequence. */
+typedef struct rd_loc {
+  uint64_t loc, n, h, last;
+} rd_loc;
+static rd_loc *rd_at(rd_loc *t, size_t *nt, uint64_t loc) {
+  for (size_t i = 0; i < *nt; i++)
+    if (t[i].loc == loc) return &t[i];
+  if (*nt == 256) return NULL;
+  t[*nt] = (rd_loc){loc, 0, 0, 0};
+  return &t[(*nt)++];
+}
+
+/* With pt_source_opts.runs, the items of a batch are events of one
+ * location in time order, batches come in the order of their first
+ * events' times, and every location's events are those, in the order,
+ * of the time-ordered read (definitions: the same, in the same order),
+ * also when pt_source_next is mixed in; *longer counts the runs that
+ * reach past the next run's first event (what the time-ordered read never
+ * does). */
+static void runs_same(const char *meta, uint64_t *longer) {
+  pt_source *a, *b;
+  pt_source_opts o = {0};
+  pt_error err;
+  ASSERT_OK(pt_source_open(&a, meta, &o, &err));
+  o.runs = 1;
+  ASSERT_OK(pt_source_open(&b, meta, &o, &err));
+  static rd_loc la[256], lb[256];
+  size_t na = 0, nb = 0;
+  uint64_t da = 0, db = 0, ea = 0, eb = 0;
+  pt_item it;
+  int rc;
+  while ((rc = pt_source_next(a, &it)) == PT_OK) {
+    if (it.type != PT_ITEM_EVENT) {
+      ASSERT_EQ_U64(ea, 0); /* (definitions before the events) */
+      da = rd_mix(da, it.type);
+      if (it.type == PT_ITEM_DEF) da = rd_mix(da, it.u.def.kind * 31 + it.u.def.id);
+      continue;
+    }
+    rd_loc *l = rd_at(la, &na, it.u.event.location);
+    ASSERT_TRUE(l != NULL);
+    l->n++;
+    l->h = rd_event(l->h, &it.u.event);
+    ea++;
+  }
+  ASSERT_EQ_I64(rc, PT_END);
+  uint64_t round = 0, first_prev = 0, last_prev = 0;
+  *longer = 0;
+  for (;;) {
+    const pt_item *its;
+    size_t n;
+    if (++round % 5 == 0) {
+      rc = pt_source_next(b, &it);
+      its = &it;
+      n = rc == PT_OK;
+    } else {
+      rc = pt_source_next_batch(b, &its, &n);
+    }
+    if (rc != PT_OK) break;
+    ASSERT_TRUE(n >= 1);
+    if (its[0].type != PT_ITEM_EVENT) {
+      ASSERT_EQ_U64(n, 1);
+      ASSERT_EQ_U64(eb, 0);
+      db = rd_mix(db, its[0].type);
+      if (its[0].type == PT_ITEM_DEF)
+        db = rd_mix(db, its[0].u.def.kind * 31 + its[0].u.def.id);
+      continue;
+    }
+    /* (a batch right after pt_source_next may be the rest of the run it
+     * took an item from: checked are the batches that start a run) */
+    if (round % 5 && (round - 1) % 5) {
+      ASSERT_TRUE(its[0].u.event.time >= first_prev);
+      first_prev = its[0].u.event.time;
+    }
+    rd_loc *l = rd_at(lb, &nb, its[0].u.event.location);
+    ASSERT_TRUE(l != NULL);
+    for (size_t i = 0; i < n; i++) {
+      const pt_event *e = &its[i].u.event;
+      ASSERT_EQ_U64(its[i].type, PT_ITEM_EVENT);
+      ASSERT_EQ_U64(e->location, l->loc);
+      if (l->n) ASSERT_TRUE(e->time >= l->last);
+      l->last = e->time;
+      l->n++;
+      l->h = rd_event(l->h, e);
+      eb++;
+    }
+    /* the previous run reached past this one's first event: what the
+     * time-ordered read never does */
+    if (last_prev > its[0].u.event.time) (*longer)++;
+    last_prev = its[n - 1].u.event.time;
+  }
+  ASSERT_EQ_I64(rc, PT_END);
+  ASSERT_EQ_U64(db, da);
+  ASSERT_EQ_U64(eb, ea);
+  ASSERT_EQ_U64(nb, na);
+  for (size_t i = 0; i < na; i++) {
+    rd_loc *l = rd_at(lb, &nb, la[i].loc);
+    ASSERT_EQ_U64(nb, na);
+    ASSERT_EQ_U64(l->n, la[i].n);
+    ASSERT_TRUE(l->h == la[i].h);
+  }
+  pt_source_close(a);
+  pt_source_close(b);
+}
+
 TEST(batch_equals_next) {
   for (int c = 0; c < NCASES; c++) {
     char *meta = case_file(cases[c], ".meta");
@@ -864,6 +994,19 @@ TEST(batch_equals_next) {
     if (test_failed_) return;
     ASSERT_TRUE(multi > 0);
   }
+}
+
+TEST(runs_keep_each_location) {
+  uint64_t longer = 0;
+  for (int c = 0; c < NCASES; c++) {
+    char *meta = case_file(cases[c], ".meta");
+    uint64_t l = 0;
+    runs_same(meta, &l);
+    free(meta);
+    if (test_failed_) return;
+    longer += l;
+  }
+  ASSERT_TRUE(longer > 0);
 }
 
 TEST(threads_read_back) {
@@ -961,6 +1104,8 @@ TEST(threads_read_back) {
   ASSERT_EQ_I64(nwarnings, 0);
   uint64_t multi;
   batch_same(meta, &multi); /* (threads: a pending thread's calls) */
+  uint64_t longer = 0;
+  runs_same(meta, &longer);
   if (test_failed_) return;
 
   /* and DUMPI -> model -> DUMPI gives the same files */
@@ -1274,6 +1419,7 @@ int main(void) {
   RUN(model_round_trip_equal);
   RUN(semantic_events);
   RUN(batch_equals_next);
+  RUN(runs_keep_each_location);
   RUN(single_bin);
   RUN(truncated_and_corrupt);
   RUN(walk_cut_counts_like_decoder);
