@@ -2147,6 +2147,13 @@ int cmd_stats(int argc, char **argv) {
     status = CLI_FAIL;
   if (status == CLI_OK && to.set && o.to <= o.from)
     status = cli_fail(path, "empty window: --to must be after --from");
+  /* under mpirun, the most messages a share defers for rank 0 (default
+   * 2^20; a tuning and test knob), checked before any rank splits */
+  uint64_t max_deferred = 0;
+  const char *md = getenv("PARATRACE_STATS_MAX_DEFERRED");
+  if (status == CLI_OK && md && *md && cli_parse_u64(md, &max_deferred) != 0)
+    status = cli_fail(NULL, "PARATRACE_STATS_MAX_DEFERRED=%s: not a number "
+                      "of messages", md);
   if (status != CLI_OK) {
     free(sel);
     return status;
@@ -2177,9 +2184,7 @@ int cmd_stats(int argc, char **argv) {
        * none, as in one process) */
       o.part = nusel ? 2 : 1;
       c.parts = !nusel;
-      /* the most messages a share defers for rank 0 (default 2^20) */
-      const char *md = getenv("PARATRACE_STATS_MAX_DEFERRED");
-      if (md && *md) o.part_max_deferred = strtoull(md, NULL, 10);
+      o.part_max_deferred = max_deferred; /* (0: the default) */
     } else if (psize > 1 && prank != 0) {
       mine = 2; /* not a native archive: rank 0 reads it alone */
     }

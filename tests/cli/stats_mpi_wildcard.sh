@@ -66,4 +66,8 @@ for np in 2 3; do
       "$(diff one.out par.out | head -4 | tr '\n' ' ') $(head -2 par.err)"
   fi
 done
+# a value that is not a number is an error, not the default (before: read
+# as 0, i.e. 2^20, silently)
+fails_cleanly max_deferred_not_a_number 1 'PARATRACE_STATS_MAX_DEFERRED=50k: not a number' \
+  env PARATRACE_STATS_MAX_DEFERRED=50k "$PT" stats w.ptf
 t_done
