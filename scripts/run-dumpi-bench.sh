@@ -8,7 +8,8 @@
 #      model by paratrace-ascii-bench (pt_source: every call becomes its
 #      enter/leave, messages, requests and arguments), pinned to one CPU,
 #      median of K: MPI calls per second, through pt_source_next (each
-#      item copied out) and through pt_source_next_batch (items in place);
+#      item copied out), through pt_source_next_batch (items in place) and
+#      in runs (pt_source_opts.runs: a rank's calls without the merge);
 #   3. DUMPI -> PTF: bytes of the DUMPI set and of the PTF archive;
 #   4. that PTF archive -> OTF2, then OTF2 -> PTF (`paratrace convert`)
 #      against `otf2-print > /dev/null` on the same archive, median of K.
@@ -55,6 +56,9 @@ rs=$(echo "$line" | js median_s)
 line=$($PIN "$AB" --batch --repeat "$K" "$W/h.meta" | head -1)
 bcps=$(echo "$line" | js calls_per_s)
 brs=$(echo "$line" | js median_s)
+line=$($PIN "$AB" --runs --repeat "$K" "$W/h.meta" | head -1)
+rcps=$(echo "$line" | js calls_per_s)
+rrs=$(echo "$line" | js median_s)
 dbytes=$(cat "$W"/h*.meta "$W"/h-*.bin | wc -c)
 pbytes=$(du -sb "$W/d.ptf" | cut -f1)
 obytes=$(du -sb "$W/h.otf2" "$W/h.def" "$W/h" 2>/dev/null | awk '{s += $1} END {print s}')
@@ -64,5 +68,6 @@ echo "| what | paratrace | reference | ratio |"
 echo "|---|---:|---:|---:|"
 echo "$calls $rs $cps" | awk '{printf "| DUMPI read into the model: %d MPI calls, s (calls/s) | %.3f (%.1f M/s) | | |\n", $1, $2, $3 / 1e6}'
 echo "$calls $brs $bcps" | awk '{printf "| the same through pt_source_next_batch | %.3f (%.1f M/s) | | |\n", $2, $3 / 1e6}'
+echo "$calls $rrs $rcps" | awk '{printf "| the same in runs (pt_source_opts.runs: each rank in order, as SST DUMPI reads a file) | %.3f (%.1f M/s) | | |\n", $2, $3 / 1e6}'
 echo "$dbytes $pbytes" | awk '{printf "| DUMPI -> PTF, bytes | %d (PTF) | %d (DUMPI) | %.1fx smaller |\n", $2, $1, $1 / $2}'
 echo "$tc $tp $obytes" | awk '{printf "| OTF2 (%.1f MB) -> PTF, s | %.3f (convert) | %.3f (otf2-print > /dev/null) | %.1fx |\n", $3 / 1e6, $1, $2, $2 / $1}'

@@ -120,6 +120,12 @@ static uint8_t walk_nargs[PT__DUMPI_NFUNCS];
 static uint8_t hdr_len[256];
 static uint8_t walk_wire[PT__DUMPI_NFUNCS][PT__DUMPI_MAX_ARGS];
 static int8_t walk_comm[PT__DUMPI_NFUNCS];
+/* walk_size for one label, generated from the table (wk_<label>, after
+ * the fused mapping); walk_fn[l]: it, for the labels walk_nargs sizes. */
+typedef size_t (*wk_fn)(const uint8_t *r, size_t avail, size_t h,
+                        int32_t *comm);
+static wk_fn walk_fn[PT__DUMPI_NFUNCS];
+static const wk_fn wk_tab[PT__DUMPI_NLABELS];
 /* Per label, for map_call: each argument's model type (arg_mtype), and
  * which arguments are status lists (bit k). */
 static uint8_t arg_mt[PT__DUMPI_NLABELS][PT__DUMPI_MAX_ARGS];
@@ -197,6 +203,7 @@ static void role_init(void) {
     walk_nargs[l] = (uint8_t)(ok && f->nargs ? f->nargs : 0);
     walk_comm[l] = (int8_t)(ok && f->sem != PT__DS_NONE ? role_idx[l][R_comm]
                                                         : -1);
+    walk_fn[l] = walk_nargs[l] && l < PT__DUMPI_NLABELS ? wk_tab[l] : NULL;
   }
 }
 
@@ -209,6 +216,7 @@ typedef struct dfile {
   const uint8_t *data;
   size_t size;
   int mapped;
+  int generic; /* the walk sizes with walk_size, not walk_fn (tests) */
   uint32_t cpu_off, wall_off;
   size_t stream_begin, stream_end; /* call records in [begin, end) */
   int has_index, truncated, has_tail; /* tail = header..tables parsed */
@@ -582,8 +590,9 @@ static int walk_stream(dfile *f, pt_error *err) {
           u = q[0] << 8 | q[1];
         }
       }
-    } else if (h && walk_nargs[l] && h <= end - pos) {
-      len = walk_size(r, end - pos, h, l, &u);
+    } else if (h && walk_fn[l] && h <= end - pos) {
+      len = PT_UNLIKELY(f->generic) ? walk_size(r, end - pos, h, l, &u)
+                                    : walk_fn[l](r, end - pos, h, &u);
     }
     if (len) {
       int32_t th = r[2] & PT__DUMPI_MASK_THREAD ? r[3] << 8 | r[4] : 0;
@@ -2214,6 +2223,55 @@ static const fm_fn fm_tab[PT__DUMPI_NLABELS] = {PT__DUMPI_FUNCS(X)};
 #undef X
 static const fm_fn fm_none[PT__DUMPI_NLABELS];
 
+/* The walk's sizing (walk_size) generated per label: wk_<label> steps
+ * over the record's arguments, each a constant width or an integer array
+ * or status list (its element width a constant), and reads the
+ * communicator (the last argument named "comm" of a call that maps to
+ * events); walk_fn uses it where walk_nargs says the label is walked so.
+ * WK_BAD: an argument it cannot step over (a condition, a string...): no
+ * wk_ for that label. */
+#define WK_ELEM(T)                                                           \
+  ((int)FMW_##T == (int)PT__DW_STATUS   ? 14                                 \
+   : (int)FMW_##T == (int)PT__DW_I32ARR ? 4                                  \
+   : (int)FMW_##T == (int)PT__DW_H16ARR ? 2                                  \
+   : (int)FMW_##T == (int)PT__DW_U8ARR  ? 1                                  \
+                                        : 0)
+#define WK_BAD(T, CA) ((CA) >= 0 || (FMD_##T##_T <= 0 && !WK_ELEM(T)))
+#define A(T, N, L, CA, CB)                                                   \
+  if (FMD_##T##_T > 0) {                                                     \
+    /* (1: the width in the branch never taken) */                          \
+    if (avail - o < (size_t)(FMD_##T##_T > 0 ? FMD_##T##_T : 1)) return 0;  \
+    if (sem_ && FM_IS(N, "comm")) *comm = r[o] << 8 | r[o + 1];             \
+    o += (size_t)(FMD_##T##_T > 0 ? FMD_##T##_T : 1);                       \
+  } else if (WK_ELEM(T) &&                                                   \
+             ((int)FMW_##T != (int)PT__DW_STATUS || (r[2] & st_))) {         \
+    if (avail - o < 4) return 0;                                             \
+    int32_t n_ = (int32_t)fm_be32(r + o);                                    \
+    o += 4;                                                                  \
+    uint64_t b_ = (uint64_t)(n_ > 0 ? n_ : 0) * (unsigned)WK_ELEM(T);        \
+    if (avail - o < b_) return 0;                                            \
+    o += (size_t)b_;                                                         \
+  }
+#define X(label, name, sem, coll, order, args)                               \
+  static size_t wk_##label(const uint8_t *r, size_t avail, size_t h,        \
+                           int32_t *comm) {                                  \
+    const int sem_ = PT__DS_##sem != PT__DS_NONE;                            \
+    const unsigned st_ = PT__DUMPI_MASK_STATUS;                              \
+    size_t o = h;                                                            \
+    (void)sem_, (void)st_, (void)comm, (void)avail, (void)r;                 \
+    PT__EXPAND args                                                          \
+    return o;                                                                \
+  }
+PT__DUMPI_FUNCS(X)
+#undef X
+#undef A
+#define A(T, N, L, CA, CB) +WK_BAD(T, CA)
+#define X(label, name, sem, coll, order, args)                               \
+  [label] = (0 PT__EXPAND args) == 0 ? wk_##label : NULL,
+static const wk_fn wk_tab[PT__DUMPI_NLABELS] = {PT__DUMPI_FUNCS(X)};
+#undef X
+#undef A
+
 /* ======================================================================== */
 /* Attribute key assignment (shared by the source and parse_mem)            */
 /* ======================================================================== */
@@ -3379,6 +3437,7 @@ int pt__dumpi_parse_mem_digest(const uint8_t *data, size_t n, int generic,
   k->f.size = n;
   k->f.warn = warn;
   k->f.warn_user = wu;
+  k->f.generic = generic;
   int rc = k->f.path ? dfile_init(&k->f, err)
                      : pt__err(err, PT_ENOMEM, "out of memory");
   if (rc >= 0) {

@@ -296,9 +296,10 @@ void pt__dumpi_printer_free(pt__dumpi_printer *p);
  * every call.  Returns PT_OK or an error with the detail in err. */
 int pt__dumpi_parse_mem(const uint8_t *data, size_t n, pt_warn_fn warn,
                         void *warn_user, pt_error *err);
-/* The same, with every call mapped the generic way (generic != 0) or the
- * commonest ones by their fused decoder-mappers (as the source reads
- * them), and a digest of every item handed out (*digest, may be NULL):
+/* The same, with every call mapped the generic way (generic != 0: also
+ * sized at open by the walk's loop over the table, not the per-label
+ * walkers generated from it) or the commonest ones by their fused
+ * decoder-mappers (as the source reads them), and a digest of every item handed out (*digest, may be NULL):
  * each way must give the same items, warnings and errors (tests, fuzz). */
 int pt__dumpi_parse_mem_digest(const uint8_t *data, size_t n, int generic,
                                pt_warn_fn warn, void *warn_user,
