@@ -1,7 +1,7 @@
 /* The DUMPI reader out of memory while it maps a rank's calls (linked with
  * -Wl,--wrap=malloc,calloc,realloc: the n-th allocation after the source
  * is open fails): every failure is PT_ENOMEM with a message that says so,
- * through pt_source_next and pt_source_next_batch.  The reason the
+ * through pt_source_next and pt_source_next_batch (also in runs).  The reason the
  * decoder gives is set only for a cut or corrupt record; its buffer was
  * printed uninitialised after "offset N: " when a record's arrays could
  * not be allocated.  A read that ends well although an allocation failed
@@ -49,7 +49,9 @@ static int have_testdata(void) {
 static int read_failing(long fail, int batch, char *msg, size_t n) {
   pt_source *s;
   pt_error err;
-  int rc = pt_source_open(&s, meta, NULL, &err);
+  pt_source_opts o = {0};
+  o.runs = batch == 2; /* (2: batches in runs) */
+  int rc = pt_source_open(&s, meta, &o, &err);
   if (rc < 0) {
     snprintf(msg, n, "open: %s", err.msg);
     return rc;
@@ -77,7 +79,7 @@ static int read_failing(long fail, int batch, char *msg, size_t n) {
 TEST(enomem_says_so) {
   char msg[1024];
   int failures = 0;
-  for (int batch = 0; batch < 2; batch++)
+  for (int batch = 0; batch < 3; batch++)
     for (long fail = 1; fail <= 60; fail++) {
       int rc = read_failing(fail, batch, msg, sizeof msg);
       /* (a read that ends although an allocation failed lost what it
