@@ -117,7 +117,10 @@ PT_API int pt_sink_close(pt_sink *k, pt_error *err);
 PT_API void pt_sink_abort(pt_sink *k);
 PT_API const char *pt_sink_errmsg(const pt_sink *k);
 
-/* Copy every item of src to dst (the core of convert).  Calls progress
+/* Copy every item of src to dst (the core of convert).  When dst writes
+ * every location apart (a native archive with one stream per location),
+ * a source that holds runs (DUMPI) is switched to them at the first event
+ * (pt_source_opts.runs): the same output, without the source's merge.  Calls progress
  * (may be NULL) now and then with the events copied so far.  Returns PT_OK
  * or the first error; the detail is in the errmsg of whichever failed and,
  * if err is given, in err. */

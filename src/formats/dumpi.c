@@ -3374,6 +3374,7 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
 }
 
 static const char *src_errmsg(void *st) { return ((dsrc *)st)->err; }
+static void src_runs(void *st) { ((dsrc *)st)->runs = 1; }
 
 /* ======================================================================== */
 /* In-memory parse (fuzzing, tests)                                          */
@@ -5822,6 +5823,7 @@ const pt__format pt__format_dumpi = {
     .src_next_batch = src_next_batch,
     .src_errmsg = src_errmsg,
     .src_close = src_close,
+    .src_runs = src_runs,
     .stdout_ok = 0,
     .multi_file = 1,
     .sink_open = sk_open,

@@ -152,6 +152,7 @@ typedef struct ptf_sink {
   uint64_t m;          /* opts->streams */
   pt__map loc_stream;  /* location -> stream id */
   uint64_t nlocs_seen; /* order of first appearance */
+  uint64_t nentries;   /* PT_ITEM_STREAM entries written */
   uint64_t last_loc;   /* cache of the last event's location */
   pt_stream *last_s;
   auxitem *aux;         /* buffered summaries and snapshots */
@@ -366,6 +367,7 @@ static int sink_write(void *st, const pt_item *it) {
     }
     case PT_ITEM_STREAM: {
       uint64_t sid;
+      k->nentries++;
       if (pt__map_get(&k->loc_stream, it->u.stream.location, &sid))
         return PT_OK; /* first placement wins */
       if (k->m) return place(k, it->u.stream.location, &sid);
@@ -385,6 +387,14 @@ static int sink_write(void *st, const pt_item *it) {
     default:
       return kerr(k, PT_EINVAL, "unknown item type %u", it->type);
   }
+}
+
+/* Every location in a stream of its own: locations placed by order of
+ * first appearance, not spread over M streams nor placed by a stream map
+ * (which may put several in one). */
+static int sink_per_location(void *st) {
+  const ptf_sink *k = st;
+  return k->m == 0 && k->nentries == 0;
 }
 
 static void sink_free(ptf_sink *k) {
@@ -533,6 +543,7 @@ const pt__format pt__format_ptf = {
     .stdout_ok = 0,
     .sink_open = sink_open,
     .sink_write = sink_write,
+    .sink_per_location = sink_per_location,
     .sink_errmsg = sink_errmsg,
     .sink_close = sink_close,
     .sink_abort = sink_abort,

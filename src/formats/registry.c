@@ -781,11 +781,20 @@ int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
   size_t n;
   uint64_t events = 0;
   int rc;
+  int asked = 0; /* runs asked for, or not, at the first event */
   while ((rc = pt_source_next_batch(src, &its, &n)) == PT_OK) {
     for (size_t i = 0; i < n; i++) {
       const pt_item *it = &its[i];
       if (PT_UNLIKELY(pt__interrupted()))
         return pt__err(err, PT_EINTR, "interrupted");
+      if (PT_UNLIKELY(!asked) && it->type == PT_ITEM_EVENT) {
+        /* a sink that writes every location apart takes runs: the source
+         * skips its merge (the output is the same) */
+        asked = 1;
+        if (src->plain && src->f->src_runs && dst->f->sink_per_location &&
+            dst->f->sink_per_location(dst->st))
+          src->f->src_runs(src->st);
+      }
       int wrc = pt_sink_write(dst, it);
       if (wrc < 0)
         return pt__err(err, wrc, "%s", pt_sink_errmsg(dst));

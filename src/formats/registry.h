@@ -31,6 +31,10 @@ typedef struct pt__format {
   int (*src_next_batch)(void *st, const pt_item **items, size_t *n);
   const char *(*src_errmsg)(void *st);
   void (*src_close)(void *st);
+  /* Optional: from the next batch on, hand out runs (as
+   * pt_source_opts.runs); pt_pipe asks for them when the sink writes
+   * every location apart. */
+  void (*src_runs)(void *st);
   /* Optional: the native reader behind the source (ptf only). */
   pt_reader *(*src_reader)(void *st);
 
@@ -49,6 +53,10 @@ typedef struct pt__format {
   int (*sink_open)(void **st, const char *path, const pt_sink_opts *o,
                    pt_error *err);
   int (*sink_write)(void *st, const pt_item *item);
+  /* Optional: 1 if the sink, given the items written so far (pt_pipe asks
+   * at the first event), writes every location apart and needs only each
+   * location's events in time order (pt_source_opts.runs). */
+  int (*sink_per_location)(void *st);
   const char *(*sink_errmsg)(void *st);
   int (*sink_close)(void *st, pt_error *err);
   void (*sink_abort)(void *st);

@@ -147,4 +147,21 @@ EOF
   [ "$("$PT" dump --style dumpi sp.meta | grep -c 'entering.*thread 0')" = 2 ] &&
   ! grep -q 'left out' sp.out && t_pass dumpi_large_thread_ids ||
   t_fail dumpi_large_thread_ids "$(cat sp.out; "$PT" dump --style dumpi sp.meta | grep entering)"
+# DUMPI -> PTF: the source hands the PTF sink (one stream per location)
+# runs of one rank at a time, without its merge; the archive is the one a
+# time-ordered read writes (--locations makes the source filter, which
+# reads in time order): the test vectors and the two-thread set above
+for m in "$TD"/dumpi/*/*.meta sp.meta; do
+  b=$(basename "$m" .meta)
+  rm -rf "run-$b.ptf" "ord-$b.ptf"
+  locs=$("$PT" dump --to 0 "$m" 2>/dev/null | sed -n 's/^def location id=\([0-9]*\) .*/\1/p' |
+    paste -sd, -)
+  if "$PT" -q convert "$m" -o "run-$b.ptf" &&
+     "$PT" -q convert --locations "$locs" "$m" -o "ord-$b.ptf" &&
+     diff -r "run-$b.ptf" "ord-$b.ptf" >/dev/null; then
+    t_pass "dumpi_to_ptf_runs_$b"
+  else
+    t_fail "dumpi_to_ptf_runs_$b" "$(diff -r "run-$b.ptf" "ord-$b.ptf" 2>&1 | head -3)"
+  fi
+done
 t_done
