@@ -453,10 +453,227 @@ TEST(aux_replace_keeps_events) {
   free(dir);
 }
 
+/* ---- events damaged inside blocks whose checksums hold ------------------ */
+
+/* Event i of stream s in the content-damage test: stream s holds
+ * locations s and s + 2 (a location change now and then); mostly
+ * enter/leave with small references (the batch fill's fast path), some
+ * with references of three varint bytes or more, sends, and events of any
+ * kind, some with attributes. */
+static void mixed_event(pt__arena *a, uint64_t s, uint64_t i, uint64_t *t,
+                        pt_event *ev) {
+  rng_seed(7 + 2 * i + s);
+  *t += 1 + rndn(rndn(4) ? 300 : 2000000);
+  uint64_t loc = s + (rndn(40) == 0 ? 2 : 0);
+  uint64_t r = rndn(30);
+  if (r < 2) {
+    rnd_event(a, ev, PT_EV_SEND, *t, loc, 0);
+  } else if (r == 2) {
+    rnd_event(a, ev, 0, *t, loc, 2);
+  } else {
+    pt_event_init(ev, r & 1 ? PT_EV_ENTER : PT_EV_LEAVE, *t, loc);
+    ev->ref = rndn(50) ? rndn(200) : 20000 + rndn(100000);
+  }
+}
+
+/* What a read gave: every event (or run) hashed in order, the final
+ * status and message, the warnings. */
+typedef struct rdigest {
+  uint64_t n, h;
+  int rc, warns;
+  char msg[512], warn[1024];
+} rdigest;
+
+static uint64_t dmix(uint64_t h, uint64_t x) {
+  h ^= x + UINT64_C(0x9E3779B97F4A7C15) + (h << 6) + (h >> 2);
+  return h * UINT64_C(0xff51afd7ed558ccd);
+}
+
+static uint64_t dstr(uint64_t h, const char *p) {
+  if (!p) return dmix(h, 1);
+  for (; *p; p++) h = dmix(h, (uint8_t)*p);
+  return dmix(h, 2);
+}
+
+static uint64_t dvalue(uint64_t h, const pt_value *v) {
+  h = dmix(h, v->type);
+  switch (v->type) {
+    case PT_TYPE_STRING: return dstr(h, v->v.s);
+    case PT_TYPE_INTS:
+      h = dmix(h, v->count);
+      for (uint32_t i = 0; i < v->count; i++) h = dmix(h, (uint64_t)v->v.ints[i]);
+      return h;
+    default: return dmix(h, v->v.u);
+  }
+}
+
+static uint64_t devent(uint64_t h, const pt_event *e) {
+  h = dmix(h, e->time);
+  h = dmix(h, e->location);
+  h = dmix(h, e->kind);
+  h = dmix(h, e->ref);
+  h = dmix(h, (uint64_t)e->peer);
+  h = dmix(h, e->comm);
+  h = dmix(h, (uint64_t)e->tag);
+  h = dmix(h, e->size);
+  h = dmix(h, e->size2);
+  h = dmix(h, e->request);
+  h = dvalue(h, &e->value);
+  h = dstr(h, e->text);
+  h = dmix(h, e->nattrs);
+  for (uint32_t i = 0; i < e->nattrs; i++)
+    h = dvalue(dmix(h, e->attrs[i].key), &e->attrs[i].val);
+  return h;
+}
+
+/* Read path with opts o: mode 0 pt_reader_next, 1 pt_reader_next_run, 2
+ * a seek to `at` then pt_reader_next. */
+static void digest_read(const char *path, const pt_reader_opts *o, int mode,
+                        uint64_t at, rdigest *d) {
+  memset(d, 0, sizeof *d);
+  warnings = 0;
+  last_warning[0] = 0;
+  pt_reader_opts ro = *o;
+  ro.warn = count_warn;
+  pt_reader *r;
+  pt_error err;
+  d->rc = pt_reader_open(&r, path, &ro, &err);
+  if (d->rc) {
+    snprintf(d->msg, sizeof d->msg, "%s", err.msg);
+    return;
+  }
+  int rc = mode == 2 ? pt_reader_seek(r, at) : PT_OK;
+  while (rc == PT_OK) {
+    if (mode == 1) {
+      pt_event_run run;
+      if ((rc = pt_reader_next_run(r, &run)) != PT_OK) break;
+      d->h = dmix(dmix(d->h, run.location), run.n);
+      if (run.event) {
+        d->h = devent(d->h, run.event);
+      } else {
+        for (size_t i = 0; i < run.n; i++)
+          d->h = dmix(dmix(dmix(d->h, run.time[i]), run.ref[i]), run.kind[i]);
+      }
+      d->n += run.n;
+    } else {
+      pt_event ev;
+      if ((rc = pt_reader_next(r, &ev)) != PT_OK) break;
+      d->h = devent(d->h, &ev);
+      d->n++;
+    }
+  }
+  d->rc = rc;
+  if (rc < 0) snprintf(d->msg, sizeof d->msg, "%s", pt_reader_errmsg(r));
+  pt_reader_close(r);
+  d->warns = warnings;
+  snprintf(d->warn, sizeof d->warn, "%s", last_warning);
+}
+
+/* Blocks whose events are damaged but whose checksums were recomputed (so
+ * only the event decoder can tell): a reader with prefetching threads
+ * gives the same events, runs, errors and warnings as one without, with
+ * filters, seeks and one open file at a time. */
+TEST(damaged_events_same_with_threads) {
+  char *dir = test_tmpdir("dmgev");
+  char path[4200];
+  snprintf(path, sizeof path, "%s/a.ptf", dir);
+  pt_writer *w;
+  pt_writer_opts wo = {.level = -1, .block_size = 2048};
+  ASSERT_OK(pt_writer_open(&w, path, &wo, NULL));
+  pt__arena a = {0};
+  uint64_t tmax = 0;
+  for (uint64_t s = 0; s < 2; s++) {
+    pt_stream *st;
+    ASSERT_OK(pt_writer_stream(w, s, &st));
+    uint64_t t = 1000;
+    for (uint64_t i = 0; i < 4000; i++) {
+      pt_event ev;
+      pt__arena_reset(&a);
+      mixed_event(&a, s, i, &t, &ev);
+      ASSERT_OK(pt_stream_event(st, &ev));
+    }
+    if (t > tmax) tmax = t;
+  }
+  ASSERT_OK(pt_writer_close(w, NULL));
+  pt__arena_free(&a);
+  char ev_path[2][4300];
+  uint8_t *orig[2];
+  size_t len[2];
+  for (int s = 0; s < 2; s++) {
+    snprintf(ev_path[s], sizeof ev_path[s], "%s/s%d.events", path, s);
+    orig[s] = (uint8_t *)slurp(ev_path[s], &len[s]);
+    ASSERT_TRUE(orig[s] != NULL);
+  }
+  uint64_t dmg_rng = 4711;
+  int errors = 0, warned = 0;
+  for (int round = 0; round < 150; round++) {
+    rng_seed(dmg_rng);
+    dmg_rng = rnd();
+    int s = (int)rndn(2);
+    uint8_t *p = malloc(len[s]);
+    ASSERT_TRUE(p != NULL);
+    memcpy(p, orig[s], len[s]);
+    /* the block offsets; damage one block (the last one often) */
+    uint64_t offs[4096];
+    size_t nb = 0;
+    for (uint64_t off = 0; off + PT__BLK_HDR <= len[s] && nb < 4096;
+         off += PT__BLK_HDR + pt__get_u32(p + off + 40))
+      offs[nb++] = off;
+    ASSERT_TRUE(nb > 2);
+    uint64_t off = offs[rndn(4) == 0 ? nb - 1 : rndn(nb)];
+    uint8_t *h = p + off, *pl = h + PT__BLK_HDR;
+    uint32_t stored = pt__get_u32(h + 40);
+    ASSERT_EQ_I64(h[5], PT__CODEC_RAW);
+    for (int k = 0, nk = 1 + (int)rndn(3); k < nk; k++)
+      pl[rndn(stored)] ^= (uint8_t)(1 + rndn(255));
+    pt__put_u32(h + 48, pt__crc32c(0, pl, stored));
+    pt__put_u32(h + 52, pt__crc32c(0, h, 52));
+    FILE *f = fopen(ev_path[s], "wb");
+    ASSERT_TRUE(f && fwrite(p, 1, len[s], f) == len[s]);
+    fclose(f);
+    free(p);
+    pt_reader_opts o = {0};
+    uint64_t sel = rndn(4);
+    if (round % 3 == 1) o.from = rndn(tmax);
+    if (round % 5 == 2) o.to = rndn(tmax) + 1;
+    if (round % 4 == 3) {
+      o.locations = &sel;
+      o.nlocations = 1;
+    }
+    if (round % 2) o.max_open_files = 1;
+    uint64_t at = rndn(tmax + 2);
+    for (int mode = 0; mode < 3; mode++) {
+      rdigest d0, d1;
+      o.threads = 0;
+      digest_read(path, &o, mode, at, &d0);
+      o.threads = 1;
+      digest_read(path, &o, mode, at, &d1);
+      if (d0.n != d1.n || d0.h != d1.h || d0.rc != d1.rc ||
+          strcmp(d0.msg, d1.msg) || d0.warns != d1.warns ||
+          strcmp(d0.warn, d1.warn))
+        TEST_FAIL_("round %d, mode %d: %llu events, %s '%s', %d warnings "
+                   "'%s' inline; %llu, %s '%s', %d '%s' with a thread",
+                   round, mode, (unsigned long long)d0.n,
+                   pt_status_name(d0.rc), d0.msg, d0.warns, d0.warn,
+                   (unsigned long long)d1.n, pt_status_name(d1.rc), d1.msg,
+                   d1.warns, d1.warn);
+      errors += d0.rc < 0;
+      warned += d0.warns > 0;
+    }
+  }
+  /* the damage was met both ways: errors and damaged-last-block warnings */
+  ASSERT_TRUE(errors > 0);
+  ASSERT_TRUE(warned > 0);
+  for (int s = 0; s < 2; s++) free(orig[s]);
+  pt__rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   RUN(crash_then_recover);
   RUN(damaged_blocks);
   RUN(random_damage_never_crashes);
+  RUN(damaged_events_same_with_threads);
   RUN(offsets_beyond_4gib);
   RUN(aux_replace_keeps_events);
   return test_summary();
