@@ -856,8 +856,10 @@ static uint32_t pend_new(pt_stats *s) {
  * counted rcv->enter - snd->enter as its late receiver: note it at the
  * send's frame (the top of its location's stack when the send is the
  * event being added, slot NIL; else the frame whose queued send was slot)
- * for pop to bound it by the leave.  PT_OK (no frame: the bound stays, as
- * at the end of the trace) or PT_ENOMEM. */
+ * for pop to bound it by the leave.  PT_OK (no frame, not an MPI call's,
+ * or too many notes: the bound stays, as at the end of the trace) or
+ * PT_ENOMEM. */
+enum { PT__LRFIX_MAX = 4096 };
 static int lr_defer(pt_stats *s, const pt__pend *snd, uint32_t slot,
                     const pt__pend *rcv, const uint64_t mx[4]) {
   pt__loc *L = pt__kt_find(&s->locs, K(snd->src, 0, 0, 0));
@@ -870,6 +872,11 @@ static int lr_defer(pt_stats *s, const pt__pend *snd, uint32_t slot,
       d--;
     if (!d) return PT_OK;
   }
+  /* only in an MPI call's frame, which holds few sends and is left soon:
+   * a send straight inside a long user region (PICL, OTF) keeps its bound
+   * rather than a note per message until the region ends; and at most
+   * PT__LRFIX_MAX notes per location */
+  if (!L->st[d - 1].is_mpi || L->nfix >= PT__LRFIX_MAX) return PT_OK;
   if (L->nfix == L->capfix) {
     uint32_t nc = L->capfix ? L->capfix * 2 : 4;
     pt__lrfix *q = realloc(L->fix, nc * sizeof *q);

@@ -108,7 +108,7 @@ typedef struct pt__loc {
    * MPI_Finalize (times as recorded) */
   uint64_t init_end, fin_start;
   uint8_t has_init, has_fin;
-  /* Late-receiver times counted before a blocking send's call was left
+  /* Late-receiver times counted before a blocking MPI send call was left
    * (matched with the receive's enter as its bound), innermost last: at
    * the leave of frame `depth` the bound becomes the earlier of that
    * leave and the receive's enter, as a time-ordered scan has it, so that
