@@ -1880,10 +1880,12 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
     so.locations = o->locations;
     so.nlocations = o->nlocations;
   }
-  /* runs of one location at a time where the source holds them (DUMPI):
-   * as with the native reader's runs below, the results do not depend on
-   * how locations interleave */
-  so.runs = 1;
+  /* runs of one location at a time where the source holds them (DUMPI),
+   * with the events other than ENTER / LEAVE in time order, as the
+   * native reader's runs below: a receive from MPI_ANY_SOURCE takes the
+   * oldest send waiting, so messages must come in time order; the
+   * results do not depend on how the rest interleaves */
+  so.runs = 2;
   pt_source *src = NULL;
   pt_error err = {0};
   if (pt_source_open(&src, path, &so, &err) < 0)

@@ -54,8 +54,16 @@ typedef struct pt_source_opts {
                                 each location apart); it skips most of the
                                 merge.  Sources that hold no runs (all but
                                 DUMPI today) keep global time order, which
-                                is one run per event.  0: global time
-                                order. */
+                                is one run per event.  2: the same, but
+                                only ENTER and LEAVE events come early:
+                                the other events come in global time
+                                order among themselves and against the
+                                runs' starts (as pt_reader_next_run,
+                                which hands them out alone), for a
+                                consumer that matches messages across
+                                locations in the order they were sent
+                                (receives from MPI_ANY_SOURCE: paratrace
+                                stats).  0: global time order. */
 } pt_source_opts;
 
 typedef struct pt_sink_opts {

@@ -958,4 +958,54 @@ for e in 1300 700 650; do
     t_fail "window_app_span_in_earlier_block every $e" "exit $rc: $(head -c 300 span1.a)"
   fi
 done
+# DUMPI read in runs (one rank's calls at a time): receives from
+# MPI_ANY_SOURCE without a status take the oldest send waiting, so the
+# messages must reach the engine in time order.  Rank 1 starts first and
+# sends at 50; rank 0 receives from any source at 11 and 61; rank 2 sends
+# at 8: in time order the receive at 11 takes rank 2's message.  The
+# stats of the DUMPI set are those of the time-ordered read
+# (--locations makes the source filter, which reads in time order).
+# Before: rank 1's run went first, its send was waiting when rank 0's
+# run came, and the late sender / receiver times differed.
+cat >anyrun.txt <<'EOF'
+# paratrace text 1
+def clock start=0 ticks_per_second=1000000000 length=100
+def region id=1 role=6 paradigm=3 name="MPI_Send" canonical="MPI_Send"
+def region id=2 role=6 paradigm=3 name="MPI_Recv" canonical="MPI_Recv"
+def region id=3 role=6 paradigm=3 name="MPI_Comm_rank" canonical="MPI_Comm_rank"
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location_group id=1 type=1 rank=1 name="MPI Rank 1"
+def location_group id=2 type=1 rank=2 name="MPI Rank 2"
+def location id=0 group=0 type=1
+def location id=1 group=1 type=1
+def location id=2 group=2 type=1
+event 1 1 enter region=3
+event 2 1 leave region=3
+event 3 0 enter region=3
+event 4 0 leave region=3
+event 5 2 enter region=3
+event 6 2 leave region=3
+event 7 2 enter region=1
+event 8 2 send peer=0 comm=0 tag=0 bytes=8
+event 9 2 leave region=1
+event 10 0 enter region=2
+event 11 0 recv peer=-1 comm=0 tag=0 bytes=8
+event 12 0 leave region=2
+event 48 1 enter region=1
+event 50 1 send peer=0 comm=0 tag=0 bytes=16
+event 51 1 leave region=1
+event 60 0 enter region=2
+event 61 0 recv peer=-1 comm=0 tag=0 bytes=16
+event 62 0 leave region=2
+EOF
+rm -rf anyrun.meta anyrun-*.bin anyrun.ptf
+if "$PT" -q convert anyrun.txt -o anyrun.meta &&
+   "$PT" -q convert --locations 0,1,2 anyrun.meta -o anyrun.ptf &&
+   "$PT" stats --csv anyrun.meta >anyrun.a 2>&1 &&
+   "$PT" stats --csv anyrun.ptf >anyrun.b 2>&1 &&
+   grep -q '^message,2,0,0,1,8,0,2,1$' anyrun.b && cmp -s anyrun.a anyrun.b; then
+  t_pass dumpi_runs_any_source_in_time_order
+else
+  t_fail dumpi_runs_any_source_in_time_order "$(diff anyrun.a anyrun.b | head -4 | tr '\n' ' ')"
+fi
 t_done
