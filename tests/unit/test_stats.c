@@ -282,6 +282,214 @@ TEST(late_receiver_any_order) {
   }
 }
 
+/* Feed orders (random traces of blocking, non-blocking and combined
+ * point-to-point calls, with and without wildcard receives and threads):
+ * fed one location at a time, the results are the time-ordered scan's
+ * when the events other than ENTER / LEAVE come in time order (runs as
+ * pt_reader_next_run and DUMPI's pt_source_opts.runs = 2 give them), and
+ * also when every event may come early, as long as each rank has one
+ * location and no receive is a wildcard (runs = 1; a wildcard receive
+ * takes the oldest send waiting, and two threads' sends share a channel,
+ * so there the feed order decides what matches). */
+typedef struct fo_ev {
+  uint64_t t, loc;
+  uint32_t kind;
+  uint64_t ref, size, req;
+  int64_t peer, tag;
+} fo_ev;
+enum { FO_MAX = 4096 };
+static fo_ev fo_e[FO_MAX];
+static int fo_n, fo_nloc, fo_wild, fo_thr;
+static uint64_t fo_seed;
+static uint32_t fo_rnd(uint32_t m) {
+  fo_seed = fo_seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (uint32_t)(fo_seed >> 33) % m;
+}
+static int fo_nranks(void) { return fo_thr ? 2 : fo_nloc; }
+static int fo_rank(int l) { return fo_thr ? l % 2 : l; }
+static void fo_put(uint64_t t, int loc, uint32_t kind, uint64_t ref,
+                   int64_t peer, int64_t tag, uint64_t size, uint64_t req) {
+  fo_ev x = {t * 16 + (uint64_t)loc, (uint64_t)loc, kind, ref, size, req,
+             peer, tag};
+  fo_e[fo_n++] = x;
+}
+/* regions: 1 Send, 2 Recv, 3 Sendrecv, 4 Irecv, 5 Wait, 6 Isend, 7 work */
+static void fo_gen(void) {
+  fo_n = 0;
+  for (int l = 0; l < fo_nloc; l++) {
+    uint64_t t = 1 + fo_rnd(20), req = 100;
+    int user = 0, ncalls = 5 + (int)fo_rnd(30);
+    for (int c = 0; c < ncalls; c++) {
+      if (!user && fo_rnd(6) == 0) {
+        fo_put(t++, l, PT_EV_ENTER, 7, 0, 0, 0, 0);
+        user = 1;
+      }
+      int nr = fo_nranks();
+      int64_t peer = fo_rnd((uint32_t)nr), tag = fo_rnd(2);
+      if (peer == fo_rank(l)) peer = (peer + 1) % nr;
+      int64_t rpeer = fo_wild && fo_rnd(3) == 0 ? -1 : peer;
+      int64_t rtag = fo_wild && fo_rnd(3) == 0 ? -1 : tag;
+      uint64_t sz = 1 + fo_rnd(100), d1 = fo_rnd(30), d2 = fo_rnd(30);
+      switch (fo_rnd(5)) {
+        case 0:
+          fo_put(t, l, PT_EV_ENTER, 1, 0, 0, 0, 0);
+          fo_put(t + d1, l, PT_EV_SEND, 0, peer, tag, sz, 0);
+          fo_put(t + d1 + d2, l, PT_EV_LEAVE, 1, 0, 0, 0, 0);
+          break;
+        case 1:
+          fo_put(t, l, PT_EV_ENTER, 2, 0, 0, 0, 0);
+          fo_put(t + d1, l, PT_EV_RECV, 0, rpeer, rtag, sz, 0);
+          fo_put(t + d1 + d2, l, PT_EV_LEAVE, 2, 0, 0, 0, 0);
+          break;
+        case 2:
+          fo_put(t, l, PT_EV_ENTER, 3, 0, 0, 0, 0);
+          fo_put(t + d1, l, PT_EV_SEND, 0, peer, tag, sz, 0);
+          fo_put(t + d1 + d2, l, PT_EV_RECV, 0, rpeer, tag, sz, 0);
+          fo_put(t + d1 + d2 + 3, l, PT_EV_LEAVE, 3, 0, 0, 0, 0);
+          t += 4;
+          break;
+        case 3:
+          fo_put(t, l, PT_EV_ENTER, 4, 0, 0, 0, 0);
+          fo_put(t, l, PT_EV_IRECV_REQUEST, 0, rpeer, rtag, sz, req);
+          fo_put(t + 1, l, PT_EV_LEAVE, 4, 0, 0, 0, 0);
+          t += 2 + fo_rnd(30);
+          fo_put(t, l, PT_EV_ENTER, 5, 0, 0, 0, 0);
+          fo_put(t + d1, l, PT_EV_IRECV, 0, rpeer, rtag, sz, req++);
+          fo_put(t + d1 + d2, l, PT_EV_LEAVE, 5, 0, 0, 0, 0);
+          break;
+        default:
+          fo_put(t, l, PT_EV_ENTER, 6, 0, 0, 0, 0);
+          fo_put(t, l, PT_EV_ISEND, 0, peer, tag, sz, req);
+          fo_put(t + 1, l, PT_EV_LEAVE, 6, 0, 0, 0, 0);
+          t += 2 + fo_rnd(30);
+          fo_put(t, l, PT_EV_ENTER, 5, 0, 0, 0, 0);
+          fo_put(t + d1, l, PT_EV_ISEND_COMPLETE, 0, 0, 0, 0, req++);
+          fo_put(t + d1 + d2, l, PT_EV_LEAVE, 5, 0, 0, 0, 0);
+          break;
+      }
+      t += d1 + d2 + 1 + fo_rnd(20);
+      if (user && fo_rnd(4) == 0) {
+        fo_put(t++, l, PT_EV_LEAVE, 7, 0, 0, 0, 0);
+        user = 0;
+      }
+    }
+    if (user) fo_put(t++, l, PT_EV_LEAVE, 7, 0, 0, 0, 0);
+  }
+}
+static int fo_cmp(const void *a, const void *b) {
+  const fo_ev *x = a, *y = b;
+  return x->t < y->t ? -1 : x->t > y->t;
+}
+static void fo_feed(pt_stats *s, const fo_ev *x) {
+  pt_event e;
+  pt_event_init(&e, x->kind, x->t, x->loc);
+  e.ref = x->kind == PT_EV_ENTER || x->kind == PT_EV_LEAVE ? x->ref : PT_NONE;
+  e.peer = x->peer;
+  e.tag = x->tag;
+  e.size = x->size;
+  e.request = x->req;
+  if (pt_stats_event(s, &e) != PT_OK) abort();
+}
+static pt_stats *fo_mk(uint64_t from, uint64_t to) {
+  static const char *const names[] = {"",         "MPI_Send",  "MPI_Recv",
+                                      "MPI_Sendrecv", "MPI_Irecv", "MPI_Wait",
+                                      "MPI_Isend", "work"};
+  pt_stats *s = mk(from, to, PT_NONE);
+  for (uint64_t r = 1; r <= 7; r++) def_region(s, r, names[r]);
+  pt_def d;
+  for (int r = 0; r < fo_nranks(); r++) {
+    pt_def_init(&d, PT_DEF_LOCATION_GROUP, (uint64_t)r);
+    d.i1 = r;
+    if (pt_stats_def(s, &d) != PT_OK) abort();
+  }
+  for (int l = 0; l < fo_nloc; l++) {
+    pt_def_init(&d, PT_DEF_LOCATION, (uint64_t)l);
+    d.parent = (uint64_t)fo_rank(l);
+    if (pt_stats_def(s, &d) != PT_OK) abort();
+  }
+  return s;
+}
+/* One location at a time, the one with the earliest next event, for a
+ * random number of its events: ENTER / LEAVE past the other locations'
+ * next events, the others too with runs 1 (runs 2: not past them). */
+static void fo_runs(pt_stats *s, int runs) {
+  static int idx[4][FO_MAX];
+  int cnt[4] = {0}, pos[4] = {0};
+  for (int i = 0; i < fo_n; i++) {
+    int l = (int)fo_e[i].loc;
+    idx[l][cnt[l]++] = i;
+  }
+  for (;;) {
+    int b = -1;
+    uint64_t lim = UINT64_MAX;
+    for (int l = 0; l < fo_nloc; l++)
+      if (pos[l] < cnt[l] &&
+          (b < 0 || fo_e[idx[l][pos[l]]].t < fo_e[idx[b][pos[b]]].t))
+        b = l;
+    if (b < 0) return;
+    for (int l = 0; l < fo_nloc; l++)
+      if (l != b && pos[l] < cnt[l] && fo_e[idx[l][pos[l]]].t < lim)
+        lim = fo_e[idx[l][pos[l]]].t;
+    int len = 1 + (int)fo_rnd(40);
+    fo_feed(s, &fo_e[idx[b][pos[b]++]]);
+    for (int k = 1; k < len && pos[b] < cnt[b]; k++) {
+      const fo_ev *x = &fo_e[idx[b][pos[b]]];
+      if (runs == 2 && x->kind != PT_EV_ENTER && x->kind != PT_EV_LEAVE &&
+          x->t > lim)
+        break;
+      fo_feed(s, x);
+      pos[b]++;
+    }
+  }
+}
+TEST(any_feed_order_same_results) {
+  for (int round = 0; round < 600 && !test_failed_; round++) {
+    int runs = round % 3 == 0 ? 1 : 2;
+    fo_seed = (uint64_t)round * 7919 + 1;
+    fo_wild = runs == 2 && fo_rnd(2);
+    fo_thr = runs == 2 && fo_rnd(2);
+    fo_nloc = fo_thr ? 3 + (int)fo_rnd(2) : 2 + (int)fo_rnd(3);
+    fo_gen();
+    qsort(fo_e, (size_t)fo_n, sizeof *fo_e, fo_cmp);
+    uint64_t from = 0, to = 0;
+    if (fo_rnd(3) == 0) {
+      from = fo_rnd(2000) * 16;
+      to = from + (1 + fo_rnd(3000)) * 16;
+    }
+    pt_stats *a = fo_mk(from, to), *b = fo_mk(from, to);
+    for (int i = 0; i < fo_n; i++) fo_feed(a, &fo_e[i]);
+    fo_runs(b, runs);
+    ASSERT_OK(pt_stats_finish(a));
+    ASSERT_OK(pt_stats_finish(b));
+    ASSERT_EQ_U64(pt_stats_nmessages(b), pt_stats_nmessages(a));
+    for (size_t i = 0; i < pt_stats_nmessages(a); i++) {
+      const pt_stats_message_row *x = pt_stats_message(a, i),
+                                 *y = pt_stats_message(b, i);
+      if (memcmp(x, y, sizeof *x))
+        TEST_FAIL_("round %d (runs %d): messages %" PRIu64 " -> %" PRIu64
+                   ": late sender %" PRIu64 " / %" PRIu64 ", receiver %" PRIu64
+                   " / %" PRIu64 ", matched %" PRIu64 " / %" PRIu64,
+                   round, runs, x->sender, x->receiver, x->late_sender,
+                   y->late_sender, x->late_receiver, y->late_receiver,
+                   x->matched, y->matched);
+    }
+    ASSERT_EQ_U64(pt_stats_nlocations(b), pt_stats_nlocations(a));
+    for (size_t i = 0; i < pt_stats_nlocations(a); i++)
+      ASSERT_TRUE(!memcmp(pt_stats_location(a, i), pt_stats_location(b, i),
+                          sizeof(pt_stats_location_row)));
+    ASSERT_EQ_U64(pt_stats_nregion_locs(b), pt_stats_nregion_locs(a));
+    for (size_t i = 0; i < pt_stats_nregion_locs(a); i++)
+      ASSERT_TRUE(!memcmp(pt_stats_region_loc(a, i), pt_stats_region_loc(b, i),
+                          sizeof(pt_stats_region_loc_row)));
+    ASSERT_EQ_U64(pt_stats_ncallsites(b), pt_stats_ncallsites(a));
+    for (size_t i = 0; i < pt_stats_ncallsites(a); i++)
+      ASSERT_TRUE(!memcmp(pt_stats_callsite(a, i), pt_stats_callsite(b, i),
+                          sizeof(pt_stats_callsite_row)));
+    pt_stats_destroy(a);
+    pt_stats_destroy(b);
+  }
+}
+
 TEST(message_matrix_and_late_sender) {
   pt_stats *s = mk(0, 0, PT_NONE);
   pingpong(s);
@@ -2538,6 +2746,7 @@ int main(void) {
   RUN(imbalance_across_locations);
   RUN(message_matrix_and_late_sender);
   RUN(late_receiver_any_order);
+  RUN(any_feed_order_same_results);
   RUN(nonblocking_receive_late_sender);
   RUN(unknown_peer_and_none_region);
   RUN(matrix_by_tag);
