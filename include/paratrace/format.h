@@ -46,12 +46,15 @@ typedef struct pt_source_opts {
                                 item; a batch after it may be the rest of
                                 that run), and runs start in time order,
                                 so events of different locations are only
-                                roughly in time order (as
-                                pt_reader_next_run).  For consumers whose
-                                result does not depend on how locations
-                                interleave (per-location profiles, message
-                                matching by channel, a sink that writes
-                                each location apart); it skips most of the
+                                roughly in time order (not as
+                                pt_reader_next_run: see 2).  For consumers
+                                whose result does not depend on how
+                                locations interleave (per-location
+                                profiles, a sink that writes each location
+                                apart; not message matching: a receive
+                                from MPI_ANY_SOURCE, or two threads'
+                                sends on one channel, would see the sends
+                                in another order); it skips most of the
                                 merge.  Sources that hold no runs (all but
                                 DUMPI today) keep global time order, which
                                 is one run per event.  2: the same, but
