@@ -1008,4 +1008,42 @@ if "$PT" -q convert anyrun.txt -o anyrun.meta &&
 else
   t_fail dumpi_runs_any_source_in_time_order "$(diff anyrun.a anyrun.b | head -4 | tr '\n' ' ')"
 fi
+# ... and two threads of a rank receiving on one channel: thread 1's
+# MPI_Recv [10, 20] takes the first message in time order, though
+# thread 0's [5, 50] started first (a DUMPI receive's event is at its
+# leave: in runs thread 0's came first; late receiver 4, not 9)
+cat >thrrun.txt <<'EOF'
+# paratrace text 1
+def clock start=0 ticks_per_second=1000000000 length=100
+def region id=1 role=6 paradigm=3 name="MPI_Send" canonical="MPI_Send"
+def region id=2 role=6 paradigm=3 name="MPI_Recv" canonical="MPI_Recv"
+def location_group id=0 type=1 rank=0 name="MPI Rank 0"
+def location_group id=1 type=1 rank=1 name="MPI Rank 1"
+def location id=0 group=0 type=1
+def location id=1 group=1 type=1
+def location id=4294967297 group=1 type=1
+event 1 0 enter region=1
+event 1 0 send peer=1 comm=0 tag=0 bytes=8
+event 5 1 enter region=2
+event 10 4294967297 enter region=2
+event 20 4294967297 recv peer=0 comm=0 tag=0 bytes=8
+event 20 4294967297 leave region=2
+event 30 0 leave region=1
+event 31 0 enter region=1
+event 31 0 send peer=1 comm=0 tag=0 bytes=16
+event 50 1 recv peer=0 comm=0 tag=0 bytes=16
+event 50 1 leave region=2
+event 60 0 leave region=1
+EOF
+rm -rf thrrun.meta thrrun-*.bin thrrun.ptf
+if "$PT" -q convert thrrun.txt -o thrrun.meta &&
+   locs=$("$PT" dump --to 0 thrrun.meta | sed -n 's/^def location id=\([0-9]*\) .*/\1/p' | paste -sd, -) &&
+   "$PT" -q convert --locations "$locs" thrrun.meta -o thrrun.ptf &&
+   "$PT" stats --csv thrrun.meta >thrrun.a 2>&1 &&
+   "$PT" stats --csv thrrun.ptf >thrrun.b 2>&1 &&
+   grep -q '^message,0,1,0,2,24,26,9,2$' thrrun.b && cmp -s thrrun.a thrrun.b; then
+  t_pass dumpi_runs_thread_channel_in_time_order
+else
+  t_fail dumpi_runs_thread_channel_in_time_order "$(diff thrrun.a thrrun.b | head -4 | tr '\n' ' ')"
+fi
 t_done
