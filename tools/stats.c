@@ -1869,8 +1869,12 @@ static void print_json(const ctx *c) {
 
 /* ---- the command ------------------------------------------------------------------ */
 
-/* Full scan of any source. */
-static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
+/* Full scan of any source; with runs (pt_source_opts.runs) *redo is set,
+ * and nothing returned, when the results turn out to depend on how the
+ * locations interleave (pt_stats_order_dependent). */
+static int scan_once(const char *path, const pt_stats_opts *o, int runs,
+                     pt_stats **out, int *redo) {
+  *redo = 0;
   pt_source_opts so = {0};
   so.warn = cli_warn;
   /* a native archive skips unselected streams; other sources are filtered
@@ -1880,12 +1884,7 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
     so.locations = o->locations;
     so.nlocations = o->nlocations;
   }
-  /* runs of one location at a time where the source holds them (DUMPI),
-   * with the events other than ENTER / LEAVE in time order, as the
-   * native reader's runs below: a receive from MPI_ANY_SOURCE takes the
-   * oldest send waiting, so messages must come in time order; the
-   * results do not depend on how the rest interleaves */
-  so.runs = 2;
+  so.runs = runs;
   pt_source *src = NULL;
   pt_error err = {0};
   if (pt_source_open(&src, path, &so, &err) < 0)
@@ -1948,11 +1947,20 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
         }
       }
       if (n - shown >= 0x10000) cli_progress_update(&bar, shown = n);
+      if (status == CLI_OK && runs && pt_stats_order_dependent(s)) {
+        *redo = 1;
+        break;
+      }
     }
     if (status == CLI_OK && rc < 0)
       status = cli_fail(path, "%s", pt_source_errmsg(src));
   }
   cli_progress_end(&bar);
+  if (*redo) {
+    pt_source_close(src);
+    pt_stats_destroy(s);
+    return CLI_OK;
+  }
   if (status == CLI_OK && (rc = pt_stats_finish(s)) < 0)
     status = cli_fail(path, "%s", pt_strerror(rc));
   pt_source_close(src);
@@ -1962,6 +1970,19 @@ static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
   }
   *out = s;
   return CLI_OK;
+}
+
+/* Full scan of any source: a source that holds runs of one location
+ * (DUMPI) is read that way, without its merge, and again in time order
+ * if the results turn out to depend on the interleaving (a wildcard
+ * receive without a status, a process with several locations); the
+ * warnings said in the first pass are not said again (cli_warn). */
+static int scan(const char *path, const pt_stats_opts *o, pt_stats **out) {
+  int redo = 0;
+  *out = NULL;
+  int status = scan_once(path, o, 1, out, &redo);
+  if (status == CLI_OK && redo) status = scan_once(path, o, 0, out, &redo);
+  return status;
 }
 
 /* The locations of the streams rank `rank` of `size` reads (the same

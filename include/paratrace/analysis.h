@@ -607,6 +607,16 @@ PT_API int pt_stats_complete(pt_stats *s);
  * 0 for objects not made with opts.part. */
 PT_API int pt_stats_part_overflow(const pt_stats *s);
 
+/* Whether the results so far depend on how the events of different
+ * locations were interleaved when fed: a receive from MPI_ANY_SOURCE or
+ * with MPI_ANY_TAG whose trace does not say the sender (peer or tag -1:
+ * it takes the oldest send waiting), or messages of a process with
+ * several locations (they share its channels).  Fed in global time order
+ * (or as pt_reader_next_run hands them out) the results are right; a
+ * consumer that feeds runs of one location (pt_source_opts.runs) must
+ * then feed the trace again in time order. */
+PT_API int pt_stats_order_dependent(const pt_stats *s);
+
 /* Serialize a finished object into one buffer (for a reduction over MPI:
  * each rank serializes, the root deserializes and merges).  The format is
  * private to this library (magic "PTST", version 9; pt_stats_deserialize

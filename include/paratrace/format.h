@@ -46,27 +46,21 @@ typedef struct pt_source_opts {
                                 item; a batch after it may be the rest of
                                 that run), and runs start in time order,
                                 so events of different locations are only
-                                roughly in time order (not as
-                                pt_reader_next_run: see 2).  For consumers
+                                roughly in time order (messages too,
+                                unlike pt_reader_next_run).  For consumers
                                 whose result does not depend on how
-                                locations interleave (per-location
+                                locations interleave: per-location
                                 profiles, a sink that writes each location
-                                apart; not message matching: a receive
-                                from MPI_ANY_SOURCE, or two threads'
-                                sends on one channel, would see the sends
-                                in another order); it skips most of the
-                                merge.  Sources that hold no runs (all but
-                                DUMPI today) keep global time order, which
-                                is one run per event.  2: the same, but
-                                only ENTER and LEAVE events come early:
-                                the other events come in global time
-                                order among themselves and against the
-                                runs' starts (as pt_reader_next_run,
-                                which hands them out alone), for a
-                                consumer that matches messages across
-                                locations in the order they were sent
-                                (receives from MPI_ANY_SOURCE: paratrace
-                                stats).  0: global time order. */
+                                apart, message statistics of processes of
+                                one location without wildcard receives
+                                (pt_stats_order_dependent says when they
+                                do depend: a receive from MPI_ANY_SOURCE
+                                without a status takes the oldest send
+                                waiting).  It skips most of the merge.
+                                Sources that hold no runs (all but DUMPI
+                                today) keep global time order, which is
+                                one run per event.  0: global time
+                                order. */
 } pt_source_opts;
 
 typedef struct pt_sink_opts {

@@ -1247,6 +1247,9 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
     L->rank = pt__stats_rank_of(s, loc);
     L->proc_loc = pt__stats_proc_loc(s, loc);
     L->has_rank = 1;
+    /* a process's locations share its channels: which one's message
+     * comes first depends on the order they were fed in */
+    if (L->proc_loc != loc) s->order_dep = 1;
   }
   /* the matrix is between processes (each named by its first location):
    * a thread's send is its process's, as is the receive that matches it */
@@ -1289,6 +1292,8 @@ static int message(pt_stats *s, pt__loc *L, const pt_event *ev) {
   if ((ev->peer < 0 && (is_send || ev->peer != -1)) ||
       (ev->tag < 0 && (is_send || ev->tag != -1)))
     return PT_OK;
+  /* a wildcard receive takes the oldest send waiting when it is fed */
+  if (ev->peer < 0 || ev->tag < 0) s->order_dep = 1;
   uint64_t me = L->rank, peer = ev->peer < 0 ? ANY_SRC : (uint64_t)ev->peer;
   uint64_t ck[4] = {is_send ? me : peer, is_send ? peer : me, ev->comm,
                     (uint64_t)ev->tag};
@@ -2130,6 +2135,10 @@ int pt_stats_merge(pt_stats *d, const pt_stats *s) {
 
 int pt_stats_part_overflow(const pt_stats *s) {
   return s && s->part_overflow;
+}
+
+int pt_stats_order_dependent(const pt_stats *s) {
+  return s && s->order_dep;
 }
 
 int pt_stats_complete(pt_stats *s) {

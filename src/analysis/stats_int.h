@@ -367,6 +367,7 @@ struct pt_stats {
    * messages deferred (in the order fed) */
   int part;
   int part_overflow; /* deferred more than opts.part_max_deferred */
+  int order_dep;     /* pt_stats_order_dependent */
   pt__ktab defers;
   pt__dmsg *dmsgs;
   size_t ndmsgs, dmsgs_cap;

@@ -2344,8 +2344,7 @@ typedef struct dsrc {
   size_t lim_who;
   int lim_ok;
   int started;
-  int runs;        /* pt_source_opts.runs: batches not cut at the heads
-                      (2: only their ENTER / LEAVE events) */
+  int runs;        /* pt_source_opts.runs: batches not cut at the heads */
   pt_item defitem; /* src_next_batch's definition */
   int deferred;     /* src_next_batch's error, returned at the next call */
   pt__dcomm dc; /* the communicators, replayed */
@@ -2842,7 +2841,7 @@ static int src_open(void **st, const char *path, const pt_source_opts *o,
   dsrc *s = calloc(1, sizeof *s);
   if (!s) return pt__err(err, PT_ENOMEM, "out of memory");
   s->fm = fm_tab;
-  s->runs = o && o->runs ? (o->runs == 2 ? 2 : 1) : 0;
+  s->runs = o && o->runs;
   s->meta_path = strdup(path);
   if (!s->meta_path) {
     free(s);
@@ -3071,15 +3070,6 @@ enum { BATCH_MAX = 256 };
  * the last call whose events are all at or before le (as the caller's
  * scan would find).  PT_OK; 1: the next call (t->off, t->call, pending)
  * is st_map's; or an error (t->qn: the queue before the failed call). */
-/* Runs 2: whether a batch cut at le (none: at once) may hold event e:
- * an ENTER or a LEAVE past the other heads, any other event only before
- * them (so those come in time order across the locations). */
-static inline int run2_fits(const pt_item *e, uint64_t le, int none) {
-  uint32_t kd = e->u.event.kind;
-  return kd == PT_EV_ENTER || kd == PT_EV_LEAVE ||
-         (!none && e->u.event.time <= le);
-}
-
 static int st_run(dsrc *s, tstream *t, uint64_t le, int none, size_t *j) {
   rankst *k = &s->r[t->rank];
   mapper *m = &k->m;
@@ -3129,13 +3119,7 @@ static int st_run(dsrc *s, tstream *t, uint64_t le, int none, size_t *j) {
       break;
     }
     k->pos = off + (size_t)n;
-    if (s->runs == 2) { /* (the caller's scan stops in this call) */
-      size_t x = qn;
-      while (x < m->qn && run2_fits(&m->q[x], le, none)) x++;
-      if (x < m->qn) break;
-    } else if (none || m->q[m->qn - 1].u.event.time > le) {
-      break;
-    }
+    if (none || m->q[m->qn - 1].u.event.time > le) break;
     *j = m->qn;
     if (m->qn >= BATCH_MAX || k->pos >= end) break;
     off = k->pos;
@@ -3321,9 +3305,7 @@ static int src_next(void *st, pt_item *item) {
  * error mapping a call is returned at the next call (after the items
  * before it, as src_next would).  With runs (pt_source_opts.runs) the
  * batch is not cut at the other heads: the top thread's queue and, for a
- * rank's only thread, its next calls after it, up to BATCH_MAX events;
- * runs 2 cuts it there at the first event that is not an ENTER or a
- * LEAVE. */
+ * rank's only thread, its next calls after it, up to BATCH_MAX events. */
 static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   dsrc *s = st;
   if (s->deferred) return s->deferred;
@@ -3343,7 +3325,7 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
    * time can: !none) */
   uint64_t le = s->lim_key;
   int none = 0;
-  if (s->runs == 1) { /* a run: the queue and the calls after it, uncut */
+  if (s->runs) { /* a run: the queue and the calls after it, uncut */
     le = UINT64_MAX;
   } else if (s->heap[0] > s->lim_who) {
     if (le) le--;
@@ -3351,9 +3333,7 @@ static int src_next_batch(void *st, const pt_item **items, size_t *n) {
   }
   rankst *k = &s->r[t->rank];
   for (;;) {
-    if (s->runs == 2) { /* ENTER / LEAVE uncut, the other events at le */
-      while (j < t->qn && run2_fits(&t->q[j], le, none)) j++;
-    } else if (!none) {
+    if (!none) {
       /* the queue's last event (a LEAVE) has its latest time: each call's
        * events have its ENTER's or its LEAVE's time, and a call starts
        * after the previous one left; so when the last is <= le, all are

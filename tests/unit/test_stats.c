@@ -490,6 +490,40 @@ TEST(any_feed_order_same_results) {
   }
 }
 
+/* pt_stats_order_dependent: 0 for messages with a known sender between
+ * processes of one location; 1 after a receive from any source without a
+ * status (peer -1), one with any tag (tag -1), or a message of a second
+ * location of a process. */
+TEST(order_dependent_when_it_is) {
+  pt_stats *s = mk(0, 0, PT_NONE);
+  pingpong(s);
+  ASSERT_EQ_I64(pt_stats_order_dependent(s), 0);
+  pt_stats_destroy(s);
+  for (int k = 0; k < 3; k++) {
+    s = mk(0, 0, PT_NONE);
+    def_region(s, 2, "MPI_Send");
+    def_region(s, 3, "MPI_Recv");
+    def_loc(s, 0);
+    def_loc(s, 1);
+    pt_def d;
+    pt_def_init(&d, PT_DEF_LOCATION, 7); /* a second thread of rank 1 */
+    d.parent = 1;
+    ASSERT_OK(pt_stats_def(s, &d));
+    ev(s, 10, 0, PT_EV_ENTER, 2);
+    msg(s, 11, 0, PT_EV_SEND, 1, 5, 8);
+    ev(s, 12, 0, PT_EV_LEAVE, 2);
+    uint64_t rl = k == 2 ? 7 : 1;
+    ev(s, 20, rl, PT_EV_ENTER, 3);
+    ASSERT_EQ_I64(pt_stats_order_dependent(s), 0);
+    msg(s, 21, rl, PT_EV_RECV, k == 0 ? -1 : 0, k == 1 ? -1 : 5, 8);
+    ev(s, 22, rl, PT_EV_LEAVE, 3);
+    ASSERT_EQ_I64(pt_stats_order_dependent(s), 1);
+    ASSERT_OK(pt_stats_finish(s));
+    ASSERT_EQ_U64(pt_stats_message(s, 0)->matched, 1);
+    pt_stats_destroy(s);
+  }
+}
+
 TEST(message_matrix_and_late_sender) {
   pt_stats *s = mk(0, 0, PT_NONE);
   pingpong(s);
@@ -2746,6 +2780,7 @@ int main(void) {
   RUN(imbalance_across_locations);
   RUN(message_matrix_and_late_sender);
   RUN(late_receiver_any_order);
+  RUN(order_dependent_when_it_is);
   RUN(any_feed_order_same_results);
   RUN(nonblocking_receive_late_sender);
   RUN(unknown_peer_and_none_region);
