@@ -877,13 +877,7 @@ static int lr_defer(pt_stats *s, const pt__pend *snd, uint32_t slot,
    * rather than a note per message until the region ends; and at most
    * PT__LRFIX_MAX notes per location */
   if (!L->st[d - 1].is_mpi || L->nfix >= PT__LRFIX_MAX) return PT_OK;
-  if (L->nfix == L->capfix) {
-    uint32_t nc = L->capfix ? L->capfix * 2 : 4;
-    pt__lrfix *q = realloc(L->fix, nc * sizeof *q);
-    if (!q) return PT_ENOMEM;
-    L->fix = q;
-    L->capfix = nc;
-  }
+  if (PT_GROW(L->fix, L->capfix, L->nfix + 1, 4)) return PT_ENOMEM;
   pt__lrfix *x = &L->fix[L->nfix++];
   memcpy(x->mx, mx, sizeof x->mx);
   x->has_lt = (uint8_t)(s->track_late != 0);

@@ -114,7 +114,7 @@ typedef struct pt__loc {
    * leave and the receive's enter, as a time-ordered scan has it, so that
    * runs of one location at a time give the same times. */
   struct pt__lrfix *fix;
-  uint32_t nfix, capfix;
+  size_t nfix, capfix;
 } pt__loc;
 
 typedef struct pt__lrfix {
