@@ -851,7 +851,6 @@ static uint32_t pend_new(pt_stats *s) {
   return (uint32_t)s->npends++;
 }
 
-/* A matched pair: late sender / receiver into the matrix. */
 /* A blocking send whose call has not been left matched receive rcv and
  * counted rcv->enter - snd->enter as its late receiver: note it at the
  * send's frame (the top of its location's stack when the send is the
@@ -889,6 +888,8 @@ static int lr_defer(pt_stats *s, const pt__pend *snd, uint32_t slot,
   return PT_OK;
 }
 
+/* A matched pair: late sender / receiver into the matrix (sslot: the
+ * send's slot when it was queued, NIL when it is the event being added). */
 static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
                    uint32_t sslot, const pt__pend *rcv) {
   if (!rcv->in_w) return PT_OK;
@@ -915,7 +916,8 @@ static int matched(pt_stats *s, const uint64_t ck[4], const pt__pend *snd,
     x->lr += lr;
   }
   if (lr && !snd->left)
-    return lr_defer(s, snd, sslot, rcv, K(snd->loc, rcv->loc, (uint64_t)key, 0));
+    return lr_defer(s, snd, sslot, rcv,
+                    K(snd->loc, rcv->loc, (uint64_t)key, 0));
   return PT_OK;
 }
 
