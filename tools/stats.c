@@ -1884,9 +1884,7 @@ static int scan_once(const char *path, const pt_stats_opts *o, int runs,
     so.locations = o->locations;
     so.nlocations = o->nlocations;
   }
-  /* (runs: DUMPI's, the one source that holds them; the others give time
-   * order, which a second pass would only repeat) */
-  so.runs = runs && fmt && strcmp(fmt, "dumpi") == 0;
+  so.runs = runs;
   pt_source *src = NULL;
   pt_error err = {0};
   if (pt_source_open(&src, path, &so, &err) < 0)
@@ -1949,7 +1947,10 @@ static int scan_once(const char *path, const pt_stats_opts *o, int runs,
         }
       }
       if (n - shown >= 0x10000) cli_progress_update(&bar, shown = n);
-      if (status == CLI_OK && so.runs && pt_stats_order_dependent(s)) {
+      /* (a source in time order is read once: a second pass would only
+       * repeat it) */
+      if (status == CLI_OK && pt_source_runs(src) &&
+          pt_stats_order_dependent(s)) {
         *redo = 1;
         break;
       }

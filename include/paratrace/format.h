@@ -103,6 +103,10 @@ PT_API int pt_source_next_batch(pt_source *s, const pt_item **items,
                                 size_t *n);
 /* Name of the source's format ("ptf", "text"...); static string. */
 PT_API const char *pt_source_format(const pt_source *s);
+/* 1 if s hands out runs (pt_source_opts.runs asked for, no filter, and a
+ * format that holds them: DUMPI), 0 if its events come in global time
+ * order. */
+PT_API int pt_source_runs(const pt_source *s);
 PT_API const char *pt_source_errmsg(const pt_source *s);
 /* The native reader behind a PTF source, or NULL for other formats.
  * Borrowed until pt_source_close. */

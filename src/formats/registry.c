@@ -102,6 +102,7 @@ struct pt_source {
   uint64_t from, to, kinds;
   int defs_only;
   int plain; /* no filter at all: events pass as the format yields them */
+  int runs;  /* runs asked for and handed out (pt_source_runs) */
   pt_item one; /* pt_source_next_batch's item of a one-at-a-time source */
   /* A plain source with batches: the batch pt_source_next hands out one
    * by one, bat[bati .. batn) still to come. */
@@ -240,6 +241,8 @@ int pt_source_open(pt_source **out, const char *path,
   }
   s->plain = !s->defs_only && !s->locs && s->from == 0 &&
              s->to == UINT64_MAX && s->kinds == PT_KINDS_ALL;
+  /* (a filtered source reads item by item, in time order) */
+  s->runs = o.runs && s->plain && f->src_runs;
   int rc = f->src_open(&s->st, path, &o, err);
   if (rc < 0) {
     free(s->locs);
@@ -326,6 +329,8 @@ int pt_source_next_batch(pt_source *s, const pt_item **items, size_t *n) {
 }
 
 const char *pt_source_format(const pt_source *s) { return s->f->info.name; }
+
+int pt_source_runs(const pt_source *s) { return s->runs; }
 
 const char *pt_source_errmsg(const pt_source *s) {
   return s->f->src_errmsg ? s->f->src_errmsg(s->st) : "";
@@ -792,8 +797,10 @@ int pt_pipe(pt_source *src, pt_sink *dst, pt_progress_fn progress,
          * skips its merge (the output is the same) */
         asked = 1;
         if (src->plain && src->f->src_runs && dst->f->sink_per_location &&
-            dst->f->sink_per_location(dst->st))
+            dst->f->sink_per_location(dst->st)) {
           src->f->src_runs(src->st);
+          src->runs = 1;
+        }
       }
       int wrc = pt_sink_write(dst, it);
       if (wrc < 0)

@@ -907,6 +907,16 @@ static void runs_same(const char *meta, uint64_t *longer) {
   ASSERT_OK(pt_source_open(&a, meta, &o, &err));
   o.runs = 1;
   ASSERT_OK(pt_source_open(&b, meta, &o, &err));
+  ASSERT_EQ_I64(pt_source_runs(a), 0);
+  ASSERT_EQ_I64(pt_source_runs(b), 1);
+  { /* (filtered: item by item, in time order) */
+    pt_source *f;
+    pt_source_opts fo = o;
+    fo.to = UINT64_MAX - 1;
+    ASSERT_OK(pt_source_open(&f, meta, &fo, &err));
+    ASSERT_EQ_I64(pt_source_runs(f), 0);
+    pt_source_close(f);
+  }
   static rd_loc la[256], lb[256];
   size_t na = 0, nb = 0;
   uint64_t da = 0, db = 0, ea = 0, eb = 0;
@@ -1007,6 +1017,18 @@ TEST(runs_keep_each_location) {
     longer += l;
   }
   ASSERT_TRUE(longer > 0);
+  /* a format that holds no runs keeps time order */
+  const char *src = getenv("PT_SRCDIR");
+  char picl[4200];
+  snprintf(picl, sizeof picl, "%s/../shared/testdata/picl/pingpong.trf",
+           src && *src ? src : ".");
+  pt_source *p;
+  pt_source_opts o = {0};
+  o.runs = 1;
+  pt_error err;
+  ASSERT_OK(pt_source_open(&p, picl, &o, &err));
+  ASSERT_EQ_I64(pt_source_runs(p), 0);
+  pt_source_close(p);
 }
 
 TEST(threads_read_back) {
