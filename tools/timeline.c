@@ -27,7 +27,9 @@ static const char help[] =
     "highlight all its occurrences.  When the window holds more region\n"
     "visits than --max-events, every row is drawn as pixel bins coloured by\n"
     "the region that covered most of each bin and a sample of the messages\n"
-    "is drawn; the page says so.  --svg writes the same drawing, static.\n"
+    "is drawn (and of the collectives, when there are more than a quarter\n"
+    "of --max-events: each row's k-th, 2k-th...); the page says so.  --svg\n"
+    "writes the same drawing, static.\n"
     "\n"
     "options:\n"
     "  -o, --output OUT     the HTML page (OUT.svg: the static SVG)\n"
@@ -75,7 +77,7 @@ static int open_src(const job *j, pt_source **src) {
 static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
   pt_source *src;
   if (open_src(j, &src)) return CLI_FAIL;
-  uint64_t tmin = UINT64_MAX, tmax = 0, enters = 0, sends = 0, nloc = 0;
+  uint64_t tmin = UINT64_MAX, tmax = 0, enters = 0, sends = 0, colls = 0, nloc = 0;
   pt_item it;
   int rc;
   while ((rc = pt_source_next(src, &it)) == PT_OK) {
@@ -92,9 +94,9 @@ static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
     if (e->time > tmax) tmax = e->time;
     int in = (!j->from || e->time >= j->from) && (!j->to || e->time < j->to);
     if (in && e->kind == PT_EV_ENTER) enters++;
-    if (in && (e->kind == PT_EV_SEND || e->kind == PT_EV_ISEND ||
-               e->kind == PT_EV_COLL_END))
+    if (in && (e->kind == PT_EV_SEND || e->kind == PT_EV_ISEND))
       sends++;
+    if (in && e->kind == PT_EV_COLL_END) colls++;
     /* a one-sided operation: a line each way it moved bytes */
     if (in && (e->kind == PT_EV_RMA_PUT || e->kind == PT_EV_RMA_GET ||
                e->kind == PT_EV_RMA_ATOMIC))
@@ -110,6 +112,7 @@ static int count(const job *j, pt_timeline_opts *o, uint64_t *tps) {
   if (o->to <= o->from) return cli_fail(j->path, "empty window");
   o->expected_bars = enters;
   o->expected_msgs = sends;
+  o->expected_colls = colls;
   /* bins per row so that rows x bins stays within the item budget */
   uint64_t per_row = o->max_items / (nloc ? nloc : 1);
   o->bins = (uint32_t)(per_row < 50 ? 50 : per_row > 2000 ? 2000 : per_row);
@@ -347,11 +350,12 @@ int cmd_timeline(int argc, char **argv) {
     else
       snprintf(bars, sizeof bars, "%zu bars", pt_timeline_nbars(tl));
     fprintf(stderr, "%s%s%s: %zu locations, %s, %zu messages%s, %zu "
-            "collectives\n", out ? out : "", out && svg ? ", " : "",
+            "collectives%s\n", out ? out : "", out && svg ? ", " : "",
             svg ? svg : "", pt_timeline_nrows(tl), bars,
             pt_timeline_nmsgs(tl),
             pt_timeline_sample(tl) > 1 ? " (a sample)" : "",
-            pt_timeline_ncolls(tl));
+            pt_timeline_ncolls(tl),
+            pt_timeline_coll_sample(tl) > 1 ? " (a sample)" : "");
   }
   pt_timeline_free(tl);
   pt_stats_destroy(st);

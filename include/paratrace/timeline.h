@@ -13,8 +13,10 @@
  * window holds more region visits than opts.max_items (known beforehand
  * from a counting pass: opts.expected_bars), each row is drawn as
  * opts.bins pixel-wide bins coloured by the region that covered most of
- * the bin, and one message / collective in `sample` is drawn; the page says
- * so. */
+ * the bin, and one message in `sample` is drawn; the page says so.
+ * Collectives are sampled apart (pt_timeline_coll_sample, from
+ * opts.expected_colls): every row draws its own k-th, 2k-th ... collective,
+ * so that the members of a drawn collective are drawn together. */
 #ifndef PARATRACE_TIMELINE_H
 #define PARATRACE_TIMELINE_H
 
@@ -38,6 +40,8 @@ typedef struct pt_timeline_opts {
   uint32_t util_bins;       /* utilisation bins (default 400) */
   const uint64_t *locations; /* selected locations (NULL: all) */
   size_t nlocations;
+  uint64_t expected_colls;  /* collective ends (COLL_END) in the window:
+                               above max_items / 4 they are sampled */
 } pt_timeline_opts;
 
 typedef struct pt_timeline_bar {
@@ -82,6 +86,8 @@ PT_API uint64_t pt_timeline_end(const pt_timeline *tl);
  * location order. */
 PT_API int pt_timeline_aggregated(const pt_timeline *tl);
 PT_API uint64_t pt_timeline_sample(const pt_timeline *tl); /* 1 in N messages drawn */
+/* 1 in N collectives drawn, per row */
+PT_API uint64_t pt_timeline_coll_sample(const pt_timeline *tl);
 PT_API size_t pt_timeline_nrows(const pt_timeline *tl);
 PT_API uint64_t pt_timeline_row_location(const pt_timeline *tl, size_t row);
 PT_API const char *pt_timeline_row_name(const pt_timeline *tl, size_t row);

@@ -94,6 +94,11 @@ pt_timeline *pt_timeline_new(const pt_timeline_opts *o) {
   tl->sample = tl->o.expected_msgs > msg_budget
                    ? (tl->o.expected_msgs + msg_budget - 1) / msg_budget
                    : 1;
+  /* collectives on a budget of their own: thousands of messages no longer
+   * thin out a few hundred collectives (ABySS: 41 of 292 were drawn) */
+  tl->coll_sample = tl->o.expected_colls > msg_budget
+                        ? (tl->o.expected_colls + msg_budget - 1) / msg_budget
+                        : 1;
   if (o->nlocations) {
     tl->sel = malloc(o->nlocations * sizeof *tl->sel);
     if (!tl->sel) {
@@ -614,8 +619,14 @@ int pt_timeline_event(pt_timeline *tl, const pt_event *e) {
       return PT_OK;
     case PT_EV_COLL_END: {
       if (e->time < tl->o.from) return PT_OK;
-      tl->ncoll_seen++;
-      if (tl->ncoll_seen % tl->sample) return PT_OK;
+      /* every row its own k-th collective: the members of one collective
+       * are drawn together (a count over all rows drew a different subset
+       * of the instances on each row) */
+      r->ncoll_seen++;
+      if (r->ncoll_seen % tl->coll_sample) {
+        r->coll_t0 = 0;
+        return PT_OK;
+      }
       if (tl->ncolls >= tl->o.max_items) {
         tl->truncated = 1;
         return PT_OK;
@@ -694,6 +705,7 @@ int pt_timeline_finish(pt_timeline *tl) {
 int pt_timeline_aggregated(const pt_timeline *tl) { return tl->agg; }
 uint64_t pt_timeline_end(const pt_timeline *tl) { return tl->o.to; }
 uint64_t pt_timeline_sample(const pt_timeline *tl) { return tl->sample; }
+uint64_t pt_timeline_coll_sample(const pt_timeline *tl) { return tl->coll_sample; }
 size_t pt_timeline_nrows(const pt_timeline *tl) { return tl->nrows; }
 uint64_t pt_timeline_row_location(const pt_timeline *tl, size_t row) {
   return tl->rows[row].loc;

@@ -90,6 +90,7 @@
     info.textContent = 'showing ' + at(v0) + ' .. ' + at(v1) + ' (' + fmt(v1 - v0) + ' of ' + fmt(D.span) + ')' +
       (D.agg ? ' (aggregated: one bar per pixel bin, ' +
         (D.sample > 1 ? '1 in ' + D.sample + ' messages drawn)' : 'every message drawn)') : '') +
+      (D.coll_sample > 1 ? ' (1 in ' + D.coll_sample + ' collectives of each row drawn)' : '') +
       (D.truncated ? ' (item limit reached: not everything drawn)' : '');
   }
   function drawBars(r, y) {

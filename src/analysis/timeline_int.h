@@ -29,6 +29,7 @@ typedef struct tl_row {
   size_t depth, cap, maxdepth, overflow;
   uint64_t last;    /* time the innermost state last changed */
   uint64_t coll_t0; /* last COLL_BEGIN */
+  uint64_t ncoll_seen; /* COLL_ENDs in the window (collective sampling) */
   uint64_t *util;   /* util_bins x {user, mpi} ns */
   tl_bin *bin;      /* aggregated: bins */
   uint32_t order;   /* creation order (finish sorts rows) */
@@ -70,7 +71,7 @@ struct pt_timeline {
   pt_timeline_opts o;
   uint64_t *sel;
   int agg, frozen, by_rank, finished, truncated;
-  uint64_t sample, matched, ncoll_seen, pending, visits;
+  uint64_t sample, coll_sample, matched, pending, visits;
   tl_row *rows;
   size_t nrows, caprows;
   tl_idx row_of, region_of, locdef_of, group_of, rank_loc;

@@ -93,6 +93,7 @@ const char pt__timeline_js[] =
     "    info.textContent = 'showing ' + at(v0) + ' .. ' + at(v1) + ' (' + fmt(v1 - v0) + ' of ' + fmt(D.span) + ')' +\n"
     "      (D.agg ? ' (aggregated: one bar per pixel bin, ' +\n"
     "        (D.sample > 1 ? '1 in ' + D.sample + ' messages drawn)' : 'every message drawn)') : '') +\n"
+    "      (D.coll_sample > 1 ? ' (1 in ' + D.coll_sample + ' collectives of each row drawn)' : '') +\n"
     "      (D.truncated ? ' (item limit reached: not everything drawn)' : '');\n"
     "  }\n"
     "  function drawBars(r, y) {\n"

@@ -127,10 +127,11 @@ int pt_timeline_write_html(const pt_timeline *tl, FILE *f, const pt_timeline_pag
   json_str(f, pg->title);
   fprintf(f, ", \"tps\": %" PRIu64 ", \"span\": %" PRIu64
           ", \"origin\": %" PRIu64
-          ", \"agg\": %s, \"sample\": %" PRIu64 ", \"truncated\": %s,\n",
+          ", \"agg\": %s, \"sample\": %" PRIu64 ", \"coll_sample\": %" PRIu64
+          ", \"truncated\": %s,\n",
           pg->ticks_per_second ? pg->ticks_per_second : 1000000000u, span,
           page_offset(tl, pg), tl->agg ? "true" : "false", tl->sample,
-          tl->truncated ? "true" : "false");
+          tl->coll_sample, tl->truncated ? "true" : "false");
   fputs("\"rows\": [", f);
   for (size_t r = 0; r < tl->nrows; r++) {
     if (r) fputc(',', f);

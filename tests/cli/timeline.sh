@@ -64,6 +64,64 @@ else t_fail "large" "$sz bytes, $(grep -o '"agg": [a-z]*' big.html)"; fi
 ok "aggregated, all messages" "$PT" timeline g.ptf -o agg1.html --max-events 4000
 grep -q '"agg": true, "sample": 1,' agg1.html && t_pass "agg1: aggregated, sample 1" ||
   t_fail "agg1: aggregated, sample 1" "$(grep -o '"agg": [a-z]*, "sample": [0-9]*' agg1.html)"
+# many messages, few collectives: the messages are sampled, the
+# collectives are not (ABySS's 313,674 messages thinned its 292
+# collective ends to 41, drawn on each rank for different instances;
+# the page said only "a sample of the messages").  2 ranks, 200 messages,
+# 20 Allreduce each; --max-events 200: 51 messages, 51 collective ends
+{
+  echo '# paratrace text 1'
+  echo 'stream 0 location=0'
+  echo 'stream 1 location=1'
+  echo 'def clock ticks_per_second=1000000000'
+  echo 'def location_group id=0 system_node=none creator=none rank=0 name="rank 0"'
+  echo 'def location_group id=1 system_node=none creator=none rank=1 name="rank 1"'
+  echo 'def location id=0 group=0 name="rank 0"'
+  echo 'def location id=1 group=1 name="rank 1"'
+  echo 'def region id=1 role=6 paradigm=3 name="MPI_Send"'
+  echo 'def region id=2 role=6 paradigm=3 name="MPI_Recv"'
+  echo 'def region id=3 role=8 paradigm=3 name="MPI_Allreduce"'
+  i=0
+  while [ $i -lt 200 ]; do
+    t=$((i * 1000 + 1000))
+    echo "event $t 0 enter region=1"
+    echo "event $((t + 10)) 0 send callsite=0 peer=1 comm=2 tag=1 bytes=8"
+    echo "event $((t + 20)) 0 leave region=1"
+    echo "event $t 1 enter region=2"
+    echo "event $((t + 30)) 1 recv callsite=0 peer=0 comm=2 tag=1 bytes=8"
+    echo "event $((t + 40)) 1 leave region=2"
+    if [ $((i % 10)) = 9 ]; then
+      for l in 0 1; do
+        echo "event $((t + 100)) $l enter region=3"
+        echo "event $((t + 100)) $l coll_begin"
+        echo "event $((t + 200)) $l coll_end op=11 root=-1 comm=2 sent=8 received=8"
+        echo "event $((t + 200)) $l leave region=3"
+      done
+    fi
+    i=$((i + 1))
+  done
+} >colls.txt
+"$PT" timeline colls.txt -o colls.html --max-events 200 2>err
+if grep -q ': 2 locations, .* messages (a sample), 40 collectives$' err &&
+   grep -q '"coll_sample": 1,' colls.html; then
+  t_pass "messages sampled, every collective drawn"
+else t_fail "messages sampled, every collective drawn" "$(cat err)"; fi
+# more collectives than their budget: each row draws its own k-th, so a
+# drawn collective is drawn on both ranks (a count over all rows drew
+# rank 0's for one instance and rank 1's for the next)
+"$PT" timeline colls.txt -o colls2.html --max-events 100 2>err
+python3 - colls2.html <<'PY' && t_pass "sampled collectives: the same instances on every row" ||
+import re, sys
+page = open(sys.argv[1]).read()
+c = page[page.index('"colls": [') + 10:]
+v = [int(x) for x in c[:c.index(']')].split(',') if x.strip()]
+rows = {}
+for k in range(0, len(v), 5):
+    rows.setdefault(v[k], []).append(v[k + 3])
+assert len(v) // 5 < 40, "not sampled"
+assert sorted(rows) == [0, 1] and rows[0] == rows[1], rows
+PY
+  t_fail "sampled collectives: the same instances on every row" "$(cat err)"
 # bad input
 "$PT" timeline no-such.ptf -o x.html 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'no-such.ptf' err && [ ! -e x.html ] &&
