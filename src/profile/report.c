@@ -110,10 +110,17 @@ void pt__fortran_name(const char *in, char *out, size_t n) {
   snprintf(out, n, "%s", in);
 }
 
-/* Run `addr2line -f -C -e module a1 a2 ...` (no shell: fork + exec) and
- * store each address's function in func[i] and "file:line" (the file's
- * base name) in line[i], malloc'd, NULL where addr2line says "??".
- * Failures leave the entries NULL. */
+/* Run `addr2line -f -C -e module a1 a1 a2 a2 ...` (no shell: fork +
+ * exec) and store each address's function in func[i] and "file:line" (the
+ * file's base name) in line[i], malloc'd, NULL where addr2line says "??".
+ * Failures leave the entries NULL.  Each address is asked twice and the
+ * second answer kept: binutils 2.40's addr2line names the first address
+ * it is asked about inside an inlined procedure after the procedure it
+ * was inlined into, and later ones after the inlined procedure (a PARPACK
+ * driver's halo exchange, a contained subroutine gfortran -O1 inlined:
+ * "MAIN__ lap.f90:63" or "av lap.f90:63" by the order the trace listed
+ * its call sites, so the same site changed names between a PTF archive
+ * and its OTF2 copy). */
 void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
                    char **func, char **line) {
   for (size_t i = 0; i < n; i++) func[i] = line[i] = NULL;
@@ -123,7 +130,7 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
   if (!n || !module || !*module || access(module, R_OK) != 0 ||
       stat(module, &mst) != 0 || !S_ISREG(mst.st_mode))
     return;
-  size_t argc = n + 6;
+  size_t argc = 2 * n + 6;
   char **argv = calloc(argc, sizeof *argv);
   char *abuf = malloc(n * 24);
   if (!argv || !abuf) goto out;
@@ -135,6 +142,7 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
   argv[k++] = (char *)module;
   for (size_t i = 0; i < n; i++) {
     snprintf(abuf + i * 24, 24, "0x%" PRIx64, addrs[i]);
+    argv[k++] = abuf + i * 24; /* twice: see above */
     argv[k++] = abuf + i * 24;
   }
   argv[k] = NULL;
@@ -160,6 +168,8 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
   if (f) {
     char fb[1024], lb[2048];
     for (size_t i = 0; i < n; i++) {
+      /* the first answer for the address, then the one kept */
+      if (!fgets(fb, sizeof fb, f) || !fgets(lb, sizeof lb, f)) break;
       if (!fgets(fb, sizeof fb, f) || !fgets(lb, sizeof lb, f)) break;
       fb[strcspn(fb, "\n")] = '\0';
       lb[strcspn(lb, "\n")] = '\0';
