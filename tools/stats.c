@@ -964,7 +964,23 @@ static void print_metrics(const ctx *c) {
 /* ---- table -------------------------------------------------------------------- */
 
 /* Collective wait states, per function over the locations (sum, and the
- * location that waited longest). */
+ * location that waited longest), the longest wait first (then by name):
+ * the rows came in the order of the functions' region ids, so the table
+ * of a trace and of its OTF2 or DUMPI copy listed them differently. */
+typedef struct wait_sum {
+  pt_stats_wait_row t;
+  uint64_t lmax, lat;
+  char name[64];
+} wait_sum;
+
+static int cmp_wait_sum(const void *a, const void *b) {
+  const wait_sum *x = a, *y = b;
+  if (x->t.wait != y->t.wait) return x->t.wait > y->t.wait ? -1 : 1;
+  int c = strcmp(x->name, y->name);
+  if (c) return c;
+  return x->t.pattern < y->t.pattern ? -1 : x->t.pattern > y->t.pattern;
+}
+
 static void print_waits(const ctx *c) {
   const pt_stats *s = c->s;
   size_t n = pt_stats_nwaits(s);
@@ -973,34 +989,49 @@ static void print_waits(const ctx *c) {
   for (size_t i = 0; i < n; i++)
     if (pt_stats_wait(s, i)->time > maxw) maxw = pt_stats_wait(s, i)->time;
   unit u = pick_unit(c, maxw);
-  char nb[64];
+  wait_sum *w = malloc(n * sizeof *w);
+  if (!w) {
+    fprintf(stderr, "paratrace stats: out of memory\n");
+    return;
+  }
+  size_t nw = 0;
+  for (size_t i = 0; i < n;) {
+    const pt_stats_wait_row *r = pt_stats_wait(s, i);
+    wait_sum *ws = &w[nw++];
+    ws->t = *r;
+    ws->lmax = r->wait;
+    ws->lat = r->location;
+    size_t j = i + 1;
+    for (; j < n && pt_stats_wait(s, j)->region == r->region; j++) {
+      const pt_stats_wait_row *x = pt_stats_wait(s, j);
+      ws->t.calls += x->calls;
+      ws->t.time += x->time;
+      ws->t.wait += x->wait;
+      ws->t.waited += x->waited;
+      ws->t.unmatched += x->unmatched;
+      if (x->wait > ws->lmax) ws->lmax = x->wait, ws->lat = x->location;
+    }
+    char nb[64];
+    snprintf(ws->name, sizeof ws->name, "%s",
+             region_label(c, r->region, nb, sizeof nb));
+    i = j;
+  }
+  qsort(w, nw, sizeof *w, cmp_wait_sum);
   printf("\nCollective wait states (as Scalasca; times in %s: waiting for "
          "the last member, the root or the first sender)\n", u.name);
   printf("%-20s %-14s %9s %11s %11s %6s %9s %11s %5s %9s\n", "function",
          "pattern", "calls", "time", "wait", "wait%", "waited", "loc max",
          "max@", "unmatched");
-  for (size_t i = 0; i < n;) {
-    const pt_stats_wait_row *r = pt_stats_wait(s, i);
-    pt_stats_wait_row t = *r;
-    uint64_t lmax = r->wait, lat = r->location;
-    size_t j = i + 1;
-    for (; j < n && pt_stats_wait(s, j)->region == r->region; j++) {
-      const pt_stats_wait_row *x = pt_stats_wait(s, j);
-      t.calls += x->calls;
-      t.time += x->time;
-      t.wait += x->wait;
-      t.waited += x->waited;
-      t.unmatched += x->unmatched;
-      if (x->wait > lmax) lmax = x->wait, lat = x->location;
-    }
+  for (size_t i = 0; i < nw; i++) {
+    const pt_stats_wait_row *t = &w[i].t;
     printf("%-20.20s %-14s %9" PRIu64 " %11.6g %11.6g %6.2f %9" PRIu64
            " %11.6g %5" PRIu64 " %9" PRIu64 "\n",
-           region_label(c, t.region, nb, sizeof nb),
-           pt_wait_pattern_name(t.pattern), t.calls, (double)t.time / u.div,
-           (double)t.wait / u.div, pct(t.wait, t.time), t.waited,
-           (double)lmax / u.div, lat, t.unmatched);
-    i = j;
+           w[i].name, pt_wait_pattern_name(t->pattern), t->calls,
+           (double)t->time / u.div, (double)t->wait / u.div,
+           pct(t->wait, t->time), t->waited, (double)w[i].lmax / u.div,
+           w[i].lat, t->unmatched);
   }
+  free(w);
 }
 
 static void print_table(const ctx *c) {
