@@ -465,6 +465,26 @@ static const char *not_replaceable(const pt__format *f, const char *path) {
   return special_file(st.st_mode);
 }
 
+/* Without --force: the part of an OTF2 output that already exists besides
+ * NAME.otf2 (NAME.def, or NAME: the directory of event files, or a file
+ * of that name, as the program the trace was recorded from), written into
+ * a thread-local buffer; NULL if none.  Checked before the conversion,
+ * which found it only when moving its output into place, leaving it in
+ * NAME.otf2.tmp-PID (`convert eig.ptf -o eig.otf2` next to the program
+ * ./eig). */
+static const char *otf2_part_exists(const pt__format *f, const char *path) {
+  static _Thread_local char part[4200];
+  if (strcmp(f->info.name, "otf2") != 0) return NULL;
+  size_t n = strlen(path);
+  if (n > 5 && strcmp(path + n - 5, ".otf2") == 0) n -= 5;
+  else return NULL; /* -o NAME: NAME is the directory, checked as the path */
+  snprintf(part, sizeof part, "%.*s", (int)n, path);
+  if (path_exists(part)) return part;
+  snprintf(part, sizeof part, "%.*s.def", (int)n, path);
+  if (path_exists(part)) return part;
+  return NULL;
+}
+
 int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
                  pt_error *err) {
   *out = NULL;
@@ -495,7 +515,17 @@ int pt_sink_open(pt_sink **out, const char *path, const pt_sink_opts *opts,
   if (!to_stdout && !o.overwrite && path_exists(path))
     return pt__err(err, PT_EEXIST, "%s: already exists (not overwritten)",
                    path);
-  const char *why;
+  const char *part, *why;
+  if (!to_stdout && !o.overwrite && (part = otf2_part_exists(f, path))) {
+    /* not even --force would replace it (a program, a user's directory):
+     * not PT_EEXIST, whose message suggests --force */
+    if ((why = not_replaceable(f, path)))
+      return pt__err(err, PT_EINVAL, "%s: %s; not replaced (remove it or "
+                     "choose another name)", path, why);
+    return pt__err(err, PT_EEXIST, "%s: %s already exists (not "
+                   "overwritten; the OTF2 archive NAME.otf2 also writes "
+                   "NAME.def and NAME/)", path, part);
+  }
   if (!to_stdout && o.overwrite && (why = not_replaceable(f, path)))
     return pt__err(err, PT_EEXIST, "%s: %s; not replaced (remove it or "
                    "choose another name)", path, why);

@@ -178,6 +178,25 @@ ok otf2_force "$PT" -q convert --force mpi.ptf -o tiny.otf2 &&
     cmp -s want.txt got.txt && [ -f tiny/3.evt ] &&
       ! ls -d tiny.*old* >/dev/null 2>&1 && t_pass otf2_force_replaced ||
       t_fail otf2_force_replaced "$(ls)"; }
+# NAME.otf2 also writes NAME.def and NAME/: when one of them exists, the
+# conversion is refused before it starts, and nothing is left behind
+# (`convert eig.ptf -o eig.otf2` next to the program ./eig converted the
+# whole trace, then failed with "./eig: already exists", leaving it in
+# eig.otf2.tmp-PID); a program there is not replaced even with --force,
+# so the message does not suggest it
+printf 'a program\n' >prog
+fails_cleanly otf2_name_is_a_file 1 "prog, where the trace's event files go, is not a directory; not replaced" \
+  "$PT" convert tiny.ptf -o prog.otf2
+[ "$(cat prog)" = "a program" ] && ! ls -d prog.otf2* >/dev/null 2>&1 &&
+  ! grep -q 'use --force' otf2_name_is_a_file.err &&
+  t_pass "otf2_name_is_a_file: nothing written, no --force advice" ||
+  t_fail "otf2_name_is_a_file: nothing written, no --force advice" "$(ls -d prog*; cat otf2_name_is_a_file.err)"
+rm tiny.otf2
+fails_cleanly otf2_parts_exist 1 "tiny already exists (not overwritten" \
+  "$PT" convert tiny.ptf -o tiny.otf2
+! ls -d tiny.otf2* >/dev/null 2>&1 && t_pass "otf2_parts_exist: nothing written" ||
+  t_fail "otf2_parts_exist: nothing written" "$(ls -d tiny.otf2*)"
+ok otf2_parts_force "$PT" -q convert --force mpi.ptf -o tiny.otf2
 
 # Bad archives: one clean error line naming the file, never a crash
 # (libotf2 may print its own "[OTF2] ..." lines first; they are dropped).
