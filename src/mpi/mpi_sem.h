@@ -2,8 +2,12 @@
  * meaning beyond enter/leave and its arguments: X-macro table read by
  * src/mpi/mpirec.c.  PT_MPI_SEM(name, sem, coll): sem is a PT_MS_* class
  * (mpirec.h), coll the pt_coll_op of a collective (OTHER otherwise).
- * Functions without a row record enter, leave and their arguments.  No
- * include guard: an X-macro table. */
+ * Functions without a row record enter, leave and their arguments.
+ * PT_MPI_POLL(name), read where it is defined: a call without a class
+ * that waits or polls for messages, a statement of the profile mode as
+ * the classes up to PT_MS_NOREG are (its time at its call site, as mpiP
+ * counts it, not the program's own).  No include guard: an X-macro
+ * table. */
 PT_MPI_SEM(Send, SEND, OTHER)
 PT_MPI_SEM(Bsend, SEND, OTHER)
 PT_MPI_SEM(Ssend, SEND, OTHER)
@@ -132,3 +136,11 @@ PT_MPI_SEM(File_read_ordered_end, IO_SEND, OTHER)
 PT_MPI_SEM(File_write_all_end, IO_SEND, OTHER)
 PT_MPI_SEM(File_write_at_all_end, IO_SEND, OTHER)
 PT_MPI_SEM(File_write_ordered_end, IO_SEND, OTHER)
+#ifdef PT_MPI_POLL
+/* waiting or polling for a message, or a request's state */
+PT_MPI_POLL(Probe)
+PT_MPI_POLL(Iprobe)
+PT_MPI_POLL(Mprobe)
+PT_MPI_POLL(Improbe)
+PT_MPI_POLL(Request_get_status)
+#endif

@@ -102,6 +102,7 @@ typedef struct fninfo {
   uint8_t rare;       /* RARE_*: the per-call steps this function needs */
   int8_t flag;        /* the output argument named "flag", or -1 */
   uint8_t file_io;    /* an MPI_File_* call: its status says bytes only */
+  uint8_t pstmt;      /* profile mode: a statement at its call site */
   int8_t pos[128][6]; /* position of the 1st..6th argument of each kind */
   uint8_t plural[PT_MPI_MAXARGS]; /* 'a' argument that is an array */
   int8_t lenpos[PT_MPI_MAXARGS];  /* the argument giving its length, or -1 */
@@ -1140,10 +1141,15 @@ static void tables_init(void) {
   g_fn[PT_MPI_ID_##name].sem = PT_MS_##S;           \
   pt__mpi_sem[PT_MPI_ID_##name] = PT_MS_##S;        \
   g_fn[PT_MPI_ID_##name].coll = PT_COLL_##K;
+#define PT_MPI_POLL(name) g_fn[PT_MPI_ID_##name].pstmt = 1;
 #include "mpi_sem.h"
 #undef PT_MPI_SEM
+#undef PT_MPI_POLL
   for (int i = 0; i < PT_MPI_NFUNCS; i++) {
     fninfo *f = &g_fn[i];
+    /* the communication statements: messages, requests, collectives,
+     * one-sided operations, and waiting or polling for messages */
+    if (f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG) f->pstmt = 1;
     int sem = f->sem, r = f->pos['r'][0] >= 0, cm = f->pos['c'][0] >= 0;
     f->rare = (uint8_t)(
         (pt__mpi_errh[i] == PT_ERRH_GET || pt__mpi_errh[i] == PT_ERRH_NEW
@@ -3503,8 +3509,9 @@ uint64_t pt__mpi_region_slow(int id) {
 static void fatal_as_predefined(int64_t out);
 static void fatal_win_created(int64_t out);
 
-/* Profile mode: the communication statement of call c (a message or
- * collective class) at its call site; fr[0..fd) its frames when the
+/* Profile mode: the communication statement of call c (fninfo.pstmt: a
+ * message, request, collective or one-sided class, or waiting or polling
+ * for messages) at its call site; fr[0..fd) its frames when the
  * trace found them (fd 0: not looked for). */
 static __attribute__((noinline)) void profile_call(pt__mpi_call *c,
                                                    void **fr, int fd,
@@ -3700,7 +3707,7 @@ void pt__mpi_end(pt__mpi_call *c, uint64_t raw0, uint64_t raw1, int ret,
     pt_profile *p = pt_profile_self();
     if (p) pt__profile_mark(p, c->id == PT_MPI_ID_Finalize ? raw0 : raw1);
   }
-  if (g_profiling && f->sem != PT_MS_NONE && f->sem < PT_MS_NOREG)
+  if (g_profiling && f->pstmt)
     profile_call(c, fr, fd, raw0, raw1, ret, caller);
   if (PT_UNLIKELY(c->owned)) {
     if (c->owned & 1) free(c->sts);
