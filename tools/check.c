@@ -43,7 +43,8 @@ static const char help[] =
     "               skew tolerated between the ranks' clocks: ticks, or a\n"
     "               duration such as 500ns or 2us (default 1us when the\n"
     "               trace defines its clock, else 0)\n"
-    "  -q, --quiet  no progress bar; only the summary line\n"
+    "  -q, --quiet  no progress bar and no warnings (the problems, up to\n"
+    "               --max, and the notes still print)\n"
     "  -h, --help\n";
 
 enum { O_MAX = 1, O_TOL };
