@@ -121,15 +121,8 @@ void pt__fortran_name(const char *in, char *out, size_t n) {
  * "MAIN__ lap.f90:63" or "av lap.f90:63" by the order the trace listed
  * its call sites, so the same site changed names between a PTF archive
  * and its OTF2 copy). */
-void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
-                   char **func, char **line) {
-  for (size_t i = 0; i < n; i++) func[i] = line[i] = NULL;
-  /* a regular file only: the path comes from the trace, and a FIFO or a
-   * device would block addr2line */
-  struct stat mst;
-  if (!n || !module || !*module || access(module, R_OK) != 0 ||
-      stat(module, &mst) != 0 || !S_ISREG(mst.st_mode))
-    return;
+static void addr2line_run(const char *module, const uint64_t *addrs,
+                          size_t n, char **func, char **line) {
   size_t argc = 2 * n + 6;
   char **argv = calloc(argc, sizeof *argv);
   char *abuf = malloc(n * 24);
@@ -200,6 +193,30 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
+out:
+  free(argv);
+  free(abuf);
+}
+
+/* Addresses per run of addr2line: each is asked twice, and 2 x 4,096
+ * arguments stay far below the kernel's limit on a command line (about
+ * 2 MiB), which all the call sites of a large program in one run could
+ * pass (exec then fails, and no site gets a name). */
+#define ADDR2LINE_BATCH 4096
+
+void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
+                   char **func, char **line) {
+  for (size_t i = 0; i < n; i++) func[i] = line[i] = NULL;
+  /* a regular file only: the path comes from the trace, and a FIFO or a
+   * device would block addr2line */
+  struct stat mst;
+  if (!n || !module || !*module || access(module, R_OK) != 0 ||
+      stat(module, &mst) != 0 || !S_ISREG(mst.st_mode))
+    return;
+  for (size_t a = 0; a < n; a += ADDR2LINE_BATCH)
+    addr2line_run(module, addrs + a,
+                  n - a < ADDR2LINE_BATCH ? n - a : ADDR2LINE_BATCH,
+                  func + a, line + a);
   /* a function named without a line: only if the address is inside it */
   size_t guessed = 0;
   for (size_t i = 0; i < n; i++) guessed += func[i] && !line[i];
@@ -211,9 +228,6 @@ void pt__addr2line(const char *module, const uint64_t *addrs, size_t n,
         func[i] = NULL;
       }
   free(in);
-out:
-  free(argv);
-  free(abuf);
 }
 
 /* Resolve nodes ids[0..n) of one module into r->where. */

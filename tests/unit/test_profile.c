@@ -1,7 +1,9 @@
 /* Profiles: tree building with synthetic clocks, recursion folding,
  * communication records, constant size, compensation, save/load/merge,
  * corrupt files, the report. */
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,6 +33,39 @@ TEST(fortran_module_names) {
   ASSERT_TRUE(strcmp(b, "__x_MOD_") == 0);
   pt__fortran_name("CommRecv(Domain&, int)", b, sizeof b);
   ASSERT_TRUE(strcmp(b, "CommRecv(Domain&, int)") == 0);
+}
+
+/* More addresses than one command line of addr2line holds (each is asked
+ * twice: 2 x 100,000 arguments, about 4.6 MiB with their pointers, over
+ * the kernel's 2 MiB): every one named, in runs of a bounded size (one
+ * run's exec failed and no site got a name). */
+__attribute__((noinline)) static int named_here(int x) { return x * 3 + 1; }
+TEST(addr2line_many_addresses) {
+  char exe[4096];
+  ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  ASSERT_TRUE(l > 0);
+  exe[l] = 0;
+  Dl_info di;
+  ASSERT_TRUE(dladdr((void *)named_here, &di) && di.dli_fbase);
+  uint64_t at = (uint64_t)((uintptr_t)(void *)named_here -
+                           (uintptr_t)di.dli_fbase) + 1;
+  enum { N = 100000 };
+  uint64_t *a = malloc(N * sizeof *a);
+  char **fn = calloc(N, sizeof *fn), **ln = calloc(N, sizeof *ln);
+  ASSERT_TRUE(a && fn && ln);
+  for (size_t i = 0; i < N; i++) a[i] = at;
+  pt__addr2line(exe, a, N, fn, ln);
+  size_t named = 0;
+  for (size_t i = 0; i < N; i++) {
+    named += fn[i] && strcmp(fn[i], "named_here") == 0 && ln[i] &&
+             strncmp(ln[i], "test_profile.c:", 15) == 0;
+    free(fn[i]);
+    free(ln[i]);
+  }
+  free(a);
+  free(fn);
+  free(ln);
+  ASSERT_EQ_U64(named, N);
 }
 
 TEST(tree_times) {
@@ -437,6 +472,7 @@ TEST(report_and_focus) {
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/pt_test_profile.%ld", (long)getpid());
   RUN(fortran_module_names);
+  RUN(addr2line_many_addresses);
   RUN(tree_times);
   RUN(recursion_folded);
   RUN(comm_destinations);
