@@ -113,7 +113,9 @@ demo: deps
 # libFuzzer targets: clang only, own build tree; the library is compiled
 # once (instrumented for coverage, not linked with the fuzzer main) and
 # each target links it.
-FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread
+# (undefined behaviour stops the run, as a crash does: a finding)
+FUZZ_CFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread \
+               -fno-sanitize-recover=undefined
 FUZZ_SAN    := address,undefined
 FUZZ_OBJS   := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/fuzz/%)

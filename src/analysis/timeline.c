@@ -671,7 +671,7 @@ int pt_timeline_finish(pt_timeline *tl) {
   uint32_t *perm = malloc((tl->nrows + 1) * sizeof *perm);
   if (!perm) return PT_ENOMEM;
   for (uint32_t i = 0; i < tl->nrows; i++) tl->rows[i].order = i;
-  qsort(tl->rows, tl->nrows, sizeof *tl->rows, cmp_loc);
+  if (tl->nrows > 1) qsort(tl->rows, tl->nrows, sizeof *tl->rows, cmp_loc);
   for (uint32_t i = 0; i < tl->nrows; i++) perm[tl->rows[i].order] = i;
   for (size_t i = 0; i < tl->nbars; i++) {
     tl->bars[i].row = perm[tl->bars[i].row];

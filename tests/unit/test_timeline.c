@@ -150,6 +150,19 @@ TEST(locations_selected) {
   pt_timeline_free(tl);
 }
 
+/* Nothing in the window: no rows, nothing drawn (the rows were sorted
+ * from a NULL array, undefined behaviour that UBSan reported from
+ * fuzz_stats). */
+TEST(no_rows) {
+  pt_timeline_opts o = {.from = 0, .to = 200};
+  pt_timeline *tl = pt_timeline_new(&o);
+  ASSERT_TRUE(tl != NULL);
+  ASSERT_EQ_I64(pt_timeline_finish(tl), PT_OK);
+  ASSERT_EQ_U64(pt_timeline_nrows(tl), 0);
+  ASSERT_EQ_U64(pt_timeline_nbars(tl), 0);
+  pt_timeline_free(tl);
+}
+
 TEST(aggregation_and_sampling) {
   /* 1000 visits on one row, limit 100: pixel bins, 1 in N messages */
   pt_timeline_opts o = {.from = 0, .to = 10000, .expected_bars = 1000,
@@ -223,6 +236,7 @@ int main(void) {
   RUN(exact_layout);
   RUN(window_clips_and_open_regions);
   RUN(locations_selected);
+  RUN(no_rows);
   RUN(aggregation_and_sampling);
   RUN(writers_escape_and_shape);
   return test_summary();
