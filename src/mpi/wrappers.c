@@ -25,6 +25,24 @@
 
 #define PT_IS(name, what) (PT_MPI_ID_##name == PT_MPI_ID_##what)
 
+/* A recorded call starts (the C arguments args, named as in the table,
+ * in scope): pt_c_ gets the arguments, then the clock is read into
+ * pt_t0_; the call and pt__mpi_end(&pt_c_, pt_t0_, ...) follow.  Apart
+ * from the body below so that a call made otherwise than by PMPI_<name>
+ * can be recorded the same way. */
+#define PT_MPI_ENTER(name, args, kinds)                                       \
+    pt__mpi_call pt_c_;                                                       \
+    pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
+    PT_MPI_EACH(PT_MPI_ARG, kinds, args)                                      \
+    if (pt__mpi_errh[PT_MPI_ID_##name] == PT_ERRH_SET)                        \
+      pt__mpi_errhandler_in(&pt_c_);                                          \
+    /* MPI_Cancel neither completes nor starts its request: no claim, or   \
+     * another thread's Wait / Test of it would pass over it */             \
+    if (pt__mpi_multi && pt_c_.nreqs > 0 && !PT_IS(name, Cancel))            \
+      pt__mpi_claim(&pt_c_);                                                  \
+    uint64_t pt_t0_ = pt__mpi_now();                                          \
+    pt__mpi_pending(&pt_c_, pt_t0_);
+
 /* Each row becomes pt_mpi_<name>, the recording body, always inlined so
  * that __builtin_return_address(0) is the return address of the function
  * it is inlined into: MPI_<name> (the C binding) and, below, the Fortran
@@ -51,17 +69,7 @@
     if (!pt__mpi_on[PT_MPI_ID_##name] && !PT_IS(name, Init) &&                \
         !PT_IS(name, Init_thread))                                            \
       return PMPI_##name args;                                                \
-    pt__mpi_call pt_c_;                                                       \
-    pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
-    PT_MPI_EACH(PT_MPI_ARG, kinds, args)                                  \
-    if (pt__mpi_errh[PT_MPI_ID_##name] == PT_ERRH_SET)                        \
-      pt__mpi_errhandler_in(&pt_c_);                                          \
-    /* MPI_Cancel neither completes nor starts its request: no claim, or   \
-     * another thread's Wait / Test of it would pass over it */             \
-    if (pt__mpi_multi && pt_c_.nreqs > 0 && !PT_IS(name, Cancel))            \
-      pt__mpi_claim(&pt_c_);                                                  \
-    uint64_t pt_t0_ = pt__mpi_now();                                          \
-    pt__mpi_pending(&pt_c_, pt_t0_);                                          \
+    PT_MPI_ENTER(name, args, kinds)                                           \
     ret pt_r_ = PMPI_##name args;                                             \
     uint64_t pt_t1_ = pt__mpi_now();                                          \
     if (PT_IS(name, Init) || PT_IS(name, Init_thread)) {                      \
