@@ -8,10 +8,12 @@ A C binding gets a Fortran wrapper when every parameter has a mechanical
 Fortran conversion; each row lists the parameters as (CODE, name, extra...)
 in C order, where CODE says how the Fortran argument (always passed by
 reference) becomes the C one (see the legend printed into the header).
-Bindings left out keep OpenMPI's own Fortran entry point (untraced); they
-are the REASONS list below, printed into the header with their reasons,
-and a binding that has a parameter without a conversion and is not there
-stops the script (so a new C binding is either converted or explained).
+The bindings in PASS below keep OpenMPI's own Fortran entry point, which
+their PT_MPI_FP rows call (found with dlsym) and record as the C call;
+those in REASONS get no wrapper; both lists are printed into the header
+with their reasons, and a binding that has a parameter without a
+conversion and is in neither stops the script (so a new C binding is
+either converted or explained).
 tests/cli/mpi_table.sh checks that the committed header is this script's
 output.
 """
@@ -23,15 +25,15 @@ HANDLES = {t: (t, t[4:]) for t in (
     'MPI_Errhandler', 'MPI_Request', 'MPI_Message')}
 HANDLES['MPI_Datatype'] = ('MPI_Datatype', 'Type')
 
-# Bindings left to OpenMPI's own Fortran entry points, by reason (printed
-# into the header); a binding the rules below cannot convert and that is
-# not here stops the script.
-REASONS = [
-    ('by hand in wrappers.c (Fortran has no argc/argv)',
-     ['Init', 'Init_thread']),
-    ('attribute values: OpenMPI\'s Fortran entry points keep them as '
-     'Fortran integers through its internal ompi_attr_*_fint / _aint, with '
-     'no PMPI_ call a wrapper could make instead',
+# Bindings whose Fortran call OpenMPI's own Fortran entry point still makes
+# (a wrapper cannot make the C call in its place): their PT_MPI_FP rows
+# record the call as C records it, with the Fortran arguments converted
+# for the record only, around the entry point found with dlsym.  By
+# reason (printed into the header).
+PASS = [
+    ('attribute values: OpenMPI\'s entry points keep them as Fortran '
+     'integers through its internal ompi_attr_*_fint / _aint, with no '
+     'PMPI_ call that would do the same',
      ['Attr_get', 'Attr_put', 'Comm_get_attr', 'Comm_set_attr',
       'Type_get_attr', 'Type_set_attr', 'Win_get_attr', 'Win_set_attr']),
     ('Fortran procedures as callbacks (OpenMPI marks them Fortran and '
@@ -43,6 +45,15 @@ REASONS = [
       'Win_create_errhandler']),
     ('arrays of CHARACTER strings (argv, commands) and their Fortran-only '
      'sentinels', ['Comm_spawn', 'Comm_spawn_multiple']),
+]
+PASSED = {n: i for i, (_, ns) in enumerate(PASS) for n in ns}
+
+# Bindings with no generated Fortran wrapper, by reason (printed into the
+# header); a binding the rules below cannot convert and that is neither
+# here nor in PASS stops the script.
+REASONS = [
+    ('by hand in wrappers.c (Fortran has no argc/argv)',
+     ['Init', 'Init_thread']),
     ('C only, no Fortran binding: handle conversions (*_c2f, *_f2c) and '
      'the tool interface (MPI_T_*)', None),
 ]
@@ -51,6 +62,30 @@ def reason(name):
     if name in EXCLUDE: return EXCLUDE[name]
     if name.endswith(('_c2f', '_f2c')) or name.startswith('T_'):
         return len(REASONS) - 1
+    return None
+
+# A PT_MPI_FP row's parameters: the Fortran argument is passed on to
+# OpenMPI's entry point untouched, and CODE says how the record sees it
+# (as the C call's argument of that name and kind).  The kinds the record
+# does not read (x, b) get X (XS: a CHARACTER array, with its hidden
+# length); the rest convert as the C value they stand for.
+def pcode(t, n, k, fname):
+    """(CODE, extra...) for parameter n (C type t, record kind k) of the
+    pass-through binding fname, or None."""
+    t = ' '.join(t.split())
+    b = t[6:] if t.startswith('const ') else t
+    if b in ('char * *', 'char * * *'): return ('XS',)
+    if k in 'xb' and not b in HANDLES: return ('X',)
+    if b == 'int':
+        if fname == 'Op_create' and n == 'commute': return ('L',)
+        return ('I',)
+    if b == 'int *':
+        if n == 'array_of_errcodes': return ('PE',)
+        return ('P',)
+    if b in HANDLES: return ('H',) + HANDLES[b]
+    if b.endswith(' *') and b[:-2] in HANDLES and not n.startswith('array_'):
+        return ('HR',) + HANDLES[b[:-2]]
+    if t == 'const char *': return ('STR',)
     return None
 
 # CHARACTER(*) results (STRO): the C buffer, of the size OpenMPI's own
@@ -157,15 +192,40 @@ def wrap(names):
     lines.append(cur)
     return '\n'.join(lines)
 
+def ctype(d, n):
+    """The C type of parameter declaration d named n, or None."""
+    if d.endswith(n): return d[:len(d) - len(n)].strip()
+    if d.replace(' ', '') == 'int(*%s)[3]' % n: return 'int (*ranges)[3]'
+    return None
+
 rows = []
 skipped = [[] for _ in REASONS]
+passed = [[] for _ in PASS]
 for line in open(sys.argv[1]):
-    m = re.match(r'PT_MPI_FN\((\w+), ([^,]+), \((.*?)\), \((.*?)\), "', line)
+    m = re.match(r'PT_MPI_FN\((\w+), ([^,]+), \((.*?)\), \((.*?)\), "(\w*)"',
+                 line)
     if not m: continue
-    name, ret, params, args = m.groups()
+    name, ret, params, args, kinds = m.groups()
     why = reason(name)
     if why is not None:
         skipped[why].append(name); continue
+    if name in PASSED:
+        passed[PASSED[name]].append(name)
+        names = [a.strip() for a in args.split(',')]
+        out = []
+        for d, n, k in zip([p.strip() for p in params.split(',')], names,
+                           kinds):
+            t = ctype(d, n)
+            c = pcode(t, n, k, name) if t is not None and ret == 'int' \
+                else None
+            if c is None:
+                sys.exit('gen-mpi-ftable.py: MPI_%s: no conversion of "%s" '
+                         'for the record' % (name, d))
+            out.append('(%s)' % ', '.join((c[0], n) + c[1:]))
+        rows.append('PT_MPI_FP(%s, %s, %s, (%s), "%s"%s)' % (
+            name, name.lower(), name.upper(), ', '.join(names), kinds,
+            ''.join(', ' + o for o in out)))
+        continue
     if ret == 'double' and params.strip() == 'void':
         rows.append('PT_MPI_FD(%s, %s, %s)' % (name, name.lower(),
                                                name.upper()))
@@ -174,9 +234,7 @@ for line in open(sys.argv[1]):
     decls = [] if params.strip() == 'void' else [p.strip() for p in params.split(',')]
     out = []
     for d, n in zip(decls, names):
-        t = d[:len(d) - len(n)].strip() if d.endswith(n) else None
-        if t is None and d.replace(' ', '') == 'int(*%s)[3]' % n:
-            t = 'int (*ranges)[3]'
+        t = ctype(d, n)
         c = code(t, n, names, name) if t is not None and ret == 'int' \
             else None
         if c is None:
@@ -197,6 +255,7 @@ for line in open(sys.argv[1]):
             ''.join(', ' + o for o in own)))
 
 nskip = sum(len(k) for k in skipped)
+npass = sum(len(k) for k in passed)
 print('''/* Generated by scripts/gen-mpi-ftable.py from mpi_table.h: the MPI
  * bindings paratrace also wraps for Fortran (mpif.h, the mpi module, and
  * the mpi_f08 module through OpenMPI's ompi_*_f entry points).  Row:
@@ -226,7 +285,26 @@ print('''/* Generated by scripts/gen-mpi-ftable.py from mpi_table.h: the MPI
  *   VR   buffer passed as is (MPI_Address: no MPI_BOTTOM mapping)
  *   AI   INTEGER value as T                         AO INTEGER result of a T
  *   AIA  INTEGER array of `count` as T array    (the MPI-1 calls' addresses)
- * %d bindings left to OpenMPI's Fortran entry points (untraced):''' % nskip)
+ * PT_MPI_FP(Name, lower, UPPER, (C call args), "kinds", (CODE, param,
+ * extra...)...): a pass-through row.  OpenMPI's own entry point
+ * (ompi_<lower>_f, found once with dlsym(RTLD_NEXT)) makes the call with
+ * the Fortran arguments untouched, and the call is recorded as the C call
+ * of that name (kinds: its row of mpi_table.h), each argument converted
+ * for the record only:
+ *   H    handle T (PMPI_X_f2c)                      I  INTEGER value
+ *   HR   handle T result (PMPI_X_f2c after success) L  LOGICAL value
+ *   P    INTEGER or LOGICAL result or array, as is  STR CHARACTER(*)
+ *   PE   INTEGER errcodes (MPI_ERRCODES_IGNORE mapped)
+ *   X    not read by the record (kind x or b: a procedure, an attribute
+ *        value, extra_state...): the reference as is
+ *   XS   CHARACTER array (and its hidden length), not read by the record
+ * %d bindings traced around OpenMPI's own Fortran entry point (PT_MPI_FP),
+ * which a wrapper cannot replace with a C call:''' % npass)
+for (why, _), names in zip(PASS, passed):
+    if not names: continue
+    print(wrap(['-'] + why.split() + ['(%d):' % len(names)]))
+    print(wrap(names))
+print(' * %d bindings with no Fortran wrapper generated:' % nskip)
 for (why, _), names in zip(REASONS, skipped):
     if not names: continue
     print(wrap(['-'] + why.split() + ['(%d):' % len(names)]))

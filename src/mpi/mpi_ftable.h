@@ -27,12 +27,24 @@
  *   VR   buffer passed as is (MPI_Address: no MPI_BOTTOM mapping)
  *   AI   INTEGER value as T                         AO INTEGER result of a T
  *   AIA  INTEGER array of `count` as T array    (the MPI-1 calls' addresses)
- * 76 bindings left to OpenMPI's Fortran entry points (untraced):
- * - by hand in wrappers.c (Fortran has no argc/argv) (2):
- * Init Init_thread
- * - attribute values: OpenMPI's Fortran entry points keep them as Fortran
- * integers through its internal ompi_attr_*_fint / _aint, with no PMPI_
- * call a wrapper could make instead (8):
+ * PT_MPI_FP(Name, lower, UPPER, (C call args), "kinds", (CODE, param,
+ * extra...)...): a pass-through row.  OpenMPI's own entry point
+ * (ompi_<lower>_f, found once with dlsym(RTLD_NEXT)) makes the call with
+ * the Fortran arguments untouched, and the call is recorded as the C call
+ * of that name (kinds: its row of mpi_table.h), each argument converted
+ * for the record only:
+ *   H    handle T (PMPI_X_f2c)                      I  INTEGER value
+ *   HR   handle T result (PMPI_X_f2c after success) L  LOGICAL value
+ *   P    INTEGER or LOGICAL result or array, as is  STR CHARACTER(*)
+ *   PE   INTEGER errcodes (MPI_ERRCODES_IGNORE mapped)
+ *   X    not read by the record (kind x or b: a procedure, an attribute
+ *        value, extra_state...): the reference as is
+ *   XS   CHARACTER array (and its hidden length), not read by the record
+ * 21 bindings traced around OpenMPI's own Fortran entry point (PT_MPI_FP),
+ * which a wrapper cannot replace with a C call:
+ * - attribute values: OpenMPI's entry points keep them as Fortran integers
+ * through its internal ompi_attr_*_fint / _aint, with no PMPI_ call that
+ * would do the same (8):
  * Comm_get_attr Comm_set_attr Type_get_attr Type_set_attr Win_get_attr
  * Win_set_attr Attr_get Attr_put
  * - Fortran procedures as callbacks (OpenMPI marks them Fortran and calls
@@ -43,6 +55,9 @@
  * - arrays of CHARACTER strings (argv, commands) and their Fortran-only
  * sentinels (2):
  * Comm_spawn Comm_spawn_multiple
+ * 55 bindings with no Fortran wrapper generated:
+ * - by hand in wrappers.c (Fortran has no argc/argv) (2):
+ * Init Init_thread
  * - C only, no Fortran binding: handle conversions (*_c2f, *_f2c) and the
  * tool interface (MPI_T_*) (53):
  * Comm_c2f Comm_f2c Errhandler_c2f Errhandler_f2c File_c2f File_f2c
@@ -99,6 +114,8 @@ PT_MPI_F(Comm_accept, comm_accept, COMM_ACCEPT, (port_name, info, root, comm, ne
 PT_MPI_F(Comm_call_errhandler, comm_call_errhandler, COMM_CALL_ERRHANDLER, (comm, errorcode), (H, comm, MPI_Comm, Comm), (I, errorcode))
 PT_MPI_F(Comm_compare, comm_compare, COMM_COMPARE, (comm1, comm2, result), (H, comm1, MPI_Comm, Comm), (H, comm2, MPI_Comm, Comm), (P, result))
 PT_MPI_F(Comm_connect, comm_connect, COMM_CONNECT, (port_name, info, root, comm, newcomm), (STR, port_name), (H, info, MPI_Info, Info), (I, root), (H, comm, MPI_Comm, Comm), (HO, newcomm, MPI_Comm, Comm))
+PT_MPI_FP(Comm_create_errhandler, comm_create_errhandler, COMM_CREATE_ERRHANDLER, (function, errhandler), "xx", (X, function), (X, errhandler))
+PT_MPI_FP(Comm_create_keyval, comm_create_keyval, COMM_CREATE_KEYVAL, (comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state), "xxab", (X, comm_copy_attr_fn), (X, comm_delete_attr_fn), (P, comm_keyval), (X, extra_state))
 PT_MPI_F(Comm_create_group, comm_create_group, COMM_CREATE_GROUP, (comm, group, tag, newcomm), (H, comm, MPI_Comm, Comm), (H, group, MPI_Group, Group), (I, tag), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Comm_create, comm_create, COMM_CREATE, (comm, group, newcomm), (H, comm, MPI_Comm, Comm), (H, group, MPI_Group, Group), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Comm_delete_attr, comm_delete_attr, COMM_DELETE_ATTR, (comm, comm_keyval), (H, comm, MPI_Comm, Comm), (I, comm_keyval))
@@ -108,6 +125,7 @@ PT_MPI_F(Comm_idup, comm_idup, COMM_IDUP, (comm, newcomm, request), (H, comm, MP
 PT_MPI_F(Comm_dup_with_info, comm_dup_with_info, COMM_DUP_WITH_INFO, (comm, info, newcomm), (H, comm, MPI_Comm, Comm), (H, info, MPI_Info, Info), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Comm_free_keyval, comm_free_keyval, COMM_FREE_KEYVAL, (comm_keyval), (P, comm_keyval))
 PT_MPI_F(Comm_free, comm_free, COMM_FREE, (comm), (HO, comm, MPI_Comm, Comm))
+PT_MPI_FP(Comm_get_attr, comm_get_attr, COMM_GET_ATTR, (comm, comm_keyval, attribute_val, flag), "Ciba", (H, comm, MPI_Comm, Comm), (I, comm_keyval), (X, attribute_val), (P, flag))
 PT_MPI_F(Dist_graph_create, dist_graph_create, DIST_GRAPH_CREATE, (comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm), (H, comm_old, MPI_Comm, Comm), (I, n), (P, nodes), (P, degrees), (P, targets), (W, weights), (H, info, MPI_Info, Info), (I, reorder), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Dist_graph_create_adjacent, dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT, (comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph), (H, comm_old, MPI_Comm, Comm), (I, indegree), (P, sources), (W, sourceweights), (I, outdegree), (P, destinations), (W, destweights), (H, info, MPI_Info, Info), (I, reorder), (HO, comm_dist_graph, MPI_Comm, Comm))
 PT_MPI_F(Dist_graph_neighbors, dist_graph_neighbors, DIST_GRAPH_NEIGHBORS, (comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights), (H, comm, MPI_Comm, Comm), (I, maxindegree), (P, sources), (W, sourceweights), (I, maxoutdegree), (P, destinations), (W, destweights))
@@ -121,10 +139,13 @@ PT_MPI_F(Comm_join, comm_join, COMM_JOIN, (fd, intercomm), (I, fd), (HO, interco
 PT_MPI_F(Comm_rank, comm_rank, COMM_RANK, (comm, rank), (H, comm, MPI_Comm, Comm), (P, rank))
 PT_MPI_F(Comm_remote_group, comm_remote_group, COMM_REMOTE_GROUP, (comm, group), (H, comm, MPI_Comm, Comm), (HO, group, MPI_Group, Group))
 PT_MPI_F(Comm_remote_size, comm_remote_size, COMM_REMOTE_SIZE, (comm, size), (H, comm, MPI_Comm, Comm), (P, size))
+PT_MPI_FP(Comm_set_attr, comm_set_attr, COMM_SET_ATTR, (comm, comm_keyval, attribute_val), "Cib", (H, comm, MPI_Comm, Comm), (I, comm_keyval), (X, attribute_val))
 PT_MPI_F(Comm_set_errhandler, comm_set_errhandler, COMM_SET_ERRHANDLER, (comm, errhandler), (H, comm, MPI_Comm, Comm), (H, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Comm_set_info, comm_set_info, COMM_SET_INFO, (comm, info), (H, comm, MPI_Comm, Comm), (H, info, MPI_Info, Info))
 PT_MPI_F(Comm_set_name, comm_set_name, COMM_SET_NAME, (comm, comm_name), (H, comm, MPI_Comm, Comm), (STR, comm_name))
 PT_MPI_F(Comm_size, comm_size, COMM_SIZE, (comm, size), (H, comm, MPI_Comm, Comm), (P, size))
+PT_MPI_FP(Comm_spawn, comm_spawn, COMM_SPAWN, (command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes), "zxixkCca", (STR, command), (XS, argv), (I, maxprocs), (H, info, MPI_Info, Info), (I, root), (H, comm, MPI_Comm, Comm), (HR, intercomm, MPI_Comm, Comm), (PE, array_of_errcodes))
+PT_MPI_FP(Comm_spawn_multiple, comm_spawn_multiple, COMM_SPAWN_MULTIPLE, (count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes), "nxxaxkCca", (I, count), (XS, array_of_commands), (XS, array_of_argv), (P, array_of_maxprocs), (X, array_of_info), (I, root), (H, comm, MPI_Comm, Comm), (HR, intercomm, MPI_Comm, Comm), (PE, array_of_errcodes))
 PT_MPI_F(Comm_split, comm_split, COMM_SPLIT, (comm, color, key, newcomm), (H, comm, MPI_Comm, Comm), (I, color), (I, key), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Comm_split_type, comm_split_type, COMM_SPLIT_TYPE, (comm, split_type, key, info, newcomm), (H, comm, MPI_Comm, Comm), (I, split_type), (I, key), (H, info, MPI_Info, Info), (HO, newcomm, MPI_Comm, Comm))
 PT_MPI_F(Comm_test_inter, comm_test_inter, COMM_TEST_INTER, (comm, flag), (H, comm, MPI_Comm, Comm), (P, flag))
@@ -137,6 +158,7 @@ PT_MPI_F(Exscan, exscan, EXSCAN, (sendbuf, recvbuf, count, datatype, op, comm), 
 PT_MPI_F(Fetch_and_op, fetch_and_op, FETCH_AND_OP, (origin_addr, result_addr, datatype, target_rank, target_disp, op, win), (V, origin_addr), (V, result_addr), (H, datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (H, op, MPI_Op, Op), (H, win, MPI_Win, Win))
 PT_MPI_F(Iexscan, iexscan, IEXSCAN, (sendbuf, recvbuf, count, datatype, op, comm, request), (V, sendbuf), (V, recvbuf), (I, count), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(File_call_errhandler, file_call_errhandler, FILE_CALL_ERRHANDLER, (fh, errorcode), (H, fh, MPI_File, File), (I, errorcode))
+PT_MPI_FP(File_create_errhandler, file_create_errhandler, FILE_CREATE_ERRHANDLER, (function, errhandler), "xx", (X, function), (X, errhandler))
 PT_MPI_F(File_set_errhandler, file_set_errhandler, FILE_SET_ERRHANDLER, (file, errhandler), (H, file, MPI_File, File), (H, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(File_get_errhandler, file_get_errhandler, FILE_GET_ERRHANDLER, (file, errhandler), (H, file, MPI_File, File), (HO, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(File_open, file_open, FILE_OPEN, (comm, filename, amode, info, fh), (H, comm, MPI_Comm, Comm), (STR, filename), (I, amode), (H, info, MPI_Info, Info), (HO, fh, MPI_File, File))
@@ -217,6 +239,7 @@ PT_MPI_F(Graph_neighbors_count, graph_neighbors_count, GRAPH_NEIGHBORS_COUNT, (c
 PT_MPI_F(Graph_neighbors, graph_neighbors, GRAPH_NEIGHBORS, (comm, rank, maxneighbors, neighbors), (H, comm, MPI_Comm, Comm), (I, rank), (I, maxneighbors), (P, neighbors))
 PT_MPI_F(Graphdims_get, graphdims_get, GRAPHDIMS_GET, (comm, nnodes, nedges), (H, comm, MPI_Comm, Comm), (P, nnodes), (P, nedges))
 PT_MPI_F(Grequest_complete, grequest_complete, GREQUEST_COMPLETE, (request), (H, request, MPI_Request, Request))
+PT_MPI_FP(Grequest_start, grequest_start, GREQUEST_START, (query_fn, free_fn, cancel_fn, extra_state, request), "xxxbr", (X, query_fn), (X, free_fn), (X, cancel_fn), (X, extra_state), (HR, request, MPI_Request, Request))
 PT_MPI_F(Group_compare, group_compare, GROUP_COMPARE, (group1, group2, result), (H, group1, MPI_Group, Group), (H, group2, MPI_Group, Group), (P, result))
 PT_MPI_F(Group_difference, group_difference, GROUP_DIFFERENCE, (group1, group2, newgroup), (H, group1, MPI_Group, Group), (H, group2, MPI_Group, Group), (HO, newgroup, MPI_Group, Group))
 PT_MPI_F(Group_excl, group_excl, GROUP_EXCL, (group, n, ranks, newgroup), (H, group, MPI_Group, Group), (I, n), (P, ranks), (HO, newgroup, MPI_Group, Group))
@@ -264,6 +287,7 @@ PT_MPI_F(Ineighbor_alltoallv, ineighbor_alltoallv, INEIGHBOR_ALLTOALLV, (sendbuf
 PT_MPI_F(Neighbor_alltoallw, neighbor_alltoallw, NEIGHBOR_ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), (V, sendbuf), (P, sendcounts), (AP, sdispls, MPI_Aint), (HAC, sendtypes, MPI_Datatype, Type, comm, out, sendbuf), (V, recvbuf), (P, recvcounts), (AP, rdispls, MPI_Aint), (HAC, recvtypes, MPI_Datatype, Type, comm, in, recvbuf), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ineighbor_alltoallw, ineighbor_alltoallw, INEIGHBOR_ALLTOALLW, (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request), (V, sendbuf), (P, sendcounts), (AP, sdispls, MPI_Aint), (HAC, sendtypes, MPI_Datatype, Type, comm, out, sendbuf), (V, recvbuf), (P, recvcounts), (AP, rdispls, MPI_Aint), (HAC, recvtypes, MPI_Datatype, Type, comm, in, recvbuf), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Op_commutative, op_commutative, OP_COMMUTATIVE, (op, commute), (H, op, MPI_Op, Op), (P, commute))
+PT_MPI_FP(Op_create, op_create, OP_CREATE, (function, commute, op), "xio", (X, function), (L, commute), (HR, op, MPI_Op, Op))
 PT_MPI_F(Open_port, open_port, OPEN_PORT, (info, port_name), (H, info, MPI_Info, Info), (STRO, port_name, MPI_MAX_PORT_NAME, 1))
 PT_MPI_F(Op_free, op_free, OP_FREE, (op), (HO, op, MPI_Op, Op))
 PT_MPI_F(Pack_external, pack_external, PACK_EXTERNAL, (datarep, inbuf, incount, datatype, outbuf, outsize, position), (STR, datarep), (V, inbuf), (I, incount), (H, datatype, MPI_Datatype, Type), (V, outbuf), (A, outsize, MPI_Aint), (AP, position, MPI_Aint))
@@ -284,6 +308,7 @@ PT_MPI_F(Reduce_scatter, reduce_scatter, REDUCE_SCATTER, (sendbuf, recvbuf, recv
 PT_MPI_F(Ireduce_scatter, ireduce_scatter, IREDUCE_SCATTER, (sendbuf, recvbuf, recvcounts, datatype, op, comm, request), (V, sendbuf), (V, recvbuf), (P, recvcounts), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
 PT_MPI_F(Reduce_scatter_block, reduce_scatter_block, REDUCE_SCATTER_BLOCK, (sendbuf, recvbuf, recvcount, datatype, op, comm), (V, sendbuf), (V, recvbuf), (I, recvcount), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm))
 PT_MPI_F(Ireduce_scatter_block, ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, (sendbuf, recvbuf, recvcount, datatype, op, comm, request), (V, sendbuf), (V, recvbuf), (I, recvcount), (H, datatype, MPI_Datatype, Type), (H, op, MPI_Op, Op), (H, comm, MPI_Comm, Comm), (HO, request, MPI_Request, Request))
+PT_MPI_FP(Register_datarep, register_datarep, REGISTER_DATAREP, (datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state), "zxxxb", (STR, datarep), (X, read_conversion_fn), (X, write_conversion_fn), (X, dtype_file_extent_fn), (X, extra_state))
 PT_MPI_F(Request_free, request_free, REQUEST_FREE, (request), (HO, request, MPI_Request, Request))
 PT_MPI_F(Request_get_status, request_get_status, REQUEST_GET_STATUS, (request, flag, status), (H, request, MPI_Request, Request), (P, flag), (STG, status, flag))
 PT_MPI_F(Rget, rget, RGET, (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request), (V, origin_addr), (I, origin_count), (H, origin_datatype, MPI_Datatype, Type), (I, target_rank), (A, target_disp, MPI_Aint), (I, target_count), (H, target_datatype, MPI_Datatype, Type), (H, win, MPI_Win, Win), (HO, request, MPI_Request, Request))
@@ -323,6 +348,7 @@ PT_MPI_F(Type_create_f90_real, type_create_f90_real, TYPE_CREATE_F90_REAL, (p, r
 PT_MPI_F(Type_create_hindexed_block, type_create_hindexed_block, TYPE_CREATE_HINDEXED_BLOCK, (count, blocklength, array_of_displacements, oldtype, newtype), (I, count), (I, blocklength), (AP, array_of_displacements, MPI_Aint), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_create_hindexed, type_create_hindexed, TYPE_CREATE_HINDEXED, (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), (I, count), (P, array_of_blocklengths), (AP, array_of_displacements, MPI_Aint), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_create_hvector, type_create_hvector, TYPE_CREATE_HVECTOR, (count, blocklength, stride, oldtype, newtype), (I, count), (I, blocklength), (A, stride, MPI_Aint), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
+PT_MPI_FP(Type_create_keyval, type_create_keyval, TYPE_CREATE_KEYVAL, (type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state), "xxab", (X, type_copy_attr_fn), (X, type_delete_attr_fn), (P, type_keyval), (X, extra_state))
 PT_MPI_F(Type_create_indexed_block, type_create_indexed_block, TYPE_CREATE_INDEXED_BLOCK, (count, blocklength, array_of_displacements, oldtype, newtype), (I, count), (I, blocklength), (P, array_of_displacements), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_create_struct, type_create_struct, TYPE_CREATE_STRUCT, (count, array_of_block_lengths, array_of_displacements, array_of_types, newtype), (I, count), (P, array_of_block_lengths), (AP, array_of_displacements, MPI_Aint), (HAI, array_of_types, MPI_Datatype, Type, count), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_create_subarray, type_create_subarray, TYPE_CREATE_SUBARRAY, (ndims, size_array, subsize_array, start_array, order, oldtype, newtype), (I, ndims), (P, size_array), (P, subsize_array), (P, start_array), (I, order), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
@@ -331,6 +357,7 @@ PT_MPI_F(Type_delete_attr, type_delete_attr, TYPE_DELETE_ATTR, (type, type_keyva
 PT_MPI_F(Type_dup, type_dup, TYPE_DUP, (type, newtype), (H, type, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_free, type_free, TYPE_FREE, (type), (HO, type, MPI_Datatype, Type))
 PT_MPI_F(Type_free_keyval, type_free_keyval, TYPE_FREE_KEYVAL, (type_keyval), (P, type_keyval))
+PT_MPI_FP(Type_get_attr, type_get_attr, TYPE_GET_ATTR, (type, type_keyval, attribute_val, flag), "Diba", (H, type, MPI_Datatype, Type), (I, type_keyval), (X, attribute_val), (P, flag))
 PT_MPI_F(Type_get_contents, type_get_contents, TYPE_GET_CONTENTS, (mtype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes), (H, mtype, MPI_Datatype, Type), (I, max_integers), (I, max_addresses), (I, max_datatypes), (P, array_of_integers), (AP, array_of_addresses, MPI_Aint), (HA, array_of_datatypes, MPI_Datatype, Type, max_datatypes))
 PT_MPI_F(Type_get_envelope, type_get_envelope, TYPE_GET_ENVELOPE, (type, num_integers, num_addresses, num_datatypes, combiner), (H, type, MPI_Datatype, Type), (P, num_integers), (P, num_addresses), (P, num_datatypes), (P, combiner))
 PT_MPI_F(Type_get_extent, type_get_extent, TYPE_GET_EXTENT, (type, lb, extent), (H, type, MPI_Datatype, Type), (AP, lb, MPI_Aint), (AP, extent, MPI_Aint))
@@ -340,6 +367,7 @@ PT_MPI_F(Type_get_true_extent, type_get_true_extent, TYPE_GET_TRUE_EXTENT, (data
 PT_MPI_F(Type_get_true_extent_x, type_get_true_extent_x, TYPE_GET_TRUE_EXTENT_X, (datatype, true_lb, true_extent), (H, datatype, MPI_Datatype, Type), (AP, true_lb, MPI_Count), (AP, true_extent, MPI_Count))
 PT_MPI_F(Type_indexed, type_indexed, TYPE_INDEXED, (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), (I, count), (P, array_of_blocklengths), (P, array_of_displacements), (H, oldtype, MPI_Datatype, Type), (HO, newtype, MPI_Datatype, Type))
 PT_MPI_F(Type_match_size, type_match_size, TYPE_MATCH_SIZE, (typeclass, size, type), (I, typeclass), (I, size), (HO, type, MPI_Datatype, Type))
+PT_MPI_FP(Type_set_attr, type_set_attr, TYPE_SET_ATTR, (type, type_keyval, attr_val), "Dib", (H, type, MPI_Datatype, Type), (I, type_keyval), (X, attr_val))
 PT_MPI_F(Type_set_name, type_set_name, TYPE_SET_NAME, (type, type_name), (H, type, MPI_Datatype, Type), (STR, type_name))
 PT_MPI_F(Type_size, type_size, TYPE_SIZE, (type, size), (H, type, MPI_Datatype, Type), (P, size))
 PT_MPI_F(Type_size_x, type_size_x, TYPE_SIZE_X, (type, size), (H, type, MPI_Datatype, Type), (AP, size, MPI_Count))
@@ -360,6 +388,8 @@ PT_MPI_F(Win_call_errhandler, win_call_errhandler, WIN_CALL_ERRHANDLER, (win, er
 PT_MPI_F(Win_complete, win_complete, WIN_COMPLETE, (win), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_create, win_create, WIN_CREATE, (base, size, disp_unit, info, comm, win), (V, base), (A, size, MPI_Aint), (I, disp_unit), (H, info, MPI_Info, Info), (H, comm, MPI_Comm, Comm), (HO, win, MPI_Win, Win))
 PT_MPI_F(Win_create_dynamic, win_create_dynamic, WIN_CREATE_DYNAMIC, (info, comm, win), (H, info, MPI_Info, Info), (H, comm, MPI_Comm, Comm), (HO, win, MPI_Win, Win))
+PT_MPI_FP(Win_create_errhandler, win_create_errhandler, WIN_CREATE_ERRHANDLER, (function, errhandler), "xx", (X, function), (X, errhandler))
+PT_MPI_FP(Win_create_keyval, win_create_keyval, WIN_CREATE_KEYVAL, (win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state), "xxab", (X, win_copy_attr_fn), (X, win_delete_attr_fn), (P, win_keyval), (X, extra_state))
 PT_MPI_F(Win_delete_attr, win_delete_attr, WIN_DELETE_ATTR, (win, win_keyval), (H, win, MPI_Win, Win), (I, win_keyval))
 PT_MPI_F(Win_detach, win_detach, WIN_DETACH, (win, base), (H, win, MPI_Win, Win), (V, base))
 PT_MPI_F(Win_fence, win_fence, WIN_FENCE, (assert, win), (I, assert), (H, win, MPI_Win, Win))
@@ -369,6 +399,7 @@ PT_MPI_F(Win_flush_local, win_flush_local, WIN_FLUSH_LOCAL, (rank, win), (I, ran
 PT_MPI_F(Win_flush_local_all, win_flush_local_all, WIN_FLUSH_LOCAL_ALL, (win), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_free, win_free, WIN_FREE, (win), (HO, win, MPI_Win, Win))
 PT_MPI_F(Win_free_keyval, win_free_keyval, WIN_FREE_KEYVAL, (win_keyval), (P, win_keyval))
+PT_MPI_FP(Win_get_attr, win_get_attr, WIN_GET_ATTR, (win, win_keyval, attribute_val, flag), "Wiba", (H, win, MPI_Win, Win), (I, win_keyval), (X, attribute_val), (P, flag))
 PT_MPI_F(Win_get_errhandler, win_get_errhandler, WIN_GET_ERRHANDLER, (win, errhandler), (H, win, MPI_Win, Win), (HO, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Win_get_group, win_get_group, WIN_GET_GROUP, (win, group), (H, win, MPI_Win, Win), (HO, group, MPI_Group, Group))
 PT_MPI_F(Win_get_info, win_get_info, WIN_GET_INFO, (win, info_used), (H, win, MPI_Win, Win), (HO, info_used, MPI_Info, Info))
@@ -376,6 +407,7 @@ PT_MPI_F(Win_get_name, win_get_name, WIN_GET_NAME, (win, win_name, resultlen), (
 PT_MPI_F(Win_lock, win_lock, WIN_LOCK, (lock_type, rank, assert, win), (I, lock_type), (I, rank), (I, assert), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_lock_all, win_lock_all, WIN_LOCK_ALL, (assert, win), (I, assert), (H, win, MPI_Win, Win))
 PT_MPI_F(Win_post, win_post, WIN_POST, (group, assert, win), (H, group, MPI_Group, Group), (I, assert), (H, win, MPI_Win, Win))
+PT_MPI_FP(Win_set_attr, win_set_attr, WIN_SET_ATTR, (win, win_keyval, attribute_val), "Wib", (H, win, MPI_Win, Win), (I, win_keyval), (X, attribute_val))
 PT_MPI_F(Win_set_errhandler, win_set_errhandler, WIN_SET_ERRHANDLER, (win, errhandler), (H, win, MPI_Win, Win), (H, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Win_set_info, win_set_info, WIN_SET_INFO, (win, info), (H, win, MPI_Win, Win), (H, info, MPI_Info, Info))
 PT_MPI_F(Win_set_name, win_set_name, WIN_SET_NAME, (win, win_name), (H, win, MPI_Win, Win), (STR, win_name))
@@ -390,8 +422,12 @@ PT_MPI_F(Win_wait, win_wait, WIN_WAIT, (win), (H, win, MPI_Win, Win))
 PT_MPI_FD(Wtick, wtick, WTICK)
 PT_MPI_FD(Wtime, wtime, WTIME)
 PT_MPI_F(Attr_delete, attr_delete, ATTR_DELETE, (comm, keyval), (H, comm, MPI_Comm, Comm), (I, keyval))
+PT_MPI_FP(Attr_get, attr_get, ATTR_GET, (comm, keyval, attribute_val, flag), "Ciba", (H, comm, MPI_Comm, Comm), (I, keyval), (X, attribute_val), (P, flag))
+PT_MPI_FP(Attr_put, attr_put, ATTR_PUT, (comm, keyval, attribute_val), "Cib", (H, comm, MPI_Comm, Comm), (I, keyval), (X, attribute_val))
+PT_MPI_FP(Keyval_create, keyval_create, KEYVAL_CREATE, (copy_fn, delete_fn, keyval, extra_state), "xxab", (X, copy_fn), (X, delete_fn), (P, keyval), (X, extra_state))
 PT_MPI_F(Keyval_free, keyval_free, KEYVAL_FREE, (keyval), (P, keyval))
 PT_MPI_F(Address, address, ADDRESS, (location, address), (VR, location), (AO, address, MPI_Aint))
+PT_MPI_FP(Errhandler_create, errhandler_create, ERRHANDLER_CREATE, (function, errhandler), "xx", (X, function), (X, errhandler))
 PT_MPI_F(Errhandler_get, errhandler_get, ERRHANDLER_GET, (comm, errhandler), (H, comm, MPI_Comm, Comm), (HO, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Errhandler_set, errhandler_set, ERRHANDLER_SET, (comm, errhandler), (H, comm, MPI_Comm, Comm), (H, errhandler, MPI_Errhandler, Errhandler))
 PT_MPI_F(Type_extent, type_extent, TYPE_EXTENT, (type, extent), (H, type, MPI_Datatype, Type), (AO, extent, MPI_Aint))

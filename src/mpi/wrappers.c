@@ -3,8 +3,10 @@
  * what each wrapper does). */
 #define _POSIX_C_SOURCE 200809L
 #define OMPI_OMIT_MPI1_COMPAT_DECLS 0
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,9 +29,9 @@
 
 /* A recorded call starts (the C arguments args, named as in the table,
  * in scope): pt_c_ gets the arguments, then the clock is read into
- * pt_t0_; the call and pt__mpi_end(&pt_c_, pt_t0_, ...) follow.  Apart
- * from the body below so that a call made otherwise than by PMPI_<name>
- * can be recorded the same way. */
+ * pt_t0_; the call and pt__mpi_end(&pt_c_, pt_t0_, ...) follow.  Shared
+ * by the C wrappers below and the Fortran pass-through rows (PT_MPI_FP),
+ * whose call is OpenMPI's own Fortran entry point. */
 #define PT_MPI_ENTER(name, args, kinds)                                       \
     pt__mpi_call pt_c_;                                                       \
     pt__mpi_begin(&pt_c_, PT_MPI_ID_##name);                                  \
@@ -103,7 +105,10 @@
  * mpi_ftable.h this defines those symbols: the Fortran arguments (all
  * references) are converted as OpenMPI's own entry points convert them,
  * the call goes through pt_mpi_<name> (recorded like a C call, with the
- * Fortran caller as call site), and outputs are converted back. */
+ * Fortran caller as call site), and outputs are converted back.  The
+ * pass-through rows (PT_MPI_FP: attribute values, Fortran procedures as
+ * callbacks, CHARACTER arrays), which no C call can stand in for, call
+ * OpenMPI's own entry point instead and record it as the C call. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is int");
 /* The Fortran MPI_BOTTOM and MPI_IN_PLACE: common blocks in libmpi. */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
@@ -390,6 +395,66 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_FEND_AIA(n, T, c) \
   if (n != n##_s_) free(n);
 
+/* The codes of the pass-through rows (PT_MPI_FP) not above: the Fortran
+ * argument goes to OpenMPI's entry point as is, and FIN makes the C value
+ * the record reads (FRES: after the call). */
+extern int mpi_fortran_errcodes_ignore_;
+#define PT_FP_X(n) void *f_##n,
+#define PT_FP_XS(n) char *f_##n,
+#define PT_FP_L(n) MPI_Fint *f_##n,
+#define PT_FP_HR(n, T, X) MPI_Fint *f_##n,
+#define PT_FP_PE(n) MPI_Fint *f_##n,
+#define PT_FL_X(n)
+#define PT_FL_XS(n) , int f_##n##_len
+#define PT_FL_L(n)
+#define PT_FL_HR(n, T, X)
+#define PT_FL_PE(n)
+#define PT_FIN_X(n) void *n = f_##n;
+/* (kind x: not read; a C char ** it is not) */
+#define PT_FIN_XS(n) \
+  void *n = NULL;    \
+  (void)f_##n;
+#define PT_FIN_L(n) int n = *f_##n != 0;
+#define PT_FIN_HR(n, T, X) \
+  T n##_v_ = 0;            \
+  T *n = &n##_v_;
+#define PT_FIN_PE(n) \
+  int *n = f_##n == &mpi_fortran_errcodes_ignore_ ? MPI_ERRCODES_IGNORE : f_##n;
+#define PT_FEND_X(n)
+#define PT_FEND_XS(n)
+#define PT_FEND_L(n)
+#define PT_FEND_HR(n, T, X)
+#define PT_FEND_PE(n)
+#define PT_FRES_H(n, T, X)
+#define PT_FRES_I(n)
+#define PT_FRES_P(n)
+#define PT_FRES_STR(n)
+#define PT_FRES_X(n)
+#define PT_FRES_XS(n)
+#define PT_FRES_L(n)
+#define PT_FRES_HR(n, T, X) \
+  if (pt_r_ == MPI_SUCCESS) n##_v_ = PMPI_##X##_f2c(*f_##n);
+#define PT_FRES_PE(n)
+/* FFWD, FLFWD: the argument and its hidden length passed on */
+#define PT_FFWD_H(n, T, X) f_##n,
+#define PT_FFWD_I(n) f_##n,
+#define PT_FFWD_P(n) f_##n,
+#define PT_FFWD_STR(n) f_##n,
+#define PT_FFWD_X(n) f_##n,
+#define PT_FFWD_XS(n) f_##n,
+#define PT_FFWD_L(n) f_##n,
+#define PT_FFWD_HR(n, T, X) f_##n,
+#define PT_FFWD_PE(n) f_##n,
+#define PT_FLFWD_H(n, T, X)
+#define PT_FLFWD_I(n)
+#define PT_FLFWD_P(n)
+#define PT_FLFWD_STR(n) , f_##n##_len
+#define PT_FLFWD_X(n)
+#define PT_FLFWD_XS(n) , f_##n##_len
+#define PT_FLFWD_L(n)
+#define PT_FLFWD_HR(n, T, X)
+#define PT_FLFWD_PE(n)
+
 /* PT_F_EACH(STAGE, (code, name, ...), ...) -> STAGE_code(name, ...) ... */
 #define PT_F_ONE(S, t) PT_F_ONE_(S, PT_MPI_UNPAREN t)
 #define PT_F_ONE_(S, ...) PT_F_ONE__(S, __VA_ARGS__)
@@ -458,6 +523,69 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #define PT_MPI_FS(name, sym, alias, args, ...)                          \
   PT_F_BODY(sym, name, args, __VA_ARGS__)                               \
   PT_F_ALIAS(alias, sym, __VA_ARGS__)
+/* OpenMPI's own Fortran entry point sym (the definition after this
+ * library's), looked up at the first call into *slot; NULL when there is
+ * none, said once on stderr. */
+#define PT_FREAL_NONE ((void *)&pt_freal_none_)
+static char pt_freal_none_;
+static void *pt_freal(void **slot, const char *sym) {
+  void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(p != NULL, 1)) return p == PT_FREAL_NONE ? NULL : p;
+  p = dlsym(RTLD_NEXT, sym);
+  if (!p) {
+    void *none = NULL;
+    if (__atomic_compare_exchange_n(slot, &none, PT_FREAL_NONE, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      fprintf(stderr,
+              "paratrace: OpenMPI's Fortran entry point %s not found: its "
+              "calls fail with MPI_ERR_INTERN\n",
+              sym);
+    return NULL;
+  }
+  __atomic_store_n(slot, p, __ATOMIC_RELEASE);
+  return p;
+}
+/* A pass-through row: OpenMPI's entry point ompi_<lower>_f makes the call
+ * with the Fortran arguments as they came (its callbacks stay Fortran
+ * procedures, attribute values Fortran integers), recorded as
+ * pt_mpi_<name> records the C call: the arguments converted for the
+ * record (FIN before, FRES after the call), the same call site. */
+#define PT_MPI_FP(name, lower, UPPER, args, kinds, ...)                 \
+  typedef void pt_freal_##lower##_t PT_F_PARAMS(__VA_ARGS__);           \
+  static void *pt_freal_##lower;                                        \
+  PT_FEXPORT void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__);              \
+  void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
+    void *pt_caller_ = __builtin_return_address(0);                     \
+    pt_freal_##lower##_t *pt_real_ = (pt_freal_##lower##_t *)pt_freal(  \
+        &pt_freal_##lower, "ompi_" #lower "_f");                        \
+    MPI_Fint pt_ierr_ = MPI_ERR_INTERN;                                 \
+    if (!pt_real_) {                                                    \
+    } else if (!pt__mpi_on[PT_MPI_ID_##name]) {                         \
+      pt_real_(PT_F_EACH(PT_FFWD, __VA_ARGS__) &pt_ierr_               \
+                   PT_F_EACH(PT_FLFWD, __VA_ARGS__));                   \
+    } else {                                                            \
+      int pt_fail_ = 0; /* (a string the record cannot copy: none) */  \
+      PT_F_EACH(PT_FIN, __VA_ARGS__)                                    \
+      (void)pt_fail_;                                                   \
+      void *pt_outer_ = pt__f_frame; /* a call inside a callback */     \
+      pt__f_frame = __builtin_frame_address(0);                         \
+      PT_MPI_ENTER(name, args, kinds)                                   \
+      pt_real_(PT_F_EACH(PT_FFWD, __VA_ARGS__) &pt_ierr_               \
+                   PT_F_EACH(PT_FLFWD, __VA_ARGS__));                   \
+      uint64_t pt_t1_ = pt__mpi_now();                                  \
+      int pt_r_ = pt_ierr_;                                             \
+      PT_F_EACH(PT_FRES, __VA_ARGS__)                                   \
+      pt__mpi_end(&pt_c_, pt_t0_, pt_t1_, pt_r_, pt_caller_);           \
+      pt__f_frame = pt_outer_;                                          \
+      PT_F_EACH(PT_FEND, __VA_ARGS__)                                   \
+    }                                                                   \
+    if (ierr) *ierr = pt_ierr_;                                         \
+  }                                                                     \
+  PT_F_ALIAS(mpi_##lower, mpi_##lower##_, __VA_ARGS__)                  \
+  PT_F_ALIAS(mpi_##lower##__, mpi_##lower##_, __VA_ARGS__)              \
+  PT_F_ALIAS(MPI_##UPPER, mpi_##lower##_, __VA_ARGS__)                  \
+  PT_F_ALIAS(ompi_##lower##_f, mpi_##lower##_, __VA_ARGS__)            \
+  PT_F_ALIAS(pmpi_##lower##_, mpi_##lower##_, __VA_ARGS__)
 /* DOUBLE PRECISION functions of no arguments (MPI_WTIME, MPI_WTICK;
  * mpi_f08 binds them to the C functions themselves) */
 #define PT_MPI_FD(name, lower, UPPER)                                   \
@@ -481,6 +609,7 @@ enum { PT_FSTAT = (int)(sizeof(MPI_Status) / sizeof(MPI_Fint)) };
 #undef PT_MPI_FC
 #undef PT_MPI_FD
 #undef PT_MPI_FS
+#undef PT_MPI_FP
 
 /* MPI_INIT and MPI_INIT_THREAD: Fortran has no argc/argv. */
 PT_FEXPORT void mpi_init_(MPI_Fint *ierr);

@@ -194,4 +194,94 @@ else
   t_fail "many f08 call sites: a backtrace per site" \
     "backtraces per rank: $bts (want <= 310), $sites call sites (want 300)"
 fi
+# The bindings OpenMPI's own Fortran entry points perform (attribute
+# values, Fortran procedures as callbacks), traced around them (the
+# PT_MPI_FP rows): with the mpi module and with mpi_f08, the program
+# checks its results (the callbacks ran, with Fortran arguments) and its
+# call counts, the calls inside the callbacks too, are the trace's; the
+# records are those of the C calls: MPI_Comm_get_attr(MPI_TAG_UB) with
+# flag 1, the keyval MPI_Comm_create_keyval made is the one set and read,
+# MPI_Op_create's op is the one MPI_Allreduce uses, and
+# MPI_Grequest_start's request the one MPI_Wait completes.
+ok "build fortran_pass (mpi)" mpifort -g -o fp "$SRC/tests/mpi/fortran_pass.F90"
+ok "build fortran_pass (mpi_f08)" mpifort -g -DF08 -o fp8 \
+  "$SRC/tests/mpi/fortran_pass.F90"
+for p in fp fp8; do
+  rm -rf pp.ptf cpp.*
+  ok "$p np3 run" $RUN -np 3 -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/pp.ptf" ./$p "$PWD/cpp"
+  ok "$p np3 check" "$PT" check pp.ptf
+  counts "$p np3" cpp pp.ptf
+  "$PT" dump pp.ptf >pp.txt
+  # the attributes of each rank's calls, by region name: NAME loc a=v...
+  awk '
+    $1 == "def" && $2 == "region" { split($3, a, "="); rn[a[2]] = $0
+      sub(/.*name="/, "", rn[a[2]]); sub(/".*/, "", rn[a[2]]) }
+    $1 == "def" && $2 == "attribute" { split($3, a, "="); an[a[2]] = $0
+      sub(/.*name="/, "", an[a[2]]); sub(/".*/, "", an[a[2]]) }
+    $1 == "event" && $4 == "enter" { split($5, a, "=")
+      if (!(a[2] in rn) || rn[a[2]] !~ /^MPI_/) next
+      line = rn[a[2]] " " $3
+      for (i = 6; i <= NF; i++) { f = $i; gsub(/[{}]/, "", f); split(f, kv, "=")
+        if (an[kv[1]] != "callsite") line = line " " an[kv[1]] "=" kv[2] }
+      print line }' pp.txt >pp.calls
+  ga=$(grep -c '^MPI_Comm_get_attr [0-9]* comm=i:2 keyval=i:0 flag=i:1$' pp.calls)
+  [ "$ga" = 3 ] && t_pass "$p: MPI_Comm_get_attr(MPI_TAG_UB) recorded" ||
+    t_fail "$p: MPI_Comm_get_attr(MPI_TAG_UB) recorded" \
+      "$ga of 3; $(grep -m3 '^MPI_Comm_get_attr' pp.calls)"
+  bad=
+  for r in 0 1 2; do
+    grep "^[^ ]* $r " pp.calls >pp.r
+    kv=$(awk '$1 == "MPI_Comm_create_keyval" { print $3 }' pp.r)
+    sk=$(awk '$1 == "MPI_Comm_set_attr" { print $4 }' pp.r)
+    gk=$(awk '$1 == "MPI_Comm_get_attr" && $4 != "keyval=i:0" { print $4 }' pp.r | sort -u)
+    op=$(awk '$1 == "MPI_Op_create" { print $4 }' pp.r)
+    ar=$(awk '$1 == "MPI_Allreduce" { print $5; exit }' pp.r)
+    gr=$(awk '$1 == "MPI_Grequest_start" { print $3 }' pp.r)
+    wr=$(awk '$1 == "MPI_Wait" { print $3 }' pp.r)
+    case "$kv" in keyval=i:[0-9]*) ;; *) bad="$bad rank $r keyval '$kv';" ;; esac
+    [ "$sk" = "$kv" ] && [ "$gk" = "$kv" ] ||
+      bad="$bad rank $r keyval made $kv, set $sk, read $gk;"
+    case "$op" in op=i:1[0-9][0-9]) ;; *) bad="$bad rank $r op '$op';" ;; esac
+    [ "$ar" = "$op" ] || bad="$bad rank $r Op_create $op, Allreduce $ar;"
+    case "$gr" in request=i:[2-9]*) ;; *) bad="$bad rank $r request '$gr';" ;; esac
+    [ "$wr" = "$gr" ] || bad="$bad rank $r Grequest_start $gr, Wait $wr;"
+  done
+  [ -z "$bad" ] && t_pass "$p: keyval, op and request ids as from C" ||
+    t_fail "$p: keyval, op and request ids as from C" "$bad"
+  # stats names them
+  "$PT" stats pp.ptf >pp.stats 2>&1
+  miss=
+  for f in Comm_get_attr Comm_set_attr Comm_create_keyval Op_create \
+      Comm_create_errhandler Grequest_start; do
+    grep -q "MPI_$f" pp.stats || miss="$miss MPI_$f"
+  done
+  [ -z "$miss" ] && t_pass "$p: paratrace stats shows them" ||
+    t_fail "$p: paratrace stats shows them" "missing:$miss"
+done
+# their calls with recording switched off go straight to OpenMPI's
+rm -rf pp.ptf cpp.*
+ok "fp8 with the pass-through calls disabled" $RUN -np 2 -x LD_PRELOAD="$SO" \
+  -x PARATRACE_OUTPUT="$PWD/pp.ptf" \
+  -x PARATRACE_DISABLE=MPI_Op_create,MPI_Comm_get_attr,MPI_Comm_create_keyval \
+  ./fp8 "$PWD/cpp"
+"$PT" stats --csv pp.ptf | grep -c '"MPI_\(Op_create\|Comm_get_attr\|Comm_create_keyval\)"' >pp.n
+[ "$(cat pp.n)" = 0 ] && t_pass "fp8 disabled: not recorded" ||
+  t_fail "fp8 disabled: not recorded" "$(cat pp.n) rows"
+# without OpenMPI's Fortran library (a C program calling the entry points
+# it finds in the recorder): an MPI error code in ierr, one line on stderr
+# per entry point, no crash
+ok "build fnoreal" mpicc -o fnoreal "$SRC/tests/mpi/fnoreal.c"
+rm -rf nr.ptf
+$RUN -np 1 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nr.ptf" ./fnoreal \
+  >nr.out 2>nr.err
+rc=$?
+if [ $rc = 0 ] && grep -q '^fnoreal: ierr [1-9][0-9]* [1-9][0-9]* sum 1$' nr.out &&
+  [ "$(grep -c 'ompi_op_create_f not found' nr.err)" = 1 ] &&
+  [ "$(grep -c 'ompi_comm_get_attr_f not found' nr.err)" = 1 ]; then
+  t_pass "no OpenMPI Fortran library: the calls fail cleanly"
+else
+  t_fail "no OpenMPI Fortran library: the calls fail cleanly" \
+    "exit $rc: $(cat nr.out) $(head -c 400 nr.err)"
+fi
 t_done
