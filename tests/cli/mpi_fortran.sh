@@ -203,17 +203,9 @@ fi
 # flag 1, the keyval MPI_Comm_create_keyval made is the one set and read,
 # MPI_Op_create's op is the one MPI_Allreduce uses, and
 # MPI_Grequest_start's request the one MPI_Wait completes.
-ok "build fortran_pass (mpi)" mpifort -g -o fp "$SRC/tests/mpi/fortran_pass.F90"
-ok "build fortran_pass (mpi_f08)" mpifort -g -DF08 -o fp8 \
-  "$SRC/tests/mpi/fortran_pass.F90"
-for p in fp fp8; do
-  rm -rf pp.ptf cpp.*
-  ok "$p np3 run" $RUN -np 3 -x LD_PRELOAD="$SO" \
-    -x PARATRACE_OUTPUT="$PWD/pp.ptf" ./$p "$PWD/cpp"
-  ok "$p np3 check" "$PT" check pp.ptf
-  counts "$p np3" cpp pp.ptf
-  "$PT" dump pp.ptf >pp.txt
-  # the attributes of each rank's calls, by region name: NAME loc a=v...
+# calls_of DUMP: each MPI call's enter, "NAME location attr=value..." (the
+# attributes by name, the call site left out), from `paratrace dump`
+calls_of() {
   awk '
     $1 == "def" && $2 == "region" { split($3, a, "="); rn[a[2]] = $0
       sub(/.*name="/, "", rn[a[2]]); sub(/".*/, "", rn[a[2]]) }
@@ -224,7 +216,19 @@ for p in fp fp8; do
       line = rn[a[2]] " " $3
       for (i = 6; i <= NF; i++) { f = $i; gsub(/[{}]/, "", f); split(f, kv, "=")
         if (an[kv[1]] != "callsite") line = line " " an[kv[1]] "=" kv[2] }
-      print line }' pp.txt >pp.calls
+      print line }' "$1"
+}
+ok "build fortran_pass (mpi)" mpifort -g -o fp "$SRC/tests/mpi/fortran_pass.F90"
+ok "build fortran_pass (mpi_f08)" mpifort -g -DF08 -o fp8 \
+  "$SRC/tests/mpi/fortran_pass.F90"
+for p in fp fp8; do
+  rm -rf pp.ptf cpp.*
+  ok "$p np3 run" $RUN -np 3 -x LD_PRELOAD="$SO" \
+    -x PARATRACE_OUTPUT="$PWD/pp.ptf" ./$p "$PWD/cpp"
+  ok "$p np3 check" "$PT" check pp.ptf
+  counts "$p np3" cpp pp.ptf
+  "$PT" dump pp.ptf >pp.txt
+  calls_of pp.txt >pp.calls
   ga=$(grep -c '^MPI_Comm_get_attr [0-9]* comm=i:2 keyval=i:0 flag=i:1$' pp.calls)
   [ "$ga" = 3 ] && t_pass "$p: MPI_Comm_get_attr(MPI_TAG_UB) recorded" ||
     t_fail "$p: MPI_Comm_get_attr(MPI_TAG_UB) recorded" \
@@ -284,4 +288,45 @@ else
   t_fail "no OpenMPI Fortran library: the calls fail cleanly" \
     "exit $rc: $(cat nr.out) $(head -c 400 nr.err)"
 fi
+# MPI_Comm_spawn and MPI_Comm_spawn_multiple (CHARACTER arrays, through
+# OpenMPI's own entry points): the children check their arguments and
+# the numbers the parent sends; each parent rank records both calls as C
+# would (the command as a string, maxprocs, root, comm, the new
+# intercommunicator, errcodes unless MPI_ERRCODES_IGNORE), and the sends
+# to the children are on those intercommunicators
+ok "build fortran_spawn (mpi)" mpifort -g -o fs "$SRC/tests/mpi/fortran_spawn.F90"
+ok "build fortran_spawn (mpi_f08)" mpifort -g -DF08 -o fs8 \
+  "$SRC/tests/mpi/fortran_spawn.F90"
+for p in fs fs8; do
+  rm -rf fs.ptf
+  $RUN -np 2 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/fs.ptf" ./$p \
+    >fs.out 2>fs.err
+  rc=$?
+  if [ $rc = 0 ] && grep -q '^fortran_spawn: ok' fs.out &&
+    [ "$(grep -c '^child ok' fs.out)" = 3 ]; then
+    t_pass "$p: spawned children ran"
+  else
+    t_fail "$p: spawned children ran" "exit $rc: $(cat fs.out) $(head -c 300 fs.err)"
+    continue
+  fi
+  ok "$p: check" "$PT" check fs.ptf
+  "$PT" dump fs.ptf >fs.txt
+  calls_of fs.txt >fs.calls
+  bad=
+  for r in 0 1; do
+    s1=$(awk -v r=$r '$1 == "MPI_Comm_spawn" && $2 == r' fs.calls)
+    s2=$(awk -v r=$r '$1 == "MPI_Comm_spawn_multiple" && $2 == r' fs.calls)
+    case "$s1" in "MPI_Comm_spawn $r command=s:\"./$p\" maxprocs=i:1 root=i:0 comm=i:2 newcomm=i:"*" errcodes=ia:[0]") ;;
+      *) bad="$bad rank $r: $s1;" ;; esac
+    case "$s2" in "MPI_Comm_spawn_multiple $r count=i:2 maxprocs=ia:[1,1] root=i:0 comm=i:2 newcomm=i:"*) ;;
+      *) bad="$bad rank $r: $s2;" ;; esac
+  done
+  n1=$(awk '$1 == "MPI_Comm_spawn" && $2 == 0 { sub(/.*newcomm=i:/, ""); print $1 }' fs.calls)
+  n2=$(awk '$1 == "MPI_Comm_spawn_multiple" && $2 == 0 { sub(/.*newcomm=i:/, ""); print $1 }' fs.calls)
+  [ "$(grep -c " 0 send .*peer=-1 comm=$n1 tag=1 bytes=4" fs.txt)" = 1 ] &&
+    [ "$(grep -c " 0 send .*peer=-1 comm=$n2 tag=1 bytes=4" fs.txt)" = 2 ] &&
+    [ "$n1" != "$n2" ] || bad="$bad sends not on $n1 / $n2: $(grep ' send ' fs.txt)"
+  [ -z "$bad" ] && t_pass "$p: MPI_Comm_spawn(_multiple) recorded as from C" ||
+    t_fail "$p: MPI_Comm_spawn(_multiple) recorded as from C" "$bad"
+done
 t_done
