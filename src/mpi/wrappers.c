@@ -545,19 +545,19 @@ static void *pt_freal(void **slot, const char *sym) {
   __atomic_store_n(slot, p, __ATOMIC_RELEASE);
   return p;
 }
-/* A pass-through row: OpenMPI's entry point ompi_<lower>_f makes the call
+/* A pass-through row: OpenMPI's entry point ompi_<real>_f makes the call
  * with the Fortran arguments as they came (its callbacks stay Fortran
  * procedures, attribute values Fortran integers), recorded as
  * pt_mpi_<name> records the C call: the arguments converted for the
  * record (FIN before, FRES after the call), the same call site. */
-#define PT_MPI_FP(name, lower, UPPER, args, kinds, ...)                 \
+#define PT_MPI_FP(name, lower, UPPER, real, args, kinds, ...)           \
   typedef void pt_freal_##lower##_t PT_F_PARAMS(__VA_ARGS__);           \
   static void *pt_freal_##lower;                                        \
   PT_FEXPORT void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__);              \
   void mpi_##lower##_ PT_F_PARAMS(__VA_ARGS__) {                        \
     void *pt_caller_ = __builtin_return_address(0);                     \
     pt_freal_##lower##_t *pt_real_ = (pt_freal_##lower##_t *)pt_freal(  \
-        &pt_freal_##lower, "ompi_" #lower "_f");                        \
+        &pt_freal_##lower, "ompi_" #real "_f");                         \
     MPI_Fint pt_ierr_ = MPI_ERR_INTERN;                                 \
     if (!pt_real_) {                                                    \
     } else if (!pt__mpi_on[PT_MPI_ID_##name]) {                         \

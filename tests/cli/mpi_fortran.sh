@@ -201,8 +201,13 @@ fi
 # call counts, the calls inside the callbacks too, are the trace's; the
 # records are those of the C calls: MPI_Comm_get_attr(MPI_TAG_UB) with
 # flag 1, the keyval MPI_Comm_create_keyval made is the one set and read,
-# MPI_Op_create's op is the one MPI_Allreduce uses, and
-# MPI_Grequest_start's request the one MPI_Wait completes.
+# MPI_Op_create's op is the one MPI_Allreduce uses, MPI_Grequest_start's
+# request the one MPI_Wait completes, and so on for the datatype and
+# window attributes, the error handler constructors and
+# MPI_Register_datarep.  The counts also show that MPI_Errhandler_create
+# is one call (OpenMPI's entry point jumps to
+# ompi_comm_create_errhandler_f, which is ours: called, it recorded a
+# second, nested MPI_Comm_create_errhandler).
 # calls_of DUMP: each MPI call's enter, "NAME location attr=value..." (the
 # attributes by name, the call site left out), from `paratrace dump`
 calls_of() {
@@ -235,7 +240,7 @@ for p in fp fp8; do
       "$ga of 3; $(grep -m3 '^MPI_Comm_get_attr' pp.calls)"
   bad=
   for r in 0 1 2; do
-    grep "^[^ ]* $r " pp.calls >pp.r
+    awk -v r=$r '$2 == r' pp.calls >pp.r
     kv=$(awk '$1 == "MPI_Comm_create_keyval" { print $3 }' pp.r)
     sk=$(awk '$1 == "MPI_Comm_set_attr" { print $4 }' pp.r)
     gk=$(awk '$1 == "MPI_Comm_get_attr" && $4 != "keyval=i:0" { print $4 }' pp.r | sort -u)
@@ -253,6 +258,32 @@ for p in fp fp8; do
   done
   [ -z "$bad" ] && t_pass "$p: keyval, op and request ids as from C" ||
     t_fail "$p: keyval, op and request ids as from C" "$bad"
+  # the datatype and window keyvals and attributes, the datarep's name,
+  # the MPI-1 attribute calls (mpi module only), as C records them
+  awk '$2 == 0' pp.calls >pp.r
+  td=$(awk '$1 == "MPI_Type_dup" { print $4 }' pp.r | sed 's/newtype=//')
+  tk=$(awk '$1 == "MPI_Type_create_keyval" { print $3 }' pp.r)
+  wn=$(awk '$1 == "MPI_Win_create" { print $6 }' pp.r)
+  wk=$(awk '$1 == "MPI_Win_create_keyval" { print $3 }' pp.r)
+  bad=
+  for want in "MPI_Type_set_attr 0 datatype=$td $tk" \
+      "MPI_Type_get_attr 0 datatype=$td $tk flag=i:1" \
+      "MPI_Win_set_attr 0 $wn $wk" "MPI_Win_get_attr 0 $wn $wk flag=i:1" \
+      'MPI_Register_datarep 0 name=s:"ptrep"' 'MPI_File_create_errhandler 0' \
+      'MPI_Win_create_errhandler 0'; do
+    grep -qxF "$want" pp.r || bad="$bad [$want]"
+  done
+  if [ $p = fp ]; then
+    ck=$(awk '$1 == "MPI_Keyval_create" { print $3 }' pp.r)
+    cc=$(awk '$1 == "MPI_Attr_put" { print $3 }' pp.r)
+    for want in "MPI_Attr_get 0 $cc $ck flag=i:1" \
+        "MPI_Attr_get 0 comm=i:2 key=i:0 flag=i:1" 'MPI_Errhandler_create 0'; do
+      grep -qxF "$want" pp.r || bad="$bad [$want]"
+    done
+  fi
+  [ -z "$bad" ] && t_pass "$p: datatype, window and MPI-1 attributes as from C" ||
+    t_fail "$p: datatype, window and MPI-1 attributes as from C" \
+      "missing$bad; $(sed -n '/Type_dup/,$p' pp.r | head -30)"
   # stats names them
   "$PT" stats pp.ptf >pp.stats 2>&1
   miss=
