@@ -558,12 +558,11 @@ static void *pt_freal(void **slot, const char *sym) {
     void *pt_caller_ = __builtin_return_address(0);                     \
     pt_freal_##lower##_t *pt_real_ = (pt_freal_##lower##_t *)pt_freal(  \
         &pt_freal_##lower, "ompi_" #real "_f");                         \
-    MPI_Fint pt_ierr_ = MPI_ERR_INTERN;                                 \
-    if (!pt_real_) {                                                    \
-    } else if (!pt__mpi_on[PT_MPI_ID_##name]) {                         \
+    MPI_Fint pt_ierr_ = MPI_ERR_INTERN; /* (no entry point: no call) */ \
+    if (pt_real_ && !pt__mpi_on[PT_MPI_ID_##name]) {                    \
       pt_real_(PT_F_EACH(PT_FFWD, __VA_ARGS__) &pt_ierr_               \
                    PT_F_EACH(PT_FLFWD, __VA_ARGS__));                   \
-    } else {                                                            \
+    } else if (pt_real_) {                                              \
       int pt_fail_ = 0; /* (a string the record cannot copy: none) */  \
       PT_F_EACH(PT_FIN, __VA_ARGS__)                                    \
       (void)pt_fail_;                                                   \

@@ -242,7 +242,7 @@ for p in fp fp8; do
   for r in 0 1 2; do
     awk -v r=$r '$2 == r' pp.calls >pp.r
     kv=$(awk '$1 == "MPI_Comm_create_keyval" { print $3 }' pp.r)
-    sk=$(awk '$1 == "MPI_Comm_set_attr" { print $4 }' pp.r)
+    sk=$(awk '$1 == "MPI_Comm_set_attr" { print $4 }' pp.r | sort -u)
     gk=$(awk '$1 == "MPI_Comm_get_attr" && $4 != "keyval=i:0" { print $4 }' pp.r | sort -u)
     op=$(awk '$1 == "MPI_Op_create" { print $4 }' pp.r)
     ar=$(awk '$1 == "MPI_Allreduce" { print $5; exit }' pp.r)
@@ -284,6 +284,21 @@ for p in fp fp8; do
   [ -z "$bad" ] && t_pass "$p: datatype, window and MPI-1 attributes as from C" ||
     t_fail "$p: datatype, window and MPI-1 attributes as from C" \
       "missing$bad; $(sed -n '/Type_dup/,$p' pp.r | head -30)"
+  # call sites: MPI_Op_create's is its line; the MPI_Comm_size the delete
+  # callback calls inside MPI_Comm_set_attr (and MPI_Comm_free) is in
+  # delete_fn, and the MPI_Comm_set_attr calls are the main program's
+  # (after the nested call, the outer one still finds its caller)
+  "$PT" stats --csv pp.ptf | grep '^mpi_callsite,' >pp.sites
+  l=$(grep -n 'call MPI_Op_create' "$SRC/tests/mpi/fortran_pass.F90" | cut -d: -f1)
+  if grep -q "\"MPI_Op_create\",[0-9]*,\"MAIN__ fortran_pass.F90:$l\",3," pp.sites &&
+    grep -q '"MPI_Comm_size",[0-9]*,"fpass_cb::delete_fn fortran_pass.F90:[0-9]*",9,' pp.sites &&
+    [ "$(grep -c '"MPI_Comm_set_attr",' pp.sites)" -ge 1 ] &&
+    ! grep '"MPI_Comm_set_attr",' pp.sites | grep -vq '"MAIN__ fortran_pass.F90:'; then
+    t_pass "$p: call sites of the pass-through calls and of a callback's calls"
+  else
+    t_fail "$p: call sites of the pass-through calls and of a callback's calls" \
+      "want MPI_Op_create at line $l; $(grep 'Op_create\|Comm_size\|set_attr' pp.sites | cut -d, -f3,5,6)"
+  fi
   # stats names them
   "$PT" stats pp.ptf >pp.stats 2>&1
   miss=

@@ -2,7 +2,8 @@
 ! traced around them (the PT_MPI_FP rows of src/mpi/mpi_ftable.h):
 ! attribute values (MPI_Comm_get_attr of MPI_TAG_UB; a keyval of our own
 ! set, read, copied by MPI_Comm_dup through a Fortran copy callback that
-! itself calls MPI, and deleted), a Fortran reduction function
+! itself calls MPI, set again and deleted through a Fortran delete
+! callback that calls MPI too), a Fortran reduction function
 ! (MPI_Op_create, used in MPI_Allreduce), a Fortran error handler
 ! (MPI_Comm_create_errhandler, run by MPI_Comm_call_errhandler) and a
 ! generalized request (MPI_Grequest_start, whose query callback sets the
@@ -44,7 +45,7 @@ module fpass_cb
   ! calls of each callback; MPI calls made inside them
   integer :: ncopy = 0, ndelete = 0, nop = 0, nerrh = 0, lasterr = 0
   integer :: nquery = 0, nfree = 0, ncancel = 0
-  integer :: nrank_in_cb = 0, nset_in_cb = 0
+  integer :: nrank_in_cb = 0, nset_in_cb = 0, nsize_in_cb = 0
   integer :: ntdel = 0, nwdel = 0, nwerrh = 0, nkdel = 0
   integer(kind=MPI_ADDRESS_KIND) :: seen_extra = 0
 contains
@@ -66,10 +67,16 @@ contains
     if (keyval < 0) ierr = MPI_ERR_OTHER
   end subroutine copy_fn
 
+  ! the delete callback asks the size of MPI_COMM_WORLD (an MPI call inside
+  ! a callback inside MPI_Comm_set_attr, itself traced around OpenMPI's
+  ! own entry point, and inside MPI_Comm_free)
   subroutine delete_fn(comm, keyval, val, extra, ierr)
     HCOMM :: comm
     integer :: keyval, ierr
     integer(kind=MPI_ADDRESS_KIND) :: val, extra
+    integer :: n, e
+    call MPI_Comm_size(MPI_COMM_WORLD, n, e)
+    nsize_in_cb = nsize_in_cb + 1
     ndelete = ndelete + 1
     ierr = MPI_SUCCESS
     if (val < 41 .or. extra /= 7 .or. keyval < 0) ierr = MPI_ERR_OTHER
@@ -259,6 +266,10 @@ program fortran_pass
   call MPI_Comm_get_attr(c1, keyval, aval, flag, ierr)
   call tick('MPI_Comm_get_attr')
   call expect(ierr == MPI_SUCCESS .and. flag .and. aval == 41, 'get 41')
+  ! set again: the delete callback runs for the value it replaces
+  call MPI_Comm_set_attr(c1, keyval, aval, ierr)
+  call tick('MPI_Comm_set_attr')
+  call expect(ierr == MPI_SUCCESS .and. ndelete == 1, 'delete on replace')
   call MPI_Comm_dup(c1, c2, ierr)
   call tick('MPI_Comm_dup')
   call tickn('MPI_Comm_rank', nrank_in_cb)
@@ -271,7 +282,8 @@ program fortran_pass
   call tick('MPI_Comm_free')
   call MPI_Comm_free(c1, ierr)
   call tick('MPI_Comm_free')
-  call expect(ierr == MPI_SUCCESS .and. ndelete == 2, 'delete callbacks')
+  call expect(ierr == MPI_SUCCESS .and. ndelete == 3, 'delete callbacks')
+  call tickn('MPI_Comm_size', nsize_in_cb)
   call MPI_Comm_free_keyval(keyval, ierr)
   call tick('MPI_Comm_free_keyval')
 
