@@ -29,9 +29,10 @@
  *   AIA  INTEGER array of `count` as T array    (the MPI-1 calls' addresses)
  * PT_MPI_FP(Name, lower, UPPER, real, (C call args), "kinds", (CODE,
  * param, extra...)...): a pass-through row.  OpenMPI's own entry point
- * (ompi_<real>_f, found once with dlsym(RTLD_NEXT); real is lower but for
- * Errhandler_create, whose entry point jumps to Comm_create_errhandler's)
- * makes the call with the Fortran arguments untouched, and the call is
+ * (ompi_<real>_f, found once with dlsym(RTLD_NEXT), else in OpenMPI's
+ * Fortran library opened then; real is lower but for Errhandler_create,
+ * whose entry point jumps to Comm_create_errhandler's) makes the call
+ * with the Fortran arguments untouched, and the call is
  * recorded as the C call of that name (kinds: its row of mpi_table.h),
  * each argument converted for the record only:
  *   H    handle T (PMPI_X_f2c)                      I  INTEGER value

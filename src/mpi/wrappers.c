@@ -5,6 +5,7 @@
 #define OMPI_OMIT_MPI1_COMPAT_DECLS 0
 #include <dlfcn.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,23 +524,41 @@ extern int mpi_fortran_errcodes_ignore_;
 #define PT_MPI_FS(name, sym, alias, args, ...)                          \
   PT_F_BODY(sym, name, args, __VA_ARGS__)                               \
   PT_F_ALIAS(alias, sym, __VA_ARGS__)
+/* OpenMPI's Fortran library when the program has not loaded it: a
+ * Fortran program linked with -lparatrace-mpi (which defines every
+ * Fortran entry point the program calls) does not need it, so the
+ * linker's --as-needed leaves it out.  PARATRACE_MPI_FORTRAN_LIB names
+ * another one (or a path).  Opened once; NULL if it cannot be. */
+static void *pt_flib;
+static const char *pt_flib_name;
+static void pt_flib_open(void) {
+  const char *e = getenv("PARATRACE_MPI_FORTRAN_LIB");
+  pt_flib_name = e && *e ? e : "libmpi_mpifh.so.40"; /* (OpenMPI 4.1) */
+  pt_flib = dlopen(pt_flib_name, RTLD_NOW | RTLD_LOCAL);
+}
 /* OpenMPI's own Fortran entry point sym (the definition after this
- * library's), looked up at the first call into *slot; NULL when there is
- * none, said once on stderr. */
+ * library's, else the one in OpenMPI's Fortran library, opened then),
+ * looked up at the first call into *slot; NULL when there is none, said
+ * once on stderr. */
 #define PT_FREAL_NONE ((void *)&pt_freal_none_)
 static char pt_freal_none_;
 static void *pt_freal(void **slot, const char *sym) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   if (__builtin_expect(p != NULL, 1)) return p == PT_FREAL_NONE ? NULL : p;
   p = dlsym(RTLD_NEXT, sym);
+  if (!p) {
+    pthread_once(&once, pt_flib_open);
+    if (pt_flib) p = dlsym(pt_flib, sym);
+  }
   if (!p) {
     void *none = NULL;
     if (__atomic_compare_exchange_n(slot, &none, PT_FREAL_NONE, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       fprintf(stderr,
-              "paratrace: OpenMPI's Fortran entry point %s not found: its "
-              "calls fail with MPI_ERR_INTERN\n",
-              sym);
+              "paratrace: OpenMPI's Fortran entry point %s not found (not "
+              "loaded, nor in %s): its calls fail with MPI_ERR_INTERN\n",
+              sym, pt_flib_name);
     return NULL;
   }
   __atomic_store_n(slot, p, __ATOMIC_RELEASE);

@@ -318,12 +318,25 @@ ok "fp8 with the pass-through calls disabled" $RUN -np 2 -x LD_PRELOAD="$SO" \
 "$PT" stats --csv pp.ptf | grep -c '"MPI_\(Op_create\|Comm_get_attr\|Comm_create_keyval\)"' >pp.n
 [ "$(cat pp.n)" = 0 ] && t_pass "fp8 disabled: not recorded" ||
   t_fail "fp8 disabled: not recorded" "$(cat pp.n) rows"
+# linked with -lparatrace-mpi, which defines every Fortran entry point the
+# program calls, the program does not need OpenMPI's libmpi_mpifh and the
+# linker (--as-needed) leaves it out: the recorder opens it for the
+# pass-through calls (they failed with MPI_ERR_INTERN: no entry point)
+ok "build fortran_pass linked" mpifort -g -o fpl "$SRC/tests/mpi/fortran_pass.F90" \
+  -L"$B/lib" -lparatrace-mpi -Wl,-rpath,"$B/lib"
+rm -rf pl.ptf cpl.*
+ok "fpl np2 run" $RUN -np 2 -x PARATRACE_OUTPUT="$PWD/pl.ptf" ./fpl "$PWD/cpl"
+ok "fpl np2 check" "$PT" check pl.ptf
+counts "fpl np2" cpl pl.ptf
 # without OpenMPI's Fortran library (a C program calling the entry points
-# it finds in the recorder): an MPI error code in ierr, one line on stderr
-# per entry point, no crash
+# it finds in the recorder, PARATRACE_MPI_FORTRAN_LIB naming no library):
+# an MPI error code in ierr, one line on stderr per entry point, no
+# crash; with the library (the default name), the recorder opens it and
+# the calls succeed
 ok "build fnoreal" mpicc -o fnoreal "$SRC/tests/mpi/fnoreal.c"
 rm -rf nr.ptf
-$RUN -np 1 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nr.ptf" ./fnoreal \
+$RUN -np 1 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nr.ptf" \
+  -x PARATRACE_MPI_FORTRAN_LIB=/nonexistent/libmpi_mpifh.so ./fnoreal fail \
   >nr.out 2>nr.err
 rc=$?
 if [ $rc = 0 ] && grep -q '^fnoreal: ierr [1-9][0-9]* [1-9][0-9]* sum 1$' nr.out &&
@@ -332,6 +345,17 @@ if [ $rc = 0 ] && grep -q '^fnoreal: ierr [1-9][0-9]* [1-9][0-9]* sum 1$' nr.out
   t_pass "no OpenMPI Fortran library: the calls fail cleanly"
 else
   t_fail "no OpenMPI Fortran library: the calls fail cleanly" \
+    "exit $rc: $(cat nr.out) $(head -c 400 nr.err)"
+fi
+rm -rf nr.ptf
+$RUN -np 1 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nr.ptf" \
+  ./fnoreal ok >nr.out 2>nr.err
+rc=$?
+if [ $rc = 0 ] && grep -q '^fnoreal: ierr 0 0 sum 1$' nr.out &&
+  ! grep -q 'not found' nr.err; then
+  t_pass "OpenMPI's Fortran library not loaded: the recorder opens it"
+else
+  t_fail "OpenMPI's Fortran library not loaded: the recorder opens it" \
     "exit $rc: $(cat nr.out) $(head -c 400 nr.err)"
 fi
 # MPI_Comm_spawn and MPI_Comm_spawn_multiple (CHARACTER arrays, through
