@@ -2147,7 +2147,7 @@ typedef struct picl_sink {
   int any_flushed;
   pt_summary *sums;
   size_t nsums, capsums;
-  int warned_kind;
+  uint64_t kind_dropped[PT_EV__COUNT]; /* kinds without a PICL record */
   /* leaves that did not close the innermost open region of their location
    * (said once at close, with the first one's location and time) */
   uint64_t mismatched, mismatched_deeper;
@@ -3301,13 +3301,8 @@ static int picl_sink_write(void *st, const pt_item *item) {
       k->rma_dropped[ev->kind - PT_EV_RMA_PUT]++;
       return 0;
     default:
-      if (!k->warned_kind) {
-        k->warned_kind = 1;
-        char m[160];
-        snprintf(m, sizeof m, "picl: '%s' events have no PICL record; left out",
-                 pt_event_kind_name(ev->kind));
-        sk_warn(k, m);
-      }
+      /* counted per kind, warned at close (one line per kind) */
+      if (ev->kind < PT_EV__COUNT) k->kind_dropped[ev->kind]++;
       return 0;
   }
   if (rc == PT_ENOMEM) return sk_err(k, rc, "out of memory");
@@ -3601,6 +3596,14 @@ static int picl_sink_close(void *st, pt_error *err) {
                "have no PICL event type: their calls are written as user "
                "events, without the collective's bytes and root",
                k->coll_dropped[op], nm ? nm : "?");
+      sk_warn(k, m);
+    }
+  for (unsigned kd = 0; kd < PT_EV__COUNT; kd++)
+    if (k->kind_dropped[kd]) {
+      char m[200];
+      snprintf(m, sizeof m, "picl: %" PRIu64 " '%s' events have no PICL "
+               "record; left out", k->kind_dropped[kd],
+               pt_event_kind_name(kd));
       sk_warn(k, m);
     }
   uint64_t *rd = k->rma_dropped;
