@@ -2747,6 +2747,17 @@ static int completes(int action) {
   return action == A_ISEND_DONE || action == A_IRECV_DONE;
 }
 
+/* Actions of calls that may hold no event of their kind: a Wait / Test that
+ * completes nothing, and an MPI_Isend / MPI_Irecv of a source without
+ * request events (OTF 1.x records an MPI_Isend's message as a plain send
+ * and an MPI_Irecv as nothing).  Such a call, left unfilled, is written as a
+ * user event type of its own: a -27 / -57 pair without its data is no
+ * isend / irecv post (a reader would make one of no peer, bytes or
+ * request). */
+static int may_be_empty(int action) {
+  return completes(action) || action == A_ISEND || action == A_IRECV_POST;
+}
+
 /* The event type of a completion (`action` ISEND_DONE or IRECV_DONE) in a
  * call of event type rcode: sendstatus / recvstatus (-28 / -58, "checking
  * and finding that a request is complete") in a test, else sendend /
@@ -2830,10 +2841,11 @@ static void stat_add(wloc *l, int64_t code, int64_t dt, uint64_t vol,
 static int sk_finish_frame(picl_sink *k, wloc *l, frame *f, int64_t t) {
   int rc;
   lbuf b = {0};
-  if (f->rec != SIZE_MAX && !f->filled && completes(f->action) &&
+  if (f->rec != SIZE_MAX && !f->filled && may_be_empty(f->action) &&
       f->ucode >= 0) {
     /* a Wait / Test that completed no request (count 0, null requests, a
-     * collective's request): not a sendend / recvend, a user event */
+     * collective's request): not a sendend / recvend, a user event; an
+     * Isend / Irecv without its isend / irecv post likewise */
     f->code = f->ucode;
     f->action = A_NONE;
   }
@@ -2883,8 +2895,10 @@ static int sk_enter(picl_sink *k, wloc *l, const pt_event *ev) {
     if ((rc = sk_name_code(k, l, r->code, t, key))) return rc;
     if (completes(r->row->action) &&
         ((rc = sk_name_code(k, l, completion_code(r->code, A_ISEND_DONE), t, key)) ||
-         (rc = sk_name_code(k, l, completion_code(r->code, A_IRECV_DONE), t, key)) ||
-         (r->ucode < 0 && (rc = sk_user_code(k, l, t, r->name, &r->ucode)))))
+         (rc = sk_name_code(k, l, completion_code(r->code, A_IRECV_DONE), t, key))))
+      return rc;
+    if (may_be_empty(r->row->action) && r->ucode < 0 &&
+        (rc = sk_user_code(k, l, t, r->name, &r->ucode)))
       return rc;
   }
   if (l->depth == l->cap && l->cap < SK_MAXDEPTH) {
