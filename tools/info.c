@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "core/util.h"
 
 static const char help[] =
     "usage: paratrace info [--json] [--fast] TRACE\n"
@@ -142,8 +143,13 @@ static void json_str(const char *s) {
       printf("\\%c", c);
     else if (c < 0x20)
       printf("\\u%04x", c);
-    else
+    else if (c < 0x80)
       putchar(c);
+    else { /* not UTF-8: the byte's Latin-1 character */
+      size_t n = pt__utf8_len((const unsigned char *)s);
+      if (n) fwrite(s, 1, n, stdout), s += n - 1;
+      else printf("\\u%04x", c);
+    }
   }
   putchar('"');
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/util.h"
 #include "paratrace/analysis.h"
 
 static const char help[] =
@@ -188,7 +189,12 @@ static void json_str(const char *s) {
     unsigned char ch = (unsigned char)*s;
     if (ch == '"' || ch == '\\') printf("\\%c", ch);
     else if (ch < 0x20) printf("\\u%04x", ch);
-    else putchar(ch);
+    else if (ch < 0x80) putchar(ch);
+    else { /* not UTF-8: the byte's Latin-1 character */
+      size_t n = pt__utf8_len((const unsigned char *)s);
+      if (n) fwrite(s, 1, n, stdout), s += n - 1;
+      else printf("\\u%04x", ch);
+    }
   }
   putchar('"');
 }

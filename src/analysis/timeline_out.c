@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "paratrace/timeline.h"
 #include "paratrace/status.h"
 #include "timeline_int.h"
@@ -18,26 +19,42 @@ static uint32_t reg_ix(const pt_timeline *tl, uint64_t id) {
   return 0;
 }
 
+/* Bytes that are not UTF-8 (names in a tracer's 8-bit encoding) are
+ * written as the Latin-1 character of the byte: the page is UTF-8. */
 static void json_str(FILE *f, const char *s) {
   fputc('"', f);
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
+    size_t n;
     if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
     else if (c < 0x20 || c == '<' || c == '>' || c == '&')
       fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+    else if (c < 0x80) fputc(c, f);
+    else if ((n = pt__utf8_len((const unsigned char *)s)) != 0)
+      fwrite(s, 1, n, f), s += n - 1;
+    else fprintf(f, "\\u%04x", c);
   }
   fputc('"', f);
 }
 
 static void html_str(FILE *f, const char *s) {
   for (; s && *s; s++) {
-    switch (*s) {
+    unsigned char c = (unsigned char)*s;
+    size_t n;
+    switch (c) {
       case '<': fputs("&lt;", f); break;
       case '>': fputs("&gt;", f); break;
       case '&': fputs("&amp;", f); break;
       case '"': fputs("&quot;", f); break;
-      default: fputc(*s, f);
+      default:
+        if (c < 0x80) fputc(c, f);
+        else if ((n = pt__utf8_len((const unsigned char *)s)) != 0)
+          fwrite(s, 1, n, f), s += n - 1;
+        else { /* U+0000+byte in UTF-8 (a &#x80;..&#x9f; reference
+                  * would be read as Windows-1252) */
+          fputc(0xC0 | (c >> 6), f);
+          fputc(0x80 | (c & 0x3F), f);
+        }
     }
   }
 }

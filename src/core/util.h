@@ -22,6 +22,31 @@
 #define PT_ALWAYS_INLINE inline
 #endif
 
+/* ---- UTF-8 -------------------------------------------------------------- */
+
+/* Length (1-4) of the well-formed UTF-8 sequence at p (NUL-terminated), or
+ * 0 when the bytes there are not one (a stray continuation byte, a lead
+ * byte without its continuations, an overlong form, a surrogate, a code
+ * point above U+10FFFF).  Names read from traces are bytes in whatever
+ * encoding the tracer used (KOI8-R, Latin-1...); writers of JSON and HTML,
+ * which must be UTF-8, write a byte that is not part of such a sequence as
+ * the character U+0000+byte (its Latin-1 reading) instead. */
+static inline size_t pt__utf8_len(const unsigned char *p) {
+  unsigned c = p[0];
+  if (c < 0x80) return 1;
+  if (c < 0xC2 || c > 0xF4) return 0;
+  size_t n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+  if (c == 0xE0) lo = 0xA0;
+  else if (c == 0xED) hi = 0x9F; /* no surrogates */
+  else if (c == 0xF0) lo = 0x90;
+  else if (c == 0xF4) hi = 0x8F; /* <= U+10FFFF */
+  if (p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+  return n;
+}
+
 /* ---- error detail ------------------------------------------------------ */
 
 /* Format `fmt` into err->msg (if err) and set err->status; returns status. */

@@ -118,8 +118,13 @@ static void jstr(FILE *f, const char *s) {
       fprintf(f, "\\%c", *p);
     else if (*p < 0x20)
       fprintf(f, "\\u%04x", *p);
-    else
+    else if (*p < 0x80)
       fputc(*p, f);
+    else {
+      size_t n = pt__utf8_len(p); /* not UTF-8: the byte's Latin-1 char */
+      if (n) fwrite(p, 1, n, f), p += n - 1;
+      else fprintf(f, "\\u%04x", *p);
+    }
   }
   fputc('"', f);
 }

@@ -255,30 +255,6 @@ static char *put_double(char *o, double d) {
   return o + n;
 }
 
-/* Valid UTF-8 sequence at p (2..4 bytes, no overlongs, no surrogates, at
- * most U+10FFFF)?  Returns its length, or 0. */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *e) {
-  unsigned c = p[0];
-  size_t n;
-  unsigned lo = 0x80, hi = 0xbf;
-  if (c >= 0xc2 && c <= 0xdf) n = 2;
-  else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    if (c == 0xe0) lo = 0xa0;
-    if (c == 0xed) hi = 0x9f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    if (c == 0xf0) lo = 0x90;
-    if (c == 0xf4) hi = 0x8f;
-  } else
-    return 0;
-  if ((size_t)(e - p) < n) return 0;
-  if (p[1] < lo || p[1] > hi) return 0;
-  for (size_t i = 2; i < n; i++)
-    if (p[i] < 0x80 || p[i] > 0xbf) return 0;
-  return n;
-}
-
 /* A quoted string with escapes: \" \\ \n \t \r, \xHH for other control
  * bytes and for bytes that are not part of valid UTF-8. */
 static void put_qstr(tx_sink *k, const char *s) {
@@ -299,7 +275,7 @@ static void put_qstr(tx_sink *k, const char *s) {
         *o++ = (char)c;
         p++;
       } else if (c >= 0x80) {
-        size_t n = utf8_seq(p, e);
+        size_t n = pt__utf8_len(p); /* e is the NUL */
         if (n) {
           memcpy(o, p, n); /* may run up to 3 bytes past ce: slack 8 */
           o += n;
