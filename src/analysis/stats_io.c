@@ -169,7 +169,10 @@ static int io_otf_event(pt_stats *s, const pt__loc *L, const pt_event *ev,
   }
   int mode = otf_mode(opc);
   if (mode < 0) return PT_OK;
-  o.file = ev->ref;
+  /* OTF 1.x names the file; read back from OTF2, which names a handle,
+   * the handle's file */
+  o.file = handle_file(s, ev->ref);
+  if (o.file == PT_NONE) o.file = ev->ref;
   o.mode = (uint64_t)mode;
   o.requested = ev->size;
   return io_close(s, &o, ev->time, ev->size, 1);

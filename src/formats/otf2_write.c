@@ -1931,6 +1931,54 @@ static int write_defs(osnk *k, OTF2_GlobalDefWriter *gw) {
         "an I/O handle");
     }
   }
+  /* I/O events whose handle has no definition but names a FILE: a source
+   * without handle definitions (OTF 1.x's file operations name the file,
+   * doc/otf.md) puts the file id there.  OTF2 operations name a handle, so
+   * each such id gets a handle of that file; without it the handle ids,
+   * numbered anew, named no file or another one when read back. */
+  size_t nh;
+  const uint64_t *hm = ids_by_otf2(k, M_HANDLE, &nh);
+  if (!hm && k->ids[M_HANDLE].next) return fail(k, PT_ENOMEM, "out of memory");
+  pt__map fdef = {0}; /* file id -> def index + 1; 0 once a handle has it */
+  for (size_t i = 0; i < k->ndefs && nh; i++) {
+    const pt_def *d = &k->defs[i];
+    uint64_t x;
+    if (d->kind == PT_DEF_FILE && !pt__map_get(&fdef, d->id, &x) &&
+        pt__map_put(&fdef, d->id, i + 1) == PT_ENOMEM) {
+      pt__map_free(&fdef);
+      return fail(k, PT_ENOMEM, "out of memory");
+    }
+  }
+  for (size_t i = 0; i < k->ndefs && nh; i++)
+    if (k->defs[i].kind == PT_DEF_IO_HANDLE &&
+        pt__map_put(&fdef, k->defs[i].id, 0) == PT_ENOMEM) {
+      pt__map_free(&fdef);
+      return fail(k, PT_ENOMEM, "out of memory");
+    }
+  for (size_t v = 0; v < nh; v++) {
+    uint64_t mid = hm[v], fi;
+    if (mid == UINT64_MAX || !pt__map_get(&fdef, mid, &fi) || !fi) continue;
+    const pt_def *file = &k->defs[fi - 1];
+    OTF2_ErrorCode e = OTF2_SUCCESS;
+    if (!io_par_written) {
+      io_par_written = 1;
+      e = OTF2_GlobalDefWriter_WriteIoParadigm(
+          gw, 0, str_id(k, "POSIX"), str_id(k, "POSIX I/O"),
+          OTF2_IO_PARADIGM_CLASS_SERIAL, OTF2_IO_PARADIGM_FLAG_OS, 0, NULL,
+          NULL, NULL);
+    }
+    if (e == OTF2_SUCCESS && !k->failed)
+      e = OTF2_GlobalDefWriter_WriteIoHandle(
+          gw, (uint32_t)v, str_id(k, file->name), id_of(k, M_FILE, mid), 0,
+          OTF2_IO_HANDLE_FLAG_NONE, OTF2_UNDEFINED_COMM,
+          OTF2_UNDEFINED_IO_HANDLE);
+    if (k->failed || e != OTF2_SUCCESS) {
+      pt__map_free(&fdef);
+      if (k->failed) return PT_EIO;
+      return otf2_err(k, "writing an I/O handle of a file", e);
+    }
+  }
+  pt__map_free(&fdef);
   rc = write_generic_defs(k, gw);
   if (rc < 0) return rc;
   for (size_t i = 0; i < k->nswins; i++)
