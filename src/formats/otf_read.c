@@ -454,6 +454,11 @@ typedef struct pending_coll {
  * (OTF_I64_MARK), a string (OTF_STR_MARK). */
 enum { BA_BYTES, BA_I64, BA_STR };
 
+/* Key-values one record may carry: the OTF library has no bound (a list);
+ * ours keeps a bad file from taking all memory.  (64 before: our own
+ * writer wrote a PICL statistics record kept as a mark with more.) */
+#define OTF_MAX_KV 65536
+
 typedef struct cursor {
   otf_lines L;
   otf_file *file;
@@ -462,8 +467,10 @@ typedef struct cursor {
   uint64_t time, proc;
   int have; /* item ready */
   pt_item item;
-  pt_attr attrs[64];
+  pt_attr *attrs; /* key-values of the next record: the OTF library sets
+                   * no bound on their number, we set OTF_MAX_KV */
   uint32_t nattrs;
+  size_t cap_attrs;
   /* the byte array being read (several key-value lines when longer than
    * OTF_KV_PIECE bytes): its attribute, bytes so far and in all */
   uint32_t ba_attr;
@@ -1243,8 +1250,15 @@ out:
 
 /* ---- event / summary / snapshot cursors ---------------------------------- */
 
+/* Room for one more key-value of the next record: 0, or -1 past
+ * OTF_MAX_KV (or out of memory). */
+static int attr_room(cursor *k) {
+  if (k->nattrs >= OTF_MAX_KV) return -1;
+  return PT_GROW(k->attrs, k->cap_attrs, (size_t)k->nattrs + 1, 16) ? -1 : 0;
+}
+
 static int attr_x(cursor *k, int x, uint64_t v) {
-  if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
+  if (attr_room(k)) return -1;
   pt_attr *a = &k->attrs[k->nattrs++];
   a->key = OTF_XATTR_BASE + (uint64_t)x;
   a->val.type = PT_TYPE_UINT;
@@ -1294,7 +1308,7 @@ static int kv_bytes(otf_src *s, cursor *k, uint64_t key,
              k->ba_total - k->ba_have == left && k->ba_attr + 1 == k->nattrs;
   if (!cont) {
     ba_end(s, k);
-    if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
+    if (attr_room(k)) return -1;
     k->ba_key = key;
     k->ba_total = (size_t)left;
     k->ba_have = k->ba_cap = 0;
@@ -1356,7 +1370,7 @@ static int kv_line(otf_src *s, cursor *k, const otf__line *ln) {
     return -1;
   if (type == 11) return kv_bytes(s, k, key, ln);
   ba_end(s, k);
-  if (k->nattrs >= sizeof k->attrs / sizeof k->attrs[0]) return -1;
+  if (attr_room(k)) return -1;
   pt_attr *a = &k->attrs[k->nattrs];
   a->key = key;
   a->val.count = 0;
@@ -1451,7 +1465,10 @@ static int rec_item(otf_src *s, cursor *k, const otf__line *ln) {
     case OTF_R_KEYVALUE:
       if (kv_line(s, k, ln))
         return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT,
-                          "%s: bad key-value record", where);
+                          "%s: bad key-value record%s", where,
+                          k->nattrs >= OTF_MAX_KV
+                              ? " (more than 65536 key-values for one record)"
+                              : "");
       return 0;
     case OTF_R_NOOP:
       return 0;
@@ -1927,7 +1944,11 @@ static int cursor_next(otf_src *s, cursor *k) {
       if (r == OTF_R_KEYVALUE) {
         if (kv_line(s, k, &ln))
           return pt__errbuf(s->err, sizeof s->err, PT_ECORRUPT,
-                            "%s: bad key-value record", cur_where(s, k));
+                            "%s: bad key-value record%s", cur_where(s, k),
+                            k->nattrs >= OTF_MAX_KV
+                                ? " (more than 65536 key-values for one "
+                                  "record)"
+                                : "");
         continue;
       }
       if (r != OTF_R_MARKERSPOT) {
@@ -1996,6 +2017,7 @@ static void free_cursors(otf_src *s) {
     file_free(k->file);
     pt__arena_free(&k->strs);
     free(k->pc);
+    free(k->attrs);
   }
   free(s->cur);
   free(s->heap);
@@ -2271,6 +2293,7 @@ int pt__otf_parse_mem(const void *data, size_t n, char *msg, size_t msgn) {
   }
   if (msg && msgn) snprintf(msg, msgn, "%s", s.err);
   free(k.pc);
+  free(k.attrs);
   pt__arena_free(&k.strs);
   free(s.defs);
   pt__map_free(&s.cnt_props);
