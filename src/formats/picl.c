@@ -2519,6 +2519,11 @@ static void data_from_attrs(picl_sink *k, lbuf *b, const pt_event *ev,
   }
   const char *txt = text && text->val.type == PT_TYPE_STRING ? text->val.v.s
                                                               : text_slot;
+  /* an empty text slot is no character data when the event carries data
+   * values: a mark read from OTF 1.x always has a text (MS ... V""), and a
+   * PICL record kept in a mark (a statistics record) was written with
+   * ndata 0 and its values left out */
+  if (txt && !*txt && !text && (ints || nval)) txt = NULL;
   if (raw && raw->val.type == PT_TYPE_STRING) {
     int64_t n = nd && nd->val.type == PT_TYPE_INT ? nd->val.v.i : 0;
     lb_sp_i64(b, n);
