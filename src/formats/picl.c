@@ -1486,6 +1486,15 @@ static int derive(picl_src *s, const picl_evtype *t, const rec *r,
     l->entry_code = INT64_MIN;
     return 0;
   }
+  /* likewise a sendbegin without its data or a recvbegin without its
+   * request (our writer wrote such pairs for an OTF trace's MPI_Isend /
+   * MPI_Irecv before c06ea10): an isend of no peer or bytes, an irecv post
+   * of no request would be a request never completed */
+  if (r->nvals == 0 && ((t->action == A_ISEND && e0 < 0) ||
+                        t->action == A_IRECV_POST)) {
+    l->entry_code = INT64_MIN;
+    return 0;
+  }
   switch (t->action) {
     case A_ISEND:
       if (!(ev = q_event(s, PT_EV_ISEND, time, l->id))) return PT_ENOMEM;
