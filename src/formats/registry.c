@@ -455,6 +455,25 @@ static const char *not_replaceable(const pt__format *f, const char *path) {
                                  !pt__is_trace_files_dir(dir, trace_file_suffixes)))
       snprintf(why, sizeof why, "%s, where the trace's event files go, %s", dir,
                S_ISDIR(ds.st_mode) ? "holds other files" : "is not a directory");
+    /* NAME.def: a file; a directory or a special file there is not
+     * replaced (commit_many would refuse it only after the conversion,
+     * leaving the output in NAME.otf2.tmp-PID) */
+    if (!why[0] && ext) {
+      size_t dn = strlen(dir);
+      char *def = malloc(dn + 5);
+      if (!def) {
+        free(dir);
+        return "out of memory";
+      }
+      memcpy(def, dir, dn);
+      memcpy(def + dn, ".def", 5);
+      if (lstat(def, &ds) == 0 && (S_ISDIR(ds.st_mode) ||
+                                   special_file(ds.st_mode)))
+        snprintf(why, sizeof why, "%s, where the trace's definitions go, %s",
+                 def, S_ISDIR(ds.st_mode) ? "is a directory"
+                                          : special_file(ds.st_mode));
+      free(def);
+    }
     free(dir);
     return why[0] ? why : NULL;
   }

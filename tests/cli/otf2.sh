@@ -197,6 +197,19 @@ fails_cleanly otf2_parts_exist 1 "tiny already exists (not overwritten" \
 ! ls -d tiny.otf2* >/dev/null 2>&1 && t_pass "otf2_parts_exist: nothing written" ||
   t_fail "otf2_parts_exist: nothing written" "$(ls -d tiny.otf2*)"
 ok otf2_parts_force "$PT" -q convert --force mpi.ptf -o tiny.otf2
+# NAME.def a directory (or a special file): refused before the conversion
+# too, with or without --force (the check looked at NAME/ only: without
+# --force the message advised --force, and --force converted the whole
+# trace, then failed with the output left in NAME.otf2.tmp-PID)
+mkdir dd.def && printf 'keep\n' >dd.def/keep
+for f in "" --force; do
+  fails_cleanly "otf2_def_is_a_dir$f" 1 "dd.def, where the trace's definitions go, is a directory; not replaced" \
+    "$PT" convert $f tiny.ptf -o dd.otf2
+  [ "$(cat dd.def/keep)" = keep ] && ! ls -d dd.otf2* >/dev/null 2>&1 &&
+    ! grep -q 'use --force' "otf2_def_is_a_dir$f.err" &&
+    t_pass "otf2_def_is_a_dir$f: nothing written, no --force advice" ||
+    t_fail "otf2_def_is_a_dir$f: nothing written, no --force advice" "$(ls -d dd*; cat "otf2_def_is_a_dir$f.err")"
+done
 
 # Bad archives: one clean error line naming the file, never a crash
 # (libotf2 may print its own "[OTF2] ..." lines first; they are dropped).
