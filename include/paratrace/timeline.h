@@ -15,8 +15,9 @@
  * opts.bins pixel-wide bins coloured by the region that covered most of
  * the bin, and one message in `sample` is drawn; the page says so.
  * Collectives are sampled apart (pt_timeline_coll_sample, from
- * opts.expected_colls): every row draws its own k-th, 2k-th ... collective,
- * so that the members of a drawn collective are drawn together. */
+ * opts.expected_colls): every row draws its own k-th, 2k-th ... collective
+ * of each communicator, so that the members of a drawn collective are drawn
+ * together. */
 #ifndef PARATRACE_TIMELINE_H
 #define PARATRACE_TIMELINE_H
 

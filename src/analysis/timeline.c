@@ -99,6 +99,8 @@ pt_timeline *pt_timeline_new(const pt_timeline_opts *o) {
   tl->coll_sample = tl->o.expected_colls > msg_budget
                         ? (tl->o.expected_colls + msg_budget - 1) / msg_budget
                         : 1;
+  /* (kept modulo coll_sample in a u32 per row and communicator) */
+  if (tl->coll_sample > UINT32_MAX - 1) tl->coll_sample = UINT32_MAX - 1;
   if (o->nlocations) {
     tl->sel = malloc(o->nlocations * sizeof *tl->sel);
     if (!tl->sel) {
@@ -138,6 +140,7 @@ void pt_timeline_free(pt_timeline *tl) {
   pt__kt_free(&tl->dsts);
   idx_free(&tl->row_of);
   idx_free(&tl->region_of);
+  idx_free(&tl->coll_seen);
   idx_free(&tl->locdef_of);
   idx_free(&tl->group_of);
   idx_free(&tl->rank_loc);
@@ -619,13 +622,26 @@ int pt_timeline_event(pt_timeline *tl, const pt_event *e) {
       return PT_OK;
     case PT_EV_COLL_END: {
       if (e->time < tl->o.from) return PT_OK;
-      /* every row its own k-th collective: the members of one collective
-       * are drawn together (a count over all rows drew a different subset
-       * of the instances on each row) */
-      r->ncoll_seen++;
-      if (r->ncoll_seen % tl->coll_sample) {
-        r->coll_t0 = 0;
-        return PT_OK;
+      /* every row its own k-th collective of each communicator: the
+       * members of one collective are drawn together (a count over all
+       * rows drew a different subset of the instances on each row, and
+       * so did a count per row over all communicators when a row also
+       * took part in collectives of a communicator the others are not in) */
+      if (tl->coll_sample > 1) {
+        uint64_t seen;
+        if (e->comm == PT_NONE) {
+          seen = ++r->ncoll_seen;
+        } else {
+          uint64_t key = mix(ri, e->comm, 0x636f6c6cu, 0);
+          uint32_t n = idx_get(&tl->coll_seen, key);
+          n = n == UINT32_MAX ? 1 : (uint32_t)((n + 1) % tl->coll_sample);
+          if (idx_put(&tl->coll_seen, key, n)) return PT_ENOMEM;
+          seen = n;
+        }
+        if (seen % tl->coll_sample) {
+          r->coll_t0 = 0;
+          return PT_OK;
+        }
       }
       if (tl->ncolls >= tl->o.max_items) {
         tl->truncated = 1;

@@ -29,7 +29,7 @@ typedef struct tl_row {
   size_t depth, cap, maxdepth, overflow;
   uint64_t last;    /* time the innermost state last changed */
   uint64_t coll_t0; /* last COLL_BEGIN */
-  uint64_t ncoll_seen; /* COLL_ENDs in the window (collective sampling) */
+  uint64_t ncoll_seen; /* COLL_ENDs of no communicator in the window */
   uint64_t *util;   /* util_bins x {user, mpi} ns */
   tl_bin *bin;      /* aggregated: bins */
   uint32_t order;   /* creation order (finish sorts rows) */
@@ -75,6 +75,10 @@ struct pt_timeline {
   tl_row *rows;
   size_t nrows, caprows;
   tl_idx row_of, region_of, locdef_of, group_of, rank_loc;
+  /* (row, communicator) -> its COLL_ENDs in the window modulo coll_sample
+   * (collective sampling: the k-th collective of a communicator is the
+   * same instance on each of its members) */
+  tl_idx coll_seen;
   tl_region *regions;
   size_t nregions, capregions;
   tl_locdef *locdefs;

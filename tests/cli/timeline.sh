@@ -122,6 +122,46 @@ assert len(v) // 5 < 40, "not sampled"
 assert sorted(rows) == [0, 1] and rows[0] == rows[1], rows
 PY
   t_fail "sampled collectives: the same instances on every row" "$(cat err)"
+# rank 0 also in collectives of a communicator of its own (every third
+# step a barrier on comm 1): a count per row over all communicators drew
+# rank 0's k-th and rank 1's k-th, different MPI_Allreduce instances (3 of
+# 13 and 10 in common); counted per communicator, the same ones
+{
+  sed -n '1,8p' colls.txt
+  echo 'def region id=3 role=8 paradigm=3 name="MPI_Allreduce"'
+  echo 'def region id=4 role=8 paradigm=3 name="MPI_Barrier"'
+  i=0
+  while [ $i -lt 40 ]; do
+    t=$((i * 1000 + 1000))
+    if [ $((i % 3)) = 0 ]; then
+      echo "event $((t + 10)) 0 enter region=4"
+      echo "event $((t + 10)) 0 coll_begin"
+      echo "event $((t + 20)) 0 coll_end op=0 root=-1 comm=1 sent=0 received=0"
+      echo "event $((t + 20)) 0 leave region=4"
+    fi
+    for l in 0 1; do
+      echo "event $((t + 100)) $l enter region=3"
+      echo "event $((t + 100)) $l coll_begin"
+      echo "event $((t + 200)) $l coll_end op=11 root=-1 comm=2 sent=8 received=8"
+      echo "event $((t + 200)) $l leave region=3"
+    done
+    i=$((i + 1))
+  done
+} >subcomm.txt
+"$PT" timeline subcomm.txt -o subcomm.html --max-events 100 2>err
+python3 - subcomm.html <<'PY' && t_pass "sampled collectives: the same instances per communicator" ||
+import sys
+page = open(sys.argv[1]).read()
+assert '"coll_sample": 1,' not in page, "not sampled"
+c = page[page.index('"colls": [') + 10:]
+v = [int(x) for x in c[:c.index(']')].split(',') if x.strip()]
+rows = {}
+for k in range(0, len(v), 5):
+    if v[k + 1] == 11:
+        rows.setdefault(v[k], []).append(v[k + 3])
+assert sorted(rows) == [0, 1] and rows[0] == rows[1], rows
+PY
+  t_fail "sampled collectives: the same instances per communicator" "$(cat err)"
 # bad input
 "$PT" timeline no-such.ptf -o x.html 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'no-such.ptf' err && [ ! -e x.html ] &&
