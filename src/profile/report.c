@@ -159,11 +159,15 @@ static void addr2line_run(const char *module, const uint64_t *addrs,
   close(pfd[1]);
   FILE *f = fdopen(pfd[0], "r");
   if (f) {
-    char fb[1024], lb[2048];
+    /* whole lines, however long (a demangled C++ name can exceed any
+     * fixed buffer: its rest read as the next line put every later answer
+     * of the run one line off) */
+    char *fb = NULL, *lb = NULL;
+    size_t fbn = 0, lbn = 0;
     for (size_t i = 0; i < n; i++) {
       /* the first answer for the address, then the one kept */
-      if (!fgets(fb, sizeof fb, f) || !fgets(lb, sizeof lb, f)) break;
-      if (!fgets(fb, sizeof fb, f) || !fgets(lb, sizeof lb, f)) break;
+      if (getline(&fb, &fbn, f) < 0 || getline(&lb, &lbn, f) < 0) break;
+      if (getline(&fb, &fbn, f) < 0 || getline(&lb, &lbn, f) < 0) break;
       fb[strcspn(fb, "\n")] = '\0';
       lb[strcspn(lb, "\n")] = '\0';
       char *disc = strstr(lb, " (discriminator");
@@ -186,6 +190,8 @@ static void addr2line_run(const char *module, const uint64_t *addrs,
         line[i] = strdup(base ? base + 1 : lb);
       }
     }
+    free(fb);
+    free(lb);
     fclose(f);
   } else {
     close(pfd[0]);

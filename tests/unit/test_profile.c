@@ -68,6 +68,49 @@ TEST(addr2line_many_addresses) {
   ASSERT_EQ_U64(named, N);
 }
 
+/* A function name longer than addr2line_run's line buffer (1,024 bytes;
+ * demangled C++ template names are often longer): the rest of the name was
+ * read as its file:line, and every later address of the run took the
+ * answer meant for the one before. */
+#define A2L_CAT_(a, b) a##b
+#define A2L_CAT(a, b) A2L_CAT_(a, b)
+#define A2L_D(x) A2L_CAT(x, x)
+#define A2L_LONG                                                           \
+  A2L_CAT(long_,                                                           \
+          A2L_D(A2L_D(A2L_D(A2L_D(A2L_D(A2L_D(A2L_D(A2L_D(A2L_D(A2L_D(    \
+              x)))))))))))
+__attribute__((noinline)) static int A2L_LONG(int x) { return x * 7 + 2; }
+
+TEST(addr2line_long_name) {
+  char exe[4096];
+  ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  ASSERT_TRUE(l > 0);
+  exe[l] = 0;
+  Dl_info di;
+  ASSERT_TRUE(dladdr((void *)named_here, &di) && di.dli_fbase);
+  uintptr_t base = (uintptr_t)di.dli_fbase;
+  uint64_t a[3] = {(uint64_t)((uintptr_t)(void *)A2L_LONG - base) + 1,
+                   (uint64_t)((uintptr_t)(void *)named_here - base) + 1,
+                   (uint64_t)((uintptr_t)(void *)A2L_LONG - base) + 1};
+  char *fn[3], *ln[3];
+  pt__addr2line(exe, a, 3, fn, ln);
+  int ok = fn[0] && strncmp(fn[0], "long_xxxx", 9) == 0 && ln[0] &&
+           strncmp(ln[0], "test_profile.c:", 15) == 0 && fn[1] &&
+           strcmp(fn[1], "named_here") == 0 && ln[1] &&
+           strncmp(ln[1], "test_profile.c:", 15) == 0 && fn[2] &&
+           strncmp(fn[2], "long_xxxx", 9) == 0 && ln[2] &&
+           strncmp(ln[2], "test_profile.c:", 15) == 0;
+  if (!ok)
+    for (int i = 0; i < 3; i++)
+      fprintf(stderr, "  %d: %.40s | %.40s\n", i, fn[i] ? fn[i] : "(null)",
+              ln[i] ? ln[i] : "(null)");
+  for (int i = 0; i < 3; i++) {
+    free(fn[i]);
+    free(ln[i]);
+  }
+  ASSERT_TRUE(ok);
+}
+
 TEST(tree_times) {
   pt_profile *p;
   ASSERT_OK(pt_profile_create(&p, 0));
@@ -473,6 +516,7 @@ int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/pt_test_profile.%ld", (long)getpid());
   RUN(fortran_module_names);
   RUN(addr2line_many_addresses);
+  RUN(addr2line_long_name);
   RUN(tree_times);
   RUN(recursion_folded);
   RUN(comm_destinations);
