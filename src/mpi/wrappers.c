@@ -550,6 +550,13 @@ static void *pt_freal(void **slot, const char *sym) {
   if (!p) {
     pthread_once(&once, pt_flib_open);
     if (pt_flib) p = dlsym(pt_flib, sym);
+    /* never this library's own alias (PARATRACE_MPI_FORTRAN_LIB naming
+     * this library, or one that needs it): calling it would recurse
+     * until the stack ran out */
+    Dl_info pi, oi;
+    if (p && dladdr(p, &pi) && dladdr((void *)&pt_freal_none_, &oi) &&
+        pi.dli_fbase == oi.dli_fbase)
+      p = NULL;
   }
   if (!p) {
     void *none = NULL;

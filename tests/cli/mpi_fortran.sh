@@ -358,6 +358,20 @@ else
   t_fail "OpenMPI's Fortran library not loaded: the recorder opens it" \
     "exit $rc: $(cat nr.out) $(head -c 400 nr.err)"
 fi
+# PARATRACE_MPI_FORTRAN_LIB naming the recorder itself: its own entry
+# point is not taken for OpenMPI's (the call called itself until the
+# stack ran out: a segmentation fault); the calls fail cleanly
+rm -rf nr.ptf
+$RUN -np 1 -x LD_PRELOAD="$SO" -x PARATRACE_OUTPUT="$PWD/nr.ptf" \
+  -x PARATRACE_MPI_FORTRAN_LIB="$SO" ./fnoreal fail >nr.out 2>nr.err
+rc=$?
+if [ $rc = 0 ] && grep -q '^fnoreal: ierr [1-9][0-9]* [1-9][0-9]* sum 1$' nr.out &&
+  [ "$(grep -c 'ompi_op_create_f not found' nr.err)" = 1 ]; then
+  t_pass "PARATRACE_MPI_FORTRAN_LIB naming the recorder: no recursion"
+else
+  t_fail "PARATRACE_MPI_FORTRAN_LIB naming the recorder: no recursion" \
+    "exit $rc: $(cat nr.out) $(head -c 400 nr.err)"
+fi
 # MPI_Comm_spawn and MPI_Comm_spawn_multiple (CHARACTER arrays, through
 # OpenMPI's own entry points): the children check their arguments and
 # the numbers the parent sends; each parent rank records both calls as C
