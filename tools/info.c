@@ -135,24 +135,7 @@ static uint64_t sibling_bytes(const char *path, const char *format) {
   return total;
 }
 
-static void json_str(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 0x20)
-      printf("\\u%04x", c);
-    else if (c < 0x80)
-      putchar(c);
-    else { /* not UTF-8: the byte's Latin-1 character */
-      size_t n = pt__utf8_len((const unsigned char *)s);
-      if (n) fwrite(s, 1, n, stdout), s += n - 1;
-      else printf("\\u%04x", c);
-    }
-  }
-  putchar('"');
-}
+static void json_str(const char *s) { pt__json_str(stdout, s, 0); }
 
 typedef struct info {
   const char *path, *format;

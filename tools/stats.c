@@ -183,21 +183,7 @@ static const char *fmt_bytes(char *b, size_t n, double v) {
   return b;
 }
 
-static void json_str(const char *s) {
-  putchar('"');
-  for (; s && *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') printf("\\%c", ch);
-    else if (ch < 0x20) printf("\\u%04x", ch);
-    else if (ch < 0x80) putchar(ch);
-    else { /* not UTF-8: the byte's Latin-1 character */
-      size_t n = pt__utf8_len((const unsigned char *)s);
-      if (n) fwrite(s, 1, n, stdout), s += n - 1;
-      else printf("\\u%04x", ch);
-    }
-  }
-  putchar('"');
-}
+static void json_str(const char *s) { pt__json_str(stdout, s, 0); }
 static void csv_str(const char *s) {
   putchar('"');
   for (; s && *s; s++) {

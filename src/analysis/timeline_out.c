@@ -19,23 +19,8 @@ static uint32_t reg_ix(const pt_timeline *tl, uint64_t id) {
   return 0;
 }
 
-/* Bytes that are not UTF-8 (names in a tracer's 8-bit encoding) are
- * written as the Latin-1 character of the byte: the page is UTF-8. */
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    size_t n;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-      fprintf(f, "\\u%04x", c);
-    else if (c < 0x80) fputc(c, f);
-    else if ((n = pt__utf8_len((const unsigned char *)s)) != 0)
-      fwrite(s, 1, n, f), s += n - 1;
-    else fprintf(f, "\\u%04x", c);
-  }
-  fputc('"', f);
-}
+/* (inside the page's script: < > & escaped too) */
+static void json_str(FILE *f, const char *s) { pt__json_str(f, s, 1); }
 
 static void html_str(FILE *f, const char *s) {
   for (; s && *s; s++) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "paratrace/writer.h"
@@ -45,6 +46,31 @@ static inline size_t pt__utf8_len(const unsigned char *p) {
   for (size_t i = 2; i < n; i++)
     if (p[i] < 0x80 || p[i] > 0xBF) return 0;
   return n;
+}
+
+/* s (NULL: "") as a JSON string literal on f: '"' and '\\' escaped,
+ * control bytes and, with `html` (JSON inside an HTML page's script),
+ * '<', '>' and '&' as \u00XX; well-formed UTF-8 as it is, any other byte
+ * as its Latin-1 character (\u00XX), so that names in a tracer's 8-bit
+ * encoding (KOI8-R, Latin-1...) still make valid JSON.  The one JSON
+ * string writer of the CLI, the timeline page and the Perfetto sink. */
+static inline void pt__json_str(FILE *f, const char *s, int html) {
+  fputc('"', f);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
+       p++) {
+    size_t n;
+    if (*p == '"' || *p == '\\')
+      fprintf(f, "\\%c", *p);
+    else if (*p < 0x20 || (html && (*p == '<' || *p == '>' || *p == '&')))
+      fprintf(f, "\\u%04x", *p);
+    else if (*p < 0x80)
+      fputc(*p, f);
+    else if ((n = pt__utf8_len(p)) != 0)
+      fwrite(p, 1, n, f), p += n - 1;
+    else
+      fprintf(f, "\\u%04x", *p);
+  }
+  fputc('"', f);
 }
 
 /* ---- error detail ------------------------------------------------------ */

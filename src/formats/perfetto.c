@@ -111,23 +111,7 @@ static const char *find_name(const pf_name *a, size_t n, uint64_t id) {
 
 /* ---- output -------------------------------------------------------------- */
 
-static void jstr(FILE *f, const char *s) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p == '"' || *p == '\\')
-      fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(f, "\\u%04x", *p);
-    else if (*p < 0x80)
-      fputc(*p, f);
-    else {
-      size_t n = pt__utf8_len(p); /* not UTF-8: the byte's Latin-1 char */
-      if (n) fwrite(p, 1, n, f), p += n - 1;
-      else fprintf(f, "\\u%04x", *p);
-    }
-  }
-  fputc('"', f);
-}
+static void jstr(FILE *f, const char *s) { pt__json_str(f, s, 0); }
 
 static void sep(pf_sink *k) {
   if (k->started) fputs(",\n", k->f);
